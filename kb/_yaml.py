@@ -1,0 +1,277 @@
+"""The only YAML import: safe parsing with line marks and limits, and round-trip writing.
+
+Parsing walks PyYAML's event stream iteratively (no recursion, no constructors registered on
+PyYAML's shared classes), so it can count nesting, aliases and the values aliases expand to, and
+record where every key and value starts. Round-trip writing (ruamel.yaml) keeps comments, key
+order and formatting when a tool writes back into a content file.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+from yaml import events as ev
+
+from .diagnostics import Diagnostic, diag
+from .model import DataPath, Location, Marks
+
+__all__ = ["Limits", "LIMITS", "parse_bytes", "load_file", "roundtrip_edit", "atomic_write"]
+
+try:  # the C parser is much faster; the pure one gives the same events
+    _Parser = yaml.CSafeLoader  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _Parser = yaml.SafeLoader
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one content file may hold. Each limit has its own diagnostic code."""
+
+    max_bytes: int = 256 * 1024
+    """File size (``file-too-large``)."""
+    max_depth: int = 32
+    """Nesting of mappings and lists (``nesting-limit``)."""
+    max_aliases: int = 64
+    """Alias uses (``alias-limit``)."""
+    max_values: int = 20_000
+    """Values after expanding aliases: stops "billion laughs" (``alias-limit``)."""
+
+
+LIMITS = Limits()
+
+_STR, _TIMESTAMP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp"
+_SCALARS = {
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    _STR,
+    _TIMESTAMP,
+}
+_COLLECTIONS = {None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_resolver = yaml.resolver.Resolver()
+_constructor = yaml.constructor.SafeConstructor()
+
+
+class _Stop(Exception):
+    """Raised inside the walk to end it with a diagnostic."""
+
+    def __init__(self, code: str, mark: Any, **args: object) -> None:
+        super().__init__(code)
+        self.code, self.mark, self.args_ = code, mark, args
+
+
+@dataclass
+class _Frame:
+    container: Any
+    path: DataPath
+    key: Any = None
+    has_key: bool = False
+    size: int = 1
+    anchor: str | None = None
+    seen: dict | None = None
+
+
+def _pos(mark: Any) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)  # PyYAML counts from 0; we count from 1, once, here
+
+
+def _scalar(event: ev.ScalarEvent) -> Any:
+    tag = event.tag
+    if tag in (None, "!"):
+        tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+    if tag not in _SCALARS:
+        raise _Stop("unsupported-tag", event.start_mark, tag=tag)
+    if tag in (_STR, _TIMESTAMP):  # dates stay text: the schema checks their form
+        return event.value
+    return _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
+
+
+class _Builder:
+    """Builds plain data from events, with marks, limits and duplicate-key checks."""
+
+    def __init__(self, path: Path, limits: Limits, lines: list[str]) -> None:
+        self.limits = limits
+        self.lines = lines
+        self.values: dict[DataPath, tuple[int, int]] = {}
+        self.keys: dict[DataPath, tuple[int, int]] = {}
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.aliases = 0
+        self.total = 0
+        self.root: Any = None
+        self.documents = 0
+        self.diagnostics: list[Diagnostic] = []
+        self.path = path
+
+    def _place(self, value: Any, mark: Any, size: int, key_text: str | None = None) -> DataPath | None:
+        """Put a finished value where it belongs; return its data path (None for a key)."""
+        self.total += size
+        if self.total > self.limits.max_values:
+            raise _Stop("alias-limit", mark, limit=self.limits.max_aliases, nodes=self.limits.max_values)
+        if not self.stack:
+            self.root = value
+            self.values[()] = _pos(mark)
+            return ()
+        top = self.stack[-1]
+        top.size += size
+        if isinstance(top.container, dict):
+            if not top.has_key:
+                if key_text is None:
+                    raise _Stop("yaml-syntax", mark, problem="keys must be plain text")
+                assert top.seen is not None
+                if key_text in top.seen:
+                    self.diagnostics.append(
+                        diag("duplicate-key", Location(self.path, *_pos(mark)), key=key_text, first=top.seen[key_text])
+                    )
+                else:
+                    top.seen[key_text] = mark.line + 1
+                top.key, top.has_key = key_text, True
+                self.keys[top.path + (key_text,)] = _pos(mark)
+                return None
+            path = top.path + (top.key,)
+            if top.key not in top.container:  # a duplicate keeps the first value
+                top.container[top.key] = value
+            top.has_key = False
+        else:
+            path = top.path + (len(top.container),)
+            top.container.append(value)
+        self.values[path] = _pos(mark)
+        return path
+
+    def feed(self, event: ev.Event) -> None:
+        if isinstance(event, ev.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise _Stop("multiple-documents", event.start_mark)
+        elif isinstance(event, ev.ScalarEvent):
+            value = _scalar(event)
+            path = self._place(value, event.start_mark, 1, key_text=event.value)
+            if path is not None and event.style in ("|", ">") and event.start_mark.line + 1 < len(self.lines):
+                body = self.lines[event.start_mark.line + 1]  # block text starts on the next line
+                self.values[path] = (event.start_mark.line + 2, len(body) - len(body.lstrip(" ")) + 1)
+            if event.anchor:
+                self.anchors[event.anchor] = (value, 1)
+        elif isinstance(event, ev.AliasEvent):
+            self.aliases += 1
+            if self.aliases > self.limits.max_aliases:
+                raise _Stop("alias-limit", event.start_mark, limit=self.limits.max_aliases, nodes=self.limits.max_values)
+            if event.anchor not in self.anchors:
+                raise _Stop("yaml-syntax", event.start_mark, problem=f"unknown alias '*{event.anchor}'")
+            value, size = self.anchors[event.anchor]
+            self._place(value, event.start_mark, size, key_text=None if isinstance(value, (dict, list)) else str(value))
+        elif isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
+            if event.tag not in _COLLECTIONS:
+                raise _Stop("unsupported-tag", event.start_mark, tag=event.tag)
+            if len(self.stack) >= self.limits.max_depth:
+                raise _Stop("nesting-limit", event.start_mark, limit=self.limits.max_depth)
+            mapping = isinstance(event, ev.MappingStartEvent)
+            container: Any = {} if mapping else []
+            path = self._place(container, event.start_mark, 0)
+            if path is None:
+                raise _Stop("yaml-syntax", event.start_mark, problem="keys must be plain text")
+            self.stack.append(_Frame(container, path, anchor=event.anchor, seen={} if mapping else None))
+        elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
+            frame = self.stack.pop()
+            if self.stack:
+                self.stack[-1].size += frame.size
+            if frame.anchor:
+                self.anchors[frame.anchor] = (frame.container, frame.size)
+
+
+def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Diagnostic]]:
+    """Parse one file's bytes into plain data, its marks and the problems found."""
+    here = Location(path)
+    if len(raw) > limits.max_bytes:
+        return None, Marks(path), [diag("file-too-large", here, size=len(raw), limit=limits.max_bytes)]
+    found: list[Diagnostic] = []
+    if raw.startswith(b"\xef\xbb\xbf"):
+        found.append(diag("bom", here))
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, Marks(path), found + [diag("encoding", Location(path, line, column), byte=raw[exc.start])]
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        return None, Marks(path), found + [diag("empty-file", here)]
+    builder = _Builder(path, limits, text.splitlines())
+    loader = _Parser(io.StringIO(text))
+    try:
+        while loader.check_event():
+            builder.feed(loader.get_event())
+    except _Stop as stop:
+        return None, Marks(path), found + builder.diagnostics + [diag(stop.code, Location(path, *_pos(stop.mark)), **stop.args_)]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        loc = Location(path, *_pos(mark)) if mark else here
+        problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        code = "tab-indent" if "'\\t'" in problem else "yaml-syntax"
+        return None, Marks(path), found + builder.diagnostics + [diag(code, loc, problem=problem)]
+    except yaml.YAMLError as exc:  # reader errors: control characters and the like
+        return None, Marks(path), found + builder.diagnostics + [diag("yaml-syntax", here, problem=str(exc).replace("\n", " "))]
+    finally:
+        loader.dispose()
+    marks = Marks(path, builder.values, builder.keys)
+    return builder.root, marks, found + builder.diagnostics
+
+
+def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Diagnostic]]:
+    """Read and parse one content file; never raises for bad content."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(limits.max_bytes + 1)
+            if len(raw) > limits.max_bytes:
+                size = os.fstat(fh.fileno()).st_size
+                return None, Marks(path), [diag("file-too-large", Location(path), size=size, limit=limits.max_bytes)]
+    except OSError as exc:
+        return None, Marks(path), [diag("unreadable", Location(path), reason=exc.strerror or str(exc))]
+    return parse_bytes(raw, path, limits)
+
+
+# ---------------------------------------------------------------- round-trip writing (ruamel)
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` beside ``path`` and rename it into place: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def roundtrip_edit(path: Path, edit: Callable[[Any], bool]) -> bool:
+    """Load ``path`` keeping comments and order, let ``edit`` change it, write it back atomically.
+
+    ``edit`` receives the ruamel document (mappings behave like dicts) and returns True when it
+    changed something; nothing is written otherwise. Returns what ``edit`` returned.
+    """
+    from ruamel.yaml import YAML
+
+    rt = YAML(typ="rt")
+    rt.preserve_quotes = True
+    rt.width = 4096
+    rt.indent(mapping=2, sequence=4, offset=2)
+    original = path.read_bytes()
+    doc = rt.load(original)
+    if not edit(doc):
+        return False
+    out = io.BytesIO()
+    rt.dump(doc, out)
+    atomic_write(path, out.getvalue())
+    return True

@@ -1,0 +1,161 @@
+"""The query API: load and link once, then ask."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from . import examples as _examples
+from .diagnostics import Diagnostic, sort_key
+from .linker import Graph, Link, link
+from .loader import COMMON, Loaded, load_tree
+from .mechanics.dice import chance, parse
+from .model import Entry, Game
+
+__all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
+
+
+def default_content_root() -> Path:
+    """``$KB_CONTENT``, else the ``content/`` folder bundled beside the package, else ``./content``."""
+    env = os.environ.get("KB_CONTENT")
+    if env:
+        return Path(env)
+    bundled = Path(__file__).resolve().parent.parent / "content"
+    return bundled if bundled.is_dir() else Path("content")
+
+
+def _is_root(folder: Path) -> bool:
+    return folder.is_dir() and ((folder / COMMON).is_dir() or any(folder.glob("*/game.yaml")))
+
+
+def find_root(path: Path) -> Path:
+    """The content root holding ``path`` (a root, a game folder or a file); ``path`` itself if none is found."""
+    probe = path if path.is_dir() else path.parent
+    for folder in (probe, *probe.parents):
+        if _is_root(folder):
+            return folder
+    return path
+
+
+@dataclass(frozen=True)
+class ConceptView:
+    """A cross-game concept with the terms that name it in each game."""
+
+    entry: Entry
+    """The concept entry."""
+    terms: Mapping[str, tuple[Entry, ...]]
+    """Game id -> that game's terms for the concept."""
+
+
+class KnowledgeBase:
+    """A loaded, validated and linked knowledge base."""
+
+    def __init__(self, loaded: Loaded, graph: Graph, diagnostics: list[Diagnostic]) -> None:
+        self._loaded = loaded
+        self.graph = graph
+        self.diagnostics: list[Diagnostic] = sorted(diagnostics, key=sort_key)
+        """Every problem found, sorted by file and line."""
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str] | None = None) -> "KnowledgeBase":
+        """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content."""
+        root = Path(path) if path is not None else default_content_root()
+        loaded = load_tree(root)
+        graph, problems = link(loaded.entries)
+        found = loaded.diagnostics + problems
+        found += _examples.check_examples(loaded.entries.values(), loaded.registry)
+        from .i18n import check_translations
+
+        found += check_translations(loaded.entries.values(), graph.terms)
+        return cls(loaded, graph, found)
+
+    # ------------------------------------------------------------------ entries
+    @property
+    def root(self) -> Path:
+        """The content folder."""
+        return self._loaded.root
+
+    @property
+    def entries(self) -> Mapping[str, Entry]:
+        """Every entry by id."""
+        return self._loaded.entries
+
+    @property
+    def games(self) -> Mapping[str, Game]:
+        """Game metadata by id."""
+        return self._loaded.games
+
+    @property
+    def registry(self):
+        """The named resolvers (generic and per game)."""
+        return self._loaded.registry
+
+    @property
+    def digests(self) -> Mapping[str, str]:
+        """Content hash of every file (relative path -> digest)."""
+        return self._loaded.digests
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic is an error."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def get(self, entry_id: str) -> Entry | None:
+        """The entry with ``entry_id``, or ``None``."""
+        return self._loaded.entries.get(entry_id)
+
+    def data(self, entry_id: str) -> Mapping[str, Any] | None:
+        """The plain data of an entry (what resolvers see)."""
+        entry = self.get(entry_id)
+        return entry.data if entry else None
+
+    def filter(self, game: str | None = None, kind: str | None = None, rule_type: str | None = None) -> list[Entry]:
+        """Entries of a game, kind and rule type (any, when not given), sorted by id."""
+        return sorted((e for e in self.entries.values()
+                       if (game is None or e.game == game) and (kind is None or e.kind == kind)
+                       and (rule_type is None or e.rule_type == rule_type)), key=lambda e: e.id)
+
+    # ------------------------------------------------------------------ links
+    def links_from(self, entry_id: str) -> list[Link]:
+        """Links written in an entry."""
+        return list(self.graph.outgoing.get(entry_id, ()))
+
+    def backlinks(self, entry_id: str) -> list[Link]:
+        """Links pointing at an entry ("referenced by")."""
+        return list(self.graph.incoming.get(entry_id, ()))
+
+    def term(self, text: str, lang: str | None = None) -> list[Entry]:
+        """Terms that ``text`` names (any form or abbreviation, any case, with or without accents)."""
+        return [self.entries[t] for t in self.graph.terms.lookup(text, lang)]
+
+    def concept(self, concept_id: str) -> ConceptView | None:
+        """A concept with its terms per game."""
+        entry = self.get(concept_id)
+        if entry is None or entry.kind != "concept":
+            return None
+        per_game = self.graph.concepts.get(concept_id, {})
+        return ConceptView(entry, {g: tuple(self.entries[t] for t in ids) for g, ids in sorted(per_game.items())})
+
+    def concepts(self) -> list[ConceptView]:
+        """Every concept, sorted by id."""
+        return [v for e in self.filter(kind="concept") if (v := self.concept(e.id))]
+
+    # ------------------------------------------------------------------ examples and odds
+    def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:
+        """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""
+        return _examples.run_examples(self.entries.values(), self.registry, self.data, selectors)
+
+    def run_example(self, entry_id: str, example_id: str) -> _examples.ExampleResult:
+        """Run one example."""
+        entry = self.entries[entry_id]
+        ex = next(x for x in entry.examples if x.id == example_id)
+        return _examples.run_example(entry, ex, self.registry, self.data)
+
+    @staticmethod
+    def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Fraction:
+        """Exact probability that ``dice`` totals within the bounds: ``odds("2d6", at_least=5) == Fraction(30, 36)``."""
+        fav, total = chance(parse(dice), at_least, at_most)
+        return Fraction(fav, total)

@@ -1,0 +1,178 @@
+"""The ``kb`` command: a thin adapter over the API. ``main(argv) -> int``; only ``__main__`` exits."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from .api import KnowledgeBase, default_content_root, find_root
+from .diagnostics import hint
+
+__all__ = ["main", "run", "build_parser"]
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """Raises instead of exiting, so ``run`` can return exit code 2 with the message."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _Usage(f"{self.prog}: error: {message}\n{self.format_usage()}")
+
+
+class _Usage(Exception):
+    pass
+
+
+def _load(args: argparse.Namespace) -> KnowledgeBase:
+    return KnowledgeBase.load(args.content)
+
+
+# ---------------------------------------------------------------- kb check
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    target = Path(args.path) if args.path else Path(args.content or default_content_root())
+    if not target.exists():
+        err.write(f"kb check: {target}: no such file or folder\n")
+        return EXIT_USAGE
+    root = find_root(target)
+    kb = KnowledgeBase.load(root)
+    scope = target.resolve()
+    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
+    if args.no_warnings:
+        found = [d for d in found if d.severity == "error"]
+    errors = sum(d.severity == "error" for d in found)
+    if args.format == "json":
+        json.dump([d.to_json() for d in found], out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        for d in found:
+            out.write(d.format() + "\n")
+        err.write(f"{len(kb.entries)} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
+    failing = errors or (args.strict and found)
+    return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _within(path: Path, scope: Path) -> bool:
+    try:
+        path.resolve().relative_to(scope)
+        return True
+    except ValueError:
+        return False
+
+
+# ---------------------------------------------------------------- kb show
+def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    kb = _load(args)
+    entry = kb.get(args.id)
+    if entry is None:
+        err.write(f"kb show: no entry '{args.id}'{hint(args.id, kb.entries)}\n")
+        return EXIT_ERRORS
+    results = {r.example.id: r for r in kb.run_examples([entry.id])}
+    if args.json:
+        data = dict(entry.data)
+        data["backlinks"] = sorted({lk.source for lk in kb.backlinks(entry.id)})
+        data["example_results"] = [r.to_json() for r in results.values()]
+        json.dump(data, out, ensure_ascii=False, indent=2, default=str)
+        out.write("\n")
+        return EXIT_OK
+    from .render import render_entry
+
+    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    page = render_entry(entry, args.lang, titles, kb.backlinks(entry.id), results)
+    out.write(html.unescape(page))  # a terminal shows text, not HTML entities
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- kb test
+def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    kb = _load(args)
+    unknown = [s for s in args.select if s.split("#")[0] not in kb.entries and s not in kb.games]
+    if unknown:
+        err.write(f"kb test: nothing matches {', '.join(unknown)}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n")
+        return EXIT_USAGE
+    results = kb.run_examples(args.select)
+    failed = [r for r in results if not r.passed]
+    if args.json:
+        json.dump([r.to_json() for r in results], out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        for r in failed:
+            out.write(r.diagnostic().format() + "\n")
+        out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed\n")
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+# ---------------------------------------------------------------- kb resolvers
+def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    kb = _load(args)
+    for name in kb.registry.names():
+        if args.prefix and not name.startswith(args.prefix):
+            continue
+        r = kb.registry.get(name)
+        assert r is not None
+        ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
+        out.write(f"{name}({ins}) -> {', '.join(r.outputs)}\n    {r.doc}\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- kb i18n
+def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from . import i18n_cli
+
+    return i18n_cli.run(args, _load(args), out, err)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.")
+    p.add_argument("--content", metavar="PATH", help="content folder (default: the bundled content/ or $KB_CONTENT)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    c = sub.add_parser("check", help="validate the content: one line per problem, exit 1 on errors")
+    c.add_argument("path", nargs="?", help="content folder, game folder or file (default: all the content)")
+    c.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    c.add_argument("--strict", action="store_true", help="fail on warnings too")
+    c.add_argument("--no-warnings", action="store_true", help="print errors only")
+    c.set_defaults(func=_check)
+
+    s = sub.add_parser("show", help="print one entry for a player")
+    s.add_argument("id", help="entry id, e.g. malifaux.shooting-into-combat")
+    s.add_argument("--lang", choices=("es", "en"), default="es", help="language (default: es)")
+    s.add_argument("--json", action="store_true", help="print the entry's data as JSON")
+    s.set_defaults(func=_show)
+
+    t = sub.add_parser("test", help="run the worked examples")
+    t.add_argument("select", nargs="*", help="entry ids, games or ID#EXAMPLE (default: all)")
+    t.add_argument("--json", action="store_true", help="one JSON object per example")
+    t.set_defaults(func=_test)
+
+    r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
+    r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
+    r.set_defaults(func=_resolvers)
+
+    from . import i18n_cli
+
+    i18n_cli.add_parser(sub, _i18n)
+    return p
+
+
+def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
+    """Run ``kb`` with ``argv``; returns the exit code (0 ok, 1 errors found, 2 usage)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except _Usage as exc:
+        stderr.write(str(exc))
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help and --version print and "exit" 0
+        return int(exc.code or 0)
+    return args.func(args, stdout, stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``kb`` console script."""
+    return run(sys.argv[1:] if argv is None else argv, sys.stdout, sys.stderr)

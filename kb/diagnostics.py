@@ -1,0 +1,147 @@
+"""Diagnostics as data: one table of stable codes, one way to format a location."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from .model import Location
+
+__all__ = ["Diagnostic", "CODES", "diag", "suggest", "hint", "format_path", "has_errors", "sort_key"]
+
+ERROR, WARNING = "error", "warning"
+
+# code -> (severity, message template). Tests and tools match codes; messages say the valid form.
+CODES: dict[str, tuple[str, str]] = {
+    # files and YAML
+    "unreadable": (ERROR, "cannot read file: {reason}"),
+    "file-too-large": (ERROR, "file is {size} bytes; the limit is {limit} bytes per file"),
+    "encoding": (ERROR, "file is not valid UTF-8 (byte 0x{byte:02x}); save it as UTF-8"),
+    "bom": (ERROR, "file starts with a byte-order mark; save it as UTF-8 without BOM"),
+    "empty-file": (ERROR, "file is empty; an entry is a YAML mapping with at least 'id' and 'kind'"),
+    "yaml-syntax": (ERROR, "invalid YAML: {problem}"),
+    "tab-indent": (ERROR, "tab character in indentation; YAML indents with spaces only"),
+    "duplicate-key": (ERROR, "duplicate key '{key}' (first at line {first})"),
+    "alias-limit": (ERROR, "more than {limit} aliases, or aliases expanding past {nodes} values; write the data out"),
+    "nesting-limit": (ERROR, "data nested deeper than {limit} levels"),
+    "unsupported-tag": (ERROR, "unsupported YAML tag '{tag}'; only plain data is allowed"),
+    "multiple-documents": (ERROR, "file holds more than one YAML document; put one entry per file"),
+    "not-a-mapping": (ERROR, "file holds a {found}; an entry is a YAML mapping (key: value)"),
+    "symlink-outside": (ERROR, "symbolic link points outside the content folder: {target}"),
+    "too-many-entries": (ERROR, "content holds more than {limit} files; split the knowledge base"),
+    # schema
+    "unknown-key": (ERROR, "unknown key '{key}' in {where}{hint}"),
+    "missing-field": (ERROR, "missing required field '{field}' in {where}"),
+    "wrong-type": (ERROR, "{where} should be {expected}, not {found}"),
+    "invalid-value": (ERROR, "{where}: {value} is not allowed; {expected}{hint}"),
+    "invalid-id": (ERROR, "{where}: '{value}' is not a valid id; use '<game>.<slug>' with lowercase letters, digits and hyphens"),
+    "schema": (ERROR, "{where}: {problem}"),
+    "unknown-kind": (ERROR, "unknown kind '{kind}'; valid kinds: {valid}{hint}"),
+    # entries and games
+    "duplicate-id": (ERROR, "duplicate id '{id}', other instance in {other}"),
+    "id-prefix": (ERROR, "id '{id}' must start with '{game}.', the name of its folder"),
+    "game-mismatch": (ERROR, "game '{game}' does not match the folder '{folder}'"),
+    "missing-game-meta": (ERROR, "folder '{game}' has no game.yaml describing the game"),
+    "misplaced-block": (ERROR, "'{block}' block belongs to entries of kind '{block}', not '{kind}'"),
+    "missing-translation": (WARNING, "no English translation for '{field}'"),
+    "raw-html": (ERROR, "raw HTML '{tag}' in '{field}'; write plain text (markup is escaped on the site)"),
+    "duplicate-item-id": (ERROR, "duplicate {what} id '{id}' in this entry (first at line {first})"),
+    "misplaced-file": (ERROR, "entry files live in a game folder: content/<game>/...; the shared folder '{common}' holds concepts only"),
+    "unknown-source-doc": (ERROR, "source document '{doc}' is not listed in the game's game.yaml{hint}"),
+    # links and glossary
+    "malformed-link": (ERROR, "malformed link '{text}'; write {{@kind id}} or {{@kind id|shown text}}"),
+    "unknown-link-type": (ERROR, "unknown link type '@{type}'; valid: {valid}{hint}"),
+    "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
+    "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to a {kind}; write {{@{kind} {target}}}"),
+    "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
+    "unused-term": (WARNING, "term '{id}' is used by no other entry"),
+    "lonely-concept": (WARNING, "concept '{id}' joins terms of only {count} game(s); a concept connects games"),
+    # examples and mechanics
+    "mechanics-import": (ERROR, "cannot load the game's mechanics module: {reason}"),
+    "resolver-prefix": (ERROR, "resolver '{name}' in {game}'s mechanics must be named '{game}.<name>'"),
+    "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}"),
+    "unknown-input": (ERROR, "resolver '{resolver}' takes no input '{name}'{hint}"),
+    "missing-input": (ERROR, "resolver '{resolver}' needs input '{name}'"),
+    "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}: {problem}"),
+    "unknown-output": (ERROR, "resolver '{resolver}' gives no output '{name}'{hint}"),
+    "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),
+    "no-probability": (ERROR, "example '{id}' states a probability but resolver '{resolver}' computes none"),
+    "example-failed": (ERROR, "example '{id}' failed: {details}"),
+    "example-error": (ERROR, "example '{id}' raised {error}"),
+    # translations
+    "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; review it, then run 'kb i18n ack'"),
+    "glossary-forbidden": (ERROR, "English '{field}' uses '{found}' for '{term}'; write '{preferred}'"),
+    "glossary-missing": (WARNING, "Spanish '{field}' uses '{term}' but the English does not say '{preferred}'"),
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in the content, with a stable code."""
+
+    code: str
+    """Stable identifier from :data:`CODES`."""
+    severity: str
+    """``error`` or ``warning``."""
+    message: str
+    """Human-readable explanation, with the valid form or a suggestion."""
+    location: Location
+    """Where the problem is."""
+
+    def format(self) -> str:
+        """``path:line:col: severity[code]: message``."""
+        loc = self.location
+        return f"{format_path(loc.path)}:{loc.line}:{loc.column}: {self.severity}[{self.code}]: {self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        """The diagnostic as a JSON-ready mapping."""
+        loc = self.location
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "path": format_path(loc.path),
+            "line": loc.line,
+            "column": loc.column,
+            "message": self.message,
+        }
+
+
+def diag(code: str, location: Location, **args: object) -> Diagnostic:
+    """Build the diagnostic ``code`` at ``location`` from its message template."""
+    severity, template = CODES[code]
+    args.setdefault("hint", "")
+    return Diagnostic(code, severity, template.format(**args), location)
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The nearest valid name for ``word``, if any is close enough."""
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def hint(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the nearest choice, or an empty string."""
+    near = suggest(word, choices)
+    return f"; did you mean '{near}'?" if near else ""
+
+
+def format_path(path: Path) -> str:
+    """A path relative to the working directory when it lies below it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    """True when any diagnostic is an error."""
+    return any(d.severity == ERROR for d in diagnostics)
+
+
+def sort_key(d: Diagnostic) -> tuple[str, int, int, str]:
+    """Order diagnostics by file, line, column, code."""
+    return (str(d.location.path), d.location.line, d.location.column, d.code)

@@ -1,0 +1,181 @@
+"""Worked examples: checked against their resolver's signature, then run and compared."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping
+
+from jsonschema import Draft202012Validator
+
+from .diagnostics import Diagnostic, diag, format_path, hint
+from .mechanics import Context, Outcome, Registry, RuleError
+from .model import Entry, Example
+from .schema import where
+
+__all__ = ["ExampleResult", "check_examples", "run_example", "run_examples", "select"]
+
+
+@dataclass(frozen=True)
+class ExampleResult:
+    """The result of running one example."""
+
+    entry: Entry
+    """The entry that holds the example."""
+    example: Example
+    """The example."""
+    status: str
+    """``passed``, ``failed`` or ``error``."""
+    outcome: Outcome | None = None
+    """What the resolver computed (absent when it raised)."""
+    mismatches: tuple[tuple[str, Any, Any], ...] = ()
+    """(output, expected, actual) for each difference."""
+    error: str | None = None
+    """The rule error code raised, or the unexpected exception."""
+    details: tuple[str, ...] = field(default_factory=tuple)
+    """Human-readable lines explaining a failure."""
+
+    @property
+    def passed(self) -> bool:
+        """True when the example holds."""
+        return self.status == "passed"
+
+    def diagnostic(self) -> Diagnostic:
+        """The failure as a located diagnostic."""
+        code = "example-error" if self.status == "error" else "example-failed"
+        return diag(code, self.example.location, id=self.example.id, error=self.error, details="; ".join(self.details))
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data."""
+        loc = self.example.location
+        return {
+            "entry": self.entry.id,
+            "example": self.example.id,
+            "status": self.status,
+            "path": format_path(loc.path),
+            "line": loc.line,
+            "mechanic": self.example.mechanic,
+            "given": dict(self.example.given),
+            "expected": dict(self.example.expect or {}),
+            "actual": dict(self.outcome.values) if self.outcome else None,
+            "probability": str(self.outcome.probability) if self.outcome and self.outcome.probability is not None else None,
+            "error": self.error,
+            "details": list(self.details),
+        }
+
+
+def _raw(entry: Entry, ex: Example) -> Mapping[str, Any]:
+    return entry.data["examples"][ex.index]
+
+
+def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnostic]:
+    """Every example against its resolver: name, inputs (names and types) and outputs."""
+    out: list[Diagnostic] = []
+    for entry in entries:
+        for ex in entry.examples:
+            base = ("examples", ex.index)
+            raw = _raw(entry, ex)
+            if not any(k in raw for k in ("expect", "expect_error", "probability")):
+                out.append(diag("no-expectation", ex.location, id=ex.id))
+            res = registry.get(ex.mechanic)
+            if res is None:
+                out.append(diag("unknown-resolver", entry.marks.at(base + ("mechanic",)), name=ex.mechanic,
+                                hint=hint(ex.mechanic, registry.names())))
+                continue
+            for name in ex.given:
+                if name not in res.inputs:
+                    out.append(diag("unknown-input", entry.marks.at(base + ("given", name), key=True), resolver=res.name,
+                                    name=name, hint=hint(name, res.inputs)))
+                    continue
+                for err in Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name]):
+                    sub = base + ("given", name) + tuple(err.absolute_path)
+                    out.append(diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
+                                    expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} {err.message}"))
+                    break
+            for name in sorted(res.required - set(ex.given)):
+                out.append(diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name))
+            for name in (ex.expect or {}):
+                if name not in res.outputs:
+                    out.append(diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
+                                    name=name, hint=hint(name, res.outputs)))
+    return out
+
+
+def _describe(schema: Mapping[str, Any]) -> str:
+    if "anyOf" in schema:
+        return " or ".join(_describe(s) for s in schema["anyOf"])
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    kind = schema.get("type", "any value")
+    if kind == "array":
+        return f"a list of {_describe(schema.get('items', {}))}"
+    if kind == "object":
+        return f"a mapping of {_describe(schema.get('additionalProperties', {}))}"
+    return {"integer": "a whole number", "number": "a number", "boolean": "true or false", "string": "text",
+            "null": "empty"}.get(kind, kind)
+
+
+def _same(expected: Any, actual: Any, tol: float | None) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float, Fraction)):
+        return math.isclose(float(expected), float(actual), rel_tol=0, abs_tol=tol or 0)
+    if isinstance(expected, list) and isinstance(actual, (list, tuple)):
+        return len(expected) == len(actual) and all(_same(a, b, tol) for a, b in zip(expected, actual))
+    if isinstance(expected, dict) and isinstance(actual, Mapping):
+        return expected.keys() == actual.keys() and all(_same(v, actual[k], tol) for k, v in expected.items())
+    return expected == actual
+
+
+def run_example(entry: Entry, ex: Example, registry: Registry,
+                lookup: Callable[[str], Mapping[str, Any] | None] = lambda _id: None) -> ExampleResult:
+    """Run one example and compare what its resolver computes with what the example expects."""
+    res = registry.get(ex.mechanic)
+    if res is None:
+        return ExampleResult(entry, ex, "error", error="unknown-resolver", details=(f"no resolver '{ex.mechanic}'",))
+    kwargs = dict(ex.given)
+    if res.wants_context:
+        kwargs["context"] = Context(entry.data, lookup)
+    try:
+        result = res.func(**kwargs)
+    except RuleError as err:
+        if ex.expect_error == err.code:
+            return ExampleResult(entry, ex, "passed", error=err.code)
+        return ExampleResult(entry, ex, "failed", error=err.code,
+                             details=(f"raised {err.code}: {err.text.en}" + (f"; expected {ex.expect_error}" if ex.expect_error else ""),))
+    except Exception as exc:  # a resolver bug: reported, never a crash of the run
+        return ExampleResult(entry, ex, "error", error=f"{type(exc).__name__}: {exc}",
+                             details=(f"{type(exc).__name__}: {exc}",))
+    details: list[str] = []
+    mismatches: list[tuple[str, Any, Any]] = []
+    if ex.expect_error:
+        details.append(f"expected error {ex.expect_error}, but the resolver succeeded")
+    for name, want in (ex.expect or {}).items():
+        got = result.values.get(name, "<absent>")
+        if not _same(want, got, ex.tolerance):
+            mismatches.append((name, want, got))
+            details.append(f"{name}: expected {want!r}, got {got!r}")
+    if ex.probability is not None:
+        if result.probability is None:
+            details.append("the resolver states no probability")
+        elif result.probability != ex.probability:
+            mismatches.append(("probability", str(ex.probability), str(result.probability)))
+            details.append(f"probability: expected {ex.probability}, got {result.probability}")
+    status = "failed" if details else "passed"
+    return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
+
+
+def select(entries: Iterable[Entry], selectors: Iterable[str]) -> list[Entry]:
+    """Entries matching any selector: an entry id, a game, or ``id#example``; all when none is given."""
+    wanted = [s.split("#")[0] for s in selectors]
+    return [e for e in entries if not wanted or e.id in wanted or e.game in wanted]
+
+
+def run_examples(entries: Iterable[Entry], registry: Registry, lookup: Callable[[str], Mapping[str, Any] | None],
+                 selectors: Iterable[str] = ()) -> list[ExampleResult]:
+    """Run the examples of the selected entries."""
+    selectors = list(selectors)
+    only = {s.split("#", 1)[1] for s in selectors if "#" in s}
+    return [run_example(e, ex, registry, lookup) for e in select(entries, selectors) for ex in e.examples
+            if not only or ex.id in only]

@@ -1,0 +1,170 @@
+"""Links between entries: inline tags, see-also, term concepts and phases; backlinks; the glossary graph."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Diagnostic, diag, hint
+from .mechanics.procedures import flatten_steps
+from .model import KINDS, DataPath, Entry, Location, Marks, field_key, iter_texts
+from .terms import TermIndex
+
+__all__ = ["LINK", "Link", "Graph", "link", "locate", "parse_links"]
+
+LINK = re.compile(r"\{@(?P<type>[a-z]+)\s+(?P<target>[^\s|{}#]+)(?:#(?P<anchor>[a-z0-9-]+))?(?:\|(?P<display>[^{}]*))?\}")
+"""An inline link: ``{@kind id}``, ``{@kind id|shown text}`` or ``{@sequence id#step|text}``."""
+_OPEN = re.compile(r"\{@")
+LINK_TYPES = KINDS
+
+
+@dataclass(frozen=True)
+class Link:
+    """A typed edge from one entry to another."""
+
+    source: str
+    """Id of the entry that links."""
+    target: str
+    """Id of the entry linked to."""
+    type: str
+    """Link type: an entry kind for inline links, or ``see_also``, ``concept``, ``phase``."""
+    field: str
+    """Field of the source that holds the link (``text``, ``see_also``...)."""
+    location: Location
+    """Where the link is written."""
+    anchor: str | None = None
+    """A step or example id inside the target."""
+    display: str | None = None
+    """Text shown instead of the target's title."""
+
+
+@dataclass
+class Graph:
+    """Every link, both directions, and the glossary."""
+
+    links: list[Link] = field(default_factory=list)
+    """All links, in file order."""
+    outgoing: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
+    """Links by source id."""
+    incoming: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
+    """Links by target id (backlinks)."""
+    terms: TermIndex = field(default_factory=lambda: TermIndex(()))
+    """Forms and abbreviations of every term."""
+    concepts: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    """Concept id -> game -> ids of the terms that share it."""
+
+
+def locate(marks: Marks, path: DataPath, value: str, offset: int) -> Location:
+    """Location of character ``offset`` of the string at ``path`` (exact for one-line and ``|`` texts)."""
+    start = marks.at(path)
+    line_no = value.count("\n", 0, offset)
+    if line_no == 0:
+        return Location(start.path, start.line, start.column + offset)
+    return Location(start.path, start.line + line_no, start.column + offset - value.rfind("\n", 0, offset) - 1)
+
+
+def parse_links(text: str) -> tuple[list[re.Match[str]], list[int]]:
+    """Well-formed links in ``text`` and the offsets of malformed ``{@`` openings."""
+    good = list(LINK.finditer(text))
+    starts = {m.start() for m in good}
+    return good, [m.start() for m in _OPEN.finditer(text) if m.start() not in starts]
+
+
+def _anchors(entry: Entry) -> set[str]:
+    seq = entry.data.get("sequence")
+    steps = seq.get("steps", []) if isinstance(seq, dict) else []
+    ids = {s["id"] for s in flatten_steps(steps) if isinstance(s, dict) and isinstance(s.get("id"), str)}
+    return ids | {ex.id for ex in entry.examples}
+
+
+class _Linker:
+    def __init__(self, entries: dict[str, Entry]) -> None:
+        self.entries = entries
+        self.graph = Graph()
+        self.problems: list[Diagnostic] = []
+
+    def resolve(self, entry: Entry, type_: str, target: str, fld: str, loc: Location,
+                anchor: str | None = None, display: str | None = None, expect_kind: str | None = None) -> None:
+        found = self.entries.get(target)
+        if found is None:
+            self.problems.append(diag("unresolved-link", loc, target=target, hint=hint(target, self.entries)))
+            return
+        if expect_kind and found.kind != expect_kind:
+            self.problems.append(diag("link-kind-mismatch", loc, type=expect_kind, target=target, kind=found.kind))
+            return
+        if anchor is not None and anchor not in _anchors(found):
+            near = hint(anchor, _anchors(found))
+            self.problems.append(diag("unresolved-link", loc, target=f"{target}#{anchor}", hint=near))
+            return
+        lk = Link(entry.id, target, type_, fld, loc, anchor, display)
+        if any(o.target == target and o.field == fld and o.anchor == anchor for o in self.graph.outgoing[entry.id]):
+            return  # the same link in the other language's text
+        self.graph.links.append(lk)
+        self.graph.outgoing[entry.id].append(lk)
+        self.graph.incoming[target].append(lk)
+
+    def inline(self, entry: Entry) -> None:
+        for path, text in iter_texts(entry.data):
+            fld = field_key(entry.data, path)
+            for lang, value in text.items():
+                good, bad = parse_links(value)
+                for off in bad:
+                    snippet = value[off:off + 40].split("}")[0] + ("}" if "}" in value[off:off + 40] else "")
+                    self.problems.append(diag("malformed-link", locate(entry.marks, path + (lang,), value, off), text=snippet))
+                for m in good:
+                    loc = locate(entry.marks, path + (lang,), value, m.start())
+                    if m["type"] not in LINK_TYPES:
+                        self.problems.append(diag("unknown-link-type", loc, type=m["type"], valid=", ".join(LINK_TYPES),
+                                                  hint=hint(m["type"], LINK_TYPES)))
+                        continue
+                    self.resolve(entry, m["type"], m["target"], fld, loc, m["anchor"], m["display"], m["type"])
+
+    def structural(self, entry: Entry) -> None:
+        data, marks = entry.data, entry.marks
+        for i, target in enumerate(data.get("see_also") or []):
+            if isinstance(target, str):
+                self.resolve(entry, "see_also", target, "see_also", marks.at(("see_also", i)))
+        if entry.term and entry.term.concept:
+            self.resolve(entry, "concept", entry.term.concept, "term.concept", marks.at(("term", "concept")),
+                         expect_kind="concept")
+        action = data.get("action")
+        phase = action.get("phase") if isinstance(action, dict) else None
+        if isinstance(phase, str):
+            target, _, anchor = phase.partition("#")
+            self.resolve(entry, "phase", target, "action.phase", marks.at(("action", "phase")), anchor or None,
+                         expect_kind="sequence")
+
+    def glossary(self) -> None:
+        index = TermIndex(e.term for e in self.entries.values() if e.term)
+        self.graph.terms = index
+        self.problems.extend(index.conflicts(self.entries))
+        used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
+                          and lk.source != lk.target}
+        for e in self.entries.values():
+            for _, text in iter_texts(e.data):
+                for lang, value in text.items():
+                    used.update(m.term for m in index.detect(value, lang, e.game) if m.term != e.id)
+        for tid, term in index.terms.items():
+            if tid not in used:
+                self.problems.append(diag("unused-term", self.entries[tid].location, id=tid))
+            if term.concept and term.concept in self.entries and self.entries[term.concept].kind == "concept":
+                self.graph.concepts.setdefault(term.concept, {}).setdefault(term.game, []).append(tid)
+        for e in self.entries.values():
+            if e.kind == "concept":
+                games = self.graph.concepts.setdefault(e.id, {})
+                if len(games) < 2:
+                    self.problems.append(diag("lonely-concept", e.location, id=e.id, count=len(games)))
+
+
+def link(entries: dict[str, Entry]) -> tuple[Graph, list[Diagnostic]]:
+    """Resolve every link of every entry, compute backlinks and the glossary graph."""
+    linker = _Linker(entries)
+    for entry in entries.values():
+        linker.inline(entry)
+        linker.structural(entry)
+    linker.glossary()
+    return linker.graph, linker.problems
+
+

@@ -1,0 +1,234 @@
+"""Find the content files, parse them, check them against the schema, build entries."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import schema
+from ._yaml import LIMITS, Limits, load_file
+from .diagnostics import Diagnostic, diag, format_path
+from .mechanics import Registry
+from .model import Entry, Example, Game, Location, Marks, Term, Text
+from .validate import check_entry, check_game
+
+__all__ = ["COMMON", "MAX_FILES", "Loaded", "find_files", "load_tree", "load_entry"]
+
+COMMON = "common"
+"""The shared namespace (``content/common/``) that holds cross-game concepts."""
+MAX_FILES = 100_000
+"""Most content files one knowledge base may hold (``too-many-entries``)."""
+MECHANICS = "mechanics.py"
+"""A game's own resolvers live in ``content/<game>/mechanics.py``."""
+
+
+@dataclass
+class Loaded:
+    """What loading a content tree produced."""
+
+    root: Path
+    """The content folder."""
+    entries: dict[str, Entry] = field(default_factory=dict)
+    """Entries by id (the first one, when an id is duplicated)."""
+    games: dict[str, Game] = field(default_factory=dict)
+    """Game metadata by game id."""
+    registry: Registry = field(default_factory=Registry.generic)
+    """Generic resolvers plus every game's own."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Every problem found."""
+    digests: dict[str, str] = field(default_factory=dict)
+    """Content hash of each file, by path relative to ``root`` (for caches and incremental indexing)."""
+
+
+def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """Every ``*.yaml`` file below ``root`` in a stable order; links leaving ``root`` are reported."""
+    found: list[Path] = []
+    problems: list[Diagnostic] = []
+    real_root = root.resolve()
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        here = Path(folder)
+        for d in list(dirs):
+            if (here / d).is_symlink() and not _inside(here / d, real_root):
+                problems.append(diag("symlink-outside", Location(here / d), target=os.readlink(here / d)))
+        for name in sorted(files):
+            if not name.endswith((".yaml", ".yml")) or name.startswith("."):
+                continue
+            path = here / name
+            if path.is_symlink() and not _inside(path, real_root):
+                problems.append(diag("symlink-outside", Location(path), target=os.readlink(path)))
+                continue
+            found.append(path)
+    return found, problems
+
+
+def _inside(path: Path, real_root: Path) -> bool:
+    try:
+        path.resolve().relative_to(real_root)
+        return True
+    except (ValueError, OSError, RuntimeError):
+        return False
+
+
+def _text(value: Any, fallback: str) -> Text:
+    if isinstance(value, dict) and isinstance(value.get("es"), str):
+        en = value.get("en")
+        return Text(value["es"], en if isinstance(en, str) else None)
+    return Text(fallback)
+
+
+def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
+    out = []
+    for i, ex in enumerate(data.get("examples") or []):
+        if not isinstance(ex, dict) or not isinstance(ex.get("id"), str) or not isinstance(ex.get("mechanic"), str):
+            continue
+        given = ex.get("given") if isinstance(ex.get("given"), dict) else {}
+        expect = ex.get("expect") if isinstance(ex.get("expect"), dict) else None
+        prob = ex.get("probability")
+        out.append(Example(
+            id=ex["id"], mechanic=ex["mechanic"], given=given, expect=expect,
+            expect_error=ex.get("expect_error") if isinstance(ex.get("expect_error"), str) else None,
+            tolerance=ex.get("tolerance") if isinstance(ex.get("tolerance"), (int, float)) else None,
+            probability=_fraction(prob), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
+            index=i, location=marks.at(("examples", i)),
+        ))
+    return tuple(out)
+
+
+def _fraction(value: Any):
+    from fractions import Fraction
+
+    try:
+        return Fraction(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _term(entry_id: str, game: str, block: Any) -> Term | None:
+    if not isinstance(block, dict):
+        return None
+
+    def lists(key: str) -> dict[str, tuple[str, ...]]:
+        value = block.get(key) or {}
+        return {lang: tuple(x for x in v if isinstance(x, str)) for lang, v in value.items() if isinstance(v, list)} \
+            if isinstance(value, dict) else {}
+
+    concept = block.get("concept")
+    return Term(entry_id, game, lists("forms"), lists("abbreviations"), concept if isinstance(concept, str) else None,
+                block.get("do_not_translate") is True, lists("forbidden"))
+
+
+def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Entry | None, list[Diagnostic], str]:
+    """Parse and schema-check one entry file; returns the entry (if it has an id), problems, digest."""
+    data, marks, found = load_file(path, limits)
+    digest = _digest(path)
+    if data is None:
+        return None, found, digest
+    if not isinstance(data, dict):
+        kind = "list" if isinstance(data, list) else "single value"
+        return None, found + [diag("not-a-mapping", marks.at(()), found=kind)], digest
+    found += schema.validate(data, marks)
+    if not isinstance(data.get("id"), str):
+        return None, found, digest
+    kind = data.get("kind") if isinstance(data.get("kind"), str) else "rule"
+    game = data.get("game") if isinstance(data.get("game"), str) else namespace
+    entry = Entry(
+        id=data["id"], kind=kind, game=game, title=_text(data.get("title"), data["id"]), data=data, marks=marks,
+        examples=_examples(data, marks), term=_term(data["id"], game, data.get("term")) if kind == "term" else None,
+    )
+    return entry, found, digest
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return ""
+
+
+def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnostic]]:
+    path = folder / "game.yaml"
+    if not path.exists():
+        return None, [diag("missing-game-meta", Location(folder), game=folder.name)]
+    data, marks, found = load_file(path, limits)
+    if data is None:
+        return None, found
+    if not isinstance(data, dict):
+        return None, found + [diag("not-a-mapping", marks.at(()), found="list" if isinstance(data, list) else "single value")]
+    found += schema.validate(data, marks, "game")
+    game = Game(folder.name, _text(data.get("name"), folder.name), data, marks)
+    return game, found + check_game(game)
+
+
+def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
+    path = folder / MECHANICS
+    if not path.exists():
+        return []
+    game = folder.name
+    modname = "kb_game_" + game.replace("-", "_")
+    try:
+        spec = importlib.util.spec_from_file_location(modname, path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = module
+        spec.loader.exec_module(module)
+        found = Registry.scan(module)
+    except Exception as exc:  # a broken game module is a located diagnostic, not a traceback
+        sys.modules.pop(modname, None)
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+        line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
+        return [diag("mechanics-import", Location(path, line), reason=f"{type(exc).__name__}: {exc}")]
+    problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
+                for r in found if not r.name.startswith(game + ".")]
+    registry.add(r for r in found if r.name.startswith(game + "."))
+    return problems
+
+
+def load_tree(root: Path, limits: Limits = LIMITS) -> Loaded:
+    """Load every game, entry and game mechanics module below ``root``, collecting every problem."""
+    out = Loaded(root=root)
+    if not root.is_dir():
+        out.diagnostics.append(diag("unreadable", Location(root), reason="not a folder"))
+        return out
+    files, out.diagnostics[:0] = find_files(root)
+    if len(files) > MAX_FILES:
+        out.diagnostics.append(diag("too-many-entries", Location(root), limit=MAX_FILES))
+        return out
+    namespaces = sorted({p.relative_to(root).parts[0] for p in files if len(p.relative_to(root).parts) > 1})
+    for ns in namespaces:
+        if ns == COMMON:
+            continue
+        game, found = _load_game(root / ns, limits)
+        out.diagnostics += found
+        if game is not None:
+            out.games[ns] = game
+        out.diagnostics += _load_mechanics(root / ns, out.registry)
+    first_seen: dict[str, Entry] = {}
+    for path in files:
+        rel = path.relative_to(root)
+        if rel.name == "game.yaml" and len(rel.parts) == 2:
+            out.digests[str(rel)] = _digest(path)
+            continue
+        if len(rel.parts) < 2:
+            out.diagnostics.append(diag("misplaced-file", Location(path), common=COMMON))
+            continue
+        entry, found, digest = load_entry(path, rel.parts[0], limits)
+        out.digests[str(rel)] = digest
+        out.diagnostics += found
+        if entry is None:
+            continue
+        out.diagnostics += check_entry(entry, rel.parts[0], out.games.get(rel.parts[0]), COMMON)
+        if entry.id in first_seen:
+            other = first_seen[entry.id].location
+            out.diagnostics.append(diag("duplicate-id", entry.marks.at(("id",)), id=entry.id,
+                                        other=f"{format_path(other.path)}:{other.line}"))
+            continue
+        first_seen[entry.id] = entry
+    out.entries = first_seen
+    return out

@@ -1,0 +1,38 @@
+"""Alternating activation: players take turns activating one unit each."""
+
+from __future__ import annotations
+
+from . import RuleError, Trace, outcome, resolver
+
+
+def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
+    """Player names in activation order: one each in turn, skipping players with nothing left."""
+    left = dict(units)
+    out: list[str] = []
+    while any(left.get(p, 0) > 0 for p in order):
+        for p in order:
+            if left.get(p, 0) > 0:
+                out.append(p)
+                left[p] -= 1
+    return out
+
+
+@resolver("activation.alternate", outputs={"order": "who activates at each turn",
+                                           "run": "activations the last player makes alone at the end"})
+def alternate(order: list[str], units: dict[str, int]):
+    """Alternate activations in ``order`` until every unit has activated once."""
+    missing = [p for p in units if p not in order]
+    if missing:
+        raise RuleError("unknown-player", f"{missing} no están en el orden", f"{missing} are not in the order")
+    seq = alternate_order(order, units)
+    run = 0
+    for p in reversed(seq):
+        if p != seq[-1]:
+            break
+        run += 1
+    trace = Trace()
+    trace.add("Unidades: {units}", "Units: {units}", units=[f"{p}={n}" for p, n in units.items()])
+    trace.add("Activaciones: {seq}", "Activations: {seq}", seq=seq)
+    if run > 1:
+        trace.add("{p} activa sus {run} últimas seguidas", "{p} activates its last {run} in a row", p=seq[-1], run=run)
+    return outcome(trace, order=seq, run=run if run > 1 else 0)

@@ -1,0 +1,28 @@
+"""Card flips that pick one candidate."""
+
+from __future__ import annotations
+
+from . import RuleError, Trace, outcome, resolver
+
+
+@resolver("cards.flip-select", outputs={"target": "the chosen candidate (absent while a tie is open)",
+                                        "tied": "candidates sharing the deciding value"})
+def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None = None):
+    """One card per candidate; the lowest (or highest) value is chosen, ties settled by ``choice``."""
+    if not flips:
+        raise RuleError("no-candidates", "no hay candidatos", "there are no candidates")
+    trace = Trace()
+    trace.add("Cartas: {flips}", "Cards: {flips}", flips=[f"{k}={v}" for k, v in flips.items()])
+    best = min(flips.values()) if lowest else max(flips.values())
+    tied = [k for k, v in flips.items() if v == best]
+    trace.add("Valor {which} {best}: {tied}", "{which_en} value {best}: {tied}", best=best, tied=tied,
+              which="más bajo" if lowest else "más alto", which_en="Lowest" if lowest else "Highest")
+    if len(tied) == 1:
+        return outcome(trace, target=tied[0], tied=tied)
+    if choice is None:
+        trace.add("Empate: falta elegir entre {tied}", "Tie: a choice between {tied} is needed", tied=tied)
+        return outcome(trace, target=None, tied=tied)
+    if choice not in tied:
+        raise RuleError("not-tied", f"{choice} no está entre los empatados", f"{choice} is not among the tied candidates")
+    trace.add("Empate: se elige {choice}", "Tie: {choice} is chosen", choice=choice)
+    return outcome(trace, target=choice, tied=tied)

@@ -1,0 +1,73 @@
+"""Checks against a target number: roll under (d20 games) and roll over (2d6 games)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import Trace, outcome, resolver
+from .dice import chance, check_roll, parse
+
+__all__ = ["roll_under", "roll_over"]
+
+_OUTPUTS = {
+    "target": "the target number after modifiers",
+    "success": "whether the roll succeeds (absent without a roll)",
+    "margin": "how far the roll beat or missed the target",
+}
+
+
+def _apply(trace: Trace, target: int, modifiers: dict[str, int]) -> int:
+    total = target
+    for name, value in modifiers.items():
+        total += value
+        trace.add("Modificador {name}: {value:+d} → {total}", "Modifier {name}: {value:+d} → {total}",
+                  name=name, value=value, total=total)
+    return total
+
+
+def roll_under(trace: Trace, dice: str, target: int, roll: int | None, modifiers: dict[str, int]) -> tuple[int, bool | None, Fraction]:
+    """Succeed on ``roll <= target + modifiers``; returns (target, success, probability)."""
+    d = parse(dice)
+    check_roll(d, roll)
+    need = _apply(trace, target, modifiers)
+    fav, total = chance(d, at_most=need)
+    trace.add("Se necesita {need} o menos en {dice} ({fav}/{total})", "Needs {need} or less on {dice} ({fav}/{total})",
+              need=need, dice=str(d), fav=fav, total=total)
+    success = None if roll is None else roll <= need
+    if roll is not None:
+        trace.add("Sale {roll}: {ok}", "Rolls {roll}: {ok_en}", roll=roll,
+                  ok="éxito" if success else "fallo", ok_en="success" if success else "failure")
+    return need, success, Fraction(fav, total)
+
+
+def roll_over(trace: Trace, dice: str, target: int, roll: int | None, modifiers: dict[str, int]) -> tuple[int, bool | None, Fraction]:
+    """Succeed on ``roll >= target + modifiers``; returns (target, success, probability)."""
+    d = parse(dice)
+    check_roll(d, roll)
+    need = _apply(trace, target, modifiers)
+    fav, total = chance(d, at_least=need)
+    trace.add("Se necesita {need} o más en {dice} ({fav}/{total})", "Needs {need} or more on {dice} ({fav}/{total})",
+              need=need, dice=str(d), fav=fav, total=total)
+    success = None if roll is None else roll >= need
+    if roll is not None:
+        trace.add("Sale {roll}: {ok}", "Rolls {roll}: {ok_en}", roll=roll,
+                  ok="éxito" if success else "fallo", ok_en="success" if success else "failure")
+    return need, success, Fraction(fav, total)
+
+
+@resolver("check.roll-under", outputs=_OUTPUTS)
+def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "1d20"):
+    """A check that succeeds when the roll is at most the target number plus modifiers."""
+    trace = Trace()
+    need, success, p = roll_under(trace, dice, target, roll, modifiers)
+    margin = None if roll is None else need - roll
+    return outcome(trace, p, target=need, success=success, margin=margin)
+
+
+@resolver("check.roll-over", outputs=_OUTPUTS)
+def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "2d6"):
+    """A check that succeeds when the roll is at least the target number plus modifiers."""
+    trace = Trace()
+    need, success, p = roll_over(trace, dice, target, roll, modifiers)
+    margin = None if roll is None else roll - need
+    return outcome(trace, p, target=need, success=success, margin=margin)

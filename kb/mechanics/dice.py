@@ -1,0 +1,135 @@
+"""Dice expressions and their exact odds: ``d20``, ``2d6``, ``1d6+1``."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+from . import RuleError, Trace, outcome, resolver
+
+__all__ = ["Dice", "parse", "distribution", "chance"]
+
+_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class Dice:
+    """``count`` dice of ``sides`` faces plus a constant."""
+
+    count: int
+    """How many dice."""
+    sides: int
+    """Faces per die."""
+    bonus: int = 0
+    """Constant added to the total."""
+
+    def __str__(self) -> str:
+        extra = f"{self.bonus:+d}" if self.bonus else ""
+        return f"{self.count}d{self.sides}{extra}"
+
+    @property
+    def low(self) -> int:
+        """Smallest possible total."""
+        return self.count + self.bonus
+
+    @property
+    def high(self) -> int:
+        """Largest possible total."""
+        return self.count * self.sides + self.bonus
+
+
+def parse(expr: str) -> Dice:
+    """Parse ``NdS[+K]``; raise :class:`RuleError` ``bad-dice`` when it is not one."""
+    m = _DICE.match(expr)
+    if not m or int(m.group(2)) < 2 or (m.group(1) and int(m.group(1)) < 1) or int(m.group(1) or 1) > 20:
+        raise RuleError("bad-dice", f"'{expr}' no es una expresión de dados como 2d6 o d20",
+                        f"'{expr}' is not a dice expression such as 2d6 or d20")
+    bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+    return Dice(int(m.group(1) or 1), int(m.group(2)), bonus)
+
+
+@cache
+def distribution(dice: Dice) -> dict[int, int]:
+    """How many of the ``sides**count`` equally likely outcomes give each total."""
+    ways = Counter({0: 1})
+    for _ in range(dice.count):
+        nxt: Counter[int] = Counter()
+        for total, n in ways.items():
+            for face in range(1, dice.sides + 1):
+                nxt[total + face] += n
+        ways = nxt
+    return {t + dice.bonus: n for t, n in sorted(ways.items())}
+
+
+def chance(dice: Dice, at_least: int | None = None, at_most: int | None = None) -> tuple[int, int]:
+    """Favourable and total outcomes for ``at_least <= total <= at_most``."""
+    ways = distribution(dice)
+    lo = dice.low if at_least is None else at_least
+    hi = dice.high if at_most is None else at_most
+    return sum(n for t, n in ways.items() if lo <= t <= hi), dice.sides**dice.count
+
+
+def check_roll(dice: Dice, roll: int | None) -> None:
+    """Raise ``impossible-roll`` when ``roll`` cannot come out of ``dice``."""
+    if roll is not None and not dice.low <= roll <= dice.high:
+        raise RuleError("impossible-roll", f"{roll} no puede salir en {dice} ({dice.low}–{dice.high})",
+                        f"{roll} cannot be rolled on {dice} ({dice.low}–{dice.high})")
+
+
+@resolver("dice.odds", outputs={"favourable": "outcomes that meet the bound",
+                                "outcomes": "all equally likely outcomes",
+                                "probability": "favourable/outcomes as a fraction text"})
+def odds(dice: str, at_least: int | None = None, at_most: int | None = None):
+    """Exact odds that a dice total lands within bounds (2d6 >= 5 is 30/36)."""
+    d = parse(dice)
+    fav, total = chance(d, at_least, at_most)
+    trace = Trace()
+    bound_es = " y ".join(x for x in (at_least is not None and f"≥ {at_least}", at_most is not None and f"≤ {at_most}") if x)
+    bound_en = " and ".join(x for x in (at_least is not None and f"≥ {at_least}", at_most is not None and f"≤ {at_most}") if x)
+    trace.add("{dice} da {bound} en {fav} de {total} resultados", "{dice} rolls {bound_en} in {fav} of {total} outcomes",
+              dice=str(d), bound=bound_es or "cualquier valor", bound_en=bound_en or "anything", fav=fav, total=total)
+    return outcome(trace, Fraction(fav, total), favourable=fav, outcomes=total, probability=f"{fav}/{total}")
+
+
+@resolver("dice.initiative", outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
+def initiative(rolls: list[dict[str, int]], highest_first: bool = True):
+    """Order players by a roll, re-rolling ties among the tied players only.
+
+    ``rolls[0]`` holds every player's roll; each later round holds the rolls of the players
+    still tied, in the order the ties are met.
+    """
+    if not rolls or not rolls[0]:
+        raise RuleError("no-rolls", "falta la primera tirada", "the first round of rolls is missing")
+    trace = Trace()
+    rounds = iter(rolls[1:])
+    used = 0
+
+    def settle(scores: dict[str, int]) -> list[str]:
+        nonlocal used
+        groups: dict[int, list[str]] = {}
+        for player, value in scores.items():
+            groups.setdefault(value, []).append(player)
+        order: list[str] = []
+        for value in sorted(groups, reverse=highest_first):
+            tied = groups[value]
+            if len(tied) == 1:
+                order += tied
+                continue
+            again = next(rounds, None)
+            if again is None or set(again) != set(tied):
+                raise RuleError("unresolved-tie", f"empate sin desempatar entre {', '.join(tied)}",
+                                f"tie between {', '.join(tied)} needs a re-roll of exactly those players")
+            used += 1
+            trace.add("Empate a {value} entre {tied}: repiten la tirada ({again})",
+                      "Tie at {value} between {tied}: they roll again ({again})",
+                      value=value, tied=tied, again=[f"{p}={again[p]}" for p in tied])
+            order += settle(again)
+        return order
+
+    trace.add("Tiradas: {rolls}", "Rolls: {rolls}", rolls=[f"{p}={v}" for p, v in rolls[0].items()])
+    order = settle(rolls[0])
+    trace.add("Orden: {order}", "Order: {order}", order=order)
+    return outcome(trace, order=order, rerolls=used)

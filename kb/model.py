@@ -1,0 +1,233 @@
+"""Plain, frozen data: what the loader builds and every other stage reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+__all__ = [
+    "LANGS",
+    "SOURCE_LANG",
+    "KINDS",
+    "Location",
+    "Marks",
+    "Text",
+    "Example",
+    "Term",
+    "Entry",
+    "Game",
+    "iter_texts",
+    "field_key",
+]
+
+LANGS: tuple[str, ...] = ("es", "en")
+"""The languages of the knowledge base, source language first."""
+SOURCE_LANG = "es"
+"""The language every entry is written in first; the others are translations of it."""
+KINDS: tuple[str, ...] = ("action", "ability", "terrain", "sequence", "rule", "ruling", "term", "concept")
+"""Entry kinds. ``concept`` entries live in the shared namespace and join terms of several games."""
+
+DataPath = tuple[str | int, ...]
+"""A path into an entry's data: ``("examples", 2, "given", "roll")``."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a content file, 1-based."""
+
+    path: Path
+    """The file."""
+    line: int = 1
+    """Line number, counting from 1."""
+    column: int = 1
+    """Column number, counting from 1."""
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Side table from data paths to the line and column where each value (or key) starts."""
+
+    path: Path
+    """The file the marks belong to."""
+    values: Mapping[DataPath, tuple[int, int]] = field(default_factory=dict)
+    """Where each value starts."""
+    keys: Mapping[DataPath, tuple[int, int]] = field(default_factory=dict)
+    """Where the key that holds each mapping value starts (for unknown-key messages)."""
+
+    def at(self, path: DataPath = (), key: bool = False) -> Location:
+        """The location of ``path``, or of its nearest ancestor that has a mark."""
+        table = self.keys if key else self.values
+        probe = tuple(path)
+        while probe:
+            if probe in table:
+                return Location(self.path, *table[probe])
+            if probe in self.values:
+                return Location(self.path, *self.values[probe])
+            probe = probe[:-1]
+        return Location(self.path, *self.values.get((), (1, 1)))
+
+
+@dataclass(frozen=True)
+class Text:
+    """A translatable text: the Spanish source and its English translation (if any)."""
+
+    es: str
+    """Spanish source."""
+    en: str | None = None
+    """English translation; ``None`` while untranslated."""
+
+    def get(self, lang: str) -> str | None:
+        """The text in ``lang`` (``None`` when missing)."""
+        return self.es if lang == "es" else self.en
+
+    def best(self, lang: str) -> str:
+        """The text in ``lang``, falling back to the Spanish source."""
+        return self.get(lang) or self.es
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: inputs given to a named resolver and the outcome expected."""
+
+    id: str
+    """Identifier, unique within its entry."""
+    mechanic: str
+    """Name of the resolver that computes the outcome."""
+    given: Mapping[str, Any]
+    """Inputs for the resolver."""
+    expect: Mapping[str, Any] | None
+    """Expected outputs (a subset of what the resolver returns)."""
+    expect_error: str | None
+    """Expected error code instead of outputs."""
+    tolerance: float | None
+    """Allowed absolute difference for numeric outputs."""
+    probability: Fraction | None
+    """Expected exact probability of success, when the resolver states one."""
+    title: Text | None
+    """Short bilingual title."""
+    index: int
+    """Position in the entry's ``examples`` list."""
+    location: Location
+    """Where the example starts."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """The glossary facet of a ``term`` entry."""
+
+    id: str
+    """The entry id."""
+    game: str
+    """The game the term belongs to."""
+    forms: Mapping[str, tuple[str, ...]]
+    """Written forms per language (inflections and plurals included)."""
+    abbreviations: Mapping[str, tuple[str, ...]]
+    """Abbreviations per language (matched case-sensitively in text)."""
+    concept: str | None
+    """Id of the shared concept, if any."""
+    do_not_translate: bool
+    """True when the term stays in its original wording in every language."""
+    forbidden: Mapping[str, tuple[str, ...]]
+    """Translations that must not be used, per language."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One knowledge-base entry, as loaded from one YAML file."""
+
+    id: str
+    """Stable, language-neutral id ``<namespace>.<slug>``."""
+    kind: str
+    """One of :data:`KINDS`."""
+    game: str
+    """The game (folder) the entry belongs to; the shared namespace for concepts."""
+    title: Text
+    """Title per language."""
+    data: Mapping[str, Any]
+    """Everything the file holds, as plain data."""
+    marks: Marks
+    """Where each value of ``data`` sits in the file."""
+    examples: tuple[Example, ...] = ()
+    """Worked examples."""
+    term: Term | None = None
+    """The glossary facet, for ``term`` entries."""
+
+    @property
+    def path(self) -> Path:
+        """The file the entry was loaded from."""
+        return self.marks.path
+
+    @property
+    def location(self) -> Location:
+        """Where the entry starts."""
+        return self.marks.at(())
+
+    def text(self, name: str) -> Text | None:
+        """A top-level translatable field (``summary``, ``text``...) as :class:`Text`."""
+        value = self.data.get(name)
+        return Text(value["es"], value.get("en")) if isinstance(value, dict) and "es" in value else None
+
+    @property
+    def rule_type(self) -> str:
+        """core, optional, variant or clarification."""
+        return self.data.get("rule_type", "core")
+
+    @property
+    def see_also(self) -> tuple[str, ...]:
+        """Ids of related entries."""
+        return tuple(self.data.get("see_also", ()))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """Free tags."""
+        return tuple(self.data.get("tags", ()))
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's metadata (``content/<game>/game.yaml``)."""
+
+    id: str
+    """The game slug, equal to its folder name."""
+    name: Text
+    """The game's name per language."""
+    data: Mapping[str, Any]
+    """Everything the file holds."""
+    marks: Marks
+    """Where each value sits in the file."""
+
+
+_SKIP_TEXTS = frozenset({"given", "expect", "i18n"})
+
+
+def iter_texts(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Mapping[str, str]]]:
+    """Every translatable text (a mapping of ``es`` and maybe ``en`` strings) inside ``data``."""
+    if isinstance(data, dict):
+        if isinstance(data.get("es"), str) and set(data) <= set(LANGS):
+            yield path, data
+            return
+        for key, value in data.items():
+            if key not in _SKIP_TEXTS:
+                yield from iter_texts(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from iter_texts(value, path + (i,))
+
+
+def field_key(data: Any, path: DataPath) -> str:
+    """A stable name for the field at ``path``: list items are named by their ``id`` when they have one.
+
+    ``("sequence", "steps", 2, "text")`` becomes ``sequence.steps[upkeep].text``.
+    """
+    out, node = "", data
+    for part in path:
+        if isinstance(part, int):
+            item = node[part] if isinstance(node, list) and part < len(node) else None
+            out += f"[{item['id']}]" if isinstance(item, dict) and isinstance(item.get("id"), str) else f"[{part}]"
+            node = item
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out

@@ -1,0 +1,246 @@
+"""Entry -> Markdown, per language. Pure functions: the caller supplies links and example results.
+
+Text from the content is escaped (``<``, ``>``, ``&``, ``[``, ``]``) before any Markdown is added,
+so nothing written in a YAML file can become HTML, a script or a link the content did not declare.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Callable, Iterable, Mapping
+
+from .examples import ExampleResult
+from .linker import LINK, Link
+from .mechanics.procedures import flatten_steps
+from .model import Entry, Text
+
+__all__ = ["LABELS", "label", "escape", "ref", "inline", "render_entry", "facts", "LinkTo"]
+
+LinkTo = Callable[[str, "str | None"], "str | None"]
+"""Maps (entry id, anchor) to a URL; ``None`` renders the link as plain text."""
+
+LABELS: dict[str, dict[str, str]] = {
+    "es": {
+        "action": "Acción", "ability": "Habilidad", "terrain": "Terreno", "sequence": "Secuencia", "rule": "Regla",
+        "ruling": "Aclaración", "term": "Término", "concept": "Concepto", "core": "básica", "optional": "opcional",
+        "variant": "variante", "clarification": "aclaración", "facts": "Datos", "steps": "Pasos",
+        "examples": "Ejemplos resueltos", "see_also": "Véase también", "referenced_by": "Citada por",
+        "source": "Fuente", "section": "sección", "given": "Datos", "outcome": "Resultado", "odds": "Probabilidad exacta",
+        "why": "Por qué", "verified": "Verificado en la compilación", "failed": "NO VERIFICADO", "notes": "Notas",
+        "question": "Pregunta", "answer": "Respuesta", "authority": "Autoridad", "date": "Fecha", "cost": "Coste",
+        "cost_type": "Tipo", "categories": "Categorías", "faction": "Facción", "phase": "Fase",
+        "requirements": "Requisitos", "passive": "Pasiva", "parameter": "Parámetro", "category": "Categoría",
+        "timing": "Momento", "movement_cost_change": "Cambio de coste de movimiento", "costs": "Costes",
+        "affects": "Afecta a", "exempt": "Exentos", "line_of_sight": "Línea de visión", "forms": "Formas",
+        "abbreviations": "Abreviaturas", "concept_link": "Concepto común", "concept_note": "En este juego",
+        "modifiers": "Modificadores", "value": "Valor", "when": "Cuándo", "allows": "Permite", "yes": "sí", "no": "no",
+        "expected_error": "Error esperado", "repeats": "Repetición", "terms_per_game": "Términos por juego",
+        "game": "Juego", "untranslated": "", "stale": "",
+    },
+    "en": {
+        "action": "Action", "ability": "Ability", "terrain": "Terrain", "sequence": "Sequence", "rule": "Rule",
+        "ruling": "Ruling", "term": "Term", "concept": "Concept", "core": "core", "optional": "optional",
+        "variant": "variant", "clarification": "clarification", "facts": "Facts", "steps": "Steps",
+        "examples": "Worked examples", "see_also": "See also", "referenced_by": "Referenced by",
+        "source": "Source", "section": "section", "given": "Given", "outcome": "Outcome", "odds": "Exact odds",
+        "why": "Why", "verified": "Verified by the build", "failed": "NOT VERIFIED", "notes": "Notes",
+        "question": "Question", "answer": "Answer", "authority": "Authority", "date": "Date", "cost": "Cost",
+        "cost_type": "Type", "categories": "Categories", "faction": "Faction", "phase": "Phase",
+        "requirements": "Requirements", "passive": "Passive", "parameter": "Parameter", "category": "Category",
+        "timing": "Timing", "movement_cost_change": "Movement cost change", "costs": "Costs",
+        "affects": "Affects", "exempt": "Exempt", "line_of_sight": "Line of sight", "forms": "Forms",
+        "abbreviations": "Abbreviations", "concept_link": "Shared concept", "concept_note": "In this game",
+        "modifiers": "Modifiers", "value": "Value", "when": "When", "allows": "Allows", "yes": "yes", "no": "no",
+        "expected_error": "Expected error", "repeats": "Repeats", "terms_per_game": "Terms per game",
+        "game": "Game", "untranslated": "This entry has not been translated into English yet; the Spanish original is shown.",
+        "stale": "The Spanish original changed after this translation was made; it may be out of date.",
+    },
+}
+
+
+def label(key: str, lang: str) -> str:
+    """A UI string in ``lang``."""
+    return LABELS.get(lang, LABELS["en"]).get(key, key)
+
+
+def escape(text: str) -> str:
+    """Escape HTML and Markdown link brackets in content text."""
+    return html.escape(text, quote=False).replace("[", "&#91;").replace("]", "&#93;")
+
+
+def _plain(_: str, __: str | None) -> None:
+    return None
+
+
+def ref(target: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain,
+        anchor: str | None = None, display: str | None = None) -> str:
+    """A Markdown link to an entry, shown as ``display`` or the entry's title in ``lang``."""
+    title = titles(target)
+    shown = display or (title.best(lang) if title else target)
+    url = link_to(target, anchor)
+    return f"[{escape(shown)}]({url})" if url else escape(shown)
+
+
+def inline(text: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> str:
+    """Content text as Markdown: escaped, with ``{@kind id|display}`` links resolved."""
+    out, last = [], 0
+    for m in LINK.finditer(text):
+        out.append(escape(text[last:m.start()]))
+        out.append(ref(m["target"], lang, titles, link_to, m["anchor"], m["display"]))
+        last = m.end()
+    out.append(escape(text[last:]))
+    return "".join(out)
+
+
+def _value(value: Any, lang: str, fmt: Callable[[str], str]) -> str:
+    if isinstance(value, bool):
+        return label("yes" if value else "no", lang)
+    if isinstance(value, dict) and "es" in value:
+        return fmt(Text(value["es"], value.get("en")).best(lang))
+    if isinstance(value, list):
+        return ", ".join(_value(v, lang, fmt) for v in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:+d}" if value < 0 else str(value)
+    return escape(str(value))
+
+
+def facts(entry: Entry, lang: str, fmt: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Kind-specific facts as (label, Markdown value) rows."""
+    block = entry.data.get(entry.kind)
+    rows: list[tuple[str, str]] = []
+    if not isinstance(block, dict) or entry.kind == "sequence":
+        return rows
+    for key, value in block.items():
+        if key in ("concept", "concept_note", "forbidden", "do_not_translate"):
+            continue
+        if key == "costs" and isinstance(value, list):
+            value = [f"{_value(c['base'], lang, fmt)}: {c['cost']}" for c in value if isinstance(c, dict)]
+            rows.append((label(key, lang), ", ".join(value)))
+        elif key in ("forms", "abbreviations") and isinstance(value, dict):
+            rows.append((label(key, lang), "; ".join(f"{lg}: {', '.join(escape(v) for v in vs)}" for lg, vs in value.items() if vs)))
+        elif key == "movement_cost_change" and isinstance(value, int):
+            rows.append((label(key, lang), f"{value:+d}"))
+        else:
+            rows.append((label(key, lang), _value(value, lang, fmt)))
+    return rows
+
+
+def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str] | None = None) -> list[str]:
+    rows = list(rows)
+    if not rows:
+        return []
+    head = head or ("", "")
+    out = [f"| {head[0]} | {head[1]} |", "|---|---|"]
+    out += [f"| {a} | {b.replace('|', '&#124;').replace(chr(10), ' ')} |" for a, b in rows]
+    return out + [""]
+
+
+def _steps(steps: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], depth: int = 0) -> list[str]:
+    out = []
+    for n, step in enumerate(steps, 1):
+        pad = "    " * depth
+        title = _value(step.get("title", {}), lang, fmt)
+        out.append(f"{pad}{n}. **{title}** {{#step-{step['id']}}}" if depth == 0 else f"{pad}{n}. **{title}**")
+        if step.get("text"):
+            out.append(f"{pad}    {_value(step['text'], lang, fmt)}")
+        if step.get("allows"):
+            out.append(f"{pad}    *{label('allows', lang)}:* {', '.join(escape(a) for a in step['allows'])}")
+        out += _steps(step.get("steps", []), lang, fmt, depth + 1)
+    return out
+
+
+def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[str], str]) -> list[str]:
+    title = ex.title.best(lang) if ex.title else ex.id
+    out = [f"### {escape(title)} {{#example-{ex.id}}}", ""]
+    given = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in ex.given.items())
+    out += [f"- **{label('given', lang)}** ({escape(ex.mechanic)}): {given}"]
+    if result is not None and result.outcome is not None:
+        shown = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in result.outcome.values.items() if v is not None)
+        out.append(f"- **{label('outcome', lang)}**: {shown}")
+        if result.outcome.probability is not None:
+            p = result.outcome.probability
+            out.append(f"- **{label('odds', lang)}**: {p.numerator}/{p.denominator} ≈ {float(p):.1%}")
+        steps = [s.text.best(lang) for s in result.outcome.trace]
+        if steps:
+            out.append(f"- **{label('why', lang)}**:")
+            out += [f"    {i}. {escape(s)}" for i, s in enumerate(steps, 1)]
+    elif ex.expect_error:
+        out.append(f"- **{label('expected_error', lang)}**: `{ex.expect_error}`")
+    if result is not None:
+        out.append(f"- {'✔ ' + label('verified', lang) if result.passed else '✘ ' + label('failed', lang)}")
+    return out + [""]
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def render_entry(
+    entry: Entry,
+    lang: str,
+    titles: Callable[[str], Text | None],
+    backlinks: Iterable[Link] = (),
+    results: Mapping[str, ExampleResult] | None = None,
+    link_to: LinkTo = _plain,
+    heading: int = 1,
+) -> str:
+    """The entry as Markdown in ``lang``: title, summary, text, facts, steps, examples, links, source."""
+    fmt = lambda s: inline(s, lang, titles, link_to)  # noqa: E731
+    h = "#" * heading
+    data = entry.data
+    out = [f"{h} {escape(entry.title.best(lang))} {{#{entry.id.replace('.', '-')}}}", ""]
+    meta = [label(entry.kind, lang), escape(entry.game)]
+    if entry.rule_type != "core":
+        meta.append(label(entry.rule_type, lang))
+    out += [f"*{' · '.join(meta)}* · `{entry.id}`", ""]
+    if entry.text("summary"):
+        out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
+    ruling = data.get("ruling") if entry.kind == "ruling" else None
+    if isinstance(ruling, dict):
+        out += [f"**{label('question', lang)}:** {_value(ruling['question'], lang, fmt)}", "",
+                f"**{label('answer', lang)}:** {_value(ruling['answer'], lang, fmt)}", ""]
+        extra = [(label(k, lang), escape(str(ruling[k]))) for k in ("authority", "date") if k in ruling]
+        out += _table(extra)
+    if entry.text("text"):
+        out += [fmt(entry.text("text").best(lang)), ""]
+    rows = facts(entry, lang, fmt)
+    if entry.term and entry.term.concept:
+        rows.append((label("concept_link", lang), ref(entry.term.concept, lang, titles, link_to)))
+        note = data["term"].get("concept_note")
+        if isinstance(note, dict):
+            rows.append((label("concept_note", lang), _value(note, lang, fmt)))
+    if rows:
+        out += [f"{h}# {label('facts', lang)}", ""] + _table(rows)
+    mods = data.get("modifiers")
+    if isinstance(mods, list) and mods:
+        out += [f"{h}# {label('modifiers', lang)}", ""]
+        out += _table(((_value(m["value"], lang, fmt), _value(m["when"], lang, fmt)) for m in mods),
+                      (label("value", lang), label("when", lang)))
+    seq = data.get("sequence") if entry.kind == "sequence" else None
+    if isinstance(seq, dict):
+        out += [f"{h}# {label('steps', lang)}", ""] + _steps(seq.get("steps", []), lang, fmt) + [""]
+        if seq.get("repeats"):
+            out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
+    if entry.text("notes"):
+        out += [f"!!! note \"{label('notes', lang)}\"", "", "    " + fmt(entry.text("notes").best(lang)).replace("\n", "\n    "), ""]
+    if entry.examples:
+        out += [f"{h}# {label('examples', lang)}", ""]
+        for ex in entry.examples:
+            out += _example((results or {}).get(ex.id), ex, lang, fmt)
+    if entry.see_also:
+        out += [f"{h}# {label('see_also', lang)}", ""]
+        out += [f"- {ref(t, lang, titles, link_to)}" for t in entry.see_also] + [""]
+    sources = sorted({lk.source for lk in backlinks if lk.source != entry.id})
+    if sources:
+        out += [f"{h}# {label('referenced_by', lang)}", ""]
+        out += [f"- {ref(s, lang, titles, link_to)}" for s in sources] + [""]
+    src = data.get("source")
+    if isinstance(src, dict):
+        out += [f"*{label('source', lang)}: `{escape(str(src.get('doc')))}`, {label('section', lang)} "
+                f"“{escape(str(src.get('section')))}”*", ""]
+    return "\n".join(out).rstrip() + "\n"
+

@@ -1,0 +1,110 @@
+"""The JSON Schemas shipped with the package, turned into located diagnostics."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .diagnostics import Diagnostic, diag, hint
+from .model import KINDS, DataPath, Marks
+
+__all__ = ["schema_text", "validate", "where"]
+
+_TYPES = {
+    "object": "a mapping (key: value)",
+    "array": "a list",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+}
+_PATTERNS = {
+    "^[0-9a-f]{12}$": "12 lowercase hexadecimal digits (written by 'kb i18n ack')",
+    r"^\d+(/\d+)?$": "a fraction such as 30/36",
+}
+
+
+def schema_text(name: str = "entry") -> str:
+    """The JSON text of a shipped schema (``entry`` or ``game``)."""
+    return resources.files("kb").joinpath(f"schema/{name}.schema.json").read_text(encoding="utf-8")
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema_text(name)))
+
+
+def where(path: DataPath) -> str:
+    """A data path as authors write it: ``examples[2].given``; ``the entry`` for the root."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return f"'{out}'" if out else "the entry"
+
+
+def _found(value: Any) -> str:
+    for name, kind in (("true or false", bool), ("a whole number", int), ("a number", float), ("text", str),
+                       ("a list", list), ("a mapping", dict)):
+        if isinstance(value, kind):
+            return name
+    return "empty" if value is None else type(value).__name__
+
+
+def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
+    path = tuple(err.absolute_path)
+    at = marks.at(path)
+    kind = err.validator
+    if kind == "additionalProperties":
+        allowed = err.schema.get("properties", {})
+        return [
+            diag("unknown-key", marks.at(path + (key,), key=True), key=key, where=where(path), hint=hint(key, allowed))
+            for key in err.instance
+            if key not in allowed
+        ]
+    if kind == "required":
+        return [
+            diag("missing-field", at, field=name, where=where(path))
+            for name in err.validator_value
+            if isinstance(err.instance, dict) and name not in err.instance
+        ]
+    if kind == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        expected = " or ".join(_TYPES.get(t, t) for t in wanted)
+        return [diag("wrong-type", at, where=where(path), expected=expected, found=_found(err.instance))]
+    if kind == "enum":
+        if path == ("kind",):
+            return [diag("unknown-kind", at, kind=err.instance, valid=", ".join(KINDS), hint=hint(str(err.instance), KINDS))]
+        choices = [str(c) for c in err.validator_value]
+        return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
+                     expected="one of: " + ", ".join(choices), hint=hint(str(err.instance), choices))]
+    if kind == "pattern":
+        if err.validator_value in _PATTERNS:
+            return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[err.validator_value])]
+        if "." in err.validator_value:  # the id pattern
+            return [diag("invalid-id", at, where=where(path), value=err.instance)]
+        return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
+                     expected="use lowercase letters, digits and hyphens")]
+    if kind in ("minLength", "minItems"):
+        return [diag("invalid-value", at, where=where(path), value="an empty value", expected="write something")]
+    if kind == "minimum":
+        return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
+                     expected=f"the least allowed is {err.validator_value}")]
+    return [diag("schema", at, where=where(path), problem=err.message)]
+
+
+def validate(data: Any, marks: Marks, name: str = "entry") -> list[Diagnostic]:
+    """Every schema problem of ``data``, located with ``marks``."""
+    found: list[Diagnostic] = []
+    seen: set[tuple[str, str, int, int]] = set()
+    for err in _validator(name).iter_errors(data):
+        for d in _convert(err, marks):
+            key = (d.code, d.message, d.location.line, d.location.column)
+            if key not in seen:
+                seen.add(key)
+                found.append(d)
+    return found

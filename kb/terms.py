@@ -1,0 +1,147 @@
+"""Glossary terms: folding, lookup of any form, and exact detection in text."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+from .diagnostics import Diagnostic, diag
+from .model import Entry, Term
+
+__all__ = ["fold", "stem", "tokens", "TermMatch", "TermIndex"]
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_STEMMERS = {"es": "spanish", "en": "english"}
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str, lang: str) -> str:
+    """Snowball stem of an already folded word (accents are folded first: ``energía`` and ``energia`` agree)."""
+    return _stemmer(_STEMMERS.get(lang, "english")).stemWord(word)
+
+
+@lru_cache(maxsize=None)
+def _stemmer(name: str):
+    import snowballstemmer
+
+    return snowballstemmer.stemmer(name)
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(c: str) -> str:
+    base = unicodedata.normalize("NFD", c)[0].lower()
+    return base if len(base) == 1 else c
+
+
+def fold(text: str) -> str:
+    """Lowercase and strip accents, keeping every character's position (``Línea`` → ``linea``)."""
+    return "".join(c if c.isascii() and not c.isupper() else _fold_char(c) for c in text)
+
+
+def tokens(text: str) -> list[tuple[int, int, str]]:
+    """Word tokens of ``text`` as (start, end, word)."""
+    return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+
+
+@dataclass(frozen=True)
+class TermMatch:
+    """A term found in a text."""
+
+    term: str
+    """The term's entry id."""
+    start: int
+    """Offset of the first character."""
+    end: int
+    """Offset after the last character."""
+    form: str
+    """The text as written."""
+
+
+class TermIndex:
+    """Every form and abbreviation of every term, for lookup and detection."""
+
+    def __init__(self, terms: Iterable[Term]) -> None:
+        self.terms = {t.id: t for t in terms}
+        # folded token tuple -> term ids, per language; abbreviations keep their case
+        self._forms: dict[str, dict[tuple[str, ...], list[str]]] = {}
+        self._abbr: dict[str, dict[tuple[str, ...], list[str]]] = {}
+        self._stems: dict[str, dict[tuple[str, ...], list[str]]] = {}
+        self._any: dict[tuple[str, ...], set[str]] = {}
+        self.longest = 1
+        for t in self.terms.values():
+            for lang, forms in t.forms.items():
+                for form in forms:
+                    key = tuple(w for *_, w in tokens(fold(form)))
+                    self._add(self._forms, lang, key, t.id)
+                    ids = self._stems.setdefault(lang, {}).setdefault(tuple(stem(w, lang) for w in key), [])
+                    if t.id not in ids:
+                        ids.append(t.id)
+            for lang, abbrs in t.abbreviations.items():
+                for ab in abbrs:
+                    self._add(self._abbr, lang, tuple(w for *_, w in tokens(ab)), t.id)
+
+    def _add(self, table: dict, lang: str, key: tuple[str, ...], term: str) -> None:
+        if not key:
+            return
+        ids = table.setdefault(lang, {}).setdefault(key, [])
+        if term not in ids:
+            ids.append(term)
+        self._any.setdefault(key if table is self._forms else tuple(fold(k) for k in key), set()).add(term)
+        self.longest = max(self.longest, len(key))
+
+    def lookup(self, text: str, lang: str | None = None) -> list[str]:
+        """Ids of the terms that ``text`` names, as a form or abbreviation, in any case or accents."""
+        key = tuple(w for *_, w in tokens(fold(text)))
+        if lang is None:
+            return sorted(self._any.get(key, ()))
+        found = set(self._forms.get(lang, {}).get(key, ()))
+        found |= {t for k, ids in self._abbr.get(lang, {}).items() if tuple(fold(x) for x in k) == key for t in ids}
+        return sorted(found)
+
+    def detect(self, text: str, lang: str, game: str | None = None, by_stem: bool = False) -> list[TermMatch]:
+        """Terms written in ``text``: whole words only, longest form first, no overlaps.
+
+        Forms match regardless of case and accents (and, ``by_stem``, in any inflection that shares
+        their Snowball stems); abbreviations match exactly as written. With ``game``, only that
+        game's terms are reported.
+        """
+        folded = fold(text)
+        toks, ftoks = tokens(text), tokens(folded)
+        if by_stem:
+            ftoks = [(a, b, stem(w, lang)) for a, b, w in ftoks]
+        forms = (self._stems if by_stem else self._forms).get(lang, {})
+        abbr = self._abbr.get(lang, {})
+        out: list[TermMatch] = []
+        i = 0
+        while i < len(toks):
+            for n in range(min(self.longest, len(toks) - i), 0, -1):
+                ids = forms.get(tuple(w for *_, w in ftoks[i:i + n])) or abbr.get(tuple(w for *_, w in toks[i:i + n]))
+                if game is not None and ids:
+                    ids = [t for t in ids if self.terms[t].game == game]
+                if ids:
+                    start, end = toks[i][0], toks[i + n - 1][1]
+                    out.extend(TermMatch(t, start, end, text[start:end]) for t in ids)
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
+
+    def conflicts(self, entries: dict[str, Entry]) -> list[Diagnostic]:
+        """A form or abbreviation claimed by two terms of one game."""
+        out = []
+        owner: dict[tuple[str, str, tuple[str, ...]], str] = {}
+        for t in self.terms.values():
+            entry = entries[t.id]
+            for block, folded in (("forms", True), ("abbreviations", False)):
+                for lang, forms in getattr(t, block).items():
+                    for i, form in enumerate(forms):
+                        key = (t.game, lang, tuple(w for *_, w in tokens(fold(form) if folded else form)))
+                        first = owner.setdefault(key, t.id)
+                        if first != t.id:
+                            out.append(diag("duplicate-term-form", entry.marks.at(("term", block, lang, i)),
+                                            lang=lang, form=form, first=first, second=t.id))
+        return out

@@ -1,0 +1,78 @@
+"""Checks of one entry or game file that the schema cannot express."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from .diagnostics import Diagnostic, diag, hint
+from .model import Entry, Game, Marks, field_key, iter_texts
+
+__all__ = ["check_entry", "check_game", "BLOCKS", "RAW_HTML"]
+
+BLOCKS = ("action", "ability", "terrain", "sequence", "ruling", "term")
+"""Kind-specific blocks; each belongs to entries of the kind with its name."""
+RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?\s*>|<!--|&#?\w+;")
+"""Markup that must not appear in text: tags, comments, entities."""
+
+
+def check_game(game: Game) -> list[Diagnostic]:
+    """The game file's id must be its folder's name."""
+    gid = game.data.get("id")
+    if isinstance(gid, str) and gid != game.id:
+        return [diag("game-mismatch", game.marks.at(("id",)), game=gid, folder=game.id)]
+    return []
+
+
+def _duplicates(items: Iterable[tuple[str, Any]], what: str, marks: Marks) -> list[Diagnostic]:
+    seen: dict[str, int] = {}
+    out = []
+    for ident, path in items:
+        loc = marks.at(path + ("id",))
+        if ident in seen:
+            out.append(diag("duplicate-item-id", loc, what=what, id=ident, first=seen[ident]))
+        else:
+            seen[ident] = loc.line
+    return out
+
+
+def _steps(steps: Any, path: tuple) -> Iterable[tuple[str, tuple]]:
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        if isinstance(step, dict) and isinstance(step.get("id"), str):
+            yield step["id"], path + (i,)
+            yield from _steps(step.get("steps"), path + (i, "steps"))
+
+
+def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) -> list[Diagnostic]:
+    """Semantic problems of one entry: where it lives, its blocks, texts, examples and source."""
+    found: list[Diagnostic] = []
+    data, marks = entry.data, entry.marks
+    if not entry.id.startswith(namespace + "."):
+        found.append(diag("id-prefix", marks.at(("id",)), id=entry.id, game=namespace))
+    if (entry.kind == "concept") != (namespace == common):
+        found.append(diag("misplaced-file", entry.location, common=common))
+    if "game" in data and data["game"] != namespace:
+        found.append(diag("game-mismatch", marks.at(("game",)), game=data["game"], folder=namespace))
+    for block in BLOCKS:
+        if block in data and entry.kind != block:
+            found.append(diag("misplaced-block", marks.at((block,), key=True), block=block, kind=entry.kind))
+    for path, text in iter_texts(data):
+        for lang, value in text.items():
+            m = RAW_HTML.search(value)
+            if m:
+                found.append(diag("raw-html", marks.at(path + (lang,)), tag=m.group(0)[:40], field=field_key(data, path)))
+        if "en" not in text:
+            found.append(diag("missing-translation", marks.at(path), field=field_key(data, path)))
+    examples = data.get("examples") if isinstance(data.get("examples"), list) else []
+    found += _duplicates(((ex["id"], ("examples", i)) for i, ex in enumerate(examples)
+                          if isinstance(ex, dict) and isinstance(ex.get("id"), str)), "example", marks)
+    seq = data.get("sequence")
+    if isinstance(seq, dict):
+        found += _duplicates(_steps(seq.get("steps"), ("sequence", "steps")), "step", marks)
+    source = data.get("source")
+    if game is not None and isinstance(source, dict) and isinstance(source.get("doc"), str):
+        docs = [s.get("doc") for s in game.data.get("sources", []) if isinstance(s, dict)]
+        if source["doc"] not in docs:
+            found.append(diag("unknown-source-doc", marks.at(("source", "doc")), doc=source["doc"],
+                              hint=hint(source["doc"], [d for d in docs if isinstance(d, str)])))
+    return found
