@@ -1,0 +1,98 @@
+"""pytest adapter: every worked example in the content becomes its own test item.
+
+Registered through the ``pytest11`` entry point, so plain ``pytest`` in the repository runs the
+examples with the unit tests. Item ids carry the file, the entry id and the example id
+(``content/malifaux/rules/x.yaml::malifaux.x#guild-guard``); a failure shows ``path:line``, the
+inputs, expected against actual and the resolver's trace.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from .api import KnowledgeBase, find_root
+from .diagnostics import format_path
+from .examples import ExampleResult
+from .model import Entry, Example
+
+_KBS = pytest.StashKey[dict[Path, KnowledgeBase]]()
+
+
+def _kb_for(config: pytest.Config, root: Path) -> KnowledgeBase:
+    cache = config.stash.setdefault(_KBS, {})
+    if root not in cache:
+        cache[root] = KnowledgeBase.load(root)
+    return cache[root]
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Collect entry files of a content tree (a folder whose game folders hold ``game.yaml``)."""
+    if file_path.suffix not in (".yaml", ".yml") or file_path.name == "game.yaml":
+        return None
+    root = find_root(file_path)
+    if root == file_path or not root.is_dir():
+        return None
+    return ExampleFile.from_parent(parent, path=file_path, root=root)
+
+
+class ExampleFile(pytest.File):
+    """An entry file; its examples are the items."""
+
+    def __init__(self, *, root: Path, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.root = root
+
+    def collect(self) -> Iterator[pytest.Item]:
+        kb = _kb_for(self.config, self.root)
+        target = self.path.resolve()
+        for entry in kb.entries.values():
+            if entry.path.resolve() == target:
+                for ex in entry.examples:
+                    yield ExampleItem.from_parent(self, name=f"{entry.id}#{ex.id}", kb=kb, entry=entry, example=ex)
+
+
+class ExampleFailed(Exception):
+    """Raised by an item whose example does not hold."""
+
+    def __init__(self, result: ExampleResult) -> None:
+        super().__init__(result.status)
+        self.result = result
+
+
+class ExampleItem(pytest.Item):
+    """One worked example, run against its resolver."""
+
+    def __init__(self, *, kb: KnowledgeBase, entry: Entry, example: Example, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kb, self.entry, self.example = kb, entry, example
+
+    def runtest(self) -> None:
+        result = self.kb.run_example(self.entry.id, self.example.id)
+        if not result.passed:
+            raise ExampleFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
+        if not isinstance(excinfo.value, ExampleFailed):
+            return super().repr_failure(excinfo)
+        r = excinfo.value.result
+        loc = self.example.location
+        lines = [
+            f"{format_path(loc.path)}:{loc.line}: example '{self.example.id}' of '{self.entry.id}' {r.status}",
+            f"  resolver: {self.example.mechanic}",
+            "  given:",
+            *(f"    {k} = {v!r}" for k, v in self.example.given.items()),
+        ]
+        if r.mismatches:
+            lines.append("  expected vs actual:")
+            lines += [f"    {name}: expected {want!r}, got {got!r}" for name, want, got in r.mismatches]
+        lines += [f"  {d}" for d in r.details if not any(d.startswith(f"{m[0]}:") for m in r.mismatches)]
+        if r.outcome and r.outcome.trace:
+            lines.append("  trace:")
+            lines += [f"    {i}. {s.text.en}" for i, s in enumerate(r.outcome.trace, 1)]
+        return "\n".join(lines)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.example.location.line - 1, f"example {self.entry.id}#{self.example.id}"
