@@ -153,7 +153,9 @@ class _Builder:
         elif isinstance(event, ev.ScalarEvent):
             value = _scalar(event)
             path = self._place(value, event.start_mark, 1, key_text=event.value)
-            if path is not None and event.style in ("|", ">") and event.start_mark.line + 1 < len(self.lines):
+            if path is not None and event.style in ("'", '"'):  # the text starts after the quote
+                self.values[path] = (event.start_mark.line + 1, event.start_mark.column + 2)
+            elif path is not None and event.style in ("|", ">") and event.start_mark.line + 1 < len(self.lines):
                 body = self.lines[event.start_mark.line + 1]  # block text starts on the next line
                 self.values[path] = (event.start_mark.line + 2, len(body) - len(body.lstrip(" ")) + 1)
             if event.anchor:
@@ -212,10 +214,16 @@ def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, M
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         loc = Location(path, *_pos(mark)) if mark else here
-        problem = " ".join(str(p) for p in (exc.context, exc.problem) if p)
-        code = "tab-indent" if "'\\t'" in problem else "yaml-syntax"
+        problem = " ".join(str(p).split("\n")[0] for p in (exc.context, exc.problem) if p)
+        code = "tab-indent" if "tab" in problem or "'\\t'" in problem else "yaml-syntax"
         return None, Marks(path), found + builder.diagnostics + [diag(code, loc, problem=problem)]
-    except yaml.YAMLError as exc:  # reader errors: control characters and the like
+    except yaml.reader.ReaderError as exc:  # a control character
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character[:1] or "\0")
+        problem = f"control character #x{char:04x} is not allowed"
+        return None, Marks(path), found + builder.diagnostics + [diag("yaml-syntax", Location(path, line, column), problem=problem)]
+    except yaml.YAMLError as exc:  # anything else PyYAML can raise
         return None, Marks(path), found + builder.diagnostics + [diag("yaml-syntax", here, problem=str(exc).replace("\n", " "))]
     finally:
         loader.dispose()

@@ -19,12 +19,14 @@ __all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
 
 
 def default_content_root() -> Path:
-    """``$KB_CONTENT``, else the ``content/`` folder bundled beside the package, else ``./content``."""
+    """``$KB_CONTENT``, else ``./content`` when it is a content tree, else the ``content/`` bundled beside the package."""
     env = os.environ.get("KB_CONTENT")
     if env:
         return Path(env)
-    bundled = Path(__file__).resolve().parent.parent / "content"
-    return bundled if bundled.is_dir() else Path("content")
+    here = Path("content")
+    if _is_root(here):
+        return here
+    return Path(__file__).resolve().parent.parent / "content"
 
 
 def _is_root(folder: Path) -> bool:

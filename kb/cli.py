@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import os
 import json
 import sys
 from pathlib import Path
@@ -40,7 +41,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     root = find_root(target)
     kb = KnowledgeBase.load(root)
-    scope = target.resolve()
+    scope = Path(os.path.abspath(target))
     found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
     if args.no_warnings:
         found = [d for d in found if d.severity == "error"]
@@ -58,7 +59,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _within(path: Path, scope: Path) -> bool:
     try:
-        path.resolve().relative_to(scope)
+        Path(os.path.abspath(path)).relative_to(scope)  # not resolve(): a link is reported where it is
         return True
     except ValueError:
         return False

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from .diagnostics import Diagnostic, diag, format_path, hint
 from .mechanics import Context, Outcome, Registry, RuleError
 from .model import Entry, Example
-from .schema import where
+from .schema import found, where
 
 __all__ = ["ExampleResult", "check_examples", "run_example", "run_examples", "select"]
 
@@ -91,7 +91,7 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
                 for err in Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name]):
                     sub = base + ("given", name) + tuple(err.absolute_path)
                     out.append(diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
-                                    expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} {err.message}"))
+                                    expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}"))
                     break
             for name in sorted(res.required - set(ex.given)):
                 out.append(diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name))

@@ -9,10 +9,10 @@ from typing import Any
 
 from .diagnostics import Diagnostic, diag, hint
 from .mechanics.procedures import flatten_steps
-from .model import KINDS, DataPath, Entry, Location, Marks, field_key, iter_texts
+from .model import KINDS, Entry, Location, field_key, iter_texts
 from .terms import TermIndex
 
-__all__ = ["LINK", "Link", "Graph", "link", "locate", "parse_links"]
+__all__ = ["LINK", "Link", "Graph", "link", "parse_links"]
 
 LINK = re.compile(r"\{@(?P<type>[a-z]+)\s+(?P<target>[^\s|{}#]+)(?:#(?P<anchor>[a-z0-9-]+))?(?:\|(?P<display>[^{}]*))?\}")
 """An inline link: ``{@kind id}``, ``{@kind id|shown text}`` or ``{@sequence id#step|text}``."""
@@ -54,15 +54,6 @@ class Graph:
     """Forms and abbreviations of every term."""
     concepts: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     """Concept id -> game -> ids of the terms that share it."""
-
-
-def locate(marks: Marks, path: DataPath, value: str, offset: int) -> Location:
-    """Location of character ``offset`` of the string at ``path`` (exact for one-line and ``|`` texts)."""
-    start = marks.at(path)
-    line_no = value.count("\n", 0, offset)
-    if line_no == 0:
-        return Location(start.path, start.line, start.column + offset)
-    return Location(start.path, start.line + line_no, start.column + offset - value.rfind("\n", 0, offset) - 1)
 
 
 def parse_links(text: str) -> tuple[list[re.Match[str]], list[int]]:
@@ -111,10 +102,10 @@ class _Linker:
             for lang, value in text.items():
                 good, bad = parse_links(value)
                 for off in bad:
-                    snippet = value[off:off + 40].split("}")[0] + ("}" if "}" in value[off:off + 40] else "")
-                    self.problems.append(diag("malformed-link", locate(entry.marks, path + (lang,), value, off), text=snippet))
+                    snippet = value[off:].split("\n")[0][:40]
+                    self.problems.append(diag("malformed-link", entry.marks.at_offset(path + (lang,), value, off), text=snippet))
                 for m in good:
-                    loc = locate(entry.marks, path + (lang,), value, m.start())
+                    loc = entry.marks.at_offset(path + (lang,), value, m.start())
                     if m["type"] not in LINK_TYPES:
                         self.problems.append(diag("unknown-link-type", loc, type=m["type"], valid=", ".join(LINK_TYPES),
                                                   hint=hint(m["type"], LINK_TYPES)))

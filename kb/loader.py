@@ -181,7 +181,8 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
         found = Registry.scan(module)
     except Exception as exc:  # a broken game module is a located diagnostic, not a traceback
         sys.modules.pop(modname, None)
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+        here = os.path.abspath(path)
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
         line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
         return [diag("mechanics-import", Location(path, line), reason=f"{type(exc).__name__}: {exc}")]
     problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)

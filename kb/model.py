@@ -68,6 +68,17 @@ class Marks:
             probe = probe[:-1]
         return Location(self.path, *self.values.get((), (1, 1)))
 
+    def at_offset(self, path: DataPath, value: str, offset: int) -> Location:
+        """Location of character ``offset`` of the string at ``path``.
+
+        Exact for one-line texts and ``|`` blocks; folded and multi-line plain texts are approximate.
+        """
+        start = self.at(path)
+        line_no = value.count("\n", 0, offset)
+        if line_no == 0:
+            return Location(start.path, start.line, start.column + offset)
+        return Location(start.path, start.line + line_no, start.column + offset - value.rfind("\n", 0, offset) - 1)
+
 
 @dataclass(frozen=True)
 class Text:

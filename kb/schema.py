@@ -13,7 +13,7 @@ from jsonschema.exceptions import ValidationError
 from .diagnostics import Diagnostic, diag, hint
 from .model import KINDS, DataPath, Marks
 
-__all__ = ["schema_text", "validate", "where"]
+__all__ = ["schema_text", "validate", "where", "found"]
 
 _TYPES = {
     "object": "a mapping (key: value)",
@@ -47,11 +47,12 @@ def where(path: DataPath) -> str:
     return f"'{out}'" if out else "the entry"
 
 
-def _found(value: Any) -> str:
+def found(value: Any) -> str:
+    """How a value reads in a message: 'text \'5\'', 'a list'..."""
     for name, kind in (("true or false", bool), ("a whole number", int), ("a number", float), ("text", str),
                        ("a list", list), ("a mapping", dict)):
         if isinstance(value, kind):
-            return name
+            return f"{name} {value!r}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) else name
     return "empty" if value is None else type(value).__name__
 
 
@@ -75,7 +76,7 @@ def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
     if kind == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         expected = " or ".join(_TYPES.get(t, t) for t in wanted)
-        return [diag("wrong-type", at, where=where(path), expected=expected, found=_found(err.instance))]
+        return [diag("wrong-type", at, where=where(path), expected=expected, found=found(err.instance))]
     if kind == "enum":
         if path == ("kind",):
             return [diag("unknown-kind", at, kind=err.instance, valid=", ".join(KINDS), hint=hint(str(err.instance), KINDS))]

@@ -60,7 +60,8 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
         for lang, value in text.items():
             m = RAW_HTML.search(value)
             if m:
-                found.append(diag("raw-html", marks.at(path + (lang,)), tag=m.group(0)[:40], field=field_key(data, path)))
+                found.append(diag("raw-html", marks.at_offset(path + (lang,), value, m.start()), tag=m.group(0)[:40],
+                                  field=field_key(data, path)))
         if "en" not in text:
             found.append(diag("missing-translation", marks.at(path), field=field_key(data, path)))
     examples = data.get("examples") if isinstance(data.get("examples"), list) else []

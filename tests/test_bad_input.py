@@ -1,0 +1,287 @@
+"""The bad-input corpus: each kind of broken content gives exit 1 and exactly the located errors expected."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import cli
+
+OK = """\
+id: g.ok
+kind: rule
+game: g
+title: {es: Bien, en: Fine}
+source: {doc: seed.txt, section: s}
+"""
+
+
+def entry(body: str = "", **replace: str) -> str:
+    """A valid entry with some lines replaced or added."""
+    text = OK
+    for key, value in replace.items():
+        text = "\n".join(value if line.startswith(f"{key}:") else line for line in text.splitlines()) + "\n"
+    return text + body
+
+
+CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
+    "yaml syntax": (
+        {"g/a.yaml": "id: g.a\nkind: [rule\n"},
+        ["content/g/a.yaml:3:1: error[yaml-syntax]: invalid YAML: while parsing a flow sequence did not find expected ',' or ']'"],
+    ),
+    "tab indentation": (
+        {"g/a.yaml": "id: g.a\n\tkind: rule\n"},
+        ["content/g/a.yaml:2:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
+    "duplicate key": (
+        {"g/a.yaml": entry("title: {es: Otra, en: Other}\n")},
+        ["content/g/a.yaml:6:1: error[duplicate-key]: duplicate key 'title' (first at line 4)"],
+    ),
+    "duplicate id across files": (
+        {"g/a.yaml": OK, "g/b.yaml": OK},
+        ["content/g/b.yaml:1:5: error[duplicate-id]: duplicate id 'g.ok', other instance in content/g/a.yaml:1"],
+    ),
+    "wrong type": (
+        {"g/a.yaml": entry(title="title: 5")},
+        ["content/g/a.yaml:4:8: error[wrong-type]: 'title' should be a mapping (key: value), not a whole number 5"],
+    ),
+    "wrong type nested": (
+        {"g/a.yaml": entry("tags: [a, 3]\n")},
+        ["content/g/a.yaml:6:11: error[wrong-type]: 'tags[1]' should be text, not a whole number 3"],
+    ),
+    "unknown key": (
+        {"g/a.yaml": entry("summry: {es: x, en: x}\n")},
+        ["content/g/a.yaml:6:1: error[unknown-key]: unknown key 'summry' in the entry; did you mean 'summary'?"],
+    ),
+    "unknown nested key": (
+        {"g/a.yaml": entry(source="source: {doc: seed.txt, section: s, page: 3}")},
+        ["content/g/a.yaml:5:37: error[unknown-key]: unknown key 'page' in 'source'"],
+    ),
+    "missing required field": (
+        {"g/a.yaml": "id: g.a\nkind: rule\ngame: g\nsource: {doc: seed.txt, section: s}\n"},
+        ["content/g/a.yaml:1:1: error[missing-field]: missing required field 'title' in the entry"],
+    ),
+    "missing source": (
+        {"g/a.yaml": "id: g.a\nkind: rule\ngame: g\ntitle: {es: A, en: A}\n"},
+        ["content/g/a.yaml:1:1: error[missing-field]: missing required field 'source' in the entry"],
+    ),
+    "missing spanish": (
+        {"g/a.yaml": entry(title="title: {en: Only English}")},
+        ["content/g/a.yaml:4:8: error[missing-field]: missing required field 'es' in 'title'"],
+    ),
+    "unknown kind": (
+        {"g/a.yaml": entry(kind="kind: rul")},
+        ["content/g/a.yaml:2:7: error[unknown-kind]: unknown kind 'rul'; valid kinds: action, ability, terrain, sequence, "
+         "rule, ruling, term, concept; did you mean 'rule'?"],
+    ),
+    "invalid rule type": (
+        {"g/a.yaml": entry("rule_type: optinal\n")},
+        ["content/g/a.yaml:6:12: error[invalid-value]: 'rule_type': 'optinal' is not allowed; one of: core, optional, "
+         "variant, clarification; did you mean 'optional'?"],
+    ),
+    "id prefix differs from folder": (
+        {"g/a.yaml": entry(id="id: h.ok")},
+        ["content/g/a.yaml:1:5: error[id-prefix]: id 'h.ok' must start with 'g.', the name of its folder"],
+    ),
+    "game differs from folder": (
+        {"g/a.yaml": entry(game="game: h")},
+        ["content/g/a.yaml:3:7: error[game-mismatch]: game 'h' does not match the folder 'g'"],
+    ),
+    "path traversal id": (
+        {"g/a.yaml": entry(id="id: ../../etc/passwd")},
+        ["content/g/a.yaml:1:5: error[id-prefix]: id '../../etc/passwd' must start with 'g.', the name of its folder",
+         "content/g/a.yaml:1:5: error[invalid-id]: 'id': '../../etc/passwd' is not a valid id; use '<game>.<slug>' with "
+         "lowercase letters, digits and hyphens"],
+    ),
+    "odd characters in id": (
+        {"g/a.yaml": entry(id="id: g.Ñu Ü")},
+        ["content/g/a.yaml:1:5: error[invalid-id]: 'id': 'g.Ñu Ü' is not a valid id; use '<game>.<slug>' with lowercase "
+         "letters, digits and hyphens"],
+    ),
+    "broken inline link": (
+        {"g/a.yaml": entry("text:\n  es: |\n    Ver {@rule g.okk|esto}.\n  en: |\n    See {@rule g.ok|this}.\n")},
+        ["content/g/a.yaml:8:9: error[unresolved-link]: unresolved link to 'g.okk'; did you mean 'g.ok'?"],
+    ),
+    "broken see_also": (
+        {"g/a.yaml": entry("see_also: [g.nothing]\n")},
+        ["content/g/a.yaml:6:12: error[unresolved-link]: unresolved link to 'g.nothing'"],
+    ),
+    "link of the wrong type": (
+        {"g/a.yaml": entry("text: {es: 'Ver {@term g.ok}', en: 'See {@term g.ok}'}\n")},
+        ["content/g/a.yaml:6:17: error[link-kind-mismatch]: link '{@term g.ok}' points to an entry of kind 'rule'; write {@rule g.ok}",
+         "content/g/a.yaml:6:41: error[link-kind-mismatch]: link '{@term g.ok}' points to an entry of kind 'rule'; write {@rule g.ok}"],
+    ),
+    "malformed link": (
+        {"g/a.yaml": entry("text: {es: 'Ver {@rule g.ok', en: 'See'}\n")},
+        ["content/g/a.yaml:6:17: error[malformed-link]: malformed link '{@rule g.ok'; write {@kind id} or {@kind id|shown text}"],
+    ),
+    "unknown resolver": (
+        {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.od\n    given: {dice: 2d6}\n    probability: 1/2\n")},
+        ["content/g/a.yaml:8:15: error[unknown-resolver]: unknown resolver 'dice.od'; did you mean 'dice.odds'?"],
+    ),
+    "bad example inputs": (
+        {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.odds\n    given: {dices: 2d6, at_least: five}\n"
+                           "    expect: {favorable: 30}\n")},
+        ["content/g/a.yaml:9:12: error[missing-input]: resolver 'dice.odds' needs input 'dice'",
+         "content/g/a.yaml:9:13: error[unknown-input]: resolver 'dice.odds' takes no input 'dices'; did you mean 'dice'?",
+         "content/g/a.yaml:9:35: error[wrong-input-type]: input 'at_least' of 'dice.odds' should be a whole number or "
+         "empty; 'given.at_least' is text 'five'",
+         "content/g/a.yaml:10:14: error[unknown-output]: resolver 'dice.odds' gives no output 'favorable'; did you mean 'favourable'?"],
+    ),
+    "example without expectation": (
+        {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.odds\n    given: {dice: 2d6}\n")},
+        ["content/g/a.yaml:7:5: error[no-expectation]: example 'e' needs 'expect', 'expect_error' or 'probability'"],
+    ),
+    "duplicate example id": (
+        {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.odds\n    given: {dice: 2d6}\n    probability: '1'\n"
+                           "  - id: e\n    mechanic: dice.odds\n    given: {dice: d6}\n    probability: '1'\n")},
+        ["content/g/a.yaml:11:9: error[duplicate-item-id]: duplicate example id 'e' in this entry (first at line 7)"],
+    ),
+    "alias bomb": (
+        {"g/a.yaml": "a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+                     "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
+                     "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n"},
+        ["content/g/a.yaml:5:11: error[alias-limit]: more than 64 aliases, or aliases expanding past 20000 values; write the data out"],
+    ),
+    "huge file": (
+        {"g/a.yaml": OK + "# " + "x" * 300_000 + "\n"},
+        [f"content/g/a.yaml:1:1: error[file-too-large]: file is {len(OK) + 300_003} bytes; the limit is 262144 bytes per file"],
+    ),
+    "non-utf8 bytes": (
+        {"g/a.yaml": OK.encode() + b"text: {es: 'caf\xe9'}\n"},
+        ["content/g/a.yaml:6:16: error[encoding]: file is not valid UTF-8 (byte 0xe9); save it as UTF-8"],
+    ),
+    "byte-order mark": (
+        {"g/a.yaml": b"\xef\xbb\xbf" + OK.encode()},
+        ["content/g/a.yaml:1:1: error[bom]: file starts with a byte-order mark; save it as UTF-8 without BOM"],
+    ),
+    "empty file": (
+        {"g/a.yaml": ""},
+        ["content/g/a.yaml:1:1: error[empty-file]: file is empty; an entry is a YAML mapping with at least 'id' and 'kind'"],
+    ),
+    "comments only": (
+        {"g/a.yaml": "# nothing here yet\n\n"},
+        ["content/g/a.yaml:1:1: error[empty-file]: file is empty; an entry is a YAML mapping with at least 'id' and 'kind'"],
+    ),
+    "file that is a list": (
+        {"g/a.yaml": "- id: g.a\n- id: g.b\n"},
+        ["content/g/a.yaml:1:1: error[not-a-mapping]: file holds a list; an entry is a YAML mapping (key: value)"],
+    ),
+    "file that is a scalar": (
+        {"g/a.yaml": "just some words\n"},
+        ["content/g/a.yaml:1:1: error[not-a-mapping]: file holds a single value; an entry is a YAML mapping (key: value)"],
+    ),
+    "two documents": (
+        {"g/a.yaml": OK + "---\n" + OK},
+        ["content/g/a.yaml:6:1: error[multiple-documents]: file holds more than one YAML document; put one entry per file"],
+    ),
+    "python tag": (
+        {"g/a.yaml": entry("tags: [!!python/object:os.system x]\n")},
+        ["content/g/a.yaml:6:8: error[unsupported-tag]: unsupported YAML tag 'tag:yaml.org,2002:python/object:os.system'; "
+         "only plain data is allowed"],
+    ),
+    "complex key": (
+        {"g/a.yaml": "? [a, b]\n: c\n"},
+        ["content/g/a.yaml:1:3: error[yaml-syntax]: invalid YAML: keys must be plain text"],
+    ),
+    "deep nesting": (
+        {"g/a.yaml": "x: " + "[" * 40 + "]" * 40 + "\n"},
+        ["content/g/a.yaml:1:35: error[nesting-limit]: data nested deeper than 32 levels"],
+    ),
+    "control character": (
+        {"g/a.yaml": OK + "notes: {es: \"a\x07b\"}\n"},
+        ["content/g/a.yaml:6:15: error[yaml-syntax]: invalid YAML: control character #x0007 is not allowed"],
+    ),
+    "script in text": (
+        {"g/a.yaml": entry("text: {es: '<script>alert(1)</script>', en: 'x'}\n")},
+        ["content/g/a.yaml:6:13: error[raw-html]: raw HTML '<script>' in 'text'; write plain text (markup is escaped on the site)"],
+    ),
+    "html entity in text": (
+        {"g/a.yaml": entry("summary: {es: 'uno &amp; dos', en: 'one and two'}\n")},
+        ["content/g/a.yaml:6:20: error[raw-html]: raw HTML '&amp;' in 'summary'; write plain text (markup is escaped on the site)"],
+    ),
+    "block of another kind": (
+        {"g/a.yaml": entry("terrain: {movement_cost_change: 1}\n")},
+        ["content/g/a.yaml:6:1: error[misplaced-block]: 'terrain' block belongs to entries of kind 'terrain', not 'rule'"],
+    ),
+    "sequence without steps": (
+        {"g/a.yaml": entry(kind="kind: sequence")},
+        ["content/g/a.yaml:1:1: error[missing-field]: missing required field 'sequence' in the entry"],
+    ),
+    "duplicate step id": (
+        {"g/a.yaml": entry("sequence:\n  steps:\n    - id: one\n      title: {es: Uno, en: One}\n    - id: one\n"
+                           "      title: {es: Otro, en: Other}\n", kind="kind: sequence")},
+        ["content/g/a.yaml:10:11: error[duplicate-item-id]: duplicate step id 'one' in this entry (first at line 8)"],
+    ),
+    "unknown source document": (
+        {"g/a.yaml": entry(source="source: {doc: seed.text, section: s}")},
+        ["content/g/a.yaml:5:15: error[unknown-source-doc]: source document 'seed.text' is not listed in the game's "
+         "game.yaml; did you mean 'seed.txt'?"],
+    ),
+    "game folder without game.yaml": (
+        {"h/a.yaml": "id: h.a\nkind: rule\ngame: h\ntitle: {es: A, en: A}\nsource: {doc: s, section: s}\n"},
+        ["content/h:1:1: error[missing-game-meta]: folder 'h' has no game.yaml describing the game"],
+    ),
+    "entry outside a game folder": (
+        {"loose.yaml": OK},
+        ["content/loose.yaml:1:1: error[misplaced-file]: entry files live in a game folder: content/<game>/...; the "
+         "shared folder 'common' holds concepts only"],
+    ),
+    "concept with a concept link of the wrong kind": (
+        {"g/t.yaml": "id: g.t\nkind: term\ngame: g\ntitle: {es: T, en: T}\nsource: {doc: seed.txt, section: s}\n"
+                     "term:\n  forms: {es: [te], en: [tee]}\n  concept: g.ok\n", "g/a.yaml": OK},
+        ["content/g/t.yaml:8:12: error[link-kind-mismatch]: link '{@concept g.ok}' points to an entry of kind 'rule'; "
+         "write {@rule g.ok}"],
+    ),
+    "term form claimed twice": (
+        {"g/t.yaml": "id: g.t\nkind: term\ngame: g\ntitle: {es: T, en: T}\nsource: {doc: seed.txt, section: s}\n"
+                     "term:\n  forms: {es: [trabado], en: [engaged]}\n",
+         "g/u.yaml": "id: g.u\nkind: term\ngame: g\ntitle: {es: U, en: U}\nsource: {doc: seed.txt, section: s}\n"
+                     "term:\n  forms: {es: [Trabado], en: [locked]}\n"},
+        ["content/g/u.yaml:7:16: error[duplicate-term-form]: es form 'Trabado' is claimed by both 'g.t' and 'g.u'"],
+    ),
+    "broken game mechanics": (
+        {"g/mechanics.py": "import math\n\nraise ValueError('oops')\n", "g/a.yaml": OK},
+        ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: ValueError: oops"],
+    ),
+    "resolver outside its game prefix": (
+        {"g/mechanics.py": "from kb.mechanics import Trace, outcome, resolver\n\n\n"
+                           "@resolver('other.thing', outputs={'x': 'x'})\ndef thing(a: int):\n    return outcome(Trace(), x=a)\n",
+         "g/a.yaml": OK},
+        ["content/g/mechanics.py:1:1: error[resolver-prefix]: resolver 'other.thing' in g's mechanics must be named 'g.<name>'"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_is_reported_exactly(name: str, tree) -> None:
+    files, expected = CASES[name]
+    tree(files)
+    code, out, err = cli("check", "--no-warnings")
+    assert code == 1, out + err
+    assert "Traceback" not in out + err
+    assert out.splitlines() == expected
+
+
+def test_link_outside_content_is_reported(tree, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(OK, encoding="utf-8")
+    root = tree({"g/a.yaml": entry(id="id: g.a")})
+    os.symlink(secret, root / "g" / "link.yaml")
+    code, out, _ = cli("check", "--no-warnings")
+    assert code == 1
+    assert out.splitlines() == [f"content/g/link.yaml:1:1: error[symlink-outside]: symbolic link points outside the "
+                                f"content folder: {secret}"]
+
+
+def test_every_problem_is_reported_in_one_run(tree) -> None:
+    singles = [body for files, _ in CASES.values() for rel, body in files.items() if len(files) == 1 and rel.startswith("g/")]
+    tree({f"g/case{i}.yaml": body for i, body in enumerate(singles)})
+    code, out, _ = cli("check", "--no-warnings", "--format", "json")
+    paths = {d["path"] for d in json.loads(out)}
+    assert code == 1
+    assert len(singles) >= 30
+    assert paths == {f"content/g/case{i}.yaml" for i in range(len(singles))}  # one run reports every broken file
