@@ -54,7 +54,7 @@ class Trace:
 
     def add(self, es: str, en: str, **values: Any) -> None:
         """Add a step; ``{name}`` fields in both templates are filled from ``values``."""
-        shown = {k: _show(v) for k, v in values.items()}
+        shown = {k: _show(v) if isinstance(v, (bool, list, tuple)) else v for k, v in values.items()}
         self.steps.append(Step(Text(es.format(**shown), en.format(**shown)), values))
 
 

@@ -1,0 +1,216 @@
+"""The query API and the kb command on a small, valid content tree."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import cli
+from kb import KnowledgeBase
+
+FILES = {
+    "common/concepts/engaged.yaml": """\
+        id: common.engaged
+        kind: concept
+        title: {es: Trabado, en: Engaged}
+        summary: {es: Luchando cuerpo a cuerpo., en: Fighting hand to hand.}
+        """,
+    "common/concepts/line-of-sight.yaml": """\
+        id: common.line-of-sight
+        kind: concept
+        title: {es: Línea de visión, en: Line of sight}
+        """,
+    "g/terms/engaged.yaml": """\
+        id: g.engaged
+        kind: term
+        game: g
+        title: {es: Trabado, en: Engaged}
+        summary: {es: En combate cuerpo a cuerpo., en: In melee.}
+        source: {doc: seed.txt, section: Combate}
+        term:
+          forms: {es: [trabado, trabada, trabados], en: [engaged]}
+          concept: common.engaged
+          concept_note: {es: Basta con estar a 1", en: Being within 1" is enough.}
+        """,
+    "g/terms/los.yaml": """\
+        id: g.line-of-sight
+        kind: term
+        game: g
+        title: {es: Línea de visión, en: Line of sight}
+        source: {doc: seed.txt, section: Combate}
+        term:
+          forms: {es: [línea de visión], en: [line of sight]}
+          abbreviations: {es: [LdV], en: [LoS]}
+          concept: common.line-of-sight
+        """,
+    "g/rules/shoot.yaml": """\
+        id: g.shoot
+        kind: rule
+        game: g
+        title: {es: Disparar, en: Shooting}
+        text:
+          es: |
+            Una miniatura trabada no dispara. Hace falta LdV; ver {@rule g.melee|combate}.
+          en: |
+            An engaged model does not shoot. It needs LoS; see {@rule g.melee|melee}.
+        see_also: [g.melee]
+        source: {doc: seed.txt, section: Disparo}
+        examples:
+          - id: hit
+            title: {es: Impacto, en: Hit}
+            mechanic: check.roll-under
+            given: {target: 14, roll: 8}
+            expect: {success: true, margin: 6}
+            probability: 14/20
+        """,
+    "g/rules/melee.yaml": """\
+        id: g.melee
+        kind: rule
+        game: g
+        title: {es: Cuerpo a cuerpo, en: Melee}
+        text: {es: Las miniaturas trabadas luchan., en: Engaged models fight.}
+        source: {doc: seed.txt, section: Combate}
+        """,
+    "h/terms/engaged.yaml": """\
+        id: h.locked
+        kind: term
+        game: h
+        title: {es: Enzarzado, en: Locked}
+        source: {doc: seed.txt, section: Melee}
+        term:
+          forms: {es: [enzarzado], en: [locked in combat]}
+          abbreviations: {es: [LdV], en: [LoS]}
+          concept: common.engaged
+        """,
+    "h/rules/melee.yaml": """\
+        id: h.melee
+        kind: rule
+        game: h
+        title: {es: Melé, en: Melee}
+        text: {es: Una unidad enzarzada con LdV pelea., en: A unit locked in combat with LoS fights.}
+        source: {doc: seed.txt, section: Melee}
+        """,
+}
+
+
+@pytest.fixture
+def kb(tree) -> KnowledgeBase:
+    root = tree(FILES, games=("g", "h"))
+    return KnowledgeBase.load(root)
+
+
+def test_loads_without_errors(kb: KnowledgeBase) -> None:
+    assert [d.format() for d in kb.diagnostics if d.severity == "error"] == []
+    assert kb.ok
+    assert sorted(kb.games) == ["g", "h"]
+    assert kb.get("g.shoot").title.en == "Shooting"
+    assert kb.get("nope") is None
+    assert [e.id for e in kb.filter(game="g", kind="rule")] == ["g.melee", "g.shoot"]
+
+
+def test_links_and_backlinks(kb: KnowledgeBase) -> None:
+    assert [(lk.target, lk.type, lk.field) for lk in kb.links_from("g.shoot")] == [
+        ("g.melee", "rule", "text"), ("g.melee", "see_also", "see_also")]
+    assert sorted(lk.source for lk in kb.backlinks("g.melee")) == ["g.shoot", "g.shoot"]
+    assert [lk.source for lk in kb.backlinks("common.engaged")] == ["g.engaged", "h.locked"]
+
+
+def test_term_lookup_in_any_language_case_and_accents(kb: KnowledgeBase) -> None:
+    assert [t.id for t in kb.term("linea de vision")] == ["g.line-of-sight"]
+    assert [t.id for t in kb.term("line of sight", lang="en")] == ["g.line-of-sight"]
+    assert [t.id for t in kb.term("LdV")] == ["g.line-of-sight", "h.locked"]
+    assert [t.id for t in kb.term("ldv", lang="es")] == ["g.line-of-sight", "h.locked"]
+    assert [t.id for t in kb.term("TRABADAS")] == []
+    assert [t.id for t in kb.term("Trabados")] == ["g.engaged"]
+
+
+def test_concept_gathers_terms_per_game(kb: KnowledgeBase) -> None:
+    view = kb.concept("common.engaged")
+    assert view is not None
+    assert {g: [t.id for t in ts] for g, ts in view.terms.items()} == {"g": ["g.engaged"], "h": ["h.locked"]}
+    assert kb.concept("g.shoot") is None
+
+
+def test_detection_is_exact_and_whole_words(kb: KnowledgeBase) -> None:
+    found = kb.graph.terms.detect("Destrabado no, trabada sí; la LdV y ldv.", "es")
+    assert [(m.term, m.form) for m in found] == [("g.engaged", "trabada"), ("g.line-of-sight", "LdV"), ("h.locked", "LdV")]
+
+
+def test_warnings_for_lonely_concepts_and_unused_terms(kb: KnowledgeBase) -> None:
+    warnings = [d.format() for d in kb.diagnostics if d.code in ("lonely-concept", "unused-term")]
+    assert warnings == [
+        "content/common/concepts/line-of-sight.yaml:1:1: warning[lonely-concept]: concept 'common.line-of-sight' joins "
+        "terms of only 1 game(s); a concept connects games",
+    ]
+
+
+def test_examples_run_with_exact_odds(kb: KnowledgeBase) -> None:
+    [result] = kb.run_examples(["g.shoot"])
+    assert result.passed
+    assert result.outcome is not None and str(result.outcome.probability) == "7/10"
+
+
+def test_check_exit_codes_and_json(tree) -> None:
+    tree(FILES, games=("g", "h"))
+    code, out, err = cli("check")
+    assert code == 0 and "0 error(s)" in err
+    code, out, _ = cli("check", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data and set(data[0]) == {"code", "severity", "path", "line", "column", "message"}
+    code, _, _ = cli("check", "--strict")
+    assert code == 1  # warnings fail in strict mode
+    code, _, err = cli("check", "no/such/place")
+    assert code == 2 and "no such file" in err
+    code, _, err = cli("check", "--format", "xml")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_check_a_single_file_reports_only_that_file(tree) -> None:
+    root = tree({**FILES, "g/rules/bad.yaml": "id: g.bad\nkind: rule\n"}, games=("g", "h"))
+    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    assert code == 0 and out == ""
+    code, out, _ = cli("check", str(root / "g/rules/bad.yaml"), "--no-warnings")
+    assert code == 1
+    assert out.splitlines() == [
+        "content/g/rules/bad.yaml:1:1: error[missing-field]: missing required field 'title' in the entry",
+        "content/g/rules/bad.yaml:1:1: error[missing-field]: missing required field 'game' in the entry",
+        "content/g/rules/bad.yaml:1:1: error[missing-field]: missing required field 'source' in the entry",
+    ]
+
+
+def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
+    tree(FILES, games=("g", "h"))
+    code, out, _ = cli("show", "g.melee", "--lang", "en")
+    assert code == 0
+    assert out.startswith("# Melee")
+    assert "## Referenced by\n\n- Shooting" in out
+    code, out, _ = cli("show", "g.shoot")
+    assert "Probabilidad exacta**: 7/10" in out and "ver combate" in out
+    code, out, _ = cli("show", "g.shoot", "--json")
+    data = json.loads(out)
+    assert data["id"] == "g.shoot" and data["example_results"][0]["status"] == "passed"
+    code, _, err = cli("show", "g.shot")
+    assert code == 1 and "did you mean 'g.shoot'?" in err
+
+
+def test_test_command_reports_failures_with_location(tree) -> None:
+    broken = FILES["g/rules/shoot.yaml"].replace("expect: {success: true, margin: 6}", "expect: {success: false, margin: 6}")
+    tree({**FILES, "g/rules/shoot.yaml": broken}, games=("g", "h"))
+    code, out, _ = cli("test")
+    assert code == 1
+    assert out.splitlines() == [
+        "content/g/rules/shoot.yaml:13:5: error[example-failed]: example 'hit' failed: success: expected False, got True",
+        "0 passed, 1 failed",
+    ]
+    code, out, _ = cli("test", "--json")
+    assert json.loads(out)[0]["status"] == "failed"
+    code, _, err = cli("test", "g.nothing")
+    assert code == 2 and "nothing matches" in err
+
+
+def test_usage_errors_exit_2(tree) -> None:
+    tree(FILES, games=("g", "h"))
+    assert cli()[0] == 2
+    assert cli("frobnicate")[0] == 2
+    assert cli("--help")[0] == 0

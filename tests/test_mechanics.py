@@ -1,0 +1,126 @@
+"""Generic resolvers: exact odds, checks, flips, activation, damage, procedures."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from kb import KnowledgeBase
+from kb.mechanics import Context, Registry, RuleError
+from kb.mechanics.dice import Dice, chance, distribution, parse
+
+REG = Registry.generic()
+
+
+def call(name: str, **given):
+    resolver = REG.get(name)
+    assert resolver is not None
+    return resolver.func(**given)
+
+
+@pytest.mark.parametrize("expr, dice", [("d20", Dice(1, 20)), ("2D6", Dice(2, 6)), ("1d6+1", Dice(1, 6, 1)), ("3d6-2", Dice(3, 6, -2))])
+def test_dice_expressions_parse(expr: str, dice: Dice) -> None:
+    assert parse(expr) == dice
+
+
+@pytest.mark.parametrize("expr", ["", "d", "2d1", "0d6", "d6+", "abc", "21d6"])
+def test_bad_dice_expressions_raise_a_rule_error(expr: str) -> None:
+    with pytest.raises(RuleError) as err:
+        parse(expr)
+    assert err.value.code == "bad-dice"
+
+
+def test_two_dice_distribution_is_the_triangle() -> None:
+    assert distribution(Dice(2, 6)) == {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
+
+
+@pytest.mark.parametrize("expr, at_least, at_most, odds", [
+    ("2d6", 5, None, Fraction(30, 36)),
+    ("2d6", None, 4, Fraction(6, 36)),
+    ("2d6", 10, None, Fraction(6, 36)),
+    ("2d6", 3, None, Fraction(35, 36)),
+    ("d20", None, 10, Fraction(1, 2)),
+    ("d20", None, 14, Fraction(14, 20)),
+    ("2d6", 13, None, Fraction(0)),
+])
+def test_exact_odds(expr: str, at_least, at_most, odds: Fraction) -> None:
+    assert KnowledgeBase.odds(expr, at_least, at_most) == odds
+    out = call("dice.odds", dice=expr, at_least=at_least, at_most=at_most)
+    assert out.probability == odds
+    fav, total = chance(parse(expr), at_least, at_most)
+    assert out.values == {"favourable": fav, "outcomes": total, "probability": f"{fav}/{total}"}
+
+
+def test_roll_under_check_with_modifiers_and_trace() -> None:
+    out = call("check.roll-under", target=13, roll=14, modifiers={"strength": -2})
+    assert out.values == {"target": 11, "success": False, "margin": -3}
+    assert out.probability == Fraction(11, 20)
+    assert [s.text.en for s in out.trace] == ["Modifier strength: -2 → 11", "Needs 11 or less on 1d20 (11/20)", "Rolls 14: failure"]
+    assert [s.text.es for s in out.trace][-1] == "Sale 14: fallo"
+
+
+def test_roll_over_check_without_a_roll_states_only_the_odds() -> None:
+    out = call("check.roll-over", target=5, dice="2d6")
+    assert out.values == {"target": 5, "success": None, "margin": None}
+    assert out.probability == Fraction(30, 36)
+
+
+def test_impossible_roll_is_a_rule_error() -> None:
+    with pytest.raises(RuleError) as err:
+        call("check.roll-under", target=10, roll=21)
+    assert err.value.code == "impossible-roll"
+
+
+def test_initiative_rerolls_only_the_tied_players() -> None:
+    out = call("dice.initiative", rolls=[{"ana": 15, "bo": 15, "cy": 3, "di": 18}, {"ana": 4, "bo": 11}])
+    assert out.values == {"order": ["di", "bo", "ana", "cy"], "rerolls": 1}
+
+
+def test_initiative_with_an_unsettled_tie_is_an_error() -> None:
+    with pytest.raises(RuleError) as err:
+        call("dice.initiative", rolls=[{"ana": 15, "bo": 15}])
+    assert err.value.code == "unresolved-tie"
+
+
+def test_flip_select_lowest_and_ties() -> None:
+    assert call("cards.flip-select", flips={"a": 8, "b": 5, "c": 6}).values == {"target": "b", "tied": ["b"]}
+    assert call("cards.flip-select", flips={"a": 5, "b": 5}).values == {"target": None, "tied": ["a", "b"]}
+    assert call("cards.flip-select", flips={"a": 5, "b": 5}, choice="b").values["target"] == "b"
+    assert call("cards.flip-select", flips={"a": 5, "b": 9}, lowest=False).values["target"] == "b"
+    with pytest.raises(RuleError):
+        call("cards.flip-select", flips={"a": 5, "b": 5}, choice="z")
+
+
+def test_alternating_activation_leaves_the_rest_to_the_last_player() -> None:
+    out = call("activation.alternate", order=["red", "blue"], units={"red": 2, "blue": 4})
+    assert out.values == {"order": ["red", "blue", "red", "blue", "blue", "blue"], "run": 3}
+
+
+def test_damage_exchange_is_simultaneous() -> None:
+    out = call("damage.exchange", attacker_attack=4, attacker_life=4, defender_attack=3, defender_life=4)
+    assert out.values == {"attacker_life": 1, "defender_life": 0, "attacker_dead": False, "defender_dead": True}
+
+
+def test_procedures_read_the_entry_steps() -> None:
+    entry = {"sequence": {"steps": [
+        {"id": "move", "title": {"es": "M"}, "allows": ["deploy", "move"]},
+        {"id": "assault", "title": {"es": "A"}, "allows": ["charge"], "steps": [{"id": "sub", "title": {"es": "S"}}]},
+        {"id": "score", "title": {"es": "P"}},
+    ]}}
+    ctx = Context(entry, lambda _id: None)
+    assert call("procedure.step-allows", context=ctx, step="move", action="charge").values == {
+        "allowed": False, "number": 1, "actions": ["deploy", "move"]}
+    assert call("procedure.order", context=ctx, items=["score", "move", "sub"]).values == {
+        "order": ["move", "sub", "score"], "numbers": [1, 3, 4]}
+    assert call("procedure.next-step", context=ctx, step="sub").values == {"next": "score", "number": 3}
+    with pytest.raises(RuleError):
+        call("procedure.next-step", context=ctx, step="nope")
+
+
+def test_resolver_signatures_become_json_schemas() -> None:
+    r = REG.get("dice.initiative")
+    assert r is not None
+    assert r.required == frozenset({"rolls"})
+    assert r.inputs["rolls"] == {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "integer"}}}
+    assert not r.wants_context and REG.get("procedure.order").wants_context
