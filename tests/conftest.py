@@ -11,6 +11,8 @@ import pytest
 
 from kb.cli import run
 
+pytest_plugins = ["pytester"]
+
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
 

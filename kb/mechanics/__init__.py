@@ -185,8 +185,9 @@ class Registry:
 
     @staticmethod
     def scan(module: types.ModuleType) -> list[Resolver]:
-        """Every resolver defined in ``module``."""
-        return [_describe(obj) for obj in vars(module).values() if callable(obj) and hasattr(obj, "__kb_resolver__")]
+        """Every resolver defined in ``module`` (not those it merely imports)."""
+        return [_describe(obj) for obj in vars(module).values()
+                if callable(obj) and hasattr(obj, "__kb_resolver__") and getattr(obj, "__module__", None) == module.__name__]
 
     @classmethod
     def generic(cls) -> "Registry":

@@ -1,0 +1,61 @@
+"""The bundled content: checks clean, every example holds, every entry is bilingual and sourced."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from conftest import CONTENT, REPO
+from kb import KnowledgeBase
+from kb.i18n import field_status
+
+SEEDS = {p.name for p in (REPO.parent / "shared" / "seeds").glob("*.txt")} or None
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(CONTENT)
+
+
+def test_bundled_content_has_no_errors(kb: KnowledgeBase) -> None:
+    assert [d.format() for d in kb.diagnostics if d.severity == "error"] == []
+
+
+def test_every_example_holds(kb: KnowledgeBase) -> None:
+    failures = [r.diagnostic().format() for r in kb.run_examples() if not r.passed]
+    assert failures == []
+
+
+def test_every_field_is_translated_and_current(kb: KnowledgeBase) -> None:
+    pending = [f"{st.entry} {st.field}: {st.status}" for e in kb.entries.values() for st in field_status(e)
+               if st.status != "current"]
+    assert pending == []
+
+
+def test_every_entry_cites_a_seed_listed_by_its_game(kb: KnowledgeBase) -> None:
+    for entry in kb.entries.values():
+        if entry.kind == "concept":
+            continue
+        doc = entry.data["source"]["doc"]
+        assert doc in {s["doc"] for s in kb.games[entry.game].data["sources"]}, entry.id
+        if SEEDS:
+            assert doc in SEEDS, entry.id
+
+
+def test_files_are_stable_under_round_trip_writing() -> None:
+    """Tools (translation import, ack) rewrite files with ruamel.yaml: the house style must survive it."""
+    rt = YAML(typ="rt")
+    rt.preserve_quotes = True
+    rt.width = 4096
+    rt.indent(mapping=2, sequence=4, offset=2)
+    unstable = []
+    for path in sorted(CONTENT.rglob("*.yaml")):
+        original = path.read_bytes()
+        out = io.BytesIO()
+        rt.dump(rt.load(original), out)
+        if out.getvalue() != original:
+            unstable.append(str(path.relative_to(REPO)))
+    assert unstable == []
