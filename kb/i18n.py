@@ -7,14 +7,26 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ._yaml import roundtrip_edit
 from .diagnostics import Diagnostic, diag
-from .model import Entry, Location, field_key, iter_texts
-from .terms import TermIndex
+from .linker import LINK
+from .model import SOURCE_LANG, DataPath, Entry, Location, Term, Text, field_key, iter_texts
+from .terms import TermIndex, TermMatch, fold, stem, tokens
 
-__all__ = ["source_hash", "FieldStatus", "field_status", "check_translations", "acknowledge", "TARGET"]
+__all__ = [
+    "TARGET",
+    "normalise",
+    "source_hash",
+    "FieldStatus",
+    "field_status",
+    "visible_text",
+    "glossary_terms",
+    "check_translations",
+    "acknowledge",
+    "write_hashes",
+]
 
 TARGET = "en"
 """The translated language."""
@@ -41,67 +53,146 @@ class FieldStatus:
     status: str
     """``missing``, ``stale`` or ``current``."""
     location: Location
-    """Where the field is."""
+    """Where to report the field: its English value, or the text itself while there is none."""
     source: str
     """The Spanish text."""
     translation: str | None
-    """The English text, if any."""
+    """The English text, if any (``None`` when absent or blank)."""
     recorded: str | None
     """The hash recorded when the English was made."""
     current: str
     """The hash of the Spanish now."""
+    path: DataPath = ()
+    """Data path of the text (the mapping holding ``es`` and ``en``) inside the entry."""
+    source_location: Location | None = None
+    """Where the Spanish value starts."""
+
+
+def _recorded(entry: Entry) -> Mapping[str, Any]:
+    block = entry.data.get("i18n")
+    hashes = block.get(TARGET) if isinstance(block, dict) else None
+    return hashes if isinstance(hashes, dict) else {}
 
 
 def field_status(entry: Entry) -> list[FieldStatus]:
-    """Status of every translatable field of ``entry``."""
-    recorded = ((entry.data.get("i18n") or {}).get(TARGET) or {}) if isinstance(entry.data.get("i18n"), dict) else {}
+    """Status of every translatable field of ``entry``, in file order.
+
+    ``missing``: no English (or only blanks); ``current``: the recorded hash is the hash of the
+    Spanish now; ``stale``: anything else (the Spanish changed, or no hash was ever recorded).
+    """
+    recorded = _recorded(entry)
     out = []
     for path, text in iter_texts(entry.data):
         name = field_key(entry.data, path)
-        now = source_hash(text["es"])
-        had = recorded.get(name) if isinstance(recorded, dict) else None
+        now = source_hash(text[SOURCE_LANG])
+        had = recorded.get(name)
+        had = str(had) if had is not None else None
         en = text.get(TARGET)
-        status = "missing" if not en else ("current" if had == now else "stale")
-        out.append(FieldStatus(entry.id, name, status, entry.marks.at(path), text["es"], en, had, now))
+        en = en if isinstance(en, str) and en.strip() else None
+        status = "missing" if en is None else ("current" if had == now else "stale")
+        where = entry.marks.at(path + (TARGET,)) if en is not None else entry.marks.at(path)
+        out.append(FieldStatus(entry.id, name, status, where, text[SOURCE_LANG], en, had, now, path,
+                               entry.marks.at(path + (SOURCE_LANG,))))
+    return out
+
+
+# ---------------------------------------------------------------- glossary consistency
+
+
+def visible_text(text: str, lang: str, titles: Mapping[str, Text]) -> str:
+    """``text`` as a reader sees it: ``{@kind id|shown}`` becomes ``shown``, ``{@kind id}`` the target's title."""
+
+    def shown(m: re.Match[str]) -> str:
+        if m["display"] is not None:
+            return m["display"]
+        title = titles.get(m["target"])
+        return title.best(lang) if title is not None else m["target"]
+
+    return LINK.sub(shown, text)
+
+
+def glossary_terms(entry: Entry, source: str, terms: TermIndex) -> list[tuple[TermMatch, Term]]:
+    """Glossary terms of the entry's game that the Spanish ``source`` names (any inflection), once each."""
+    seen: set[str] = set()
+    out = []
+    for match in terms.detect(source, SOURCE_LANG, entry.game, by_stem=True):
+        if match.term in seen or match.term == entry.id:
+            continue
+        seen.add(match.term)
+        out.append((match, terms.terms[match.term]))
+    return out
+
+
+def preferred_forms(term: Term) -> tuple[str, ...]:
+    """What the English should say for ``term``: its English forms, or its Spanish wording if not translated."""
+    return term.forms.get(SOURCE_LANG if term.do_not_translate else TARGET, ())
+
+
+def _key(phrase: str, lang: str, by_stem: bool) -> tuple[str, ...]:
+    words = [w for *_, w in tokens(fold(phrase))]
+    return tuple(stem(w, lang) for w in words) if by_stem else tuple(words)
+
+
+def find_phrase(text: str, phrase: str, lang: str, by_stem: bool = True) -> str | None:
+    """The first place ``text`` says ``phrase`` (whole words, any case or accents; any inflection ``by_stem``)."""
+    want = _key(phrase, lang, by_stem)
+    if not want:
+        return None
+    toks = tokens(fold(text))
+    have = [stem(w, lang) if by_stem else w for *_, w in toks]
+    for i in range(len(have) - len(want) + 1):
+        if tuple(have[i:i + len(want)]) == want:
+            return text[toks[i][0]:toks[i + len(want) - 1][1]]
+    return None
+
+
+def _says(english: str, term: Term, terms: TermIndex) -> bool:
+    if term.do_not_translate:  # the Spanish wording, as written (no English stemming of Spanish words)
+        return any(m.term == term.id for m in terms.detect(english, SOURCE_LANG)) or \
+            any(find_phrase(english, f, TARGET, by_stem=False) for f in preferred_forms(term))
+    return any(m.term == term.id for m in terms.detect(english, TARGET, by_stem=True))
+
+
+def _glossary(entry: Entry, st: FieldStatus, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:
+    """The English of a field should name each glossary term the Spanish names, the preferred way."""
+    assert st.translation is not None
+    source = visible_text(st.source, SOURCE_LANG, titles)
+    english = visible_text(st.translation, TARGET, titles)
+    out = []
+    for match, term in glossary_terms(entry, source, terms):
+        preferred = preferred_forms(term)
+        stems = {_key(p, TARGET, True) for p in preferred}
+        for bad in term.forbidden.get(TARGET, ()):
+            # a forbidden variant sharing the preferred form's stems is matched exactly, not by stem
+            found = find_phrase(english, bad, TARGET, by_stem=_key(bad, TARGET, True) not in stems)
+            if found:
+                out.append(diag("glossary-forbidden", st.location, field=st.field, found=found, term=term.id,
+                                preferred=preferred[0] if preferred else term.id))
+        if preferred and not _says(english, term, terms):
+            out.append(diag("glossary-missing", st.location, field=st.field, term=match.form, preferred=preferred[0]))
     return out
 
 
 def check_translations(entries: Iterable[Entry], terms: TermIndex) -> list[Diagnostic]:
-    """Stale English fields, and English that ignores or contradicts the glossary."""
+    """Stale English fields, and English that ignores or contradicts the glossary.
+
+    A forbidden English variant (matched by stem) is an error, ``glossary-forbidden``; an English
+    text that does not name a term its Spanish names (in any inflection) is a warning,
+    ``glossary-missing``. Links count as the text they show.
+    """
+    entries = list(entries)
+    titles = {e.id: e.title for e in entries}
     out: list[Diagnostic] = []
     for entry in entries:
         for st in field_status(entry):
             if st.status == "stale":
                 out.append(diag("stale-translation", st.location, field=st.field))
-            if st.translation:
-                out += _glossary(entry, st, terms)
+            if st.translation is not None:
+                out += _glossary(entry, st, terms, titles)
     return out
 
 
-def _glossary(entry: Entry, st: FieldStatus, terms: TermIndex) -> list[Diagnostic]:
-    """The English of a field should name each glossary term the Spanish names, the preferred way."""
-    out = []
-    assert st.translation is not None
-    english = {m.term for m in terms.detect(st.translation, TARGET, by_stem=True)}
-    seen: set[str] = set()
-    for match in terms.detect(st.source, "es", entry.game, by_stem=True):
-        term = terms.terms[match.term]
-        if term.id in seen or term.id == entry.id:
-            continue
-        seen.add(term.id)
-        preferred = term.forms.get("es", ()) if term.do_not_translate else term.forms.get(TARGET, ())
-        for bad in term.forbidden.get(TARGET, ()):
-            if re.search(rf"(?<!\w){re.escape(bad)}(?!\w)", st.translation, re.IGNORECASE):
-                out.append(diag("glossary-forbidden", st.location, field=st.field, found=bad, term=term.id,
-                                preferred=preferred[0] if preferred else term.id))
-        if preferred and term.id not in english and not _mentions(st.translation, preferred):
-            out.append(diag("glossary-missing", st.location, field=st.field, term=match.form, preferred=preferred[0]))
-    return out
-
-
-def _mentions(text: str, forms: Iterable[str]) -> bool:
-    low = text.casefold()
-    return any(f.casefold() in low for f in forms)
+# ---------------------------------------------------------------- acknowledging
 
 
 def acknowledge(entries: Iterable[Entry], fields: set[str] | None = None) -> list[Path]:
@@ -113,23 +204,29 @@ def acknowledge(entries: Iterable[Entry], fields: set[str] | None = None) -> lis
     changed = []
     for entry in entries:
         wanted = {st.field: st.current for st in field_status(entry)
-                  if st.translation and (fields is None or st.field in fields) and st.recorded != st.current}
+                  if st.translation is not None and (fields is None or st.field in fields) and st.recorded != st.current}
         if not wanted:
             continue
-        if roundtrip_edit(entry.path, lambda doc, w=wanted: _write_hashes(doc, w)):
+        if roundtrip_edit(entry.path, lambda doc, w=wanted: write_hashes(doc, w)):
             changed.append(entry.path)
     return changed
 
 
-def _write_hashes(doc: Any, hashes: dict[str, str]) -> bool:
+def write_hashes(doc: Any, hashes: Mapping[str, str]) -> bool:
+    """Set ``i18n.en.<field>`` in a round-trip document; returns True when something changed."""
     from ruamel.yaml.comments import CommentedMap
 
+    if not hashes:
+        return False
     block = doc.get("i18n")
-    if block is None:
+    if not isinstance(block, dict):
         block = doc["i18n"] = CommentedMap()
     target = block.get(TARGET)
-    if target is None:
+    if not isinstance(target, dict):
         target = block[TARGET] = CommentedMap()
+    changed = False
     for name, value in hashes.items():
-        target[name] = value
-    return True
+        if target.get(name) != value:
+            target[name] = value
+            changed = True
+    return changed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Callable, TextIO
 
 from .api import KnowledgeBase
@@ -27,12 +28,31 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     ack.add_argument("ids", nargs="*", help="entry ids or games")
     ack.add_argument("--all", action="store_true", help="every entry")
     ack.add_argument("--field", action="append", help="only this field (repeatable), e.g. text or summary")
+    ex = isub.add_parser("export", help="write a gettext PO file for translators (Poedit, Weblate, OmegaT)")
+    ex.add_argument("--lang", choices=(TARGET,), default=TARGET, help=f"target language (default: {TARGET})")
+    ex.add_argument("-o", "--output", required=True, metavar="FILE.po", help="the PO file to write ('-': standard output)")
+    ex.add_argument("--game", help="only this game")
+    ex.add_argument("--no-history", action="store_true", help="do not look in git history for the previous Spanish")
+    im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
+    im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
+    im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
     p.set_defaults(func=handler)
 
 
+def _games(kb: KnowledgeBase) -> set[str]:
+    """Games with metadata, and namespaces that hold entries (``common``)."""
+    return set(kb.games) | {e.game for e in kb.entries.values()}
+
+
+def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO) -> bool:
+    if game is None or game in _games(kb):
+        return False
+    err.write(f"kb i18n {command}: unknown game '{game}'{hint(game, sorted(_games(kb)))}\n")
+    return True
+
+
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    if args.game and args.game not in kb.games:
-        err.write(f"kb i18n status: unknown game '{args.game}'{hint(args.game, kb.games)}\n")
+    if _unknown_game("status", args.game, kb, err):
         return 2
     rows = [st for e in kb.entries.values() if not args.game or e.game == args.game for st in field_status(e)]
     counts: dict[str, Counter[str]] = {}
@@ -61,9 +81,10 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
     if not args.ids and not args.all:
         err.write("kb i18n ack: name entry ids or games, or pass --all\n")
         return 2
-    unknown = [i for i in args.ids if i not in kb.entries and i not in kb.games]
+    games = _games(kb)
+    unknown = [i for i in args.ids if i not in kb.entries and i not in games]
     if unknown:
-        err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n")
+        err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
         return 2
     chosen = [e for e in kb.entries.values() if args.all or e.id in args.ids or e.game in args.ids]
     changed = acknowledge(chosen, set(args.field) if args.field else None)
@@ -73,11 +94,63 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
     return 0
 
 
-_ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {"status": _status, "ack": _ack}
+def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from .i18n_history import History
+    from .po import build_po, write_po
+
+    if _unknown_game("export", args.game, kb, err):
+        return 2
+    po, counts = build_po(kb, args.game, None if args.no_history else History())
+    if args.output == "-":
+        out.write(str(po) + "\n")
+        report = err
+    else:
+        try:
+            write_po(po, Path(args.output))
+        except OSError as exc:
+            err.write(f"kb i18n export: cannot write {args.output}: {exc.strerror or exc}\n")
+            return 2
+        report = out
+    report.write(f"wrote {args.output}: {len(po)} entries ({counts['current']} current, {counts['stale']} fuzzy "
+                 f"[{counts['previous']} with the previous Spanish], {counts['missing']} untranslated)\n")
+    return 0
+
+
+def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    import polib
+
+    from .po import import_po
+
+    try:
+        po = polib.pofile(args.file)
+    except (OSError, ValueError) as exc:
+        err.write(f"kb i18n import: cannot read {args.file}: {exc}\n")
+        return 2
+    lang = po.metadata.get("Language", TARGET) or TARGET
+    if lang.split("_")[0].split("-")[0] != TARGET:
+        err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
+        return 2
+    result = import_po(kb, po, dry_run=args.dry_run)
+    verb = "would update" if args.dry_run else "updated"
+    for c in result.changes:
+        what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
+        out.write(f"{format_path(c.path)}: {verb} {c.entry} {c.field}: {what}\n")
+    for context, reason in result.refused:
+        err.write(f"{args.file}: refused {context}: {reason}\n")
+    for context in result.unknown:
+        err.write(f"{args.file}: unknown context '{context}': no such entry and field\n")
+    skipped = ", ".join(f"{n} {k}" for k, n in sorted(result.skipped.items())) or "none"
+    files = len({c.path for c in result.changes}) if args.dry_run else len(result.files)
+    out.write(f"{len(result.changes)} field(s) {verb} in {files} file(s); {len(result.refused)} refused, "
+              f"{len(result.unknown)} unknown; skipped: {skipped}\n")
+    return 1 if result.refused or result.unknown else 0
+
+
+_ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {
+    "status": _status, "ack": _ack, "export": _export, "import": _import,
+}
 
 
 def run(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
     """Dispatch ``kb i18n ACTION``."""
     return _ACTIONS[args.i18n_command](args, kb, out, err)
-
-
