@@ -156,6 +156,20 @@ class KnowledgeBase:
         ex = next(x for x in entry.examples if x.id == example_id)
         return _examples.run_example(entry, ex, self.registry, self.data)
 
+    # ------------------------------------------------------------------ search
+    def search(self, query: str, lang: str | None = None, game: str | None = None, kind: str | None = None,
+               limit: int = 10):
+        """Find entries by any of their names, in either language, with typos; returns a :class:`kb.search.Result`.
+
+        ``lang`` restricts matching to that language's text (titles in that language); ``game`` and
+        ``kind`` filter. The index is built on first use and kept fresh (see :mod:`kb.index`).
+        """
+        from .index import SearchIndex
+
+        idx = SearchIndex(self.root)
+        idx.ensure(lambda: self)
+        return idx.search(query, lang=lang, game=game, kind=kind, limit=limit)
+
     @staticmethod
     def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Fraction:
         """Exact probability that ``dice`` totals within the bounds: ``odds("2d6", at_least=5) == Fraction(30, 36)``."""

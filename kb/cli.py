@@ -12,6 +12,7 @@ from typing import TextIO
 
 from .api import KnowledgeBase, default_content_root, find_root
 from .diagnostics import hint
+from .model import KINDS
 
 __all__ = ["main", "run", "build_parser"]
 
@@ -107,6 +108,37 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_ERRORS if failed else EXIT_OK
 
 
+# ---------------------------------------------------------------- kb search
+def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .index import MAX_QUERY, SearchIndex
+
+    root = Path(args.content) if args.content else default_content_root()
+    if not root.is_dir():
+        err.write(f"kb search: {root}: no content folder\n")
+        return EXIT_USAGE
+    if len(args.query) > MAX_QUERY:
+        err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root), progress=lambda m: err.write(m + "\n"))
+    result = index.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
+    if args.json:
+        json.dump([h.to_json() for h in result.hits], out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    if result.did_you_mean:
+        out.write(f"did you mean: {result.did_you_mean}\n")
+    if not result.hits:
+        out.write("no results\n")
+        return EXIT_OK
+    for n, hit in enumerate(result.hits, 1):
+        out.write(f"{n}. {hit.title}  [{hit.game} · {hit.kind}]  {hit.id}\n")
+        if hit.snippet:
+            out.write(f"   {hit.snippet}\n")
+    counts = ", ".join(f"{g} {n}" for g, n in result.by_game.items())
+    out.write(f"{result.total} result(s): {counts}\n")
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- kb resolvers
 def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
@@ -151,6 +183,15 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("select", nargs="*", help="entry ids, games or ID#EXAMPLE (default: all)")
     t.add_argument("--json", action="store_true", help="one JSON object per example")
     t.set_defaults(func=_test)
+
+    q = sub.add_parser("search", help="find rules by any name, in Spanish or English, with typos")
+    q.add_argument("query", help='words to look for, e.g. "linea de vision" or LoS')
+    q.add_argument("--lang", choices=("es", "en"), help="match only this language's text and show its titles")
+    q.add_argument("--game", help="only this game")
+    q.add_argument("--kind", choices=KINDS, help="only this kind of entry")
+    q.add_argument("--limit", type=int, default=10, help="how many results (default: 10)")
+    q.add_argument("--json", action="store_true", help="print a JSON array")
+    q.set_defaults(func=_search)
 
     r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
     r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")

@@ -25,6 +25,92 @@ sources:
 """
 
 
+SAMPLE = {
+    "common/concepts/engaged.yaml": """\
+        id: common.engaged
+        kind: concept
+        title: {es: Trabado, en: Engaged}
+        summary: {es: Luchando cuerpo a cuerpo., en: Fighting hand to hand.}
+        """,
+    "common/concepts/line-of-sight.yaml": """\
+        id: common.line-of-sight
+        kind: concept
+        title: {es: Línea de visión, en: Line of sight}
+        """,
+    "g/terms/engaged.yaml": """\
+        id: g.engaged
+        kind: term
+        game: g
+        title: {es: Trabado, en: Engaged}
+        summary: {es: En combate cuerpo a cuerpo., en: In melee.}
+        source: {doc: seed.txt, section: Combate}
+        term:
+          forms: {es: [trabado, trabada, trabados], en: [engaged]}
+          concept: common.engaged
+          concept_note: {es: Basta con estar a 1", en: Being within 1" is enough.}
+        """,
+    "g/terms/los.yaml": """\
+        id: g.line-of-sight
+        kind: term
+        game: g
+        title: {es: Línea de visión, en: Line of sight}
+        source: {doc: seed.txt, section: Combate}
+        term:
+          forms: {es: [línea de visión], en: [line of sight]}
+          abbreviations: {es: [LdV], en: [LoS]}
+          concept: common.line-of-sight
+        """,
+    "g/rules/shoot.yaml": """\
+        id: g.shoot
+        kind: rule
+        game: g
+        title: {es: Disparar, en: Shooting}
+        text:
+          es: |
+            Una miniatura trabada no dispara. Hace falta LdV; ver {@rule g.melee|combate}.
+          en: |
+            An engaged model does not shoot. It needs LoS; see {@rule g.melee|melee}.
+        see_also: [g.melee]
+        source: {doc: seed.txt, section: Disparo}
+        examples:
+          - id: hit
+            title: {es: Impacto, en: Hit}
+            mechanic: check.roll-under
+            given: {target: 14, roll: 8}
+            expect: {success: true, margin: 6}
+            probability: 14/20
+        """,
+    "g/rules/melee.yaml": """\
+        id: g.melee
+        kind: rule
+        game: g
+        title: {es: Cuerpo a cuerpo, en: Melee}
+        text: {es: Las miniaturas trabadas luchan., en: Engaged models fight.}
+        source: {doc: seed.txt, section: Combate}
+        """,
+    "h/terms/engaged.yaml": """\
+        id: h.locked
+        kind: term
+        game: h
+        title: {es: Enzarzado, en: Locked}
+        source: {doc: seed.txt, section: Melee}
+        term:
+          forms: {es: [enzarzado], en: [locked in combat]}
+          abbreviations: {es: [LdV], en: [LoS]}
+          concept: common.engaged
+        """,
+    "h/rules/melee.yaml": """\
+        id: h.melee
+        kind: rule
+        game: h
+        title: {es: Melé, en: Melee}
+        text: {es: Una unidad enzarzada con LdV pelea., en: A unit locked in combat with LoS fights.}
+        source: {doc: seed.txt, section: Melee}
+        """,
+}
+"""A small valid tree: two games, terms with a shared concept, links and an example."""
+
+
 @pytest.fixture
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
     """Write files into a fresh content tree: ``tree({"g/rules/a.yaml": "..."})``; games get a game.yaml.

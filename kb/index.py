@@ -1,0 +1,309 @@
+"""A search index that is always fresh: built on first use, updated per changed file, swapped atomically.
+
+Layout of the cache folder (outside the tracked files: ``.kb-cache/`` beside ``content/``, or
+``$KB_CACHE``)::
+
+    <cache>/search/<root-hash>/current -> gen-<n>/   (a symlink replaced atomically)
+    <cache>/search/<root-hash>/gen-<n>/              Whoosh files, manifest.json, synonyms.json
+    <cache>/search/<root-hash>/lock                  serialises writers; readers never wait
+
+Freshness is decided from file sizes and modification times first, then content hashes, without
+parsing any YAML; only when something changed is the knowledge base loaded. A full build writes a
+new generation beside the current one and swaps the symlink only when it is complete, so a killed
+build leaves the previous index serving. An update re-indexes only the entries of changed files
+(and the entries whose links show their titles) in one Whoosh commit, which is atomic.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from ._yaml import atomic_write
+from .linker import LINK
+from .loader import find_files
+from .mechanics.procedures import flatten_steps
+from .model import Entry, iter_texts
+from .terms import fold, tokens
+
+if TYPE_CHECKING:
+    from .api import KnowledgeBase
+    from .search import Result
+
+__all__ = ["SearchIndex", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
+
+VERSION = 4
+"""Bump when documents or the schema change: older indexes are rebuilt."""
+MAX_QUERY = 500
+"""Longest query, in characters; longer ones are cut."""
+_STOP = {"los", "las", "la", "el", "de", "del", "a", "en", "y", "o", "un", "una", "the", "of", "to", "in", "and", "or",
+         "on", "at", "as", "is", "it", "pa", "al", "se", "no", "si"}
+
+
+def cache_root(root: Path) -> Path:
+    """Where the caches of the content tree ``root`` live."""
+    base = Path(os.environ["KB_CACHE"]) if os.environ.get("KB_CACHE") else Path(root).resolve().parent / ".kb-cache"
+    return base / "search" / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+
+
+# ---------------------------------------------------------------- documents
+
+
+def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
+    def sub(m: Any) -> str:
+        if m["display"]:
+            return m["display"]
+        title = titles(m["target"])
+        return title.best(lang) if title else m["target"]
+
+    return _EMPHASIS.sub(r"\1", LINK.sub(sub, text))
+
+
+_EMPHASIS = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
+
+
+def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
+    """The two index documents (Spanish, English) of an entry."""
+    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    aliases = [entry.title.es, entry.title.en or "", *entry.tags, entry.id.split(".", 1)[1].replace("-", " ")]
+    terms: list[str] = []
+    if entry.term:
+        terms = [f for forms in (*entry.term.forms.values(), *entry.term.abbreviations.values()) for f in forms]
+    if entry.kind == "concept" and (view := kb.concept(entry.id)):
+        terms = [f for ts in view.terms.values() for t in ts if t.term
+                 for forms in (*t.term.forms.values(), *t.term.abbreviations.values()) for f in forms]
+    out = []
+    for lang in ("es", "en"):
+        summary = entry.text("summary")
+        body = [
+            _plain(text.get(lang) or text["es"], titles, lang)
+            for path, text in iter_texts(entry.data) if path[:1] not in (("title",), ("summary",))
+        ]
+        seq = entry.data.get("sequence")
+        if isinstance(seq, dict):
+            body += [" ".join(s.get("allows", [])) for s in flatten_steps(seq.get("steps", []))]
+        doc = {
+            "key": f"{entry.id}|{lang}", "entry": entry.id, "game": entry.game, "kind": entry.kind, "lang": lang,
+            "titles": {"es": entry.title.es, "en": entry.title.en or entry.title.es},
+            f"title_{lang}": entry.title.best(lang),
+            f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
+            f"body_{lang}": "\n".join(body),
+            "aliases": " ".join(aliases), "terms": ", ".join(terms),
+        }
+        doc["raw"] = " ".join([doc[f"title_{lang}"], doc[f"summary_{lang}"], doc[f"body_{lang}"], *aliases, *terms])
+        out.append(doc)
+    return out
+
+
+def synonyms(kb: "KnowledgeBase") -> dict[str, Any]:
+    """Glossary groups for query expansion: every form and abbreviation of a term (and a concept's titles) together."""
+    groups: list[list[str]] = []
+    for entry in kb.entries.values():
+        if entry.term:
+            t = entry.term
+            groups.append(sorted({*(f for fs in t.forms.values() for f in fs), *(a for fs in t.abbreviations.values() for a in fs),
+                                  entry.title.es, entry.title.en or entry.title.es}))
+    for view in kb.concepts():
+        names = {view.entry.title.es, view.entry.title.en or view.entry.title.es}
+        for ts in view.terms.values():
+            names |= {t.title.es for t in ts} | {t.title.en or t.title.es for t in ts}
+        groups.append(sorted(names))
+    abbreviations = sorted({a for e in kb.entries.values() if e.term for fs in e.term.abbreviations.values() for a in fs})
+    return {"groups": groups, "abbreviations": abbreviations}
+
+
+class Expander:
+    """Rewrites a query so that any glossary name also searches for its other names, in both languages."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.keys: dict[tuple[str, ...], set[int]] = {}
+        self.exact = {tuple(w for *_, w in tokens(a)) for a in data.get("abbreviations", ())}
+        self.groups = data.get("groups", [])
+        self.longest = 1
+        for i, group in enumerate(self.groups):
+            for phrase in group:
+                key = tuple(w for *_, w in tokens(fold(phrase)))
+                if key:
+                    self.keys.setdefault(key, set()).add(i)
+                    self.longest = max(self.longest, len(key))
+
+    def __call__(self, text: str) -> str:
+        toks = tokens(text)
+        folded = [fold(w) for *_, w in toks]
+        out: list[str] = []
+        i = 0
+        while i < len(toks):
+            for n in range(min(self.longest, len(toks) - i), 0, -1):
+                key = tuple(folded[i:i + n])
+                ids = self.keys.get(key)
+                original = tuple(w for *_, w in toks[i:i + n])
+                if ids and (n > 1 or key[0] not in _STOP or original in self.exact):
+                    alts = sorted({p for g in ids for p in self.groups[g]})
+                    phrase = " ".join(original)
+                    out.append("(" + " OR ".join(_quote(a) for a in [phrase, *alts]) + ")")
+                    i += n
+                    break
+            else:
+                out.append(toks[i][2])
+                i += 1
+        return " ".join(out)
+
+
+def _quote(phrase: str) -> str:
+    words = [w for *_, w in tokens(phrase)]
+    return f'"{" ".join(words)}"' if len(words) > 1 else (words[0] if words else '""')
+
+
+# ---------------------------------------------------------------- the store
+
+
+class SearchIndex:
+    """The search index of one content tree."""
+
+    def __init__(self, root: Path, cache: Path | None = None) -> None:
+        self.root = Path(root)
+        self.dir = Path(cache) if cache else cache_root(self.root)
+
+    @property
+    def current(self) -> Path:
+        """The generation being served."""
+        return self.dir / "current"
+
+    def _stats(self) -> dict[str, tuple[int, int]]:
+        files, _ = find_files(self.root)
+        out = {}
+        for p in files:
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            out[str(p.relative_to(self.root))] = (st.st_mtime_ns, st.st_size)
+        return out
+
+    def _manifest(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads((self.current / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) and data.get("version") == VERSION else None
+
+    def changes(self) -> tuple[str, set[str]]:
+        """(``missing``/``fresh``/``stale``, the relative paths that changed), without parsing YAML."""
+        manifest = self._manifest()
+        if manifest is None:
+            return "missing", set()
+        known: dict[str, list[Any]] = manifest["files"]
+        now = self._stats()
+        changed = set(known) ^ set(now)
+        for rel, (mtime, size) in now.items():
+            old = known.get(rel)
+            if old and (old[0], old[1]) != (mtime, size) and old[2] != _digest(self.root / rel):
+                changed.add(rel)
+        return ("stale" if changed else "fresh"), changed
+
+    @contextmanager
+    def _lock(self) -> Iterator[None]:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.dir / "lock", "w") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def ensure(self, load: Callable[[], "KnowledgeBase"], progress: Callable[[str], None] = lambda _m: None) -> str:
+        """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed."""
+        from . import search
+
+        status, changed = self.changes()
+        if status == "fresh" and self._healthy():
+            return "fresh"
+        with self._lock():
+            status, changed = self.changes()  # another process may have done it meanwhile
+            if status == "fresh" and self._healthy():
+                return "fresh"
+            kb = load()
+            manifest = self._manifest()
+            if status == "stale" and manifest is not None and self._healthy() and len(changed) * 4 < max(len(manifest["files"]), 8):
+                self._update(kb, manifest, changed, search)
+                progress(f"search index updated: {len(changed)} changed file(s)")
+                return "updated"
+            self._build(kb, search)
+            progress(f"search index built: {len(kb.entries)} entries")
+            return "built"
+
+    def _healthy(self) -> bool:
+        from . import search
+
+        try:
+            return search.lexicon_ok(search.open_dir(self.current))
+        except search.SearchError:
+            return False
+
+    def _files(self, kb: "KnowledgeBase") -> dict[str, list[Any]]:
+        stats = self._stats()
+        return {rel: [*stats[rel], digest] for rel, digest in kb.digests.items() if rel in stats}
+
+    def _by_file(self, kb: "KnowledgeBase") -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for e in kb.entries.values():
+            out.setdefault(str(e.path.relative_to(kb.root)), []).append(e.id)
+        return out
+
+    def _write_meta(self, gen: Path, kb: "KnowledgeBase") -> None:
+        atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
+        manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time()}
+        atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
+
+    def _build(self, kb: "KnowledgeBase", search: Any) -> None:
+        gen = self.dir / f"gen-{time.time_ns()}-{os.getpid()}"
+        try:
+            ix = search.create(gen)
+            docs = (d for e in kb.entries.values() for d in documents(kb, e))
+            search.write(ix, docs, procs=2 if len(kb.entries) > 2000 else 1)
+            self._write_meta(gen, kb)
+            link = self.dir / f".current-{os.getpid()}"
+            if link.is_symlink() or link.exists():
+                link.unlink()
+            os.symlink(gen.name, link)
+            os.replace(link, self.current)  # the swap: readers see the old or the new index, never half of one
+        except BaseException:
+            shutil.rmtree(gen, ignore_errors=True)
+            raise
+        for old in self.dir.glob("gen-*"):
+            if old.name != gen.name and time.time() - old.stat().st_mtime > 60:
+                shutil.rmtree(old, ignore_errors=True)  # kept a minute for readers that opened it
+
+    def _update(self, kb: "KnowledgeBase", manifest: dict[str, Any], changed: set[str], search: Any) -> None:
+        gen = self.current.resolve()
+        old_by_file: dict[str, list[str]] = manifest.get("entries", {})
+        new_by_file = self._by_file(kb)
+        touched = {i for rel in changed for i in (*old_by_file.get(rel, ()), *new_by_file.get(rel, ()))}
+        touched |= {lk.source for t in list(touched) for lk in kb.backlinks(t)}
+        docs = [d for i in sorted(touched) if (e := kb.get(i)) for d in documents(kb, e)]
+        search.write(search.open_dir(gen), docs, remove_entries=sorted(touched))
+        self._write_meta(gen, kb)
+
+    def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
+        """Query the current generation (call :meth:`ensure` first)."""
+        from . import search
+
+        gen = self.current.resolve()
+        if expander is None:
+            expander = Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8")))
+        return search.query(search.open_dir(gen), text[:MAX_QUERY], expander, **filters)
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return ""

@@ -1,0 +1,133 @@
+"""Search: analysis, glossary expansion, typos, filters, and an index that stays fresh and whole."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE, cli
+from kb import KnowledgeBase
+from kb.index import MAX_QUERY, Expander, SearchIndex
+
+
+@pytest.fixture
+def root(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    return tree(SAMPLE, games=("g", "h"))
+
+
+def ids(result) -> list[str]:
+    return [h.id for h in result.hits]
+
+
+def test_accents_case_and_stemming(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    assert ids(kb.search("LINEA DE VISION"))[0] in ("g.line-of-sight", "common.line-of-sight")
+    assert ids(kb.search("disparos"))[0] == "g.shoot"       # plural finds the singular (Spanish stem)
+    assert ids(kb.search("shooting", lang="en"))[0] == "g.shoot"
+
+
+def test_abbreviations_and_cross_language_through_the_glossary(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    assert "g.shoot" in ids(kb.search("LoS"))             # the Spanish text says LdV
+    assert ids(kb.search("engaged", lang="es"))[:1] == ["g.engaged"]  # English word, Spanish text only
+    assert "h.melee" in ids(kb.search("enzarzado"))
+
+
+def test_lowercase_article_is_not_an_abbreviation(root: Path) -> None:
+    expand = Expander({"groups": [["LoS", "line of sight"]], "abbreviations": ["LoS"]})
+    assert expand("los disparos") == "los disparos"
+    assert expand("LoS") == '(LoS OR LoS OR "line of sight")'
+
+
+def test_typos_give_did_you_mean_then_fuzzy(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    result = kb.search("dispraar")
+    assert result.did_you_mean == "disparar" and ids(result)[0] == "g.shoot"
+    assert kb.search("cuerpo a cuerpo").did_you_mean is None
+
+
+def test_filters_and_counts_by_game(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    both = kb.search("melee")
+    assert set(both.by_game) == {"g", "h"}
+    assert {h.game for h in kb.search("melee", game="h").hits} == {"h"}
+    assert {h.kind for h in kb.search("melee", kind="term").hits} <= {"term"}
+    assert [h.title for h in kb.search("cuerpo a cuerpo", lang="en").hits][:1] == ["Melee"]
+
+
+def test_snippets_mark_the_matched_words(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    hit = kb.search("trabada")
+    assert any("**" in h.snippet for h in hit.hits)
+
+
+def test_cli_json_and_text(root: Path) -> None:
+    code, out, _ = cli("search", "disparar", "--json")
+    data = json.loads(out)
+    assert code == 0 and data[0]["id"] == "g.shoot"
+    assert set(data[0]) >= {"id", "game", "kind", "title", "score", "snippet"}
+    code, out, _ = cli("search", "disparar", "--lang", "en")
+    assert out.startswith("1. Shooting  [g · rule]  g.shoot")
+    code, out, _ = cli("search", "zzzzqqq")
+    assert code == 0 and out == "no results\n"
+    code, _, err = cli("search", "x" * (MAX_QUERY + 10))
+    assert code == 0 and "query cut" in err
+
+
+def test_built_on_first_use_then_fresh_without_loading(root: Path) -> None:
+    index = SearchIndex(root)
+    assert index.changes()[0] == "missing"
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "built"
+    assert index.ensure(lambda: pytest.fail("a fresh index must not load the content")) == "fresh"
+
+
+def test_editing_one_file_reindexes_only_what_changed(root: Path) -> None:
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    path = root / "h/rules/melee.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("pelea", "pelea con garras"), encoding="utf-8")
+    assert index.changes() == ("stale", {"h/rules/melee.yaml"})
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "updated"
+    assert index.changes()[0] == "fresh"
+    assert ids(index.search("garras")) == ["h.melee"]
+    (root / "h/rules/melee.yaml").unlink()
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "updated"
+    assert "h.melee" not in ids(index.search("garras"))
+
+
+def test_touching_a_file_without_changing_it_keeps_the_index_fresh(root: Path) -> None:
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    os.utime(root / "g/rules/shoot.yaml", (1, 1))
+    assert index.changes()[0] == "fresh"
+
+
+def test_a_corrupt_index_is_rebuilt_never_served(root: Path) -> None:
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    gen = index.current.resolve()
+    for f in gen.glob("*.seg"):
+        f.write_bytes(b"garbage")
+    for f in gen.glob("_MAIN_*.toc"):
+        f.write_bytes(b"\x00broken")
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "built"
+    assert ids(index.search("disparar"))[0] == "g.shoot"
+
+
+def test_a_missing_generation_is_rebuilt(root: Path) -> None:
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    shutil.rmtree(index.current.resolve())
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "built"
+
+
+def test_the_index_lives_outside_the_content(root: Path, tmp_path: Path) -> None:
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    assert index.dir.is_relative_to(tmp_path / "cache")
+    assert not any(p.suffix in (".seg", ".toc") for p in root.rglob("*"))
