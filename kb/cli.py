@@ -152,6 +152,18 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------- kb build
+def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from . import site_build
+
+    config = Path(args.config) if args.config else site_build.default_config()
+    if not config.is_file():
+        err.write(f"kb build: {config}: no such file\n")
+        return EXIT_USAGE
+    site = Path(args.site_dir) if args.site_dir else None
+    return site_build.build(config, site, args.strict, Path(args.content) if args.content else None, out, err)
+
+
 # ---------------------------------------------------------------- kb i18n
 def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from . import i18n_cli
@@ -196,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
     r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
     r.set_defaults(func=_resolvers)
+
+    b = sub.add_parser("build", help="build the bilingual site (site/es/, site/en/), replacing the old one only on success")
+    b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml)")
+    b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
+    b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
+    b.set_defaults(func=_build)
 
     from . import i18n_cli
 

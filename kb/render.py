@@ -7,6 +7,7 @@ so nothing written in a YAML file can become HTML, a script or a link the conten
 from __future__ import annotations
 
 import html
+import re
 from typing import Any, Callable, Iterable, Mapping
 
 from .examples import ExampleResult
@@ -14,7 +15,8 @@ from .linker import LINK, Link
 from .mechanics.procedures import flatten_steps
 from .model import Entry, Text
 
-__all__ = ["LABELS", "label", "escape", "ref", "inline", "render_entry", "facts", "LinkTo"]
+__all__ = ["LABELS", "label", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "anchor",
+           "entry_anchor", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
 """Maps (entry id, anchor) to a URL; ``None`` renders the link as plain text."""
@@ -72,6 +74,16 @@ def _plain(_: str, __: str | None) -> None:
     return None
 
 
+def anchor(prefix: str, item_id: str) -> str:
+    """The HTML id of a step or example: ``step-upkeep``, ``example-tie`` (only ``[a-z0-9-]`` kept)."""
+    return f"{prefix}-" + re.sub(r"[^a-z0-9-]+", "-", str(item_id).lower())
+
+
+def entry_anchor(entry_id: str) -> str:
+    """The HTML id of an entry's heading: ``malifaux.engaged`` -> ``malifaux-engaged``."""
+    return re.sub(r"[^a-z0-9-]+", "-", entry_id.lower())
+
+
 def ref(target: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain,
         anchor: str | None = None, display: str | None = None) -> str:
     """A Markdown link to an entry, shown as ``display`` or the entry's title in ``lang``."""
@@ -90,6 +102,15 @@ def inline(text: str, lang: str, titles: Callable[[str], Text | None], link_to: 
         last = m.end()
     out.append(escape(text[last:]))
     return "".join(out)
+
+
+def plain(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
+    """Content text as plain text (no markup): links become their shown words, whitespace is collapsed."""
+    def shown(m: re.Match[str]) -> str:
+        title = titles(m["target"])
+        return m["display"] or (title.best(lang) if title else m["target"])
+
+    return " ".join(LINK.sub(shown, text).split())
 
 
 def _value(value: Any, lang: str, fmt: Callable[[str], str]) -> str:
@@ -135,23 +156,34 @@ def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str] | None = None)
     return out + [""]
 
 
-def _steps(steps: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], depth: int = 0) -> list[str]:
+def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], depth: int = 0,
+          href: Callable[[str], str | None] | None = None) -> list[str]:
+    """A sequence's steps as an ordered Markdown list; each step carries the anchor ``step-<id>``.
+
+    With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
+    steps of the sequence's own page).
+    """
     out = []
-    for n, step in enumerate(steps, 1):
+    for n, step in enumerate(items, 1):
         pad = "    " * depth
         title = _value(step.get("title", {}), lang, fmt)
-        out.append(f"{pad}{n}. **{title}** {{#step-{step['id']}}}" if depth == 0 else f"{pad}{n}. **{title}**")
+        sid = str(step.get("id", n))
+        url = href(sid) if href else None
+        shown = f"[{title}]({url})" if url else title
+        mark = "" if href else f'<span id="{anchor("step", sid)}"></span>'
+        out.append(f"{pad}{n}. {mark}**{shown}**")
         if step.get("text"):
-            out.append(f"{pad}    {_value(step['text'], lang, fmt)}")
+            text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
+            out.append(f"{pad}    {text}")
         if step.get("allows"):
             out.append(f"{pad}    *{label('allows', lang)}:* {', '.join(escape(a) for a in step['allows'])}")
-        out += _steps(step.get("steps", []), lang, fmt, depth + 1)
+        out += steps(step.get("steps", []), lang, fmt, depth + 1, href)
     return out
 
 
 def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[str], str]) -> list[str]:
     title = ex.title.best(lang) if ex.title else ex.id
-    out = [f"### {escape(title)} {{#example-{ex.id}}}", ""]
+    out = [f"### {escape(title)} {{#{anchor('example', ex.id)}}}", ""]
     given = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in ex.given.items())
     out += [f"- **{label('given', lang)}** ({escape(ex.mechanic)}): {given}"]
     if result is not None and result.outcome is not None:
@@ -192,7 +224,7 @@ def render_entry(
     fmt = lambda s: inline(s, lang, titles, link_to)  # noqa: E731
     h = "#" * heading
     data = entry.data
-    out = [f"{h} {escape(entry.title.best(lang))} {{#{entry.id.replace('.', '-')}}}", ""]
+    out = [f"{h} {escape(entry.title.best(lang))} {{#{entry_anchor(entry.id)}}}", ""]
     meta = [label(entry.kind, lang), escape(entry.game)]
     if entry.rule_type != "core":
         meta.append(label(entry.rule_type, lang))
@@ -222,7 +254,7 @@ def render_entry(
                       (label("value", lang), label("when", lang)))
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
-        out += [f"{h}# {label('steps', lang)}", ""] + _steps(seq.get("steps", []), lang, fmt) + [""]
+        out += [f"{h}# {label('steps', lang)}", ""] + steps(seq.get("steps", []), lang, fmt) + [""]
         if seq.get("repeats"):
             out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
     if entry.text("notes"):

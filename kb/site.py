@@ -1,0 +1,201 @@
+"""The static site as data: which pages exist, their Markdown, titles, tags, tooltips and navigation.
+
+Pure: given a loaded :class:`~kb.api.KnowledgeBase`, the results of its worked examples and a
+language, :func:`build_site` returns every page (path relative to the language's root, Markdown
+with front matter) and the navigation tree. The MkDocs plugin only hands these to MkDocs; tests
+read them directly. Paths are the same in both languages, so a page's translation is the same
+path under the other language's prefix.
+
+Page paths::
+
+    index.md                    home
+    concepts.md                 the cross-game concept map (one anchor per concept)
+    <game>/index.md             the game: summary, turn sequence, sections per kind
+    <game>/glossary.md          the game's glossary
+    <game>/<slug>.md            one entry (id <game>.<slug>); never changes while the id does not
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+from .examples import ExampleResult
+from .i18n import field_status
+from .model import SOURCE_LANG, Entry, Text
+from .render import anchor, entry_anchor
+from .site_search import abbreviations, folded_words, front_matter, search_tags
+
+if TYPE_CHECKING:
+    from .api import KnowledgeBase
+
+__all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "relative", "build_site",
+           "nav_config", "results_by_entry"]
+
+LANGUAGES: dict[str, str] = {"es": "Español", "en": "English"}
+"""The site's languages (Spanish first: the source) and their names in the language switcher."""
+RESERVED = frozenset({"index", "glossary"})
+"""Page names a game folder uses itself; an entry with such a slug gets ``<slug>-entry.md``."""
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One generated page."""
+
+    path: str
+    """Path relative to the language's root, e.g. ``malifaux/engaged.md``."""
+    title: str
+    """Plain-text title (not escaped)."""
+    markdown: str
+    """The page source: front matter, Markdown, hidden search words, abbreviation definitions."""
+
+
+@dataclass(frozen=True)
+class NavNode:
+    """A navigation item: a page (``path``) or a section (``children``, maybe with an index ``path``)."""
+
+    title: str
+    """Plain-text title (not escaped)."""
+    path: str | None = None
+    """The page, or the section's index page."""
+    children: tuple["NavNode", ...] = ()
+    """Items of a section."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """Every page of one language, and its navigation."""
+
+    lang: str
+    """``es`` or ``en``."""
+    pages: tuple[SitePage, ...]
+    """The pages, home first."""
+    nav: tuple[NavNode, ...]
+    """The navigation tree."""
+
+    def page(self, path: str) -> SitePage | None:
+        """The page at ``path``, if any."""
+        return next((p for p in self.pages if p.path == path), None)
+
+
+def entry_path(entry: Entry) -> str:
+    """Where an entry is shown: its own page, or (concepts) the concept map."""
+    if entry.kind == "concept":
+        return "concepts.md"
+    slug = entry.id.split(".", 1)[1]
+    return f"{entry.game}/{slug}{'-entry' if slug in RESERVED else ''}.md"
+
+
+def relative(from_page: str, to_page: str) -> str:
+    """A Markdown link from one page path to another (MkDocs resolves and checks ``.md`` links)."""
+    if from_page == to_page:
+        return posixpath.basename(to_page)
+    return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+
+
+def results_by_entry(results: Iterable[ExampleResult]) -> dict[str, dict[str, ExampleResult]]:
+    """Example results grouped as entry id -> example id -> result."""
+    out: dict[str, dict[str, ExampleResult]] = {}
+    for r in results:
+        out.setdefault(r.entry.id, {})[r.example.id] = r
+    return out
+
+
+@dataclass
+class SiteContext:
+    """What page builders share: the knowledge base, the example results and the language."""
+
+    kb: "KnowledgeBase"
+    """The loaded knowledge base."""
+    results: Mapping[str, Mapping[str, ExampleResult]]
+    """Example results by entry id and example id."""
+    lang: str
+    """The language being built."""
+    fallbacks: dict[str, list[str]] = field(default_factory=dict)
+    """Page path -> names of the texts shown in Spanish for want of English (filled while building)."""
+
+    def titles(self, entry_id: str) -> Text | None:
+        """The title of an entry (for links)."""
+        entry = self.kb.get(entry_id)
+        return entry.title if entry else None
+
+    def link_from(self, page: str):
+        """A ``LinkTo`` for :func:`kb.render.render_entry` on ``page``: relative ``.md`` links with anchors."""
+
+        def link_to(target: str, frag: str | None) -> str | None:
+            entry = self.kb.get(target)
+            if entry is None:
+                return None
+            dest = entry_path(entry)
+            if frag:
+                frag = anchor("example" if frag in {x.id for x in entry.examples} else "step", frag)
+            elif entry.kind == "concept":
+                frag = entry_anchor(entry.id)
+            return relative(page, dest) + (f"#{frag}" if frag else "")
+
+        return link_to
+
+    def text(self, value: Text | None, page: str, name: str) -> str:
+        """``value`` in the page's language; a Spanish fallback is recorded for the page's notice."""
+        if value is None:
+            return ""
+        if self.lang != SOURCE_LANG and not value.get(self.lang):
+            self.fallbacks.setdefault(page, []).append(name)
+        return value.best(self.lang)
+
+    def untranslated(self, entry: Entry) -> tuple[list[str], list[str]]:
+        """Fields of ``entry`` shown in Spanish (missing English) and fields whose English is stale."""
+        if self.lang == SOURCE_LANG:
+            return [], []
+        states = field_status(entry)
+        return [s.field for s in states if s.status == "missing"], [s.field for s in states if s.status == "stale"]
+
+
+_LINK_TARGET = re.compile(r"\]\([^)]*\)|\{#[^}]*\}|<[^>]*>")
+
+
+def finish(ctx: SiteContext, path: str, title: str, body: str, names: Iterable[str] = (),
+           extra_tags: Iterable[str] = (), game: str | None = None) -> SitePage:
+    """Assemble a page: front matter with tags, the body, hidden accent-less words, tooltips."""
+    kb = ctx.kb
+    visible = _LINK_TARGET.sub(" ", body)
+    words = folded_words(visible)
+    hidden = f'\n<div class="kb-folded" hidden>{" ".join(words)}</div>\n' if words else ""
+    game_names = {g: meta.name.best(ctx.lang) for g, meta in kb.games.items()}
+    abbrs = abbreviations(visible, ctx.lang, kb.graph.terms, kb.entries, ctx.titles, game, game_names,
+                          fallback=bool(ctx.fallbacks.get(path)))
+    md = front_matter(title, search_tags(names, extra_tags)) + body.rstrip() + "\n" + hidden
+    if abbrs:
+        md += "\n" + "\n".join(abbrs) + "\n"
+    return SitePage(path, title, md)
+
+
+def build_site(kb: "KnowledgeBase", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
+               lang: str) -> Site:
+    """Every page of the site in ``lang``, and its navigation."""
+    from . import site_pages
+
+    by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
+    ctx = SiteContext(kb, by_entry, lang)
+    pages = site_pages.all_pages(ctx)
+    return Site(lang, tuple(pages), site_pages.navigation(ctx))
+
+
+def nav_config(nodes: Iterable[NavNode], prefix: str = "") -> list:
+    """The navigation in ``mkdocs.yml`` form, paths under ``prefix``, titles HTML-escaped.
+
+    Titles are escaped because the theme prints navigation titles without escaping them.
+    A section with an index page lists that page first, bare, for ``navigation.indexes``.
+    """
+    out: list = []
+    for node in nodes:
+        title = html.escape(node.title, quote=False)
+        if node.children:
+            items = ([prefix + node.path] if node.path else []) + nav_config(node.children, prefix)
+            out.append({title: items})
+        elif node.path:
+            out.append({title: prefix + node.path})
+    return out

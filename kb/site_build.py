@@ -1,0 +1,100 @@
+"""``kb build``: run the MkDocs build of both languages with progress lines, replacing the site atomically.
+
+The site is built into a temporary sibling of the target folder; only a successful build is
+swapped in (two renames), so a failed build leaves the previous site as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import TextIO
+
+__all__ = ["default_config", "build"]
+
+
+def default_config() -> Path:
+    """``mkdocs.yml`` in the working directory, else the one beside the ``kb`` package."""
+    here = Path("mkdocs.yml")
+    return here if here.is_file() else Path(__file__).resolve().parent.parent / "mkdocs.yml"
+
+
+class _Lines(logging.Handler):
+    """Writes log records as ``prefix message`` lines, below ``below`` severity only."""
+
+    def __init__(self, stream: TextIO, prefix: str, below: int = logging.CRITICAL + 1) -> None:
+        super().__init__(logging.DEBUG)
+        self.stream, self.prefix, self.below = stream, prefix, below
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < self.below:
+            self.stream.write(f"{self.prefix}{record.getMessage()}\n")
+            self.stream.flush()
+
+
+def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path | None,
+          out: TextIO, err: TextIO) -> int:
+    """Build the site; returns 0 on success, 1 when the build failed (the old site is kept)."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from .mkdocs_plugin import KnowledgeBasePlugin
+
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    mk = logging.getLogger("mkdocs")
+    progress = _Lines(out, "", below=logging.WARNING)
+    problems = _Lines(err, "WARNING - ")
+    problems.setLevel(logging.WARNING)
+    kb_log = logging.getLogger("mkdocs.plugins.kb")
+    old_level = mk.level
+    mk.setLevel(logging.INFO)
+    mk.addHandler(problems)
+    kb_log.addHandler(progress)
+    start = time.monotonic()
+    tmp: Path | None = None
+    try:
+        config = load_config(str(config_file), strict=strict)
+        target = Path(site_dir or config.site_dir).resolve()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+        tmp.chmod(0o755)
+        config.site_dir = str(tmp)
+        if content is not None:
+            for plugin in config.plugins.values():
+                if isinstance(plugin, KnowledgeBasePlugin):
+                    plugin.config.content = str(Path(content).resolve())
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            mkdocs_build(config)
+        finally:
+            config.plugins.on_shutdown()
+        _swap(tmp, target)
+        tmp = None
+        out.write(f"kb build: site written to {target} in {time.monotonic() - start:.1f} s\n")
+        return 0
+    except MkDocsException as exc:
+        err.write(f"kb build: failed, the previous site is kept: {exc}\n")
+        return 1
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        kb_log.removeHandler(progress)
+        mk.removeHandler(problems)
+        mk.setLevel(old_level)
+
+
+def _swap(new: Path, target: Path) -> None:
+    """Put ``new`` in place of ``target``; the old site is deleted only once the new one is in place."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.rename(target, old)
+    os.rename(new, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,266 @@
+"""The Markdown of each kind of page: home, game, entry, glossary, concept map; and the navigation.
+
+Every string from the content goes through :func:`kb.render.escape` (or a renderer that does);
+UI strings come from :data:`SITE_LABELS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .model import Entry
+from .render import entry_anchor, escape, inline, label, render_entry, steps
+from .site import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
+from .site_search import entry_names
+
+__all__ = ["SITE_LABELS", "KIND_ORDER", "all_pages", "navigation", "main_sequence"]
+
+KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
+"""The order of a game's sections."""
+
+SITE_LABELS: dict[str, dict[str, str]] = {
+    "es": {
+        "site": "Reglas de juegos de mesa", "home": "Inicio",
+        "intro": "Referencia bilingüe de reglas: cada entrada enlaza con sus términos, con lo que la cita "
+                 "y con sus ejemplos resueltos, que se comprueban en cada compilación.",
+        "games": "Juegos", "concepts": "Mapa de conceptos", "glossary": "Glosario", "overview": "Presentación",
+        "turn_sequence": "Secuencia de turno", "sections": "Secciones", "entries": "entradas",
+        "verified": "{ok} de {n} ejemplos resueltos verificados en esta compilación.",
+        "concepts_intro": "Ideas que aparecen en varios juegos con nombres distintos: cada concepto con el "
+                          "término que usa cada juego y en qué se diferencia.",
+        "term": "Término", "note": "Diferencia", "game": "Juego", "none": "—", "forms": "Formas",
+        "abbreviations": "Abreviaturas", "concept": "Concepto",
+        "sequence": "Secuencias", "action": "Acciones", "ability": "Habilidades", "rule": "Reglas",
+        "terrain": "Terreno", "ruling": "Aclaraciones", "term_plural": "Términos",
+        "untranslated_title": "", "stale_title": "", "fallback_title": "", "fallback": "", "fields": "",
+    },
+    "en": {
+        "site": "Tabletop game rules", "home": "Home",
+        "intro": "A bilingual rules reference: every entry links to its terms, to what cites it and to its "
+                 "worked examples, which are checked on every build.",
+        "games": "Games", "concepts": "Concept map", "glossary": "Glossary", "overview": "Overview",
+        "turn_sequence": "Turn sequence", "sections": "Sections", "entries": "entries",
+        "verified": "{ok} of {n} worked examples verified by this build.",
+        "concepts_intro": "Ideas that several games share under different names: each concept with the term "
+                          "each game uses and how it differs.",
+        "term": "Term", "note": "Difference", "game": "Game", "none": "—", "forms": "Forms",
+        "abbreviations": "Abbreviations", "concept": "Concept",
+        "sequence": "Sequences", "action": "Actions", "ability": "Abilities", "rule": "Rules",
+        "terrain": "Terrain", "ruling": "Rulings", "term_plural": "Terms",
+        "untranslated_title": "Not translated yet", "stale_title": "Translation may be out of date",
+        "fallback_title": "Partly in Spanish",
+        "fallback": "Some texts on this page have no English translation yet and are shown in Spanish:",
+        "fields": "Fields",
+    },
+}
+
+
+def t(ctx: SiteContext, key: str) -> str:
+    """A site UI string in the context's language."""
+    return SITE_LABELS[ctx.lang].get(key, key)
+
+
+def _kind_label(ctx: SiteContext, kind: str) -> str:
+    return t(ctx, "term_plural" if kind == "term" else kind)
+
+
+def _fmt(ctx: SiteContext, page: str):
+    return lambda s: inline(s, ctx.lang, ctx.titles, ctx.link_from(page))
+
+
+def _notice(ctx: SiteContext, page: str, body: str) -> str:
+    """A warning admonition when the English page shows Spanish (only after the body is built)."""
+    shown = ctx.fallbacks.get(page)
+    if not shown or ctx.lang == "es":
+        return body
+    names = ", ".join(escape(n) for n in dict.fromkeys(shown) if n)
+    head = f'!!! warning "{t(ctx, "fallback_title")}"\n\n    {t(ctx, "fallback")} {names}\n\n'
+    return head + body
+
+
+def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
+    """One entry: everything :func:`render_entry` shows, with a notice when the English is missing or stale."""
+    path = entry_path(entry)
+    kb = ctx.kb
+    body = render_entry(entry, ctx.lang, ctx.titles, kb.backlinks(entry.id), ctx.results.get(entry.id, {}),
+                        ctx.link_from(path))
+    missing, stale = ctx.untranslated(entry)
+    notes = []
+    if missing:
+        ctx.fallbacks.setdefault(path, []).extend(missing)
+        notes.append((t(ctx, "untranslated_title"), label("untranslated", ctx.lang), missing))
+    if stale:
+        notes.append((t(ctx, "stale_title"), label("stale", ctx.lang), stale))
+    head = "".join(f'!!! warning "{title}"\n\n    {text} ({t(ctx, "fields")}: {escape(", ".join(fields))})\n\n'
+                   for title, text, fields in notes)
+    names = entry_names(entry) + [entry.id]
+    return finish(ctx, path, entry.title.best(ctx.lang), head + body, names, entry.tags, entry.game)
+
+
+def main_sequence(ctx: SiteContext, game: str) -> Entry | None:
+    """The game's turn sequence: a core sequence, preferring ids that say turn or round, then the longest."""
+    seqs = ctx.kb.filter(game=game, kind="sequence")
+
+    def rank(e: Entry) -> tuple[Any, ...]:
+        slug = e.id.split(".", 1)[1]
+        count = len((e.data.get("sequence") or {}).get("steps", []))
+        return (e.rule_type != "core", "turn" not in slug, "round" not in slug, -count, e.id)
+
+    return min(seqs, key=rank) if seqs else None
+
+
+def game_page(ctx: SiteContext, game: str) -> SitePage:
+    """A game: name, summary, its turn sequence as ordered steps, and its entries by kind."""
+    meta = ctx.kb.games[game]
+    path = f"{game}/index.md"
+    fmt = _fmt(ctx, path)
+    name = ctx.text(meta.name, path, meta.name.es)
+    out = [f"# {escape(name)} {{#{entry_anchor(game)}}}", ""]
+    summary = meta.data.get("summary")
+    if isinstance(summary, dict) and "es" in summary:
+        out += [f"> {fmt(ctx.text(_text(summary), path, name))}", ""]
+    seq = main_sequence(ctx, game)
+    if seq is not None:
+        link = ctx.link_from(path)
+        title = ctx.text(seq.title, path, seq.title.es)
+        out += [f"## {t(ctx, 'turn_sequence')} {{#turn-sequence}}", "", f"[{escape(title)}]({link(seq.id, None)})", ""]
+        href = lambda sid: link(seq.id, sid)  # noqa: E731
+        out += steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, fmt, href=href) + [""]
+    out += [f"## {t(ctx, 'sections')} {{#sections}}", ""]
+    out += [f"- [{t(ctx, 'glossary')}](glossary.md)"]
+    kinds = [k for k in KIND_ORDER if ctx.kb.filter(game=game, kind=k)]
+    out += [f"- [{_kind_label(ctx, k)}](#{k})" for k in kinds] + [""]
+    for kind in kinds:
+        out += [f"### {_kind_label(ctx, kind)} {{#{kind}}}", ""]
+        for e in _sorted(ctx, ctx.kb.filter(game=game, kind=kind)):
+            out.append(_entry_item(ctx, path, e))
+        out.append("")
+    body = _notice(ctx, path, "\n".join(out))
+    return finish(ctx, path, name, body, [meta.name.es, meta.name.en or ""], (), game)
+
+
+def _text(value: Mapping[str, str]):
+    from .model import Text
+
+    return Text(value["es"], value.get("en"))
+
+
+def _sorted(ctx: SiteContext, entries: list[Entry]) -> list[Entry]:
+    from .terms import fold
+
+    return sorted(entries, key=lambda e: (fold(e.title.best(ctx.lang)), e.id))
+
+
+def _entry_item(ctx: SiteContext, page: str, e: Entry) -> str:
+    title = ctx.text(e.title, page, e.title.es)
+    line = f"- [{escape(title)}]({relative(page, entry_path(e))})"
+    summary = e.text("summary")
+    if summary:
+        line += " — " + inline(ctx.text(summary, page, title), ctx.lang, ctx.titles, ctx.link_from(page))
+    return line.replace("\n", " ")
+
+
+def glossary_page(ctx: SiteContext, game: str) -> SitePage:
+    """A game's terms: title, forms, abbreviations, definition and shared concept, alphabetically."""
+    meta = ctx.kb.games[game]
+    path = f"{game}/glossary.md"
+    fmt = _fmt(ctx, path)
+    name = meta.name.best(ctx.lang)
+    title = f"{t(ctx, 'glossary')} — {name}"
+    out = [f"# {escape(title)} {{#glossary}}", ""]
+    link = ctx.link_from(path)
+    for e in _sorted(ctx, ctx.kb.filter(game=game, kind="term")):
+        term_title = ctx.text(e.title, path, e.title.es)
+        out += [f"## [{escape(term_title)}]({link(e.id, None)}) {{#{entry_anchor(e.id)}}}", ""]
+        summary = e.text("summary")
+        if summary:
+            out += [fmt(ctx.text(summary, path, term_title)), ""]
+        assert e.term is not None
+        rows = []
+        for key, block in (("forms", e.term.forms), ("abbreviations", e.term.abbreviations)):
+            shown = "; ".join(f"{lg}: {', '.join(escape(f) for f in fs)}" for lg, fs in block.items() if fs)
+            if shown:
+                rows.append(f"- *{t(ctx, key)}:* {shown}")
+        if e.term.concept and ctx.kb.get(e.term.concept):
+            rows.append(f"- *{t(ctx, 'concept')}:* [{escape(ctx.kb.get(e.term.concept).title.best(ctx.lang))}]"
+                        f"({link(e.term.concept, None)})")
+        out += rows + [""]
+    body = _notice(ctx, path, "\n".join(out))
+    return finish(ctx, path, title, body, [name], [t(ctx, "glossary")], game)
+
+
+def concepts_page(ctx: SiteContext) -> SitePage:
+    """The concept map: each shared concept with each game's term and how that game's version differs."""
+    path = "concepts.md"
+    fmt = _fmt(ctx, path)
+    link = ctx.link_from(path)
+    title = t(ctx, "concepts")
+    out = [f"# {escape(title)} {{#concepts}}", "", t(ctx, "concepts_intro"), ""]
+    names: list[str] = []
+    for view in ctx.kb.concepts():
+        c = view.entry
+        ctitle = ctx.text(c.title, path, c.title.es)
+        names += [c.title.es, c.title.en or ""]
+        out += [f"## {escape(ctitle)} {{#{entry_anchor(c.id)}}}", ""]
+        if c.text("summary"):
+            out += [fmt(ctx.text(c.text("summary"), path, ctitle)), ""]
+        rows = []
+        for game, terms in view.terms.items():
+            gname = ctx.kb.games[game].name.best(ctx.lang) if game in ctx.kb.games else game
+            for term in terms:
+                note = term.data.get("term", {}).get("concept_note")
+                shown = fmt(ctx.text(_text(note), path, term.title.es)) if isinstance(note, dict) else t(ctx, "none")
+                rows.append(f"| {escape(gname)} | [{escape(term.title.best(ctx.lang))}]({link(term.id, None)}) "
+                            f"| {shown.replace(chr(10), ' ').replace('|', '&#124;')} |")
+        if rows:
+            out += [f"| {t(ctx, 'game')} | {t(ctx, 'term')} | {t(ctx, 'note')} |", "|---|---|---|", *rows, ""]
+        else:
+            out += [t(ctx, "none"), ""]
+    body = _notice(ctx, path, "\n".join(out))
+    return finish(ctx, path, title, body, names, [t(ctx, "concepts")])
+
+
+def home_page(ctx: SiteContext) -> SitePage:
+    """The home page: the games, the concept map, and how many worked examples this build verified."""
+    path = "index.md"
+    out = [f"# {t(ctx, 'site')} {{#home}}", "", t(ctx, "intro"), "", f"## {t(ctx, 'games')} {{#games}}", ""]
+    for game, meta in sorted(ctx.kb.games.items()):
+        name = ctx.text(meta.name, path, meta.name.es)
+        count = len(ctx.kb.filter(game=game))
+        line = f"- [{escape(name)}]({game}/index.md) · {count} {t(ctx, 'entries')}"
+        summary = meta.data.get("summary")
+        if isinstance(summary, dict) and "es" in summary:
+            line += " — " + escape(ctx.text(_text(summary), path, name))
+        out.append(line.replace("\n", " "))
+    out += ["", f"- [{t(ctx, 'concepts')}](concepts.md)", ""]
+    results = [r for per in ctx.results.values() for r in per.values()]
+    if results:
+        ok = sum(r.passed for r in results)
+        out += [t(ctx, "verified").format(ok=ok, n=len(results)), ""]
+    body = _notice(ctx, path, "\n".join(out))
+    return finish(ctx, path, t(ctx, "site"), body, [], [SITE_LABELS[lg]["site"] for lg in LANGUAGES])
+
+
+def all_pages(ctx: SiteContext) -> list[SitePage]:
+    """Every page, home first."""
+    pages = [home_page(ctx)]
+    for game in sorted(ctx.kb.games):
+        pages += [game_page(ctx, game), glossary_page(ctx, game)]
+        pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
+    pages.append(concepts_page(ctx))
+    return pages
+
+
+def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
+    """Home, each game (overview, glossary, a section per kind), the concept map."""
+    nodes = [NavNode(t(ctx, "home"), "index.md")]
+    for game, meta in sorted(ctx.kb.games.items()):
+        kids = [NavNode(t(ctx, "glossary"), f"{game}/glossary.md")]
+        for kind in KIND_ORDER:
+            found = _sorted(ctx, ctx.kb.filter(game=game, kind=kind))
+            if found:
+                kids.append(NavNode(_kind_label(ctx, kind), None,
+                                    tuple(NavNode(e.title.best(ctx.lang), entry_path(e)) for e in found)))
+        nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(kids)))
+    nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
+    return tuple(nodes)
