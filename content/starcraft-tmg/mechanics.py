@@ -1,0 +1,353 @@
+"""StarCraft tabletop miniatures game, chapter 07: rounds, alternating activation and arrivals.
+
+Every resolver here follows seed 001_89f9918ebbc87fea.txt (§8.1–§8.3.3 and "Una ronda completa,
+paso a paso"). Where the chapter leaves a case open (a tied Roll-Off, a VP tie's winner, a unit
+exactly at 6"), the resolver refuses or leaves the answer empty instead of inventing a rule.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal, Mapping
+
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics.dice import chance, distribution, parse
+from kb.mechanics.procedures import flatten_steps
+
+SEQUENCE = "starcraft-tmg.round-sequence"
+"""The entry that holds the round's phases and the actions each allows."""
+
+ALTERNATING = ("movement", "assault", "combat")
+"""Phases 1, 2 and 3: played by alternating activation (§8.2)."""
+
+MARK_ON_PASS = ("movement", "assault")
+"""Phases where your unactivated units on the table get their Activation Marker when you pass (§8.2.1)."""
+
+ZONE_OF_INFLUENCE = 6
+"""Inches from the opponent's entry edge (§8.3.3)."""
+
+ROLL_OFF_DICE = "2d6"
+"""The Roll-Off for round 1 (§8.2.2)."""
+
+PASS = "pass"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _two_players(players: list[str], what_es: str, what_en: str) -> None:
+    if len(players) != 2:
+        raise RuleError("two-players", f"{what_es} debe nombrar exactamente a los dos jugadores, no {players}",
+                        f"{what_en} must name exactly the two players, not {players}")
+
+
+def _round_steps(context: Context) -> list[Mapping[str, Any]]:
+    data = context.lookup(SEQUENCE)
+    if data is None or "sequence" not in data:
+        raise RuleError("no-sequence", f"falta la secuencia {SEQUENCE}", f"the sequence {SEQUENCE} is missing")
+    return list(data["sequence"]["steps"])
+
+
+def _step(steps: list[Mapping[str, Any]], step_id: str) -> Mapping[str, Any]:
+    for step in flatten_steps(steps):
+        if step["id"] == step_id:
+            return step
+    raise RuleError("unknown-step", f"no hay paso '{step_id}' en la ronda", f"the round has no step '{step_id}'")
+
+
+def _check_2d6(rolls: dict[str, int]) -> None:
+    dice = parse(ROLL_OFF_DICE)
+    for player, value in rolls.items():
+        if not dice.low <= value <= dice.high:
+            raise RuleError("impossible-roll", f"{player} no puede sacar {value} con 2D6 (2–12)",
+                            f"{player} cannot roll {value} on 2D6 (2–12)")
+
+
+def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
+    """Winner of one 2D6 Roll-Off; a tie is refused because chapter 07 does not say how to break it."""
+    _two_players(list(rolls), "El Roll-Off", "The Roll-Off")
+    _check_2d6(rolls)
+    trace.add("Roll-Off (2D6): {rolls}", "Roll-Off (2D6): {rolls}", rolls=[f"{p}={v}" for p, v in rolls.items()])
+    (a, ra), (b, rb) = rolls.items()
+    if ra == rb:
+        raise RuleError("roll-off-tie",
+                        f"empate a {ra} en el Roll-Off: el capítulo 07 no explica cómo se deshace",
+                        f"the Roll-Off is tied at {ra}: chapter 07 does not say how to break the tie")
+    winner = a if ra > rb else b
+    trace.add("Gana el Roll-Off {w}", "{w} wins the Roll-Off", w=winner)
+    return winner
+
+
+# --------------------------------------------------------------------------- resolvers
+
+
+@resolver("starcraft-tmg.activation-phase", outputs={
+    "turns": "what happened at each turn, as 'player: action'",
+    "first_to_pass": "the player who passed first",
+    "next_first_player": "who takes the First Player Marker for the next phase (the first to pass)",
+    "marker_for": "the phase that marker is for",
+    "activations": "units each player activated in the phase",
+    "markers": "Activation Markers each player has on the table when the phase ends",
+    "finishing_run": "activations the other player made alone after the first pass",
+})
+def activation_phase(context: Context, phase: Literal["movement", "assault", "combat"], holder: str,
+                     units: dict[str, int], decisions: list[dict[str, str]], starts: str | None = None,
+                     reserves: dict[str, int] | None = None):
+    """Play one alternating-activation phase (1, 2 or 3) from the players' decisions, turn by turn.
+
+    ``units`` counts each player's units on the table that may activate in the phase (in Combat,
+    their engaged units); ``reserves`` (Movement only) counts the units in Reserves that Supply
+    lets each player Deploy. ``holder`` has the First Player Marker and ``starts`` is the player
+    they pick to activate first (the holder by default). Each decision is ``{player: action}``
+    or ``{player: pass}``; the list must play the phase to its end (both players have passed).
+    """
+    players = list(units)
+    _two_players(players, "«units»", "'units'")
+    reserves = dict(reserves or {})
+    for p in reserves:
+        if p not in players:
+            raise RuleError("unknown-player", f"{p} no juega esta partida", f"{p} is not playing this game")
+    if reserves and phase != "movement":
+        raise RuleError("deploy-only-in-movement", "solo se despliega desde la reserva en la fase de Movimiento",
+                        "units are only deployed from Reserves in the Movement phase")
+    starts = starts or holder
+    for who in (holder, starts):
+        if who not in players:
+            raise RuleError("unknown-player", f"{who} no juega esta partida", f"{who} is not playing this game")
+
+    steps = _round_steps(context)
+    allowed = list(_step(steps, phase).get("allows", []))
+    ids = [s["id"] for s in steps]
+    marker_for = ids[ids.index(phase) + 1] if ids.index(phase) + 1 < len(ids) else None
+
+    trace = Trace()
+    trace.add("Fase {phase}: acciones posibles {allowed}", "Phase {phase}: available actions {allowed}",
+              phase=phase, allowed=allowed)
+    if starts == holder:
+        trace.add("{h} tiene el First Player Marker y empieza", "{h} holds the First Player Marker and goes first", h=holder)
+    else:
+        trace.add("{h} tiene el First Player Marker y decide que empiece {s}",
+                  "{h} holds the First Player Marker and has {s} go first", h=holder, s=starts)
+
+    table = {p: units[p] for p in players}
+    waiting = {p: reserves.get(p, 0) for p in players}
+    activations = {p: 0 for p in players}
+    markers = {p: 0 for p in players}
+    passed: list[str] = []
+    turns: list[str] = []
+    run = 0
+    turn = starts
+    other = {players[0]: players[1], players[1]: players[0]}
+
+    for n, decision in enumerate(decisions, 1):
+        if len(passed) == 2:
+            raise RuleError("phase-over", f"la decisión {n} llega cuando los dos jugadores ya han pasado",
+                            f"decision {n} comes after both players have passed")
+        if len(decision) != 1:
+            raise RuleError("bad-decision", f"la decisión {n} debe ser {{jugador: acción}}",
+                            f"decision {n} must be {{player: action}}")
+        (player, action), = decision.items()
+        if player in passed:
+            raise RuleError("already-passed", f"{player} ya ha pasado y no activa nada más en esta fase",
+                            f"{player} has passed and activates nothing more this phase")
+        if player != turn:
+            raise RuleError("not-your-turn", f"la decisión {n} es de {player}, pero le toca a {turn}",
+                            f"decision {n} is {player}'s, but it is {turn}'s turn")
+        can_activate = table[player] + waiting[player] > 0
+        if action == PASS:
+            if phase == "combat" and table[player] > 0:
+                raise RuleError("must-fight",
+                                f"{player} aún tiene {table[player]} unidad(es) trabada(s): en Combate solo se pasa sin ninguna",
+                                f"{player} still has {table[player]} engaged unit(s): in Combat you pass only with none left")
+            passed.append(player)
+            turns.append(f"{player}: {PASS}")
+            if len(passed) == 1:
+                trace.add("{p} pasa el primero: se lleva el First Player Marker para la fase siguiente",
+                          "{p} passes first: takes the First Player Marker for the next phase", p=player)
+            else:
+                trace.add("{p} pasa también: termina la fase", "{p} passes too: the phase ends", p=player)
+            if phase in MARK_ON_PASS and table[player] > 0:
+                trace.add("{k} unidad(es) de {p} en mesa sin activar reciben su Activation Marker",
+                          "{k} unactivated unit(s) of {p} on the table get their Activation Marker", k=table[player], p=player)
+                markers[player] += table[player]
+                table[player] = 0
+        else:
+            if action not in allowed:
+                raise RuleError("action-not-allowed", f"{action} no es una acción de la fase {phase} ({', '.join(allowed)})",
+                                f"{action} is not an action of the {phase} phase ({', '.join(allowed)})")
+            if not can_activate:
+                raise RuleError("must-pass", f"a {player} no le queda ninguna unidad que activar: tiene que pasar",
+                                f"{player} has no unit left to activate: they must pass")
+            pool = waiting if action == "deploy" else table
+            if pool[player] == 0:
+                raise RuleError("no-unit-for-action",
+                                f"{player} no tiene ninguna unidad que pueda hacer {action}",
+                                f"{player} has no unit that can take {action}")
+            pool[player] -= 1
+            activations[player] += 1
+            markers[player] += 1
+            turns.append(f"{player}: {action}")
+            if passed:
+                run += 1
+            trace.add("{p} activa una unidad: {a} (y le pone su Activation Marker)",
+                      "{p} activates a unit: {a} (and puts its Activation Marker next to it)", p=player, a=action)
+        turn = player if other[player] in passed else other[player]
+
+    if len(passed) < 2:
+        raise RuleError("phase-unfinished", "las decisiones acaban antes de que pasen los dos jugadores",
+                        "the decisions end before both players have passed")
+    if marker_for:
+        trace.add("{p} tendrá el First Player Marker en la fase {nxt}", "{p} will hold the First Player Marker in the {nxt} phase",
+                  p=passed[0], nxt=marker_for)
+    return outcome(trace, turns=turns, first_to_pass=passed[0], next_first_player=passed[0], marker_for=marker_for,
+                   activations=activations, markers=markers, finishing_run=run)
+
+
+@resolver("starcraft-tmg.first-player", outputs={
+    "holder": "who receives the First Player Marker for the round (empty when chapter 07 does not settle it)",
+    "decided_by": "roll-off (round 1), fewer-vp, or vp-tie-roll-off",
+    "roll_off_winner": "who won the Roll-Off, when one was made",
+})
+def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str | None = None,
+                 vp: dict[str, int] | None = None):
+    """Who holds the First Player Marker at the start of a round (§8.2.2).
+
+    Round 1: a 2D6 Roll-Off (``roll_off``), whose winner gives the marker to either player
+    (``choice``). Later rounds: the player with fewer VP at the end of the previous round (``vp``);
+    a VP tie calls for another Roll-Off.
+    """
+    trace = Trace()
+    if round < 1:
+        raise RuleError("bad-round", f"no hay ronda {round}", f"there is no round {round}")
+    if round == 1:
+        if roll_off is None:
+            raise RuleError("missing-roll-off", "la ronda 1 empieza con un Roll-Off de 2D6",
+                            "round 1 starts with a 2D6 Roll-Off")
+        winner = _roll_off(trace, roll_off)
+        if choice is None:
+            raise RuleError("missing-choice", f"{winner} tiene que decidir a quién da el First Player Marker",
+                            f"{winner} must decide who gets the First Player Marker")
+        if choice not in roll_off:
+            raise RuleError("unknown-player", f"{choice} no juega esta partida", f"{choice} is not playing this game")
+        trace.add("{w} da el First Player Marker a {c}", "{w} gives the First Player Marker to {c}", w=winner, c=choice)
+        return outcome(trace, holder=choice, decided_by="roll-off", roll_off_winner=winner)
+
+    if vp is None:
+        raise RuleError("missing-vp", f"para la ronda {round} hacen falta los VP al final de la ronda {round - 1}",
+                        f"round {round} needs the VP at the end of round {round - 1}")
+    _two_players(list(vp), "«vp»", "'vp'")
+    trace.add("VP al final de la ronda {r}: {vp}", "VP at the end of round {r}: {vp}", r=round - 1,
+              vp=[f"{p}={v}" for p, v in vp.items()])
+    (a, va), (b, vb) = vp.items()
+    if va != vb:
+        holder = a if va < vb else b
+        trace.add("{h} va por detrás y recibe el First Player Marker", "{h} is behind and receives the First Player Marker",
+                  h=holder)
+        return outcome(trace, holder=holder, decided_by="fewer-vp", roll_off_winner=None)
+    trace.add("Empate a {v} VP: se hace otro Roll-Off", "Tied at {v} VP: another Roll-Off is made", v=va)
+    if roll_off is None:
+        raise RuleError("missing-roll-off", "con empate a VP hace falta otro Roll-Off", "a VP tie needs another Roll-Off")
+    if set(roll_off) != set(vp):
+        raise RuleError("unknown-player", "el Roll-Off debe ser entre los dos jugadores", "the Roll-Off must be between the two players")
+    winner = _roll_off(trace, roll_off)
+    trace.add("El capítulo 07 no dice si {w} se queda el marcador o lo asigna como en la ronda 1",
+              "Chapter 07 does not say whether {w} keeps the marker or assigns it as in round 1", w=winner)
+    return outcome(trace, holder=None, decided_by="vp-tie-roll-off", roll_off_winner=winner)
+
+
+@resolver("starcraft-tmg.roll-off-odds", outputs={
+    "favourable": "Roll-Off outcomes (of both players' dice) with that result for the first player",
+    "outcomes": "all equally likely outcomes",
+    "probability": "favourable/outcomes as a fraction text",
+})
+def roll_off_odds(result: Literal["win", "tie", "lose"], dice: str = ROLL_OFF_DICE):
+    """Exact odds that one player wins, ties or loses a single Roll-Off (2D6 each)."""
+    d = parse(dice)
+    ways = distribution(d)
+    fav = 0
+    for mine, n in ways.items():
+        for theirs, m in ways.items():
+            if (result == "win" and mine > theirs) or (result == "tie" and mine == theirs) or (result == "lose" and mine < theirs):
+                fav += n * m
+    total = (d.sides ** d.count) ** 2
+    names_es = {"win": "gana", "tie": "empata", "lose": "pierde"}
+    names_en = {"win": "wins", "tie": "ties", "lose": "loses"}
+    trace = Trace()
+    trace.add("Cada jugador tira {dice}: {total} combinaciones igual de probables",
+              "Each player rolls {dice}: {total} equally likely combinations", dice=str(d), total=total)
+    trace.add("El primer jugador {r} en {fav} de ellas", "The first player {r_en} in {fav} of them",
+              r=names_es[result], r_en=names_en[result], fav=fav)
+    p = Fraction(fav, total)
+    return outcome(trace, p, favourable=fav, outcomes=total, probability=f"{fav}/{total}")
+
+
+@resolver("starcraft-tmg.arrival-check", outputs={
+    "legal": "whether the unit may end its arrival there",
+    "margin": "inches beyond the Zone of Influence",
+})
+def arrival_check(distance: float, in_coherency: bool = True,
+                  method: Literal["edge", "warp-prism", "summoned"] = "edge"):
+    """May a unit arriving from Reserves end its activation here? (§8.3.3)
+
+    ``distance`` is how far the unit ends from the opponent's entry edge, in inches;
+    ``in_coherency`` says whether every model fits legally in Coherency; ``method`` is how it arrives.
+    """
+    if distance < 0:
+        raise RuleError("bad-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
+    trace = Trace()
+    how_es = {"edge": "por el borde", "warp-prism": "con Warp Prism", "summoned": "invocada"}[method]
+    how_en = {"edge": "from the edge", "warp-prism": "by Warp Prism", "summoned": "summoned"}[method]
+    trace.add("Llega {how_es}: el límite es el mismo para cualquier forma de llegada",
+              "Arrives {how_en}: the limit is the same for every way of arriving", how_es=how_es, how_en=how_en)
+    trace.add("Zone of Influence rival: {z}\" desde su borde de entrada; la unidad acaba a {d}\"",
+              "Opponent's Zone of Influence: {z}\" from their entry edge; the unit ends {d}\" away",
+              z=ZONE_OF_INFLUENCE, d=distance)
+    if distance < ZONE_OF_INFLUENCE:
+        raise RuleError("inside-zone-of-influence",
+                        f"a {distance}\" del borde rival la unidad acaba dentro de su Zone of Influence ({ZONE_OF_INFLUENCE}\")",
+                        f"at {distance}\" from the opposing edge the unit ends inside their Zone of Influence ({ZONE_OF_INFLUENCE}\")")
+    if distance == ZONE_OF_INFLUENCE:
+        raise RuleError("zone-boundary",
+                        f"a {distance}\" justos el capítulo 07 no aclara si la unidad está dentro o fuera",
+                        f"at exactly {distance}\" chapter 07 does not say whether the unit is inside or outside")
+    if not in_coherency:
+        raise RuleError("out-of-coherency", "no caben todas en Coherency: no se puede desplegar ahí",
+                        "they do not all fit in Coherency: you cannot deploy there")
+    trace.add("Fuera de la zona y en Coherency: llegada válida", "Outside the zone and in Coherency: a legal arrival")
+    return outcome(trace, legal=True, margin=distance - ZONE_OF_INFLUENCE)
+
+
+@resolver("starcraft-tmg.start-of-round", outputs={
+    "statuses": "each unit's statuses once the round has started",
+    "effects_order": "the Start of the Round effects in the order they are resolved",
+})
+def start_of_round(first_player: str, units: dict[str, list[str]], effects: dict[str, list[str]] | None = None):
+    """The start of a round: STATIONARY for every unit, HIDDEN for BURROWED ones, then the
+    Start of the Round effects, the First Player Marker holder's first (each player orders their own).
+
+    ``units`` maps each unit on the table to the statuses it has; ``effects`` maps each player to
+    their Start of the Round effects in the order that player chooses.
+    """
+    effects = dict(effects or {})
+    if len(effects) > 2:
+        _two_players(list(effects), "«effects»", "'effects'")
+    trace = Trace()
+    statuses: dict[str, list[str]] = {}
+    for unit, has in units.items():
+        now = list(dict.fromkeys(has))
+        gained = ["STATIONARY"] + (["HIDDEN"] if "BURROWED" in now else [])
+        for status in gained:
+            if status not in now:
+                now.append(status)
+        statuses[unit] = now
+        trace.add("{u} gana {g}", "{u} gains {g}", u=unit, g=gained)
+    order = [first_player] + [p for p in effects if p != first_player]
+    resolved: list[str] = []
+    for player in order:
+        mine = effects.get(player, [])
+        if mine:
+            trace.add("Efectos de {p} (en el orden que elige): {e}", "{p}'s effects (in the order they choose): {e}",
+                      p=player, e=mine)
+        resolved += mine
+    trace.add("Después se revisa el Supply disponible (capítulo 05)", "Then the available Supply is checked (chapter 05)")
+    return outcome(trace, statuses=statuses, effects_order=resolved)
