@@ -30,15 +30,22 @@ def _stemmer(name: str):
     return snowballstemmer.stemmer(name)
 
 
-@lru_cache(maxsize=4096)
-def _fold_char(c: str) -> str:
-    base = unicodedata.normalize("NFD", c)[0].lower()
-    return base if len(base) == 1 else c
+class _FoldTable(dict):
+    """``str.translate`` table built on demand: each character to one lowercase, unaccented character."""
+
+    def __missing__(self, code: int) -> str:
+        c = chr(code)
+        base = unicodedata.normalize("NFD", c)[0].lower()
+        self[code] = folded = base if len(base) == 1 else c
+        return folded
+
+
+_FOLD = _FoldTable()
 
 
 def fold(text: str) -> str:
     """Lowercase and strip accents, keeping every character's position (``Línea`` → ``linea``)."""
-    return "".join(c if c.isascii() and not c.isupper() else _fold_char(c) for c in text)
+    return text.translate(_FOLD)
 
 
 def tokens(text: str) -> list[tuple[int, int, str]]:
@@ -70,6 +77,7 @@ class TermIndex:
         self._abbr: dict[str, dict[tuple[str, ...], list[str]]] = {}
         self._stems: dict[str, dict[tuple[str, ...], list[str]]] = {}
         self._any: dict[tuple[str, ...], set[str]] = {}
+        self._first: dict[int, frozenset[str]] = {}
         self.longest = 1
         for t in self.terms.values():
             for lang, forms in t.forms.items():
@@ -108,27 +116,40 @@ class TermIndex:
         their Snowball stems); abbreviations match exactly as written. With ``game``, only that
         game's terms are reported.
         """
-        folded = fold(text)
-        toks, ftoks = tokens(text), tokens(folded)
+        words = _WORD.findall(text)
+        fwords = fold(" ".join(words)).split(" ") if words else []  # fold keeps lengths: the words line up
         if by_stem:
-            ftoks = [(a, b, stem(w, lang)) for a, b, w in ftoks]
+            fwords = [stem(w, lang) for w in fwords]
         forms = (self._stems if by_stem else self._forms).get(lang, {})
         abbr = self._abbr.get(lang, {})
+        starts = self._starts(forms), self._starts(abbr)
         out: list[TermMatch] = []
-        i = 0
-        while i < len(toks):
-            for n in range(min(self.longest, len(toks) - i), 0, -1):
-                ids = forms.get(tuple(w for *_, w in ftoks[i:i + n])) or abbr.get(tuple(w for *_, w in toks[i:i + n]))
+        spans: list[tuple[int, int]] = []
+        i, count = 0, len(words)
+        while i < count:
+            if fwords[i] not in starts[0] and words[i] not in starts[1]:
+                i += 1
+                continue
+            for n in range(min(self.longest, count - i), 0, -1):
+                ids = forms.get(tuple(fwords[i:i + n])) or abbr.get(tuple(words[i:i + n]))
                 if game is not None and ids:
                     ids = [t for t in ids if self.terms[t].game == game]
                 if ids:
-                    start, end = toks[i][0], toks[i + n - 1][1]
+                    spans = spans or [m.span() for m in _WORD.finditer(text)]
+                    start, end = spans[i][0], spans[i + n - 1][1]
                     out.extend(TermMatch(t, start, end, text[start:end]) for t in ids)
                     i += n
                     break
             else:
                 i += 1
         return out
+
+    def _starts(self, table: dict[tuple[str, ...], list[str]]) -> frozenset[str]:
+        """First words of every key of ``table`` (cached): most words start no term and are skipped at once."""
+        found = self._first.get(id(table))
+        if found is None:
+            found = self._first[id(table)] = frozenset(k[0] for k in table)
+        return found
 
     def conflicts(self, entries: dict[str, Entry]) -> list[Diagnostic]:
         """A form or abbreviation claimed by two terms of one game."""
