@@ -1,0 +1,294 @@
+"""Malifaux's own resolvers: engagement, elevation, disengaging, shooting into combat, sequencing.
+
+Every fact comes from the seed ``004_f696d02338d63821.txt``. Distances are plain numbers in the
+table's unit; the seed gives none except the 2" of shooting into combat. "Within" a range is read
+as "at that distance or less" (the seed does not define measuring).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics.cards import flip_select
+from kb.mechanics.procedures import flatten_steps
+
+SHOOTING_INTO_COMBAT_RADIUS = 2
+"""Models within this many inches of the target take part in the random flip."""
+
+SEQUENCING = "malifaux.sequencing"
+"""The sequence entry that fixes the order of simultaneous effects."""
+
+
+def _engagement_range(trace: Trace, who: str, melee_ranges: list[float]) -> float:
+    """The longest melee attack range of a model (its engagement range)."""
+    if not melee_ranges:
+        raise RuleError("no-melee-attacks",
+                        f"{who} no tiene Ataques de Combate: la fuente no da su alcance en combate",
+                        f"{who} has no melee attacks: the source gives no engagement range for it")
+    longest = max(melee_ranges)
+    trace.add("Alcance en combate de {who}: el mayor de {ranges} = {r}",
+              "Engagement range of {who}: the longest of {ranges} = {r}", who=who, ranges=melee_ranges, r=longest)
+    return longest
+
+
+def _with_elevation(trace: Trace, distance: float, elevation_a: float, elevation_b: float,
+                    ht_a: float | None, ht_b: float | None) -> tuple[float, float, bool]:
+    """Distance after elevation: (difference, distance, whether the difference was added)."""
+    if distance < 0:
+        raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
+    diff = abs(elevation_a - elevation_b)
+    if diff == 0:
+        trace.add("Misma elevación: la distancia sigue siendo {d}", "Same elevation: the distance stays {d}", d=distance)
+        return diff, distance, False
+    if ht_a is None or ht_b is None:
+        raise RuleError("missing-height", "con elevaciones distintas hace falta la Ht de las dos miniaturas",
+                        "with different elevations the Ht of both models is needed")
+    smaller = min(ht_a, ht_b)
+    if smaller > diff:
+        trace.add("Diferencia de elevación {diff}; la miniatura menor tiene Ht {ht} > {diff}: no se suma",
+                  "Elevation difference {diff}; the smaller model has Ht {ht} > {diff}: not added",
+                  diff=diff, ht=smaller)
+        return diff, distance, False
+    total = distance + diff
+    trace.add("Diferencia de elevación {diff}; la miniatura menor tiene Ht {ht} (no mayor): {d} + {diff} = {t}",
+              "Elevation difference {diff}; the smaller model has Ht {ht} (not greater): {d} + {diff} = {t}",
+              diff=diff, ht=smaller, d=distance, t=total)
+    return diff, total, True
+
+
+@resolver("malifaux.combat-distance", outputs={
+    "difference": "the difference between the two elevations",
+    "added": "whether that difference is added to the distance",
+    "distance": "the distance used for engagement range and melee attack range",
+    "in_range": "whether that distance is within attack_range (absent without attack_range)",
+})
+def combat_distance(distance: float, elevation_a: float = 0, elevation_b: float = 0, ht_a: float | None = None,
+                    ht_b: float | None = None, attack_range: float | None = None):
+    """Distance between two models for engagement and melee range, counting their elevation difference."""
+    trace = Trace()
+    diff, total, added = _with_elevation(trace, distance, elevation_a, elevation_b, ht_a, ht_b)
+    in_range = None
+    if attack_range is not None:
+        in_range = total <= attack_range
+        trace.add("{t} frente a un alcance de {r}: {ok}", "{t} against a range of {r}: {ok}",
+                  t=total, r=attack_range, ok=in_range)
+    return outcome(trace, difference=diff, added=added, distance=total, in_range=in_range)
+
+
+@resolver("malifaux.engaged", outputs={
+    "range_a": "engagement range of model A (its longest melee attack)",
+    "range_b": "engagement range of model B",
+    "distance": "the distance used, after elevation",
+    "engaged": "whether A and B are engaged with each other (both ways)",
+})
+def engaged(distance: float, melee_ranges_a: list[float], melee_ranges_b: list[float], a_sees_b: bool,
+            b_sees_a: bool, friendly: bool = False, elevation_a: float = 0, elevation_b: float = 0,
+            ht_a: float | None = None, ht_b: float | None = None):
+    """Are two models engaged? Either inside the other's engagement range, and at least one sees the other."""
+    trace = Trace()
+    range_a = _engagement_range(trace, "A", melee_ranges_a)
+    range_b = _engagement_range(trace, "B", melee_ranges_b)
+    _, total, _ = _with_elevation(trace, distance, elevation_a, elevation_b, ht_a, ht_b)
+    if friendly:
+        trace.add("Son miniaturas amigas: nunca están trabadas entre sí", "They are friendly models: never engaged",)
+        return outcome(trace, range_a=range_a, range_b=range_b, distance=total, engaged=False)
+    reach = total <= range_a or total <= range_b
+    trace.add("Distancia {t}; alcance de A {a}, de B {b}: dentro de alguno {ok}",
+              "Distance {t}; A's range {a}, B's range {b}: within either {ok}", t=total, a=range_a, b=range_b,
+              ok=reach)
+    sight = a_sees_b or b_sees_a
+    trace.add("Línea de visión de al menos una: {ok}", "Line of sight from at least one: {ok}", ok=sight)
+    result = reach and sight
+    trace.add("Trabadas (en ambos sentidos): {ok}", "Engaged (both ways): {ok}", ok=result)
+    return outcome(trace, range_a=range_a, range_b=range_b, distance=total, engaged=result)
+
+
+Action = Literal["walk", "charge", "melee-attack", "projectile-attack"]
+
+
+@resolver("malifaux.engaged-action", outputs={
+    "allowed": "whether the model may take the action",
+    "disengaging": "whether the action is a disengage (a Walk out of an enemy's engagement range)",
+})
+def engaged_action(action: Action, engaged: bool, leaves_engagement_range: bool = False):
+    """What being engaged does to an action: no Charge, no projectile attack, a Walk out is a disengage."""
+    trace = Trace()
+    allowed, disengaging = True, False
+    if engaged and action == "charge":
+        allowed = False
+        trace.add("Trabada: no puede Cargar", "Engaged: it cannot Charge")
+    elif engaged and action == "projectile-attack":
+        allowed = False
+        trace.add("Trabada: no puede hacer Ataques de Proyectil", "Engaged: it cannot make projectile attacks")
+    elif engaged and action == "walk" and leaves_engagement_range:
+        disengaging = True
+        trace.add("Caminar para salir del alcance en combate de un enemigo es destrabarse",
+                  "Walking out of an enemy's engagement range is disengaging")
+    else:
+        trace.add("{action}: sin restricción por estar trabada ({engaged})",
+                  "{action}: no restriction from being engaged ({engaged})", action=action, engaged=engaged)
+    return outcome(trace, allowed=allowed, disengaging=disengaging)
+
+
+@resolver("malifaux.disengage", outputs={
+    "disengaging": "whether the move is a disengage that can provoke disengaging strikes",
+    "may_strike": "enemies allowed to make a disengaging strike",
+    "moves": "whether the model gets to move",
+    "ap_spent": "whether the Walk's AP are spent (absent for movement other than Walk)",
+})
+def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, engaged_enemies: dict[str, bool],
+              strikes: dict[str, bool] | None = None, declared: bool = True, special_movement: list[str] | None = None,
+              strike_triggers: list[str] | None = None):
+    """A move out of engagement: who may strike, and whether the Walk happens.
+
+    ``engaged_enemies`` maps each enemy engaged with the mover to whether the mover is within
+    the range of one of that enemy's melee attacks; ``strikes`` maps each striker to whether its
+    attack hits.
+    """
+    trace = Trace()
+    strikes = strikes or {}
+    if movement != "walk" or not leaves_range:
+        why_es = "no es la Acción Caminar" if movement != "walk" else "no abandona ningún alcance en combate"
+        why_en = "it is not the Walk action" if movement != "walk" else "it leaves no engagement range"
+        trace.add("Sin golpes de destrabamiento: {why}", "No disengaging strikes: {why_en}", why=why_es, why_en=why_en)
+        if strikes:
+            raise RuleError("no-disengaging-strike", f"no hay golpes de destrabamiento: {why_es}",
+                            f"there are no disengaging strikes: {why_en}")
+        return outcome(trace, disengaging=False, may_strike=[], moves=True,
+                       ap_spent=True if movement == "walk" else None)
+    if not declared:
+        raise RuleError("undeclared-disengage", "hay que declarar que se destraba antes de mover",
+                        "the model must declare that it disengages before it moves")
+    for ability in special_movement or []:
+        trace.add("{a} no evita los golpes: llegan antes de que se mueva", "{a} does not prevent strikes: they come before it moves",
+                  a=ability)
+    may = [e for e, reach in engaged_enemies.items() if reach]
+    trace.add("Pueden golpear (trabadas y con la miniatura a su alcance de combate): {may}",
+              "May strike (engaged, with the model in melee range): {may}", may=may or ["—"])
+    if strike_triggers:
+        raise RuleError("strike-no-triggers", "un golpe de destrabamiento no puede declarar Disparadores",
+                        "a disengaging strike cannot declare triggers")
+    hit = False
+    for striker, hits in strikes.items():
+        if striker not in engaged_enemies:
+            raise RuleError("striker-not-engaged", f"{striker} no está trabada con la miniatura que se destraba",
+                            f"{striker} is not engaged with the disengaging model")
+        if not engaged_enemies[striker]:
+            raise RuleError("out-of-melee-range", f"{striker} no tiene a la miniatura al alcance de un Ataque de Combate",
+                            f"{striker} does not have the model within range of a melee attack")
+        trace.add("Golpe de {s}: {ok} (sin daño ni otros efectos)", "Strike by {s}: {ok} (no damage, no other effect)",
+                  s=striker, ok=hits)
+        hit = hit or hits
+    if hit:
+        trace.add("Un golpe impacta: no camina, pero gasta los PA", "A strike hits: no Walk, but the AP are spent")
+    else:
+        trace.add("Ningún golpe impacta: camina", "No strike hits: it walks")
+    return outcome(trace, disengaging=True, may_strike=may, moves=not hit, ap_spent=True)
+
+
+@resolver("malifaux.random-target", outputs={
+    "random": "whether the target is picked at random",
+    "candidates": "models that get a card: the target and the models within 2\" of it, never the attacker",
+    "target": "the model the attack now targets (absent while a tie is open)",
+    "tied": "models sharing the lowest card",
+    "duel": "the model whose targeting duel the attacker takes now (absent when none)",
+})
+def random_target(target: str, engaged_with: list[str], within_2: list[str], flips: dict[str, int] | None = None,
+                  choice: str | None = None, attacker: str | None = None, attacker_engaged: bool = False,
+                  duel_abilities: list[str] | None = None):
+    """A projectile attack at an engaged model: is the target random, and which model it becomes.
+
+    ``engaged_with`` are the models the target is engaged with; ``within_2`` every other model
+    within 2" of the target (engaged or not, friend or enemy, the attacker too if it is there);
+    ``duel_abilities`` the models with an ability that needs a duel to target them (Terrifying).
+    """
+    trace = Trace()
+    if attacker_engaged:
+        raise RuleError("engaged-attacker", "una miniatura trabada no puede hacer Ataques de Proyectil",
+                        "an engaged model cannot make projectile attacks")
+    if attacker is not None and attacker in engaged_with:
+        raise RuleError("engaged-attacker", "una miniatura trabada no puede hacer Ataques de Proyectil",
+                        "an engaged model cannot make projectile attacks")
+    flips = flips or {}
+    duels = set(duel_abilities or [])
+    close = [m for m in engaged_with if m in within_2]
+    trace.add("Trabada con {e}; a 2\" de ella: {c}", "Engaged with {e}; within 2\" of it: {c}",
+              e=engaged_with or ["—"], c=close or ["—"])
+    if not close:
+        trace.add("Ninguna miniatura trabada con el objetivo está a 2\": el ataque no es aleatorio",
+                  "No model engaged with the target is within 2\": the attack is not random")
+        if flips:
+            raise RuleError("not-random", "no se voltean cartas: el objetivo no se elige al azar",
+                            "no cards are flipped: the target is not picked at random")
+        duel = target if target in duels else None
+        return outcome(trace, random=False, candidates=[], target=target, tied=[], duel=duel)
+    candidates = [target] + [m for m in within_2 if m != target and m != attacker]
+    if attacker is not None and attacker in within_2:
+        trace.add("{a} está a 2\" pero no voltea carta por sí misma", "{a} is within 2\" but flips no card for itself",
+                  a=attacker)
+    if target in duels:
+        trace.add("El duelo de {t} no se hace todavía: el objetivo es provisional",
+                  "{t}'s duel is not taken yet: the target is provisional", t=target)
+    trace.add("Objetivo provisional {t} (LdV y alcance); una carta por: {c}",
+              "Provisional target {t} (LoS and range); one card for: {c}", t=target, c=candidates)
+    if set(flips) != set(candidates):
+        extra = sorted(set(flips) - set(candidates))
+        if attacker is not None and attacker in extra:
+            raise RuleError("attacker-flips", "el Atacante no voltea carta por sí mismo",
+                            "the attacker flips no card for itself")
+        raise RuleError("wrong-flips", f"hay que voltear exactamente una carta por {', '.join(candidates)}",
+                        f"exactly one card must be flipped for {', '.join(candidates)}")
+    picked = flip_select(flips, True, choice)
+    trace.steps.extend(picked.trace)
+    final = picked.values["target"]
+    duel = final if final is not None and final in duels else None
+    if duel:
+        trace.add("{d} pide un duelo para tomarla como objetivo: se hace ahora", "{d} needs a duel to be targeted: it is taken now",
+                  d=duel)
+    return outcome(trace, random=True, candidates=candidates, target=final, tied=picked.values["tied"], duel=duel)
+
+
+Source = Literal["triggers", "actor", "defender", "first-player", "second-player"]
+
+
+@resolver("malifaux.simultaneous", outputs={
+    "order": "the effects in the order they resolve",
+})
+def simultaneous(context: Context, effects: dict[str, Source], first_player_order: list[str] | None = None,
+                 second_player_order: list[str] | None = None):
+    """Order effects that happen at the same time: triggers, then abilities by the sequencing steps.
+
+    ``effects`` maps each effect to where it comes from, one of the step ids of
+    ``malifaux.sequencing``; each player's order lists the effects of that player's other models
+    in the order the player picks.
+    """
+    seq = context.lookup(SEQUENCING)
+    if seq is None or "sequence" not in seq:
+        raise RuleError("no-sequence", f"falta la secuencia {SEQUENCING}", f"the sequence {SEQUENCING} is missing")
+    steps = [s["id"] for s in flatten_steps(seq["sequence"]["steps"])]
+    unknown = sorted(e for e, src in effects.items() if src not in steps)
+    if unknown:
+        raise RuleError("unknown-source", f"origen desconocido para {', '.join(unknown)}",
+                        f"unknown source for {', '.join(unknown)}")
+    chosen = {"first-player": first_player_order, "second-player": second_player_order}
+    trace = Trace()
+    order: list[str] = []
+    for n, step in enumerate(steps, 1):
+        group = [e for e, src in effects.items() if src == step]
+        if len(group) > 1:
+            pick = chosen.get(step)
+            if step not in chosen:
+                raise RuleError("order-not-covered", f"la fuente no ordena varios efectos de '{step}': {', '.join(group)}",
+                                f"the source gives no order for several '{step}' effects: {', '.join(group)}")
+            if pick is None:
+                raise RuleError("choice-needed", f"el jugador de '{step}' debe elegir el orden de {', '.join(group)}",
+                                f"the '{step}' player must choose the order of {', '.join(group)}")
+            if sorted(pick) != sorted(group):
+                raise RuleError("bad-choice", f"el orden elegido debe contener exactamente {', '.join(group)}",
+                                f"the chosen order must hold exactly {', '.join(group)}")
+            group = list(pick)
+        if group:
+            trace.add("Paso {n} ({step}): {g}", "Step {n} ({step}): {g}", n=n, step=step, g=group)
+        order += group
+    return outcome(trace, order=order)
