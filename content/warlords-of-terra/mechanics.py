@@ -1,0 +1,472 @@
+"""Warlords of Terra: the game's own resolvers (resources, building, movement, combat, abilities).
+
+Every number and condition comes from the seed 003_b22e0db6fc3adf98.txt; where the seed is silent the
+resolver does the least it can and the entry's notes say so.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Literal
+
+from kb.mechanics import RuleError, Trace, outcome, resolver
+
+BANNER = {"gold": 1, "mana": 1}
+"""What the Banner gives every resources phase."""
+
+LUCK_DIE = ("horseshoe", "horseshoe", "blank", "blank", "blank", "blank")
+"""The luck die: six faces, two of them show the horseshoe."""
+
+_RES_ES = {"gold": "oro", "mana": "maná"}
+
+
+# --------------------------------------------------------------------------------------------
+# Resources and construction
+# --------------------------------------------------------------------------------------------
+
+
+@resolver("warlords-of-terra.resources", outputs={
+    "gold": "gold the player keeps for this turn (after any diversion)",
+    "mana": "mana the player keeps for this turn (after any diversion)",
+    "hero_power": "resources added to the Hero's Power this turn (0 or 1)",
+    "producing": "places that produce in this resources phase",
+    "draws": "cards drawn at the end of the phase (0 or 1)",
+})
+def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0,
+              hero_takes: Literal["mana", "gold"] = "mana", first_player: bool = False):
+    """The resources phase of one player's turn: the Banner, the places built before, the Hero, the draw.
+
+    ``turn`` is the player's own turn number (1 = their first). Each place gives ``gold``/``mana`` and says
+    in which of the player's turns it was ``built``; a place only produces from the turn after that.
+    ``divert`` is how many units go to the Hero's Power (at most one, of the kind the Hero asks for).
+    """
+    if turn < 1:
+        raise RuleError("bad-turn", "el número de turno empieza en 1", "turn numbers start at 1")
+    if divert < 0 or divert > 1:
+        raise RuleError("divert-one", f"solo se puede desviar UN recurso al Poder del Héroe, no {divert}",
+                        f"only ONE resource may be diverted to the Hero's Power, not {divert}")
+    trace = Trace()
+    gold, mana = BANNER["gold"], BANNER["mana"]
+    trace.add("Estandarte: {g} de oro y {m} de maná", "Banner: {g} gold and {m} mana", g=gold, m=mana)
+    producing: list[str] = []
+    for name, place in places.items():
+        for key in place:
+            if key not in ("gold", "mana", "built"):
+                raise RuleError("unknown-stat", f"el lugar {name} tiene un dato desconocido: {key}",
+                                f"place {name} has an unknown field: {key}")
+        built = place.get("built", 0)
+        if built > turn:
+            raise RuleError("built-later", f"{name} se construye en el turno {built}, después del turno {turn}",
+                            f"{name} is built in turn {built}, after turn {turn}")
+        if built == turn:
+            trace.add("{name}: construido en este mismo turno (fase de construcción, posterior a la de recursos); aún no produce",
+                      "{name}: built this very turn (construction comes after resources); it does not produce yet",
+                      name=name)
+            continue
+        g, m = place.get("gold", 0), place.get("mana", 0)
+        gold, mana = gold + g, mana + m
+        producing.append(name)
+        trace.add("{name} produce {g} de oro y {m} de maná → {gold} oro, {mana} maná",
+                  "{name} produces {g} gold and {m} mana → {gold} gold, {mana} mana",
+                  name=name, g=g, m=m, gold=gold, mana=mana)
+    hero_power = 0
+    if divert:
+        if hero_takes == "gold":
+            gold -= 1
+        else:
+            mana -= 1
+        hero_power = 1
+        trace.add("Se desvía 1 de {res} al Poder del Héroe → quedan {gold} oro y {mana} maná",
+                  "1 {res_en} is diverted to the Hero's Power → {gold} gold and {mana} mana left",
+                  res=_RES_ES[hero_takes], res_en=hero_takes, gold=gold, mana=mana)
+    draws = 0 if (first_player and turn == 1) else 1
+    if draws:
+        trace.add("Se roba 1 carta del mazo de construcción o del de batalla",
+                  "Draw 1 card from the construction deck or the battle deck")
+    else:
+        trace.add("Primer jugador en su primer turno: no roba", "First player on their first turn: no draw")
+    return outcome(trace, gold=gold, mana=mana, hero_power=hero_power, producing=producing, draws=draws)
+
+
+@resolver("warlords-of-terra.build", outputs={
+    "gold_left": "gold left after building",
+    "mana_left": "mana left after building",
+    "built": "places built, in order",
+})
+def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
+    """Build places from the hand in the given order, paying each one's gold and mana cost."""
+    trace = Trace()
+    built: list[str] = []
+    for name, cost in places.items():
+        cg, cm = cost.get("gold", 0), cost.get("mana", 0)
+        if cg > gold or cm > mana:
+            raise RuleError("not-enough-resources",
+                            f"{name} cuesta {cg} de oro y {cm} de maná; solo quedan {gold} de oro y {mana} de maná",
+                            f"{name} costs {cg} gold and {cm} mana; only {gold} gold and {mana} mana are left")
+        gold, mana = gold - cg, mana - cm
+        built.append(name)
+        trace.add("Se construye {name} ({cg} oro, {cm} maná) → quedan {gold} oro y {mana} maná",
+                  "{name} is built ({cg} gold, {cm} mana) → {gold} gold and {mana} mana left",
+                  name=name, cg=cg, cm=cm, gold=gold, mana=mana)
+    trace.add("Los lugares nuevos no producen hasta la próxima fase de recursos",
+              "New places produce nothing until the next resources phase")
+    return outcome(trace, gold_left=gold, mana_left=mana, built=built)
+
+
+# --------------------------------------------------------------------------------------------
+# Movement and troop activation
+# --------------------------------------------------------------------------------------------
+
+
+@resolver("warlords-of-terra.move", outputs={
+    "max_zones": "how many zones the troop may move this activation",
+    "flip_ability_allowed": "whether it may still use an ability that flips it",
+    "flipped": "whether the troop ends flipped",
+})
+def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = False,
+         flip_ability: bool = False, charge: bool = False, ends_in_threat_area: bool = False,
+         distance: bool = False):
+    """A troop's activation: how far it may move, and whether it may attack or use a flip ability."""
+    trace = Trace()
+    limit = speed
+    trace.add("Velocidad {s}", "Speed {s}", s=speed)
+    if preparation:
+        limit = max(0, limit - 1)
+        trace.add("Turno de Preparación: −1 de Velocidad → {n} zonas", "Preparation turn: −1 Speed → {n} zones", n=limit)
+    if charge and ends_in_threat_area:
+        limit += 1
+        trace.add("Carga: acaba en un área de amenaza enemiga, +1 zona → {n}",
+                  "Charge: it ends in an enemy threat area, +1 zone → {n}", n=limit)
+    if zones < 0:
+        raise RuleError("bad-zones", "no se mueve un número negativo de zonas", "a troop cannot move a negative number of zones")
+    if zones > limit:
+        raise RuleError("too-far", f"mueve {zones} zonas y solo puede {limit}",
+                        f"it moves {zones} zones but may only move {limit}")
+    trace.add("Mueve {z} de {n} zonas", "Moves {z} of {n} zones", z=zones, n=limit)
+    if attack and not (ends_in_threat_area or distance):
+        raise RuleError("not-in-threat-area",
+                        "para atacar hay que acabar en una zona del área de amenaza de una tropa enemiga",
+                        "to attack it must end in a zone of an enemy troop's threat area")
+    allowed = True
+    if attack:
+        allowed = False
+        trace.add("Ataca: se voltea, así que ya no puede usar una habilidad de volteo",
+                  "It attacks: it flips, so it can no longer use a flip ability")
+    if preparation and zones > 0:
+        allowed = False
+        trace.add("En Preparación, si se mueve no puede usar su habilidad de volteo hasta tu próximo turno",
+                  "In its preparation turn, having moved it cannot use its flip ability until your next turn")
+    if flip_ability and not allowed:
+        code = "attack-flips" if attack else "preparation-choice"
+        raise RuleError(code, "esta activación no permite además una habilidad de volteo",
+                        "this activation does not also allow a flip ability")
+    flipped = attack or flip_ability
+    if flip_ability:
+        trace.add("Usa su habilidad de volteo y se voltea", "It uses its flip ability and flips")
+    return outcome(trace, max_zones=limit, flip_ability_allowed=allowed, flipped=flipped)
+
+
+# --------------------------------------------------------------------------------------------
+# Combat
+# --------------------------------------------------------------------------------------------
+
+_ATTACKER_KEYS = {"attack", "life", "fire_shield", "last_word", "tenacity", "area_strike", "distance", "flies",
+                  "trample"}
+_DEFENDER_KEYS = {"attack", "life", "fire_shield", "flipped", "alert", "tenacity", "flies", "distance", "adjacent",
+                  "next_to_target", "gone", "replaces", "ally", "last_word"}
+
+
+def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise RuleError("unknown-stat", f"{name}: dato desconocido '{key}'", f"{name}: unknown field '{key}'")
+    for key in ("attack", "life"):
+        if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
+            raise RuleError("missing-stat", f"{name}: falta su {key} (número entero)",
+                            f"{name}: its {key} (a whole number) is missing")
+
+
+@resolver("warlords-of-terra.combat", outputs={
+    "target": "the troop the attacker chose to hit",
+    "fighters": "enemy troops that fight the attacker (deal it damage), in input order",
+    "struck": "troops that take the attacker's damage",
+    "attacker_life": "the attacker's Life after combat damage",
+    "attacker_dead": "whether the attacker dies (Life below 1)",
+    "life": "each listed troop's Life after combat damage",
+    "dead": "listed troops that die",
+    "magical": "magical damage each troop took (Fire Shield), the attacker under its name",
+    "flipped": "troops flipped after the combat, the attacker under its name",
+    "player_damage": "damage dealt to the enemy player (Trample)",
+})
+def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int | bool | str]],
+           target: str | None = None, behind: str | None = None, attacker_name: str = "attacker"):
+    """A troop attacks: who is forced to fight, who is hit, combat damage (ATQ from Life) and who flips.
+
+    ``attacker``: ``attack``, ``life`` and the abilities it has (``fire_shield``: X, ``last_word``,
+    ``tenacity``, ``area_strike``, ``distance``, ``flies``, ``trample``). ``defenders``: each enemy troop
+    whose threat area holds the zone the attacker entered, or that it may choose to hit, with ``attack``,
+    ``life``, ``flipped``, ``alert``, ``tenacity``, ``flies``, ``distance``, ``fire_shield``, ``adjacent``
+    (default true), ``next_to_target`` (for a ranged Area Strike), ``gone`` (removed before the damage
+    step) and ``replaces`` (the name of the troop it stands in for); an ``ally`` entry is one of the
+    attacker's own troops (only hit by Trample). ``behind`` names what stands behind the target for
+    Trample: a listed troop or ``player``.
+    """
+    _check_keys(attacker_name, attacker, _ATTACKER_KEYS)
+    for name, d in defenders.items():
+        _check_keys(name, d, _DEFENDER_KEYS)
+    trace = Trace()
+    a = attacker
+    enemies = {n: d for n, d in defenders.items() if not d.get("ally") and not d.get("replaces")}
+
+    # 1. Whose threat area forces the combat.
+    forced: list[str] = []
+    for n, d in enemies.items():
+        if not d.get("adjacent", True):
+            continue
+        active = not d.get("flipped") or bool(d.get("alert"))
+        if not active:
+            trace.add("{n} está volteada: su área de amenaza no está activa", "{n} is flipped: its threat area is off", n=n)
+            continue
+        if d.get("flipped"):
+            trace.add("{n} está volteada pero en Alerta en su línea de invocación: su área sigue activa",
+                      "{n} is flipped but on Alert on its summoning line: its area stays active", n=n)
+        if a.get("flies") and not d.get("flies"):
+            trace.add("{n} no vuela: la tropa voladora ignora su área de amenaza", "{n} does not fly: the flier ignores its threat area", n=n)
+            continue
+        forced.append(n)
+        trace.add("{n}: su área de amenaza obliga a combatir", "{n}: its threat area forces combat", n=n)
+
+    # 2. The attacker's choice of target.
+    if target is None:
+        if len(forced) == 1:
+            target = forced[0]
+        elif not forced:
+            raise RuleError("no-combat", "ninguna área de amenaza activa obliga a combatir y no se ha elegido a quién golpear",
+                            "no active threat area forces a combat and no troop was chosen to hit")
+        else:
+            raise RuleError("choose-target", f"{', '.join(forced)} obligan a combatir: el atacante debe elegir a quién golpea",
+                            f"{', '.join(forced)} force combat: the attacker must choose whom to hit")
+    if target not in enemies:
+        raise RuleError("unknown-target", f"{target} no es una tropa enemiga de este combate",
+                        f"{target} is not an enemy troop in this combat")
+    if not enemies[target].get("adjacent", True) and not a.get("distance"):
+        raise RuleError("out-of-reach", f"{target} no está adyacente y el atacante no tiene Distancia",
+                        f"{target} is not adjacent and the attacker lacks Distance")
+    trace.add("El atacante golpea a {t}", "The attacker hits {t}", t=target)
+
+    # 3. Who takes the attacker's hit.
+    struck = [target]
+    if a.get("area_strike"):
+        ranged = not enemies[target].get("adjacent", True)
+        for n, d in enemies.items():
+            if n == target:
+                continue
+            if (ranged and d.get("next_to_target")) or (not ranged and d.get("adjacent", True)):
+                struck.append(n)
+        trace.add("Golpe en Área: golpea también a {s}", "Area Strike: it also hits {s}", s=struck[1:] or ["—"])
+    behind_hit: str | None = None
+    player_damage = 0
+    if behind is not None:
+        if not a.get("trample"):
+            raise RuleError("no-trample", "solo una tropa con Arrasar golpea a lo que hay detrás",
+                            "only a troop with Trample hits what stands behind")
+        if behind == "player":
+            player_damage = int(a["attack"])
+            trace.add("Arrasar: detrás está el jugador enemigo, que recibe {d}", "Trample: the enemy player is behind and takes {d}",
+                      d=player_damage)
+        elif behind in defenders and behind not in struck:
+            behind_hit = behind
+            trace.add("Arrasar: golpea también a {b}, detrás de {t}{ally}", "Trample: it also hits {b}, behind {t}{ally_en}",
+                      b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
+                      ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
+        else:
+            raise RuleError("unknown-target", f"{behind} no está en la lista de tropas", f"{behind} is not a listed troop")
+
+    # 4. Who fights back: the forced ones and every enemy the attacker hits.
+    fighters = [n for n in enemies if n in forced or n in struck]
+
+    # 5. Troops gone before the damage step, and their stand-ins.
+    stand_in = {str(d["replaces"]): n for n, d in defenders.items() if d.get("replaces")}
+
+    def resolve(n: str) -> str | None:
+        if not defenders[n].get("gone"):
+            return n
+        if n in stand_in:
+            trace.add("{n} desaparece antes del daño; {r} la suplanta y combate", "{n} is gone before damage; {r} replaces it and fights",
+                      n=n, r=stand_in[n])
+            return stand_in[n]
+        trace.add("{n} desaparece antes del daño: ni hace ni recibe daño", "{n} is gone before damage: it deals and takes none", n=n)
+        return None
+
+    fighters = [r for r in map(resolve, fighters) if r]
+    struck = [r for r in map(resolve, struck) if r]
+    if behind_hit:
+        behind_hit = resolve(behind_hit)
+
+    # 6. Damage, all at once.
+    life = {n: int(d["life"]) for n, d in defenders.items()}
+    magical = {n: 0 for n in defenders}
+    magical[attacker_name] = 0
+    a_life = int(a["life"])
+    hits = struck + ([behind_hit] if behind_hit else [])
+    for n in hits:
+        d = defenders[n]
+        life[n] -= int(a["attack"])
+        trace.add("{n} recibe {d} de daño físico → Vida {l}", "{n} takes {d} physical damage → Life {l}",
+                  n=n, d=int(a["attack"]), l=life[n])
+        shield = int(d.get("fire_shield", 0))
+        if shield and n != behind_hit and d.get("adjacent", True):
+            a_life -= shield
+            magical[attacker_name] += shield
+            trace.add("Escudo Ígneo de {n}: el atacante recibe {x} de daño mágico → Vida {l}",
+                      "{n}'s Fire Shield: the attacker takes {x} magical damage → Life {l}", n=n, x=shield, l=a_life)
+    for n in fighters:
+        d = defenders[n]
+        if d.get("last_word"):
+            trace.add("{n} tiene Última Palabra, pero defiende: combate con normalidad",
+                      "{n} has Last Word, but it is defending: it fights normally", n=n)
+        if a.get("last_word"):
+            trace.add("Última Palabra: {n} no puede golpear al atacante", "Last Word: {n} cannot hit the attacker", n=n)
+            continue
+        if not d.get("adjacent", True) and not d.get("distance"):
+            trace.add("{n} no está adyacente y no tiene Distancia: no devuelve el golpe",
+                      "{n} is not adjacent and lacks Distance: it cannot strike back", n=n)
+            continue
+        a_life -= int(d["attack"])
+        trace.add("{n} golpea al atacante: {d} de daño físico → Vida {l}", "{n} hits the attacker: {d} physical damage → Life {l}",
+                  n=n, d=int(d["attack"]), l=a_life)
+        shield = int(a.get("fire_shield", 0))
+        if shield and d.get("adjacent", True):
+            life[n] -= shield
+            magical[n] += shield
+            trace.add("Escudo Ígneo del atacante: {n} recibe {x} de daño mágico → Vida {l}",
+                      "The attacker's Fire Shield: {n} takes {x} magical damage → Life {l}", n=n, x=shield, l=life[n])
+
+    # 7. Flips and deaths.
+    flipped: list[str] = []
+    if a.get("tenacity"):
+        trace.add("Ahínco: el atacante no se voltea", "Tenacity: the attacker does not flip")
+    else:
+        flipped.append(attacker_name)
+    for n in fighters:
+        if defenders[n].get("tenacity"):
+            trace.add("Ahínco: {n} no se voltea y mantiene su área de amenaza", "Tenacity: {n} does not flip and keeps its threat area", n=n)
+        else:
+            flipped.append(n)
+    for n, d in defenders.items():
+        if d.get("flipped") and n not in flipped:
+            flipped.append(n)
+    dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
+    a_dead = a_life < 1
+    trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
+              d=dead + ([attacker_name] if a_dead else []) or ["—"])
+    return outcome(trace, target=target, fighters=fighters, struck=hits, attacker_life=a_life, attacker_dead=a_dead,
+                   life=life, dead=dead, magical=magical, flipped=flipped, player_damage=player_damage)
+
+
+@resolver("warlords-of-terra.hit-player", outputs={
+    "allowed": "whether the troop may hit the enemy player",
+    "ignored": "adjacent enemy troops a flier ignores",
+})
+def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False):
+    """May a troop on the enemy's summoning line hit the enemy player? Only with no enemy troop adjacent.
+
+    ``adjacent`` lists the enemy troops next to it (``flies``: whether each one flies). A troop that
+    flies ignores the non-flying ones; Area Strike changes nothing here.
+    """
+    trace = Trace()
+    blockers: list[str] = []
+    ignored: list[str] = []
+    for n, d in adjacent.items():
+        if flies and not d.get("flies"):
+            ignored.append(n)
+            trace.add("{n} no vuela: la voladora la ignora", "{n} does not fly: the flier ignores it", n=n)
+        else:
+            blockers.append(n)
+    if blockers:
+        raise RuleError("enemy-troops-adjacent", f"hay tropas enemigas adyacentes ({', '.join(blockers)}): hay que combatir con ellas antes",
+                        f"enemy troops are adjacent ({', '.join(blockers)}): it must fight them first")
+    trace.add("Sin tropas enemigas adyacentes que cuenten: puede golpear al jugador",
+              "No enemy troop adjacent that counts: it may hit the player")
+    return outcome(trace, allowed=True, ignored=ignored)
+
+
+# --------------------------------------------------------------------------------------------
+# Abilities
+# --------------------------------------------------------------------------------------------
+
+
+@resolver("warlords-of-terra.luck", outputs={
+    "success": "whether the luck die shows a horseshoe (absent without a result)",
+    "roll_when": "when the die is rolled: the card's own moment, or on entering the battlefield",
+})
+def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None = None,
+         horseshoe_first: bool = True):
+    """The luck die: a six-sided die, two faces with a horseshoe; a horseshoe carries out the card's text."""
+    trace = Trace()
+    favourable = sum(1 for f in LUCK_DIE if f == "horseshoe")
+    odds = Fraction(favourable, len(LUCK_DIE))
+    trace.add("Dado de suerte: {h} de {n} caras con herradura", "Luck die: {h} of {n} faces show a horseshoe",
+              h=favourable, n=len(LUCK_DIE))
+    if moment:
+        when = moment
+        trace.add("La carta dice cuándo tirar: {m}", "The card says when to roll: {m}", m=moment)
+    elif horseshoe_first:
+        when = "on entering the battlefield"
+        trace.add("La carta no dice cuándo y la herradura va primero: se tira al entrar en el campo de batalla",
+                  "The card does not say when and the horseshoe comes first: roll on entering the battlefield")
+    else:
+        raise RuleError("timing-not-covered", "el texto no dice cuándo tirar y la herradura no va al principio: el artículo no cubre el caso",
+                        "the text does not say when to roll and the horseshoe is not first: the article does not cover it")
+    success = None if result is None else result == "horseshoe"
+    if result is not None:
+        trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=result, ok="se aplica" if success else "no se aplica",
+                  ok_en="it applies" if success else "it does not apply")
+    return outcome(trace, odds, success=success, roll_when=when)
+
+
+@resolver("warlords-of-terra.regenerate", outputs={
+    "life": "Life after the turn's damage and the end-of-turn healing",
+    "dead": "whether the troop died before it could regenerate",
+})
+def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
+    """Regenerate (X): damage during the turn first, then X Life healed at the end of each turn."""
+    if x < 1 or turns < 1:
+        raise RuleError("bad-value", "X y el número de turnos son al menos 1", "X and the number of turns are at least 1")
+    if life < 1:
+        raise RuleError("already-dead", "una tropa con Vida por debajo de 1 ya ha muerto y se ha descartado",
+                        "a troop with Life below 1 is already dead and discarded")
+    trace = Trace()
+    if damage:
+        life -= damage
+        trace.add("Recibe {d} de daño → Vida {l}", "Takes {d} damage → Life {l}", d=damage, l=life)
+        if life < 1:
+            trace.add("Su Vida baja de 1: muere y se descarta antes del final del turno",
+                      "Its Life drops below 1: it dies and is discarded before the end of the turn")
+            return outcome(trace, life=life, dead=True)
+    for t in range(1, turns + 1):
+        life += x
+        trace.add("Final del turno {t}: Regenerar ({x}) → Vida {l}", "End of turn {t}: Regenerate ({x}) → Life {l}", t=t, x=x, l=life)
+    return outcome(trace, life=life, dead=False)
+
+
+@resolver("warlords-of-terra.immune", outputs={
+    "ignored": "whether the immune troop ignores the effect",
+    "may_choose": "whether a player carrying out the effect may pick the immune troop",
+})
+def immune(immune_to: Literal["spells", "items", "troops", "places"],
+           card_type: Literal["spells", "items", "troops", "places"],
+           affects: Literal["troop", "player"], mass: bool = False):
+    """Immune to ...: effects of that card type that touch the troop are ignored, even mass effects."""
+    trace = Trace()
+    if card_type != immune_to:
+        trace.add("La carta no es del tipo al que es inmune: le afecta con normalidad",
+                  "The card is not of the type it is immune to: it affects it normally")
+        return outcome(trace, ignored=False, may_choose=True)
+    if affects == "player":
+        trace.add("El efecto afecta al jugador, no a la tropa: no se ignora y el jugador puede elegirla",
+                  "The effect affects the player, not the troop: it is not ignored and the player may pick it")
+        return outcome(trace, ignored=False, may_choose=True)
+    trace.add("El efecto afecta a la tropa{m}: lo ignora", "The effect affects the troop{m_en}: it ignores it",
+              m=" (efecto masivo)" if mass else "", m_en=" (a mass effect)" if mass else "")
+    return outcome(trace, ignored=True, may_choose=False)
