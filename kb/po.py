@@ -249,7 +249,8 @@ def _set_english(text: Any, english: str) -> None:
     from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
     like = text.get(TARGET) if isinstance(text.get(TARGET), str) else text[SOURCE_LANG]
-    flow = bool(getattr(getattr(text, "fa", None), "flow_style", False))
+    fa = getattr(text, "fa", None)
+    flow = bool(fa.flow_style()) if fa is not None else False
     value: Any
     if isinstance(like, (LiteralScalarString, FoldedScalarString)):
         body = english + ("\n" if like.endswith("\n") else "")

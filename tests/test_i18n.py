@@ -327,6 +327,10 @@ def test_unchanged_import_of_the_bundled_content_is_byte_identical(tmp_path: Pat
     shutil.copytree(CONTENT, root, ignore=shutil.ignore_patterns("__pycache__"))
     before = {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
     export(root, tmp_path / "all.po", "--no-history")
+    msgfmt = shutil.which("msgfmt")  # the bundled export is also valid gettext (when msgfmt is here to say so)
+    if msgfmt is not None:
+        done = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(tmp_path / "all.po")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
     code, out, err = kb_(root, "i18n", "import", str(tmp_path / "all.po"))
     assert (code, err) == (0, "")
     assert out.splitlines()[-1].startswith("0 field(s) updated in 0 file(s); 0 refused, 0 unknown")
@@ -411,3 +415,53 @@ def test_stale_field_is_fuzzy_with_the_previous_spanish_from_git(root: Path, tmp
     code, out, _ = kb_(root, "i18n", "export", "-o", str(tmp_path / "again.po"))
     assert (code, out) == (0, f"wrote {tmp_path / 'again.po'}: 8 entries (3 current, 4 fuzzy [3 with the previous "
                                "Spanish], 1 untranslated)\n")
+
+
+STYLES = """\
+    id: g.styles
+    kind: rule
+    game: g
+    title: {es: "Título: uno", en: 'Title one'}
+    summary:
+      es: >-
+        Resumen plegado
+        en dos líneas.
+      en: >-
+        Folded summary
+        on two lines.
+    text:
+      es: |-
+        Sin salto final.
+      en: |-
+        No final break.
+    notes:
+      es: Una nota.
+    source: {doc: seed.txt, section: X}
+    """
+
+
+def test_import_keeps_each_fields_yaml_style(tree: Callable[..., Path], tmp_path: Path) -> None:
+    root = tree({"g/rules/styles.yaml": STYLES})
+    po = export(root, tmp_path / "en.po")
+    new = {"title": "Title: one", "summary": " ".join(["A folded summary long enough to wrap in the file."] * 4),
+           "text": "No final line break.\nSecond line.", "notes": "A note\nover two lines."}
+    for item in po:
+        item.flags = []
+        item.msgstr = new[item.msgctxt.split("|")[1]]
+    po.save(str(tmp_path / "en.po"))
+    assert kb_(root, "i18n", "import", str(tmp_path / "en.po"))[0] == 0
+    text = (root / "g/rules/styles.yaml").read_text(encoding="utf-8")
+    assert text.split("source:")[0] == (
+        "id: g.styles\nkind: rule\ngame: g\n"
+        "title: {es: \"Título: uno\", en: 'Title: one'}\n"
+        "summary:\n  es: >-\n    Resumen plegado\n    en dos líneas.\n"
+        "  en: >-\n"
+        "    A folded summary long enough to wrap in the file. A folded summary long enough to wrap in the file.\n"
+        "    A folded summary long enough to wrap in the file. A folded summary long enough to wrap in the file.\n"
+        "text:\n  es: |-\n    Sin salto final.\n  en: |-\n    No final line break.\n    Second line.\n"
+        "notes:\n  es: Una nota.\n  en: |\n    A note\n    over two lines.\n"
+    )
+    kb = KnowledgeBase.load(root)
+    assert kb.entries["g.styles"].data["summary"]["en"] == new["summary"]
+    assert [st.status for st in field_status(kb.entries["g.styles"])] == ["current"] * 4
+
