@@ -21,7 +21,7 @@ from yaml import events as ev
 from .diagnostics import Diagnostic, diag
 from .model import DataPath, Location, Marks
 
-__all__ = ["Limits", "LIMITS", "parse_bytes", "load_file", "roundtrip_edit", "atomic_write"]
+__all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write"]
 
 try:  # the C parser is much faster; the pure one gives the same events
     _Parser = yaml.CSafeLoader  # type: ignore[attr-defined]
@@ -231,16 +231,24 @@ def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, M
     return builder.root, marks, found + builder.diagnostics
 
 
-def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Diagnostic]]:
-    """Read and parse one content file; never raises for bad content."""
+def read_bytes(path: Path, limits: Limits = LIMITS) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of one content file, or the diagnostic saying why they cannot be had."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(limits.max_bytes + 1)
             if len(raw) > limits.max_bytes:
                 size = os.fstat(fh.fileno()).st_size
-                return None, Marks(path), [diag("file-too-large", Location(path), size=size, limit=limits.max_bytes)]
+                return None, [diag("file-too-large", Location(path), size=size, limit=limits.max_bytes)]
     except OSError as exc:
-        return None, Marks(path), [diag("unreadable", Location(path), reason=exc.strerror or str(exc))]
+        return None, [diag("unreadable", Location(path), reason=exc.strerror or str(exc))]
+    return raw, []
+
+
+def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Diagnostic]]:
+    """Read and parse one content file; never raises for bad content."""
+    raw, problems = read_bytes(path, limits)
+    if raw is None:
+        return None, Marks(path), problems
     return parse_bytes(raw, path, limits)
 
 

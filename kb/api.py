@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from . import cache
 from . import examples as _examples
 from .diagnostics import Diagnostic, sort_key
 from .linker import Graph, Link, link
@@ -62,17 +63,29 @@ class KnowledgeBase:
         """Every problem found, sorted by file and line."""
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str] | None = None) -> "KnowledgeBase":
-        """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content."""
-        root = Path(path) if path is not None else default_content_root()
-        loaded = load_tree(root)
-        graph, problems = link(loaded.entries)
-        found = loaded.diagnostics + problems
-        found += _examples.check_examples(loaded.entries.values(), loaded.registry)
-        from .i18n import check_translations
+    def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True) -> "KnowledgeBase":
+        """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content.
 
-        found += check_translations(loaded.entries.values(), graph.terms)
-        return cls(loaded, graph, found)
+        Unchanged files and an unchanged tree are taken from the cache (:mod:`kb.cache`);
+        ``use_cache=False`` parses and links everything afresh.
+        """
+        root = Path(path) if path is not None else default_content_root()
+        loaded = load_tree(root, use_cache=use_cache)
+        linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.pickle"
+        linked = cache.load(linked_path) if use_cache else None
+        if linked is None:
+            graph, problems = link(loaded.entries)
+            problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
+            from .i18n import check_translations
+
+            problems += check_translations(loaded.entries.values(), graph.terms)
+            linked = (graph, problems)
+            if use_cache:
+                for old in linked_path.parent.glob("*.pickle"):
+                    old.unlink(missing_ok=True)  # one linked state per tree is enough
+                cache.save(linked_path, linked)
+        graph, problems = linked
+        return cls(loaded, graph, loaded.diagnostics + problems)
 
     # ------------------------------------------------------------------ entries
     @property

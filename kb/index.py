@@ -250,7 +250,9 @@ class SearchIndex:
 
     def _files(self, kb: "KnowledgeBase") -> dict[str, list[Any]]:
         stats = self._stats()
-        return {rel: [*stats[rel], digest] for rel, digest in kb.digests.items() if rel in stats}
+        recent = time.time_ns() - 2_000_000_000  # "racy" stamps: too fresh to trust, the hash decides
+        return {rel: [stats[rel][0] if stats[rel][0] < recent else 0, stats[rel][1], digest]
+                for rel, digest in kb.digests.items() if rel in stats}
 
     def _by_file(self, kb: "KnowledgeBase") -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}

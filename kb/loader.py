@@ -6,13 +6,15 @@ import hashlib
 import importlib.util
 import os
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import schema
-from ._yaml import LIMITS, Limits, load_file
+from . import cache
+from ._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from .diagnostics import Diagnostic, diag, format_path
 from .mechanics import Registry
 from .model import Entry, Example, Game, Location, Marks, Term, Text
@@ -126,8 +128,11 @@ def _term(entry_id: str, game: str, block: Any) -> Term | None:
 
 def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Entry | None, list[Diagnostic], str]:
     """Parse and schema-check one entry file; returns the entry (if it has an id), problems, digest."""
-    data, marks, found = load_file(path, limits)
-    digest = _digest(path)
+    raw, found = read_bytes(path, limits)
+    if raw is None:
+        return None, found, ""
+    digest = _digest(raw)
+    data, marks, found = parse_bytes(raw, path, limits)
     if data is None:
         return None, found, digest
     if not isinstance(data, dict):
@@ -145,9 +150,13 @@ def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Ent
     return entry, found, digest
 
 
-def _digest(path: Path) -> str:
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def _file_digest(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        return _digest(path.read_bytes())
     except OSError:
         return ""
 
@@ -191,8 +200,11 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     return problems
 
 
-def load_tree(root: Path, limits: Limits = LIMITS) -> Loaded:
-    """Load every game, entry and game mechanics module below ``root``, collecting every problem."""
+def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Loaded:
+    """Load every game, entry and game mechanics module below ``root``, collecting every problem.
+
+    Parsed files are reused from the cache (:mod:`kb.cache`) when they have not changed.
+    """
     out = Loaded(root=root)
     if not root.is_dir():
         out.diagnostics.append(diag("unreadable", Location(root), reason="not a folder"))
@@ -210,16 +222,23 @@ def load_tree(root: Path, limits: Limits = LIMITS) -> Loaded:
         if game is not None:
             out.games[ns] = game
         out.diagnostics += _load_mechanics(root / ns, out.registry)
+    for ns in namespaces:
+        if (root / ns / MECHANICS).exists():
+            out.digests[f"{ns}/{MECHANICS}"] = _file_digest(root / ns / MECHANICS)
+    cache_path = cache.cache_dir(root, "parse") / "files.pickle"
+    previous: dict[str, Any] = (cache.load(cache_path) or {}) if use_cache else {}
+    current: dict[str, Any] = {}
     first_seen: dict[str, Entry] = {}
     for path in files:
         rel = path.relative_to(root)
         if rel.name == "game.yaml" and len(rel.parts) == 2:
-            out.digests[str(rel)] = _digest(path)
+            out.digests[str(rel)] = _file_digest(path)
             continue
         if len(rel.parts) < 2:
             out.diagnostics.append(diag("misplaced-file", Location(path), common=COMMON))
             continue
-        entry, found, digest = load_entry(path, rel.parts[0], limits)
+        current[str(rel)] = _cached_entry(path, rel, previous.get(str(rel)), limits)
+        entry, found, digest = current[str(rel)][1]
         out.digests[str(rel)] = digest
         out.diagnostics += found
         if entry is None:
@@ -232,4 +251,25 @@ def load_tree(root: Path, limits: Limits = LIMITS) -> Loaded:
             continue
         first_seen[entry.id] = entry
     out.entries = first_seen
+    if use_cache and current != previous:
+        cache.save(cache_path, current)
     return out
+
+
+def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any, tuple[Entry | None, list[Diagnostic], str]]:
+    """(file stamp, parsed entry) of ``path``: from the cache when the file is unchanged, else parsed now."""
+    try:
+        st = path.stat()
+        # a file changed within the last seconds may change again within the clock's granularity
+        # with the same size ("racy git"): its stamp is not trusted, its content hash is checked
+        stamp: Any = (st.st_mtime_ns, st.st_size) if time.time_ns() - st.st_mtime_ns > 2_000_000_000 else None
+    except OSError:
+        stamp = None
+    usable = hit is not None and limits == LIMITS
+    if usable and stamp is not None and hit[0] == stamp:
+        return hit
+    if usable:
+        raw, _ = read_bytes(path, limits)
+        if raw is not None and hit[1][2] == _digest(raw):
+            return stamp, hit[1]
+    return stamp, load_entry(path, rel.parts[0], limits)

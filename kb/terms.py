@@ -77,7 +77,7 @@ class TermIndex:
         self._abbr: dict[str, dict[tuple[str, ...], list[str]]] = {}
         self._stems: dict[str, dict[tuple[str, ...], list[str]]] = {}
         self._any: dict[tuple[str, ...], set[str]] = {}
-        self._first: dict[int, frozenset[str]] = {}
+        self._first: dict[tuple[str, str], frozenset[str]] = {}
         self.longest = 1
         for t in self.terms.values():
             for lang, forms in t.forms.items():
@@ -120,9 +120,10 @@ class TermIndex:
         fwords = fold(" ".join(words)).split(" ") if words else []  # fold keeps lengths: the words line up
         if by_stem:
             fwords = [stem(w, lang) for w in fwords]
+        kind = "stems" if by_stem else "forms"
         forms = (self._stems if by_stem else self._forms).get(lang, {})
         abbr = self._abbr.get(lang, {})
-        starts = self._starts(forms), self._starts(abbr)
+        starts = self._starts(kind, lang, forms), self._starts("abbr", lang, abbr)
         out: list[TermMatch] = []
         spans: list[tuple[int, int]] = []
         i, count = 0, len(words)
@@ -144,11 +145,11 @@ class TermIndex:
                 i += 1
         return out
 
-    def _starts(self, table: dict[tuple[str, ...], list[str]]) -> frozenset[str]:
+    def _starts(self, kind: str, lang: str, table: dict[tuple[str, ...], list[str]]) -> frozenset[str]:
         """First words of every key of ``table`` (cached): most words start no term and are skipped at once."""
-        found = self._first.get(id(table))
+        found = self._first.get((kind, lang))
         if found is None:
-            found = self._first[id(table)] = frozenset(k[0] for k in table)
+            found = self._first[(kind, lang)] = frozenset(k[0] for k in table)
         return found
 
     def conflicts(self, entries: dict[str, Entry]) -> list[Diagnostic]:

@@ -1,0 +1,65 @@
+"""Caches of parsed and linked content, keyed by file content, kept beside the index (``.kb-cache/``).
+
+Two layers: per file, the parsed and schema-checked entry (reused when the file's size and
+modification time, or else its content hash, are unchanged); and for the whole tree, the links,
+glossary and diagnostics (reused when every file's hash and the engine's own code are unchanged).
+Caches are an optimisation only: any error reading them means "no cache". They hold pickles the
+engine wrote itself; nothing in them comes from content authors as code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ._yaml import atomic_write
+
+__all__ = ["cache_dir", "code_version", "load", "save", "tree_key"]
+
+
+def cache_dir(root: Path, area: str) -> Path:
+    """``$KB_CACHE/<area>/<root hash>`` or ``.kb-cache/<area>/<root hash>`` beside the content folder."""
+    base = Path(os.environ["KB_CACHE"]) if os.environ.get("KB_CACHE") else Path(root).resolve().parent / ".kb-cache"
+    return base / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+
+
+@cache
+def code_version() -> str:
+    """A hash of the engine's source: a new engine never reuses an old cache."""
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for path in sorted(here.rglob("*")):
+        if path.suffix in (".py", ".json"):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def tree_key(digests: dict[str, str]) -> str:
+    """One hash for a whole tree's files and the engine."""
+    h = hashlib.sha256(code_version().encode())
+    for rel in sorted(digests):
+        h.update(f"{rel}\0{digests[rel]}\n".encode())
+    return h.hexdigest()[:24]
+
+
+def load(path: Path) -> Any:
+    """The object pickled at ``path``, or ``None`` (missing, unreadable, from another engine)."""
+    try:
+        with open(path, "rb") as fh:
+            version, obj = pickle.load(fh)
+    except Exception:  # a damaged cache is no cache
+        return None
+    return obj if version == code_version() else None
+
+
+def save(path: Path, obj: Any) -> None:
+    """Pickle ``obj`` to ``path`` atomically; a failure to write a cache is not an error."""
+    try:
+        atomic_write(path, pickle.dumps((code_version(), obj), protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:
+        pass
