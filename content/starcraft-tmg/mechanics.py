@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Literal, Mapping
 
 from kb.mechanics import Context, RuleError, Trace, outcome, resolver
-from kb.mechanics.dice import chance, distribution, parse
+from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
 SEQUENCE = "starcraft-tmg.round-sequence"
@@ -104,6 +104,9 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     players = list(units)
     _two_players(players, "«units»", "'units'")
     reserves = dict(reserves or {})
+    for p, n in [*units.items(), *reserves.items()]:
+        if n < 0:
+            raise RuleError("bad-count", f"{p} no puede tener {n} unidades", f"{p} cannot have {n} units")
     for p in reserves:
         if p not in players:
             raise RuleError("unknown-player", f"{p} no juega esta partida", f"{p} is not playing this game")
@@ -322,8 +325,9 @@ def arrival_check(distance: float, in_coherency: bool = True,
     "effects_order": "the Start of the Round effects in the order they are resolved",
 })
 def start_of_round(first_player: str, units: dict[str, list[str]], effects: dict[str, list[str]] | None = None):
-    """The start of a round: STATIONARY for every unit, HIDDEN for BURROWED ones, then the
-    Start of the Round effects, the First Player Marker holder's first (each player orders their own).
+    """The start of a round: STATIONARY for all, HIDDEN for BURROWED, then Start of the Round effects in order.
+
+    The First Player Marker holder's effects go first; each player orders their own.
 
     ``units`` maps each unit on the table to the statuses it has; ``effects`` maps each player to
     their Start of the Round effects in the order that player chooses.
