@@ -133,11 +133,8 @@ def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Ent
         return None, found, ""
     digest = _digest(raw)
     data, marks, found = parse_bytes(raw, path, limits)
-    if data is None:
-        return None, found, digest
     if not isinstance(data, dict):
-        kind = "list" if isinstance(data, list) else "single value"
-        return None, found + [diag("not-a-mapping", marks.at(()), found=kind)], digest
+        return None, found + _not_mapping(data, marks, found), digest
     found += schema.validate(data, marks)
     if not isinstance(data.get("id"), str):
         return None, found, digest
@@ -148,6 +145,14 @@ def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Ent
         examples=_examples(data, marks), term=_term(data["id"], game, data.get("term")) if kind == "term" else None,
     )
     return entry, found, digest
+
+
+def _not_mapping(data: Any, marks: Marks, found: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostic for a file whose document is not a mapping (none when parsing already said why)."""
+    if data is None and any(d.severity == "error" for d in found):
+        return []
+    kind = "list" if isinstance(data, list) else ("null value" if data is None else "single value")
+    return [diag("not-a-mapping", marks.at(()), found=kind)]
 
 
 def _digest(raw: bytes) -> str:
@@ -166,10 +171,8 @@ def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnost
     if not path.exists():
         return None, [diag("missing-game-meta", Location(folder), game=folder.name)]
     data, marks, found = load_file(path, limits)
-    if data is None:
-        return None, found
     if not isinstance(data, dict):
-        return None, found + [diag("not-a-mapping", marks.at(()), found="list" if isinstance(data, list) else "single value")]
+        return None, found + _not_mapping(data, marks, found)
     found += schema.validate(data, marks, "game")
     game = Game(folder.name, _text(data.get("name"), folder.name), data, marks)
     return game, found + check_game(game)

@@ -174,6 +174,10 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/a.yaml": "just some words\n"},
         ["content/g/a.yaml:1:1: error[not-a-mapping]: file holds a single value; an entry is a YAML mapping (key: value)"],
     ),
+    "null document": (
+        {"g/a.yaml": "~\n"},
+        ["content/g/a.yaml:1:1: error[not-a-mapping]: file holds a null value; an entry is a YAML mapping (key: value)"],
+    ),
     "two documents": (
         {"g/a.yaml": OK + "---\n" + OK},
         ["content/g/a.yaml:6:1: error[multiple-documents]: file holds more than one YAML document; put one entry per file"],
