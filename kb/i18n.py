@@ -23,6 +23,8 @@ __all__ = [
     "field_status",
     "visible_text",
     "glossary_terms",
+    "preferred_forms",
+    "find_phrase",
     "check_translations",
     "acknowledge",
     "write_hashes",

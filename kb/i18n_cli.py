@@ -102,7 +102,8 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         return 2
     po, counts = build_po(kb, args.game, None if args.no_history else History())
     if args.output == "-":
-        out.write(str(po) + "\n")
+        text = str(po)
+        out.write(text if text.endswith("\n") else text + "\n")
         report = err
     else:
         try:
@@ -121,6 +122,9 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
     from .po import import_po
 
+    if not Path(args.file).is_file():  # polib would parse the name itself as PO text
+        err.write(f"kb i18n import: {args.file}: no such file\n")
+        return 2
     try:
         po = polib.pofile(args.file)
     except (OSError, ValueError) as exc:

@@ -376,12 +376,16 @@ def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing
     assert {p: p.read_bytes() for p in root.rglob("*.yaml")} == files
 
 
-def test_import_refuses_another_language(root: Path, tmp_path: Path) -> None:
+def test_import_usage_errors_exit_2(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     po.metadata["Language"] = "fr"
     po.save(str(tmp_path / "fr.po"))
     code, _, err = kb_(root, "i18n", "import", str(tmp_path / "fr.po"))
     assert code == 2 and "only 'en' is imported" in err
+    assert kb_(root, "i18n", "import", "missing.po") == (2, "", "kb i18n import: missing.po: no such file\n")
+    (tmp_path / "bad.po").write_text("garbage\n", encoding="utf-8")
+    code, _, err = kb_(root, "i18n", "import", str(tmp_path / "bad.po"))
+    assert code == 2 and err.startswith(f"kb i18n import: cannot read {tmp_path / 'bad.po'}: Syntax error")
 
 
 def _git(cwd: Path, *args: str) -> None:
