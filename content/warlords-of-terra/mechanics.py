@@ -356,6 +356,7 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
     for n, d in defenders.items():
         if d.get("flipped") and n not in flipped:
             flipped.append(n)
+    trace.add("Quedan volteadas: {f}", "Left flipped: {f}", f=flipped or ["—"])
     dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
     a_dead = a_life < 1
     trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
