@@ -1,0 +1,753 @@
+"""BattleTech, Solaris VII: the resolvers behind the worked examples of this pack.
+
+Every number comes from the seed ``002_48351861e8e550db.txt`` (Solaris VII arena rules and
+clarifications). Where the seed points to a table it does not contain (skid modifiers, underwater
+ranges, coincident movement, falling damage, standard elevation costs), the value is an input of
+the resolver and never a constant here. Piloting rolls succeed when 2D6 equals or beats the
+modified piloting skill, as the seed says for skids.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import ceil
+from typing import Literal
+
+from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics.checks import roll_over
+from kb.mechanics.dice import chance, check_roll, parse
+
+TWO_D6 = "2d6"
+
+SWAMP_EXTRA_MP = 1
+"""Entering any swamp hex costs this much more than its base terrain (hovercraft excepted)."""
+INFANTRY_STUCK_AT_MOST = 4
+"""Infantry entering a swamp is stuck on 2D6 of this or less."""
+INFANTRY_ESCAPE_AT_LEAST = 5
+"""Stuck infantry escapes on 2D6 of this or more."""
+
+UNDERWATER_MP = {1: 2, 2: 4}
+"""MP a submerged 'Mech spends per water hex entered, by depth."""
+HULL_BREACH_AT_LEAST = 10
+"""A damaging hit on an underwater unit breaches the hull on 2D6 of this or more."""
+
+CLIMB_MP_PER_LEVEL = {2: 2, 1: 3}
+"""MP per level climbed, by number of working hand actuators."""
+CLIMBING_PILOTING_MODIFIER = {2: 1, 1: 2}
+"""Modifier to every piloting roll made while climbing, by number of working hand actuators."""
+ATTACKS_AGAINST_CLIMBER = -2
+"""To-hit modifier for any attack against a climbing 'Mech."""
+DROP_DOWN_MP = 4
+"""MP to drop down more than 2 levels, whatever the levels or terrain."""
+
+MASC_THRESHOLDS: list[int | None] = [3, 5, 7, 11, None]
+"""2D6 needed on the 1st, 2nd, 3rd, 4th consecutive turn of MASC; the 5th fails automatically."""
+MASC_DIVISOR = {"clan": 25, "inner-sphere": 20}
+"""The 'Mech's tonnage is divided by this to weigh its MASC."""
+
+
+def _odds_at_least(need: int) -> Fraction:
+    fav, total = chance(parse(TWO_D6), at_least=need)
+    return Fraction(fav, total)
+
+
+def _check_2d6(roll: int | None) -> None:
+    check_roll(parse(TWO_D6), roll)
+
+
+def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[str]) -> tuple[str, str]:
+    """Each 'Mech rolls 2D6, the higher wins; tied rounds are rolled again. Returns (winner, loser)."""
+    if len(mechs) != 2:
+        raise RuleError("two-mechs", "el conflicto se resuelve entre dos 'Mechs", "a conflict is settled between two 'Mechs")
+    for n, rnd in enumerate(rolls, 1):
+        if set(rnd) != set(mechs):
+            raise RuleError("bad-initiative", f"la tirada {n} debe dar un 2D6 a cada 'Mech ({', '.join(mechs)})",
+                            f"round {n} must give a 2D6 to each 'Mech ({', '.join(mechs)})")
+        for v in rnd.values():
+            _check_2d6(v)
+        a, b = mechs
+        trace.add("Iniciativa, tirada {n}: {a}={ra}, {b}={rb}", "Initiative, round {n}: {a}={ra}, {b}={rb}",
+                  n=n, a=a, ra=rnd[a], b=b, rb=rnd[b])
+        if rnd[a] != rnd[b]:
+            win, lose = (a, b) if rnd[a] > rnd[b] else (b, a)
+            trace.add("Gana {w} (más alto); pierde {l}", "{w} wins (higher); {l} loses", w=win, l=lose)
+            return win, lose
+        trace.add("Empate: se repite la tirada", "Tie: roll again")
+    raise RuleError("unresolved-tie", "la iniciativa sigue empatada: falta otra tirada",
+                    "initiative is still tied: another round of rolls is needed")
+
+
+# --- Swamp -------------------------------------------------------------------------------------
+
+@resolver("battletech-solaris.swamp-cost", outputs={"cost": "MP to enter the swamp hex"})
+def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry", "hovercraft"],
+               base_allows_unit: bool = True):
+    """MP to enter a swamp hex: the base terrain's cost plus 1, except for hovercraft."""
+    trace = Trace()
+    if base_cost < 1:
+        raise RuleError("bad-cost", "el coste del terreno base es de al menos 1 PM",
+                        "the base terrain costs at least 1 MP")
+    if not base_allows_unit:
+        raise RuleError("base-terrain-prohibited",
+                        "el terreno base ya prohíbe la entrada a esta unidad; el pantano no lo cambia",
+                        "the base terrain already bars this unit; the swamp does not change that")
+    if unit == "hovercraft":
+        trace.add("Hovercraft: no paga el PM extra del pantano; cuesta {c} PM",
+                  "Hovercraft: no extra swamp MP; it costs {c} MP", c=base_cost)
+        return outcome(trace, cost=base_cost)
+    cost = base_cost + SWAMP_EXTRA_MP
+    trace.add("Terreno base {b} PM + {x} por pantano = {c} PM", "Base terrain {b} MP + {x} for swamp = {c} MP",
+              b=base_cost, x=SWAMP_EXTRA_MP, c=cost)
+    return outcome(trace, cost=cost)
+
+
+@resolver("battletech-solaris.swamp-check", outputs={
+    "check": "the roll made: piloting, infantry-2d6, automatic (stuck, no roll) or none (not stuck, no roll)",
+    "target": "2D6 needed to stay free (on entering) or to get out (on escaping)",
+    "stuck": "whether the unit is stuck after this roll (absent without a roll)",
+})
+def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Literal["entering", "escaping"],
+                jumping: bool = False, piloting_skill: int | None = None, roll: int | None = None):
+    """Getting stuck in a swamp on entering, or getting out at the start of the next movement phase.
+
+    The stated probability is the chance of ending free: not stuck on entering, out on escaping.
+    """
+    trace = Trace()
+    _check_2d6(roll)
+    if moment == "entering" and jumping:
+        if unit == "mech":
+            trace.add("Un 'Mech que aterriza saltando en un pantano queda atrapado sin tirar",
+                      "A 'Mech landing from a jump in a swamp is stuck with no roll")
+            return outcome(trace, Fraction(0), check="automatic", target=None, stuck=True)
+        if unit == "infantry":
+            trace.add("La infantería que salta no queda atrapada", "Jumping infantry does not get stuck")
+            return outcome(trace, Fraction(1), check="none", target=None, stuck=False)
+        raise RuleError("cannot-jump", "solo los 'Mechs y la infantería saltan en estas reglas",
+                        "only 'Mechs and infantry jump in these rules")
+    if unit == "infantry":
+        need = INFANTRY_STUCK_AT_MOST + 1 if moment == "entering" else INFANTRY_ESCAPE_AT_LEAST
+        if moment == "entering":
+            trace.add("Infantería: 2D6, atrapada con {m} o menos, libre con {n} o más",
+                      "Infantry: 2D6, stuck on {m} or less, free on {n} or more", m=INFANTRY_STUCK_AT_MOST, n=need)
+        else:
+            trace.add("Infantería atrapada: sale con {n} o más en 2D6", "Stuck infantry: gets out on 2D6 of {n} or more",
+                      n=need)
+        check = "infantry-2d6"
+    else:
+        if piloting_skill is None:
+            raise RuleError("missing-skill", "hace falta la habilidad de pilotaje de la unidad",
+                            "the unit's piloting skill is needed")
+        need = piloting_skill
+        what = "al entrar" if moment == "entering" else "al principio de la fase de movimiento"
+        what_en = "on entering" if moment == "entering" else "at the start of the movement phase"
+        trace.add("Chequeo de pilotaje {w}: hace falta {n} o más en 2D6", "Piloting roll {w_en}: needs 2D6 of {n} or more",
+                  w=what, w_en=what_en, n=need)
+        check = "piloting"
+    odds = _odds_at_least(need)
+    stuck = None
+    if roll is not None:
+        stuck = roll < need
+        if stuck and moment == "entering":
+            trace.add("Sale {r}: atrapada el resto del turno (un 'Mech no se cae)",
+                      "Rolls {r}: stuck for the rest of the turn (a 'Mech does not fall)", r=roll)
+        elif stuck:
+            trace.add("Sale {r}: sigue atrapada y repetirá en la próxima fase de movimiento",
+                      "Rolls {r}: still stuck, it tries again next movement phase", r=roll)
+        else:
+            trace.add("Sale {r}: libre", "Rolls {r}: free", r=roll)
+    return outcome(trace, odds, check=check, target=need, stuck=stuck)
+
+
+# --- Simultaneous movement ----------------------------------------------------------------------
+
+CASES = ("different-paths-different-targets", "different-paths-same-target",
+         "similar-paths-different-targets", "similar-paths-same-target")
+
+
+@resolver("battletech-solaris.movement-conflict", outputs={
+    "case": "the case that applies after jumping is taken into account (or no-conflict)",
+    "winner": "the 'Mech that won the 2D6 initiative",
+    "first": "the 'Mech that moves first (absent when the seed does not say)",
+    "final": "the hex where each 'Mech ends its movement",
+    "options": "what the winner may do in the firing phase",
+    "resolved": "false when the seed's general resolution for the case is missing",
+})
+def movement_conflict(case: Literal["different-paths-different-targets", "different-paths-same-target",
+                                    "similar-paths-different-targets", "similar-paths-same-target"],
+                      paths: dict[str, list[str]], rolls: list[dict[str, int]], jumping: list[str] = []):
+    """Two 'Mechs moving at once: where each ends, by the case the referee reads from the map.
+
+    ``paths`` lists each 'Mech's hexes from its starting hex to its target hex.
+    """
+    trace = Trace()
+    mechs = list(paths)
+    if len(mechs) != 2:
+        raise RuleError("two-mechs", "el conflicto se resuelve entre dos 'Mechs", "a conflict is settled between two 'Mechs")
+    for m, p in paths.items():
+        if len(p) < 2:
+            raise RuleError("no-movement", f"{m} no se mueve: su recorrido necesita al menos un hexágono más que el inicial",
+                            f"{m} does not move: its path needs at least one hex after the starting one")
+    for m in jumping:
+        if m not in paths:
+            raise RuleError("unknown-mech", f"{m} no está en el combate", f"{m} is not in the fight")
+    a, b = mechs
+    same = paths[a][-1] == paths[b][-1]
+    if case.endswith("same-target") and not same:
+        raise RuleError("targets-differ", "los dos recorridos no terminan en el mismo hexágono",
+                        "the two paths do not end in the same hex")
+    if case.endswith("different-targets") and same:
+        raise RuleError("same-target", "los dos recorridos terminan en el mismo hexágono",
+                        "the two paths end in the same hex")
+    if jumping and case.endswith("different-targets"):
+        trace.add("Con objetivos distintos, el salto de {j} elimina el conflicto",
+                  "With different targets, {j} jumping removes the conflict", j=jumping)
+        final = {m: p[-1] for m, p in paths.items()}
+        return outcome(trace, case="no-conflict", winner=None, first=None, final=final, options=[], resolved=True)
+    if jumping and case == "similar-paths-same-target":
+        trace.add("{j} salta: el caso pasa a ser rutas distintas con el mismo objetivo",
+                  "{j} jumps: the case becomes different paths with the same target", j=jumping)
+        case = "different-paths-same-target"
+    winner, loser = _initiative_winner(trace, rolls, mechs)
+    if case == "different-paths-different-targets":
+        trace.add("Se ignora el cruce: cada 'Mech llega a su objetivo", "The crossing is ignored: each 'Mech reaches its target")
+        final = {m: p[-1] for m, p in paths.items()}
+        return outcome(trace, case=case, winner=winner, first=None, final=final, options=[], resolved=True)
+    if case == "similar-paths-different-targets":
+        trace.add("El texto no conserva la solución general de este caso; la alternativa es mover PM a PM",
+                  "The text lost the general resolution of this case; the alternative is moving MP by MP")
+        return outcome(trace, case=case, winner=winner, first=None, final={}, options=[], resolved=False)
+    final = {loser: paths[loser][-1], winner: paths[winner][-2]}
+    trace.add("Mueve primero el perdedor, {l}, hasta {t}", "The loser, {l}, moves first, to {t}", l=loser, t=final[loser])
+    trace.add("El ganador, {w}, se queda en el hexágono anterior de su recorrido: {h}",
+              "The winner, {w}, stops in the hex before it on its own path: {h}", w=winner, h=final[winner])
+    if case == "different-paths-same-target":
+        options = ["death-from-above" if winner in jumping else "charge", "fire-at-1-hex"]
+    else:
+        options = ["charge"]
+    trace.add("En la fase de disparo {w} puede: {o}", "In the firing phase {w} may: {o}", w=winner, o=options)
+    return outcome(trace, case=case, winner=winner, first=loser, final=final, options=options, resolved=True)
+
+
+@resolver("battletech-solaris.movement-mode", outputs={"counts_as": "walk or run, for heat and firing"})
+def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: int, blocked: bool = False,
+                  backwards: bool = False):
+    """Which movement mode counts for heat and firing, with Solaris's rule for a blocked run."""
+    trace = Trace()
+    if walking_mp < 1 or mp_spent < 0:
+        raise RuleError("bad-mp", "los PM de andar son al menos 1 y los gastados no son negativos",
+                        "walking MP is at least 1 and MP spent is not negative")
+    if declared == "run" and backwards:
+        raise RuleError("running-backwards", "ninguna unidad puede correr hacia atrás", "no unit may run backwards")
+    if declared == "walk":
+        if mp_spent > walking_mp:
+            raise RuleError("walk-overspent", "andando no se gastan más PM que los de andar",
+                            "a walking unit spends no more than its walking MP")
+        trace.add("Declaró andar: cuenta como andar", "Declared walking: counts as walking")
+        return outcome(trace, counts_as="walk")
+    if blocked and mp_spent <= walking_mp:
+        trace.add("Declaró correr, el rival lo bloqueó y solo gastó {s} de sus {w} PM de andar: cuenta como andar",
+                  "Declared running, blocked by the opponent after only {s} of its {w} walking MP: counts as walking",
+                  s=mp_spent, w=walking_mp)
+        return outcome(trace, counts_as="walk")
+    trace.add("Declaró correr: cuenta como correr", "Declared running: counts as running")
+    return outcome(trace, counts_as="run")
+
+
+# --- Minimum movement, MP by MP, charges -----------------------------------------------------------
+
+@resolver("battletech-solaris.minimum-move", outputs={
+    "allowed": "whether the move (or the attempt to stand) may be made",
+    "minimum_rule": "whether the minimum-movement rule was needed",
+    "counts_as": "the movement mode it counts as",
+    "stand_attempts": "attempts to stand a prone 'Mech gets",
+})
+def minimum_move(mp_available: int, action: Literal["enter-hex", "stand-up"] = "enter-hex", hex_cost: int = 1,
+                 prohibited: bool = False, only_expenditure: bool = True):
+    """Moving one hex straight ahead (or trying to stand) with too few MP at the start of the movement phase."""
+    trace = Trace()
+    if mp_available < 1:
+        raise RuleError("no-mp", "hace falta al menos 1 PM para gastar", "at least 1 MP to spend is needed")
+    if action == "stand-up":
+        if mp_available != 1:
+            trace.add("Con {m} PM el 'Mech tumbado no necesita esta regla", "With {m} MP the prone 'Mech does not need this rule",
+                      m=mp_available)
+            return outcome(trace, allowed=True, minimum_rule=False, counts_as=None, stand_attempts=None)
+        trace.add("'Mech tumbado con un único PM: un solo intento de levantarse", "Prone 'Mech with a single MP: one attempt to stand")
+        return outcome(trace, allowed=True, minimum_rule=True, counts_as=None, stand_attempts=1)
+    if prohibited:
+        raise RuleError("prohibited-hex", "la unidad tiene prohibido entrar en ese hexágono",
+                        "the unit may not enter that hex")
+    if hex_cost <= mp_available:
+        trace.add("El hexágono cuesta {c} y tiene {m} PM: movimiento normal", "The hex costs {c} and it has {m} MP: a normal move",
+                  c=hex_cost, m=mp_available)
+        return outcome(trace, allowed=True, minimum_rule=False, counts_as=None, stand_attempts=None)
+    if not only_expenditure:
+        raise RuleError("not-only-expenditure",
+                        "el movimiento mínimo solo vale si es el único gasto de PM del turno, al principio de la fase",
+                        "minimum movement only works as the turn's only MP expenditure, at the start of the phase")
+    trace.add("El hexágono de delante cuesta {c} y solo tiene {m} PM: entra igualmente y cuenta como correr",
+              "The hex ahead costs {c} with only {m} MP: it enters anyway and counts as running", c=hex_cost, m=mp_available)
+    return outcome(trace, allowed=True, minimum_rule=True, counts_as="run", stand_attempts=None)
+
+
+@resolver("battletech-solaris.mp-schedule", outputs={
+    "subturns": "how many sub-turns the movement phase is split into",
+    "spends": "for each 'Mech, the sub-turns in which it spends one MP",
+    "enters": "for each 'Mech, the sub-turn in which it enters each hex of its path",
+})
+def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
+    """MP-by-MP movement with proportional MP: one sub-turn per MP of the fastest 'Mech.
+
+    Slower 'Mechs spend one MP every (largest / their MP) sub-turns, on the last sub-turn of each
+    stretch, so that everyone finishes together; a hex is entered once all its MP are spent.
+    """
+    trace = Trace()
+    if not mp or any(v < 1 for v in mp.values()):
+        raise RuleError("no-mp", "cada 'Mech debe gastar al menos 1 PM", "each 'Mech must spend at least 1 MP")
+    top = max(mp.values())
+    for m, v in mp.items():
+        if top % v:
+            raise RuleError("not-proportional",
+                            f"{v} PM de {m} no es proporcional a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
+                            f"{m}'s {v} MP is not proportional to {top}: the coincident-movement table is needed, and the text does not include it")
+    trace.add("La fase se divide en {n} subturnos (los PM del más rápido)", "The phase is split into {n} sub-turns (the fastest 'Mech's MP)",
+              n=top)
+    spends: dict[str, list[int]] = {}
+    for m, v in mp.items():
+        step = top // v
+        spends[m] = [step * k for k in range(1, v + 1)]
+        trace.add("{m}: {v} PM, uno cada {s} subturno(s): {t}", "{m}: {v} MP, one every {s} sub-turn(s): {t}",
+                  m=m, v=v, s=step, t=spends[m])
+    enters: dict[str, list[int]] = {}
+    for m, costs in hex_costs.items():
+        if m not in mp:
+            raise RuleError("unknown-mech", f"{m} no tiene PM asignados", f"{m} has no MP given")
+        if any(c < 1 for c in costs):
+            raise RuleError("bad-cost", "cada hexágono cuesta al menos 1 PM", "each hex costs at least 1 MP")
+        if sum(costs) > mp[m]:
+            raise RuleError("not-enough-mp", f"el recorrido de {m} cuesta {sum(costs)} PM y solo gasta {mp[m]}",
+                            f"{m}'s path costs {sum(costs)} MP and it spends only {mp[m]}")
+        paid, times = 0, []
+        for c in costs:
+            paid += c
+            times.append(spends[m][paid - 1])
+        enters[m] = times
+        trace.add("{m} entra en cada hexágono al pagar su último PM: subturnos {t}",
+                  "{m} enters each hex when it pays that hex's last MP: sub-turns {t}", m=m, t=times)
+    return outcome(trace, subturns=top, spends=spends, enters=enters)
+
+
+@resolver("battletech-solaris.charge-allowed", outputs={"allowed": "whether the charge may be attempted"})
+def charge_allowed(hexes_moved: int, target_prone: bool = False, same_elevation: bool = True):
+    """May a 'Mech charge? It must have moved at least one hex, against a standing target at its elevation."""
+    trace = Trace()
+    if hexes_moved < 1:
+        raise RuleError("no-run-up", "para cargar hay que haber recorrido antes al menos 1 hexágono",
+                        "a charge needs at least 1 hex moved first")
+    if target_prone:
+        raise RuleError("prone-target", "no se puede cargar contra un objetivo tumbado", "a prone target cannot be charged")
+    if not same_elevation:
+        raise RuleError("different-elevation", "no se puede cargar contra un objetivo a distinta elevación",
+                        "a target at a different elevation cannot be charged")
+    trace.add("Ha recorrido {h} hexágono(s), objetivo en pie y a la misma elevación: puede cargar",
+              "It moved {h} hex(es), the target stands at the same elevation: it may charge", h=hexes_moved)
+    return outcome(trace, allowed=True)
+
+
+# --- Ice, pavement, skids --------------------------------------------------------------------------
+
+@resolver("battletech-solaris.skid-check", outputs={
+    "needed": "whether a skid roll is needed before moving on",
+    "target": "2D6 needed (the piloting skill already modified by the skid table)",
+    "falls": "whether the unit falls and skids (absent without a roll)",
+})
+def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
+               modified_skill: int | None = None, roll: int | None = None):
+    """Does a turn on pavement or ice call for a skid roll, and does the unit keep its footing?
+
+    ``modified_skill`` is the piloting skill after the skid modifiers table, which the seed omits.
+    """
+    trace = Trace()
+    _check_2d6(roll)
+    needed = running and turned_on_paved_or_ice and keeps_moving
+    if not needed:
+        trace.add("Solo tira quien corre, gira en pavimento o hielo y sigue moviendo: no hay tirada",
+                  "Only a unit that runs, turns on pavement or ice and moves on rolls: no roll", )
+        return outcome(trace, needed=False, target=None, falls=None)
+    if modified_skill is None:
+        trace.add("Hace falta tirada de pilotaje por derrape", "A piloting roll against skidding is needed")
+        return outcome(trace, needed=True, target=None, falls=None)
+    trace.add("Tirada de pilotaje: igualar o superar {n} en 2D6", "Piloting roll: equal or beat {n} on 2D6", n=modified_skill)
+    falls = None if roll is None else roll < modified_skill
+    if roll is not None:
+        trace.add("Sale {r}: {t}", "Rolls {r}: {t_en}", r=roll, t="cae y patina" if falls else "gira sin problemas",
+                  t_en="falls and skids" if falls else "turns safely")
+    return outcome(trace, _odds_at_least(modified_skill), needed=True, target=modified_skill, falls=falls)
+
+
+@resolver("battletech-solaris.skid-slide", outputs={
+    "slide_hexes": "hexes the unit would slide: hexes moved this turn / 2, rounded up",
+    "damage_per_hex": "damage per hex slid: half the falling damage, rounded up",
+    "hexes_slid": "hexes actually slid before an obstacle stopped it",
+    "slide_damage": "damage from sliding",
+    "total_damage": "the fall's normal damage plus the sliding damage",
+    "stopped_by": "what stopped the slide (absent if nothing did)",
+    "collisions": "what the unit crashed into, each resolved as a successful charge",
+    "charge_distance": "hexes moved before the fall, used for the collision damage",
+})
+def skid_slide(hexes_moved: int, falling_damage: int,
+               path: list[Literal["clear", "hill", "unit", "unit-destroyed", "building", "building-destroyed"]] = []):
+    """After a failed skid roll: how far the unit slides, the damage, and what it crashes into.
+
+    ``falling_damage`` is the unit's normal falling damage (the seed does not give its formula);
+    ``path`` describes the hexes ahead in the slide's direction (clear when not given).
+    """
+    trace = Trace()
+    if hexes_moved < 0 or falling_damage < 0:
+        raise RuleError("negative", "ni los hexágonos movidos ni el daño pueden ser negativos",
+                        "neither hexes moved nor damage can be negative")
+    slide = ceil(hexes_moved / 2)
+    per_hex = ceil(falling_damage / 2)
+    trace.add("Se desliza {m} / 2 = {s} hexágonos (redondeando hacia arriba)", "Slides {m} / 2 = {s} hexes (rounded up)",
+              m=hexes_moved, s=slide)
+    trace.add("Cada hexágono: la mitad de {f} = {p} (redondeando hacia arriba), columna frontal",
+              "Each hex: half of {f} = {p} (rounded up), Front column", f=falling_damage, p=per_hex)
+    slid, stopped, collisions = 0, None, []
+    for i in range(slide):
+        what = path[i] if i < len(path) else "clear"
+        if what == "hill":
+            stopped = "hill"
+            trace.add("Una colina detiene el deslizamiento sin daño extra", "A hill stops the slide with no extra damage")
+            break
+        if what != "clear":
+            kind = what.split("-")[0]
+            collisions.append(kind)
+            trace.add("Choca con {k}: se resuelve como una carga con éxito, con la distancia previa a la caída ({d})",
+                      "Crashes into a {k_en}: resolved as a successful charge, with the distance before the fall ({d})",
+                      k="una unidad" if kind == "unit" else "un edificio", k_en=kind, d=hexes_moved)
+            if not what.endswith("destroyed"):
+                stopped = kind
+                trace.add("El obstáculo sigue en pie: el deslizamiento termina", "The obstacle still stands: the slide ends")
+                break
+            trace.add("El obstáculo queda destruido: el deslizamiento sigue", "The obstacle is destroyed: the slide goes on")
+        slid += 1
+    slide_damage = slid * per_hex
+    total = falling_damage + slide_damage
+    trace.add("Daño: caída {f} + deslizamiento {n} × {p} = {t}", "Damage: fall {f} + slide {n} × {p} = {t}",
+              f=falling_damage, n=slid, p=per_hex, t=total)
+    return outcome(trace, slide_hexes=slide, damage_per_hex=per_hex, hexes_slid=slid, slide_damage=slide_damage,
+                   total_damage=total, stopped_by=stopped, collisions=collisions, charge_distance=hexes_moved)
+
+
+# --- Underwater ------------------------------------------------------------------------------------
+
+@resolver("battletech-solaris.underwater-status", outputs={"underwater": "whether the unit counts as underwater"})
+def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"], depth: int, prone: bool = False):
+    """Does a unit count as underwater: a 'Mech in depth 2+, a prone 'Mech in depth 1, a submarine at depth 1+."""
+    trace = Trace()
+    if depth < 0:
+        raise RuleError("bad-depth", "la profundidad no es negativa", "depth is not negative")
+    if unit in ("vehicle", "infantry"):
+        raise RuleError("cannot-submerge", "solo los BattleMechs y los submarinos se mueven bajo el agua",
+                        "only BattleMechs and submarines move underwater")
+    if unit == "submarine":
+        under = depth >= 1
+    else:
+        under = depth >= 2 or (prone and depth == 1)
+    trace.add("{u} a profundidad {d}{p}: {r}", "{u} at depth {d}{p_en}: {r_en}", u=unit, d=depth,
+              p=", tumbado" if prone else "", p_en=", prone" if prone else "",
+              r="bajo el agua" if under else "no está bajo el agua", r_en="underwater" if under else "not underwater")
+    return outcome(trace, underwater=under)
+
+
+@resolver("battletech-solaris.underwater-path", outputs={
+    "water_mp": "MP for the water hexes: 2 per depth-1 hex, 4 per depth-2 hex",
+    "level_changes": "levels of depth changed along the path (each paid at the standard elevation cost)",
+    "piloting_rolls": "one piloting roll per water hex entered",
+    "total_mp": "water MP plus level changes at mp_per_level (absent without it)",
+})
+def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int | None = None):
+    """MP a submerged 'Mech spends along a path of water hexes, and the piloting rolls it makes."""
+    trace = Trace()
+    if not depths:
+        raise RuleError("no-movement", "el recorrido no tiene hexágonos", "the path has no hexes")
+    water, changes, prev = 0, 0, start_depth
+    for d in depths:
+        if d not in UNDERWATER_MP:
+            raise RuleError("depth-cost-unstated",
+                            f"el texto solo da el coste de profundidad 1 y 2, no de {d}",
+                            f"the text only gives the cost of depth 1 and 2, not of {d}")
+        water += UNDERWATER_MP[d]
+        changes += abs(d - prev)
+        prev = d
+    trace.add("Hexágonos de profundidad {d}: {w} PM de agua", "Hexes of depth {d}: {w} water MP", d=depths, w=water)
+    trace.add("Cambios de nivel de profundidad: {c}", "Depth level changes: {c}", c=changes)
+    trace.add("Un chequeo de pilotaje por hexágono de agua: {n}", "One piloting roll per water hex: {n}", n=len(depths))
+    total = None
+    if mp_per_level is not None:
+        total = water + changes * mp_per_level
+        trace.add("Total: {w} + {c} × {l} = {t} PM", "Total: {w} + {c} × {l} = {t} MP", w=water, c=changes, l=mp_per_level,
+                  t=total)
+    return outcome(trace, water_mp=water, level_changes=changes, piloting_rolls=len(depths), total_mp=total)
+
+
+@resolver("battletech-solaris.water-level", outputs={
+    "level": "the water hex's level for line of sight (depth as a negative number)",
+    "difference": "levels between the water hex and the other hex",
+})
+def water_level(depth: int, other_level: int = 0):
+    """Depth counted as negative levels for line of sight."""
+    trace = Trace()
+    if depth < 0:
+        raise RuleError("bad-depth", "la profundidad no es negativa", "depth is not negative")
+    level = -depth
+    diff = abs(other_level - level)
+    trace.add("Profundidad {d} = nivel {l}; hasta el nivel {o} hay {x} niveles", "Depth {d} = level {l}; {x} levels to level {o}",
+              d=depth, l=level, o=other_level, x=diff)
+    return outcome(trace, level=level, difference=diff)
+
+
+@resolver("battletech-solaris.underwater-weapon", outputs={"allowed": "whether a submerged unit may fire it"})
+def underwater_weapon(weapon: Literal["laser", "ppc", "other-energy", "torpedo", "ballistic", "missile"],
+                      solaris: bool = True):
+    """May a submerged unit fire this weapon? Energy weapons and torpedoes only; no torpedoes on Solaris VII."""
+    trace = Trace()
+    if weapon == "torpedo":
+        if solaris:
+            raise RuleError("torpedoes-banned", "los torpedos no están permitidos en Solaris VII",
+                            "torpedoes are not allowed on Solaris VII")
+        trace.add("Torpedo fuera de Solaris: permitido bajo el agua", "Torpedo outside Solaris: allowed underwater")
+        return outcome(trace, allowed=True)
+    if weapon in ("ballistic", "missile"):
+        raise RuleError("not-energy", "bajo el agua solo se disparan armas de energía y torpedos",
+                        "underwater only energy weapons and torpedoes fire")
+    trace.add("Arma de energía: permitida, con los alcances reducidos de la tabla que el texto no incluye",
+              "Energy weapon: allowed, at the reduced ranges of a table the text does not include")
+    return outcome(trace, allowed=True)
+
+
+@resolver("battletech-solaris.underwater-physical", outputs={
+    "damage": "damage dealt after the water's effect",
+    "rounding_stated": "false when the seed says 'half' without saying how to round",
+})
+def underwater_physical(attack: Literal["physical", "death-from-above"], damage: int, attacker_underwater: bool = False,
+                        attacker_in_water: bool = False, target_underwater: bool = False):
+    """Physical attacks and death from above when water is involved."""
+    trace = Trace()
+    if damage < 0:
+        raise RuleError("negative", "el daño no puede ser negativo", "damage cannot be negative")
+    if attack == "death-from-above":
+        if attacker_in_water or attacker_underwater:
+            raise RuleError("dfa-from-water", "desde el agua no hay muerte desde el cielo: los retrorreactores no funcionan",
+                            "no death from above from water: jump jets do not work there")
+        if target_underwater:
+            half = Fraction(damage, 2)
+            shown = int(half) if half.denominator == 1 else float(half)
+            trace.add("Contra un 'Mech sumergido, la mitad: {d} / 2 = {h} (el texto no dice cómo redondear)",
+                      "Against a submerged 'Mech, half: {d} / 2 = {h} (the text does not say how to round)", d=damage, h=shown)
+            return outcome(trace, damage=shown, rounding_stated=half.denominator == 1)
+        trace.add("Daño normal: {d}", "Normal damage: {d}", d=damage)
+        return outcome(trace, damage=damage, rounding_stated=True)
+    if attacker_underwater:
+        half = ceil(damage / 2)
+        trace.add("Atacante sumergido: {d} / 2 = {h} (redondeando hacia arriba)",
+                  "Submerged attacker: {d} / 2 = {h} (rounded up)", d=damage, h=half)
+        return outcome(trace, damage=half, rounding_stated=True)
+    trace.add("Atacante fuera del agua: daño normal {d}", "Attacker not submerged: normal damage {d}", d=damage)
+    return outcome(trace, damage=damage, rounding_stated=True)
+
+
+@resolver("battletech-solaris.hull-breach", outputs={
+    "roll_needed": "whether the 2D6 breach roll is made",
+    "breached": "whether the location is breached and flooded (absent without a roll)",
+    "engine_hits": "engine critical hits the flooded location counts as (its engine slots)",
+})
+def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int | None = None,
+                armour_destroyed: bool = False, engine_slots: int = 0):
+    """Hull breach of an underwater unit: 2D6 of 10+ on each damaging hit; automatic flooding of
+    an armourless location when a damaged unit goes under. The probability is that of a breach."""
+    trace = Trace()
+    _check_2d6(roll)
+    if engine_slots < 0:
+        raise RuleError("negative", "los espacios del reactor no son negativos", "engine slots are not negative")
+    if event == "submerging-damaged":
+        if roll is not None:
+            raise RuleError("no-roll-on-submerging", "no se tira por sumergirse ya dañado",
+                            "no breach roll is made for going under already damaged")
+        breached = armour_destroyed
+        trace.add("Se sumerge ya dañada: sin tirada; inundada solo si la localización no tiene blindaje: {b}",
+                  "Goes under already damaged: no roll; flooded only if the location has no armour left: {b}", b=breached)
+        return outcome(trace, roll_needed=False, breached=breached, engine_hits=engine_slots if breached else 0)
+    odds = _odds_at_least(HULL_BREACH_AT_LEAST)
+    trace.add("Impacto con daño bajo el agua: perforación con {n} o más en 2D6 ({p})",
+              "Damaging hit underwater: breach on 2D6 of {n} or more ({p})", n=HULL_BREACH_AT_LEAST, p=f"{odds.numerator}/{odds.denominator}")
+    breached = None if roll is None else roll >= HULL_BREACH_AT_LEAST
+    hits = None
+    if roll is not None:
+        hits = engine_slots if breached else 0
+        trace.add("Sale {r}: {t}; impactos de reactor: {h}", "Rolls {r}: {t_en}; engine hits: {h}", r=roll, h=hits,
+                  t="casco perforado" if breached else "el casco aguanta", t_en="hull breached" if breached else "the hull holds")
+    return outcome(trace, odds, roll_needed=True, breached=breached, engine_hits=hits)
+
+
+# --- Climbing and dropping down ------------------------------------------------------------------
+
+@resolver("battletech-solaris.climb", outputs={
+    "mp": "walking MP the climb costs",
+    "piloting_rolls": "one piloting roll per level",
+    "piloting_modifier": "modifier to every piloting roll while climbing (+1, or +2 with one hand)",
+    "attack_modifier": "to-hit modifier for attacks against the climbing 'Mech",
+    "target": "2D6 needed on each level's roll (absent without a piloting skill)",
+})
+def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool = False,
+          piloting_skill: int | None = None):
+    """Climbing up or down 3 or more levels (Maximum Tech)."""
+    trace = Trace()
+    if abs(levels) < 3:
+        raise RuleError("not-a-climb", "la escalada es para hexágonos 3 o más niveles más altos o más bajos",
+                        "climbing is for hexes 3 or more levels higher or lower")
+    if working_hands not in (1, 2):
+        raise RuleError("no-hand-actuator", "hace falta al menos un actuador de mano operativo (y como mucho hay dos)",
+                        "at least one working hand actuator is needed (and there are at most two)")
+    if not hand_free:
+        raise RuleError("hand-not-free", "la mano debe estar libre: sin hacha, arma de mano ni otro objeto",
+                        "the hand must be free: no hatchet, hand-held weapon or other object")
+    if running:
+        raise RuleError("running", "solo se escala con PM de andar; quien corre no escala",
+                        "only walking MP may be used to climb; a running unit cannot climb")
+    n = abs(levels)
+    per = CLIMB_MP_PER_LEVEL[working_hands]
+    mod = CLIMBING_PILOTING_MODIFIER[working_hands]
+    trace.add("{h} mano(s) operativa(s): {p} PM por nivel × {n} niveles = {t} PM de andar",
+              "{h} working hand(s): {p} MP per level × {n} levels = {t} walking MP", h=working_hands, p=per, n=n, t=per * n)
+    trace.add("{n} chequeos de pilotaje, cada uno con {m:+d}", "{n} piloting rolls, each at {m:+d}", n=n, m=mod)
+    trace.add("Ataques contra el 'Mech que escala: {a:+d}", "Attacks against the climbing 'Mech: {a:+d}", a=ATTACKS_AGAINST_CLIMBER)
+    target, odds = None, None
+    if piloting_skill is not None:
+        target = piloting_skill + mod
+        odds = _odds_at_least(target)
+        trace.add("Cada nivel: {s} {m:+d} = {t} o más en 2D6", "Each level: {s} {m:+d} = {t} or more on 2D6",
+                  s=piloting_skill, m=mod, t=target)
+    return outcome(trace, odds, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
+                   attack_modifier=ATTACKS_AGAINST_CLIMBER, target=target)
+
+
+@resolver("battletech-solaris.drop-down", outputs={
+    "mp": "MP the drop costs",
+    "leg_modifier": "modifier to the first roll (leg damage): levels × 2",
+    "fall_modifier": "modifier to the second roll (falling): levels",
+    "leg_damage": "damage to each leg (0 if the first roll passes; absent without rolls)",
+    "leg_critical_rolls": "critical-hit rolls per leg (absent without rolls)",
+    "falls": "whether the 'Mech falls, as many levels as it dropped (absent without rolls)",
+})
+def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | None = None, fall_roll: int | None = None,
+              structure_damaged: bool = False):
+    """Dropping down more than 2 levels (Maximum Tech): 4 MP and two piloting rolls.
+
+    The stated probability is that of passing both rolls (with a piloting skill).
+    """
+    trace = Trace()
+    _check_2d6(leg_roll)
+    _check_2d6(fall_roll)
+    if levels <= 2:
+        raise RuleError("not-a-drop", "dejarse caer es para más de 2 niveles", "dropping down is for more than 2 levels")
+    leg_mod, fall_mod = 2 * levels, levels
+    trace.add("Cuesta {mp} PM sean cuantos sean los niveles", "It costs {mp} MP whatever the levels", mp=DROP_DOWN_MP)
+    trace.add("Primer chequeo (piernas): +{n} × 2 = {m:+d}", "First roll (legs): +{n} × 2 = {m:+d}", n=levels, m=leg_mod)
+    trace.add("Segundo chequeo (caída): {m:+d}", "Second roll (falling): {m:+d}", m=fall_mod)
+    odds = None
+    leg_damage = crits = falls = None
+    if piloting_skill is not None:
+        odds = _odds_at_least(piloting_skill + leg_mod) * _odds_at_least(piloting_skill + fall_mod)
+        trace.add("Necesita {a}+ y {b}+ en 2D6", "Needs {a}+ and {b}+ on 2D6", a=piloting_skill + leg_mod,
+                  b=piloting_skill + fall_mod)
+        if leg_roll is not None:
+            legs_fail = leg_roll < piloting_skill + leg_mod
+            leg_damage = levels if legs_fail else 0
+            crits = (2 if structure_damaged else 1) if legs_fail else 0
+            trace.add("Piernas: sale {r}; daño {d} a cada pierna y {c} tirada(s) de crítico por pierna",
+                      "Legs: rolls {r}; {d} damage to each leg and {c} critical roll(s) per leg", r=leg_roll, d=leg_damage, c=crits)
+        if fall_roll is not None:
+            falls = fall_roll < piloting_skill + fall_mod
+            trace.add("Caída: sale {r}; {t}", "Fall: rolls {r}; {t_en}", r=fall_roll,
+                      t=f"cae {levels} niveles en el hexágono de destino" if falls else "sigue en pie",
+                      t_en=f"falls {levels} levels into the hex below" if falls else "stays standing")
+    elif leg_roll is not None or fall_roll is not None:
+        raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
+                        "the piloting skill is needed to judge the rolls")
+    return outcome(trace, odds, mp=DROP_DOWN_MP, leg_modifier=leg_mod, fall_modifier=fall_mod, leg_damage=leg_damage,
+                   leg_critical_rolls=crits, falls=falls)
+
+
+# --- MASC --------------------------------------------------------------------------------------------
+
+@resolver("battletech-solaris.masc-roll", outputs={
+    "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",
+    "threshold": "2D6 needed this turn (absent when failure is automatic)",
+    "success": "whether MASC works this turn (absent without a roll)",
+    "run_mp": "running MP with MASC: twice the walking MP (absent without walking MP or on failure)",
+    "frozen": "whether the legs freeze, as two hip critical hits",
+})
+def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None):
+    """Using MASC this turn after ``history`` (previous turns, oldest first: True = MASC used)."""
+    trace = Trace()
+    _check_2d6(roll)
+    step = 0
+    for n, used in enumerate(history, 1):
+        if used:
+            if MASC_THRESHOLDS[step] is None:
+                raise RuleError("legs-frozen", f"en el turno {n} las piernas ya se congelaron: no hay más MASC",
+                                f"on turn {n} the legs already froze: no more MASC")
+            step += 1
+        else:
+            step = max(0, step - 1)
+    need = MASC_THRESHOLDS[step]
+    if need is None:
+        trace.add("Quinto turno seguido: las piernas se congelan sin tirar", "Fifth turn in a row: the legs freeze with no roll")
+        return outcome(trace, Fraction(0), step=step, threshold=None, success=False if roll is not None else None,
+                       run_mp=None, frozen=True)
+    odds = _odds_at_least(need)
+    trace.add("Historial {h}: escalón {s}, hace falta {n} o más en 2D6 ({f})", "History {h}: step {s}, needs 2D6 of {n} or more ({f})",
+              h=["sí" if u else "no" for u in history] or ["—"], s=step, n=need, f=f"{odds.numerator}/{odds.denominator}")
+    success = frozen = run_mp = None
+    if roll is not None:
+        success = roll >= need
+        frozen = not success
+        if success and walking_mp is not None:
+            run_mp = 2 * walking_mp
+        trace.add("Sale {r}: {t}", "Rolls {r}: {t_en}", r=roll,
+                  t="funciona" if success else "las piernas se congelan (dos críticos de cadera)",
+                  t_en="it works" if success else "the legs freeze (two hip critical hits)")
+    elif walking_mp is not None:
+        run_mp = 2 * walking_mp
+    if run_mp is not None:
+        trace.add("Corre a 2 × {w} = {r} PM", "Runs at 2 × {w} = {r} MP", w=walking_mp, r=run_mp)
+    return outcome(trace, odds, step=step, threshold=need, success=success, run_mp=run_mp, frozen=frozen)
+
+
+@resolver("battletech-solaris.masc-weight", outputs={
+    "exact": "tonnage divided by 25 (Clan) or 20 (Inner Sphere), before rounding",
+    "tons": "weight rounded to the nearest half ton, at least 1",
+})
+def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_strength_myomer: bool = False):
+    """Weight of a 'Mech's MASC: tonnage / 25 (Clan) or / 20 (Inner Sphere), to the nearest half ton, at least 1."""
+    trace = Trace()
+    if tonnage < 1:
+        raise RuleError("bad-tonnage", "el tonelaje es positivo", "tonnage is positive")
+    if triple_strength_myomer:
+        raise RuleError("masc-with-tsm", "el MASC es incompatible con el miómero de triple fuerza",
+                        "MASC cannot be combined with triple-strength myomer")
+    div = MASC_DIVISOR[tech]
+    exact = Fraction(tonnage, div)
+    halves = exact * 2
+    if halves.denominator == 2:
+        raise RuleError("rounding-tie",
+                        f"{tonnage}/{div} = {float(exact)} queda a igual distancia de dos medias toneladas; el texto no dice hacia dónde redondear",
+                        f"{tonnage}/{div} = {float(exact)} is equally near two half tons; the text does not say which way to round")
+    rounded = Fraction(round(halves), 2)
+    tons = max(rounded, Fraction(1))
+    trace.add("{t} / {d} = {e}; a la media tonelada más cercana: {r}", "{t} / {d} = {e}; to the nearest half ton: {r}",
+              t=tonnage, d=div, e=float(exact), r=float(rounded))
+    if tons != rounded:
+        trace.add("Mínimo 1 tonelada", "Minimum 1 ton")
+    return outcome(trace, exact=float(exact), tons=float(tons))
