@@ -177,7 +177,7 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
         if not engaged_enemies[striker]:
             raise RuleError("out-of-melee-range", f"{striker} no tiene a la miniatura al alcance de un Ataque de Combate",
                             f"{striker} does not have the model within range of a melee attack")
-        trace.add("Golpe de {s}: {ok} (sin daño ni otros efectos)", "Strike by {s}: {ok} (no damage, no other effect)",
+        trace.add("Golpe de {s}, impacta: {ok} (sin daño ni otros efectos)", "Strike by {s}, hits: {ok} (no damage, no other effect)",
                   s=striker, ok=hits)
         hit = hit or hits
     if hit:
@@ -213,8 +213,8 @@ def random_target(target: str, engaged_with: list[str], within_2: list[str], fli
     flips = flips or {}
     duels = set(duel_abilities or [])
     close = [m for m in engaged_with if m in within_2]
-    trace.add("Trabada con {e}; a 2\" de ella: {c}", "Engaged with {e}; within 2\" of it: {c}",
-              e=engaged_with or ["—"], c=close or ["—"])
+    trace.add("{t} está trabada con {e}; de ellas, a 2\": {c}", "{t} is engaged with {e}; of those, within 2\": {c}",
+              t=target, e=engaged_with or ["—"], c=close or ["—"])
     if not close:
         trace.add("Ninguna miniatura trabada con el objetivo está a 2\": el ataque no es aleatorio",
                   "No model engaged with the target is within 2\": the attack is not random")
