@@ -51,6 +51,12 @@ def _odds_at_least(need: int) -> Fraction:
     return Fraction(fav, total)
 
 
+def _shown_odds(need: int) -> str:
+    """The odds of 2D6 >= need as ``favourable/36``, unreduced, the way players count them."""
+    fav, total = chance(parse(TWO_D6), at_least=need)
+    return f"{fav}/{total}"
+
+
 def _check_2d6(roll: int | None) -> None:
     check_roll(parse(TWO_D6), roll)
 
@@ -580,7 +586,7 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
         return outcome(trace, roll_needed=False, breached=breached, engine_hits=engine_slots if breached else 0)
     odds = _odds_at_least(HULL_BREACH_AT_LEAST)
     trace.add("Impacto con daño bajo el agua: perforación con {n} o más en 2D6 ({p})",
-              "Damaging hit underwater: breach on 2D6 of {n} or more ({p})", n=HULL_BREACH_AT_LEAST, p=f"{odds.numerator}/{odds.denominator}")
+              "Damaging hit underwater: breach on 2D6 of {n} or more ({p})", n=HULL_BREACH_AT_LEAST, p=_shown_odds(HULL_BREACH_AT_LEAST))
     breached = None if roll is None else roll >= HULL_BREACH_AT_LEAST
     hits = None
     if roll is not None:
@@ -708,7 +714,7 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
                        run_mp=None, frozen=True)
     odds = _odds_at_least(need)
     trace.add("Historial {h}: escalón {s}, hace falta {n} o más en 2D6 ({f})", "History {h}: step {s}, needs 2D6 of {n} or more ({f})",
-              h=["sí" if u else "no" for u in history] or ["—"], s=step, n=need, f=f"{odds.numerator}/{odds.denominator}")
+              h=["sí" if u else "no" for u in history] or ["—"], s=step, n=need, f=_shown_odds(need))
     success = frozen = run_mp = None
     if roll is not None:
         success = roll >= need
