@@ -256,8 +256,10 @@ def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Dia
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` beside ``path`` and rename it into place: readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``data`` beside ``path`` and rename it into place: readers never see half a file.
+
+    The folder must exist: a mistyped output path is an error, not a new folder.
+    """
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

@@ -60,6 +60,7 @@ def load(path: Path) -> Any:
 def save(path: Path, obj: Any) -> None:
     """Pickle ``obj`` to ``path`` atomically; a failure to write a cache is not an error."""
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, pickle.dumps((code_version(), obj), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
         pass

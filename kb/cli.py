@@ -235,4 +235,12 @@ def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kb`` console script."""
-    return run(sys.argv[1:] if argv is None else argv, sys.stdout, sys.stderr)
+    try:
+        return run(sys.argv[1:] if argv is None else argv, sys.stdout, sys.stderr)
+    except BrokenPipeError:  # `kb ... | head` closed the pipe: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130

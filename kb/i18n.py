@@ -150,9 +150,9 @@ def find_phrase(text: str, phrase: str, lang: str, by_stem: bool = True) -> str 
 
 def _says(english: str, term: Term, terms: TermIndex) -> bool:
     if term.do_not_translate:  # the Spanish wording, as written (no English stemming of Spanish words)
-        return any(m.term == term.id for m in terms.detect(english, SOURCE_LANG)) or \
+        return any(m.term == term.id for m in terms.detect(english, SOURCE_LANG, term.game)) or \
             any(find_phrase(english, f, TARGET, by_stem=False) for f in preferred_forms(term))
-    return any(m.term == term.id for m in terms.detect(english, TARGET, by_stem=True))
+    return any(m.term == term.id for m in terms.detect(english, TARGET, term.game, by_stem=True))
 
 
 def _glossary(entry: Entry, st: FieldStatus, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:

@@ -75,12 +75,24 @@ class _Linker:
         self.entries = entries
         self.graph = Graph()
         self.problems: list[Diagnostic] = []
+        self._hints: dict[str, str] = {}
+        self._by_ns: dict[str, list[str]] = {}
+
+    def _near(self, target: str) -> str:
+        """"Did you mean" among the ids of the same namespace (all ids when it has none), cached."""
+        if target not in self._hints:
+            if not self._by_ns:
+                for i in self.entries:
+                    self._by_ns.setdefault(i.split(".", 1)[0], []).append(i)
+            pool = self._by_ns.get(target.split(".", 1)[0]) or list(self.entries)
+            self._hints[target] = hint(target, pool)
+        return self._hints[target]
 
     def resolve(self, entry: Entry, type_: str, target: str, fld: str, loc: Location,
                 anchor: str | None = None, display: str | None = None, expect_kind: str | None = None) -> None:
         found = self.entries.get(target)
         if found is None:
-            self.problems.append(diag("unresolved-link", loc, target=target, hint=hint(target, self.entries)))
+            self.problems.append(diag("unresolved-link", loc, target=target, hint=self._near(target)))
             return
         if expect_kind and found.kind != expect_kind:
             self.problems.append(diag("link-kind-mismatch", loc, type=expect_kind, target=target, kind=found.kind))
