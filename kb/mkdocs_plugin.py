@@ -25,7 +25,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -57,92 +57,103 @@ class _Loaded:
     results: dict[str, dict[str, ExampleResult]]
 
 
+@dataclass
+class _Build:
+    """The state of one language's build (MkDocs reuses plugin instances across configurations)."""
+
+    lang: str
+    primary: bool
+    loaded: _Loaded
+    site: Site
+    started: float
+
+    @property
+    def prefix(self) -> str:
+        """Where this build puts its pages inside its site_dir: ``es/`` for the first language."""
+        return f"{self.lang}/" if self.primary else ""
+
+
 class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
-    """Generates every page of the site from the knowledge base."""
+    """Generates every page of the site from the knowledge base.
+
+    MkDocs keeps one instance of a plugin that has startup hooks for every configuration it
+    loads in a process (``mkdocs serve`` rebuilds, and the other languages' builds here), so the
+    state of each build is kept per configuration object, never on the instance itself.
+    """
 
     def __init__(self) -> None:
-        self.lang: str | None = None
-        """The language this build makes; ``None`` until ``on_config`` (then the first language)."""
-        self.loaded: _Loaded | None = None
-        """Set by the first build on the plugin of each later language's build."""
-        self.site: Site | None = None
-        self.started = 0.0
-        self.command = "build"
+        self._builds: dict[int, _Build] = {}
+        self._seeds: dict[int, tuple[str, _Loaded]] = {}
+        self._content: str | None = None
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        self.command = command
+        """Nothing to prepare: the knowledge base is loaded by each build (``on_config``)."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         langs = self.config.languages
         if not langs or any(lg not in LANGUAGES for lg in langs):
             raise PluginError(f"kb: 'languages' must list some of {', '.join(LANGUAGES)}")
-        self.lang = self.lang or langs[0]
-        self.started = time.monotonic()
-        if self.loaded is None:
-            self.loaded = self._load(config)
-        config.theme["language"] = self.lang
-        self.site = build_site(self.loaded.kb, self.loaded.results, self.lang)
-        config.nav = nav_config(self.site.nav, self._prefix)
-        log.info(f"{self.lang}: building {len(self.site.pages)} pages")
+        started = time.monotonic()
+        seed = self._seeds.pop(id(config), None)
+        if seed is None:
+            self._builds.clear()
+            lang, loaded = langs[0], self._load(config)
+        else:
+            lang, loaded = seed
+        config.theme["language"] = lang
+        site = build_site(loaded.kb, loaded.results, lang)
+        build = self._builds[id(config)] = _Build(lang, seed is None, loaded, site, started)
+        config.nav = nav_config(site.nav, build.prefix)
+        log.info(f"{lang}: building {len(site.pages)} pages")
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        assert self.site is not None
-        for page in self.site.pages:
-            files.append(File.generated(config, self._prefix + page.path, content=page.markdown))
-        if self._primary:
-            target = f"{self.lang}/" if config.use_directory_urls else f"{self.lang}/index.html"
+        build = self._builds[id(config)]
+        for page in build.site.pages:
+            files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
+        if build.primary:
+            target = f"{build.lang}/" if config.use_directory_urls else f"{build.lang}/index.html"
             files.append(File.generated(config, "index.html", content=_redirect(target)))
         return files
 
     def on_page_context(self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
         """Point the language switcher at this same page in every language."""
-        rel = page.file.src_uri.removeprefix(self._prefix)
-        url = _url(rel, config.use_directory_urls)
+        build = self._builds[id(config)]
+        url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
         config.extra["alternate"] = [
-            {"name": LANGUAGES[lg], "lang": lg, "link": (self._root_of(lg) + url) or "./"}
+            {"name": LANGUAGES[lg], "lang": lg, "link": (self._root_of(build, lg) + url) or "./"}
             for lg in self.config.languages
         ]
         return context
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        server.watch(str(self._content_root(config)))
+        server.watch(self._content or self._content_root(config))
         return server
 
+    @event_priority(-200)  # after every other plugin has finished this language's build
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        log.info(f"{self.lang}: built in {time.monotonic() - self.started:.1f} s")
-        if not self._primary:
-            return
-        for lang in self.config.languages[1:]:
-            self._build_language(config, lang)
+        build = self._builds.pop(id(config))
+        log.info(f"{build.lang}: built in {time.monotonic() - build.started:.1f} s")
+        if build.primary:
+            for lang in self.config.languages[1:]:
+                self._build_language(config, lang, build.loaded)
 
     # ------------------------------------------------------------------ helpers
-    @property
-    def _primary(self) -> bool:
-        return self.lang == self.config.languages[0]
-
-    @property
-    def _prefix(self) -> str:
-        """Where this build puts its pages inside its site_dir: ``es/`` for the first language."""
-        return f"{self.lang}/" if self._primary else ""
-
-    def _root_of(self, lang: str) -> str:
-        """The root of ``lang``'s pages, relative to this build's root."""
-        first = self.config.languages[0]
-        if self._primary:
+    def _root_of(self, build: _Build, lang: str) -> str:
+        """The root of ``lang``'s pages, relative to the root of ``build``'s site_dir."""
+        if build.primary:
             return f"{lang}/"
-        return "" if lang == self.lang else ("../" + (f"{first}/" if lang == first else f"{lang}/"))
+        return "" if lang == build.lang else f"../{lang}/"
 
     def _content_root(self, config: MkDocsConfig) -> str:
+        base = os.path.dirname(config.config_file_path or "mkdocs.yml")
         if self.config.content:
-            return os.path.join(os.path.dirname(config.config_file_path or "."), self.config.content)
-        if os.environ.get("KB_CONTENT"):
-            return os.environ["KB_CONTENT"]
-        return os.path.join(os.path.dirname(config.config_file_path or "."), "content")
+            return os.path.join(base, self.config.content)
+        return os.environ.get("KB_CONTENT") or os.path.join(base, "content")
 
     def _load(self, config: MkDocsConfig) -> _Loaded:
-        root = self._content_root(config)
+        root = self._content = self._content_root(config)
         if not os.path.isdir(root):
             raise PluginError(f"kb: content folder not found: {root}")
         kb = KnowledgeBase.load(root)
@@ -163,7 +174,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified")
         return _Loaded(kb, results_by_entry(results))
 
-    def _build_language(self, config: MkDocsConfig, lang: str) -> None:
+    def _build_language(self, config: MkDocsConfig, lang: str, loaded: _Loaded) -> None:
         """Run a whole MkDocs build of ``lang`` into ``<site_dir>/<lang>`` from the same ``mkdocs.yml``."""
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
@@ -176,14 +187,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         plugin = next((p for p in sub.plugins.values() if isinstance(p, KnowledgeBasePlugin)), None)
         if plugin is None:  # pragma: no cover - the same mkdocs.yml lists the plugin
             raise PluginError("kb: the plugin is missing from the other language's configuration")
-        plugin.lang, plugin.loaded = lang, self.loaded
-        plugin.config.content, plugin.config.languages = self.config.content, self.config.languages
+        plugin._seeds[id(sub)] = (lang, loaded)
         sub.theme["language"] = lang
-        sub.plugins.on_startup(command="build", dirty=False)
-        try:
-            build(sub)
-        finally:
-            sub.plugins.on_shutdown()
+        build(sub)  # plugins of this process are already started: no startup/shutdown events here
 
 
 def _url(path: str, directory_urls: bool) -> str:

@@ -139,6 +139,8 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str]) -> list[tuple[str,
             rows.append((label(key, lang), ", ".join(value)))
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
             rows.append((label(key, lang), "; ".join(f"{lg}: {', '.join(escape(v) for v in vs)}" for lg, vs in value.items() if vs)))
+        elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
+            rows.append((label(key, lang), fmt(f"{{@sequence {value}}}")))  # a link to the step
         elif key == "movement_cost_change" and isinstance(value, int):
             rows.append((label(key, lang), f"{value:+d}"))
         else:

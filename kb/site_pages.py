@@ -196,11 +196,9 @@ def concepts_page(ctx: SiteContext) -> SitePage:
     link = ctx.link_from(path)
     title = t(ctx, "concepts")
     out = [f"# {escape(title)} {{#concepts}}", "", t(ctx, "concepts_intro"), ""]
-    names: list[str] = []
     for view in ctx.kb.concepts():
         c = view.entry
         ctitle = ctx.text(c.title, path, c.title.es)
-        names += [c.title.es, c.title.en or ""]
         out += [f"## {escape(ctitle)} {{#{entry_anchor(c.id)}}}", ""]
         if c.text("summary"):
             out += [fmt(ctx.text(c.text("summary"), path, ctitle)), ""]
@@ -217,7 +215,8 @@ def concepts_page(ctx: SiteContext) -> SitePage:
         else:
             out += [t(ctx, "none"), ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, title, body, names, [t(ctx, "concepts")])
+    # no concept names as tags: they would rank this one page above every game's own term page
+    return finish(ctx, path, title, body, [], [t(ctx, "concepts")])
 
 
 def home_page(ctx: SiteContext) -> SitePage:

@@ -1,0 +1,217 @@
+"""The static site without a browser: generated Markdown (golden snippets), the built HTML of both
+languages, escaping, strict failures and the atomic replacement of the output folder."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import cli
+from kb.api import KnowledgeBase
+from kb.site import NavNode, build_site, nav_config, relative
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def sites(kb: KnowledgeBase):
+    results = kb.run_examples()
+    return {lang: build_site(kb, results, lang) for lang in ("es", "en")}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture content built once with ``kb build`` (both languages)."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    code, stdout, stderr = cli("--content", str(FIXTURE), "build", "--site-dir", str(out), "--strict")
+    assert code == 0, stdout + stderr
+    assert "kb: es: building" in stdout and "kb: en: building" in stdout
+    return out
+
+
+# ---------------------------------------------------------------- generated Markdown
+def test_both_languages_have_the_same_pages(sites) -> None:
+    es, en = ({p.path for p in s.pages} for s in sites.values())
+    assert es == en
+    assert {"index.md", "concepts.md", "mini/index.md", "mini/glossary.md", "mini/shooting.md",
+            "mini/line-of-sight.md", "mini/turn-sequence.md", "mini/aim.md", "other/sight.md"} <= es
+
+
+def test_entry_page_golden_snippets(sites) -> None:
+    md = sites["es"].page("mini/shooting.md").markdown
+    assert md.startswith('---\ntitle: "Disparo"\ntags:\n  - "Disparo"\n  - "Shooting"\n')
+    for snippet in [
+        "# Disparo {#mini-shooting}",
+        "> Para disparar hace falta línea de visión y sacar 8 o más con 2d6.",
+        "Durante la [activación](turn-sequence.md#step-activation), una miniatura con\n"
+        "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.",
+        "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
+        "- **Probabilidad exacta**: 5/12 ≈ 41.7%",
+        "- ✔ Verificado en la compilación",
+        "## Véase también\n\n- [Secuencia de turno](turn-sequence.md)",
+        "## Citada por\n\n- [Apuntar](aim.md)",
+        "*Fuente: `seed.txt`, sección “Disparo”*",
+        # tooltips: every form, capitalised too, and the abbreviation, exactly as abbr matches them
+        "*[LdV]: Línea de visión: Una miniatura tiene línea de visión si puede trazar",
+        "*[línea de visión]: Línea de visión:",
+        "*[Líneas de visión]: Línea de visión:",
+    ]:
+        assert snippet in md, snippet
+    assert '<div class="kb-folded" hidden>linea vision' in md
+
+
+def test_term_page_tags_fold_accents_and_name_the_other_language(sites) -> None:
+    es = sites["es"].page("mini/line-of-sight.md").markdown
+    tags = re.findall(r'^  - "(.*)"$', es.split("---")[1], re.M)
+    assert tags[:3] == ["Línea de visión", "linea de vision", "Line of sight"]
+    assert {"LdV", "LoS", "líneas de visión", "lineas de vision"} <= set(tags)
+
+
+def test_game_page_shows_the_turn_sequence_in_order(sites) -> None:
+    md = sites["en"].page("mini/index.md").markdown
+    assert ("1. **[Initiative](turn-sequence.md#step-initiative)**\n"
+            "    Each player rolls 1d6; the higher roll goes first.\n"
+            "2. **[Activation](turn-sequence.md#step-activation)**") in md
+    assert "    1. **[End of activation](turn-sequence.md#step-end-of-activation)**" in md
+    assert "### Actions {#action}\n\n- [Aim](aim.md) — Apuntar cuesta una acción" in md
+
+
+def test_untranslated_english_page_says_so(sites) -> None:
+    md = sites["en"].page("mini/aim.md").markdown
+    assert ('!!! warning "Not translated yet"\n\n    This entry has not been translated into English yet; '
+            "the Spanish original is shown. (Fields: summary, text)") in md
+    assert "> Apuntar cuesta una acción" in md
+    assert "| Phase | [Turn sequence](turn-sequence.md#step-activation) |" in md
+    assert "Not translated" not in sites["en"].page("mini/shooting.md").markdown
+    assert "!!! warning" not in sites["es"].page("mini/aim.md").markdown
+    game = sites["en"].page("mini/index.md").markdown
+    assert game.index('!!! warning "Partly in Spanish"') < game.index("# Mini Skirmish")
+
+
+def test_concept_map_lists_each_game_term_with_its_note(sites) -> None:
+    md = sites["en"].page("concepts.md").markdown
+    assert "## Line of sight {#common-line-of-sight}" in md
+    assert "| Mini Skirmish | [Line of sight](mini/line-of-sight.md) | Drawn from any point of the base. |" in md
+    assert "| Other Game | [Visibility](other/sight.md) | Measured from the unit's centre. |" in md
+    assert "*[Visibility]: Visibility (Other Game): What a unit sees." in md
+
+
+def test_glossary_page(sites) -> None:
+    md = sites["es"].page("mini/glossary.md").markdown
+    assert "## [Línea de visión](line-of-sight.md) {#mini-line-of-sight}" in md
+    assert "- *Abreviaturas:* es: LdV; en: LoS" in md
+    assert "- *Concepto:* [Línea de visión](../concepts.md#common-line-of-sight)" in md
+
+
+def test_navigation_escapes_titles_and_prefixes_paths() -> None:
+    nav = (NavNode("<b>A</b>", "g/index.md", (NavNode("x & y", "g/x.md"),)), NavNode("Home", "index.md"))
+    assert nav_config(nav, "es/") == [{"&lt;b&gt;A&lt;/b&gt;": ["es/g/index.md", {"x &amp; y": "es/g/x.md"}]},
+                                      {"Home": "es/index.md"}]
+    assert relative("g/a.md", "concepts.md") == "../concepts.md"
+    assert relative("g/a.md", "g/b.md") == "b.md"
+
+
+# ---------------------------------------------------------------- the built site
+def _pages(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*.html") if p.name != "404.html"}
+
+
+def test_every_page_is_built_in_both_languages(built: Path, sites) -> None:
+    expected = {p.path.removesuffix(".md") + ".html" for p in sites["es"].pages}
+    assert _pages(built / "es") == expected
+    assert _pages(built / "en") - {"index.html"} >= expected - {"index.html"}
+    assert {p for p in _pages(built / "en") if not p.startswith(("es/",))} >= expected
+    assert 'url=es/index.html' in (built / "index.html").read_text()
+
+
+def test_each_language_has_its_own_search_index_and_interface(built: Path) -> None:
+    es = json.loads((built / "search" / "search_index.json").read_text())
+    en = json.loads((built / "en" / "search" / "search_index.json").read_text())
+    assert es["docs"] and all(d["location"].startswith("es/") for d in es["docs"])
+    assert en["docs"] and not any(d["location"].startswith(("es/", "en/")) for d in en["docs"])
+    assert (built / "en" / "search" / "search_index.js").is_file()  # offline search
+    assert '<html lang="es"' in (built / "es" / "mini" / "shooting.html").read_text()
+    assert '<html lang="en"' in (built / "en" / "mini" / "shooting.html").read_text()
+    term = next(d for d in es["docs"] if d["location"] == "es/mini/line-of-sight.html")
+    assert {"linea de vision", "Line of sight", "LoS"} <= set(term["tags"])
+
+
+def test_language_switcher_points_at_the_same_page(built: Path) -> None:
+    es = (built / "es" / "mini" / "shooting.html").read_text()
+    en = (built / "en" / "mini" / "shooting.html").read_text()
+    assert '<a href="../../en/mini/shooting.html" hreflang="en" class="md-select__link">' in es
+    assert '<a href="../../es/mini/shooting.html" hreflang="es" class="md-select__link">' in en
+    home = (built / "es" / "index.html").read_text()
+    assert '<a href="../en/index.html" hreflang="en" class="md-select__link">' in home
+
+
+def test_pages_work_offline(built: Path) -> None:
+    page = (built / "es" / "mini" / "shooting.html").read_text()
+    assert '<script src="../../iframe-worker-shim.js"></script>' in page
+    assert "unpkg.com" not in page and "fonts.googleapis.com" not in page
+    assert '<abbr title="Línea de visión: Una miniatura tiene' in page
+    assert 'id="example-eight-or-more"' in page and 'id="mini-shooting"' in page
+
+
+# ---------------------------------------------------------------- safety and failures
+EVIL = """\
+id: g.evil
+kind: rule
+game: g
+title: {es: "<script>alert(1)</script> Malo", en: "</title><script>alert(2)</script> Bad"}
+summary: {es: "Un <img src=x onerror=alert(3)> resumen [x](javascript:alert(5))", en: A summary}
+text: {es: "Texto </title><script>alert(4)</script> & más", en: Text}
+tags: ["<script>alert(6)</script>"]
+source: {doc: seed.txt, section: "<b onmouseover=alert(7)>x</b>"}
+"""
+
+
+def test_script_in_an_entry_is_shown_as_text(tree, tmp_path: Path) -> None:
+    root = tree({"g/rules/evil.yaml": EVIL})
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(tmp_path / "site"))
+    assert code == 0, out + err  # raw-html is a content error: a plain build shows it, --strict refuses
+    assert "error[raw-html]" in err
+    for path in (tmp_path / "site").rglob("*"):
+        if path.suffix in (".html", ".json", ".js", ".xml") and "assets" not in path.parts:
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"<script>alert|<img src=x|<b onmouseover|javascript:alert\(5\)\"", text), path
+    page = (tmp_path / "site" / "es" / "g" / "evil.html").read_text()
+    assert '<h1 id="g-evil">&lt;script&gt;alert(1)&lt;/script&gt; Malo' in page
+    assert "<title>&lt;script&gt;alert(1)&lt;/script&gt; Malo - " in page
+    assert "Texto &lt;/title&gt;&lt;script&gt;alert(4)&lt;/script&gt; &amp; más" in page
+    en = (tmp_path / "site" / "en" / "g" / "evil.html").read_text()
+    assert "<title>&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; Bad - " in en
+
+
+BROKEN = """\
+id: g.broken
+kind: rule
+game: g
+title: {es: Roto, en: Broken}
+text: {es: "Véase {@rule g.missing}.", en: "See {@rule g.missing}."}
+source: {doc: seed.txt, section: x}
+"""
+
+
+def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_path: Path) -> None:
+    root = tree({"g/rules/broken.yaml": BROKEN})
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "old.txt").write_text("previous site")
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site), "--strict")
+    assert code == 1
+    assert "error[unresolved-link]: unresolved link to 'g.missing'" in err
+    assert "failed, the previous site is kept" in err
+    assert (site / "old.txt").read_text() == "previous site"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    assert code == 0, err
+    assert not (site / "old.txt").exists() and (site / "es" / "g" / "broken.html").is_file()
