@@ -1,0 +1,577 @@
+"""The Hunt Begins (Aliens vs Predator board game): the game's own resolvers.
+
+Every check of the game is a D20 roll that succeeds on the target number or less. The numbers
+the seed gives (two action points, -10 against engaged or hidden targets, -2 per contested square,
++4 for aiming, -4 and +1 RoF for rapid fire, 8 occupancy points in the worked example, D20 <= 10 to
+treat wounds, at most two strategy cards a turn, five cards in hand...) are written here once.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Literal, Mapping
+
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics.dice import chance, check_roll, parse
+
+D20 = parse("1d20")
+ACTION_POINTS = 2
+ENGAGED_PENALTY = -10
+HIDDEN_PENALTY = -10
+CONTESTED_PENALTY = -2
+AIM_BONUS = 4
+RAPID_FIRE_PENALTY = -4
+HAND_SIZE = 5
+CARDS_PER_TURN = 2
+TREAT_WOUNDS_TARGET = 10
+CARRY_LIMIT = 2
+KEEPS_HIDDEN = ("hunt-begins.stalking-advance", "hunt-begins.pass")
+ENTERS_HIDDEN = ("hunt-begins.concealment", "hunt-begins.stalking-advance")
+ENDS_ACTIVATION = ("hunt-begins.sentry", "hunt-begins.pass")
+EXCLUSIVE = ("hunt-begins.shotgun", "hunt-begins.point-blank-shot")
+
+
+def _d20(need: int) -> Fraction:
+    fav, total = chance(D20, at_most=need)
+    return Fraction(fav, total)
+
+
+def _rolls(rolls: list[int]) -> None:
+    for r in rolls:
+        check_roll(D20, r)
+
+
+# ---------------------------------------------------------------------------------------------
+# Attacks: shooting and close combat
+
+
+@resolver("hunt-begins.attack", outputs={
+    "checks": "number of RC/CC checks made (one per RoF point)",
+    "needs": "the number each check needs, or less, on the D20",
+    "hits": "checks that hit (all of them for an automatic hit)",
+    "save_target": "the armour (or constitution) check's number after the reduction",
+    "wounds_caused": "wounds the target loses",
+    "wounds_left": "wounds the target keeps",
+    "removed": "whether the target is removed as a casualty",
+})
+def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", rof: int = 1,
+           hit_rolls: list[int] = [], automatic: bool = False,
+           armour: int | None = None, armour_reduction: int = 0,
+           save: Literal["armour", "constitution"] = "armour", save_rolls: list[int] = [],
+           wounds: int = 1, wounds_per_failed_save: int = 1,
+           target_engaged: bool = False, contested_squares: int = 0, target_hidden: bool = False,
+           aim: bool = False, rapid_fire: bool = False, modifiers: dict[str, int] = {}):
+    """An attack: one D20 check per RoF point (hit on the skill or less), then a save per hit.
+
+    The odds given are those of the first check causing a wound (hit and failed save), or of
+    hitting when no save is described.
+    """
+    trace = Trace()
+    if rof < 1:
+        raise RuleError("bad-rof", "la VdA es al menos 1", "RoF is at least 1")
+    if contested_squares < 0:
+        raise RuleError("bad-count", "el número de cuadrantes en disputa no puede ser negativo",
+                        "the number of contested squares cannot be negative")
+    shooting_only = {"target_engaged": target_engaged, "contested_squares": contested_squares > 0,
+                     "aim": aim, "rapid_fire": rapid_fire}
+    if kind == "close-combat" and any(shooting_only.values()):
+        used = [k for k, v in shooting_only.items() if v]
+        raise RuleError("not-for-close-combat", f"{used} solo se aplican a disparos",
+                        f"{used} apply to shooting only")
+    if target_hidden and (target_engaged or kind == "close-combat"):
+        raise RuleError("hidden-and-engaged", "trabarse en combate revela a la miniatura oculta",
+                        "being engaged reveals a hidden model")
+    if aim and rapid_fire:
+        raise RuleError("one-shooting-action",
+                        "Apuntar y Fuego rápido son dos acciones de disparo: solo cabe una por turno",
+                        "Aim and Rapid fire are two shooting actions: only one is allowed a turn")
+    checks = rof + (1 if rapid_fire else 0)
+    trace.add("{checks} chequeo(s) de {stat}", "{checks} {stat_en} check(s)", checks=checks,
+              stat="CD" if kind == "shooting" else "CC", stat_en="RC" if kind == "shooting" else "CC")
+    need = skill
+    mods: list[tuple[str, str, int]] = []
+    if target_engaged:
+        mods.append(("objetivo trabado", "target engaged", ENGAGED_PENALTY))
+    if target_hidden:
+        mods.append(("objetivo oculto (sustituye a −4)", "hidden target (replaces −4)", HIDDEN_PENALTY))
+    if contested_squares:
+        mods.append((f"{contested_squares} cuadrante(s) en disputa", f"{contested_squares} contested square(s)",
+                     CONTESTED_PENALTY * contested_squares))
+    if rapid_fire:
+        mods.append(("fuego rápido", "rapid fire", RAPID_FIRE_PENALTY))
+    for name, value in modifiers.items():
+        mods.append((name, name, value))
+    for es, en, value in mods:
+        need += value
+        trace.add("{n_es}: {value:+d} → {need}", "{n_en}: {value:+d} → {need}", n_es=es, n_en=en, value=value, need=need)
+    needs = [need] * checks
+    if aim:
+        needs[0] += AIM_BONUS
+        trace.add("Apuntar: +4 al primer disparo → {first}", "Aim: +4 to the first shot → {first}", first=needs[0])
+    if automatic:
+        if hit_rolls:
+            raise RuleError("automatic-hit-rolled", "un impacto automático no se tira",
+                            "an automatic hit is not rolled")
+        hits = checks
+        p_hit = Fraction(1)
+        trace.add("Impacto automático: {hits} impacto(s)", "Automatic hit: {hits} hit(s)", hits=hits)
+    else:
+        p_hit = _d20(needs[0])
+        trace.add("Primer chequeo: {need} o menos en 1d20 ({p})", "First check: {need} or less on 1d20 ({p})",
+                  need=needs[0], p=p_hit)
+        hits = None
+        if hit_rolls:
+            if len(hit_rolls) != checks:
+                raise RuleError("wrong-number-of-rolls", f"se hacen {checks} chequeos, no {len(hit_rolls)}",
+                                f"{checks} checks are made, not {len(hit_rolls)}")
+            _rolls(hit_rolls)
+            hits = sum(r <= n for r, n in zip(hit_rolls, needs))
+            trace.add("Tiradas {rolls}: {hits} impacto(s)", "Rolls {rolls}: {hits} hit(s)", rolls=hit_rolls, hits=hits)
+    save_target = wounds_caused = wounds_left = removed = None
+    odds = p_hit
+    if armour is not None:
+        save_target = armour - armour_reduction
+        name_es, name_en = ("armadura", "armour") if save == "armour" else ("constitución", "constitution")
+        trace.add("Chequeo de {n}: {a} − {r} = {t} o menos", "{n_en} check: {a} − {r} = {t} or less",
+                  n=name_es, n_en=name_en.capitalize(), a=armour, r=armour_reduction, t=save_target)
+        odds = p_hit * (1 - _d20(save_target))
+        if hits is not None:
+            if len(save_rolls) != hits:
+                raise RuleError("wrong-number-of-saves", f"hay {hits} impacto(s) y {len(save_rolls)} tirada(s) de salvación",
+                                f"there are {hits} hit(s) and {len(save_rolls)} save roll(s)")
+            _rolls(save_rolls)
+            failed = sum(r > save_target for r in save_rolls)
+            wounds_caused = failed * wounds_per_failed_save
+            wounds_left = max(0, wounds - wounds_caused)
+            removed = wounds_left == 0
+            trace.add("Salvaciones {rolls}: {failed} fallada(s) → {w} herida(s)",
+                      "Saves {rolls}: {failed} failed → {w} wound(s)", rolls=save_rolls, failed=failed, w=wounds_caused)
+            trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
+                      wounds=wounds, w=wounds_caused, left=wounds_left,
+                      dead=" (baja)" if removed else "", dead_en=" (casualty)" if removed else "")
+    return outcome(trace, odds, checks=checks, needs=needs, hits=hits, save_target=save_target,
+                   wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
+
+
+# ---------------------------------------------------------------------------------------------
+# Action points within one activation
+
+
+def _action(context: Context, action_id: str) -> Mapping[str, Any]:
+    data = context.lookup(action_id)
+    if data is None or data.get("kind") != "action":
+        raise RuleError("unknown-action", f"{action_id} no es una acción", f"{action_id} is not an action")
+    return data
+
+
+@resolver("hunt-begins.activation", outputs={
+    "spent": "action points spent",
+    "left": "action points left",
+    "types": "the action type each action used",
+    "hidden": "whether the model is still hidden at the end",
+})
+def activation(context: Context, actions: list[str], hidden: bool = False):
+    """One model's activation: two action points, one action of each type, hidden state kept or lost.
+
+    Costs and types are read from the action entries (``action.cost`` and ``action.categories``;
+    an action whose type the seed does not give counts as a type of its own).
+    """
+    trace = Trace()
+    left = ACTION_POINTS
+    seen: dict[str, str] = {}
+    types: list[str] = []
+    ended_by: str | None = None
+    for action_id in actions:
+        data = _action(context, action_id)
+        block = data.get("action", {})
+        if ended_by:
+            raise RuleError("activation-ended", f"{ended_by} termina la activación", f"{ended_by} ends the activation")
+        if block.get("passive"):
+            raise RuleError("passive-action", f"{action_id} es pasiva: no se elige ni cuesta puntos",
+                            f"{action_id} is passive: it is not chosen and costs no points")
+        kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
+        for k in kinds:
+            if k in seen:
+                raise RuleError("same-type-twice", f"{action_id} y {seen[k]} son del mismo tipo ({k})",
+                                f"{action_id} and {seen[k]} are of the same type ({k})")
+            seen[k] = action_id
+        cost = int(block.get("cost", 1))
+        if cost > left:
+            raise RuleError("not-enough-points", f"{action_id} cuesta {cost} y quedan {left}",
+                            f"{action_id} costs {cost} and {left} are left")
+        if all(a in actions[:actions.index(action_id) + 1] for a in EXCLUSIVE):
+            raise RuleError("shotgun-and-point-blank", "¡Escopeta! y Disparo a quemarropa no se usan en el mismo turno",
+                            "Shotgun! and Point-blank shot cannot be used in the same turn")
+        left -= cost
+        types.append("/".join(kinds))
+        if action_id in ENTERS_HIDDEN:
+            hidden = True
+        elif action_id not in KEEPS_HIDDEN:
+            hidden = False
+        trace.add("{a}: {cost} punto(s), tipo {k}; quedan {left}", "{a}: {cost} point(s), type {k}; {left} left",
+                  a=action_id, cost=cost, k=kinds, left=left)
+        if action_id in ENDS_ACTIVATION:
+            ended_by = action_id
+    trace.add("Oculta al final: {h}", "Hidden at the end: {h}", h=hidden)
+    return outcome(trace, spent=ACTION_POINTS - left, left=left, types=types, hidden=hidden)
+
+
+# ---------------------------------------------------------------------------------------------
+# Turn sequence helpers
+
+
+@resolver("hunt-begins.pass-initiative", outputs={"order": "initiative order after the handover"})
+def pass_initiative(order: list[str], to: str):
+    """The initiative winner hands it to an opponent; with three or more players they swap places."""
+    if len(order) < 2:
+        raise RuleError("no-opponent", "hace falta al menos un oponente", "at least one opponent is needed")
+    if to not in order:
+        raise RuleError("not-a-player", f"{to} no está en la partida", f"{to} is not playing")
+    if to == order[0]:
+        raise RuleError("same-player", "el ganador no puede cederse la iniciativa a sí mismo",
+                        "the winner cannot hand the initiative to themselves")
+    new = list(order)
+    i = new.index(to)
+    new[0], new[i] = new[i], new[0]
+    trace = Trace()
+    trace.add("{w} cede la iniciativa a {to}: intercambian sus puestos", "{w} hands the initiative to {to}: they swap places",
+              w=order[0], to=to)
+    trace.add("Orden: {o}", "Order: {o}", o=new)
+    return outcome(trace, order=new)
+
+
+@resolver("hunt-begins.first-activation", outputs={"allowed": "whether the chosen model may activate first"})
+def first_activation(models: list[str], choice: str, last_activated: str | None = None):
+    """A player's first activation of the turn: not the model they activated last in the previous turn, unless it is the only one left."""
+    if choice not in models:
+        raise RuleError("unknown-model", f"{choice} no está entre las miniaturas del jugador",
+                        f"{choice} is not among the player's models")
+    trace = Trace()
+    others = [m for m in models if m != last_activated]
+    if choice == last_activated and others:
+        raise RuleError("last-model-first", f"{choice} fue la última en activarse y hay otras: {others}",
+                        f"{choice} was activated last and there are others: {others}")
+    trace.add("{c} puede activarse primero", "{c} may activate first", c=choice)
+    return outcome(trace, allowed=True)
+
+
+@resolver("hunt-begins.upkeep-draw", outputs={"draws": "strategy cards drawn", "hand": "cards in hand afterwards"})
+def upkeep_draw(hand: int):
+    """Upkeep: each player draws strategy cards until holding five."""
+    if hand < 0:
+        raise RuleError("bad-count", "la mano no puede ser negativa", "a hand cannot be negative")
+    draws = max(0, HAND_SIZE - hand)
+    trace = Trace()
+    trace.add("Mano {h}: roba {d} hasta {n}", "Hand {h}: draws {d} up to {n}", h=hand, d=draws, n=max(hand, HAND_SIZE))
+    return outcome(trace, draws=draws, hand=max(hand, HAND_SIZE))
+
+
+@resolver("hunt-begins.play-strategy-cards", outputs={"played": "cards played this turn afterwards",
+                                                      "remaining": "cards that may still be played this turn",
+                                                      "hand": "cards left in hand"})
+def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
+    """Strategy cards are played in the activation phase, at most two a turn."""
+    if play < 1:
+        raise RuleError("bad-count", "hay que jugar al menos una carta", "at least one card must be played")
+    if play > hand:
+        raise RuleError("not-enough-cards", f"solo hay {hand} carta(s) en la mano", f"only {hand} card(s) in hand")
+    total = played_this_turn + play
+    if total > CARDS_PER_TURN:
+        raise RuleError("two-per-turn", f"ya se han jugado {played_this_turn}; el máximo por turno es 2",
+                        f"{played_this_turn} already played; the limit is 2 a turn")
+    trace = Trace()
+    trace.add("Jugadas este turno: {t} de 2", "Played this turn: {t} of 2", t=total)
+    return outcome(trace, played=total, remaining=CARDS_PER_TURN - total, hand=hand - play)
+
+
+# ---------------------------------------------------------------------------------------------
+# Squares: contested squares and engaging by displacement
+
+
+@resolver("hunt-begins.square-contested", outputs={
+    "contested": "whether the square counts as contested",
+    "reasons": "the conditions that make it contested",
+    "melee_into_full_square": "whether models here may make close-combat attacks into an adjacent full one-faction square",
+})
+def square_contested(factions_here: list[str], adjacent_full: list[list[str]] = [], baseless_nearby: bool = False):
+    """Whether a square is contested: two factions in it, a full two-faction square next to it, or a baseless model in it or next to it."""
+    trace = Trace()
+    reasons: list[str] = []
+    if len(set(factions_here)) >= 2:
+        reasons.append("two-factions")
+        trace.add("Hay miniaturas de dos facciones en el cuadrante", "Models of two factions share the square")
+    if any(len(set(f)) >= 2 for f in adjacent_full):
+        reasons.append("full-mixed-neighbour")
+        trace.add("Un cuadrante adyacente está totalmente ocupado por dos facciones",
+                  "An adjacent square is fully occupied by two factions")
+    if baseless_nearby:
+        reasons.append("baseless-model")
+        trace.add("Una miniatura sin peana está aquí o al lado", "A baseless model is here or next to it")
+    here = set(factions_here)
+    melee = any(len(set(f)) == 1 and here - set(f) for f in adjacent_full)
+    if melee:
+        trace.add("Cuadrante adyacente lleno de una sola facción: cuenta como trabado para el cuerpo a cuerpo",
+                  "Adjacent square full of one faction: it counts as engaged for close combat")
+    trace.add("En disputa: {c}", "Contested: {c}", c=bool(reasons))
+    return outcome(trace, contested=bool(reasons), reasons=reasons, melee_into_full_square=melee)
+
+
+def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[str]) -> str | None:
+    """None when ``chosen`` respects the order of choice, else the error code."""
+    others = [m for m in chosen if m not in own]
+    if others and not own <= set(chosen):
+        return "own-models-first"
+    players = list(dict.fromkeys(owners[m] for m in others))
+    for p in players[:-1]:
+        if not {m for m, o in owners.items() if o == p} <= set(chosen):
+            return "one-player-at-a-time"
+    return None
+
+
+@resolver("hunt-begins.displacement", outputs={
+    "before": "occupancy points in the square before the move",
+    "needed": "whether models must be displaced",
+    "after": "occupancy points once the mover is in and the displaced are out",
+    "full": "whether the square ends fully occupied",
+    "neighbours_contested": "whether the adjacent squares become contested",
+    "possible": "whether some legal displacement fills the square exactly",
+    "attacks_as_if_engaged": "no displacement can fill the square: the mover attacks as if engaged, without being engaged",
+})
+def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str], mover_points: int,
+                 mover_owner: str, mover_base: Literal["small", "medium", "large"] = "medium",
+                 displaced: list[str] = []):
+    """Engaging by displacement: a medium or larger model enters a square with a free point but no room, and pushes models out until the square is exactly full."""
+    trace = Trace()
+    if mover_base == "small":
+        raise RuleError("base-too-small", "solo una miniatura de peana mediana o mayor se traba desplazando",
+                        "only a model with a medium or larger base engages by displacement")
+    missing = [m for m in occupants if m not in owners]
+    if missing:
+        raise RuleError("unknown-owner", f"falta el dueño de {missing}", f"the owner of {missing} is missing")
+    before = sum(occupants.values())
+    free = capacity - before
+    trace.add("Ocupación {b} de {c}: {f} libre(s); la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
+              b=before, c=capacity, f=free, m=mover_points)
+    if free < 1:
+        raise RuleError("no-free-point", "hace falta al menos un punto de ocupación libre",
+                        "at least one free occupancy point is needed")
+    if mover_points <= free:
+        if displaced:
+            raise RuleError("no-displacement-needed", "la miniatura cabe sin desplazar a nadie",
+                            "the model fits without displacing anyone")
+        after = before + mover_points
+        trace.add("Cabe sin desplazar: {a} de {c}", "Fits without displacing: {a} of {c}", a=after, c=capacity)
+        factions = set(owners.values()) | {mover_owner}
+        full = after == capacity
+        return outcome(trace, before=before, needed=False, after=after, full=full,
+                       neighbours_contested=full and len(factions) >= 2, possible=True, attacks_as_if_engaged=False)
+    excess = before + mover_points - capacity
+    own = {m for m, o in owners.items() if o == mover_owner and m in occupants}
+    if len(occupants) > 16:
+        raise RuleError("too-many-models", "demasiadas miniaturas para calcular", "too many models to work out")
+    possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own) is None
+                   for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
+    trace.add("Sobran {e} punto(s); ¿se puede llenar exactamente? {p}", "{e} point(s) too many; can it be filled exactly? {p}",
+              e=excess, p=possible)
+    if not displaced:
+        if not possible:
+            trace.add("Ningún desplazamiento llena la casilla: ataca como si estuviera trabada, sin estarlo",
+                      "No displacement fills the square: it attacks as if engaged, without being engaged")
+        return outcome(trace, before=before, needed=True, after=None, full=False, neighbours_contested=False,
+                       possible=possible, attacks_as_if_engaged=not possible)
+    for m in displaced:
+        if m not in occupants:
+            raise RuleError("not-in-square", f"{m} no está en la casilla", f"{m} is not in the square")
+    problem = _valid_choice(tuple(displaced), owners, own)
+    if problem == "own-models-first":
+        raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
+                        "the player displaces their own models first")
+    if problem:
+        raise RuleError(problem, "se sigue con las miniaturas del mismo jugador hasta agotarlas",
+                        "the same player's models are displaced until none is left")
+    after = before + mover_points - sum(occupants[m] for m in displaced)
+    trace.add("Desplazadas {d}: {b} + {m} − {out} = {a}", "Displaced {d}: {b} + {m} − {out} = {a}", d=displaced,
+              b=before, m=mover_points, out=sum(occupants[m] for m in displaced), a=after)
+    if after > capacity:
+        raise RuleError("still-over", f"{after} supera el límite de {capacity}", f"{after} exceeds the limit of {capacity}")
+    if after < capacity:
+        raise RuleError("not-full", f"la casilla quedaría con {after} de {capacity}: no está totalmente ocupada",
+                        f"the square would hold {after} of {capacity}: it is not fully occupied")
+    stay = [m for m in occupants if m not in displaced]
+    factions = {owners[m] for m in stay} | {mover_owner}
+    contested = len(factions) >= 2
+    trace.add("Totalmente ocupada; adyacentes en disputa: {c}", "Fully occupied; adjacent squares contested: {c}", c=contested)
+    return outcome(trace, before=before, needed=True, after=after, full=True, neighbours_contested=contested,
+                   possible=True, attacks_as_if_engaged=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Movement and objective markers
+
+
+@resolver("hunt-begins.movement", outputs={"squares": "squares the model may move"})
+def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", carrying: bool = False,
+             modifiers: dict[str, int] = {}, moved_this_activation: int = 0):
+    """Squares a move covers: M for Move, M + 1 for Run, one for Tactical move; at most two an activation while carrying an objective marker."""
+    trace = Trace()
+    base = {"move": m, "run": m + 1, "tactical-move": 1}[action]
+    trace.add("{a}: {b} cuadrante(s)", "{a}: {b} square(s)", a=action, b=base)
+    for name, value in modifiers.items():
+        base += value
+        trace.add("{n}: {v:+d} → {b}", "{n}: {v:+d} → {b}", n=name, v=value, b=base)
+    squares = max(0, base)
+    if carrying:
+        cap = max(0, CARRY_LIMIT - moved_this_activation)
+        if squares > cap:
+            trace.add("Lleva un marcador de objetivo: máximo 2 por activación, sin modificar → {c}",
+                      "Carrying an objective marker: at most 2 an activation, unmodifiable → {c}", c=cap)
+        squares = min(squares, cap)
+    return outcome(trace, squares=squares)
+
+
+# ---------------------------------------------------------------------------------------------
+# Faction actions
+
+
+@resolver("hunt-begins.door-assist", outputs={"bonus": "+1 per assisting friendly model", "assistants": "models counted"})
+def door_assist(forcer: Literal["alien", "hound"], adjacent: list[Literal["alien", "small-alien", "hound", "other"]]):
+    """Assisting to force doors: +1 to the check for each friendly model adjacent to the door (aliens without the small rule; hounds count only hounds)."""
+    trace = Trace()
+    counted = [a for a in adjacent if a == forcer]
+    skipped = len(adjacent) - len(counted)
+    trace.add("{n} asistente(s) cuentan, {s} no", "{n} assistant(s) count, {s} do not", n=len(counted), s=skipped)
+    return outcome(trace, bonus=len(counted), assistants=len(counted))
+
+
+@resolver("hunt-begins.treat-wounds", outputs={"target": "the number to roll or less", "success": "a wound is recovered",
+                                               "wounds_lost": "wounds still lost afterwards"})
+def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool = False, contested: bool = False):
+    """Treating wounds: D20 <= 10 recovers one wound, once a game, never in a contested square."""
+    if healed_before:
+        raise RuleError("once-per-game", "solo se recupera una herida por partida", "only one wound is recovered a game")
+    if contested:
+        raise RuleError("contested-square", "no se puede en un cuadrante en disputa", "not allowed in a contested square")
+    if wounds_lost < 1:
+        raise RuleError("no-wound-lost", "no hay ninguna herida que recuperar", "there is no lost wound to recover")
+    if roll is not None:
+        check_roll(D20, roll)
+    trace = Trace()
+    p = _d20(TREAT_WOUNDS_TARGET)
+    trace.add("D20 ≤ 10 ({p})", "D20 ≤ 10 ({p})", p=p)
+    success = None if roll is None else roll <= TREAT_WOUNDS_TARGET
+    left = wounds_lost - 1 if success else wounds_lost
+    if roll is not None:
+        trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=roll, ok="recupera una herida" if success else "nada",
+                  ok_en="recovers a wound" if success else "nothing")
+    return outcome(trace, p, target=TREAT_WOUNDS_TARGET, success=success, wounds_lost=left)
+
+
+@resolver("hunt-begins.seal", outputs={"allowed": "the action may be taken", "success": "the door is placed (doors only)",
+                                       "left": "vents or doors that may still be sealed or created this game"})
+def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = False, close_combat: int | None = None,
+         roll: int | None = None):
+    """Seal it! (up to four vents a game) and Seal the doors (a CC check; up to three doors a game); never from a contested square."""
+    limit = 4 if what == "vent" else 3
+    if contested:
+        raise RuleError("contested-square", "no se puede desde un cuadrante en disputa", "not allowed from a contested square")
+    if done_before >= limit:
+        code = "vent-limit" if what == "vent" else "door-limit"
+        raise RuleError(code, f"ya se ha llegado al máximo de {limit} por partida", f"the limit of {limit} a game is reached")
+    trace = Trace()
+    trace.add("{d} de {l} usados", "{d} of {l} used", d=done_before, l=limit)
+    if what == "vent":
+        return outcome(trace, allowed=True, success=None, left=limit - done_before - 1)
+    if close_combat is None:
+        raise RuleError("needs-cc", "Sellar las compuertas exige un chequeo de CC", "Seal the doors needs a CC check")
+    p = _d20(close_combat)
+    success = None
+    if roll is not None:
+        check_roll(D20, roll)
+        success = roll <= close_combat
+    trace.add("Chequeo de CC: {cc} o menos ({p})", "CC check: {cc} or less ({p})", cc=close_combat, p=p)
+    return outcome(trace, p, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
+
+
+@resolver("hunt-begins.shotgun", outputs={"checks": "RC checks made", "strength": "strength of each hit"})
+def shotgun(distance: int, enemies_target: int, enemies_between: int = 0, line_of_sight: bool = True,
+            used_point_blank: bool = False):
+    """Shotgun!: a square in line of sight up to two away; one RC check for up to four enemies there and up to four in the square between; each hit is S8."""
+    if used_point_blank:
+        raise RuleError("shotgun-and-point-blank", "ya se usó Disparo a quemarropa este turno",
+                        "Point-blank shot was already used this turn")
+    if not 1 <= distance <= 2:
+        raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
+    if not line_of_sight:
+        raise RuleError("no-line-of-sight", "hace falta línea de visión", "line of sight is needed")
+    if distance == 1 and enemies_between:
+        raise RuleError("no-square-between", "a un cuadrante no hay cuadrante intermedio", "one square away there is no square between")
+    a, b = min(4, enemies_target), min(4, enemies_between)
+    trace = Trace()
+    trace.add("Objetivo: {a} de {t}; intermedio: {b} de {u}", "Target square: {a} of {t}; between: {b} of {u}",
+              a=a, t=enemies_target, b=b, u=enemies_between)
+    return outcome(trace, checks=a + b, strength=8)
+
+
+@resolver("hunt-begins.point-blank", outputs={"checks": "CC checks made"})
+def point_blank(targets: int, used_shotgun: bool = False):
+    """Point-blank shot: up to three models engaged with the shooter, one CC check each."""
+    if used_shotgun:
+        raise RuleError("shotgun-and-point-blank", "ya se usó ¡Escopeta! este turno", "Shotgun! was already used this turn")
+    if not 1 <= targets <= 3:
+        raise RuleError("too-many-targets", "entre una y tres miniaturas trabadas", "between one and three engaged models")
+    trace = Trace()
+    trace.add("{t} chequeo(s) de CC", "{t} CC check(s)", t=targets)
+    return outcome(trace, checks=targets)
+
+
+@resolver("hunt-begins.scorching-inferno", outputs={"automatic_hits": "automatic hits dealt in the square",
+                                                    "dodge_allowed": "whether dodge saves are allowed"})
+def scorching_inferno(distance: int, models: int, rof: int, target: Literal["square", "vent", "corner"] = "square",
+                      line_of_sight: bool = True, alert_within: int | None = None):
+    """Scorching inferno: a square up to two away; every model there takes one automatic hit per RoF point, no dodge saves.
+
+    Without line of sight, an adjacent vent or a corner may be chosen only if the target is within
+    three squares of a marine with the Alert! ability.
+    """
+    if not 1 <= distance <= 2:
+        raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
+    if target == "vent" and distance != 1:
+        raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
+    alert = alert_within is not None and alert_within <= 3
+    trace = Trace()
+    if not line_of_sight:
+        if target == "square" or not alert:
+            raise RuleError("no-line-of-sight", "sin línea de visión solo vale un conducto o esquina a 3 de un marine con ¡Alerta!",
+                            "without line of sight only a vent or corner within 3 of a marine with Alert! will do")
+        trace.add("¡Alerta! a {d} cuadrante(s): se puede elegir sin línea de visión",
+                  "Alert! {d} square(s) away: it may be chosen without line of sight", d=alert_within)
+    hits = models * rof
+    trace.add("{m} miniatura(s) × VdA {r} = {h} impacto(s) automático(s)", "{m} model(s) × RoF {r} = {h} automatic hit(s)",
+              m=models, r=rof, h=hits)
+    return outcome(trace, automatic_hits=hits, dodge_allowed=False)
+
+
+@resolver("hunt-begins.smart-disc", outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
+def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, target: Literal["square", "vent"] = "square"):
+    """Smart-disc throw: a square up to two away, no line of sight needed; an RC attack with RoF 2 there and in the square between, where enemies are."""
+    if not 1 <= distance <= 2:
+        raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
+    if target == "vent" and distance != 1:
+        raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
+    if (distance == 1 or target == "vent") and enemies_between:
+        raise RuleError("no-square-between", "no hay cuadrante intermedio", "there is no square between")
+    squares = (enemies_target > 0) + (enemies_between > 0)
+    trace = Trace()
+    trace.add("{s} cuadrante(s) con enemigos × VdA 2", "{s} square(s) with enemies × RoF 2", s=squares)
+    return outcome(trace, squares_attacked=squares, checks=2 * squares)
+
+
+@resolver("hunt-begins.acid-spit", outputs={"checks": "RC checks made", "strength": "strength of each hit", "av": "AV of each hit"})
+def acid_spit(distance: int, enemies: int):
+    """Acid spit: an adjacent square, one RC check per enemy model in it; each hit is S12, AV0."""
+    if distance != 1:
+        raise RuleError("not-adjacent", "el cuadrante debe ser adyacente", "the square must be adjacent")
+    trace = Trace()
+    trace.add("{e} chequeo(s) de CD", "{e} RC check(s)", e=enemies)
+    return outcome(trace, checks=enemies, strength=12, av=0)
