@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
 
-VERSION = 4
+VERSION = 5
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -78,8 +78,7 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
     if entry.term:
         terms = [f for forms in (*entry.term.forms.values(), *entry.term.abbreviations.values()) for f in forms]
     if entry.kind == "concept" and (view := kb.concept(entry.id)):
-        terms = [f for ts in view.terms.values() for t in ts if t.term
-                 for forms in (*t.term.forms.values(), *t.term.abbreviations.values()) for f in forms]
+        terms = sorted({name for ts in view.terms.values() for t in ts for name in (t.title.es, t.title.en or "") if name})
     out = []
     for lang in ("es", "en"):
         summary = entry.text("summary")
@@ -135,7 +134,8 @@ class Expander:
                     self.keys.setdefault(key, set()).add(i)
                     self.longest = max(self.longest, len(key))
 
-    def __call__(self, text: str) -> str:
+    def alternatives(self, text: str) -> list[str]:
+        """The other names of every glossary name in ``text`` (longest names first, whole words)."""
         toks = tokens(text)
         folded = [fold(w) for *_, w in toks]
         out: list[str] = []
@@ -146,20 +146,14 @@ class Expander:
                 ids = self.keys.get(key)
                 original = tuple(w for *_, w in toks[i:i + n])
                 if ids and (n > 1 or key[0] not in _STOP or original in self.exact):
-                    alts = sorted({p for g in ids for p in self.groups[g]})
-                    phrase = " ".join(original)
-                    out.append("(" + " OR ".join(_quote(a) for a in [phrase, *alts]) + ")")
+                    said = " ".join(key)
+                    out += [a for g in sorted(ids) for a in self.groups[g]
+                            if " ".join(w for *_, w in tokens(fold(a))) != said and a not in out]
                     i += n
                     break
             else:
-                out.append(toks[i][2])
                 i += 1
-        return " ".join(out)
-
-
-def _quote(phrase: str) -> str:
-    words = [w for *_, w in tokens(phrase)]
-    return f'"{" ".join(words)}"' if len(words) > 1 else (words[0] if words else '""')
+        return [" ".join(w for *_, w in tokens(a)) for a in out]
 
 
 # ---------------------------------------------------------------- the store

@@ -206,8 +206,10 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Loaded:
     """Load every game, entry and game mechanics module below ``root``, collecting every problem.
 
-    Parsed files are reused from the cache (:mod:`kb.cache`) when they have not changed.
+    Parsed files are reused from the cache (:mod:`kb.cache`) when they have not changed. Paths are
+    absolute (diagnostics print them relative to the working directory).
     """
+    root = Path(os.path.abspath(root))
     out = Loaded(root=root)
     if not root.is_dir():
         out.diagnostics.append(diag("unreadable", Location(root), reason="not a folder"))

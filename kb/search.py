@@ -37,8 +37,14 @@ _RAW = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 FIELDS = ("title", "summary", "body")
 """Per-language text fields; each exists as ``<field>_es`` and ``<field>_en``."""
-BOOSTS = {"title": 4.0, "aliases": 2.5, "terms": 3.0, "summary": 1.5, "body": 1.0}
-"""Query-time field weights: titles and glossary forms first."""
+BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0}
+"""Query-time field weights: titles first, then the other language's title and the glossary forms."""
+PHRASE_BOOST = 2.0
+"""Extra weight when the query's words stand together (within 3 words) in a field."""
+ALTERNATIVE_BOOST = 0.3
+"""Weight of the glossary's other names for what the query says: they help, the player's own words lead."""
+KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
+"""Document weights: a rule a player asks about outranks the glossary entry of its key word."""
 
 
 def _schema() -> Schema:
@@ -123,7 +129,8 @@ def write(ix: Any, docs: Iterable[Mapping[str, Any]], remove_entries: Iterable[s
         for entry_id in remove_entries:
             writer.delete_by_term("entry", entry_id)
         for doc in docs:
-            writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False)})
+            writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False),
+                                   "_boost": KIND_BOOSTS.get(doc["kind"], 1.0)})
             n += 1
     except BaseException:
         writer.cancel()
@@ -166,11 +173,26 @@ def _parser(ix: Any, lang: str | None) -> MultifieldParser:
     return MultifieldParser(names, ix.schema, fieldboosts=boosts, group=OrGroup)
 
 
+def _build(parser: MultifieldParser, words: list[str], expand: Any) -> Any:
+    """The words in every field; the whole phrase, sloppily, as a bonus; glossary alternatives, lightly."""
+    text = " ".join(words)
+    parts = [parser.parse(text)]
+    if len(words) > 1:
+        phrase = parser.parse(f'"{text}"~3')
+        phrase.boost = PHRASE_BOOST
+        parts.append(phrase)
+    alternatives = expand.alternatives(text)
+    if alternatives:
+        alt = parser.parse(" OR ".join(f'"{a}"' for a in alternatives))
+        alt.boost = ALTERNATIVE_BOOST
+        parts.append(alt)
+    return Or(parts)
+
+
 def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | None = None, kind: str | None = None,
           limit: int = 10) -> Result:
-    """Run a query: glossary expansion, then spelling correction, then fuzzy matching as a last resort."""
-    clean = _PUNCT.sub(" ", text).replace('"', " ").strip()
-    words = [w for w in re.findall(r"\w+", clean)]
+    """Run a query: words and glossary alternatives, then spelling correction, then fuzzy matching as a last resort."""
+    words = re.findall(r"\w+", _PUNCT.sub(" ", text))
     if not words:
         return Result(text, (), 0)
     filters = [Term(name, value) for name, value in (("game", game), ("kind", kind), ("lang", lang)) if value]
@@ -178,17 +200,13 @@ def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | 
     parser = _parser(ix, lang)
     try:
         with ix.searcher() as s:
-            q = parser.parse(expand(clean))
-            hits = s.search(q, limit=None, filter=flt)
-            did_you_mean = None
-            fuzzy = False
+            did_you_mean, fuzzy = None, False
             corrected = _correct(s, words)
             if corrected != words:
                 did_you_mean = " ".join(corrected)
-                q = Or([q, parser.parse(expand(did_you_mean))])
-                hits = s.search(q, limit=None, filter=flt)
+            hits = s.search(_build(parser, corrected, expand), limit=None, filter=flt)
             if hits.is_empty():
-                q = Or([FuzzyTerm("raw", w.lower(), maxdist=2 if len(w) > 5 else 1, prefixlength=1) for w in words if len(w) > 2])
+                q = Or([FuzzyTerm("raw", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1) for w in words if len(w) > 2])
                 hits = s.search(q, limit=None, filter=flt)
                 fuzzy = not hits.is_empty()
             hits.fragmenter = highlight.ContextFragmenter(maxchars=160, surround=50)

@@ -17,10 +17,43 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _STEMMERS = {"es": "spanish", "en": "english"}
 
 
+# What Snowball may strip from a Spanish word while the word stays the same word: gender, number,
+# verb endings and participles. Anything else it strips is derivation ("dispar-ador", "inici-ativa",
+# "objet-ivo"): such words meet only their own plural, not every word that shares the stem.
+_INFLECTIONS_ES = frozenset(
+    "_ o a os as e es s ar er ir an en ado ada ados adas ido ida idos idas ando iendo amos emos imos "
+    "aron ieron aba aban abas ia ian ias ara aran iera ieran ase are ere ire".split()) | {""}
+_STOPWORDS = {
+    "es": frozenset("a al con de del el en es la las le les lo los mas no o para por que se si sin su sus un una unas unos y ya".split()),
+    "en": frozenset("a an and as at be by in is it of on or the to".split()),
+}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str, lang: str) -> str:
-    """Snowball stem of an already folded word (accents are folded first: ``energía`` and ``energia`` agree)."""
-    return _stemmer(_STEMMERS.get(lang, "english")).stemWord(word)
+    """The key under which the inflections of a folded word meet (``trabado``, ``trabadas``, ``trabó``).
+
+    Snowball stems, with two guards against false friends: function words never meet content
+    words ("las" is not "láser"), and a Spanish word whose ending is derivational rather than
+    inflectional meets only its own plural ("disparador" is not "disparar").
+    """
+    if word in _STOPWORDS.get(lang, ()):
+        return "\0" + word
+    if lang == "es":
+        word = _singular_es(word)
+    base = _stemmer(_STEMMERS.get(lang, "english")).stemWord(word)
+    if lang == "es" and not (word.startswith(base) and word[len(base):] in _INFLECTIONS_ES):
+        return word
+    return base
+
+
+def _singular_es(word: str) -> str:
+    """Drop a Spanish plural ending: ``lugares`` → ``lugar``, ``trabadas`` → ``trabada``, ``acciones`` → ``accion``."""
+    if len(word) > 4 and word.endswith("es") and word[-3] in "nrldzjy":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and word[-2] in "aeiou":
+        return word[:-1]
+    return word
 
 
 @lru_cache(maxsize=None)

@@ -97,4 +97,4 @@ def test_search_queries_never_raise(sample_index, query: str) -> None:
 @given(st.text(alphabet=st.sampled_from(list('abcLoS "()*?~^:+-ORANDNOT\\/[]{}')), max_size=60))
 def test_query_syntax_characters_never_raise(sample_index, query: str) -> None:
     sample_index.search(query)
-    Expander({"groups": [["LoS", "line of sight"]], "abbreviations": ["LoS"]})(query)
+    Expander({"groups": [["LoS", "line of sight"]], "abbreviations": ["LoS"]}).alternatives(query)

@@ -40,8 +40,9 @@ def test_abbreviations_and_cross_language_through_the_glossary(root: Path) -> No
 
 def test_lowercase_article_is_not_an_abbreviation(root: Path) -> None:
     expand = Expander({"groups": [["LoS", "line of sight"]], "abbreviations": ["LoS"]})
-    assert expand("los disparos") == "los disparos"
-    assert expand("LoS") == '(LoS OR LoS OR "line of sight")'
+    assert expand.alternatives("los disparos") == []
+    assert expand.alternatives("LoS") == ["line of sight"]
+    assert expand.alternatives("la LoS y el alcance") == ["line of sight"]
 
 
 def test_typos_give_did_you_mean_then_fuzzy(root: Path) -> None:
