@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
 
-VERSION = 5
+VERSION = 6
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -79,6 +79,8 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
         terms = [f for forms in (*entry.term.forms.values(), *entry.term.abbreviations.values()) for f in forms]
     if entry.kind == "concept" and (view := kb.concept(entry.id)):
         terms = sorted({name for ts in view.terms.values() for t in ts for name in (t.title.es, t.title.en or "") if name})
+    game = kb.games.get(entry.game)
+    game_name = f"{game.name.es} {game.name.en or ''}" if game else ""
     out = []
     for lang in ("es", "en"):
         summary = entry.text("summary")
@@ -95,7 +97,7 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
             f"title_{lang}": entry.title.best(lang),
             f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
             f"body_{lang}": "\n".join(body),
-            "aliases": " ".join(aliases), "terms": ", ".join(terms),
+            "aliases": " ".join(aliases), "terms": ", ".join(terms), "gamename": game_name,
         }
         doc["raw"] = " ".join([doc[f"title_{lang}"], doc[f"summary_{lang}"], doc[f"body_{lang}"], *aliases, *terms])
         out.append(doc)

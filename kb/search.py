@@ -37,7 +37,7 @@ _RAW = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 FIELDS = ("title", "summary", "body")
 """Per-language text fields; each exists as ``<field>_es`` and ``<field>_en``."""
-BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0}
+BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0, "gamename": 1.0}
 """Query-time field weights: titles first, then the other language's title and the glossary forms."""
 PHRASE_BOOST = 2.0
 """Extra weight when the query's words stand together (within 3 words) in a field."""
@@ -52,6 +52,7 @@ def _schema() -> Schema:
         key=ID(stored=True, unique=True), entry=ID(stored=True), game=ID(stored=True, sortable=True),
         kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED,
         aliases=TEXT(analyzer=_RAW, phrase=True), terms=TEXT(analyzer=_RAW, phrase=True),
+        gamename=TEXT(analyzer=_RAW, phrase=True),
         raw=TEXT(analyzer=_RAW, phrase=False, spelling=True),
     )
     for lang in ("es", "en"):
@@ -164,7 +165,7 @@ _PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>]+")
 
 def _fields(lang: str | None) -> list[str]:
     langs = (lang,) if lang else ("es", "en")
-    return [f"{f}_{lg}" for f in FIELDS for lg in langs] + ["aliases", "terms"]
+    return [f"{f}_{lg}" for f in FIELDS for lg in langs] + ["aliases", "terms", "gamename"]
 
 
 def _parser(ix: Any, lang: str | None) -> MultifieldParser:
