@@ -37,7 +37,7 @@ _RAW = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 FIELDS = ("title", "summary", "body")
 """Per-language text fields; each exists as ``<field>_es`` and ``<field>_en``."""
-BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0, "gamename": 1.0}
+BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0, "gamename": 2.5}
 """Query-time field weights: titles first, then the other language's title and the glossary forms."""
 PHRASE_BOOST = 2.0
 """Extra weight when the query's words stand together (within 3 words) in a field."""
@@ -174,6 +174,17 @@ def _parser(ix: Any, lang: str | None) -> MultifieldParser:
     return MultifieldParser(names, ix.schema, fieldboosts=boosts, group=OrGroup)
 
 
+QUESTION_WORDS = frozenset(
+    "puedo puede pueden podemos cuanto cuantos cuanta como que cual cuales quien quienes cuando donde hay "
+    "can could may does do did how what which who whom when where why is are".split())
+"""Words of a player's question that say nothing about the rule ("¿puedo...?", "how does..."): dropped."""
+
+
+def _content_words(words: list[str]) -> list[str]:
+    kept = [w for w in words if fold(w) not in QUESTION_WORDS]
+    return kept or words
+
+
 def _build(parser: MultifieldParser, words: list[str], expand: Any) -> Any:
     """The words in every field; the whole phrase, sloppily, as a bonus; glossary alternatives, lightly."""
     text = " ".join(words)
@@ -193,7 +204,7 @@ def _build(parser: MultifieldParser, words: list[str], expand: Any) -> Any:
 def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | None = None, kind: str | None = None,
           limit: int = 10) -> Result:
     """Run a query: words and glossary alternatives, then spelling correction, then fuzzy matching as a last resort."""
-    words = re.findall(r"\w+", _PUNCT.sub(" ", text))
+    words = _content_words(re.findall(r"\w+", _PUNCT.sub(" ", text)))
     if not words:
         return Result(text, (), 0)
     filters = [Term(name, value) for name, value in (("game", game), ("kind", kind), ("lang", lang)) if value]
@@ -224,7 +235,7 @@ def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | 
 def _known(searcher: Any, word: str) -> bool:
     """True when ``word`` (as typed, or as a stem in either language) is in the index."""
     reader = searcher.reader()
-    if reader.frequency("raw", fold(word)) > 0:
+    if any(reader.frequency(name, fold(word)) > 0 for name in ("raw", "aliases", "terms", "gamename")):
         return True
     for lang in ("es", "en"):
         name = f"body_{lang}"
