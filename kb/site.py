@@ -168,8 +168,8 @@ def finish(ctx: SiteContext, path: str, title: str, body: str, names: Iterable[s
     abbrs = abbreviations(visible, ctx.lang, kb.graph.terms, kb.entries, ctx.titles, game, game_names,
                           fallback=bool(ctx.fallbacks.get(path)))
     md = front_matter(title, search_tags(names, extra_tags)) + body.rstrip() + "\n" + hidden
-    if abbrs:
-        md += "\n" + "\n".join(abbrs) + "\n"
+    if abbrs:  # one block each: Markdown re-tests a whole block after taking each definition off it
+        md += "\n" + "\n\n".join(abbrs) + "\n"
     return SitePage(path, title, md)
 
 

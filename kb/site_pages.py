@@ -251,15 +251,15 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
 
 
 def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
-    """Home, each game (overview, glossary, a section per kind), the concept map."""
+    """Home, each game (its page, then its glossary), the concept map.
+
+    Entries are left out on purpose: the theme renders the whole navigation into every page, so
+    listing hundreds of entries would make each page hundreds of kilobytes (the size of the site
+    grows with the square of the entries). Each game page lists its entries by kind instead.
+    """
     nodes = [NavNode(t(ctx, "home"), "index.md")]
     for game, meta in sorted(ctx.kb.games.items()):
-        kids = [NavNode(t(ctx, "glossary"), f"{game}/glossary.md")]
-        for kind in KIND_ORDER:
-            found = _sorted(ctx, ctx.kb.filter(game=game, kind=kind))
-            if found:
-                kids.append(NavNode(_kind_label(ctx, kind), None,
-                                    tuple(NavNode(e.title.best(ctx.lang), entry_path(e)) for e in found)))
-        nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(kids)))
+        glossary = NavNode(t(ctx, "glossary"), f"{game}/glossary.md")
+        nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", (glossary,)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
     return tuple(nodes)
