@@ -15,7 +15,7 @@ from .linker import LINK, Link
 from .mechanics.procedures import flatten_steps
 from .model import Entry, Text
 
-__all__ = ["LABELS", "label", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "anchor",
+__all__ = ["LABELS", "label", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
            "entry_anchor", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
@@ -159,11 +159,11 @@ def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str] | None = None)
 
 
 def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], depth: int = 0,
-          href: Callable[[str], str | None] | None = None) -> list[str]:
+          href: Callable[[str], str | None] | None = None, action: Callable[[str], str] = escape) -> list[str]:
     """A sequence's steps as an ordered Markdown list; each step carries the anchor ``step-<id>``.
 
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
-    steps of the sequence's own page).
+    steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
     """
     out = []
     for n, step in enumerate(items, 1):
@@ -178,9 +178,14 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
             text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
             out.append(f"{pad}    {text}")
         if step.get("allows"):
-            out.append(f"{pad}    *{label('allows', lang)}:* {', '.join(escape(a) for a in step['allows'])}")
-        out += steps(step.get("steps", []), lang, fmt, depth + 1, href)
+            out.append(f"{pad}    *{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
+        out += steps(step.get("steps", []), lang, fmt, depth + 1, href, action)
     return out
+
+
+def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> Callable[[str], str]:
+    """Shows an action named in a step's ``allows`` as a link to ``<game>.<name>`` when that entry exists."""
+    return lambda name: ref(f"{game}.{name}", lang, titles, link_to) if titles(f"{game}.{name}") else escape(name)
 
 
 def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[str], str]) -> list[str]:
@@ -256,7 +261,8 @@ def render_entry(
                       (label("value", lang), label("when", lang)))
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
-        out += [f"{h}# {label('steps', lang)}", ""] + steps(seq.get("steps", []), lang, fmt) + [""]
+        out += [f"{h}# {label('steps', lang)}", ""] + steps(seq.get("steps", []), lang, fmt,
+                                                               action=action_ref(entry.game, lang, titles, link_to)) + [""]
         if seq.get("repeats"):
             out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
     if entry.text("notes"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .model import Entry
-from .render import entry_anchor, escape, inline, label, render_entry, steps
+from .render import action_ref, entry_anchor, escape, inline, label, render_entry, steps
 from .site import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
 from .site_search import entry_names
 
@@ -125,7 +125,8 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
         title = ctx.text(seq.title, path, seq.title.es)
         out += [f"## {t(ctx, 'turn_sequence')} {{#turn-sequence}}", "", f"[{escape(title)}]({link(seq.id, None)})", ""]
         href = lambda sid: link(seq.id, sid)  # noqa: E731
-        out += steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, fmt, href=href) + [""]
+        act = action_ref(game, ctx.lang, ctx.titles, link)
+        out += steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, fmt, href=href, action=act) + [""]
     out += [f"## {t(ctx, 'sections')} {{#sections}}", ""]
     out += [f"- [{t(ctx, 'glossary')}](glossary.md)"]
     kinds = [k for k in KIND_ORDER if ctx.kb.filter(game=game, kind=k)]
