@@ -173,12 +173,13 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
         url = href(sid) if href else None
         shown = f"[{title}]({url})" if url else title
         mark = "" if href else f'<span id="{anchor("step", sid)}"></span>'
-        out.append(f"{pad}{n}. {mark}**{shown}**")
+        lines = [f"{pad}{n}. {mark}**{shown}**"]
         if step.get("text"):
             text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
-            out.append(f"{pad}    {text}")
+            lines.append(f"{pad}    {text}")
         if step.get("allows"):
-            out.append(f"{pad}    *{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
+            lines.append(f"{pad}    *{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
+        out.append("  \n".join(lines))  # a line break (two spaces) between title, text and actions
         out += steps(step.get("steps", []), lang, fmt, depth + 1, href, action)
     return out
 

@@ -77,7 +77,7 @@ def test_term_page_tags_fold_accents_and_name_the_other_language(sites) -> None:
 
 def test_game_page_shows_the_turn_sequence_in_order(sites) -> None:
     md = sites["en"].page("mini/index.md").markdown
-    assert ("1. **[Initiative](turn-sequence.md#step-initiative)**\n"
+    assert ("1. **[Initiative](turn-sequence.md#step-initiative)**  \n"
             "    Each player rolls 1d6; the higher roll goes first.\n"
             "2. **[Activation](turn-sequence.md#step-activation)**") in md
     assert "    1. **[End of activation](turn-sequence.md#step-end-of-activation)**" in md
