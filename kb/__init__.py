@@ -4,13 +4,15 @@
 >>> kb = KnowledgeBase.load()            # the bundled content/, loaded, validated and linked once
 >>> kb.get("malifaux.shooting-into-combat").title.en
 'Shooting into combat'
+
+Names are imported on first use, so ``kb search`` on a fresh index starts without loading the
+YAML parser or the schema validator.
 """
 
-from .api import ConceptView, KnowledgeBase, default_content_root
-from .diagnostics import Diagnostic
-from .examples import ExampleResult
-from .linker import Link
-from .model import Entry, Example, Game, Location, Term, Text
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "KnowledgeBase",
@@ -26,3 +28,25 @@ __all__ = [
     "Text",
     "default_content_root",
 ]
+
+_WHERE = {
+    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "files", "Diagnostic": "diagnostics",
+    "ExampleResult": "examples", "Link": "linker", "Entry": "model", "Example": "model", "Game": "model",
+    "Location": "model", "Term": "model", "Text": "model",
+}
+
+if TYPE_CHECKING:
+    from .api import ConceptView, KnowledgeBase
+    from .diagnostics import Diagnostic
+    from .examples import ExampleResult
+    from .files import default_content_root
+    from .linker import Link
+    from .model import Entry, Example, Game, Location, Term, Text
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'kb' has no attribute {name!r}")

@@ -19,6 +19,7 @@ import yaml
 from yaml import events as ev
 
 from .diagnostics import Diagnostic, diag
+from .files import atomic_write
 from .model import DataPath, Location, Marks
 
 __all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write"]
@@ -253,24 +254,6 @@ def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Dia
 
 
 # ---------------------------------------------------------------- round-trip writing (ruamel)
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` beside ``path`` and rename it into place: readers never see half a file.
-
-    The folder must exist: a mistyped output path is an error, not a new folder.
-    """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def roundtrip_edit(path: Path, edit: Callable[[Any], bool]) -> bool:

@@ -12,35 +12,12 @@ from . import cache
 from . import examples as _examples
 from .diagnostics import Diagnostic, sort_key
 from .linker import Graph, Link, link
-from .loader import COMMON, Loaded, load_tree
+from .files import default_content_root, find_root
+from .loader import Loaded, load_tree
 from .mechanics.dice import chance, parse
 from .model import Entry, Game
 
 __all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
-
-
-def default_content_root() -> Path:
-    """``$KB_CONTENT``, else ``./content`` when it is a content tree, else the ``content/`` bundled beside the package."""
-    env = os.environ.get("KB_CONTENT")
-    if env:
-        return Path(env)
-    here = Path("content")
-    if _is_root(here):
-        return here
-    return Path(__file__).resolve().parent.parent / "content"
-
-
-def _is_root(folder: Path) -> bool:
-    return folder.is_dir() and ((folder / COMMON).is_dir() or any(folder.glob("*/game.yaml")))
-
-
-def find_root(path: Path) -> Path:
-    """The content root holding ``path`` (a root, a game folder or a file); ``path`` itself if none is found."""
-    probe = path if path.is_dir() else path.parent
-    for folder in (probe, *probe.parents):
-        if _is_root(folder):
-            return folder
-    return path
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ._yaml import atomic_write
+from .files import atomic_write
 
 __all__ = ["cache_dir", "code_version", "load", "save", "tree_key"]
 

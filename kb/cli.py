@@ -8,11 +8,14 @@ import os
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from .api import KnowledgeBase, default_content_root, find_root
+from .files import default_content_root, find_root
 from .diagnostics import hint
 from .model import KINDS
+
+if TYPE_CHECKING:
+    from .api import KnowledgeBase
 
 __all__ = ["main", "run", "build_parser"]
 
@@ -30,8 +33,14 @@ class _Usage(Exception):
     pass
 
 
-def _load(args: argparse.Namespace) -> KnowledgeBase:
-    return KnowledgeBase.load(args.content)
+def _kb_class() -> "type[KnowledgeBase]":
+    from .api import KnowledgeBase  # parsers and validators load only for the commands that need them
+
+    return KnowledgeBase
+
+
+def _load(args: argparse.Namespace) -> "KnowledgeBase":
+    return _kb_class().load(args.content)
 
 
 # ---------------------------------------------------------------- kb check
@@ -41,7 +50,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb check: {target}: no such file or folder\n")
         return EXIT_USAGE
     root = find_root(target)
-    kb = KnowledgeBase.load(root)
+    kb = _kb_class().load(root)
     scope = Path(os.path.abspath(target))
     found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
     if args.no_warnings:
@@ -119,7 +128,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.query) > MAX_QUERY:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root)
-    index.ensure(lambda: KnowledgeBase.load(root), progress=lambda m: err.write(m + "\n"))
+    index.ensure(lambda: _kb_class().load(root), progress=lambda m: err.write(m + "\n"))
     result = index.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
     if args.json:
         json.dump([h.to_json() for h in result.hits], out, ensure_ascii=False, indent=2)

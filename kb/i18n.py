@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 from ._yaml import roundtrip_edit
 from .diagnostics import Diagnostic, diag
 from .linker import LINK
-from .model import SOURCE_LANG, DataPath, Entry, Location, Term, Text, field_key, iter_texts
+from .model import SOURCE_LANG, TARGET_LANG, DataPath, Entry, Location, Term, Text, field_key, iter_texts
 from .terms import TermIndex, TermMatch, fold, stem, tokens
 
 __all__ = [
@@ -30,7 +30,7 @@ __all__ = [
     "write_hashes",
 ]
 
-TARGET = "en"
+TARGET = TARGET_LANG
 """The translated language."""
 
 

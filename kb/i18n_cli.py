@@ -6,11 +6,13 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
-from .api import KnowledgeBase
 from .diagnostics import format_path, hint
-from .i18n import TARGET, acknowledge, field_status
+from .model import TARGET_LANG as TARGET
+
+if TYPE_CHECKING:
+    from .api import KnowledgeBase
 
 __all__ = ["add_parser", "run"]
 
@@ -52,6 +54,8 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from .i18n import field_status
+
     if _unknown_game("status", args.game, kb, err):
         return 2
     rows = [st for e in kb.entries.values() if not args.game or e.game == args.game for st in field_status(e)]
@@ -78,6 +82,8 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from .i18n import acknowledge
+
     if not args.ids and not args.all:
         err.write("kb i18n ack: name entry ids or games, or pass --all\n")
         return 2

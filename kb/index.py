@@ -27,10 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ._yaml import atomic_write
-from .linker import LINK
-from .loader import find_files
-from .mechanics.procedures import flatten_steps
+from .files import atomic_write, find_files
 from .model import Entry, iter_texts
 from .terms import fold, tokens
 
@@ -40,7 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
 
-VERSION = 6
+VERSION = 7
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -58,6 +55,8 @@ def cache_root(root: Path) -> Path:
 
 
 def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
+    from .linker import LINK
+
     def sub(m: Any) -> str:
         if m["display"]:
             return m["display"]
@@ -90,6 +89,8 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
         ]
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
+            from .mechanics.procedures import flatten_steps
+
             body += [" ".join(s.get("allows", [])) for s in flatten_steps(seq.get("steps", []))]
         doc = {
             "key": f"{entry.id}|{lang}", "entry": entry.id, "game": entry.game, "kind": entry.kind, "lang": lang,

@@ -16,6 +16,7 @@ from . import schema
 from . import cache
 from ._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from .diagnostics import Diagnostic, diag, format_path
+from .files import find_files
 from .mechanics import Registry
 from .model import Entry, Example, Game, Location, Marks, Term, Text
 from .validate import check_entry, check_game
@@ -46,36 +47,6 @@ class Loaded:
     """Every problem found."""
     digests: dict[str, str] = field(default_factory=dict)
     """Content hash of each file, by path relative to ``root`` (for caches and incremental indexing)."""
-
-
-def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """Every ``*.yaml`` file below ``root`` in a stable order; links leaving ``root`` are reported."""
-    found: list[Path] = []
-    problems: list[Diagnostic] = []
-    real_root = root.resolve()
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
-        here = Path(folder)
-        for d in list(dirs):
-            if (here / d).is_symlink() and not _inside(here / d, real_root):
-                problems.append(diag("symlink-outside", Location(here / d), target=os.readlink(here / d)))
-        for name in sorted(files):
-            if not name.endswith((".yaml", ".yml")) or name.startswith("."):
-                continue
-            path = here / name
-            if path.is_symlink() and not _inside(path, real_root):
-                problems.append(diag("symlink-outside", Location(path), target=os.readlink(path)))
-                continue
-            found.append(path)
-    return found, problems
-
-
-def _inside(path: Path, real_root: Path) -> bool:
-    try:
-        path.resolve().relative_to(real_root)
-        return True
-    except (ValueError, OSError, RuntimeError):
-        return False
 
 
 def _text(value: Any, fallback: str) -> Text:

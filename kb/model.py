@@ -10,6 +10,7 @@ from typing import Any, Iterator, Mapping
 __all__ = [
     "LANGS",
     "SOURCE_LANG",
+    "TARGET_LANG",
     "KINDS",
     "Location",
     "Marks",
@@ -26,6 +27,8 @@ LANGS: tuple[str, ...] = ("es", "en")
 """The languages of the knowledge base, source language first."""
 SOURCE_LANG = "es"
 """The language every entry is written in first; the others are translations of it."""
+TARGET_LANG = "en"
+"""The language entries are translated into."""
 KINDS: tuple[str, ...] = ("action", "ability", "terrain", "sequence", "rule", "ruling", "term", "concept")
 """Entry kinds. ``concept`` entries live in the shared namespace and join terms of several games."""
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import polib
 
-from ._yaml import atomic_write, roundtrip_edit
+from ._yaml import roundtrip_edit
+from .files import atomic_write
 from .i18n import TARGET, FieldStatus, field_status, glossary_terms, normalise, preferred_forms, source_hash, \
     visible_text, write_hashes
 from .i18n_history import History

@@ -15,11 +15,9 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from whoosh import index as windex
-from whoosh import highlight
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.qparser import MultifieldParser, OrGroup
-from whoosh.query import And, FuzzyTerm, Or, Term
+from whoosh.query import And, FuzzyTerm, Or, Phrase, Term
 from whoosh.support.charset import accent_map
 
 from .terms import fold
@@ -41,6 +39,8 @@ BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.
 """Query-time field weights: titles first, then the other language's title and the glossary forms."""
 PHRASE_BOOST = 2.0
 """Extra weight when the query's words stand together (within 3 words) in a field."""
+MAX_ALTERNATIVES = 8
+"""Most glossary alternatives added to one query."""
 ALTERNATIVE_BOOST = 0.3
 """Weight of the glossary's other names for what the query says: they help, the player's own words lead."""
 KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
@@ -49,7 +49,7 @@ KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
 
 def _schema() -> Schema:
     fields: dict[str, Any] = dict(
-        key=ID(stored=True, unique=True), entry=ID(stored=True), game=ID(stored=True, sortable=True),
+        key=ID(stored=True, unique=True), entry=ID(stored=True, sortable=True), game=ID(stored=True, sortable=True),
         kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED,
         aliases=TEXT(analyzer=_RAW, phrase=True), terms=TEXT(analyzer=_RAW, phrase=True),
         gamename=TEXT(analyzer=_RAW, phrase=True),
@@ -151,27 +151,12 @@ def lexicon_ok(ix: Any) -> bool:
         return False
 
 
-class _Marks(highlight.Formatter):
-    """Matched words between ``**`` in plain text."""
-
-    between = " … "
-
-    def format_token(self, text: str, token: Any, replace: bool = False) -> str:
-        return f"**{highlight.get_text(text, token, replace)}**"
-
-
 _PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>]+")
 
 
 def _fields(lang: str | None) -> list[str]:
     langs = (lang,) if lang else ("es", "en")
     return [f"{f}_{lg}" for f in FIELDS for lg in langs] + ["aliases", "terms", "gamename"]
-
-
-def _parser(ix: Any, lang: str | None) -> MultifieldParser:
-    names = _fields(lang)
-    boosts = {n: BOOSTS[n.split("_")[0]] for n in names}
-    return MultifieldParser(names, ix.schema, fieldboosts=boosts, group=OrGroup)
 
 
 QUESTION_WORDS = frozenset(
@@ -185,19 +170,50 @@ def _content_words(words: list[str]) -> list[str]:
     return kept or words
 
 
-def _build(parser: MultifieldParser, words: list[str], expand: Any) -> Any:
+class _Analysed:
+    """The query text analysed once per analyzer (each language's stemmer, the raw folding)."""
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.cache: dict[tuple[str, str], list[str]] = {}
+
+    def __call__(self, field: str, text: str) -> list[str]:
+        lang = field.rsplit("_", 1)[1] if field.startswith(FIELDS) else "raw"
+        key = (lang, text)
+        if key not in self.cache:
+            self.cache[key] = [t.text for t in self.schema[field].analyzer(text, mode="query")]
+        return self.cache[key]
+
+
+def _clauses(analysed: _Analysed, fields: list[str], text: str, boost: float, phrase: bool) -> list[Any]:
+    """``text`` in each field: its words (any of them), or the words together within 3 positions."""
+    out: list[Any] = []
+    for field in fields:
+        toks = analysed(field, text)
+        weight = boost * BOOSTS[field.split("_")[0]]
+        if phrase and len(toks) > 1:
+            out.append(Phrase(field, toks, slop=3, boost=weight))
+        elif not phrase:
+            out += [Term(field, t, boost=weight) for t in dict.fromkeys(toks)]
+    return out
+
+
+def _build(schema: Any, fields: list[str], words: list[str], expand: Any) -> Any:
     """The words in every field; the whole phrase, sloppily, as a bonus; glossary alternatives, lightly."""
+    analysed = _Analysed(schema)
     text = " ".join(words)
-    parts = [parser.parse(text)]
+    parts = _clauses(analysed, fields, text, 1.0, phrase=False)
     if len(words) > 1:
-        phrase = parser.parse(f'"{text}"~3')
-        phrase.boost = PHRASE_BOOST
-        parts.append(phrase)
-    alternatives = expand.alternatives(text)
-    if alternatives:
-        alt = parser.parse(" OR ".join(f'"{a}"' for a in alternatives))
-        alt.boost = ALTERNATIVE_BOOST
-        parts.append(alt)
+        parts += _clauses(analysed, [f for f in fields if f.startswith(FIELDS)], text, PHRASE_BOOST, phrase=True)
+    alt_fields = [f for f in fields if not f.startswith(("summary", "body"))]  # names live in titles and glossary
+    for alt in expand.alternatives(text)[:MAX_ALTERNATIVES]:
+        for field in alt_fields:
+            toks = analysed(field, alt)
+            weight = ALTERNATIVE_BOOST * BOOSTS[field.split("_")[0]]
+            if len(toks) > 1:
+                parts.append(Phrase(field, toks, boost=weight))
+            elif toks:
+                parts.append(Term(field, toks[0], boost=weight))
     return Or(parts)
 
 
@@ -209,21 +225,22 @@ def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | 
         return Result(text, (), 0)
     filters = [Term(name, value) for name, value in (("game", game), ("kind", kind), ("lang", lang)) if value]
     flt = And(filters) if len(filters) > 1 else (filters[0] if filters else None)
-    parser = _parser(ix, lang)
+    fields = _fields(lang)
     try:
         with ix.searcher() as s:
             did_you_mean, fuzzy = None, False
             corrected = _correct(s, words)
             if corrected != words:
                 did_you_mean = " ".join(corrected)
-            hits = s.search(_build(parser, corrected, expand), limit=None, filter=flt)
+            q = _build(s.schema, fields, corrected, expand)
+            hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
             if hits.is_empty():
                 q = Or([FuzzyTerm("raw", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1) for w in words if len(w) > 2])
-                hits = s.search(q, limit=None, filter=flt)
+                hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
                 fuzzy = not hits.is_empty()
-            hits.fragmenter = highlight.ContextFragmenter(maxchars=160, surround=50)
-            hits.formatter = _Marks()
-            return _collect(text, hits, lang or "es", limit, did_you_mean, fuzzy)
+            stems = {lg: frozenset(t.text for w in corrected for t in s.schema[f"body_{lg}"].analyzer(w, mode="query"))
+                     | frozenset(fold(w) for w in corrected if len(w) > 2) for lg in ("es", "en")}
+            return _collect(s, q, flt, text, hits, lang or "es", limit, did_you_mean, fuzzy, stems)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
@@ -257,20 +274,55 @@ def _correct(searcher: Any, words: list[str]) -> list[str]:
     return out
 
 
-def _collect(text: str, hits: Any, lang: str, limit: int, did_you_mean: str | None, fuzzy: bool) -> Result:
+def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
+    """A passage of ``text`` around the most matched words, each between ``**``.
+
+    A word matches when its folded form starts with a stem of the query (Snowball stems are
+    prefixes of the words they come from), so inflections light up without re-analysing the text.
+    """
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(stems, key=len, reverse=True))) + r")\w*")
+    spans = [m.span() for m in pattern.finditer(fold(text))] if stems else []  # fold keeps positions
+    if not spans:
+        return text[:width]
+    best, best_count = 0, 0
+    for i, (start, _) in enumerate(spans):
+        count = sum(1 for a, _ in spans[i:] if a < start + width)
+        if count > best_count:
+            best, best_count = i, count
+    begin = max(0, spans[best][0] - 30)
+    begin = text.rfind(" ", 0, begin) + 1 if begin else 0  # start on a word
+    end = min(len(text), begin + width)
+    end = len(text) if end == len(text) else max(text.rfind(" ", begin, end), spans[best][1])
+    out, last = [], begin
+    for a, b in spans:
+        if a >= begin and b <= end:
+            out += [text[last:a], "**", text[a:b], "**"]
+            last = b
+    out.append(text[last:end])
+    return ("… " if begin else "") + "".join(out) + (" …" if end < len(text) else "")
+
+
+def _collect(searcher: Any, q: Any, flt: Any, text: str, hits: Any, lang: str, limit: int,
+             did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]]) -> Result:
+    entries, games = searcher.reader().column_reader("entry"), searcher.reader().column_reader("game")
     best: dict[str, Any] = {}
-    for hit in hits:
-        if hit["entry"] not in best:
-            best[hit["entry"]] = hit
+    for i, (_, docnum) in enumerate(hits.top_n):  # ranked; stored fields are read only for the hits shown
+        best.setdefault(entries[docnum], hits[i])
+    allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
+    matched = {entries[d]: games[d] for d in q.docs(searcher)  # every match, unscored, for the counts
+               if allowed is None or d in allowed}
     by_game: dict[str, int] = {}
-    for hit in best.values():
-        by_game[hit["game"]] = by_game.get(hit["game"], 0) + 1
+    for game in matched.values():
+        by_game[game] = by_game.get(game, 0) + 1
     out = []
     for hit in list(best.values())[:limit]:
         titles = json.loads(hit["titles"])
         doc_lang = hit["lang"]
-        snippet = (hit.highlights(f"body_{doc_lang}", top=2) or hit.highlights(f"summary_{doc_lang}", top=1)
-                   or (hit.get(f"summary_{doc_lang}") or hit.get(f"body_{doc_lang}") or "")[:160])
+        snippet = ""
+        for field in (f"summary_{doc_lang}", f"body_{doc_lang}"):
+            snippet = _snippet(hit.get(field) or "", stems[doc_lang])
+            if "**" in snippet:
+                break
         out.append(Hit(hit["entry"], hit["game"], hit["kind"], titles.get(lang) or titles["es"], float(hit.score),
-                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
-    return Result(text, tuple(out), len(best), dict(sorted(by_game.items())), did_you_mean, fuzzy)
+                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), hit["lang"]))
+    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy)
