@@ -28,6 +28,8 @@ class ConceptView:
     """The concept entry."""
     terms: Mapping[str, tuple[Entry, ...]]
     """Game id -> that game's terms for the concept."""
+    related: Mapping[str, tuple[Entry, ...]] = None  # type: ignore[assignment]
+    """Game id -> that game's other entries that link to the concept (rules, actions...)."""
 
 
 class KnowledgeBase:
@@ -129,7 +131,13 @@ class KnowledgeBase:
         if entry is None or entry.kind != "concept":
             return None
         per_game = self.graph.concepts.get(concept_id, {})
-        return ConceptView(entry, {g: tuple(self.entries[t] for t in ids) for g, ids in sorted(per_game.items())})
+        terms = {g: tuple(self.entries[t] for t in ids) for g, ids in sorted(per_game.items())}
+        related: dict[str, list[Entry]] = {}
+        for source in sorted({lk.source for lk in self.backlinks(concept_id)}):
+            other = self.entries[source]
+            if other.kind not in ("concept", "term"):
+                related.setdefault(other.game, []).append(other)
+        return ConceptView(entry, terms, {g: tuple(es) for g, es in sorted(related.items())})
 
     def concepts(self) -> list[ConceptView]:
         """Every concept, sorted by id."""

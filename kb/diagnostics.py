@@ -58,7 +58,7 @@ CODES: dict[str, tuple[str, str]] = {
     "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to an entry of kind '{kind}'; write {{@{kind} {target}}}"),
     "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
     "unused-term": (WARNING, "term '{id}' is used by no other entry"),
-    "lonely-concept": (WARNING, "concept '{id}' joins terms of only {count} game(s); a concept connects games"),
+    "lonely-concept": (WARNING, "concept '{id}' is named or linked by only {count} game(s); a concept connects games"),
     # examples and mechanics
     "mechanics-import": (ERROR, "cannot load the game's mechanics module: {reason}"),
     "resolver-prefix": (ERROR, "resolver '{name}' in {game}'s mechanics must be named '{game}.<name>'"),

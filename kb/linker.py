@@ -156,7 +156,9 @@ class _Linker:
                 self.graph.concepts.setdefault(term.concept, {}).setdefault(term.game, []).append(tid)
         for e in self.entries.values():
             if e.kind == "concept":
-                games = self.graph.concepts.setdefault(e.id, {})
+                games = set(self.graph.concepts.setdefault(e.id, {}))
+                games |= {self.entries[lk.source].game for lk in self.graph.incoming.get(e.id, ())
+                          if self.entries[lk.source].kind != "concept"}  # entries that point to it join too
                 if len(games) < 2:
                     self.problems.append(diag("lonely-concept", e.location, id=e.id, count=len(games)))
 

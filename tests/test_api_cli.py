@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from conftest import SAMPLE as FILES, cli
+from conftest import SAMPLE, cli
+
+FILES = SAMPLE
 from kb import KnowledgeBase
 
 @pytest.fixture
@@ -55,9 +57,19 @@ def test_detection_is_exact_and_whole_words(kb: KnowledgeBase) -> None:
 def test_warnings_for_lonely_concepts_and_unused_terms(kb: KnowledgeBase) -> None:
     warnings = [d.format() for d in kb.diagnostics if d.code in ("lonely-concept", "unused-term")]
     assert warnings == [
-        "content/common/concepts/line-of-sight.yaml:1:1: warning[lonely-concept]: concept 'common.line-of-sight' joins "
-        "terms of only 1 game(s); a concept connects games",
+        "content/common/concepts/line-of-sight.yaml:1:1: warning[lonely-concept]: concept 'common.line-of-sight' is "
+        "named or linked by only 1 game(s); a concept connects games",
     ]
+
+
+def test_a_rule_linking_a_concept_joins_its_game_to_it(tree) -> None:
+    files = {**SAMPLE, "h/rules/melee.yaml": SAMPLE["h/rules/melee.yaml"].replace(
+        "source: {doc: seed.txt, section: Melee}", "see_also: [common.line-of-sight]\n        source: {doc: seed.txt, section: Melee}")}
+    kb = KnowledgeBase.load(tree(files, games=("g", "h")))
+    assert [d.code for d in kb.diagnostics if d.code == "lonely-concept"] == []
+    view = kb.concept("common.line-of-sight")
+    assert {g: [e.id for e in es] for g, es in view.related.items()} == {"h": ["h.melee"]}
+    assert list(view.terms) == ["g"]
 
 
 def test_examples_run_with_exact_odds(kb: KnowledgeBase) -> None:
