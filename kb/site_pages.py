@@ -29,7 +29,7 @@ SITE_LABELS: dict[str, dict[str, str]] = {
         "concepts_intro": "Ideas que aparecen en varios juegos con nombres distintos: cada concepto con el "
                           "término que usa cada juego y en qué se diferencia.",
         "term": "Término", "note": "Diferencia", "game": "Juego", "none": "—", "forms": "Formas",
-        "abbreviations": "Abreviaturas", "concept": "Concepto",
+        "abbreviations": "Abreviaturas", "concept": "Concepto", "related": "Reglas relacionadas",
         "sequence": "Secuencias", "action": "Acciones", "ability": "Habilidades", "rule": "Reglas",
         "terrain": "Terreno", "ruling": "Aclaraciones", "term_plural": "Términos",
         "untranslated_title": "", "stale_title": "", "fallback_title": "", "fallback": "", "fields": "",
@@ -44,7 +44,7 @@ SITE_LABELS: dict[str, dict[str, str]] = {
         "concepts_intro": "Ideas that several games share under different names: each concept with the term "
                           "each game uses and how it differs.",
         "term": "Term", "note": "Difference", "game": "Game", "none": "—", "forms": "Forms",
-        "abbreviations": "Abbreviations", "concept": "Concept",
+        "abbreviations": "Abbreviations", "concept": "Concept", "related": "Related rules",
         "sequence": "Sequences", "action": "Actions", "ability": "Abilities", "rule": "Rules",
         "terrain": "Terrain", "ruling": "Rulings", "term_plural": "Terms",
         "untranslated_title": "Not translated yet", "stale_title": "Translation may be out of date",
@@ -213,8 +213,12 @@ def concepts_page(ctx: SiteContext) -> SitePage:
                             f"| {shown.replace(chr(10), ' ').replace('|', '&#124;')} |")
         if rows:
             out += [f"| {t(ctx, 'game')} | {t(ctx, 'term')} | {t(ctx, 'note')} |", "|---|---|---|", *rows, ""]
-        else:
+        elif not view.related:
             out += [t(ctx, "none"), ""]
+        for game, entries in view.related.items():
+            gname = ctx.kb.games[game].name.best(ctx.lang) if game in ctx.kb.games else game
+            listed = ", ".join(f"[{escape(e.title.best(ctx.lang))}]({link(e.id, None)})" for e in entries)
+            out += [f"*{t(ctx, 'related')} ({escape(gname)}):* {listed}", ""]
     body = _notice(ctx, path, "\n".join(out))
     # no concept names as tags: they would rank this one page above every game's own term page
     return finish(ctx, path, title, body, [], [t(ctx, "concepts")])
