@@ -25,34 +25,30 @@ def _apply(trace: Trace, target: int, modifiers: dict[str, int]) -> int:
     return total
 
 
-def roll_under(trace: Trace, dice: str, target: int, roll: int | None, modifiers: dict[str, int]) -> tuple[int, bool | None, Fraction]:
-    """Succeed on ``roll <= target + modifiers``; returns (target, success, probability)."""
+def _check(trace: Trace, dice: str, target: int, roll: int | None, modifiers: dict[str, int],
+           under: bool) -> tuple[int, bool | None, Fraction]:
     d = parse(dice)
     check_roll(d, roll)
     need = _apply(trace, target, modifiers)
-    fav, total = chance(d, at_most=need)
-    trace.add("Se necesita {need} o menos en {dice} ({fav}/{total})", "Needs {need} or less on {dice} ({fav}/{total})",
-              need=need, dice=str(d), fav=fav, total=total)
-    success = None if roll is None else roll <= need
+    fav, total = chance(d, at_most=need) if under else chance(d, at_least=need)
+    trace.add("Se necesita {need} o {way} en {dice} ({fav}/{total})", "Needs {need} or {way_en} on {dice} ({fav}/{total})",
+              need=need, dice=str(d), fav=fav, total=total, way="menos" if under else "más",
+              way_en="less" if under else "more")
+    success = None if roll is None else (roll <= need if under else roll >= need)
     if roll is not None:
         trace.add("Sale {roll}: {ok}", "Rolls {roll}: {ok_en}", roll=roll,
                   ok="éxito" if success else "fallo", ok_en="success" if success else "failure")
     return need, success, Fraction(fav, total)
+
+
+def roll_under(trace: Trace, dice: str, target: int, roll: int | None, modifiers: dict[str, int]) -> tuple[int, bool | None, Fraction]:
+    """Succeed on ``roll <= target + modifiers``; returns (target, success, probability)."""
+    return _check(trace, dice, target, roll, modifiers, under=True)
 
 
 def roll_over(trace: Trace, dice: str, target: int, roll: int | None, modifiers: dict[str, int]) -> tuple[int, bool | None, Fraction]:
     """Succeed on ``roll >= target + modifiers``; returns (target, success, probability)."""
-    d = parse(dice)
-    check_roll(d, roll)
-    need = _apply(trace, target, modifiers)
-    fav, total = chance(d, at_least=need)
-    trace.add("Se necesita {need} o más en {dice} ({fav}/{total})", "Needs {need} or more on {dice} ({fav}/{total})",
-              need=need, dice=str(d), fav=fav, total=total)
-    success = None if roll is None else roll >= need
-    if roll is not None:
-        trace.add("Sale {roll}: {ok}", "Rolls {roll}: {ok_en}", roll=roll,
-                  ok="éxito" if success else "fallo", ok_en="success" if success else "failure")
-    return need, success, Fraction(fav, total)
+    return _check(trace, dice, target, roll, modifiers, under=False)
 
 
 @resolver("check.roll-under", outputs=_OUTPUTS)
