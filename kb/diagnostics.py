@@ -68,7 +68,6 @@ CODES: dict[str, tuple[str, str]] = {
     "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}"),
     "unknown-output": (ERROR, "resolver '{resolver}' gives no output '{name}'{hint}"),
     "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),
-    "no-probability": (ERROR, "example '{id}' states a probability but resolver '{resolver}' computes none"),
     "example-failed": (ERROR, "example '{id}' failed: {details}"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
     # translations

@@ -141,3 +141,36 @@ def test_usage_errors_exit_2(tree) -> None:
     assert cli()[0] == 2
     assert cli("frobnicate")[0] == 2
     assert cli("--help")[0] == 0
+
+
+def test_warnings_for_missing_english_and_unused_terms(tree) -> None:
+    lonely = """\
+        id: g.lonely
+        kind: term
+        game: g
+        title: {es: Solitario}
+        source: {doc: seed.txt, section: s}
+        term:
+          forms: {es: [solitario], en: [loner]}
+        """
+    tree({**SAMPLE, "g/terms/lonely.yaml": lonely}, games=("g", "h"))
+    _, out, _ = cli("check", "content/g/terms/lonely.yaml")
+    assert out.splitlines() == [
+        "content/g/terms/lonely.yaml:1:1: warning[unused-term]: term 'g.lonely' is used by no other entry",
+        "content/g/terms/lonely.yaml:4:8: warning[missing-translation]: no English translation for 'title'",
+    ]
+
+
+def test_a_resolver_that_raises_is_an_example_error(tree) -> None:
+    mechanics = "from kb.mechanics import resolver\n\n\n@resolver('g.div', outputs={'x': 'x'})\ndef div(a: int):\n    return 1 // a\n"
+    broken = SAMPLE["g/rules/shoot.yaml"].replace("mechanic: check.roll-under", "mechanic: g.div").replace(
+        "given: {target: 14, roll: 8}", "given: {a: 0}").replace("expect: {success: true, margin: 6}", "expect: {x: 1}").replace(
+        "probability: 14/20", "")
+    tree({**SAMPLE, "g/mechanics.py": mechanics, "g/rules/shoot.yaml": broken}, games=("g", "h"))
+    code, out, _ = cli("test", "g")
+    assert code == 1
+    assert out.splitlines() == [
+        "content/g/rules/shoot.yaml:13:5: error[example-error]: example 'hit' raised ZeroDivisionError: "
+        "integer division or modulo by zero",
+        "0 passed, 1 failed",
+    ]

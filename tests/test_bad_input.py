@@ -114,6 +114,15 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         ["content/g/a.yaml:6:17: error[link-kind-mismatch]: link '{@term g.ok}' points to an entry of kind 'rule'; write {@rule g.ok}",
          "content/g/a.yaml:6:41: error[link-kind-mismatch]: link '{@term g.ok}' points to an entry of kind 'rule'; write {@rule g.ok}"],
     ),
+    "unknown link type": (
+        {"g/a.yaml": entry("text: {es: 'Ver {@rulle g.ok}', en: 'See {@rule g.ok}'}\n")},
+        ["content/g/a.yaml:6:17: error[unknown-link-type]: unknown link type '@rulle'; valid: action, ability, terrain, "
+         "sequence, rule, ruling, term, concept; did you mean 'rule'?"],
+    ),
+    "dangling link inside the content": (
+        {"g/a.yaml": OK},
+        ["content/g/gone.yaml:1:1: error[unreadable]: cannot read file: No such file or directory"],
+    ),
     "malformed link": (
         {"g/a.yaml": entry("text: {es: 'Ver {@rule g.ok', en: 'See'}\n")},
         ["content/g/a.yaml:6:17: error[malformed-link]: malformed link '{@rule g.ok'; write {@kind id} or {@kind id|shown text}"],
@@ -263,7 +272,9 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_bad_input_is_reported_exactly(name: str, tree) -> None:
     files, expected = CASES[name]
-    tree(files)
+    root = tree(files)
+    if name == "dangling link inside the content":
+        os.symlink(root / "g" / "missing.yaml", root / "g" / "gone.yaml")
     code, out, err = cli("check", "--no-warnings")
     assert code == 1, out + err
     assert "Traceback" not in out + err
@@ -289,3 +300,23 @@ def test_every_problem_is_reported_in_one_run(tree) -> None:
     assert code == 1
     assert len(singles) >= 30
     assert paths == {f"content/g/case{i}.yaml" for i in range(len(singles))}  # one run reports every broken file
+
+
+def test_too_many_files_is_one_error(tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.loader
+
+    monkeypatch.setattr(kb.loader, "MAX_FILES", 2)
+    tree({"g/a.yaml": OK, "g/b.yaml": entry(id="id: g.b"), "g/c.yaml": entry(id="id: g.c")})
+    code, out, _ = cli("check", "--no-warnings")
+    assert code == 1
+    assert out.splitlines() == ["content:1:1: error[too-many-entries]: content holds more than 2 files; split the "
+                                "knowledge base"]
+
+
+def test_every_diagnostic_code_is_tested() -> None:
+    from kb.diagnostics import CODES
+
+    here = Path(__file__).parent
+    text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py"))
+    fallback = {"schema"}  # the converter's catch-all for schema keywords the shipped schemas do not use
+    assert [c for c in CODES if c not in fallback and f"[{c}]" not in text] == []
