@@ -59,3 +59,25 @@ def test_files_are_stable_under_round_trip_writing() -> None:
         if out.getvalue() != original:
             unstable.append(str(path.relative_to(REPO)))
     assert unstable == []
+
+
+def test_any_name_of_line_of_sight_reaches_the_same_concept(kb: KnowledgeBase) -> None:
+    for name in ("LdV", "line of sight", "linea de vision", "LoS", "Línea de Visión"):
+        concepts = {t.term.concept for t in kb.term(name) if t.term}
+        assert concepts == {"common.line-of-sight"}, name
+
+
+def test_the_concept_map_joins_the_recurring_ideas_and_every_game(kb: KnowledgeBase) -> None:
+    recurring = ["engaged", "line-of-sight", "movement-points", "activation-marker", "first-player",
+                 "sentry-overwatch", "initiative", "turn-sequence"]
+    for slug in recurring:
+        view = kb.concept(f"common.{slug}")
+        assert view is not None and len(set(view.terms) | set(view.related)) >= 2, slug
+    joined = {g for v in kb.concepts() for g in (*v.terms, *v.related)}
+    assert joined == set(kb.games)
+
+
+def test_every_game_has_its_turn_sequence_as_data(kb: KnowledgeBase) -> None:
+    for game in kb.games:
+        sequences = kb.filter(game=game, kind="sequence")
+        assert sequences and all(s.data["sequence"]["steps"] for s in sequences), game
