@@ -20,6 +20,16 @@ from .model import Entry, Game
 __all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
 
 
+def _glossary_signature(entries: Mapping[str, Entry]) -> str:
+    """A hash of what per-entry glossary work reads besides the entry: every term and every title."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for e in sorted(entries.values(), key=lambda e: e.id):
+        h.update(repr((e.id, e.kind, e.game, e.title, e.term)).encode())
+    return h.hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class ConceptView:
     """A cross-game concept with the terms that name it in each game."""
@@ -53,16 +63,20 @@ class KnowledgeBase:
         linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.pickle"
         linked = cache.load(linked_path) if use_cache else None
         if linked is None:
-            graph, problems = link(loaded.entries)
+            memo_path = linked_path.with_name("memo.pickle")
+            memo = cache.Memo(cache.load(memo_path) if use_cache else None, _glossary_signature(loaded.entries),
+                              lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
+            graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
             from .i18n import check_translations
 
-            problems += check_translations(loaded.entries.values(), graph.terms)
+            problems += check_translations(loaded.entries.values(), graph.terms, memo)
             linked = (graph, problems)
             if use_cache:
                 for old in linked_path.parent.glob("*.pickle"):
                     old.unlink(missing_ok=True)  # one linked state per tree is enough
                 cache.save(linked_path, linked)
+                cache.save(memo_path, memo.current)
         graph, problems = linked
         return cls(loaded, graph, loaded.diagnostics + problems)
 

@@ -14,11 +14,11 @@ import os
 import pickle
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Hashable
 
 from .files import atomic_write
 
-__all__ = ["cache_dir", "code_version", "load", "save", "tree_key"]
+__all__ = ["cache_dir", "code_version", "load", "save", "tree_key", "Memo"]
 
 
 def cache_dir(root: Path, area: str) -> Path:
@@ -64,3 +64,28 @@ def save(path: Path, obj: Any) -> None:
         atomic_write(path, pickle.dumps((code_version(), obj), protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
         pass
+
+
+class Memo:
+    """Per-entry results of whole-tree stages, reused while the entry and what it depends on are unchanged.
+
+    A key is (stage, entry id, the entry file's hash, ``signature``): the signature names everything
+    else the stage reads (the glossary, the titles), so editing one rule recomputes that rule only.
+    """
+
+    def __init__(self, previous: dict[Hashable, Any] | None, signature: str, digest_of: Callable[[Any], str]) -> None:
+        self.previous = previous or {}
+        self.current: dict[Hashable, Any] = {}
+        self.signature = signature
+        self.digest_of = digest_of
+
+    def __call__(self, stage: str, entry: Any, compute: Callable[[], Any]) -> Any:
+        key = (stage, entry.id, self.digest_of(entry), self.signature)
+        value = self.previous[key] if key in self.previous else compute()
+        self.current[key] = value
+        return value
+
+
+def no_memo(stage: str, entry: Any, compute: Callable[[], Any]) -> Any:
+    """A memo that remembers nothing."""
+    return compute()

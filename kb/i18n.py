@@ -175,7 +175,7 @@ def _glossary(entry: Entry, st: FieldStatus, terms: TermIndex, titles: Mapping[s
     return out
 
 
-def check_translations(entries: Iterable[Entry], terms: TermIndex) -> list[Diagnostic]:
+def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = None) -> list[Diagnostic]:
     """Stale English fields, and English that ignores or contradicts the glossary.
 
     A forbidden English variant (matched by stem) is an error, ``glossary-forbidden``; an English
@@ -186,11 +186,20 @@ def check_translations(entries: Iterable[Entry], terms: TermIndex) -> list[Diagn
     titles = {e.id: e.title for e in entries}
     out: list[Diagnostic] = []
     for entry in entries:
-        for st in field_status(entry):
-            if st.status == "stale":
-                out.append(diag("stale-translation", st.location, field=st.field))
-            if st.translation is not None:
-                out += _glossary(entry, st, terms, titles)
+        if memo is None:
+            out += _entry_translations(entry, terms, titles)
+        else:  # ``memo`` may return the entry's diagnostics from an earlier run (see kb.cache.Memo)
+            out += memo("translations", entry, lambda e=entry: _entry_translations(e, terms, titles))
+    return out
+
+
+def _entry_translations(entry: Entry, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:
+    out = []
+    for st in field_status(entry):
+        if st.status == "stale":
+            out.append(diag("stale-translation", st.location, field=st.field))
+        if st.translation is not None:
+            out += _glossary(entry, st, terms, titles)
     return out
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from .cache import no_memo
 from .diagnostics import Diagnostic, diag, hint
 from .mechanics.procedures import flatten_steps
 from .model import KINDS, Entry, Location, field_key, iter_texts
@@ -71,8 +72,9 @@ def _anchors(entry: Entry) -> set[str]:
 
 
 class _Linker:
-    def __init__(self, entries: dict[str, Entry]) -> None:
+    def __init__(self, entries: dict[str, Entry], memo: Callable[[str, Entry, Callable[[], Any]], Any] = no_memo) -> None:
         self.entries = entries
+        self.memo = memo
         self.graph = Graph()
         self.problems: list[Diagnostic] = []
         self._hints: dict[str, str] = {}
@@ -146,9 +148,7 @@ class _Linker:
         used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
                           and lk.source != lk.target}
         for e in self.entries.values():
-            for _, text in iter_texts(e.data):
-                for lang, value in text.items():
-                    used.update(m.term for m in index.detect(value, lang, e.game) if m.term != e.id)
+            used.update(self.memo("used-terms", e, lambda e=e: _terms_in(index, e)))
         for tid, term in index.terms.items():
             if tid not in used:
                 self.problems.append(diag("unused-term", self.entries[tid].location, id=tid))
@@ -163,9 +163,18 @@ class _Linker:
                     self.problems.append(diag("lonely-concept", e.location, id=e.id, count=len(games)))
 
 
-def link(entries: dict[str, Entry]) -> tuple[Graph, list[Diagnostic]]:
-    """Resolve every link of every entry, compute backlinks and the glossary graph."""
-    linker = _Linker(entries)
+def _terms_in(index: TermIndex, entry: Entry) -> frozenset[str]:
+    """The other terms of the entry's game that its texts name."""
+    return frozenset(m.term for _, text in iter_texts(entry.data) for lang, value in text.items()
+                     for m in index.detect(value, lang, entry.game) if m.term != entry.id)
+
+
+def link(entries: dict[str, Entry], memo: Callable[[str, Entry, Callable[[], Any]], Any] = no_memo) -> tuple[Graph, list[Diagnostic]]:
+    """Resolve every link of every entry, compute backlinks and the glossary graph.
+
+    ``memo`` may return an entry's term detection from an earlier run (see :class:`kb.cache.Memo`).
+    """
+    linker = _Linker(entries, memo)
     for entry in entries.values():
         linker.inline(entry)
         linker.structural(entry)

@@ -103,7 +103,7 @@ def generate(root: Path, n: int, seed: int = 0) -> int:
         (folder / "game.yaml").write_text(
             f"id: {game}\nname: {{es: Juego {g}, en: Game {g}}}\nsource_language: es\nsources:\n    - doc: seed-{g}.txt\n",
             encoding="utf-8")
-        n_terms = max(per_game // 10, CONCEPTS // 2)
+        n_terms = max(per_game // 10, CONCEPTS)
         terms = []
         for t in range(n_terms):
             stem_es, stem_en = f"vocablo{g}x{t}", f"word{g}x{t}"
