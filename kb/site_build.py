@@ -6,6 +6,7 @@ swapped in (two renames), so a failed build leaves the previous site as it was.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import shutil
@@ -61,6 +62,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         config = load_config(str(config_file), strict=strict)
         target = Path(site_dir or config.site_dir).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
+        _sweep(target)
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
         tmp.chmod(0o755)
         config.site_dir = str(tmp)
@@ -88,8 +90,29 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         mk.setLevel(old_level)
 
 
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux ``renameat2``); False where the system cannot."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0
+
+
 def _swap(new: Path, target: Path) -> None:
-    """Put ``new`` in place of ``target``; the old site is deleted only once the new one is in place."""
+    """Put ``new`` in place of ``target``; the old site is deleted only once the new one is in place.
+
+    Where the system can, the two folders are exchanged atomically, so ``target`` always exists
+    and is always a whole site, even if the process is killed at that moment.
+    """
+    if target.exists() and _exchange(new, target):
+        shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous site
+        return
     old = None
     if target.exists():
         old = target.with_name(f".{target.name}.old-{os.getpid()}")
@@ -98,3 +121,14 @@ def _swap(new: Path, target: Path) -> None:
     os.rename(new, target)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _sweep(target: Path, older_than: float = 600.0) -> None:
+    """Remove what killed builds left beside ``target`` (their temporary folders), once they are old."""
+    for pattern in (f".{target.name}.building-*", f".{target.name}.old-*"):
+        for leftover in target.parent.glob(pattern):
+            try:
+                if time.time() - leftover.stat().st_mtime > older_than:
+                    shutil.rmtree(leftover, ignore_errors=True)
+            except OSError:
+                pass

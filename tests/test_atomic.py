@@ -103,3 +103,33 @@ def test_searches_answer_while_the_index_is_rebuilt(corpus: Path) -> None:
     assert errors == []
     assert len(answers) >= 4 and all(n > 0 for n in answers)
     assert index.ensure(lambda: pytest.fail("the finished build left a fresh index")) == "fresh"
+
+
+SITE_FIXTURE = REPO / "tests" / "fixtures" / "site" / "content"
+
+
+@pytest.mark.slow
+def test_killing_a_site_build_midway_keeps_the_previous_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    target = tmp_path / "site"
+    kb = str(Path(sys.executable).with_name("kb"))
+    argv = [kb, "--content", str(SITE_FIXTURE), "build", "--site-dir", str(target)]
+    subprocess.run(argv, check=True, capture_output=True, cwd=REPO)
+    (target / "previous-build.txt").write_text("kept", encoding="utf-8")
+    home = (target / "es" / "index.html").read_bytes()
+    for _ in range(2):
+        proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            building = list(tmp_path.glob(".site.building-*/es/*.html"))
+            if building:
+                break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert building, "the build finished before it could be killed"
+        assert (target / "previous-build.txt").read_text(encoding="utf-8") == "kept"
+        assert (target / "es" / "index.html").read_bytes() == home
+    subprocess.run(argv, check=True, capture_output=True, cwd=REPO)
+    assert not (target / "previous-build.txt").exists()  # a finished build replaces the whole site
