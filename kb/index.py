@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .files import atomic_write, find_files
+from .files import atomic_write
 from .model import Entry, iter_texts
 from .terms import fold, tokens
 
@@ -175,14 +175,29 @@ class SearchIndex:
         return self.dir / "current"
 
     def _stats(self) -> dict[str, tuple[int, int]]:
-        files, _ = find_files(self.root)
-        out = {}
-        for p in files:
+        """(modification time, size) of every content file, by relative path: one ``scandir`` walk, no parsing."""
+        out: dict[str, tuple[int, int]] = {}
+        real_root = os.path.realpath(self.root) + os.sep
+        pending = [(str(self.root), "")]
+        while pending:
+            folder, prefix = pending.pop()
             try:
-                st = p.stat()
+                with os.scandir(folder) as it:
+                    for item in it:
+                        if item.name.startswith((".", "_")):
+                            continue
+                        if item.is_dir(follow_symlinks=False):  # as the loader: linked folders are not walked
+                            pending.append((item.path, f"{prefix}{item.name}/"))
+                        elif item.name.endswith((".yaml", ".yml")):
+                            if item.is_symlink() and not os.path.realpath(item.path).startswith(real_root):
+                                continue  # the loader refuses links leaving the content
+                            try:
+                                st = item.stat()
+                            except OSError:
+                                continue
+                            out[prefix + item.name] = (st.st_mtime_ns, st.st_size)
             except OSError:
                 continue
-            out[str(p.relative_to(self.root))] = (st.st_mtime_ns, st.st_size)
         return out
 
     def _manifest(self) -> dict[str, Any] | None:

@@ -99,9 +99,9 @@ class Result:
     hits: tuple[Hit, ...]
     """Best entries first, one hit per entry."""
     total: int
-    """How many entries matched."""
+    """How many entries are among the best matches (the first ``max(6 × limit, 60)`` documents scored)."""
     by_game: Mapping[str, int] = field(default_factory=dict)
-    """Matching entries per game."""
+    """Those entries per game. Counting every match would cost a second pass over all of them."""
     did_you_mean: str | None = None
     """The corrected query, when words were not found and a correction was used."""
     fuzzy: bool = False
@@ -308,9 +308,7 @@ def _collect(searcher: Any, q: Any, flt: Any, text: str, hits: Any, lang: str, l
     best: dict[str, Any] = {}
     for i, (_, docnum) in enumerate(hits.top_n):  # ranked; stored fields are read only for the hits shown
         best.setdefault(entries[docnum], hits[i])
-    allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
-    matched = {entries[d]: games[d] for d in q.docs(searcher)  # every match, unscored, for the counts
-               if allowed is None or d in allowed}
+    matched = {entries[d]: games[d] for _, d in hits.top_n}
     by_game: dict[str, int] = {}
     for game in matched.values():
         by_game[game] = by_game.get(game, 0) + 1
