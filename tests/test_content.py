@@ -81,3 +81,16 @@ def test_every_game_has_its_turn_sequence_as_data(kb: KnowledgeBase) -> None:
     for game in kb.games:
         sequences = kb.filter(game=game, kind="sequence")
         assert sequences and all(s.data["sequence"]["steps"] for s in sequences), game
+
+
+def test_files_parse_with_the_pure_python_parser_too() -> None:
+    """libyaml accepts some flow scalars (a '?' before ',') that PyYAML's own parser rejects: content must suit both."""
+    import yaml
+
+    bad = []
+    for path in sorted(CONTENT.rglob("*.yaml")):
+        try:
+            yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        except yaml.YAMLError:
+            bad.append(str(path.relative_to(REPO)))
+    assert bad == []
