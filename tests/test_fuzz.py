@@ -48,8 +48,16 @@ def test_schema_validation_never_raises(doc) -> None:
 
     text = yaml.safe_dump({"doc": doc}, allow_unicode=True)
     data, marks, found = parse_bytes(text.encode(), Path("f.yaml"))
-    for d in validate(data.get("doc") if isinstance(data, dict) else data, marks):
+    doc = data.get("doc") if isinstance(data, dict) else data
+    problems = validate(doc, marks)
+    for d in problems:
         assert d.code in CODES
+    from jsonschema import Draft202012Validator
+
+    from kb.schema import is_valid, schema_text
+
+    full = not any(True for _ in Draft202012Validator(__import__("json").loads(schema_text())).iter_errors(doc))
+    assert is_valid(doc) == full  # the fast path agrees with the full validator
 
 
 @FUZZ
@@ -98,3 +106,48 @@ def test_search_queries_never_raise(sample_index, query: str) -> None:
 def test_query_syntax_characters_never_raise(sample_index, query: str) -> None:
     sample_index.search(query)
     Expander({"groups": [["LoS", "line of sight"]], "abbreviations": ["LoS"]}).alternatives(query)
+
+
+def _entries() -> list:
+    import yaml
+
+    from conftest import CONTENT
+
+    return [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(CONTENT.rglob("*.yaml"))
+            if p.name != "game.yaml"][::7]
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, path + (i,))
+
+
+@FUZZ
+@given(st.data())
+def test_fast_and_full_validators_agree_on_mutated_real_entries(data) -> None:
+    import copy
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    from kb.schema import is_valid, schema_text
+
+    doc = copy.deepcopy(data.draw(st.sampled_from(ENTRIES)))
+    path = data.draw(st.sampled_from(list(_paths(doc))[1:]))
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = data.draw(scalars | st.lists(scalars, max_size=2) | st.dictionaries(st.text(max_size=5), scalars, max_size=2))
+    full = not any(True for _ in Draft202012Validator(json.loads(schema_text())).iter_errors(doc))
+    assert is_valid(doc) == full
+
+
+ENTRIES = _entries()
