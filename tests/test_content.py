@@ -12,7 +12,8 @@ from conftest import CONTENT, REPO
 from kb import KnowledgeBase
 from kb.i18n import field_status
 
-SEEDS = {p.name for p in (REPO.parent / "shared" / "seeds").glob("*.txt")} or None
+SEED_DIR = REPO.parent / "shared" / "seeds"
+SEEDS = {p.name for p in SEED_DIR.glob("*.txt")} or None
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +95,29 @@ def test_files_parse_with_the_pure_python_parser_too() -> None:
         except yaml.YAMLError:
             bad.append(str(path.relative_to(REPO)))
     assert bad == []
+
+
+COPY_RUN = 7  # words in a row shared with a seed that count as copying rather than restating
+
+
+@pytest.mark.skipif(not SEED_DIR.is_dir(), reason="the seed texts (../shared/seeds) are not beside this checkout")
+def test_spanish_is_written_in_our_own_words() -> None:
+    """No Spanish text shares a run of 7 words with the seeds (case and accents ignored); game.yaml cites titles."""
+    import re
+
+    import yaml
+
+    from kb.model import iter_texts
+    from kb.terms import fold
+
+    words = re.findall(r"\w+", " ".join(fold(p.read_text(encoding="utf-8")) for p in SEED_DIR.glob("*.txt")))
+    runs = {tuple(words[i:i + COPY_RUN]) for i in range(len(words) - COPY_RUN + 1)}
+    copied = []
+    for path in sorted(CONTENT.rglob("*.yaml")):
+        if path.name == "game.yaml":
+            continue
+        for where, text in iter_texts(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            w = re.findall(r"\w+", fold(text["es"]))
+            if any(tuple(w[i:i + COPY_RUN]) in runs for i in range(len(w) - COPY_RUN + 1)):
+                copied.append(f"{path.relative_to(REPO)} {where}")
+    assert copied == []
