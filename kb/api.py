@@ -62,6 +62,7 @@ class KnowledgeBase:
 
     def __init__(self, loaded: Loaded, graph: Graph, diagnostics: list[Diagnostic]) -> None:
         self._loaded = loaded
+        self._reader: Any = None
         self.graph = graph
         self.diagnostics: list[Diagnostic] = sorted(diagnostics, key=sort_key)
         """Every problem found, sorted by file and line."""
@@ -194,13 +195,16 @@ class KnowledgeBase:
         """Find entries by any of their names, in either language, with typos; returns a :class:`kb.search.Result`.
 
         ``lang`` restricts matching to that language's text (titles in that language); ``game`` and
-        ``kind`` filter. The index is built on first use and kept fresh (see :mod:`kb.index`).
+        ``kind`` filter. The index is brought up to date with this knowledge base on the first search
+        (built, or updated for the files that changed; see :mod:`kb.index`), then kept open.
         """
-        from .index import SearchIndex
+        if self._reader is None:
+            from .index import SearchIndex
 
-        idx = SearchIndex(self.root)
-        idx.ensure(lambda: self)
-        return idx.search(query, lang=lang, game=game, kind=kind, limit=limit)
+            index = SearchIndex(self.root)
+            index.ensure(lambda: self)
+            self._reader = index.open()
+        return self._reader.search(query, lang=lang, game=game, kind=kind, limit=limit)
 
     @staticmethod
     def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Fraction:

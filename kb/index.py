@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .api import KnowledgeBase
     from .search import Result
 
-__all__ = ["SearchIndex", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
+__all__ = ["SearchIndex", "Reader", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
 
 VERSION = 7
 """Bump when documents or the schema change: older indexes are rebuilt."""
@@ -306,14 +306,30 @@ class SearchIndex:
         search.write(search.open_dir(gen), docs, remove_entries=sorted(touched))
         self._write_meta(gen, kb)
 
-    def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
-        """Query the current generation (call :meth:`ensure` first)."""
+    def open(self) -> "Reader":
+        """The current generation, opened once for many queries (call :meth:`ensure` first)."""
         from . import search
 
         gen = self.current.resolve()
-        if expander is None:
-            expander = Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8")))
-        return search.query(search.open_dir(gen), text[:MAX_QUERY], expander, **filters)
+        return Reader(search.open_dir(gen), Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8"))))
+
+    def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
+        """Query the current generation (call :meth:`ensure` first)."""
+        reader = self.open()
+        return reader.search(text, expander, **filters)
+
+
+class Reader:
+    """An opened index generation and its glossary expander; a generation never changes once swapped in."""
+
+    def __init__(self, ix: Any, expander: Expander) -> None:
+        self.ix, self.expander = ix, expander
+
+    def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
+        """Run one query (cut to :data:`MAX_QUERY` characters)."""
+        from . import search
+
+        return search.query(self.ix, text[:MAX_QUERY], expander or self.expander, **filters)
 
 
 def _digest(path: Path) -> str:
