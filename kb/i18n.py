@@ -214,13 +214,28 @@ def acknowledge(entries: Iterable[Entry], fields: set[str] | None = None) -> lis
     """
     changed = []
     for entry in entries:
-        wanted = {st.field: st.current for st in field_status(entry)
+        statuses = field_status(entry)
+        wanted = {st.field: st.current for st in statuses
                   if st.translation is not None and (fields is None or st.field in fields) and st.recorded != st.current}
-        if not wanted:
+        block = entry.data.get("i18n")
+        recorded = block.get(TARGET) if isinstance(block, dict) else None
+        translated = {st.field for st in statuses if st.translation is not None}
+        # a full acknowledgement also forgets the hashes of fields that are gone or no longer translated
+        orphans = [k for k in recorded if k not in translated] if fields is None and isinstance(recorded, dict) else []
+        if not wanted and not orphans:
             continue
-        if roundtrip_edit(entry.path, lambda doc, w=wanted: write_hashes(doc, w)):
+        if roundtrip_edit(entry.path, lambda doc, w=wanted, o=orphans: write_hashes(doc, w) | _forget(doc, o)):
             changed.append(entry.path)
     return changed
+
+
+def _forget(doc: Any, names: Iterable[str]) -> bool:
+    """Remove ``i18n.en.<name>`` for each of ``names``; True when something was removed."""
+    target = (doc.get("i18n") or {}).get(TARGET) if isinstance(doc.get("i18n"), dict) else None
+    gone = [n for n in names if isinstance(target, dict) and n in target]
+    for name in gone:
+        del target[name]
+    return bool(gone)
 
 
 def write_hashes(doc: Any, hashes: Mapping[str, str]) -> bool:

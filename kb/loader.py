@@ -69,6 +69,7 @@ def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
             expect_error=ex.get("expect_error") if isinstance(ex.get("expect_error"), str) else None,
             tolerance=ex.get("tolerance") if isinstance(ex.get("tolerance"), (int, float)) else None,
             probability=_fraction(prob), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
+            note=_text(ex["note"], "") if isinstance(ex.get("note"), dict) else None,
             index=i, location=marks.at(("examples", i)),
         ))
     return tuple(out)

@@ -121,6 +121,8 @@ class Example:
     """Expected exact probability of success, when the resolver states one."""
     title: Text | None
     """Short bilingual title."""
+    note: Text | None
+    """What the example shows or assumes, in words."""
     index: int
     """Position in the entry's ``examples`` list."""
     location: Location

@@ -193,6 +193,8 @@ def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[st
     title = ex.title.best(lang) if ex.title else ex.id
     out = [f"### {escape(title)} {{#{anchor('example', ex.id)}}}", ""]
     given = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in ex.given.items())
+    if ex.note is not None:
+        out += [fmt(ex.note.best(lang)), ""]
     out += [f"- **{label('given', lang)}** ({escape(ex.mechanic)}): {given}"]
     if result is not None and result.outcome is not None:
         shown = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in result.outcome.values.items() if v is not None)

@@ -79,6 +79,7 @@ SAMPLE = {
             given: {target: 14, roll: 8}
             expect: {success: true, margin: 6}
             probability: 14/20
+            note: {es: Un marine con CD 14 saca un 8., en: A marine with RC 14 rolls an 8.}
         """,
     "g/rules/melee.yaml": """\
         id: g.melee

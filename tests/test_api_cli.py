@@ -114,6 +114,7 @@ def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
     assert "## Referenced by\n\n- Shooting" in out
     code, out, _ = cli("show", "g.shoot")
     assert "Probabilidad exacta**: 7/10" in out and "ver combate" in out
+    assert "Un marine con CD 14 saca un 8." in out  # the example's note, in the reader's language
     code, out, _ = cli("show", "g.shoot", "--json")
     data = json.loads(out)
     assert data["id"] == "g.shoot" and data["example_results"][0]["status"] == "passed"
@@ -174,3 +175,12 @@ def test_a_resolver_that_raises_is_an_example_error(tree) -> None:
         "integer division or modulo by zero",
         "0 passed, 1 failed",
     ]
+
+
+def test_a_full_ack_forgets_hashes_of_fields_that_are_gone(tree) -> None:
+    melee = SAMPLE["g/rules/melee.yaml"].rstrip(" ") + "        i18n:\n          en:\n            summary: 0123456789ab\n"
+    root = tree({**SAMPLE, "g/rules/melee.yaml": melee}, games=("g", "h"))
+    code, out, _ = cli("i18n", "ack", "--all")
+    assert code == 0 and "content/g/rules/melee.yaml" in out
+    text = (root / "g/rules/melee.yaml").read_text(encoding="utf-8")
+    assert "summary: 0123456789ab" not in text and "    title: " in text and "    text: " in text
