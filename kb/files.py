@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 from .diagnostics import Diagnostic, diag
 from .model import Location
 
-__all__ = ["find_files", "atomic_write", "default_content_root", "find_root"]
+__all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_content_root", "find_root"]
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
@@ -43,6 +44,19 @@ def _inside(path: Path, real_root: Path) -> bool:
         return True
     except (ValueError, OSError, RuntimeError):
         return False
+
+
+def digest(raw: bytes) -> str:
+    """The short content hash that caches and the index manifest key files by."""
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def file_digest(path: Path) -> str:
+    """:func:`digest` of a file's bytes; empty when it cannot be read."""
+    try:
+        return digest(path.read_bytes())
+    except OSError:
+        return ""
 
 
 def atomic_write(path: Path, data: bytes) -> None:

@@ -17,7 +17,6 @@ build leaves the previous index serving. An update re-indexes only the entries o
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import re
@@ -27,28 +26,23 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .files import atomic_write
+from .cache import cache_dir
+from .files import atomic_write, file_digest
 from .model import Entry, iter_texts
-from .terms import fold, tokens
+from .terms import STOPWORDS, fold, tokens
 
 if TYPE_CHECKING:
     from .api import KnowledgeBase
     from .search import Result
 
-__all__ = ["SearchIndex", "Reader", "MAX_QUERY", "cache_root", "Expander", "documents", "synonyms"]
+__all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
 VERSION = 7
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
-_STOP = {"los", "las", "la", "el", "de", "del", "a", "en", "y", "o", "un", "una", "the", "of", "to", "in", "and", "or",
-         "on", "at", "as", "is", "it", "pa", "al", "se", "no", "si"}
-
-
-def cache_root(root: Path) -> Path:
-    """Where the caches of the content tree ``root`` live."""
-    base = Path(os.environ["KB_CACHE"]) if os.environ.get("KB_CACHE") else Path(root).resolve().parent / ".kb-cache"
-    return base / "search" / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+_STOP = STOPWORDS["es"] | STOPWORDS["en"]
+"""A glossary name that is also one of these words expands only when typed exactly (``LoS``, not ``los``)."""
 
 
 # ---------------------------------------------------------------- documents
@@ -167,7 +161,7 @@ class SearchIndex:
 
     def __init__(self, root: Path, cache: Path | None = None) -> None:
         self.root = Path(root)
-        self.dir = Path(cache) if cache else cache_root(self.root)
+        self.dir = Path(cache) if cache else cache_dir(self.root, "search")
 
     @property
     def current(self) -> Path:
@@ -217,7 +211,7 @@ class SearchIndex:
         changed = set(known) ^ set(now)
         for rel, (mtime, size) in now.items():
             old = known.get(rel)
-            if old and (old[0], old[1]) != (mtime, size) and old[2] != _digest(self.root / rel):
+            if old and (old[0], old[1]) != (mtime, size) and old[2] != file_digest(self.root / rel):
                 changed.add(rel)
         return ("stale" if changed else "fresh"), changed
 
@@ -330,10 +324,3 @@ class Reader:
         from . import search
 
         return search.query(self.ix, text[:MAX_QUERY], expander or self.expander, **filters)
-
-
-def _digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    except OSError:
-        return ""

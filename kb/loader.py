@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import sys
 import time
 import traceback
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from . import schema
 from . import cache
 from ._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from .diagnostics import Diagnostic, diag, format_path
-from .files import find_files
+from .files import digest as content_digest, file_digest, find_files
 from .mechanics import Registry
 from .model import Entry, Example, Game, Location, Marks, Term, Text
 from .validate import check_entry, check_game
@@ -75,9 +75,7 @@ def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
     return tuple(out)
 
 
-def _fraction(value: Any):
-    from fractions import Fraction
-
+def _fraction(value: Any) -> Fraction | None:
     try:
         return Fraction(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     except (ValueError, ZeroDivisionError):
@@ -103,7 +101,7 @@ def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Ent
     raw, found = read_bytes(path, limits)
     if raw is None:
         return None, found, ""
-    digest = _digest(raw)
+    digest = content_digest(raw)
     data, marks, found = parse_bytes(raw, path, limits)
     if not isinstance(data, dict):
         return None, found + _not_mapping(data, marks, found), digest
@@ -125,17 +123,6 @@ def _not_mapping(data: Any, marks: Marks, found: list[Diagnostic]) -> list[Diagn
         return []
     kind = "list" if isinstance(data, list) else ("null value" if data is None else "single value")
     return [diag("not-a-mapping", marks.at(()), found=kind)]
-
-
-def _digest(raw: bytes) -> str:
-    return hashlib.sha256(raw).hexdigest()[:16]
-
-
-def _file_digest(path: Path) -> str:
-    try:
-        return _digest(path.read_bytes())
-    except OSError:
-        return ""
 
 
 def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnostic]]:
@@ -201,7 +188,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
         out.diagnostics += _load_mechanics(root / ns, out.registry)
     for ns in namespaces:
         if (root / ns / MECHANICS).exists():
-            out.digests[f"{ns}/{MECHANICS}"] = _file_digest(root / ns / MECHANICS)
+            out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
     cache_path = cache.cache_dir(root, "parse") / "files.pickle"
     previous: dict[str, Any] = (cache.load(cache_path) or {}) if use_cache else {}
     current: dict[str, Any] = {}
@@ -209,7 +196,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
     for path in files:
         rel = path.relative_to(root)
         if rel.name == "game.yaml" and len(rel.parts) == 2:
-            out.digests[str(rel)] = _file_digest(path)
+            out.digests[str(rel)] = file_digest(path)
             continue
         if len(rel.parts) < 2:
             out.diagnostics.append(diag("misplaced-file", Location(path), common=COMMON))
@@ -247,6 +234,6 @@ def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any,
         return hit
     if usable:
         raw, _ = read_bytes(path, limits)
-        if raw is not None and hit[1][2] == _digest(raw):
+        if raw is not None and hit[1][2] == content_digest(raw):
             return stamp, hit[1]
     return stamp, load_entry(path, rel.parts[0], limits)

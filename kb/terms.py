@@ -11,7 +11,7 @@ from typing import Iterable
 from .diagnostics import Diagnostic, diag
 from .model import Entry, Term
 
-__all__ = ["fold", "stem", "tokens", "TermMatch", "TermIndex"]
+__all__ = ["STOPWORDS", "fold", "stem", "tokens", "TermMatch", "TermIndex"]
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STEMMERS = {"es": "spanish", "en": "english"}
@@ -23,7 +23,7 @@ _STEMMERS = {"es": "spanish", "en": "english"}
 _INFLECTIONS_ES = frozenset(
     "_ o a os as e es s ar er ir an en ado ada ados adas ido ida idos idas ando iendo amos emos imos "
     "aron ieron aba aban abas ia ian ias ara aran iera ieran ase are ere ire".split()) | {""}
-_STOPWORDS = {
+STOPWORDS: dict[str, frozenset[str]] = {
     "es": frozenset("a al con de del el en es la las le les lo los mas no o para por que se si sin su sus un una unas unos y ya".split()),
     "en": frozenset("a an and as at be by in is it of on or the to".split()),
 }
@@ -37,7 +37,7 @@ def stem(word: str, lang: str) -> str:
     words ("las" is not "láser"), and a Spanish word whose ending is derivational rather than
     inflectional meets only its own plural ("disparador" is not "disparar").
     """
-    if word in _STOPWORDS.get(lang, ()):
+    if word in STOPWORDS.get(lang, ()):
         return "\0" + word
     if lang == "es":
         word = _singular_es(word)
