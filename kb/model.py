@@ -200,6 +200,14 @@ class Entry:
         """Free tags."""
         return tuple(self.data.get("tags", ()))
 
+    def also_called(self, lang: str) -> tuple[str, ...]:
+        """What players of ``lang`` call this entry (community names, abbreviations)."""
+        return tuple((self.data.get("also_called") or {}).get(lang, ()))
+
+    def questions(self, lang: str) -> tuple[str, ...]:
+        """Questions and situations, in players' words of ``lang``, that this entry answers."""
+        return tuple((self.data.get("questions") or {}).get(lang, ()))
+
 
 @dataclass(frozen=True)
 class Game:
