@@ -18,13 +18,22 @@ from typing import Any, Callable, Hashable
 
 from kb.core.files import atomic_write
 
-__all__ = ["cache_dir", "code_version", "load", "save", "tree_key", "Memo"]
+__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "Memo"]
 
 
 def cache_dir(root: Path, area: str) -> Path:
     """``$KB_CACHE/<area>/<root hash>`` or ``.kb-cache/<area>/<root hash>`` beside the content folder."""
     base = Path(os.environ["KB_CACHE"]) if os.environ.get("KB_CACHE") else Path(root).resolve().parent / ".kb-cache"
     return base / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+
+
+def shared_cache_dir(area: str) -> Path:
+    """``$KB_CACHE/<area>``, or the user's cache folder (``$XDG_CACHE_HOME/kb-rules/<area>``), for what no content
+    changes (the analysis of a language's common words): every content tree, and every test's, shares it."""
+    if os.environ.get("KB_CACHE"):
+        return Path(os.environ["KB_CACHE"]) / area
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "kb-rules" / area
 
 
 @cache
