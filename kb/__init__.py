@@ -30,18 +30,19 @@ __all__ = [
 ]
 
 _WHERE = {
-    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "files", "Diagnostic": "diagnostics",
-    "ExampleResult": "examples", "Link": "linker", "Entry": "model", "Example": "model", "Game": "model",
-    "Location": "model", "Term": "model", "Text": "model",
+    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "core.files",
+    "Diagnostic": "core.diagnostics", "ExampleResult": "examples.runner", "Link": "link.linker",
+    "Entry": "core.model", "Example": "core.model", "Game": "core.model", "Location": "core.model",
+    "Term": "core.model", "Text": "core.model",
 }
 
 if TYPE_CHECKING:
-    from .api import ConceptView, KnowledgeBase
-    from .diagnostics import Diagnostic
-    from .examples import ExampleResult
-    from .files import default_content_root
-    from .linker import Link
-    from .model import Entry, Example, Game, Location, Term, Text
+    from kb.api import ConceptView, KnowledgeBase
+    from kb.core.diagnostics import Diagnostic
+    from kb.examples.runner import ExampleResult
+    from kb.core.files import default_content_root
+    from kb.link.linker import Link
+    from kb.core.model import Entry, Example, Game, Location, Term, Text
 
 
 def __getattr__(name: str) -> Any:
