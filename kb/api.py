@@ -18,6 +18,8 @@ from kb.core.files import NoContent, content_root, default_content_root, find_ro
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
 from kb.core.model import Entry, Game
+from kb.i18n.history import History
+from kb.i18n.status import check_translations
 
 __all__ = ["KnowledgeBase", "ConceptView", "NoContent", "default_content_root", "find_root"]
 
@@ -92,9 +94,7 @@ class KnowledgeBase:
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
-            from kb.i18n.status import check_translations
-
-            problems += check_translations(loaded.entries.values(), graph.terms, memo)
+            problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from)
             linked = (graph, problems)
             if use_cache:
                 for old in linked_path.parent.glob("*.pickle"):

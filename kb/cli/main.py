@@ -175,6 +175,33 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return site_build.build(config, site, args.strict, Path(args.content) if args.content else None, out, err)
 
 
+# ---------------------------------------------------------------- kb init / kb new
+def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kb.cli.scaffold import ScaffoldError, init_pack
+
+    folder = Path(args.folder)
+    try:
+        written = init_pack(folder, args.game, args.name_es, args.name_en)
+    except ScaffoldError as exc:
+        err.write(f"kb init: {exc}\n")
+        return EXIT_USAGE
+    out.write(f"made a rules pack in {folder}: {len(written)} files, game '{args.game}'\n"
+              f"next: cd {folder} && kb check && kb test && kb build\n")
+    return EXIT_OK
+
+
+def _new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kb.cli.scaffold import ScaffoldError, new_entry
+
+    try:
+        path = new_entry(_root(args), args.kind, args.id)
+    except ScaffoldError as exc:
+        err.write(f"kb new: {exc}\n")
+        return EXIT_USAGE
+    out.write(f"{path}\n")
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- kb i18n
 def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kb.cli import i18n as i18n_cli
@@ -225,6 +252,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
     b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
     b.set_defaults(func=_build)
+
+    n = sub.add_parser("init", help="make a new rules pack: a game, one entry of each kind, mkdocs.yml, README")
+    n.add_argument("folder", help="a new or empty folder")
+    n.add_argument("--game", default="my-game", help="the game's slug (default: my-game)")
+    n.add_argument("--name-es", default="Mi juego", help="the game's Spanish name")
+    n.add_argument("--name-en", default="My game", help="the game's English name")
+    n.set_defaults(func=_init)
+
+    w = sub.add_parser("new", help="add an entry from a template, e.g. kb new rule my-game.charge")
+    w.add_argument("kind", choices=("action", "ability", "terrain", "sequence", "rule", "ruling", "term"),
+                   help="the kind of entry")
+    w.add_argument("id", help="<game>.<slug>, e.g. my-game.charge")
+    w.set_defaults(func=_new)
 
     from kb.cli import i18n as i18n_cli
 
