@@ -183,13 +183,11 @@ class KnowledgeBase:
 
     # ------------------------------------------------------------------ links
     def links_from(self, entry_id: str) -> list[Link]:
-        """Links written in an entry."""
-        self.entry(entry_id)
+        """Links written in an entry (none for an id that is not there)."""
         return list(self.graph.outgoing.get(entry_id, ()))
 
     def backlinks(self, entry_id: str) -> list[Link]:
-        """Links pointing at an entry ("referenced by")."""
-        self.entry(entry_id)
+        """Links pointing at an entry ("referenced by"); links to a missing id are reported by ``kb check``."""
         return list(self.graph.incoming.get(entry_id, ()))
 
     def term(self, text: str, lang: str | None = None) -> list[Entry]:
