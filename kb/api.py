@@ -12,12 +12,12 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from kb.core import cache
 from kb.examples import runner as _examples
-from kb.core.diagnostics import Diagnostic, sort_key
+from kb.core.diagnostics import Diagnostic, hint, sort_key
 from kb.link.linker import Graph, Link, link
 from kb.core.files import default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
-from kb.core.model import Entry, Game
+from kb.core.model import LANGS, Entry, Game
 
 __all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
 
@@ -198,6 +198,10 @@ class KnowledgeBase:
         ``kind`` filter. The index is brought up to date with this knowledge base on the first search
         (built, or updated for the files that changed; see :mod:`kb.index`), then kept open.
         """
+        if lang is not None and lang not in LANGS:
+            raise ValueError(f"search: unknown language {lang!r}; accepted: {', '.join(LANGS)}")
+        if game is not None and game not in self.games:
+            raise ValueError(f"search: unknown game {game!r}{hint(game, list(self.games))}; games: {', '.join(sorted(self.games))}")
         if self._reader is None:
             from kb.search.index import SearchIndex
 

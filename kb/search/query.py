@@ -1,64 +1,70 @@
 """The only Whoosh import: the index schema, writing documents and answering queries.
 
-Freshness, documents and storage live in :mod:`kb.index`; this module only speaks Whoosh.
+Freshness, documents and storage live in :mod:`kb.search.index`; every ranking parameter and rule
+lives in :mod:`kb.search.ranking` (pure data and functions, the contract the browser search
+reproduces). This module only speaks Whoosh: analysis, schema, the query as an ``Or`` of weighted
+terms (Whoosh's array matcher at every index size), BM25F, and the per-entry factor applied inside
+every term's score.
+
 Analysis: Spanish and English Snowball stemming with accents folded *before* stemming (so
-``energía`` and ``energia`` meet), case folded; an unstemmed, folded ``raw`` field feeds "did you
-mean" and fuzzy matching (fuzzy terms on a stemmed spelling field find nothing).
+``energía`` and ``energia`` meet), case folded; an unstemmed, folded ``spell_<lang>`` field is the
+vocabulary for spelling corrections and fuzzy matching (fuzzy terms on a stemmed field find nothing).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from whoosh import index as windex
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import And, FuzzyTerm, Or, Phrase, Term
+from whoosh.query import And, FuzzyTerm, Or, Term
+from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
-from kb.core.terms import fold
+from kb.core.terms import STOPWORDS, fold
+from kb.search import ranking
 
-__all__ = ["Hit", "Result", "FIELDS", "create", "write", "open_dir", "query", "lexicon_ok", "SearchError"]
+__all__ = ["Hit", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
+           "SearchError", "LANGS"]
 
-_TOKEN = r"\w+(\.?\w+)*"
-
-
-def _lang(lang: str):
-    return RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(lang=lang) | StemFilter(lang=lang)
+LANGS = ("es", "en")
+_STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 
-_RAW = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
-
-FIELDS = ("title", "summary", "body")
-"""Per-language text fields; each exists as ``<field>_es`` and ``<field>_en``."""
-BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0, "gamename": 2.5}
-"""Query-time field weights: titles first, then the other language's title and the glossary forms."""
-PHRASE_BOOST = 2.0
-"""Extra weight when the query's words stand together (within 3 words) in a field."""
-MAX_ALTERNATIVES = 8
-"""Most glossary alternatives added to one query."""
-ALTERNATIVE_BOOST = 0.3
-"""Weight of the glossary's other names for what the query says: they help, the player's own words lead."""
-KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
-"""Document weights: a rule a player asks about outranks the glossary entry of its key word."""
+def _analyzer(lang: str | None, stop: bool = True) -> Any:
+    chain = RegexTokenizer(ranking.TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+    if lang is None:
+        return chain
+    if stop:
+        chain = chain | StopFilter(lang=lang)
+    return chain | StemFilter(lang=lang)
 
 
 def _schema() -> Schema:
     fields: dict[str, Any] = dict(
         key=ID(stored=True, unique=True), entry=ID(stored=True, sortable=True), game=ID(stored=True, sortable=True),
         kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED,
-        aliases=TEXT(analyzer=_RAW, phrase=True), terms=TEXT(analyzer=_RAW, phrase=True),
-        gamename=TEXT(analyzer=_RAW, phrase=True),
-        raw=TEXT(analyzer=_RAW, phrase=False, spelling=True),
     )
-    for lang in ("es", "en"):
-        for name in FIELDS:
-            fields[f"{name}_{lang}"] = TEXT(analyzer=_lang(lang), stored=True, phrase=True)
+    for lang in LANGS:
+        for name in ranking.FIELDS:
+            stored = name in ("summary", "body")
+            fields[f"{name}_{lang}"] = TEXT(analyzer=_analyzer(lang, stop=name != "names"), stored=stored, phrase=False)
+        fields[f"spell_{lang}"] = TEXT(analyzer=_analyzer(None), phrase=False)
     return Schema(**fields)
+
+
+_SCHEMA = _schema()
+
+
+def analyse(fieldname: str, text: str) -> list[str]:
+    """The terms ``text`` gives in ``fieldname`` (e.g. ``title_es``), as a query: the engine's analysis, for exporters."""
+    return [t.text for t in _SCHEMA[fieldname].analyzer(text, mode="query")]
 
 
 class SearchError(Exception):
@@ -103,15 +109,27 @@ class Result:
     by_game: Mapping[str, int] = field(default_factory=dict)
     """Those entries per game. Counting every match would cost a second pass over all of them."""
     did_you_mean: str | None = None
-    """The corrected query, when words were not found and a correction was used."""
+    """The query with misspelt words corrected, when a correction was searched too."""
     fuzzy: bool = False
     """True when only fuzzy matching found anything."""
+    context: str | None = None
+    """The game the query's own words pointed to (its entries weighed more), when no game filter was given."""
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What the ranking needs besides the Whoosh index (written beside it, see :mod:`kb.search.index`)."""
+
+    names: Mapping[str, Sequence[str]]
+    """:func:`ranking.name_key` of every name → the entries so named."""
+    context: Mapping[str, str]
+    """The word → game table of :func:`ranking.context_table`."""
 
 
 def create(path: Path) -> Any:
     """A new, empty index in ``path``."""
     path.mkdir(parents=True, exist_ok=True)
-    return windex.create_in(str(path), _schema())
+    return windex.create_in(str(path), _SCHEMA)
 
 
 def open_dir(path: Path) -> Any:
@@ -123,15 +141,15 @@ def open_dir(path: Path) -> Any:
 
 
 def write(ix: Any, docs: Iterable[Mapping[str, Any]], remove_entries: Iterable[str] = (), procs: int = 1) -> int:
-    """Delete the documents of ``remove_entries``, add ``docs``, commit; returns documents written."""
+    """Delete the documents of ``remove_entries``, add ``docs``, commit (merging small segments, never a full
+    optimize); returns documents written."""
     writer = ix.writer(procs=procs, multisegment=procs > 1, limitmb=128) if procs > 1 else ix.writer(timeout=30.0)
     n = 0
     try:
         for entry_id in remove_entries:
             writer.delete_by_term("entry", entry_id)
         for doc in docs:
-            writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False),
-                                   "_boost": KIND_BOOSTS.get(doc["kind"], 1.0)})
+            writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False)})
             n += 1
     except BaseException:
         writer.cancel()
@@ -145,135 +163,153 @@ def lexicon_ok(ix: Any) -> bool:
     try:
         with ix.searcher() as s:
             s.doc_count()
-            next(iter(s.reader().lexicon("raw")), None)
+            next(iter(s.reader().lexicon("spell_es")), None)
         return True
     except Exception:
         return False
 
 
-_PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>]+")
+# ---------------------------------------------------------------- scoring
 
 
-def _fields(lang: str | None) -> list[str]:
-    langs = (lang,) if lang else ("es", "en")
-    return [f"{f}_{lg}" for f in FIELDS for lg in langs] + ["aliases", "terms", "gamename"]
+class _Factors:
+    """Per-entry multipliers of one query (:func:`ranking.entry_factor`), by document number."""
+
+    def __init__(self) -> None:
+        self.exact: frozenset[str] = frozenset()
+        self.context: str | None = None
+        self._columns: Any = weakref.WeakKeyDictionary()
+
+    def columns(self, reader: Any) -> tuple[list[str], list[str], list[str]]:
+        cols = self._columns.get(reader)
+        if cols is None:
+            cols = self._columns[reader] = tuple(list(reader.column_reader(c)) for c in ("entry", "kind", "game"))
+        return cols
+
+    def __call__(self, reader: Any, docnum: int) -> float:
+        entries, kinds, games = self.columns(reader)
+        return ranking.entry_factor(kinds[docnum], games[docnum], entries[docnum], self.exact, self.context)
 
 
-QUESTION_WORDS = frozenset(
-    "puedo puede pueden podemos cuanto cuantos cuanta como que cual cuales quien quienes cuando donde hay "
-    "can could may does do did how what which who whom when where why is are".split())
-"""Words of a player's question that say nothing about the rule ("¿puedo...?", "how does..."): dropped."""
+class _Weighting(BM25F):
+    """Whoosh's BM25F with :data:`ranking.BM25_B` per field; each document's summed score is then multiplied
+    by its entry's factor (``final``: once per matched document, not once per posting)."""
+
+    use_final = True
+
+    def __init__(self) -> None:
+        super().__init__(B=0.75, K1=ranking.BM25_K1,
+                         **{f"{name}_{lang}_B": b for name, b in ranking.BM25_B.items() for lang in LANGS})
+        self.factors = _Factors()
+
+    def supports_block_quality(self) -> bool:
+        return False  # the factor is applied after the sum: block bounds would be wrong
+
+    def final(self, searcher: Any, docnum: int, score: float) -> float:
+        return score * self.factors(searcher.reader(), docnum)
 
 
-def _content_words(words: list[str]) -> list[str]:
-    kept = [w for w in words if fold(w) not in QUESTION_WORDS]
-    return kept or words
+def searcher(ix: Any) -> Any:
+    """A searcher over ``ix`` with the engine's weighting, to keep open for many queries."""
+    return ix.searcher(weighting=_Weighting())
 
 
-class _Analysed:
-    """The query text analysed once per analyzer (each language's stemmer, the raw folding)."""
-
-    def __init__(self, schema: Any) -> None:
-        self.schema = schema
-        self.cache: dict[tuple[str, str], list[str]] = {}
-
-    def __call__(self, field: str, text: str) -> list[str]:
-        lang = field.rsplit("_", 1)[1] if field.startswith(FIELDS) else "raw"
-        key = (lang, text)
-        if key not in self.cache:
-            self.cache[key] = [t.text for t in self.schema[field].analyzer(text, mode="query")]
-        return self.cache[key]
+# ---------------------------------------------------------------- queries
 
 
-def _clauses(analysed: _Analysed, fields: list[str], text: str, boost: float, phrase: bool) -> list[Any]:
-    """``text`` in each field: its words (any of them), or the words together within 3 positions."""
-    out: list[Any] = []
-    for field in fields:
-        toks = analysed(field, text)
-        weight = boost * BOOSTS[field.split("_")[0]]
-        if phrase and len(toks) > 1:
-            out.append(Phrase(field, toks, slop=3, boost=weight))
-        elif not phrase:
-            out += [Term(field, t, boost=weight) for t in dict.fromkeys(toks)]
+def _clauses(words: Sequence[str], weight: float, fields: Sequence[str]) -> dict[tuple[str, str], float]:
+    out: dict[tuple[str, str], float] = {}
+    text = " ".join(words)
+    for name in fields:
+        for lang in LANGS:
+            fieldname = f"{name}_{lang}"
+            for term in analyse(fieldname, text):
+                key = (fieldname, term)
+                out[key] = max(out.get(key, 0.0), weight * ranking.FIELD_WEIGHTS[name])
     return out
 
 
-def _build(schema: Any, fields: list[str], words: list[str], expand: Any) -> Any:
-    """The words in every field; the whole phrase, sloppily, as a bonus; glossary alternatives, lightly."""
-    analysed = _Analysed(schema)
-    text = " ".join(words)
-    parts = _clauses(analysed, fields, text, 1.0, phrase=False)
-    if len(words) > 1:
-        parts += _clauses(analysed, [f for f in fields if f.startswith(FIELDS)], text, PHRASE_BOOST, phrase=True)
-    alt_fields = [f for f in fields if not f.startswith(("summary", "body"))]  # names live in titles and glossary
-    for alt in expand.alternatives(text)[:MAX_ALTERNATIVES]:
-        for field in alt_fields:
-            toks = analysed(field, alt)
-            weight = ALTERNATIVE_BOOST * BOOSTS[field.split("_")[0]]
-            if len(toks) > 1:
-                parts.append(Phrase(field, toks, boost=weight))
-            elif toks:
-                parts.append(Term(field, toks[0], boost=weight))
-    return Or(parts)
+def build(words: Sequence[str], alternatives: Sequence[str], corrections: Sequence[str]) -> Any:
+    """The query: every (field, term) once, weighted; Whoosh's array matcher whatever the index size."""
+    clauses = _clauses([*words, *corrections], 1.0, ranking.FIELDS)
+    for alt in alternatives[:ranking.MAX_ALTERNATIVES]:
+        for key, w in _clauses([alt], ranking.ALTERNATIVE_WEIGHT, ("title", "names")).items():
+            clauses.setdefault(key, w)
+    q = Or([Term(f, t, boost=w) for (f, t), w in clauses.items()])
+    q.matcher_type = Or.ARRAY_MATCHER
+    return q
 
 
-def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | None = None, kind: str | None = None,
-          limit: int = 10) -> Result:
-    """Run a query: words and glossary alternatives, then spelling correction, then fuzzy matching as a last resort."""
-    words = _content_words(re.findall(r"\w+", _PUNCT.sub(" ", text)))
+def _known(s: Any, word: str) -> bool:
+    """True when ``word`` is in the index: as typed (folded), or as a stem in either language."""
+    reader = s.reader()
+    if any(reader.doc_frequency(f"spell_{lang}", fold(word)) for lang in LANGS):
+        return True
+    for lang in LANGS:
+        stems = analyse(f"body_{lang}", word)
+        if any(reader.doc_frequency(f"{name}_{lang}", t) for name in ranking.FIELDS for t in stems):
+            return True
+    return False
+
+
+def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str]:
+    """Misspelt word → its correction: only words neither in the index nor words of Spanish or English."""
+    out: dict[str, str] = {}
+    unknown = [w for w in words if len(w) >= 4 and not w.isdigit() and not _known(s, w)]
+    unknown = [w for w in unknown if not ranking.is_known_word(w)]
+    if not unknown:
+        return out
+    said = ranking.query_language(words) or lang
+    order = (said, *(lg for lg in LANGS if lg != said)) if said else LANGS
+    reader = s.reader()
+    for w in unknown:
+        folded = fold(w.lower())
+        for group in ((order[0],), order[1:]) if said else (order,):
+            cands: dict[str, int] = {}
+            for lg in group:
+                fieldname = f"spell_{lg}"
+                for c in reader.terms_within(fieldname, folded, ranking.max_distance(folded) + 1, prefix=1):
+                    cands[c] = cands.get(c, 0) + reader.doc_frequency(fieldname, c)
+            ranked = ranking.rank_corrections(folded, cands)
+            if ranked:
+                out[w] = ranked[0]
+                break
+    return out
+
+
+def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, game: str | None = None,
+          kind: str | None = None, limit: int = 10) -> Result:
+    """Run a query on an open searcher: words, glossary alternatives and spelling corrections together;
+    fuzzy matching as a last resort."""
+    words = ranking.query_words(text)
     if not words:
         return Result(text, (), 0)
-    filters = [Term(name, value) for name, value in (("game", game), ("kind", kind), ("lang", lang)) if value]
+    filters = [Term(name, value) for name, value in (("game", game), ("kind", kind)) if value]
     flt = And(filters) if len(filters) > 1 else (filters[0] if filters else None)
-    fields = _fields(lang)
     try:
-        with ix.searcher() as s:
-            did_you_mean, fuzzy = None, False
-            corrected = _correct(s, words)
-            if corrected != words:
-                did_you_mean = " ".join(corrected)
-            q = _build(s.schema, fields, corrected, expand)
+        fixed = corrections(s, words, lang)
+        did_you_mean = " ".join(fixed.get(w, w) for w in words) if fixed else None
+        factors: _Factors = s.weighting.factors
+        factors.context = None if game else ranking.game_context(words, meta.context)
+        factors.exact = frozenset(meta.names.get(ranking.name_key(" ".join(fixed.get(w, w) for w in words)), ()))
+        q = build(words, expand.alternatives(" ".join(words)), list(fixed.values()))
+        hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
+        fuzzy = False
+        if hits.is_empty():
+            q = Or([FuzzyTerm(f"spell_{lg}", fold(w), maxdist=ranking.max_distance(fold(w)), prefixlength=1)
+                    for w in words if len(w) > 2 for lg in LANGS])
             hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
-            if hits.is_empty():
-                q = Or([FuzzyTerm("raw", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1) for w in words if len(w) > 2])
-                hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
-                fuzzy = not hits.is_empty()
-            stems = {lg: frozenset(t.text for w in corrected for t in s.schema[f"body_{lg}"].analyzer(w, mode="query"))
-                     | frozenset(fold(w) for w in corrected if len(w) > 2) for lg in ("es", "en")}
-            return _collect(s, q, flt, text, hits, lang or "es", limit, did_you_mean, fuzzy, stems)
+            fuzzy = not hits.is_empty()
+        shown = [fixed.get(w, w) for w in words]
+        stems = {lg: frozenset(t for w in shown for t in analyse(f"body_{lg}", w))
+                 | frozenset(fold(w) for w in shown if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
+        return _collect(s, text, hits, lang, limit, did_you_mean, fuzzy, stems, factors.context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
         if type(exc).__module__.startswith("whoosh") or isinstance(exc, (OSError, EOFError, ValueError, KeyError)):
             raise SearchError(f"{type(exc).__name__}: {exc}") from exc
         raise
-
-
-def _known(searcher: Any, word: str) -> bool:
-    """True when ``word`` (as typed, or as a stem in either language) is in the index."""
-    reader = searcher.reader()
-    if any(reader.frequency(name, fold(word)) > 0 for name in ("raw", "aliases", "terms", "gamename")):
-        return True
-    for lang in ("es", "en"):
-        name = f"body_{lang}"
-        for tok in searcher.schema[name].analyzer(word):
-            if any(reader.frequency(f"{f}_{lang}", tok.text) > 0 for f in FIELDS):
-                return True
-    return False
-
-
-def _correct(searcher: Any, words: list[str]) -> list[str]:
-    out = []
-    for w in words:
-        folded = fold(w)
-        if len(folded) < 4 or _known(searcher, w):
-            out.append(w)
-            continue
-        found = searcher.suggest("raw", folded, limit=1, maxdist=2, prefix=1)
-        out.append(found[0] if found else w)
-    return out
-
-
 def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
     """A passage of ``text`` around the most matched words, each between ``**``.
 
@@ -302,8 +338,9 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
     return ("… " if begin else "") + "".join(out) + (" …" if end < len(text) else "")
 
 
-def _collect(searcher: Any, q: Any, flt: Any, text: str, hits: Any, lang: str, limit: int,
-             did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]]) -> Result:
+def _collect(searcher: Any, text: str, hits: Any, want_lang: str | None, limit: int, did_you_mean: str | None,
+             fuzzy: bool, stems: dict[str, frozenset[str]], context: str | None) -> Result:
+    lang = want_lang or "es"
     entries, games = searcher.reader().column_reader("entry"), searcher.reader().column_reader("game")
     best: dict[str, Any] = {}
     for i, (_, docnum) in enumerate(hits.top_n):  # ranked; stored fields are read only for the hits shown
@@ -315,12 +352,15 @@ def _collect(searcher: Any, q: Any, flt: Any, text: str, hits: Any, lang: str, l
     out = []
     for hit in list(best.values())[:limit]:
         titles = json.loads(hit["titles"])
-        doc_lang = hit["lang"]
+        doc_lang, stored = hit["lang"], hit
+        if want_lang and doc_lang != want_lang:  # show the reader's language, whichever document matched best
+            stored = searcher.document(key=f"{hit['entry']}|{want_lang}") or hit
+            doc_lang = stored["lang"]
         snippet = ""
         for field in (f"summary_{doc_lang}", f"body_{doc_lang}"):
-            snippet = _snippet(hit.get(field) or "", stems[doc_lang])
+            snippet = _snippet(stored.get(field) or "", stems[doc_lang])
             if "**" in snippet:
                 break
         out.append(Hit(hit["entry"], hit["game"], hit["kind"], titles.get(lang) or titles["es"], float(hit.score),
-                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), hit["lang"]))
-    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy)
+                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
+    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)
