@@ -185,7 +185,7 @@ def test_spelling_never_replaces_a_known_word(root: Path) -> None:
     kb = KnowledgeBase.load(root)
     assert kb.search("tengo que disparar").did_you_mean is None  # "tengo" is Spanish, though not in the index
     assert kb.search("untap").did_you_mean is None                # an English word
-    result = kb.search("disparr a un enemigo")
+    result = kb.search("dispraar a un enemigo")
     assert result.did_you_mean == "disparar a un enemigo" and ids(result)[0] == "g.shoot"
 
 

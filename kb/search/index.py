@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from kb.core.cache import cache_dir
 from kb.core.files import atomic_write, file_digest
 from kb.core.model import Entry, iter_texts
-from kb.core.terms import STOPWORDS, fold, tokens
+from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 8
+VERSION = 9
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -75,6 +75,18 @@ def _names(kb: "KnowledgeBase", entry: Entry) -> list[str]:
     return [n for n in dict.fromkeys(names) if n]
 
 
+def _distinct(names: list[str], lang: str, title: str) -> list[str]:
+    """Names that differ once stemmed (``trabado``, ``trabada``, ``trabados`` count once), the title left out."""
+    seen = {tuple(stem(fold(w), lang) for *_, w in tokens(title))}
+    out = []
+    for name in names:
+        key = tuple(stem(fold(w), lang) for *_, w in tokens(name))
+        if key and key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
 def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
     titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
@@ -95,7 +107,7 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
             "key": f"{entry.id}|{lang}", "entry": entry.id, "game": entry.game, "kind": entry.kind, "lang": lang,
             "titles": {"es": entry.title.es, "en": entry.title.en or entry.title.es},
             f"title_{lang}": title,
-            f"names_{lang}": " ; ".join([n for n in names if n != title] + extra),
+            f"names_{lang}": " ; ".join(_distinct([n for n in names if n != title] + extra, lang, title)),
             f"questions_{lang}": "\n".join(entry.questions(lang)),
             f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
             f"body_{lang}": "\n".join(body),

@@ -23,8 +23,6 @@ from typing import Any, Iterable, Mapping, Sequence
 from whoosh import index as windex
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import And, FuzzyTerm, Or, Term
-from whoosh.scoring import BM25F
 from whoosh.support.charset import accent_map
 
 from kb.core.terms import STOPWORDS, fold
@@ -172,72 +170,113 @@ def lexicon_ok(ix: Any) -> bool:
 # ---------------------------------------------------------------- scoring
 
 
-class _Factors:
-    """Per-entry multipliers of one query (:func:`ranking.entry_factor`), by document number."""
-
-    def __init__(self) -> None:
-        self.exact: frozenset[str] = frozenset()
-        self.context: str | None = None
-        self._columns: Any = weakref.WeakKeyDictionary()
-
-    def columns(self, reader: Any) -> tuple[list[str], list[str], list[str]]:
-        cols = self._columns.get(reader)
-        if cols is None:
-            cols = self._columns[reader] = tuple(list(reader.column_reader(c)) for c in ("entry", "kind", "game"))
-        return cols
-
-    def __call__(self, reader: Any, docnum: int) -> float:
-        entries, kinds, games = self.columns(reader)
-        return ranking.entry_factor(kinds[docnum], games[docnum], entries[docnum], self.exact, self.context)
-
-
-class _Weighting(BM25F):
-    """Whoosh's BM25F with :data:`ranking.BM25_B` per field; each document's summed score is then multiplied
-    by its entry's factor (``final``: once per matched document, not once per posting)."""
-
-    use_final = True
-
-    def __init__(self) -> None:
-        super().__init__(B=0.75, K1=ranking.BM25_K1,
-                         **{f"{name}_{lang}_B": b for name, b in ranking.BM25_B.items() for lang in LANGS})
-        self.factors = _Factors()
-
-    def supports_block_quality(self) -> bool:
-        return False  # the factor is applied after the sum: block bounds would be wrong
-
-    def final(self, searcher: Any, docnum: int, score: float) -> float:
-        return score * self.factors(searcher.reader(), docnum)
-
-
 def searcher(ix: Any) -> Any:
-    """A searcher over ``ix`` with the engine's weighting, to keep open for many queries."""
-    return ix.searcher(weighting=_Weighting())
+    """A searcher over ``ix``, to keep open for many queries."""
+    return ix.searcher()
 
 
-# ---------------------------------------------------------------- queries
+class _Stats:
+    """What scoring reads from one open searcher, cached for its lifetime: columns and field lengths."""
+
+    def __init__(self, s: Any) -> None:
+        reader = s.reader()
+        self.reader = reader
+        self.n = s.doc_count_all()
+        self.avg = {f: s.avg_field_length(f) or 1.0 for f in s.schema.names() if f.startswith(ranking.FIELDS)}
+        self.cols = {c: reader.column_reader(c) for c in ("entry", "kind", "game", "lang")}
+        self.lengths: dict[str, dict[int, int]] = {f: {} for f in self.avg}
+        self.deleted = reader.has_deletions()
+
+    def length(self, fieldname: str, docnum: int) -> int:
+        cache = self.lengths[fieldname]
+        fl = cache.get(docnum)
+        if fl is None:
+            fl = cache[docnum] = self.reader.doc_field_length(docnum, fieldname, 1)
+        return fl
 
 
-def _clauses(words: Sequence[str], weight: float, fields: Sequence[str]) -> dict[tuple[str, str], float]:
-    out: dict[tuple[str, str], float] = {}
-    text = " ".join(words)
-    for name in fields:
-        for lang in LANGS:
-            fieldname = f"{name}_{lang}"
-            for term in analyse(fieldname, text):
-                key = (fieldname, term)
-                out[key] = max(out.get(key, 0.0), weight * ranking.FIELD_WEIGHTS[name])
+_STATS: Any = weakref.WeakKeyDictionary()
+
+
+def _stats(s: Any) -> _Stats:
+    st = _STATS.get(s)
+    if st is None:
+        st = _STATS[s] = _Stats(s)
+    return st
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One word of the query (or one glossary alternative): its weighted (field, term) clauses."""
+
+    clauses: Mapping[tuple[str, str], float]
+    """(field, analysed term) → clause weight."""
+    counts: bool
+    """True for the player's own words: they count for :func:`ranking.coordination`."""
+
+
+def _analyse_word(fieldname: str, word: str) -> list[str]:
+    if fieldname.startswith("names_") and word == word.lower():  # "LoS" is a name, "los" an article
+        return analyse(fieldname.replace("names_", "body_"), word)
+    return analyse(fieldname, word)
+
+
+def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[str]) -> list[Slot]:
+    """The query as slots: each word (with its correction) in every field of both languages at the field's
+    weight; each glossary alternative in ``title`` and ``names`` at :data:`ranking.ALTERNATIVE_WEIGHT`.
+    Words that give no term in any field (stop words) have no slot."""
+    slots: list[Slot] = []
+    for word in words:
+        clauses: dict[tuple[str, str], float] = {}
+        for form in (word, fixed[word]) if word in fixed else (word,):
+            for name in ranking.FIELDS:
+                for lang in LANGS:
+                    for term in _analyse_word(f"{name}_{lang}", form):
+                        clauses[(f"{name}_{lang}", term)] = ranking.FIELD_WEIGHTS[name]
+        if clauses:
+            slots.append(Slot(clauses, True))
+    for alt in alternatives[:ranking.MAX_ALTERNATIVES]:
+        clauses = {(f"{name}_{lang}", term): ranking.ALTERNATIVE_WEIGHT * ranking.FIELD_WEIGHTS[name]
+                   for name in ("title", "names") for lang in LANGS for term in _analyse_word(f"{name}_{lang}", alt)}
+        if clauses:
+            slots.append(Slot(clauses, False))
+    return slots
+
+
+def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[int, float]:
+    """Document number → score: ``factor(doc) × coordination × Σ weight × bm25`` (see :mod:`kb.search.ranking`)."""
+    st = _stats(s)
+    reader = st.reader
+    k1 = ranking.BM25_K1
+    acc: dict[int, float] = {}
+    seen: dict[int, int] = {}
+    counted = sum(1 for slot in slots if slot.counts)
+    for i, slot in enumerate(slots):
+        bit = 1 << i if slot.counts else 0
+        for (fieldname, term), weight in slot.clauses.items():
+            df = reader.doc_frequency(fieldname, term)
+            if not df:
+                continue
+            idf = ranking.idf(st.n, df)
+            b = ranking.BM25_B[fieldname.rsplit("_", 1)[0]]
+            avgfl = st.avg[fieldname]
+            m = reader.postings(fieldname, term)
+            while m.is_active():
+                doc, tf = m.id(), m.weight()
+                m.next()
+                norm = 1 - b + b * st.length(fieldname, doc) / avgfl
+                acc[doc] = acc.get(doc, 0.0) + weight * idf * tf * (k1 + 1) / (tf + k1 * norm)
+                if bit:
+                    seen[doc] = seen.get(doc, 0) | bit
+    out = {}
+    for doc, total in acc.items():
+        if keep is not None and not keep(doc):
+            continue
+        out[doc] = total * factor(doc) * ranking.coordination(bin(seen.get(doc, 0)).count("1"), counted)
     return out
 
 
-def build(words: Sequence[str], alternatives: Sequence[str], corrections: Sequence[str]) -> Any:
-    """The query: every (field, term) once, weighted; Whoosh's array matcher whatever the index size."""
-    clauses = _clauses([*words, *corrections], 1.0, ranking.FIELDS)
-    for alt in alternatives[:ranking.MAX_ALTERNATIVES]:
-        for key, w in _clauses([alt], ranking.ALTERNATIVE_WEIGHT, ("title", "names")).items():
-            clauses.setdefault(key, w)
-    q = Or([Term(f, t, boost=w) for (f, t), w in clauses.items()])
-    q.matcher_type = Or.ARRAY_MATCHER
-    return q
+# ---------------------------------------------------------------- queries
 
 
 def _known(s: Any, word: str) -> bool:
@@ -280,36 +319,64 @@ def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str
 def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, game: str | None = None,
           kind: str | None = None, limit: int = 10) -> Result:
     """Run a query on an open searcher: words, glossary alternatives and spelling corrections together;
-    fuzzy matching as a last resort."""
+    the nearest indexed words as a last resort."""
     words = ranking.query_words(text)
     if not words:
         return Result(text, (), 0)
-    filters = [Term(name, value) for name, value in (("game", game), ("kind", kind)) if value]
-    flt = And(filters) if len(filters) > 1 else (filters[0] if filters else None)
     try:
+        st = _stats(s)
+        cols = st.cols
+        reader = st.reader
+
+        def keep(doc: int) -> bool:
+            return ((game is None or cols["game"][doc] == game) and (kind is None or cols["kind"][doc] == kind)
+                    and not (st.deleted and reader.is_deleted(doc)))
+
         fixed = corrections(s, words, lang)
-        did_you_mean = " ".join(fixed.get(w, w) for w in words) if fixed else None
-        factors: _Factors = s.weighting.factors
-        factors.context = None if game else ranking.game_context(words, meta.context)
-        factors.exact = frozenset(meta.names.get(ranking.name_key(" ".join(fixed.get(w, w) for w in words)), ()))
-        q = build(words, expand.alternatives(" ".join(words)), list(fixed.values()))
-        hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
+        said = [fixed.get(w, w) for w in words]
+        context = None if game else ranking.game_context(words, meta.context)
+        exact = frozenset(meta.names.get(ranking.name_key(" ".join(said)), ()))
+
+        def factor(doc: int) -> float:
+            return ranking.entry_factor(cols["kind"][doc], cols["game"][doc], cols["entry"][doc], exact, context)
+
+        scores = score(s, plan(words, fixed, expand.alternatives(" ".join(words))), factor, keep)
         fuzzy = False
-        if hits.is_empty():
-            q = Or([FuzzyTerm(f"spell_{lg}", fold(w), maxdist=ranking.max_distance(fold(w)), prefixlength=1)
-                    for w in words if len(w) > 2 for lg in LANGS])
-            hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
-            fuzzy = not hits.is_empty()
-        shown = [fixed.get(w, w) for w in words]
-        stems = {lg: frozenset(t for w in shown for t in analyse(f"body_{lg}", w))
-                 | frozenset(fold(w) for w in shown if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        return _collect(s, text, hits, lang, limit, did_you_mean, fuzzy, stems, factors.context)
+        if not scores:
+            near = _nearest(s, words)
+            if near:
+                scores = score(s, plan(words, near, ()), factor, keep)
+                fuzzy = bool(scores)
+        did_you_mean = " ".join(said) if fixed else None
+        stems = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w))
+                 | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
+        return _collect(s, text, scores, lang, limit, did_you_mean, fuzzy, stems, context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
         if type(exc).__module__.startswith("whoosh") or isinstance(exc, (OSError, EOFError, ValueError, KeyError)):
             raise SearchError(f"{type(exc).__name__}: {exc}") from exc
         raise
+
+
+def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
+    """The last resort when nothing matched: the nearest indexed word of each word, in either language."""
+    reader = s.reader()
+    out: dict[str, str] = {}
+    for w in words:
+        folded = fold(w.lower())
+        if len(folded) < 3:
+            continue
+        cands: dict[str, int] = {}
+        for lg in LANGS:
+            for c in reader.terms_within(f"spell_{lg}", folded, ranking.max_distance(folded) + 1, prefix=1):
+                cands[c] = cands.get(c, 0) + reader.doc_frequency(f"spell_{lg}", c)
+        ranked = ranking.rank_corrections(folded, cands)
+        if ranked:
+            out[w] = ranked[0]
+    return out
+
+
 def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
     """A passage of ``text`` around the most matched words, each between ``**``.
 
@@ -338,29 +405,34 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
     return ("… " if begin else "") + "".join(out) + (" …" if end < len(text) else "")
 
 
-def _collect(searcher: Any, text: str, hits: Any, want_lang: str | None, limit: int, did_you_mean: str | None,
-             fuzzy: bool, stems: dict[str, frozenset[str]], context: str | None) -> Result:
+def _collect(s: Any, text: str, scores: Mapping[int, float], want_lang: str | None, limit: int,
+             did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]], context: str | None) -> Result:
+    """One hit per entry (its best document), best first; ties by document number."""
     lang = want_lang or "es"
-    entries, games = searcher.reader().column_reader("entry"), searcher.reader().column_reader("game")
-    best: dict[str, Any] = {}
-    for i, (_, docnum) in enumerate(hits.top_n):  # ranked; stored fields are read only for the hits shown
-        best.setdefault(entries[docnum], hits[i])
-    matched = {entries[d]: games[d] for _, d in hits.top_n}
+    cols = _stats(s).cols
+    best: dict[str, tuple[float, int]] = {}
+    for doc, value in scores.items():
+        entry = cols["entry"][doc]
+        if entry not in best or (-value, doc) < (-best[entry][0], best[entry][1]):
+            best[entry] = (value, doc)
+    ranked = sorted(best.values(), key=lambda vd: (-vd[0], vd[1]))
     by_game: dict[str, int] = {}
-    for game in matched.values():
-        by_game[game] = by_game.get(game, 0) + 1
+    for _, doc in ranked:
+        g = cols["game"][doc]
+        by_game[g] = by_game.get(g, 0) + 1
     out = []
-    for hit in list(best.values())[:limit]:
-        titles = json.loads(hit["titles"])
-        doc_lang, stored = hit["lang"], hit
+    for value, doc in ranked[:limit]:
+        stored = s.stored_fields(doc)
+        titles = json.loads(stored["titles"])
+        doc_lang = stored["lang"]
         if want_lang and doc_lang != want_lang:  # show the reader's language, whichever document matched best
-            stored = searcher.document(key=f"{hit['entry']}|{want_lang}") or hit
+            stored = s.document(key=f"{stored['entry']}|{want_lang}") or stored
             doc_lang = stored["lang"]
         snippet = ""
         for field in (f"summary_{doc_lang}", f"body_{doc_lang}"):
             snippet = _snippet(stored.get(field) or "", stems[doc_lang])
             if "**" in snippet:
                 break
-        out.append(Hit(hit["entry"], hit["game"], hit["kind"], titles.get(lang) or titles["es"], float(hit.score),
+        out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
                        re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
-    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)
+    return Result(text, tuple(out), len(ranked), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)

@@ -43,6 +43,7 @@ words (unstemmed, folded) of the query's language (:func:`query_language`) withi
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
@@ -75,7 +76,7 @@ BM25_B: Mapping[str, float] = {"title": 0.75, "names": 0.5, "questions": 0.75, "
 BM25_K1 = 1.2
 """BM25 term-frequency saturation."""
 
-KIND_PRIOR: Mapping[str, float] = {"term": 0.45, "concept": 0.35}
+KIND_PRIOR: Mapping[str, float] = {"term": 0.25, "concept": 0.2}
 """Weight of an entry by kind (others 1.0): a glossary entry that merely names a noun of the
 question ranks below the rule that answers it."""
 EXACT_NAME_BOOST = 3.0
@@ -116,6 +117,21 @@ def name_key(text: str) -> str:
     words = [fold(w) for w in _WORDS.findall(text)]
     kept = [w for w in words if w not in QUESTION_WORDS and w not in _STOP]
     return " ".join(kept or words)
+
+
+COORDINATION = 3.0
+"""Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** COORDINATION``.
+A rule that answers the whole question outranks an entry that names one of its nouns."""
+
+
+def coordination(matched: int, words: int) -> float:
+    """The multiplier for a document matching ``matched`` of the query's ``words`` (in any field)."""
+    return ((1 + matched) / (1 + words)) ** COORDINATION if words else 1.0
+
+
+def idf(documents: int, frequency: int) -> float:
+    """Whoosh's inverse document frequency: ``ln(N / (df + 1)) + 1``."""
+    return math.log(documents / (frequency + 1)) + 1
 
 
 def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None) -> float:
