@@ -136,7 +136,9 @@ def meta(kb: "KnowledgeBase") -> dict[str, Any]:
         parts = texts.setdefault(entry.game, [])
         parts += [t for _, text in iter_texts(entry.data) for t in text.values() if isinstance(t, str)]
         parts += [*entry.tags, *(q for lang in ("es", "en") for q in (*entry.questions(lang), *entry.also_called(lang)))]
-    return {"names": dict(sorted(table.items())), "context": context_table(names, texts), "games": sorted(kb.games)}
+    game_words = sorted({w for g in kb.games.values() for n in (g.name.es, g.name.en or "") for w in name_key(n).split()})
+    return {"names": dict(sorted(table.items())), "context": context_table(names, texts), "games": sorted(kb.games),
+            "game_words": game_words}
 
 
 def synonyms(kb: "KnowledgeBase") -> dict[str, Any]:
@@ -368,7 +370,7 @@ class Reader:
             data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
-        self.meta = search.Meta(data["names"], data["context"])
+        self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]))
         self.games: tuple[str, ...] = tuple(data["games"])
         """Game ids of the indexed content."""
         self.searcher = search.searcher(search.open_dir(gen))

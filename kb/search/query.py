@@ -122,6 +122,8 @@ class Meta:
     """:func:`ranking.name_key` of every name → the entries so named."""
     context: Mapping[str, str]
     """The word → game table of :func:`ranking.context_table`."""
+    game_words: frozenset[str] = frozenset()
+    """Folded words of the games' names (left out when the query is compared with names)."""
 
 
 def create(path: Path) -> Any:
@@ -335,7 +337,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         fixed = corrections(s, words, lang)
         said = [fixed.get(w, w) for w in words]
         context = None if game else ranking.game_context(words, meta.context)
-        exact = frozenset(meta.names.get(ranking.name_key(" ".join(said)), ()))
+        exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
 
         def factor(doc: int) -> float:
             return ranking.entry_factor(cols["kind"][doc], cols["game"][doc], cols["entry"][doc], exact, context)

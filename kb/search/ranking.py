@@ -52,7 +52,7 @@ from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
     "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
-    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key",
+    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
     "entry_factor", "context_table", "game_context", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
@@ -132,6 +132,14 @@ def coordination(matched: int, words: int) -> float:
 def idf(documents: int, frequency: int) -> float:
     """Whoosh's inverse document frequency: ``ln(N / (df + 1)) + 1``."""
     return math.log(documents / (frequency + 1)) + 1
+
+
+def name_keys(text: str, game_words: frozenset[str] = frozenset()) -> list[str]:
+    """The keys under which the whole query may be an entry's name: :func:`name_key`, and the same without
+    the words of game names ("PSR battletech" is the name "PSR")."""
+    key = name_key(text)
+    bare = " ".join(w for w in key.split() if w not in game_words)
+    return [key, bare] if bare and bare != key else [key]
 
 
 def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None) -> float:
