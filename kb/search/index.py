@@ -360,23 +360,31 @@ class Reader:
         self.current = current
         self._open()
 
+    def _link(self) -> str:
+        return os.readlink(self.current) if self.current.is_symlink() else ""
+
     def _open(self) -> None:
         from kb.search import query as search
 
-        self.gen = os.readlink(self.current) if self.current.is_symlink() else ""
-        gen = self.current.resolve()
-        try:
-            self.expander = Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8")))
-            data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
-        self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]))
-        self.games: tuple[str, ...] = tuple(data["games"])
-        """Game ids of the indexed content."""
-        self.searcher = search.searcher(search.open_dir(gen))
+        for attempt in range(3):  # a generation swapped out (and deleted) while being opened: open the new one
+            link = self._link()
+            gen = self.current.parent / link if link else self.current.resolve()
+            try:
+                expander = Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8")))
+                data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
+                searcher = search.searcher(search.open_dir(gen))
+            except (OSError, ValueError, search.SearchError) as exc:
+                if attempt == 2 or self._link() == link:
+                    raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
+                continue
+            self.gen, self.expander, self.searcher = link, expander, searcher
+            self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]))
+            self.games: tuple[str, ...] = tuple(data["games"])
+            """Game ids of the indexed content."""
+            return
 
     def _fresh(self) -> None:
-        if (os.readlink(self.current) if self.current.is_symlink() else "") != self.gen:
+        if self._link() != self.gen:
             self.searcher.close()
             self._open()
         elif not self.searcher.up_to_date():

@@ -1,44 +1,58 @@
 """Every ranking parameter and rule of the search, as data and pure functions (no Whoosh here).
 
-The contract, for any runtime that wants to reproduce the ranking (the Python engine in
-:mod:`kb.search.query`, the browser search exported at build time):
+The contract, for any runtime that reproduces the ranking (the Python engine in
+:mod:`kb.search.query`; the browser search, from data exported at build time):
 
-**Documents.** One document per entry and language (``lang`` = ``es`` or ``en``). Its scored
-fields are ``<field>_<lang>`` for each field of :data:`FIELDS`; each holds the terms produced by
-that field's analyzer (:func:`kb.search.query.analyse` gives the terms of any text for a field):
-tokenize with :data:`TOKEN` → lowercase → fold accents (Whoosh ``accent_map``) → drop the stop
-words of ``lang`` (Whoosh's stop list; *not* in ``names``) → Snowball stem of ``lang``.
-Besides, every document stores ``entry``, ``game``, ``kind`` and ``lang``.
+**Documents.** One document per entry and language (``lang`` = ``es`` or ``en``); its scored
+fields are ``<field>_<lang>`` for each field of :data:`FIELDS`, each holding the terms produced by
+that field's analyzer. :func:`kb.search.query.analyse` ``(fieldname, text)`` gives the terms of any
+text for a field: tokenize with :data:`TOKEN` → lowercase → fold accents (Whoosh ``accent_map``) →
+drop the stop words of ``lang`` (Whoosh's stop list; *not* in ``names_*``) → Snowball stem of
+``lang``. Every document also stores ``entry``, ``game``, ``kind`` and ``lang``. The exporter reads
+terms, postings (document, term frequency), document frequencies, stored field lengths and ``N``
+from the open index (``kb.search.index.Reader.searcher``) and the name table, word→game table and
+game-name words from ``meta.json`` beside it (``Reader.meta``).
 
-**Query terms.** :func:`query_words` gives the words of a query (question words dropped). Each
-word is analysed for every field of both languages; each distinct (field, term) is one clause of
-weight :data:`FIELD_WEIGHTS` ``[field]``. Glossary alternatives of the names in the query (the
-``synonyms.json`` of the index, see :class:`kb.search.index.Expander`) add clauses on ``title``
-and ``names`` only, each weighted ``ALTERNATIVE_WEIGHT × FIELD_WEIGHTS[field]``. A corrected
-spelling (:func:`rank_corrections`) adds its clauses at full weight; the misspelt word stays.
+**Query.** :func:`query_words` gives the words of a query (question words dropped). Each word
+makes one *slot*: the word analysed for every field of both languages (for ``names_*``, a word typed
+all lowercase is analysed as for ``body_*``, stop words dropped: "LoS" is a name, "los" an article),
+each distinct (field, term) a clause of weight :data:`FIELD_WEIGHTS` ``[field]``; a word's spelling
+correction (below) adds its clauses to the same slot. Glossary alternatives of the names in the
+query (``synonyms.json``, :class:`kb.search.index.Expander`; at most :data:`MAX_ALTERNATIVES`) are
+extra slots over ``title`` and ``names`` only, weighted ``ALTERNATIVE_WEIGHT × FIELD_WEIGHTS``; they
+do not count as words. A word with no clause (a stop word) has no slot.
 
-**Score of a document** = ``factor(entry) × Σ_clauses weight × bm25(idf, tf, fl, avgfl)`` over
+**Score of a document** = ``entry_factor × coordination(matched, words) × Σ weight × bm25`` over
 the clauses whose term is in the document's field, with Whoosh's BM25F per field::
 
-    bm25  = idf × tf × (K1 + 1) / (tf + K1 × (1 − B + B × fl / avgfl))       (B, K1: BM25_B, BM25_K1)
-    idf   = ln(N / (df + 1)) + 1          N = documents in the index (both languages), df = documents
-                                          whose field holds the term
-    fl    = the document's field length as Whoosh stores it (quantised to one byte; read it from
-            the index), avgfl = total length of the field / N
+    bm25  = idf × tf × (K1 + 1) / (tf + K1 × (1 − B + B × fl / avgfl))       (K1 = BM25_K1, B = BM25_B[field])
+    idf   = ln(N / (df + 1)) + 1     N = documents in the index (both languages, deleted ones included
+                                     until merged: Whoosh's doc_count_all), df = documents whose field
+                                     holds the term (idem)
+    fl    = the document's field length as Whoosh stores it (one byte, quantised; read it from the
+            index), avgfl = total length of the field / N
 
-``factor(entry)`` is :func:`entry_factor`: the kind prior (:data:`KIND_PRIOR`, glossary entries
-weigh less), an exact-name boost when the whole query *is* one of the entry's names
-(:data:`EXACT_NAME_BOOST`; the name table maps :func:`name_key` of every name to entry ids) and the
-game-context boost (:data:`GAME_CONTEXT_BOOST`) when the query's own words point to the entry's
-game (:func:`game_context` over the word→game table built by :func:`context_table`) and no game
-filter is set. Results: one per entry, its best document, highest score first; ties by
-document order.
+``matched`` counts the word slots with at least one clause in the document, ``words`` the word
+slots (:func:`coordination`). :func:`entry_factor`: the kind prior (:data:`KIND_PRIOR`: a glossary
+entry that merely names a noun of the question weighs less), replaced by :data:`EXACT_NAME_BOOST`
+when the whole query *is* one of the entry's names (:func:`name_keys` of the query looked up in the
+name table, which maps :func:`name_key` of every name to entry ids), times
+:data:`GAME_CONTEXT_BOOST` when no game filter is set and the query's own words point to the
+entry's game (:func:`game_context` over the word→game table of :func:`context_table`). Filters
+(game, kind) drop documents; results are one per entry (its best document), highest score first,
+ties by document number.
 
-**Spelling.** A word is corrected only when it is not in the index's vocabulary and not a word of
-Spanish or English (:func:`is_known_word`, the ``wordfreq`` lists); candidates are the indexed
-words (unstemmed, folded) of the query's language (:func:`query_language`) within
-:func:`max_distance` edits sharing the first letter, nearest first, then most frequent
-(:func:`rank_corrections`).
+**Spelling.** A word of 4+ letters is corrected only when it is in no field of the index (as typed,
+folded, or as a stem) and is not a word of Spanish or English (:func:`is_known_word`, the
+``wordfreq`` lists). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
+language (:func:`query_language`, else the reader's ``lang``; the other language only if that finds
+none) within :func:`max_distance` edits sharing the first letter; the first of
+:func:`rank_corrections` is taken. If no document matches at all, each word's nearest indexed word
+in either language is tried the same way ("fuzzy").
+
+Everything here is data or a pure function of its arguments: the exporter may call
+:func:`context_table`, :func:`name_key`, :func:`rank_corrections`, :func:`edit_distance` or
+serialise the constants as they are.
 """
 
 from __future__ import annotations
