@@ -197,21 +197,26 @@ class KnowledgeBase:
                limit: int = 10):
         """Find entries by any of their names, in either language, with typos; returns a :class:`kb.search.Result`.
 
-        ``lang`` restricts matching to that language's text (titles in that language); ``game`` and
-        ``kind`` filter. The index is brought up to date with this knowledge base on the first search
+        ``lang`` (``es`` or ``en``) is the reader's language: titles and snippets in it, spelling drawn
+        from it; the query matches both languages. ``game`` and ``kind`` filter; an unknown language or
+        game raises ``ValueError`` naming the accepted ones. The index is brought up to date with this knowledge base on the first search
         (built, or updated for the files that changed; see :mod:`kb.index`), then kept open.
         """
         if lang is not None and lang not in LANGS:
             raise ValueError(f"search: unknown language {lang!r}; accepted: {', '.join(LANGS)}")
         if game is not None and game not in self.games:
             raise ValueError(f"search: unknown game {game!r}{hint(game, list(self.games))}; games: {', '.join(sorted(self.games))}")
+        return self.search_reader().search(query, lang=lang, game=game, kind=kind, limit=limit)
+
+    def search_reader(self):
+        """The search index, brought up to date on first use and then kept open (a :class:`kb.search.index.Reader`)."""
         if self._reader is None:
             from kb.search.index import SearchIndex
 
             index = SearchIndex(self.root)
             index.ensure(lambda: self)
             self._reader = index.open()
-        return self._reader.search(query, lang=lang, game=game, kind=kind, limit=limit)
+        return self._reader
 
     @staticmethod
     def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Fraction:

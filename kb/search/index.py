@@ -372,12 +372,13 @@ class Reader:
             try:
                 expander = Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8")))
                 data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
-                searcher = search.searcher(search.open_dir(gen))
+                ix = search.open_dir(gen)
+                searcher = search.searcher(ix)
             except (OSError, ValueError, search.SearchError) as exc:
                 if attempt == 2 or self._link() == link:
                     raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
                 continue
-            self.gen, self.expander, self.searcher = link, expander, searcher
+            self.gen, self.ix, self.expander, self.searcher = link, ix, expander, searcher
             self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]))
             self.games: tuple[str, ...] = tuple(data["games"])
             """Game ids of the indexed content."""
