@@ -28,6 +28,13 @@ What one language's data holds (``version`` :data:`FORMAT`):
     the glossary groups that expand a query, spelling limits.
 
 The format is read by ``kb-search.js`` and nothing else; both change together.
+
+Not yet the engine's ranking: the engine now ranks by :mod:`kb.search.ranking` (coordination of the
+query's words, per-entry factors: kind prior, exact name, game context; spelling only for words that
+are not Spanish or English). This export still feeds the browser's earlier model (a document boost
+on term frequencies standing in for the kind prior, no coordination, no game context, phrase bonus
+kept from that model); bringing it to the contract in ``kb/search/ranking.py``
+is open work.
 """
 
 from __future__ import annotations
@@ -50,7 +57,11 @@ EXTRA_WORDS = 100000
 """How many of each language's most common words (wordfreq) are offered to the word map."""
 _SCORED = ranking.FIELDS
 PHRASE_SLOP, ALTERNATIVE_SLOP = 3, 1
-"""Slops of the browser's phrase bonus (weight 0: the engine has none) and of glossary alternatives."""
+"""The browser's interim model: slops of its phrase bonus and of glossary alternatives."""
+BROWSER_PHRASE_BOOST = 2.0
+"""The browser's interim model: its phrase bonus (the engine has none)."""
+BROWSER_KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
+"""The browser's interim model: document boosts on term frequencies, standing in for ranking.KIND_PRIOR."""
 
 
 def _fields(lang: str) -> list[tuple[str, str]]:
@@ -116,7 +127,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
             docs.append({"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
                          "kind": stored["kind"], "url": url(stored["entry"]),
                          "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
-                         "boost": 1.0})  # no index-time boost: kind priors are ranking.entry_factor
+                         "boost": BROWSER_KIND_BOOSTS.get(kinds[d], 1.0)})
 
         terms: dict[str, int] = {}
 
@@ -170,7 +181,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
 
         rules = {
             "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": r.doc_count_all(),
-            "phrase": {"boost": 0.0, "slop": PHRASE_SLOP, "fields": list(_SCORED)},
+            "phrase": {"boost": BROWSER_PHRASE_BOOST, "slop": PHRASE_SLOP, "fields": list(_SCORED)},
             "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
                              "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
                              "groups": expander.groups, "exact": sorted(" ".join(k) for k in expander.exact),
@@ -186,7 +197,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
 
 def _check_weights(r: Any, field: str, docnums: list[int], docs: list[dict[str, Any]],
                    streams: list[list[int]], terms: dict[str, int]) -> None:
-    """The browser takes a term's weight in a document as its count times the document's boost: check it."""
+    """The browser takes a term's weight in a document as its count (times the document's boost): check the count."""
     names = list(terms)
     for i, d in enumerate(docnums[:50]):
         vector: dict[int, int] = {}
@@ -198,9 +209,9 @@ def _check_weights(r: Any, field: str, docnums: list[int], docs: list[dict[str, 
             text = names[t]
             m = r.postings(field, text)
             m.skip_to(d)
-            if m.is_active() and m.id() == d and abs(m.weight() - count * docs[i]["boost"]) > 1e-6:
+            if m.is_active() and m.id() == d and abs(m.weight() - count) > 1e-6:
                 raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, "
-                                 f"not {count} x {docs[i]['boost']}: the engine's weighting changed")
+                                 f"not {count}: the engine's weighting changed")
 
 
 def to_script(data: Mapping[str, Any]) -> str:

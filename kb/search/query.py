@@ -54,7 +54,7 @@ def _schema() -> Schema:
     for lang in LANGS:
         for name in ranking.FIELDS:
             stored = name in ("summary", "body")
-            fields[f"{name}_{lang}"] = TEXT(analyzer=_analyzer(lang, stop=name != "names"), stored=stored, phrase=False)
+            fields[f"{name}_{lang}"] = TEXT(analyzer=_analyzer(lang, stop=name != "names"), stored=stored, phrase=True)  # positions: the browser export reads token streams
         fields[f"spell_{lang}"] = TEXT(analyzer=_analyzer(None), phrase=False)
     return Schema(**fields)
 
