@@ -150,7 +150,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if hit.snippet:
             out.write(f"   {hit.snippet}\n")
     counts = ", ".join(f"{g} {n}" for g, n in result.by_game.items())
-    out.write(f"{result.total} result(s) among the best matches: {counts}\n")
+    out.write(f"{result.total} result(s): {counts}\n")
     return EXIT_OK
 
 

@@ -13,6 +13,7 @@ vocabulary for spelling corrections and fuzzy matching (fuzzy terms on a stemmed
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
 import weakref
@@ -105,9 +106,9 @@ class Result:
     hits: tuple[Hit, ...]
     """Best entries first, one hit per entry."""
     total: int
-    """How many entries are among the best matches (the first ``max(6 × limit, 60)`` documents scored)."""
+    """How many entries matched."""
     by_game: Mapping[str, int] = field(default_factory=dict)
-    """Those entries per game. Counting every match would cost a second pass over all of them."""
+    """Those entries per game."""
     did_you_mean: str | None = None
     """The query with misspelt words corrected, when a correction was searched too."""
     fuzzy: bool = False
@@ -180,23 +181,37 @@ def searcher(ix: Any) -> Any:
 
 
 class _Stats:
-    """What scoring reads from one open searcher, cached for its lifetime: columns and field lengths."""
+    """What scoring reads from one open searcher, read once for its lifetime: columns as lists, and each
+    field's BM25 length normalisation per document (computed on first use of the field)."""
 
     def __init__(self, s: Any) -> None:
         reader = s.reader()
         self.reader = reader
         self.n = s.doc_count_all()
         self.avg = {f: s.avg_field_length(f) or 1.0 for f in s.schema.names() if f.startswith(ranking.FIELDS)}
-        self.cols = {c: reader.column_reader(c) for c in ("entry", "kind", "game", "lang")}
-        self.lengths: dict[str, dict[int, int]] = {f: {} for f in self.avg}
+        self.cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
         self.deleted = reader.has_deletions()
+        self._norms: dict[tuple[str, float, float], list[float]] = {}
 
-    def length(self, fieldname: str, docnum: int) -> int:
-        cache = self.lengths[fieldname]
-        fl = cache.get(docnum)
-        if fl is None:
-            fl = cache[docnum] = self.reader.doc_field_length(docnum, fieldname, 1)
-        return fl
+    def norms(self, fieldname: str, k1: float, b: float) -> list[float]:
+        """``K1 × (1 − B + B × fl / avgfl)`` of every document for ``fieldname``."""
+        key = (fieldname, k1, b)
+        found = self._norms.get(key)
+        if found is None:
+            base, per = k1 * (1 - b), k1 * b / self.avg[fieldname]
+            found = self._norms[key] = [base + per * fl for fl in self._lengths(fieldname)]
+        return found
+
+    def _lengths(self, fieldname: str) -> list[int]:
+        out: list[int] = []
+        for leaf, _offset in self.reader.leaf_readers():
+            per_doc = getattr(leaf, "_perdoc", None)
+            if per_doc is not None and hasattr(per_doc, "doc_field_length_reader"):  # whoosh3: one column, read once
+                get = per_doc.doc_field_length_reader(fieldname, 1)
+            else:
+                get = lambda d, leaf=leaf: leaf.doc_field_length(d, fieldname, 1)  # noqa: E731
+            out += [get(d) or 1 for d in range(leaf.doc_count_all())]
+        return out
 
 
 _STATS: Any = weakref.WeakKeyDictionary()
@@ -279,8 +294,8 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[
     st = _stats(s)
     reader = st.reader
     k1 = ranking.BM25_K1
-    acc: dict[int, float] = {}
-    seen: dict[int, int] = {}
+    acc = [0.0] * st.n
+    seen = [0] * st.n
     counted = sum(1 for slot in slots if slot.counts)
     for i, slot in enumerate(slots):
         bit = 1 << i if slot.counts else 0
@@ -288,25 +303,18 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[
             df = reader.doc_frequency(fieldname, term)
             if not df:
                 continue
-            b = ranking.BM25_B[fieldname.rsplit("_", 1)[0]]
             scale = weight * ranking.idf(st.n, df) * (k1 + 1)
-            base, per_length = k1 * (1 - b), k1 * b / st.avg[fieldname]
-            lengths = st.lengths[fieldname]
-            get = acc.get
+            norms = st.norms(fieldname, k1, ranking.BM25_B[fieldname.rsplit("_", 1)[0]])
             for offset, ids, tfs in _blocks(reader, fieldname, term):
                 for doc, tf in zip(ids, tfs):
                     doc += offset
-                    fl = lengths.get(doc)
-                    if fl is None:
-                        fl = lengths[doc] = reader.doc_field_length(doc, fieldname, 1)
-                    acc[doc] = get(doc, 0.0) + scale * tf / (tf + base + per_length * fl)
-                    if bit:
-                        seen[doc] = seen.get(doc, 0) | bit
+                    acc[doc] += scale * tf / (tf + norms[doc])
+                    seen[doc] |= bit
     out = {}
-    for doc, total in acc.items():
-        if keep is not None and not keep(doc):
-            continue
-        out[doc] = total * factor(doc) * ranking.coordination(bin(seen.get(doc, 0)).count("1"), counted)
+    coord = [ranking.coordination(m, counted) for m in range(counted + 1)]
+    for doc in [d for d, v in enumerate(acc) if v]:
+        if keep is None or keep(doc):
+            out[doc] = acc[doc] * factor(doc) * coord[seen[doc].bit_count()]
     return out
 
 
@@ -444,15 +452,15 @@ def _collect(s: Any, text: str, scores: Mapping[int, float], want_lang: str | No
     """One hit per entry (its best document), best first; ties by document number."""
     lang = want_lang or "es"
     cols = _stats(s).cols
+    entries, games = cols["entry"], cols["game"]
+    top = heapq.nsmallest(2 * limit, ((-v, d) for d, v in scores.items()))  # an entry has two documents
     best: dict[str, tuple[float, int]] = {}
-    for doc, value in scores.items():
-        entry = cols["entry"][doc]
-        if entry not in best or (-value, doc) < (-best[entry][0], best[entry][1]):
-            best[entry] = (value, doc)
-    ranked = sorted(best.values(), key=lambda vd: (-vd[0], vd[1]))
+    for neg, doc in top:
+        best.setdefault(entries[doc], (-neg, doc))
+    ranked = list(best.values())
+    matched = {entries[d]: games[d] for d in scores}
     by_game: dict[str, int] = {}
-    for _, doc in ranked:
-        g = cols["game"][doc]
+    for g in matched.values():
         by_game[g] = by_game.get(g, 0) + 1
     out = []
     for value, doc in ranked[:limit]:
@@ -469,4 +477,4 @@ def _collect(s: Any, text: str, scores: Mapping[int, float], want_lang: str | No
                 break
         out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
                        re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
-    return Result(text, tuple(out), len(ranked), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)
+    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)
