@@ -29,12 +29,11 @@ What one language's data holds (``version`` :data:`FORMAT`):
 
 The format is read by ``kb-search.js`` and nothing else; both change together.
 
-Not yet the engine's ranking: the engine now ranks by :mod:`kb.search.ranking` (coordination of the
-query's words, per-entry factors: kind prior, exact name, game context; spelling only for words that
-are not Spanish or English). This export still feeds the browser's earlier model (a document boost
-on term frequencies standing in for the kind prior, no coordination, no game context, phrase bonus
-kept from that model); bringing it to the contract in ``kb/search/ranking.py``
-is open work.
+The ranking is the contract of :mod:`kb.search.ranking`: ``rules`` carries its parameters (BM25 K1,
+each field's B and weight, coordination power, kind priors, exact-name and game-context boosts), the
+name table and the word→game table (``meta.json`` of the index). Where the browser differs: it sees
+one language's documents (the engine takes each entry's better document of the two), and it treats
+a word as known when the word map holds it (the engine asks ``wordfreq``).
 """
 
 from __future__ import annotations
@@ -56,12 +55,8 @@ FORMAT = 1
 EXTRA_WORDS = 100000
 """How many of each language's most common words (wordfreq) are offered to the word map."""
 _SCORED = ranking.FIELDS
-PHRASE_SLOP, ALTERNATIVE_SLOP = 3, 1
-"""The browser's interim model: slops of its phrase bonus and of glossary alternatives."""
-BROWSER_PHRASE_BOOST = 2.0
-"""The browser's interim model: its phrase bonus (the engine has none)."""
-BROWSER_KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
-"""The browser's interim model: document boosts on term frequencies, standing in for ranking.KIND_PRIOR."""
+ALTERNATIVE_SLOP = 1
+"""Kept in the data for older readers; the ranking looks alternatives up word by word."""
 
 
 def _fields(lang: str) -> list[tuple[str, str]]:
@@ -127,7 +122,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
             docs.append({"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
                          "kind": stored["kind"], "url": url(stored["entry"]),
                          "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
-                         "boost": BROWSER_KIND_BOOSTS.get(kinds[d], 1.0)})
+                         "boost": 1.0})  # no boost on term frequencies: kind priors are rules["kindPrior"]
 
         terms: dict[str, int] = {}
 
@@ -153,7 +148,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
                         stream[p] = t
             lengths = [r.doc_field_length(d, field, 0) for d in docnums]
             _check_weights(r, field, docnums, docs, streams, terms)
-            fields.append({"name": name, "weight": ranking.FIELD_WEIGHTS[name], "analyzer": "stem",
+            fields.append({"name": name, "weight": ranking.FIELD_WEIGHTS[name], "b": ranking.BM25_B[name], "analyzer": "stem",
                            "avg": s.avg_field_length(field) or 1, "df": sorted(df.items()), "lengths": lengths,
                            "streams": streams})
 
@@ -181,12 +176,15 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
 
         rules = {
             "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": r.doc_count_all(),
-            "phrase": {"boost": BROWSER_PHRASE_BOOST, "slop": PHRASE_SLOP, "fields": list(_SCORED)},
-            "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
+                        "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
                              "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
                              "groups": expander.groups, "exact": sorted(" ".join(k) for k in expander.exact),
                              "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
             "questionWords": sorted(ranking.QUESTION_WORDS),
+            "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
+            "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
+            "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
+            "gameWords": sorted(reader.meta.game_words),
             "spelling": {"min": 4, "maxdist": 2, "prefix": 1},
             "fuzzy": {"minLength": 3, "long": 5},
         }
