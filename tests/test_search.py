@@ -194,9 +194,9 @@ def test_unknown_language_and_game_name_the_accepted_ones(tree, tmp_path: Path, 
     root = tree({"malifaux/rules/charge.yaml": CONTEXT["g/rules/charge.yaml"].replace("g.", "malifaux.").replace("game: g", "game: malifaux")},
                 games=("malifaux",))
     kb = KnowledgeBase.load(root)
-    with pytest.raises(ValueError, match="accepted: es, en"):
+    with pytest.raises(ValueError, match="unknown language 'fr'; one of: en, es"):
         kb.search("carga", lang="fr")
-    with pytest.raises(ValueError, match="did you mean 'malifaux'"):
+    with pytest.raises(ValueError, match="unknown game 'malifux'; did you mean 'malifaux'"):
         kb.search("carga", game="malifux")
     code, _, err = cli("--content", str(root), "search", "carga", "--game", "malifux")
     assert code == 2 and "unknown game 'malifux'; did you mean 'malifaux'?" in err
