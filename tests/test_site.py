@@ -54,8 +54,8 @@ def test_entry_page_golden_snippets(sites) -> None:
         "Durante la [activación](turn-sequence.md#step-activation), una miniatura con\n"
         "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.",
         "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
-        "- **Probabilidad exacta**: 5/12 ≈ 41.7%",
-        "- ✔ Verificado en la compilación",
+        "≈ 41,7\u00a0%.",  # Babel: Spanish decimal comma and a space before the sign
+        "*✔ Comprobado en la compilación*",
         "## Véase también\n\n- [Secuencia de turno](turn-sequence.md)",
         "## Citada por\n\n- [Apuntar](aim.md)",
         "*Fuente: `seed.txt`, sección “Disparo”*",

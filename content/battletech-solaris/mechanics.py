@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
 from kb.mechanics.checks import roll_over
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -124,10 +124,10 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
         if unit == "mech":
             trace.add("Un 'Mech que aterriza saltando en un pantano queda atrapado sin tirar",
                       "A 'Mech landing from a jump in a swamp is stuck with no roll")
-            return outcome(trace, Fraction(0), check="automatic", target=None, stuck=True)
+            return outcome(trace, _free(Fraction(0), moment), check="automatic", target=None, stuck=True)
         if unit == "infantry":
             trace.add("La infantería que salta no queda atrapada", "Jumping infantry does not get stuck")
-            return outcome(trace, Fraction(1), check="none", target=None, stuck=False)
+            return outcome(trace, _free(Fraction(1), moment), check="none", target=None, stuck=False)
         raise RuleError("cannot-jump", "solo los 'Mechs y la infantería saltan en estas reglas",
                         "only 'Mechs and infantry jump in these rules")
     if unit == "infantry":
@@ -161,7 +161,14 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
                       "Rolls {r}: still stuck, it tries again next movement phase", r=roll)
         else:
             trace.add("Sale {r}: libre", "Rolls {r}: free", r=roll)
-    return outcome(trace, odds, check=check, target=need, stuck=stuck)
+    return outcome(trace, _free(odds, moment, roll="roll"), check=check, target=need, stuck=stuck)
+
+
+def _free(p: Fraction, moment: str, roll: str | None = None) -> Chance:
+    """The chance of ending free of the swamp: not stuck on entering, out on escaping."""
+    es, en = (("no quedar atrapada al entrar", "not getting stuck on entering") if moment == "entering"
+              else ("salir del pantano", "getting out of the swamp"))
+    return Chance.of(p, es, en, output="stuck", when=False, roll=roll, dice="2d6" if roll else None)
 
 
 # --- Simultaneous movement ----------------------------------------------------------------------
@@ -322,7 +329,7 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     for m, v in mp.items():
         step = top // v
         spends[m] = [step * k for k in range(1, v + 1)]
-        trace.add("{m}: {v} PM, uno cada {s} subturno(s): {t}", "{m}: {v} MP, one every {s} sub-turn(s): {t}",
+        trace.add("{m}: {v} PM, uno cada {s} {s:p:subturno|subturnos}: {t}", "{m}: {v} MP, one every {s} sub-{s:p:turn|turns}: {t}",
                   m=m, v=v, s=step, t=spends[m])
     enters: dict[str, list[int]] = {}
     for m, costs in hex_costs.items():
@@ -355,8 +362,8 @@ def charge_allowed(hexes_moved: int, target_prone: bool = False, same_elevation:
     if not same_elevation:
         raise RuleError("different-elevation", "no se puede cargar contra un objetivo a distinta elevación",
                         "a target at a different elevation cannot be charged")
-    trace.add("Ha recorrido {h} hexágono(s), objetivo en pie y a la misma elevación: puede cargar",
-              "It moved {h} hex(es), the target stands at the same elevation: it may charge", h=hexes_moved)
+    trace.add("Ha recorrido {h} {h:p:hexágono|hexágonos}, objetivo en pie y a la misma elevación: puede cargar",
+              "It moved {h} {h:p:hex|hexes}, the target stands at the same elevation: it may charge", h=hexes_moved)
     return outcome(trace, allowed=True)
 
 
@@ -388,7 +395,9 @@ def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
     if roll is not None:
         trace.add("Sale {r}: {t}", "Rolls {r}: {t_en}", r=roll, t="cae y patina" if falls else "gira sin problemas",
                   t_en="falls and skids" if falls else "turns safely")
-    return outcome(trace, _odds_at_least(modified_skill), needed=True, target=modified_skill, falls=falls)
+    event = Chance.of(_odds_at_least(modified_skill), "no caer al girar (superar la tirada de derrape)",
+                      "keeping its footing (passing the skid roll)", output="falls", when=False, roll="roll", dice="2d6")
+    return outcome(trace, event, needed=True, target=modified_skill, falls=falls)
 
 
 @resolver("battletech-solaris.skid-slide", outputs={
@@ -593,7 +602,8 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
         hits = engine_slots if breached else 0
         trace.add("Sale {r}: {t}; impactos de reactor: {h}", "Rolls {r}: {t_en}; engine hits: {h}", r=roll, h=hits,
                   t="casco perforado" if breached else "el casco aguanta", t_en="hull breached" if breached else "the hull holds")
-    return outcome(trace, odds, roll_needed=True, breached=breached, engine_hits=hits)
+    event = Chance.of(odds, "perforar el casco", "breaching the hull", output="breached", roll="roll", dice="2d6")
+    return outcome(trace, event, roll_needed=True, breached=breached, engine_hits=hits)
 
 
 # --- Climbing and dropping down ------------------------------------------------------------------
@@ -624,8 +634,8 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
     n = abs(levels)
     per = CLIMB_MP_PER_LEVEL[working_hands]
     mod = CLIMBING_PILOTING_MODIFIER[working_hands]
-    trace.add("{h} mano(s) operativa(s): {p} PM por nivel × {n} niveles = {t} PM de andar",
-              "{h} working hand(s): {p} MP per level × {n} levels = {t} walking MP", h=working_hands, p=per, n=n, t=per * n)
+    trace.add("{h} {h:p:mano|manos} {h:p:operativa|operativas}: {p} PM por nivel × {n} niveles = {t} PM de andar",
+              "{h} working {h:p:hand|hands}: {p} MP per level × {n} levels = {t} walking MP", h=working_hands, p=per, n=n, t=per * n)
     trace.add("{n} chequeos de pilotaje, cada uno con {m:+d}", "{n} piloting rolls, each at {m:+d}", n=n, m=mod)
     trace.add("Ataques contra el 'Mech que escala: {a:+d}", "Attacks against the climbing 'Mech: {a:+d}", a=ATTACKS_AGAINST_CLIMBER)
     target, odds = None, None
@@ -634,7 +644,9 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
         odds = _odds_at_least(target)
         trace.add("Cada nivel: {s} {m:+d} = {t} o más en 2D6", "Each level: {s} {m:+d} = {t} or more on 2D6",
                   s=piloting_skill, m=mod, t=target)
-    return outcome(trace, odds, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
+    event = None if odds is None else Chance.of(odds, "superar el chequeo de pilotaje de un nivel",
+                                             "passing one level's piloting roll")
+    return outcome(trace, event, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
                    attack_modifier=ATTACKS_AGAINST_CLIMBER, target=target)
 
 
@@ -671,8 +683,8 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
             legs_fail = leg_roll < piloting_skill + leg_mod
             leg_damage = levels if legs_fail else 0
             crits = (2 if structure_damaged else 1) if legs_fail else 0
-            trace.add("Piernas: sale {r}; daño {d} a cada pierna y {c} tirada(s) de crítico por pierna",
-                      "Legs: rolls {r}; {d} damage to each leg and {c} critical roll(s) per leg", r=leg_roll, d=leg_damage, c=crits)
+            trace.add("Piernas: sale {r}; daño {d} a cada pierna y {c} {c:p:tirada|tiradas} de crítico por pierna",
+                      "Legs: rolls {r}; {d} damage to each leg and {c} critical {c:p:roll|rolls} per leg", r=leg_roll, d=leg_damage, c=crits)
         if fall_roll is not None:
             falls = fall_roll < piloting_skill + fall_mod
             trace.add("Caída: sale {r}; {t}", "Fall: rolls {r}; {t_en}", r=fall_roll,
@@ -681,7 +693,8 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
     elif leg_roll is not None or fall_roll is not None:
         raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
                         "the piloting skill is needed to judge the rolls")
-    return outcome(trace, odds, mp=DROP_DOWN_MP, leg_modifier=leg_mod, fall_modifier=fall_mod, leg_damage=leg_damage,
+    event = None if odds is None else Chance.of(odds, "superar los dos chequeos de pilotaje", "passing both piloting rolls")
+    return outcome(trace, event, mp=DROP_DOWN_MP, leg_modifier=leg_mod, fall_modifier=fall_mod, leg_damage=leg_damage,
                    leg_critical_rolls=crits, falls=falls)
 
 
@@ -710,7 +723,8 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
     need = MASC_THRESHOLDS[step]
     if need is None:
         trace.add("Quinto turno seguido: las piernas se congelan sin tirar", "Fifth turn in a row: the legs freeze with no roll")
-        return outcome(trace, Fraction(0), step=step, threshold=None, success=False if roll is not None else None,
+        return outcome(trace, Chance.of(Fraction(0), "que el MASC funcione", "MASC working", output="success"),
+                       step=step, threshold=None, success=False if roll is not None else None,
                        run_mp=None, frozen=True)
     odds = _odds_at_least(need)
     trace.add("Historial {h}: escalón {s}, hace falta {n} o más en 2D6 ({f})", "History {h}: step {s}, needs 2D6 of {n} or more ({f})",
@@ -728,7 +742,8 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
         run_mp = 2 * walking_mp
     if run_mp is not None:
         trace.add("Corre a 2 × {w} = {r} PM", "Runs at 2 × {w} = {r} MP", w=walking_mp, r=run_mp)
-    return outcome(trace, odds, step=step, threshold=need, success=success, run_mp=run_mp, frozen=frozen)
+    event = Chance.of(odds, "que el MASC funcione", "MASC working", output="success", roll="roll", dice="2d6")
+    return outcome(trace, event, step=step, threshold=need, success=success, run_mp=run_mp, frozen=frozen)
 
 
 @resolver("battletech-solaris.masc-weight", outputs={

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver
 from kb.mechanics.dice import chance, check_roll, parse
 
 D20 = parse("1d20")
@@ -87,7 +87,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                         "Apuntar y Fuego rápido son dos acciones de disparo: solo cabe una por turno",
                         "Aim and Rapid fire are two shooting actions: only one is allowed a turn")
     checks = rof + (1 if rapid_fire else 0)
-    trace.add("{checks} chequeo(s) de {stat}", "{checks} {stat_en} check(s)", checks=checks,
+    trace.add("{checks} {checks:p:chequeo|chequeos} de {stat}", "{checks} {stat_en} {checks:p:check|checks}", checks=checks,
               stat="CD" if kind == "shooting" else "CC", stat_en="RC" if kind == "shooting" else "CC")
     need = skill
     mods: list[tuple[str, str, int]] = []
@@ -96,7 +96,8 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     if target_hidden:
         mods.append(("objetivo oculto (sustituye a −4)", "hidden target (replaces −4)", HIDDEN_PENALTY))
     if contested_squares:
-        mods.append((f"{contested_squares} cuadrante(s) en disputa", f"{contested_squares} contested square(s)",
+        mods.append((f"{contested_squares} {'cuadrante' if contested_squares == 1 else 'cuadrantes'} en disputa",
+                     f"{contested_squares} contested {'square' if contested_squares == 1 else 'squares'}",
                      CONTESTED_PENALTY * contested_squares))
     if rapid_fire:
         mods.append(("fuego rápido", "rapid fire", RAPID_FIRE_PENALTY))
@@ -115,7 +116,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                             "an automatic hit is not rolled")
         hits = checks
         p_hit = Fraction(1)
-        trace.add("Impacto automático: {hits} impacto(s)", "Automatic hit: {hits} hit(s)", hits=hits)
+        trace.add("Impacto automático: {hits} {hits:p:impacto|impactos}", "Automatic hit: {hits} {hits:p:hit|hits}", hits=hits)
     else:
         p_hit = _d20(needs[0])
         trace.add("Primer chequeo: {need} o menos en 1d20 ({p})", "First check: {need} or less on 1d20 ({p})",
@@ -127,7 +128,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                                 f"{checks} checks are made, not {len(hit_rolls)}")
             _rolls(hit_rolls)
             hits = sum(r <= n for r, n in zip(hit_rolls, needs))
-            trace.add("Tiradas {rolls}: {hits} impacto(s)", "Rolls {rolls}: {hits} hit(s)", rolls=hit_rolls, hits=hits)
+            trace.add("Tiradas {rolls}: {hits} {hits:p:impacto|impactos}", "Rolls {rolls}: {hits} {hits:p:hit|hits}", rolls=hit_rolls, hits=hits)
     save_target = wounds_caused = wounds_left = removed = None
     odds = p_hit
     if armour is not None:
@@ -138,19 +139,22 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         odds = p_hit * (1 - _d20(save_target))
         if hits is not None:
             if len(save_rolls) != hits:
-                raise RuleError("wrong-number-of-saves", f"hay {hits} impacto(s) y {len(save_rolls)} tirada(s) de salvación",
-                                f"there are {hits} hit(s) and {len(save_rolls)} save roll(s)")
+                raise RuleError("wrong-number-of-saves", f"hay {hits} impactos y {len(save_rolls)} tiradas de salvación: tiene que haber una por impacto",
+                                f"there are {hits} hits and {len(save_rolls)} save rolls: there must be one for each hit")
             _rolls(save_rolls)
             failed = sum(r > save_target for r in save_rolls)
             wounds_caused = failed * wounds_per_failed_save
             wounds_left = max(0, wounds - wounds_caused)
             removed = wounds_left == 0
-            trace.add("Salvaciones {rolls}: {failed} fallada(s) → {w} herida(s)",
-                      "Saves {rolls}: {failed} failed → {w} wound(s)", rolls=save_rolls, failed=failed, w=wounds_caused)
+            trace.add("Salvaciones {rolls}: {failed} {failed:p:fallada|falladas} → {w} {w:p:herida|heridas}",
+                      "Saves {rolls}: {failed} failed → {w} {w:p:wound|wounds}", rolls=save_rolls, failed=failed, w=wounds_caused)
             trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
                       wounds=wounds, w=wounds_caused, left=wounds_left,
                       dead=" (baja)" if removed else "", dead_en=" (casualty)" if removed else "")
-    return outcome(trace, odds, checks=checks, needs=needs, hits=hits, save_target=save_target,
+    event = (Chance.of(odds, "herir con el primer chequeo (impacto y salvación fallada)",
+                    "wounding with the first check (a hit and a failed save)") if armour is not None
+             else Chance.of(odds, "impactar con el primer chequeo", "hitting with the first check"))
+    return outcome(trace, event, checks=checks, needs=needs, hits=hits, save_target=save_target,
                    wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
 
 
@@ -209,7 +213,7 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
             hidden = True
         elif action_id not in KEEPS_HIDDEN:
             hidden = False
-        trace.add("{a}: {cost} punto(s), tipo {k}; quedan {left}", "{a}: {cost} point(s), type {k}; {left} left",
+        trace.add("{a}: {cost} {cost:p:punto|puntos}, tipo {k}; quedan {left}", "{a}: {cost} {cost:p:point|points}, type {k}; {left} left",
                   a=action_id, cost=cost, k=kinds, left=left)
         if action_id in ENDS_ACTIVATION:
             ended_by = action_id
@@ -275,7 +279,8 @@ def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
     if play < 1:
         raise RuleError("bad-count", "hay que jugar al menos una carta", "at least one card must be played")
     if play > hand:
-        raise RuleError("not-enough-cards", f"solo hay {hand} carta(s) en la mano", f"only {hand} card(s) in hand")
+        raise RuleError("not-enough-cards", f"no hay bastantes cartas en la mano (hay {hand})",
+                        f"there are not enough cards in hand ({hand})")
     total = played_this_turn + play
     if total > CARDS_PER_TURN:
         raise RuleError("two-per-turn", f"ya se han jugado {played_this_turn}; el máximo por turno es 2",
@@ -351,7 +356,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("unknown-owner", f"falta el dueño de {missing}", f"the owner of {missing} is missing")
     before = sum(occupants.values())
     free = capacity - before
-    trace.add("Ocupación {b} de {c}: {f} libre(s); la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
+    trace.add("Ocupación {b} de {c}: {f} {f:p:libre|libres}; la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
               b=before, c=capacity, f=free, m=mover_points)
     if free < 1:
         raise RuleError("no-free-point", "hace falta al menos un punto de ocupación libre",
@@ -372,7 +377,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("too-many-models", "demasiadas miniaturas para calcular", "too many models to work out")
     possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own) is None
                    for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
-    trace.add("Sobran {e} punto(s); ¿se puede llenar exactamente? {p}", "{e} point(s) too many; can it be filled exactly? {p}",
+    trace.add("Sobran {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
               e=excess, p=possible)
     if not displaced:
         if not possible:
@@ -416,7 +421,7 @@ def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", c
     """Squares a move covers: M for Move, M + 1 for Run, one for Tactical move; at most two an activation while carrying an objective marker."""
     trace = Trace()
     base = {"move": m, "run": m + 1, "tactical-move": 1}[action]
-    trace.add("{a}: {b} cuadrante(s)", "{a}: {b} square(s)", a=action, b=base)
+    trace.add("{a}: {b} {b:p:cuadrante|cuadrantes}", "{a}: {b} {b:p:square|squares}", a=action, b=base)
     for name, value in modifiers.items():
         base += value
         trace.add("{n}: {v:+d} → {b}", "{n}: {v:+d} → {b}", n=name, v=value, b=base)
@@ -440,7 +445,7 @@ def door_assist(forcer: Literal["alien", "hound"], adjacent: list[Literal["alien
     trace = Trace()
     counted = [a for a in adjacent if a == forcer]
     skipped = len(adjacent) - len(counted)
-    trace.add("{n} asistente(s) cuentan, {s} no", "{n} assistant(s) count, {s} do not", n=len(counted), s=skipped)
+    trace.add("{n} {n:p:asistente|asistentes} {n:p:cuenta|cuentan}, {s} no", "{n} {n:p:assistant|assistants} {n:p:counts|count}, {s} do not", n=len(counted), s=skipped)
     return outcome(trace, bonus=len(counted), assistants=len(counted))
 
 
@@ -464,7 +469,8 @@ def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool 
     if roll is not None:
         trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=roll, ok="recupera una herida" if success else "nada",
                   ok_en="recovers a wound" if success else "nothing")
-    return outcome(trace, p, target=TREAT_WOUNDS_TARGET, success=success, wounds_lost=left)
+    event = Chance.of(p, "recuperar una herida", "recovering a wound", output="success", roll="roll", dice="1d20")
+    return outcome(trace, event, target=TREAT_WOUNDS_TARGET, success=success, wounds_lost=left)
 
 
 @resolver("hunt-begins.seal", outputs={"allowed": "the action may be taken", "success": "the door is placed (doors only)",
@@ -490,7 +496,8 @@ def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = 
         check_roll(D20, roll)
         success = roll <= close_combat
     trace.add("Chequeo de CC: {cc} o menos ({p})", "CC check: {cc} or less ({p})", cc=close_combat, p=p)
-    return outcome(trace, p, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
+    event = Chance.of(p, "sellar la compuerta", "sealing the door", output="success", roll="roll", dice="1d20")
+    return outcome(trace, event, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
 
 
 @resolver("hunt-begins.shotgun", outputs={"checks": "RC checks made", "strength": "strength of each hit"})
@@ -521,7 +528,7 @@ def point_blank(targets: int, used_shotgun: bool = False):
     if not 1 <= targets <= 3:
         raise RuleError("too-many-targets", "entre una y tres miniaturas trabadas", "between one and three engaged models")
     trace = Trace()
-    trace.add("{t} chequeo(s) de CC", "{t} CC check(s)", t=targets)
+    trace.add("{t} {t:p:chequeo|chequeos} de CC", "{t} CC {t:p:check|checks}", t=targets)
     return outcome(trace, checks=targets)
 
 
@@ -544,10 +551,10 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
         if target == "square" or not alert:
             raise RuleError("no-line-of-sight", "sin línea de visión solo vale un conducto o esquina a 3 de un marine con ¡Alerta!",
                             "without line of sight only a vent or corner within 3 of a marine with Alert! will do")
-        trace.add("¡Alerta! a {d} cuadrante(s): se puede elegir sin línea de visión",
-                  "Alert! {d} square(s) away: it may be chosen without line of sight", d=alert_within)
+        trace.add("¡Alerta! a {d} {d:p:cuadrante|cuadrantes}: se puede elegir sin línea de visión",
+                  "Alert! {d} {d:p:square|squares} away: it may be chosen without line of sight", d=alert_within)
     hits = models * rof
-    trace.add("{m} miniatura(s) × VdA {r} = {h} impacto(s) automático(s)", "{m} model(s) × RoF {r} = {h} automatic hit(s)",
+    trace.add("{m} {m:p:miniatura|miniaturas} × VdA {r} = {h} {h:p:impacto|impactos} {h:p:automático|automáticos}", "{m} {m:p:model|models} × RoF {r} = {h} automatic {h:p:hit|hits}",
               m=models, r=rof, h=hits)
     return outcome(trace, automatic_hits=hits, dodge_allowed=False)
 
@@ -563,7 +570,7 @@ def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, tar
         raise RuleError("no-square-between", "no hay cuadrante intermedio", "there is no square between")
     squares = (enemies_target > 0) + (enemies_between > 0)
     trace = Trace()
-    trace.add("{s} cuadrante(s) con enemigos × VdA 2", "{s} square(s) with enemies × RoF 2", s=squares)
+    trace.add("{s} {s:p:cuadrante|cuadrantes} con enemigos × VdA 2", "{s} {s:p:square|squares} with enemies × RoF 2", s=squares)
     return outcome(trace, squares_attacked=squares, checks=2 * squares)
 
 
@@ -573,5 +580,5 @@ def acid_spit(distance: int, enemies: int):
     if distance != 1:
         raise RuleError("not-adjacent", "el cuadrante debe ser adyacente", "the square must be adjacent")
     trace = Trace()
-    trace.add("{e} chequeo(s) de CD", "{e} RC check(s)", e=enemies)
+    trace.add("{e} {e:p:chequeo|chequeos} de CD", "{e} RC {e:p:check|checks}", e=enemies)
     return outcome(trace, checks=enemies, strength=12, av=0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -160,8 +160,8 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
         if action == PASS:
             if phase == "combat" and table[player] > 0:
                 raise RuleError("must-fight",
-                                f"{player} aún tiene {table[player]} unidad(es) trabada(s): en Combate solo se pasa sin ninguna",
-                                f"{player} still has {table[player]} engaged unit(s): in Combat you pass only with none left")
+                                f"{player} aún tiene unidades trabadas ({table[player]}): en Combate solo se pasa sin ninguna",
+                                f"{player} still has engaged units ({table[player]}): in Combat you pass only with none left")
             passed.append(player)
             turns.append(f"{player}: {PASS}")
             if len(passed) == 1:
@@ -170,8 +170,8 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
             else:
                 trace.add("{p} pasa también: termina la fase", "{p} passes too: the phase ends", p=player)
             if phase in MARK_ON_PASS and table[player] > 0:
-                trace.add("{k} unidad(es) de {p} en mesa sin activar reciben su Activation Marker",
-                          "{k} unactivated unit(s) of {p} on the table get their Activation Marker", k=table[player], p=player)
+                trace.add("{k} {k:p:unidad|unidades} de {p} en mesa sin activar {k:p:recibe|reciben} su Activation Marker",
+                          "{k} unactivated {k:p:unit|units} of {p} on the table {k:p:gets its|get their} Activation Marker", k=table[player], p=player)
                 markers[player] += table[player]
                 table[player] = 0
         else:
@@ -280,8 +280,11 @@ def roll_off_odds(result: Literal["win", "tie", "lose"], dice: str = ROLL_OFF_DI
               "Each player rolls {dice}: {total} equally likely combinations", dice=str(d), total=total)
     trace.add("El primer jugador {r} en {fav} de ellas", "The first player {r_en} in {fav} of them",
               r=names_es[result], r_en=names_en[result], fav=fav)
-    p = Fraction(fav, total)
-    return outcome(trace, p, favourable=fav, outcomes=total, probability=f"{fav}/{total}")
+    events = {"win": ("que el primer jugador gane la tirada enfrentada", "the first player winning the Roll-Off"),
+              "tie": ("un empate en la tirada enfrentada", "a tie in the Roll-Off"),
+              "lose": ("que el primer jugador pierda la tirada enfrentada", "the first player losing the Roll-Off")}
+    return outcome(trace, Chance.of(Fraction(fav, total), *events[result]), favourable=fav, outcomes=total,
+                   probability=f"{fav}/{total}")
 
 
 @resolver("starcraft-tmg.arrival-check", outputs={

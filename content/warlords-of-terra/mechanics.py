@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
 
 BANNER = {"gold": 1, "mana": 1}
 """What the Banner gives every resources phase."""
@@ -423,7 +423,8 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
     if result is not None:
         trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=result, ok="se aplica" if success else "no se aplica",
                   ok_en="it applies" if success else "it does not apply")
-    return outcome(trace, odds, success=success, roll_when=when)
+    return outcome(trace, Chance.of(odds, "sacar una herradura", "rolling a horseshoe", output="success"),
+                   success=success, roll_when=when)
 
 
 @resolver("warlords-of-terra.regenerate", outputs={

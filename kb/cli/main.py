@@ -90,11 +90,15 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(data, out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
-    from kb.site.render import render_entry
+    from kb.site.text import render_text
+
+    from kb.site.worked import name_finder
 
     titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
-    page = render_entry(entry, args.lang, titles, kb.backlinks(entry.id), results)
-    out.write(html.unescape(page))  # a terminal shows text, not HTML entities
+    meta = kb.games.get(entry.game)
+    names = name_finder(entry.game, meta.name if meta else None, meta.data.get("names") if meta else None, kb.entries)
+    out.write(render_text(entry, args.lang, titles, kb.backlinks(entry.id), results, resolvers=kb.registry.get,
+                          names=names))
     return EXIT_OK
 
 

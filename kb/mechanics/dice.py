@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Trace, Chance, outcome, resolver
 
 __all__ = ["Dice", "parse", "distribution", "chance"]
 
@@ -91,7 +91,9 @@ def odds(dice: str, at_least: int | None = None, at_most: int | None = None):
     bound_en = " and ".join(x for x in (at_least is not None and f"≥ {at_least}", at_most is not None and f"≤ {at_most}") if x)
     trace.add("{dice} da {bound} en {fav} de {total} resultados", "{dice} rolls {bound_en} in {fav} of {total} outcomes",
               dice=str(d), bound=bound_es or "cualquier valor", bound_en=bound_en or "anything", fav=fav, total=total)
-    return outcome(trace, Fraction(fav, total), favourable=fav, outcomes=total, probability=f"{fav}/{total}")
+    event = Chance.of(Fraction(fav, total), f"sacar {bound_es or 'cualquier valor'} en {d}",
+                         f"rolling {bound_en or 'anything'} on {d}")
+    return outcome(trace, event, favourable=fav, outcomes=total, probability=f"{fav}/{total}")
 
 
 @resolver("dice.initiative", outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
