@@ -38,7 +38,7 @@ def test_every_label_the_code_asks_for_is_in_both_catalogs() -> None:
     asked = set()
     for path in (KB / "site").glob("*.py"):
         src = path.read_text(encoding="utf-8")
-        asked |= {("label", k) for k in re.findall(r"\blabel\(['\"]([a-z_]+)['\"]", src)}
+        asked |= {("label", k) for k in re.findall(r"\blabel\(['\"]([a-z_]+)['\"],", src)}
         asked |= {("site", k) for k in re.findall(r"\bt\(ctx, ['\"]([a-z_]+)['\"]\)", src)}
     assert len(asked) > 30
     for lang in LANGS:

@@ -102,7 +102,7 @@ def test_concept_map_lists_each_game_term_with_its_note(sites) -> None:
 def test_glossary_page(sites) -> None:
     md = sites["es"].page("mini/glossary.md").markdown
     assert "## [Línea de visión](line-of-sight.md) {#mini-line-of-sight}" in md
-    assert "- *Abreviaturas:* es: LdV; en: LoS" in md
+    assert "- *Abreviaturas:* español: LdV; inglés: <span lang=\"en\">LoS</span>" in md
     assert "- *Concepto:* [Línea de visión](../concepts.md#common-line-of-sight)" in md
 
 

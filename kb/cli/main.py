@@ -164,6 +164,9 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         assert r is not None
         ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
         out.write(f"{name}({ins}) -> {', '.join(r.outputs)}\n    {r.doc}\n")
+        if args.labels:
+            for word in r.vocabulary():
+                out.write(f"      {word}: {r.label(word, 'es') or '?'} / {r.label(word, 'en') or '?'}\n")
     return EXIT_OK
 
 
@@ -222,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
     r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
+    r.add_argument("--no-labels", dest="labels", action="store_false",
+                   help="leave out the Spanish / English label of each input, output and value")
     r.set_defaults(func=_resolvers)
 
     b = sub.add_parser("build", help="build the bilingual site (site/es/, site/en/), replacing the old one only on success")

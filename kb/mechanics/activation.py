@@ -36,3 +36,11 @@ def alternate(order: list[str], units: dict[str, int]):
     if run > 1:
         trace.add("{p} activa sus {run} últimas seguidas", "{p} activates its last {run} in a row", p=seq[-1], run=run)
     return outcome(trace, order=seq, run=run if run > 1 else 0)
+
+
+LABELS = {
+    "order": ("orden de activación", "activation order"),
+    "units": ("unidades por jugador", "units per player"),
+    "run": ("activaciones seguidas del último jugador", "activations the last player makes in a row"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

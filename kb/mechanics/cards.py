@@ -26,3 +26,13 @@ def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None =
         raise RuleError("not-tied", f"{choice} no está entre los empatados", f"{choice} is not among the tied candidates")
     trace.add("Empate: se elige {choice}", "Tie: {choice} is chosen", choice=choice)
     return outcome(trace, target=choice, tied=tied)
+
+
+LABELS = {
+    "flips": ("cartas volteadas", "cards flipped"),
+    "lowest": ("gana la más baja", "lowest wins"),
+    "choice": ("elección", "choice"),
+    "target": ("elegida", "chosen"),
+    "tied": ("empatadas", "tied"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -69,3 +69,14 @@ def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, i
     margin = None if roll is None else roll - need
     return outcome(trace, Chance.of(p, "superar el chequeo", "passing the check", output="success", roll="roll", dice=dice),
                    target=need, success=success, margin=margin)
+
+
+LABELS = {
+    "target": ("número objetivo", "target number"),
+    "roll": ("tirada", "roll"),
+    "modifiers": ("modificadores", "modifiers"),
+    "dice": ("dados", "dice"),
+    "success": ("éxito", "success"),
+    "margin": ("margen", "margin"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -135,3 +135,18 @@ def initiative(rolls: list[dict[str, int]], highest_first: bool = True):
     order = settle(rolls[0])
     trace.add("Orden: {order}", "Order: {order}", order=order)
     return outcome(trace, order=order, rerolls=used)
+
+
+LABELS = {
+    "rolls": ("tiradas", "rolls"),
+    "highest_first": ("empieza la más alta", "highest goes first"),
+    "order": ("orden", "order"),
+    "rerolls": ("desempates", "tie-break rolls"),
+    "dice": ("dados", "dice"),
+    "at_least": ("como mínimo", "at least"),
+    "at_most": ("como máximo", "at most"),
+    "favourable": ("resultados favorables", "favourable outcomes"),
+    "outcomes": ("resultados posibles", "possible outcomes"),
+    "probability": ("probabilidad", "probability"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import Entry
-from kb.site.render import action_ref, entry_anchor, escape, inline, label, render_entry, steps
+from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
 
 __all__ = ["KIND_ORDER", "all_pages", "navigation", "main_sequence"]
@@ -141,7 +141,7 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
         assert e.term is not None
         rows = []
         for key, block in (("forms", e.term.forms), ("abbreviations", e.term.abbreviations)):
-            shown = "; ".join(f"{lg}: {', '.join(escape(f) for f in fs)}" for lg, fs in block.items() if fs)
+            shown = forms_markdown(block, ctx.lang)
             if shown:
                 rows.append(f"- *{t(ctx, key)}:* {shown}")
         if e.term.concept and ctx.kb.get(e.term.concept):

@@ -17,7 +17,7 @@ from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
 from kb.site.worked import ExampleView, Names, example_view
 
-__all__ = ["label", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
+__all__ = ["label", "forms_markdown", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
            "entry_anchor", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
@@ -106,7 +106,7 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no
             value = [f"{_value(c['base'], lang, fmt)}: {_value(c['cost'], lang, fmt)}" for c in value if isinstance(c, dict)]
             rows.append((label(key, lang), ", ".join(value)))
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
-            rows.append((label(key, lang), "; ".join(f"{lg}: {', '.join(escape(v) for v in vs)}" for lg, vs in value.items() if vs)))
+            rows.append((label(key, lang), forms_markdown(value, lang)))
         elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
             rows.append((label(key, lang), fmt(f"{{@sequence {value}}}")))  # a link to the step
         elif key == "movement_cost_change" and isinstance(value, int):
@@ -114,6 +114,21 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no
         else:
             rows.append((label(key, lang), _value(value, lang, fmt, names)))
     return rows
+
+
+def forms_markdown(forms: Mapping[str, Iterable[str]], lang: str) -> str:
+    """A term's forms per language, ``español: a, b; inglés: c``; the other language's forms marked
+    ``<span lang="en">`` (screen readers switch voice; the language lint knows they are meant)."""
+    parts = []
+    for lg, words in forms.items():
+        words = [escape(str(w)) for w in words or ()]
+        if not words:
+            continue
+        shown = ", ".join(words)
+        if lg != lang and re.fullmatch(r"[a-z]{2}", str(lg)):
+            shown = f'<span lang="{lg}">{shown}</span>'
+        parts.append(f"{label('lang_' + str(lg), lang)}: {shown}")
+    return "; ".join(parts)
 
 
 def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str]) -> list[str]:
