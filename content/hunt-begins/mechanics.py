@@ -80,8 +80,8 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                      "aim": aim, "rapid_fire": rapid_fire}
     if kind == "close-combat" and any(shooting_only.values()):
         used = [k for k, v in shooting_only.items() if v]
-        raise RuleError("not-for-close-combat", f"{used} solo se aplican a disparos",
-                        f"{used} apply to shooting only")
+        raise RuleError("not-for-close-combat", "{used}: solo se aplica a los disparos", "{used}: for shooting only",
+                        used=used)
     if target_hidden and (target_engaged or kind == "close-combat"):
         raise RuleError("hidden-and-engaged", "trabarse en combate revela a la miniatura oculta",
                         "being engaged reveals a hidden model")
@@ -193,20 +193,20 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
         data = _action(context, action_id)
         block = data.get("action", {})
         if ended_by:
-            raise RuleError("activation-ended", f"{ended_by} termina la activación", f"{ended_by} ends the activation")
+            raise RuleError("activation-ended", "{a} termina la activación", "{a} ends the activation", a=ended_by)
         if block.get("passive"):
             raise RuleError("passive-action", f"{action_id} es pasiva: no se elige ni cuesta puntos",
                             f"{action_id} is passive: it is not chosen and costs no points")
         kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
         for k in kinds:
             if k in seen:
-                raise RuleError("same-type-twice", f"{action_id} y {seen[k]} son del mismo tipo ({k})",
-                                f"{action_id} and {seen[k]} are of the same type ({k})")
+                raise RuleError("same-type-twice", "{a} y {b} son del mismo tipo ({k})",
+                                "{a} and {b} are of the same type ({k})", a=action_id, b=seen[k], k=k)
             seen[k] = action_id
         cost = int(block.get("cost", 1))
         if cost > left:
-            raise RuleError("not-enough-points", f"{action_id} cuesta {cost} y quedan {left}",
-                            f"{action_id} costs {cost} and {left} are left")
+            raise RuleError("not-enough-points", "{a} cuesta {cost} y quedan {left}", "{a} costs {cost} and {left} are left",
+                            a=action_id, cost=cost, left=left)
         if all(a in actions[:actions.index(action_id) + 1] for a in EXCLUSIVE):
             raise RuleError("shotgun-and-point-blank", "¡Escopeta! y Disparo a quemarropa no se usan en el mismo turno",
                             "Shotgun! and Point-blank shot cannot be used in the same turn")
@@ -257,8 +257,8 @@ def first_activation(models: list[str], choice: str, last_activated: str | None 
     trace = Trace()
     others = [m for m in models if m != last_activated]
     if choice == last_activated and others:
-        raise RuleError("last-model-first", f"{choice} fue la última en activarse y hay otras: {others}",
-                        f"{choice} was activated last and there are others: {others}")
+        raise RuleError("last-model-first", "{c} fue la última en activarse y hay otras: {o}",
+                        "{c} was activated last and there are others: {o}", c=choice, o=others)
     trace.add("{c} puede activarse primero", "{c} may activate first", c=choice)
     return outcome(trace, allowed=True)
 

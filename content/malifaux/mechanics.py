@@ -219,11 +219,11 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
             raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
     unmeasured = [m for m in engaged_with if m not in distances]
     if unmeasured:
-        raise RuleError("missing-distance", f"falta la distancia al objetivo de {', '.join(unmeasured)}",
-                        f"the distance to the target is missing for {', '.join(unmeasured)}")
+        raise RuleError("missing-distance", "falta la distancia al objetivo de {m}",
+                        "the distance to the target is missing for {m}", m=unmeasured)
     within_2 = [m for m, d in distances.items() if m != target and d <= SHOOTING_INTO_COMBAT_RADIUS]
-    trace.add("A {r}\" o menos de {t}: {w}", "Within {r}\" of {t}: {w}", r=SHOOTING_INTO_COMBAT_RADIUS, t=target,
-              w=[f"{m} ({distances[m]}\")" for m in within_2] or ["—"])
+    trace.add("A {r}\" o menos de {t} (distancia en pulgadas): {w}", "Within {r}\" of {t} (distance in inches): {w}",
+              r=SHOOTING_INTO_COMBAT_RADIUS, t=target, w={m: distances[m] for m in within_2} or ["—"])
     if attacker_engaged:
         raise RuleError("engaged-attacker", "una miniatura trabada no puede hacer Ataques de Proyectil",
                         "an engaged model cannot make projectile attacks")
@@ -257,8 +257,8 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
         if attacker is not None and attacker in extra:
             raise RuleError("attacker-flips", "el Atacante no voltea carta por sí mismo",
                             "the attacker flips no card for itself")
-        raise RuleError("wrong-flips", f"hay que voltear exactamente una carta por {', '.join(candidates)}",
-                        f"exactly one card must be flipped for {', '.join(candidates)}")
+        raise RuleError("wrong-flips", "hay que voltear exactamente una carta por cada una: {c}",
+                        "exactly one card must be flipped for each of them: {c}", c=candidates)
     picked = flip_select(flips, True, choice)
     trace.steps.extend(picked.trace)
     final = picked.values["target"]
@@ -300,14 +300,15 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
         if len(group) > 1:
             pick = chosen.get(step)
             if step not in chosen:
-                raise RuleError("order-not-covered", f"la fuente no ordena varios efectos de '{step}': {', '.join(group)}",
-                                f"the source gives no order for several '{step}' effects: {', '.join(group)}")
+                raise RuleError("order-not-covered", "la fuente no ordena varios efectos del paso «{step}»: {group}",
+                                "the source gives no order for several effects of the step “{step}”: {group}",
+                                step=step, group=group)
             if pick is None:
-                raise RuleError("choice-needed", f"el jugador de '{step}' debe elegir el orden de {', '.join(group)}",
-                                f"the '{step}' player must choose the order of {', '.join(group)}")
+                raise RuleError("choice-needed", "el jugador del paso «{step}» debe elegir el orden de {group}",
+                                "the player of the step “{step}” must choose the order of {group}", step=step, group=group)
             if sorted(pick) != sorted(group):
-                raise RuleError("bad-choice", f"el orden elegido debe contener exactamente {', '.join(group)}",
-                                f"the chosen order must hold exactly {', '.join(group)}")
+                raise RuleError("bad-choice", "el orden elegido debe contener exactamente {group}",
+                                "the chosen order must hold exactly {group}", group=group)
             group = list(pick)
         if group and numbers[step] is None:
             trace.add("Antes de los pasos numerados ({step}): {g}", "Before the numbered steps ({step}): {g}", step=step, g=group)

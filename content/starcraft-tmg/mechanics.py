@@ -55,7 +55,7 @@ def _step(steps: list[Mapping[str, Any]], step_id: str) -> Mapping[str, Any]:
     for step in flatten_steps(steps):
         if step["id"] == step_id:
             return step
-    raise RuleError("unknown-step", f"no hay paso '{step_id}' en la ronda", f"the round has no step '{step_id}'")
+    raise RuleError("unknown-step", "la ronda no tiene un paso «{step}»", "the round has no step “{step}”", step=step_id)
 
 
 def _check_2d6(rolls: dict[str, int]) -> None:
@@ -70,7 +70,7 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
     """Winner of one 2D6 Roll-Off; a tie is refused because chapter 07 does not say how to break it."""
     _two_players(list(rolls), "El Roll-Off", "The Roll-Off")
     _check_2d6(rolls)
-    trace.add("Roll-Off (2D6): {rolls}", "Roll-Off (2D6): {rolls}", rolls=[f"{p}={v}" for p, v in rolls.items()])
+    trace.add("Roll-Off (2D6): {rolls}", "Roll-Off (2D6): {rolls}", rolls=dict(rolls))
     (a, ra), (b, rb) = rolls.items()
     if ra == rb:
         raise RuleError("roll-off-tie",
@@ -179,8 +179,9 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                 table[player] = 0
         else:
             if action not in allowed:
-                raise RuleError("action-not-allowed", f"{action} no es una acción de la fase {phase} ({', '.join(allowed)})",
-                                f"{action} is not an action of the {phase} phase ({', '.join(allowed)})")
+                raise RuleError("action-not-allowed", "{action} no es una acción de la fase de {phase} ({allowed})",
+                                "{action} is not an action of the {phase} phase ({allowed})", action=action, phase=phase,
+                                allowed=list(allowed))
             if not can_activate:
                 raise RuleError("must-pass", f"a {player} no le queda ninguna unidad que activar: tiene que pasar",
                                 f"{player} has no unit left to activate: they must pass")
@@ -246,7 +247,7 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
                         f"round {round} needs the VP at the end of round {round - 1}")
     _two_players(list(vp), "«vp»", "'vp'")
     trace.add("VP al final de la ronda {r}: {vp}", "VP at the end of round {r}: {vp}", r=round - 1,
-              vp=[f"{p}={v}" for p, v in vp.items()])
+              vp=dict(vp))
     (a, va), (b, vb) = vp.items()
     if va != vb:
         holder = a if va < vb else b

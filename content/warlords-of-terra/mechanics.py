@@ -259,8 +259,8 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             raise RuleError("no-combat", "ninguna área de amenaza activa obliga a combatir y no se ha elegido a quién golpear",
                             "no active threat area forces a combat and no troop was chosen to hit")
         else:
-            raise RuleError("choose-target", f"{', '.join(forced)} obligan a combatir: el atacante debe elegir a quién golpea",
-                            f"{', '.join(forced)} force combat: the attacker must choose whom to hit")
+            raise RuleError("choose-target", "{f} obligan a combatir: el atacante debe elegir a quién golpea",
+                            "{f} force combat: the attacker must choose whom to hit", f=forced)
     if target not in enemies:
         raise RuleError("unknown-target", f"{target} no es una tropa enemiga de este combate",
                         f"{target} is not an enemy troop in this combat")
@@ -418,8 +418,8 @@ def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False, t
         return outcome(trace, allowed=True, player_hit=True, must_fight=[], ignored=ignored)
     shields = [n for n in blockers if adjacent[n].get("player_behind")]
     if not (trample and shields):
-        raise RuleError("enemy-troops-adjacent", f"hay tropas enemigas adyacentes ({', '.join(blockers)}): hay que combatir con ellas antes",
-                        f"enemy troops are adjacent ({', '.join(blockers)}): it must fight them first")
+        raise RuleError("enemy-troops-adjacent", "hay tropas enemigas adyacentes ({b}): hay que combatir con ellas antes",
+                        "enemy troops are adjacent ({b}): it must fight them first", b=blockers)
     trace.add("Tropas enemigas adyacentes ({b}): no puede tomar al jugador como blanco y combate con ellas",
               "Enemy troops are adjacent ({b}): it cannot target the player and fights them", b=blockers)
     trace.add("Arrasar: si golpea a {s}, el golpe sigue hasta el jugador, que está detrás",

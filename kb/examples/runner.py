@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Mapping
 from jsonschema import Draft202012Validator
 
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
-from kb.mechanics import Context, Outcome, Registry, Resolver, RuleError
+from kb.mechanics import Context, Outcome, Registry, Resolver, RuleError, Step
 from kb.mechanics.dice import distribution, parse
 from kb.core.model import Entry, Example, Text
 from kb.core.schema import found, where
@@ -36,7 +36,7 @@ class ExampleResult:
     """The rule error code raised, or the unexpected exception."""
     details: tuple[str, ...] = field(default_factory=tuple)
     """Human-readable lines explaining a failure."""
-    message: Text | None = None
+    message: Step | None = None
     """What the rule error said, in both languages (when the resolver refused the inputs)."""
 
     @property
@@ -146,8 +146,8 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
         result = res.func(**kwargs)
     except RuleError as err:
         if ex.expect_error == err.code:
-            return ExampleResult(entry, ex, "passed", error=err.code, message=err.text)
-        return ExampleResult(entry, ex, "failed", error=err.code, message=err.text,
+            return ExampleResult(entry, ex, "passed", error=err.code, message=err.step)
+        return ExampleResult(entry, ex, "failed", error=err.code, message=err.step,
                              details=(f"raised {err.code}: {err.text.en}" + (f"; expected {ex.expect_error}" if ex.expect_error else ""),))
     except Exception as exc:  # a resolver bug: reported, never a crash of the run
         return ExampleResult(entry, ex, "error", error=f"{type(exc).__name__}: {exc}",

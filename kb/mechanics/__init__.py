@@ -98,6 +98,8 @@ def _show(value: Any) -> str:
         return "✔" if value else "✘"
     if isinstance(value, (list, tuple)):
         return ", ".join(_show(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={_show(v)}" for k, v in value.items())
     return str(value)
 
 
@@ -163,12 +165,25 @@ def outcome(trace: Trace, odds: Chance | Fraction | None = None, /, **values: An
 
 
 class RuleError(Exception):
-    """A rule forbids what the inputs describe; ``code`` is what ``expect_error`` matches."""
+    """A rule forbids what the inputs describe; ``code`` is what ``expect_error`` matches.
 
-    def __init__(self, code: str, es: str, en: str) -> None:
-        super().__init__(en)
+    Like :meth:`Trace.add`, the message may hold ``{name}`` fields filled from ``values``: a page then
+    shows the ids among them by their names (``RuleError("same-type", "{a} y {b} son del mismo tipo",
+    "{a} and {b} are of the same type", a=first, b=second)``).
+    """
+
+    def __init__(self, code: str, es: str, en: str, **values: Any) -> None:
+        trace = Trace()
+        if values:
+            trace.add(es, en, **values)
+            step = trace.steps[0]
+        else:
+            step = Step(Text(es, en))
+        super().__init__(step.text.en)
         self.code = code
-        self.text = Text(es, en)
+        self.text = step.text
+        self.step = step
+        """The message as a step: worded per language, with its values kept as data."""
 
 
 @dataclass(frozen=True)

@@ -127,11 +127,11 @@ def initiative(rolls: list[dict[str, int]], highest_first: bool = True):
             used += 1
             trace.add("Empate a {value} entre {tied}: repiten la tirada ({again})",
                       "Tie at {value} between {tied}: they roll again ({again})",
-                      value=value, tied=tied, again=[f"{p}={again[p]}" for p in tied])
+                      value=value, tied=tied, again={p: again[p] for p in tied})
             order += settle(again)
         return order
 
-    trace.add("Tiradas: {rolls}", "Rolls: {rolls}", rolls=[f"{p}={v}" for p, v in rolls[0].items()])
+    trace.add("Tiradas: {rolls}", "Rolls: {rolls}", rolls=dict(rolls[0]))
     order = settle(rolls[0])
     trace.add("Orden: {order}", "Order: {order}", order=order)
     return outcome(trace, order=order, rerolls=used)

@@ -44,7 +44,7 @@ def _find(steps: list[tuple[Mapping[str, Any], Number]], step: str) -> int:
     for i, (s, _) in enumerate(steps):
         if s["id"] == step:
             return i
-    raise RuleError("unknown-step", f"no hay paso '{step}'", f"there is no step '{step}'")
+    raise RuleError("unknown-step", "no hay paso «{step}»", "there is no step “{step}”", step=step)
 
 
 def _shown(number: Number) -> str:

@@ -36,7 +36,7 @@ _ABBR = re.compile(r"^\*\[[^\]]*\]:.*$", re.M)
 _TARGET = re.compile(r"\]\([^)]*\)|\{#[^}]*\}|\{:[^}]*\}|<[^>]*>")
 _ENTRY_ID = re.compile(r"(?<![\w/.#-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w/-])")
 _WORD = re.compile(r"[\w'’-]+")
-_IDENTIFIER = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)+")
+_DATUM = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 
 
 @dataclass(frozen=True)
@@ -107,11 +107,14 @@ def _strings(value: Any, keys: bool = True) -> Iterator[str]:
             yield from _strings(v, keys)
 
 
-def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: str) -> set[str]:
-    """The identifiers a page in ``lang`` must not show: every id-shaped string of the examples' data,
-    the sequences' step ids and allowed actions and the kind-specific facts, and every word of the
-    resolvers' ``vocabulary`` (word -> labels) whose label in ``lang`` differs from it; minus the
-    words the content's own ``lang`` prose uses."""
+def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: str,
+                prose_texts: Iterable[str] = (), names: Mapping[str, Text] = {}) -> set[str]:
+    """The identifiers a page in ``lang`` must not show: every lower-case word-like string of the
+    examples' data, the sequences' step ids and allowed actions and the kind-specific facts, and every
+    word of the resolvers' ``vocabulary`` (word -> labels) whose label in ``lang`` differs from it;
+    minus the words (in any case) the content's own ``lang`` prose, its terms' forms, ``prose_texts``
+    (such as the games' summaries) and the ``lang`` labels use, and ids whose ``names`` in ``lang`` are
+    the id itself ("support" is the English name of ``support``). One-letter names are left alone."""
     entries = list(entries)
     data: set[str] = set()
     prose: set[str] = set()
@@ -125,13 +128,20 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
         block = e.data.get(e.kind)
         if isinstance(block, Mapping) and e.kind != "sequence":
             data.update(s for k, v in block.items() if k not in ("forms", "abbreviations") for s in _strings(v, keys=False))
-        for _, text in iter_texts(e.data):
-            value = text.get(lang)
-            if isinstance(value, str):
-                prose.update(w.strip("-'’") for w in _WORD.findall(LINK.sub(" ", value)))
-    found = {w for w in data if _IDENTIFIER.fullmatch(w)}
+        texts = [t.get(lang) for _, t in iter_texts(e.data)]
+        if e.term:
+            texts += list(e.term.forms.get(lang, ())) + list(e.term.abbreviations.get(lang, ()))
+        prose.update(_words(t) for t in texts if isinstance(t, str))
+    prose = {w for ws in prose for w in ws} | {w for t in prose_texts for w in _words(t)}
+    found = {w for w in data if _DATUM.fullmatch(w) and len(w) > 1}
     found |= {w for w, label in vocabulary.items() if label.get(lang) and label.get(lang) != w}
-    return found - prose
+    labels = {w for label in vocabulary.values() for w in _words(label.get(lang) or "")}
+    same = {w for w, name in names.items() if (name.get(lang) or "").lower() == w.lower()}
+    return {w for w in found if w.lower() not in prose and w.lower() not in labels and w not in same}
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.strip("-'’").lower() for w in _WORD.findall(LINK.sub(" ", text)))
 
 
 def _steps(steps: Any) -> Iterator[Mapping[str, Any]]:

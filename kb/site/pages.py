@@ -87,7 +87,7 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
         title = ctx.text(seq.title, path, seq.title.es)
         out += [f"## {t(ctx, 'turn_sequence')} {{#turn-sequence}}", "", f"[{escape(title)}]({link(seq.id, None)})", ""]
         href = lambda sid: link(seq.id, sid)  # noqa: E731
-        act = action_ref(game, ctx.lang, ctx.titles, link)
+        act = action_ref(game, ctx.lang, ctx.titles, link, ctx.names(game))
         out += steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, fmt, href=href, action=act) + [""]
     out += [f"## {t(ctx, 'sections')} {{#sections}}", ""]
     out += [f"- [{t(ctx, 'glossary')}](glossary.md)"]

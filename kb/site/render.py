@@ -173,9 +173,18 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
     return out
 
 
-def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> Callable[[str], str]:
-    """Shows an action named in a step's ``allows`` as a link to ``<game>.<name>`` when that entry exists."""
-    return lambda name: ref(f"{game}.{name}", lang, titles, link_to) if titles(f"{game}.{name}") else escape(name)
+def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain,
+               names: Names = _no_names) -> Callable[[str], str]:
+    """Shows an action named in a step's ``allows`` as a link to ``<game>.<name>`` when that entry exists,
+    else by its name in ``names`` (the game's ``names:``)."""
+
+    def show(name: str) -> str:
+        if titles(f"{game}.{name}"):
+            return ref(f"{game}.{name}", lang, titles, link_to)
+        found = names(name)
+        return escape(found.best(lang) if found else name)
+
+    return show
 
 
 def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str]) -> list[str]:
@@ -247,7 +256,7 @@ def render_entry(
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
         out += [f"{h}# {label('steps', lang)}", ""] + steps(seq.get("steps", []), lang, fmt,
-                                                               action=action_ref(entry.game, lang, titles, link_to)) + [""]
+                                                               action=action_ref(entry.game, lang, titles, link_to, names)) + [""]
         if seq.get("repeats"):
             out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
     if entry.text("notes"):
@@ -266,7 +275,9 @@ def render_entry(
         out += [f"- {ref(s, lang, titles, link_to)}" for s in sources] + [""]
     src = data.get("source")
     if isinstance(src, dict):
-        out += [f"*{label('source', lang)}: `{escape(str(src.get('doc')))}`, {label('section', lang)} "
-                f"“{escape(str(src.get('section')))}”*", ""]
+        section = escape(str(src.get("section")))
+        if lang != "es":  # section titles are the Spanish source's own headings
+            section = f'<span lang="es">{section}</span>'
+        out += [f"*{label('source', lang)}: `{escape(str(src.get('doc')))}`, {label('section', lang)} “{section}”*", ""]
     return "\n".join(out).rstrip() + "\n"
 

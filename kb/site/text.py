@@ -62,7 +62,8 @@ def _heading(title: str, char: str = "-") -> list[str]:
     return ["", title, char * len(title)]
 
 
-def _steps(items: list[Mapping[str, Any]], lang: str, show: Callable[[str], str], depth: int = 0) -> list[str]:
+def _steps(items: list[Mapping[str, Any]], lang: str, show: Callable[[str], str], names: Names,
+           titles: Callable[[str], Text | None], depth: int = 0) -> list[str]:
     out: list[str] = []
     pad = "   " * depth
     for n, step in enumerate(items, 1):
@@ -73,8 +74,9 @@ def _steps(items: list[Mapping[str, Any]], lang: str, show: Callable[[str], str]
         if isinstance(text, Mapping) and "es" in text:
             out += _wrap(show(Text(text["es"], text.get("en")).best(lang)), pad + "   ")
         if step.get("allows"):
-            out += _wrap(f"{label('allows', lang)}: {', '.join(str(a) for a in step['allows'])}", pad + "   ")
-        out += _steps(step.get("steps", []), lang, show, depth + 1)
+            shown = [(names(str(a)) or titles(str(a)) or Text(str(a))).best(lang) for a in step["allows"]]
+            out += _wrap(f"{label('allows', lang)}: {', '.join(shown)}", pad + "   ")
+        out += _steps(step.get("steps", []), lang, show, names, titles, depth + 1)
     return out
 
 
@@ -135,7 +137,7 @@ def render_text(
             out += _wrap(f"{value}: {when}", "  ")
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
-        out += _heading(label("steps", lang)) + _steps(seq.get("steps", []), lang, text)
+        out += _heading(label("steps", lang)) + _steps(seq.get("steps", []), lang, text, names, lambda a: titles(f"{entry.game}.{a}"))
         repeats = seq.get("repeats")
         if isinstance(repeats, Mapping):
             out += [""] + _wrap(f"{label('repeats', lang)}: {text(Text(repeats['es'], repeats.get('en')).best(lang))}")

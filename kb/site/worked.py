@@ -99,6 +99,9 @@ def value_shower(lang: str, resolver: Resolver | None, names: Names) -> Callable
         if isinstance(value, (int, float, Fraction)):
             return number(value, lang)
         if isinstance(value, str):
+            if ": " in value and names(value) is None:  # a "player: action" pair some resolvers return
+                head, _, tail = value.partition(": ")
+                return f"{word(head)}: {word(tail)}"
             return word(value)
         if isinstance(value, Mapping):
             return join([f"{show(k)}: {show(v)}" for k, v in value.items()], lang) or "—"
@@ -141,7 +144,7 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
             odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
                 event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
     elif result is not None and result.message is not None:
-        outcome = gettext(lang, "The rules do not allow it: {reason}").format(reason=_sentence(result.message.best(lang)))
+        outcome = gettext(lang, "The rules do not allow it: {reason}").format(reason=_sentence(result.message.say(lang, show)))
     elif ex.expect_error:
         outcome = gettext(lang, "The rules do not allow it.")
     note = ex.note.best(lang) if ex.note else None
