@@ -100,6 +100,8 @@ def render_text(
     out = [title, "=" * len(title), " · ".join(meta) + f"  [{entry.id}]"]
     if entry.text("summary"):
         out += [""] + _wrap(text(entry.text("summary").best(lang)), "  ")
+    if entry.also_called(lang):
+        out += [""] + _wrap(f"{label('also_called', lang)}: {', '.join(entry.also_called(lang))}")
     ruling = data.get("ruling") if entry.kind == "ruling" else None
     if isinstance(ruling, dict):
         for key in ("question", "answer"):
@@ -157,6 +159,8 @@ def render_text(
                 out += _wrap(view.odds, "  ")
             if view.verified is not None:
                 out.append("  " + ("✔ " + label("verified", lang) if view.verified else "✘ " + label("failed", lang)))
+    if entry.questions(lang):
+        out += _heading(label("player_questions", lang)) + [f"  - {q}" for q in entry.questions(lang)]
     links = [(label("see_also", lang), list(entry.see_also)),
              (label("referenced_by", lang), sorted({lk.source for lk in backlinks if lk.source != entry.id}))]
     for head, ids in links:
