@@ -91,7 +91,7 @@ class KnowledgeBase:
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
             from kb.i18n.status import check_translations
 
-            problems += check_translations(loaded.entries.values(), graph.terms, memo)
+            problems += check_translations(loaded.entries.values(), graph.terms, memo, loaded.games.values())
             linked = (graph, problems)
             if use_cache:
                 for old in linked_path.parent.glob("*.pickle"):

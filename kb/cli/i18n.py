@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("--check", action="store_true", help="exit 1 when any field is missing or stale (for CI)")
     ack = isub.add_parser("ack", help="mark English fields as current for the Spanish as it is now")
-    ack.add_argument("ids", nargs="*", help="entry ids or games")
+    ack.add_argument("ids", nargs="*", help="entry ids or games (a game's id also covers its game.yaml)")
     ack.add_argument("--all", action="store_true", help="every entry")
     ack.add_argument("--field", action="append", help="only this field (repeatable), e.g. text or summary")
     ex = isub.add_parser("export", help="write a gettext PO file for translators (Poedit, Weblate, OmegaT)")
@@ -35,6 +35,8 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     ex.add_argument("-o", "--output", required=True, metavar="FILE.po", help="the PO file to write ('-': standard output)")
     ex.add_argument("--game", help="only this game")
     ex.add_argument("--no-history", action="store_true", help="do not look in git history for the previous Spanish")
+    ex.add_argument("--template", action="store_true",
+                    help="write a template (POT): every msgstr empty, nothing fuzzy; for 'msgmerge --previous'")
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
@@ -54,14 +56,16 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from kb.i18n.status import field_status
+    from kb.i18n.status import field_status, owners
 
     if _unknown_game("status", args.game, kb, err):
         return 2
-    rows = [st for e in kb.entries.values() if not args.game or e.game == args.game for st in field_status(e)]
+    every = [o for o in owners(kb.entries.values(), kb.games) if not args.game or o.game == args.game]
+    game_of = {o.id: o.game for o in every}
+    rows = [st for o in every for st in field_status(o)]
     counts: dict[str, Counter[str]] = {}
     for st in rows:
-        counts.setdefault(kb.entries[st.entry].game, Counter())[st.status] += 1
+        counts.setdefault(game_of[st.entry], Counter())[st.status] += 1
     pending = [st for st in rows if st.status != "current"]
     if args.json:
         json.dump({
@@ -82,7 +86,7 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from kb.i18n.status import acknowledge
+    from kb.i18n.status import acknowledge, owners
 
     if not args.ids and not args.all:
         err.write("kb i18n ack: name entry ids or games, or pass --all\n")
@@ -92,7 +96,7 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
     if unknown:
         err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
         return 2
-    chosen = [e for e in kb.entries.values() if args.all or e.id in args.ids or e.game in args.ids]
+    chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
     changed = acknowledge(chosen, set(args.field) if args.field else None)
     for path in changed:
         out.write(f"updated {format_path(path)}\n")
@@ -106,7 +110,7 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
     if _unknown_game("export", args.game, kb, err):
         return 2
-    po, counts = build_po(kb, args.game, None if args.no_history else History())
+    po, counts = build_po(kb, args.game, None if args.no_history or args.template else History(), args.template)
     if args.output == "-":
         text = str(po)
         out.write(text if text.endswith("\n") else text + "\n")
@@ -145,6 +149,8 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
         out.write(f"{format_path(c.path)}: {verb} {c.entry} {c.field}: {what}\n")
+    for context, problem in result.problems:
+        err.write(f"{problem.format()} [{context}]\n")
     for context, reason in result.refused:
         err.write(f"{args.file}: refused {context}: {reason}\n")
     for context in result.unknown:
