@@ -56,13 +56,15 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from kb.i18n.history import History
     from kb.i18n.status import field_status, owners
 
     if _unknown_game("status", args.game, kb, err):
         return 2
+    written_from = History().written_from
     every = [o for o in owners(kb.entries.values(), kb.games) if not args.game or o.game == args.game]
     game_of = {o.id: o.game for o in every}
-    rows = [st for o in every for st in field_status(o)]
+    rows = [st for o in every for st in field_status(o, written_from)]
     counts: dict[str, Counter[str]] = {}
     for st in rows:
         counts.setdefault(game_of[st.entry], Counter())[st.status] += 1

@@ -168,7 +168,7 @@ def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | No
         if game is not None and owner.game != game:
             continue
         first = True
-        for st in field_status(owner):
+        for st in field_status(owner, history.written_from if history is not None else None):
             counts[st.status] += 1
             where = st.source_location or st.location
             try:
