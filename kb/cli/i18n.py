@@ -1,14 +1,14 @@
-"""``kb i18n``: the translators' commands (status, ack, export, import)."""
+"""``kb i18n``: the translators' commands (status, ack, export, import, glossary)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
 from kb.core.diagnostics import format_path, hint
+from kb.core.files import atomic_write
 from kb.core.model import TARGET_LANG as TARGET
 
 if TYPE_CHECKING:
@@ -19,13 +19,15 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> None:
     """Register ``kb i18n`` and its subcommands."""
-    p = sub.add_parser("i18n", help="translation status, acknowledging edits, PO export and import")
+    p = sub.add_parser("i18n", help="translation status, acknowledging edits, PO export and import, glossary")
     isub = p.add_subparsers(dest="i18n_command", metavar="ACTION", parser_class=type(p))
     isub.required = True
     st = isub.add_parser("status", help="missing and stale English fields, per game")
     st.add_argument("--game", help="only this game")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("--check", action="store_true", help="exit 1 when any field is missing or stale (for CI)")
+    st.add_argument("--no-history", action="store_true",
+                    help="do not look in git history (for when the English was written, and the previous Spanish)")
     ack = isub.add_parser("ack", help="mark English fields as current for the Spanish as it is now")
     ack.add_argument("ids", nargs="*", help="entry ids or games (a game's id also covers its game.yaml)")
     ack.add_argument("--all", action="store_true", help="every entry")
@@ -37,6 +39,10 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     ex.add_argument("--no-history", action="store_true", help="do not look in git history for the previous Spanish")
     ex.add_argument("--template", action="store_true",
                     help="write a template (POT): every msgstr empty, nothing fuzzy; for 'msgmerge --previous'")
+    gl = isub.add_parser("glossary", help="write the glossary for translation tools (TBX or CSV)")
+    gl.add_argument("--format", choices=("tbx", "csv"), default="tbx", help="TBX (default) or CSV")
+    gl.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
+    gl.add_argument("--game", help="only this game")
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
@@ -57,34 +63,43 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
     from kb.i18n.history import History
-    from kb.i18n.status import field_status, owners
+    from kb.i18n.report import status_report
 
     if _unknown_game("status", args.game, kb, err):
         return 2
-    written_from = History().written_from
-    every = [o for o in owners(kb.entries.values(), kb.games) if not args.game or o.game == args.game]
-    game_of = {o.id: o.game for o in every}
-    rows = [st for o in every for st in field_status(o, written_from)]
-    counts: dict[str, Counter[str]] = {}
-    for st in rows:
-        counts.setdefault(game_of[st.entry], Counter())[st.status] += 1
-    pending = [st for st in rows if st.status != "current"]
+    report = status_report(kb, args.game, None if args.no_history else History())
     if args.json:
-        json.dump({
-            "games": {g: {"lang": TARGET, "fields": sum(c.values()), **{k: c.get(k, 0) for k in ("current", "stale", "missing")}}
-                      for g, c in sorted(counts.items())},
-            "pending": [{"entry": st.entry, "field": st.field, "status": st.status, "path": format_path(st.location.path),
-                         "line": st.location.line} for st in pending],
-        }, out, ensure_ascii=False, indent=2)
+        json.dump(report, out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
         out.write(f"{'game':<22} lang {'fields':>7} {'current':>8} {'stale':>6} {'missing':>8}\n")
-        for g, c in sorted(counts.items()):
-            out.write(f"{g:<22} {TARGET:<4} {sum(c.values()):>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
-        for st in pending:
-            loc = st.location
-            out.write(f"{format_path(loc.path)}:{loc.line}:{loc.column}: {st.status}: {st.entry} {st.field}\n")
-    return 1 if args.check and pending else 0
+        for g, c in report["games"].items():
+            out.write(f"{g:<22} {TARGET:<4} {c['fields']:>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
+        for row in report["pending"]:
+            changed = f" (paragraphs {', '.join(map(str, row['paragraphs']))})" if row.get("paragraphs") else ""
+            out.write(f"{row['path']}:{row['line']}:{row['column']}: {row['status']}: {row['entry']} {row['field']}"
+                      f"{changed}\n")
+    return 1 if args.check and report["pending"] else 0
+
+
+def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from kb.i18n.glossary import glossary, to_csv, to_tbx
+
+    if _unknown_game("glossary", args.game, kb, err):
+        return 2
+    terms = glossary(kb, args.game)
+    name = kb.games[args.game].name.es if args.game in kb.games else "all games"
+    text = to_tbx(terms, f"Glosario / Glossary: {name}") if args.format == "tbx" else to_csv(terms)
+    if args.output == "-":
+        out.write(text)
+        return 0
+    try:
+        atomic_write(Path(args.output), text.encode("utf-8"))
+    except OSError as exc:
+        err.write(f"kb i18n glossary: cannot write {args.output}: {exc.strerror or exc}\n")
+        return 2
+    out.write(f"wrote {args.output}: {len(terms)} term(s) ({args.format})\n")
+    return 0
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
@@ -165,7 +180,7 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {
-    "status": _status, "ack": _ack, "export": _export, "import": _import,
+    "status": _status, "ack": _ack, "glossary": _glossary, "export": _export, "import": _import,
 }
 
 

@@ -99,11 +99,11 @@ def _wrap(text: str, prefix: str, width: int) -> list[str]:
 def join(spanish: Sequence[Unit], english: Sequence[Unit] | None, new: Mapping[int, str], wrap: bool) -> str:
     """An English text shaped like ``spanish``: unit ``i`` is ``new[i]`` if given, else the English's unit ``i``.
 
-    New units are wrapped at the Spanish's longest line when ``wrap`` is true and the Spanish unit
-    spans several lines; otherwise each stays on one line. ``english`` must be aligned with
-    ``spanish`` whenever a unit is not in ``new``.
+    New units are wrapped at the longest line of the Spanish or the English when ``wrap`` is true
+    and the Spanish unit spans several lines; otherwise each stays on one line. ``english`` must be
+    aligned with ``spanish`` whenever a unit is not in ``new``.
     """
-    width = max((len(line) for u in spanish for line in u.lines), default=WRAP_WIDTH) or WRAP_WIDTH
+    width = max((len(line) for u in [*spanish, *(english or ())] for line in u.lines), default=0) or WRAP_WIDTH
     out: list[str] = []
     for i, es in enumerate(spanish):
         old = english[i] if english is not None and i < len(english) else None
