@@ -699,3 +699,43 @@ def test_glossary_exports_tbx_with_a_term_entry_per_term_and_csv(root: Path, tmp
         ("trabado", "engaged", "g.engaged", "locked"), ("Ki", "Ki", "g.ki", "")]
     assert rows[0]["es_forms"] == "trabado; trabado en combate"
     assert kb_(root, "i18n", "glossary", "--format", "tbx", "--game", "nope", "-o", "-")[0] == 2
+
+
+# ---------------------------------------------------------------- the translators' page
+
+
+def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_before_and_after(
+        root: Path, tmp_path: Path) -> None:
+    import re
+
+    from kb.site.structure import build_site
+
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "first")
+    edit(root / "g/rules/shoot.yaml", "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    report = json.loads(kb_(root, "i18n", "status", "--json")[1])
+    assert report["games"]["g"] == {"lang": "en", "fields": 9, "current": 7, "stale": 1, "missing": 1}
+    kb = KnowledgeBase.load(root)
+    for lang, heads in (("en", ("Before", "Now")), ("es", ("Antes", "Ahora"))):
+        page = build_site(kb, [], lang).page("translators.md")
+        assert page is not None
+        rows = re.findall(r"^\| (.+?) \| (\d+) \| (\d+) \((\d+) %\) \| (\d+) \((\d+) %\) \| (\d+) \((\d+) %\) \|$",
+                          page.markdown, re.M)
+        shown = {name: [int(x) for x in figures] for name, *figures in rows}
+        for game, counts in report["games"].items():
+            name = kb.games[game].name.best(lang)
+            fields = counts["fields"]
+            assert shown[name] == [fields, counts["current"], round(100 * counts["current"] / fields),
+                                   counts["stale"], round(100 * counts["stale"] / fields),
+                                   counts["missing"], round(100 * counts["missing"] / fields)]
+        body = page.markdown
+        stale = body[body.index("{#g-stale}"):body.index("{#g-missing}")]
+        assert "g.shoot" in stale and "summary" in stale
+        before = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
+        assert "> Si el objetivo está trabado, se elige al azar." in before
+        assert "> Si el objetivo está trabado, se decide volteando cartas." in stale.split(f"*{heads[1]}:*")[1]
+        assert "examples&#91;lowest&#93;.title" in body[body.index("{#g-missing}"):]  # brackets escaped
+    assert build_site(kb, [], "en").nav[-1].path == "translators.md"

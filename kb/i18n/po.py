@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -180,15 +180,17 @@ def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | No
             if old is not None and normalise(old) != normalise(st.source):
                 counts["previous"] += 1
             for msg in _messages(st, old):
+                if template:  # a template says nothing of the English
+                    msg = replace(msg, msgstr="", fuzzy=False, previous=None)
                 item = polib.POEntry(
                     msgctxt=f"{owner.id}{CONTEXT_SEP}{st.field}{msg.suffix}",
                     msgid=msg.msgid,
-                    msgstr="" if template else msg.msgstr,
+                    msgstr=msg.msgstr,
                     comment="\n".join(_translator_notes(owner, st, msg, first, kb, titles)),
                     occurrences=[(rel, str(where.line))],
                 )
                 first = False
-                if msg.fuzzy and not template:
+                if msg.fuzzy:
                     item.flags.append("fuzzy")
                     if msg.previous is not None:
                         item.previous_msgid = msg.previous
