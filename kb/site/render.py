@@ -38,6 +38,7 @@ LABELS: dict[str, dict[str, str]] = {
         "modifiers": "Modificadores", "value": "Valor", "when": "Cuándo", "allows": "Permite", "yes": "sí", "no": "no",
         "expected_error": "Error esperado", "repeats": "Repetición", "terms_per_game": "Términos por juego",
         "game": "Juego", "untranslated": "", "stale": "",
+        "also_called": "También llamado", "player_questions": "Responde a preguntas como",
     },
     "en": {
         "action": "Action", "ability": "Ability", "terrain": "Terrain", "sequence": "Sequence", "rule": "Rule",
@@ -56,6 +57,7 @@ LABELS: dict[str, dict[str, str]] = {
         "expected_error": "Expected error", "repeats": "Repeats", "terms_per_game": "Terms per game",
         "game": "Game", "untranslated": "This entry has not been translated into English yet; the Spanish original is shown.",
         "stale": "The Spanish original changed after this translation was made; it may be out of date.",
+        "also_called": "Also called", "player_questions": "Answers questions like",
     },
 }
 
@@ -162,8 +164,9 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
           href: Callable[[str], str | None] | None = None, action: Callable[[str], str] = escape) -> list[str]:
     """A sequence's steps as an ordered Markdown list; each step carries the anchor ``step-<id>``.
 
-    A step marked ``numbered: false`` (the rulebook prints it without a number) is a bullet and is not
-    counted; Markdown restarts the numbering after it, so such steps belong first or last.
+    A step marked ``numbered: false`` (the rulebook prints it without a number) is a paragraph between
+    blank lines, outside the list, and is not counted; Markdown restarts the numbering after it, so such
+    steps belong first or last.
 
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
     steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
@@ -179,14 +182,16 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
         mark = "" if href else f'<span id="{anchor("step", sid)}"></span>'
         numbered = step.get("numbered", True) is not False
         n += numbered
-        lines = [f"{pad}{f'{n}.' if numbered else '-'} {mark}**{shown}**"]
+        body = f"{pad}    " if numbered else pad  # an unnumbered step is a paragraph of its own, not an item
+        lines = [f"{pad}{n}. {mark}**{shown}**" if numbered else f"{pad}{mark}**{shown}**"]
         if step.get("text"):
-            text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
-            lines.append(f"{pad}    {text}")
+            text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{body}")
+            lines.append(f"{body}{text}")
         if step.get("allows"):
-            lines.append(f"{pad}    *{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
-        out.append("  \n".join(lines))  # a line break (two spaces) between title, text and actions
-        out += steps(step.get("steps", []), lang, fmt, depth + 1, href, action)
+            lines.append(f"{body}*{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
+        block = "  \n".join(lines)  # a line break (two spaces) between title, text and actions
+        out += [block] if numbered else ["", block, ""]
+        out += steps(step.get("steps", []), lang, fmt, depth + numbered, href, action)
     return out
 
 
@@ -245,6 +250,8 @@ def render_entry(
     if entry.rule_type != "core":
         meta.append(label(entry.rule_type, lang))
     out += [f"*{' · '.join(meta)}* · `{entry.id}`", ""]
+    if entry.also_called(lang):
+        out += [f"*{label('also_called', lang)}:* {escape(', '.join(entry.also_called(lang)))}", ""]
     if entry.text("summary"):
         out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
     ruling = data.get("ruling") if entry.kind == "ruling" else None
@@ -280,6 +287,8 @@ def render_entry(
         out += [f"{h}# {label('examples', lang)}", ""]
         for ex in entry.examples:
             out += _example((results or {}).get(ex.id), ex, lang, fmt)
+    if entry.questions(lang):
+        out += [f"{h}# {label('player_questions', lang)}", ""] + [f"- {escape(q)}" for q in entry.questions(lang)] + [""]
     if entry.see_also:
         out += [f"{h}# {label('see_also', lang)}", ""]
         out += [f"- {ref(t, lang, titles, link_to)}" for t in entry.see_also] + [""]
