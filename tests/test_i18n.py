@@ -434,8 +434,8 @@ def test_stale_field_is_fuzzy_with_the_previous_spanish_from_git(root: Path, tmp
     assert ki.flags == ["fuzzy"] and ki.previous_msgid is None
     assert '#| msgid "Si el objetivo está trabado, se elige al azar."' in (tmp_path / "en.po").read_text(encoding="utf-8")
     code, out, _ = kb_(root, "i18n", "export", "-o", str(tmp_path / "again.po"))
-    assert (code, out) == (0, f"wrote {tmp_path / 'again.po'}: 9 entries (4 current, 4 fuzzy [3 with the previous "
-                               "Spanish], 1 untranslated)\n")
+    assert (code, out) == (0, f"wrote {tmp_path / 'again.po'}: 9 messages for 9 fields (4 current, 4 stale [3 with "
+                               "the previous Spanish], 1 untranslated)\n")
 
 
 STYLES = """\
@@ -739,3 +739,22 @@ def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_befor
         assert "> Si el objetivo está trabado, se decide volteando cartas." in stale.split(f"*{heads[1]}:*")[1]
         assert "examples&#91;lowest&#93;.title" in body[body.index("{#g-missing}"):]  # brackets escaped
     assert build_site(kb, [], "en").nav[-1].path == "translators.md"
+
+
+def test_english_without_a_recorded_hash_finds_the_spanish_it_was_made_from_in_history(
+        root: Path, tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    path = root / "g/rules/shoot.yaml"
+    edit(path, f"    summary: {H('Si el objetivo está trabado, se elige al azar.')}\n", "")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "written in both languages at once, never acknowledged")
+    assert kb_(root, "i18n", "status", "--check")[1].count("stale") == 1  # the header only: nothing stale
+    edit(path, "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    report = json.loads(kb_(root, "i18n", "status", "--json")[1])
+    row = next(r for r in report["pending"] if r["field"] == "summary")
+    assert (row["status"], row["previous"], row["paragraphs"]) == \
+        ("stale", "Si el objetivo está trabado, se elige al azar.", [1])
+    summary = entry(export(root, tmp_path / "en.po"), "g.shoot|summary")
+    assert (summary.flags, summary.previous_msgid) == (["fuzzy"], "Si el objetivo está trabado, se elige al azar.")

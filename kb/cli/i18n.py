@@ -139,8 +139,10 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
             err.write(f"kb i18n export: cannot write {args.output}: {exc.strerror or exc}\n")
             return 2
         report = out
-    report.write(f"wrote {args.output}: {len(po)} entries ({counts['current']} current, {counts['stale']} fuzzy "
-                 f"[{counts['previous']} with the previous Spanish], {counts['missing']} untranslated)\n")
+    fields = counts["current"] + counts["stale"] + counts["missing"]
+    report.write(f"wrote {args.output}: {len(po)} messages for {fields} fields ({counts['current']} current, "
+                 f"{counts['stale']} stale [{counts['previous']} with the previous Spanish], "
+                 f"{counts['missing']} untranslated)\n")
     return 0
 
 

@@ -175,7 +175,7 @@ def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | No
                 rel = where.path.resolve().relative_to(base).as_posix()
             except ValueError:
                 rel = where.path.as_posix()
-            old = history.previous(owner.path, st.field, st.recorded) \
+            old = history.made_from(owner.path, st.field, st.recorded, st.translation) \
                 if history is not None and st.status == "stale" else None
             if old is not None and normalise(old) != normalise(st.source):
                 counts["previous"] += 1

@@ -51,7 +51,7 @@ def status_report(kb: "KnowledgeBase", game: str | None = None, history: History
                                    "path": format_path(st.location.path), "line": st.location.line,
                                    "column": st.location.column}
             if st.status == "stale":
-                old = history.previous(owner.path, st.field, st.recorded) if history is not None else None
+                old = history.made_from(owner.path, st.field, st.recorded, st.translation) if history is not None else None
                 changed = None
                 if old is not None:
                     same = match(split(old), split(st.source))
