@@ -149,6 +149,7 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
     import polib
 
+    from kb.i18n.history import History
     from kb.i18n.po import import_po
 
     if not Path(args.file).is_file():  # polib would parse the name itself as PO text
@@ -163,7 +164,7 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     if lang.split("_")[0].split("-")[0] != TARGET:
         err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
         return 2
-    result = import_po(kb, po, dry_run=args.dry_run)
+    result = import_po(kb, po, dry_run=args.dry_run, history=History())
     verb = "would update" if args.dry_run else "updated"
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"

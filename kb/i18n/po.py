@@ -302,17 +302,20 @@ def _parse_context(context: str) -> tuple[str, str, int | None] | None:
     return owner, rest, None
 
 
-def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False) -> ImportResult:
+def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False, history: History | None = None) -> ImportResult:
     """Write the translated, non-fuzzy fields of ``po`` back into the YAML files.
 
     A field is written when every paragraph of it has a translated, non-fuzzy message whose
     ``msgid`` is the current Spanish (ignoring whitespace, as the hashes do) and whose English
     passes the checks of ``kb check``. Unchanged fields write nothing, so importing an untouched
-    export leaves every file byte-identical.
+    export leaves every file byte-identical; an unchanged English that was stale has the hash of
+    the current Spanish recorded (it was reviewed). ``history`` tells, for English with no recorded
+    hash, which Spanish it was written beside (as ``kb i18n status`` does).
     """
     result = ImportResult()
     every = {o.id: o for o in owners(kb.entries.values(), kb.games)}
-    statuses = {(o.id, st.field): st for o in every.values() for st in field_status(o)}
+    baseline = history.written_from if history is not None else None
+    statuses = {(o.id, st.field): st for o in every.values() for st in field_status(o, baseline)}
     titles = {e.id: e.title for e in kb.entries.values()}
     locate = _locator(po)
     groups: dict[tuple[str, str], list[tuple[int | None, polib.POEntry]]] = {}
@@ -414,7 +417,7 @@ def _plan(owner: Owner, st: FieldStatus, items: list[tuple[int | None, polib.POE
 
 
 def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
-    if st.recorded == st.current:
+    if st.status == "current":
         result.skipped["unchanged"] += 1
         return None
     return _Plan(st, None)
