@@ -36,12 +36,12 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:
-    from .api import ConceptView, KnowledgeBase
-    from .diagnostics import Diagnostic
-    from .examples import ExampleResult
-    from .files import default_content_root
-    from .linker import Link
-    from .model import Entry, Example, Game, Location, Term, Text
+    from kb.api import ConceptView, KnowledgeBase
+    from kb.core.diagnostics import Diagnostic
+    from kb.examples.runner import ExampleResult
+    from kb.core.files import default_content_root
+    from kb.link.linker import Link
+    from kb.core.model import Entry, Example, Game, Location, Term, Text
 
 
 def __getattr__(name: str) -> Any:

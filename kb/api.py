@@ -10,14 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from . import cache
-from . import examples as _examples
-from .diagnostics import Diagnostic, sort_key
-from .linker import Graph, Link, link
-from .files import default_content_root, find_root
-from .loader import Loaded, load_tree
-from .mechanics.dice import chance, parse
-from .model import Entry, Game
+from kb.core import cache
+from kb.examples import runner as _examples
+from kb.core.diagnostics import Diagnostic, sort_key
+from kb.link.linker import Graph, Link, link
+from kb.core.files import default_content_root, find_root
+from kb.core.loader import Loaded, load_tree
+from kb.mechanics.dice import chance, parse
+from kb.core.model import Entry, Game
 
 __all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
 
@@ -89,7 +89,7 @@ class KnowledgeBase:
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
-            from .i18n import check_translations
+            from kb.i18n.status import check_translations
 
             problems += check_translations(loaded.entries.values(), graph.terms, memo)
             linked = (graph, problems)
@@ -199,7 +199,7 @@ class KnowledgeBase:
         (built, or updated for the files that changed; see :mod:`kb.index`), then kept open.
         """
         if self._reader is None:
-            from .index import SearchIndex
+            from kb.search.index import SearchIndex
 
             index = SearchIndex(self.root)
             index.ensure(lambda: self)

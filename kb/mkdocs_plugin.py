@@ -29,9 +29,9 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from .api import KnowledgeBase
-from .examples import ExampleResult
-from .site import LANGUAGES, Site, build_site, nav_config, results_by_entry
+from kb.api import KnowledgeBase
+from kb.examples.runner import ExampleResult
+from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
 

@@ -13,10 +13,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from .api import KnowledgeBase, find_root
-from .diagnostics import format_path
-from .examples import ExampleResult
-from .model import Entry, Example
+from kb.api import KnowledgeBase, find_root
+from kb.core.diagnostics import format_path
+from kb.examples.runner import ExampleResult
+from kb.core.model import Entry, Example
 
 _KBS = pytest.StashKey[dict[Path, KnowledgeBase]]()
 

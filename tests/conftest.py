@@ -9,7 +9,7 @@ from typing import Callable
 
 import pytest
 
-from kb.cli import run
+from kb.cli.main import run
 
 pytest_plugins = ["pytester"]
 

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import REPO
 from kb import KnowledgeBase
-from kb.index import SearchIndex
+from kb.search.index import SearchIndex
 
 sys.path.insert(0, str(REPO / "tests" / "benchmarks"))
 from corpus import generate  # noqa: E402
@@ -22,7 +22,7 @@ from corpus import generate  # noqa: E402
 BUILD = """
 import sys
 from kb import KnowledgeBase
-from kb.index import SearchIndex
+from kb.search.index import SearchIndex
 root = sys.argv[1]
 SearchIndex(root).ensure(lambda: KnowledgeBase.load(root, use_cache=False))
 """

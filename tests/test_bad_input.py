@@ -303,9 +303,9 @@ def test_every_problem_is_reported_in_one_run(tree) -> None:
 
 
 def test_too_many_files_is_one_error(tree, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kb.loader
+    import kb.core.loader
 
-    monkeypatch.setattr(kb.loader, "MAX_FILES", 2)
+    monkeypatch.setattr(kb.core.loader, "MAX_FILES", 2)
     tree({"g/a.yaml": OK, "g/b.yaml": entry(id="id: g.b"), "g/c.yaml": entry(id="id: g.c")})
     code, out, _ = cli("check", "--no-warnings")
     assert code == 1
@@ -314,7 +314,7 @@ def test_too_many_files_is_one_error(tree, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_every_diagnostic_code_is_tested() -> None:
-    from kb.diagnostics import CODES
+    from kb.core.diagnostics import CODES
 
     here = Path(__file__).parent
     text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py"))

@@ -10,7 +10,7 @@ from ruamel.yaml import YAML
 
 from conftest import CONTENT, REPO
 from kb import KnowledgeBase
-from kb.i18n import field_status
+from kb.i18n.status import field_status
 
 SEED_DIR = REPO.parent / "shared" / "seeds"
 SEEDS = {p.name for p in SEED_DIR.glob("*.txt")} or None
@@ -107,8 +107,8 @@ def test_spanish_is_written_in_our_own_words() -> None:
 
     import yaml
 
-    from kb.model import iter_texts
-    from kb.terms import fold
+    from kb.core.model import iter_texts
+    from kb.core.terms import fold
 
     words = re.findall(r"\w+", " ".join(fold(p.read_text(encoding="utf-8")) for p in SEED_DIR.glob("*.txt")))
     runs = {tuple(words[i:i + COPY_RUN]) for i in range(len(words) - COPY_RUN + 1)}

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kb import KnowledgeBase
-from kb._yaml import parse_bytes
-from kb.diagnostics import CODES
-from kb.index import Expander
-from kb.schema import validate
+from kb.core._yaml import parse_bytes
+from kb.core.diagnostics import CODES
+from kb.search.index import Expander
+from kb.core.schema import validate
 
 SCALE = 50 if os.environ.get("KB_FUZZ") == "long" else 1
 FUZZ = settings(max_examples=150 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -36,7 +36,7 @@ def test_yaml_loader_never_raises(raw: bytes) -> None:
     data, marks, found = parse_bytes(raw, Path("f.yaml"))
     assert all(d.code in CODES for d in found)
     if data is None and not found:  # a null document: the loader says it is not a mapping
-        from kb.loader import _not_mapping
+        from kb.core.loader import _not_mapping
 
         assert [d.code for d in _not_mapping(data, marks, found)] == ["not-a-mapping"]
 
@@ -54,7 +54,7 @@ def test_schema_validation_never_raises(doc) -> None:
         assert d.code in CODES
     from jsonschema import Draft202012Validator
 
-    from kb.schema import is_valid, schema_text
+    from kb.core.schema import is_valid, schema_text
 
     full = not any(True for _ in Draft202012Validator(__import__("json").loads(schema_text())).iter_errors(doc))
     assert is_valid(doc) == full  # the fast path agrees with the full validator
@@ -87,7 +87,7 @@ def sample_index(tmp_path_factory):
     for game in ("g", "h"):
         (root / game / "game.yaml").write_text(f"id: {game}\nname: {{es: G}}\nsource_language: es\nsources:\n  - doc: seed.txt\n")
     kb = KnowledgeBase.load(root)
-    from kb.index import SearchIndex
+    from kb.search.index import SearchIndex
 
     index = SearchIndex(root, tmp_path_factory.mktemp("cache"))
     index.ensure(lambda: kb)
@@ -135,7 +135,7 @@ def test_fast_and_full_validators_agree_on_mutated_real_entries(data) -> None:
 
     from jsonschema import Draft202012Validator
 
-    from kb.schema import is_valid, schema_text
+    from kb.core.schema import is_valid, schema_text
 
     doc = copy.deepcopy(data.draw(st.sampled_from(ENTRIES)))
     path = data.draw(st.sampled_from(list(_paths(doc))[1:]))

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import CONTENT, cli
 from kb import KnowledgeBase
-from kb.i18n import field_status, source_hash
+from kb.i18n.status import field_status, source_hash
 
 H = source_hash
 

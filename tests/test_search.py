@@ -11,7 +11,7 @@ import pytest
 
 from conftest import SAMPLE, cli
 from kb import KnowledgeBase
-from kb.index import MAX_QUERY, Expander, SearchIndex
+from kb.search.index import MAX_QUERY, Expander, SearchIndex
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import cli
 from kb.api import KnowledgeBase
-from kb.site import NavNode, build_site, nav_config, relative
+from kb.site.structure import NavNode, build_site, nav_config, relative
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.terms import fold, stem
+from kb.core.terms import fold, stem
 
 
 def test_fold_keeps_positions() -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Literal, Mapping
 
-from ..model import Text
+from kb.core.model import Text
 
 __all__ = [
     "Step",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Trace, outcome, resolver
 
 
 def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Trace, outcome, resolver
 
 
 @resolver("cards.flip-select", outputs={"target": "the chosen candidate (absent while a tie is open)",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import Trace, outcome, resolver
-from .dice import chance, check_roll, parse
+from kb.mechanics import Trace, outcome, resolver
+from kb.mechanics.dice import chance, check_roll, parse
 
 __all__ = ["roll_under", "roll_over"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import Trace, outcome, resolver
+from kb.mechanics import Trace, outcome, resolver
 
 
 def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: int) -> tuple[int, bool]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from . import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Trace, outcome, resolver
 
 __all__ = ["Dice", "parse", "distribution", "chance"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from . import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver
 
 __all__ = ["flatten_steps"]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kb.i18n import source_hash  # noqa: E402
-from kb.model import field_key, iter_texts  # noqa: E402
+from kb.i18n.status import source_hash  # noqa: E402
+from kb.core.model import field_key, iter_texts  # noqa: E402
 
 ES = ("ataque movimiento disparo combate carga miniatura unidad tirada dado objetivo alcance fase turno ronda jugador "
       "acción habilidad terreno pantano bosque colina agua herida armadura escudo energía marcador iniciativa visión "

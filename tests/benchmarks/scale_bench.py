@@ -70,7 +70,7 @@ def queries(n: int, seed: int = 7) -> list[str]:
 def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float]:
     """Full build, incremental update and queries, ours against FTS5."""
     from kb import KnowledgeBase
-    from kb.index import SearchIndex
+    from kb.search.index import SearchIndex
 
     kb = KnowledgeBase.load(root)
     index = SearchIndex(root, tmp / "index")
@@ -95,7 +95,7 @@ def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float
     ours, base = [], []
     for q in qs[:20]:
         index.search(q), lookup(db, q)
-    from kb.index import Expander
+    from kb.search.index import Expander
 
     expander = Expander(json.loads((index.current.resolve() / "synonyms.json").read_text(encoding="utf-8")))
     for q in qs:
@@ -118,7 +118,7 @@ def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float
 def site_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float]:
     """`kb build` against plain MkDocs building the same pages written out as Markdown."""
     from kb import KnowledgeBase
-    from kb.site import build_site, nav_config
+    from kb.site.structure import build_site, nav_config
 
     import yaml
 

@@ -26,7 +26,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests"), str(HERE)]
 
 from fts_lookup import lookup  # noqa: E402
 from kb import KnowledgeBase  # noqa: E402
-from kb.index import documents  # noqa: E402
+from kb.search.index import documents  # noqa: E402
 from relevance import measure, queries  # noqa: E402
 
 

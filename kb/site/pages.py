@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .model import Entry
-from .render import action_ref, entry_anchor, escape, inline, label, render_entry, steps
-from .site import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
-from .site_search import entry_names
+from kb.core.model import Entry
+from kb.site.render import action_ref, entry_anchor, escape, inline, label, render_entry, steps
+from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
+from kb.site.findable import entry_names
 
 __all__ = ["SITE_LABELS", "KIND_ORDER", "all_pages", "navigation", "main_sequence"]
 
@@ -141,13 +141,13 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
 
 
 def _text(value: Mapping[str, str]):
-    from .model import Text
+    from kb.core.model import Text
 
     return Text(value["es"], value.get("en"))
 
 
 def _sorted(ctx: SiteContext, entries: list[Entry]) -> list[Entry]:
-    from .terms import fold
+    from kb.core.terms import fold
 
     return sorted(entries, key=lambda e: (fold(e.title.best(ctx.lang)), e.id))
 

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import polib
 
-from ._yaml import roundtrip_edit
-from .files import atomic_write
-from .i18n import TARGET, FieldStatus, field_status, glossary_terms, normalise, preferred_forms, source_hash, \
+from kb.core._yaml import roundtrip_edit
+from kb.core.files import atomic_write
+from kb.i18n.status import TARGET, FieldStatus, field_status, glossary_terms, normalise, preferred_forms, source_hash, \
     visible_text, write_hashes
-from .i18n_history import History
-from .model import SOURCE_LANG, DataPath, Entry, Text
+from kb.i18n.history import History
+from kb.core.model import SOURCE_LANG, DataPath, Entry, Text
 
 if TYPE_CHECKING:
-    from .api import KnowledgeBase
+    from kb.api import KnowledgeBase
 
 __all__ = ["CONTEXT_SEP", "po_text", "build_po", "write_po", "Change", "ImportResult", "import_po"]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from .model import Location
+from kb.core.model import Location
 
 __all__ = ["Diagnostic", "CODES", "diag", "suggest", "hint", "format_path", "has_errors", "sort_key"]
 

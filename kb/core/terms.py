@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from .diagnostics import Diagnostic, diag
-from .model import Entry, Term
+from kb.core.diagnostics import Diagnostic, diag
+from kb.core.model import Entry, Term
 
 __all__ = ["STOPWORDS", "fold", "stem", "tokens", "TermMatch", "TermIndex"]
 

@@ -23,14 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from .examples import ExampleResult
-from .i18n import field_status
-from .model import SOURCE_LANG, Entry, Text
-from .render import anchor, entry_anchor
-from .site_search import abbreviations, folded_words, front_matter, search_tags
+from kb.examples.runner import ExampleResult
+from kb.i18n.status import field_status
+from kb.core.model import SOURCE_LANG, Entry, Text
+from kb.site.render import anchor, entry_anchor
+from kb.site.findable import abbreviations, folded_words, front_matter, search_tags
 
 if TYPE_CHECKING:
-    from .api import KnowledgeBase
+    from kb.api import KnowledgeBase
 
 __all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "relative", "build_site",
            "nav_config", "results_by_entry"]
@@ -176,7 +176,7 @@ def finish(ctx: SiteContext, path: str, title: str, body: str, names: Iterable[s
 def build_site(kb: "KnowledgeBase", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
                lang: str) -> Site:
     """Every page of the site in ``lang``, and its navigation."""
-    from . import site_pages
+    from kb.site import pages as site_pages
 
     by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
     ctx = SiteContext(kb, by_entry, lang)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Mapping
 
-from .model import Entry, Term, Text
-from .render import plain
-from .terms import TermIndex, fold
+from kb.core.model import Entry, Term, Text
+from kb.site.render import plain
+from kb.core.terms import TermIndex, fold
 
 __all__ = ["search_tags", "folded_words", "entry_names", "tooltip_forms", "abbreviations", "front_matter"]
 

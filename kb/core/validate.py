@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from .diagnostics import Diagnostic, diag, hint
-from .model import Entry, Game, Marks, field_key, iter_texts
+from kb.core.diagnostics import Diagnostic, diag, hint
+from kb.core.model import Entry, Game, Marks, field_key, iter_texts
 
 __all__ = ["check_entry", "check_game", "BLOCKS", "RAW_HTML"]
 

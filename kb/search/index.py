@@ -26,14 +26,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .cache import cache_dir
-from .files import atomic_write, file_digest
-from .model import Entry, iter_texts
-from .terms import STOPWORDS, fold, tokens
+from kb.core.cache import cache_dir
+from kb.core.files import atomic_write, file_digest
+from kb.core.model import Entry, iter_texts
+from kb.core.terms import STOPWORDS, fold, tokens
 
 if TYPE_CHECKING:
-    from .api import KnowledgeBase
-    from .search import Result
+    from kb.api import KnowledgeBase
+    from kb.search.query import Result
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
@@ -49,7 +49,7 @@ _STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 
 def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
-    from .linker import LINK
+    from kb.link.linker import LINK
 
     def sub(m: Any) -> str:
         if m["display"]:
@@ -83,7 +83,7 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
         ]
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
-            from .mechanics.procedures import flatten_steps
+            from kb.mechanics.procedures import flatten_steps
 
             body += [" ".join(s.get("allows", [])) for s in flatten_steps(seq.get("steps", []))]
         doc = {
@@ -227,7 +227,7 @@ class SearchIndex:
 
     def ensure(self, load: Callable[[], "KnowledgeBase"], progress: Callable[[str], None] = lambda _m: None) -> str:
         """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed."""
-        from . import search
+        from kb.search import query as search
 
         status, changed = self.changes()
         if status == "fresh" and self._healthy():
@@ -247,7 +247,7 @@ class SearchIndex:
             return "built"
 
     def _healthy(self) -> bool:
-        from . import search
+        from kb.search import query as search
 
         try:
             return search.lexicon_ok(search.open_dir(self.current))
@@ -302,7 +302,7 @@ class SearchIndex:
 
     def open(self) -> "Reader":
         """The current generation, opened once for many queries (call :meth:`ensure` first)."""
-        from . import search
+        from kb.search import query as search
 
         gen = self.current.resolve()
         return Reader(search.open_dir(gen), Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8"))))
@@ -321,6 +321,6 @@ class Reader:
 
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Run one query (cut to :data:`MAX_QUERY` characters)."""
-        from . import search
+        from kb.search import query as search
 
         return search.query(self.ix, text[:MAX_QUERY], expander or self.expander, **filters)

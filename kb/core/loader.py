@@ -12,14 +12,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import schema
-from . import cache
-from ._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
-from .diagnostics import Diagnostic, diag, format_path
-from .files import digest as content_digest, file_digest, find_files
-from .mechanics import Registry
-from .model import Entry, Example, Game, Location, Marks, Term, Text
-from .validate import check_entry, check_game
+from kb.core import schema
+from kb.core import cache
+from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
+from kb.core.diagnostics import Diagnostic, diag, format_path
+from kb.core.files import digest as content_digest, file_digest, find_files
+from kb.mechanics import Registry
+from kb.core.model import Entry, Example, Game, Location, Marks, Term, Text
+from kb.core.validate import check_entry, check_game
 
 __all__ = ["COMMON", "MAX_FILES", "Loaded", "find_files", "load_tree", "load_entry"]
 

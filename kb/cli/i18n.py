@@ -8,11 +8,11 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
-from .diagnostics import format_path, hint
-from .model import TARGET_LANG as TARGET
+from kb.core.diagnostics import format_path, hint
+from kb.core.model import TARGET_LANG as TARGET
 
 if TYPE_CHECKING:
-    from .api import KnowledgeBase
+    from kb.api import KnowledgeBase
 
 __all__ = ["add_parser", "run"]
 
@@ -54,7 +54,7 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from .i18n import field_status
+    from kb.i18n.status import field_status
 
     if _unknown_game("status", args.game, kb, err):
         return 2
@@ -82,7 +82,7 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from .i18n import acknowledge
+    from kb.i18n.status import acknowledge
 
     if not args.ids and not args.all:
         err.write("kb i18n ack: name entry ids or games, or pass --all\n")
@@ -101,8 +101,8 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
 
 
 def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from .i18n_history import History
-    from .po import build_po, write_po
+    from kb.i18n.history import History
+    from kb.i18n.po import build_po, write_po
 
     if _unknown_game("export", args.game, kb, err):
         return 2
@@ -126,7 +126,7 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
     import polib
 
-    from .po import import_po
+    from kb.i18n.po import import_po
 
     if not Path(args.file).is_file():  # polib would parse the name itself as PO text
         err.write(f"kb i18n import: {args.file}: no such file\n")

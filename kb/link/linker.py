@@ -7,11 +7,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .cache import no_memo
-from .diagnostics import Diagnostic, diag, hint
-from .mechanics.procedures import flatten_steps
-from .model import KINDS, Entry, Location, field_key, iter_texts
-from .terms import TermIndex
+from kb.core.cache import no_memo
+from kb.core.diagnostics import Diagnostic, diag, hint
+from kb.mechanics.procedures import flatten_steps
+from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
+from kb.core.terms import TermIndex
 
 __all__ = ["LINK", "Link", "Graph", "link", "parse_links"]
 

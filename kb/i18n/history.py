@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from ._yaml import parse_bytes
-from .i18n import source_hash
-from .model import SOURCE_LANG, field_key, iter_texts
+from kb.core._yaml import parse_bytes
+from kb.i18n.status import source_hash
+from kb.core.model import SOURCE_LANG, field_key, iter_texts
 
 __all__ = ["History"]
 

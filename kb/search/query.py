@@ -20,7 +20,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.query import And, FuzzyTerm, Or, Phrase, Term
 from whoosh.support.charset import accent_map
 
-from .terms import fold
+from kb.core.terms import fold
 
 __all__ = ["Hit", "Result", "FIELDS", "create", "write", "open_dir", "query", "lexicon_ok", "SearchError"]
 

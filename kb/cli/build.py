@@ -21,7 +21,7 @@ __all__ = ["default_config", "build"]
 def default_config() -> Path:
     """``mkdocs.yml`` in the working directory, else the one beside the ``kb`` package."""
     here = Path("mkdocs.yml")
-    return here if here.is_file() else Path(__file__).resolve().parent.parent / "mkdocs.yml"
+    return here if here.is_file() else Path(__file__).resolve().parents[2] / "mkdocs.yml"
 
 
 class _Lines(logging.Handler):
@@ -44,7 +44,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from .mkdocs_plugin import KnowledgeBasePlugin
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")

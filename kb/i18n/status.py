@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ._yaml import roundtrip_edit
-from .diagnostics import Diagnostic, diag
-from .linker import LINK
-from .model import SOURCE_LANG, TARGET_LANG, DataPath, Entry, Location, Term, Text, field_key, iter_texts
-from .terms import TermIndex, TermMatch, fold, stem, tokens
+from kb.core._yaml import roundtrip_edit
+from kb.core.diagnostics import Diagnostic, diag
+from kb.link.linker import LINK
+from kb.core.model import SOURCE_LANG, TARGET_LANG, DataPath, Entry, Location, Term, Text, field_key, iter_texts
+from kb.core.terms import TermIndex, TermMatch, fold, stem, tokens
 
 __all__ = [
     "TARGET",

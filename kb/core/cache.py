@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Hashable
 
-from .files import atomic_write
+from kb.core.files import atomic_write
 
 __all__ = ["cache_dir", "code_version", "load", "save", "tree_key", "Memo"]
 
@@ -31,7 +31,7 @@ def cache_dir(root: Path, area: str) -> Path:
 def code_version() -> str:
     """A hash of the engine's source: a new engine never reuses an old cache."""
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the whole kb package
     for path in sorted(here.rglob("*")):
         if path.suffix in (".py", ".json"):
             h.update(path.name.encode())

@@ -10,8 +10,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Diagnostic, diag, hint
-from .model import KINDS, DataPath, Marks
+from kb.core.diagnostics import Diagnostic, diag, hint
+from kb.core.model import KINDS, DataPath, Marks
 
 __all__ = ["schema_text", "validate", "is_valid", "where", "found"]
 

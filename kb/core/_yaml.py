@@ -18,9 +18,9 @@ from typing import Any, Callable
 import yaml
 from yaml import events as ev
 
-from .diagnostics import Diagnostic, diag
-from .files import atomic_write
-from .model import DataPath, Location, Marks
+from kb.core.diagnostics import Diagnostic, diag
+from kb.core.files import atomic_write
+from kb.core.model import DataPath, Location, Marks
 
 __all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write"]
 

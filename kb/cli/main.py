@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .files import default_content_root, find_root
-from .diagnostics import hint
-from .model import KINDS
+from kb.core.files import default_content_root, find_root
+from kb.core.diagnostics import hint
+from kb.core.model import KINDS
 
 if TYPE_CHECKING:
-    from .api import KnowledgeBase
+    from kb.api import KnowledgeBase
 
 __all__ = ["main", "run", "build_parser"]
 
@@ -34,7 +34,7 @@ class _Usage(Exception):
 
 
 def _kb_class() -> "type[KnowledgeBase]":
-    from .api import KnowledgeBase  # parsers and validators load only for the commands that need them
+    from kb.api import KnowledgeBase  # parsers and validators load only for the commands that need them
 
     return KnowledgeBase
 
@@ -90,7 +90,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(data, out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
-    from .render import render_entry
+    from kb.site.render import render_entry
 
     titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
     page = render_entry(entry, args.lang, titles, kb.backlinks(entry.id), results)
@@ -119,7 +119,7 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ---------------------------------------------------------------- kb search
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .index import MAX_QUERY, SearchIndex
+    from kb.search.index import MAX_QUERY, SearchIndex
 
     root = Path(args.content) if args.content else default_content_root()
     if not root.is_dir():
@@ -163,7 +163,7 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ---------------------------------------------------------------- kb build
 def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from . import site_build
+    from kb.cli import build as site_build
 
     config = Path(args.config) if args.config else site_build.default_config()
     if not config.is_file():
@@ -175,7 +175,7 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ---------------------------------------------------------------- kb i18n
 def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from . import i18n_cli
+    from kb.cli import i18n as i18n_cli
 
     return i18n_cli.run(args, _load(args), out, err)
 
@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
     b.set_defaults(func=_build)
 
-    from . import i18n_cli
+    from kb.cli import i18n as i18n_cli
 
     i18n_cli.add_parser(sub, _i18n)
     return p

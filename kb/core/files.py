@@ -7,8 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from .diagnostics import Diagnostic, diag
-from .model import Location
+from kb.core.diagnostics import Diagnostic, diag
+from kb.core.model import Location
 
 __all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_content_root", "find_root"]
 
@@ -85,7 +85,7 @@ def default_content_root() -> Path:
     here = Path("content")
     if _is_root(here):
         return here
-    return Path(__file__).resolve().parent.parent / "content"
+    return Path(__file__).resolve().parents[2] / "content"
 
 
 def _is_root(folder: Path) -> bool:

@@ -10,10 +10,10 @@ import html
 import re
 from typing import Any, Callable, Iterable, Mapping
 
-from .examples import ExampleResult
-from .linker import LINK, Link
-from .mechanics.procedures import flatten_steps
-from .model import Entry, Text
+from kb.examples.runner import ExampleResult
+from kb.link.linker import LINK, Link
+from kb.mechanics.procedures import flatten_steps
+from kb.core.model import Entry, Text
 
 __all__ = ["LABELS", "label", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
            "entry_anchor", "LinkTo"]

@@ -9,10 +9,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 from jsonschema import Draft202012Validator
 
-from .diagnostics import Diagnostic, diag, format_path, hint
-from .mechanics import Context, Outcome, Registry, RuleError
-from .model import Entry, Example
-from .schema import found, where
+from kb.core.diagnostics import Diagnostic, diag, format_path, hint
+from kb.mechanics import Context, Outcome, Registry, RuleError
+from kb.core.model import Entry, Example
+from kb.core.schema import found, where
 
 __all__ = ["ExampleResult", "check_examples", "run_example", "run_examples", "select"]
 
