@@ -11,7 +11,7 @@ from typing import Literal
 
 from kb.mechanics import Context, RuleError, Trace, outcome, resolver
 from kb.mechanics.cards import flip_select
-from kb.mechanics.procedures import flatten_steps
+from kb.mechanics.procedures import numbered_steps
 
 SHOOTING_INTO_COMBAT_RADIUS = 2
 """Models within this many inches of the target take part in the random flip."""
@@ -266,7 +266,8 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
     seq = context.lookup(SEQUENCING)
     if seq is None or "sequence" not in seq:
         raise RuleError("no-sequence", f"falta la secuencia {SEQUENCING}", f"the sequence {SEQUENCING} is missing")
-    steps = [s["id"] for s in flatten_steps(seq["sequence"]["steps"])]
+    numbers = {s["id"]: n for s, n in numbered_steps(seq["sequence"]["steps"])}
+    steps = list(numbers)
     unknown = sorted(e for e, src in effects.items() if src not in steps)
     if unknown:
         raise RuleError("unknown-source", f"origen desconocido para {', '.join(unknown)}",
@@ -274,7 +275,7 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
     chosen = {"first-player": first_player_order, "second-player": second_player_order}
     trace = Trace()
     order: list[str] = []
-    for n, step in enumerate(steps, 1):
+    for step in steps:
         group = [e for e, src in effects.items() if src == step]
         if len(group) > 1:
             pick = chosen.get(step)
@@ -288,7 +289,9 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
                 raise RuleError("bad-choice", f"el orden elegido debe contener exactamente {', '.join(group)}",
                                 f"the chosen order must hold exactly {', '.join(group)}")
             group = list(pick)
-        if group:
-            trace.add("Paso {n} ({step}): {g}", "Step {n} ({step}): {g}", n=n, step=step, g=group)
+        if group and numbers[step] is None:
+            trace.add("Antes de los pasos numerados ({step}): {g}", "Before the numbered steps ({step}): {g}", step=step, g=group)
+        elif group:
+            trace.add("Paso {n} ({step}): {g}", "Step {n} ({step}): {g}", n=numbers[step], step=step, g=group)
         order += group
     return outcome(trace, order=order)

@@ -12,9 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sysconfig
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Hashable
+
+import platformdirs
 
 from kb.core.files import atomic_write
 
@@ -22,9 +25,18 @@ __all__ = ["cache_dir", "code_version", "load", "save", "tree_key", "Memo"]
 
 
 def cache_dir(root: Path, area: str) -> Path:
-    """``$KB_CACHE/<area>/<root hash>`` or ``.kb-cache/<area>/<root hash>`` beside the content folder."""
-    base = Path(os.environ["KB_CACHE"]) if os.environ.get("KB_CACHE") else Path(root).resolve().parent / ".kb-cache"
-    return base / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+    """``<base>/<area>/<root hash>``: the base is ``$KB_CACHE``, else ``.kb-cache/`` beside the content folder,
+    else (that folder not writable, or inside an installed package) the user's cache folder."""
+    return _base(Path(root).resolve()) / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+
+
+def _base(root: Path) -> Path:
+    if os.environ.get("KB_CACHE"):
+        return Path(os.environ["KB_CACHE"])
+    installed = {Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
+    if os.access(root.parent, os.W_OK) and not any(root.is_relative_to(p) for p in installed):
+        return root.parent / ".kb-cache"
+    return Path(platformdirs.user_cache_dir("kb-rules"))
 
 
 @cache
