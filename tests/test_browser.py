@@ -241,3 +241,138 @@ def test_site_works_from_disk_offline(browser, site: Path) -> None:
         pg.wait_for_url("**/es/mini/line-of-sight.html")
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- the bundled content: site against API
+QUERIES = Path(__file__).resolve().parent / "queries"
+MAX_GAP = 0.03
+"""The site's MRR may fall at most this far below the API's on the same queries (issue 18)."""
+_LOS = ("*.line-of-sight",)
+MUST_BE_FIRST = {  # query: the entries that answer it (patterns); both languages' sites must rank one of them first
+    "linea de vision": _LOS, "LoS": _LOS, "LdV": _LOS,
+    "pantnao": ("battletech-solaris.*swamp*",),
+    "trabdo": ("*.engaged", "*.engagement*"),
+    "¿puedo disparar a un combate?": ("malifaux.shooting-into-combat",),
+}
+
+
+def _query_sets() -> dict[str, list[tuple[str, str, list[str]]]]:
+    """Each set as (query, language, expected ids): the project's set in both languages, the players' sets as written."""
+    import yaml
+
+    from relevance import queries
+
+    sets = {"relevance.yaml": [(q["q"], lang, q["expect"]) for lang in ("es", "en") for q in queries()]}
+    for name in ("players-tune.yaml", "players-heldout.yaml"):
+        path = QUERIES / name
+        if path.is_file():
+            items = yaml.safe_load(path.read_text(encoding="utf-8"))["queries"]
+            sets[name] = [(q["q"], q["lang"], q["expect"]) for q in items]
+    return sets
+
+
+def _mrr(ranked: list[list[str]], expected: list[list[str]]) -> float:
+    from relevance import rank
+
+    rr = [1 / r if (r := rank(found[:10], want)) else 0.0 for found, want in zip(ranked, expected)]
+    return sum(rr) / len(rr)
+
+
+@pytest.fixture(scope="module")
+def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from conftest import CONTENT
+
+    out = tmp_path_factory.mktemp("full") / "site"
+    code, stdout, stderr = cli("--content", str(CONTENT), "build", "--site-dir", str(out))
+    assert code == 0, stdout + stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def api_ranks():
+    from conftest import CONTENT
+    from kb import KnowledgeBase
+
+    kb = KnowledgeBase.load(CONTENT)  # the same index the site's data was exported from
+    cache: dict[tuple[str, str], list[str]] = {}
+
+    def ranks(q: str, lang: str) -> list[str]:
+        if (q, lang) not in cache:
+            cache[(q, lang)] = [h.id for h in kb.search(q, lang=lang, limit=10).hits]
+        return cache[(q, lang)]
+
+    return ranks
+
+
+def _site_ranks(browser, start: dict[str, str], items: list[tuple[str, str]]) -> list[list[str]]:
+    """Type each (query, language) into the search box of that language's site; the ids of its results."""
+    context = browser.new_context()
+    out = []
+    try:
+        pages = {}
+        for lang, url in start.items():
+            pg = pages[lang] = context.new_page()
+            pg.goto(url)
+            _ready(pg)
+            pg.keyboard.press("/")
+        for q, lang in items:
+            box = pages[lang].locator("input.kb-search__input")
+            box.fill(q)  # one input event, as the last key of typing gives
+            out.append(_ids(pages[lang]))
+    finally:
+        context.close()
+    return out
+
+
+@pytest.fixture(scope="module")
+def full_base(full_site: Path) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(full_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("transport", ["http", "file"])
+def test_site_search_ranks_as_the_api(browser, full_site: Path, full_base: str, api_ranks, transport: str) -> None:
+    if transport == "http":
+        start = {lg: f"{full_base}/{lg}/index.html" for lg in ("es", "en")}
+    else:
+        start = {lg: (full_site / lg / "index.html").as_uri() for lg in ("es", "en")}
+    report, failures = [], []
+    for name, items in _query_sets().items():
+        site = _site_ranks(browser, start, [(q, lang) for q, lang, _ in items])
+        for lang in ("es", "en"):
+            idx = [i for i, (_, lg, _) in enumerate(items) if lg == lang]
+            if not idx:
+                continue
+            want = [items[i][2] for i in idx]
+            api_mrr = _mrr([api_ranks(items[i][0], lang) for i in idx], want)
+            site_mrr = _mrr([site[i] for i in idx], want)
+            report.append(f"{transport} {name} {lang}: {len(idx)} queries, site MRR {site_mrr:.3f}, API {api_mrr:.3f}")
+            if site_mrr < api_mrr - MAX_GAP:
+                failures.append(report[-1])
+    print("\n" + "\n".join(report))
+    assert not failures, failures
+
+
+def test_named_queries_find_their_rule_first(browser, full_base: str) -> None:
+    from fnmatch import fnmatch
+
+    context = browser.new_context()
+    try:
+        pg = context.new_page()
+        wrong = {}
+        for lang in ("es", "en"):
+            for q, patterns in MUST_BE_FIRST.items():
+                pg.goto(f"{full_base}/{lang}/index.html")
+                _search(pg, q)  # key by key
+                ids = _ids(pg)
+                if not ids or not any(fnmatch(ids[0], p) for p in patterns):
+                    wrong[(q, lang)] = ids[:3]
+        assert not wrong, wrong
+    finally:
+        context.close()
