@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import markdown
 import pytest
 
 from conftest import cli
@@ -245,8 +246,11 @@ def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_pa
     assert not (site / "old.txt").exists() and (site / "es" / "g" / "broken.html").is_file()
 
 
-def test_an_unnumbered_step_is_a_bullet_and_the_count_skips_it() -> None:
+def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> None:
     items = [{"id": "triggers", "title": {"es": "Disparadores"}, "numbered": False},
              {"id": "actor", "title": {"es": "Actriz"}}, {"id": "defender", "title": {"es": "Defensora"}}]
-    lines = render_steps(items, "es", lambda s: s)
-    assert [line.split("<span")[0] for line in lines] == ["- ", "1. ", "2. "]
+    md = "\n".join(render_steps(items, "es", lambda s: s))
+    html = markdown.markdown(md)
+    assert html.index("Disparadores") < html.index("<ol>")
+    assert re.findall(r"<li>.*?<strong>(\w+)</strong>", html) == ["Actriz", "Defensora"]
+    assert "<ul>" not in html
