@@ -155,6 +155,16 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     assert '<html lang="en"' in (built / "en" / "mini" / "shooting.html").read_text()
 
 
+def _holds(row: list, doc: int) -> bool:
+    """Whether a posting row ``[term, df, doc, count, positions..., doc, ...]`` lists ``doc``."""
+    i = 2
+    while i < len(row):
+        if row[i] == doc:
+            return True
+        i += 2 + row[i + 1]
+    return False
+
+
 def test_search_data_is_the_engines_analysis(built: Path) -> None:
     es, en = _search_data(built / "es" / "kb-search-es.js"), _search_data(built / "en" / "kb-search-en.js")
     terms = es["terms"]
@@ -164,13 +174,18 @@ def test_search_data_is_the_engines_analysis(built: Path) -> None:
     assert es["words"]["de"] == []
     assert "linea" in es["words"] and "línea" not in es["words"]
     # the glossary's names travel as the engine's query expansion, abbreviations kept as typed
-    assert any({"LdV", "LoS"} <= set(g) for g in es["rules"]["alternatives"]["groups"])
+    assert any({"LdV", "LoS"} <= {name for name, _ in g} for g in es["rules"]["alternatives"]["groups"])
+    assert "linea de vision" in es["rules"]["alternatives"]["keys"]
     assert "LoS" in es["rules"]["alternatives"]["exact"]
     fields = {f["name"]: f for f in es["fields"]}
     assert fields["title"]["weight"] > fields["body"]["weight"] and es["rules"]["bm25"] == {"k1": 1.2, "b": 0.75}
     doc = [d["id"] for d in es["docs"]].index("mini.shooting")
-    assert [terms[t] for t in fields["title"]["streams"][doc]] == ["dispar"]
-    assert [en["terms"][t] for t in {f["name"]: f for f in en["fields"]}["title"]["streams"][doc]] == ["shoot"]
+
+    def title_terms(data: dict) -> list[str]:
+        title = next(f for f in data["fields"] if f["name"] == "title")
+        return [data["terms"][row[0]] for row in title["postings"] if _holds(row, doc)]
+
+    assert title_terms(es) == ["dispar"] and title_terms(en) == ["shoot"]
     assert dict(es["spelling"])["vision"] > 0
 
 
@@ -254,3 +269,25 @@ def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> 
     assert html.index("Disparadores") < html.index("<ol>")
     assert re.findall(r"<li>.*?<strong>(\w+)</strong>", html) == ["Actriz", "Defensora"]
     assert "<ul>" not in html
+
+
+def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> None:
+    from kb.site.render import render_entry
+
+    root = tree({"g/rules/disengage.yaml": """\
+        id: g.disengage
+        kind: rule
+        game: g
+        title: {es: Destrabarse, en: Disengaging}
+        summary: {es: Salir de un combate., en: Leaving a melee.}
+        source: {doc: seed.txt, section: s}
+        also_called: {es: [salir del CaC, "<b>huir</b>"], en: [disengage]}
+        questions: {es: ["¿cómo saco a mi miniatura de un combate?"], en: [how do I get out of melee?]}
+        """})
+    entry = KnowledgeBase.load(root).get("g.disengage")
+    es = render_entry(entry, "es", lambda _i: None)
+    en = render_entry(entry, "en", lambda _i: None)
+    assert "*También llamado:* salir del CaC, &lt;b&gt;huir&lt;/b&gt;" in es       # content is data, escaped
+    assert "## Responde a preguntas como\n\n- ¿cómo saco a mi miniatura de un combate?\n" in es
+    assert "*Also called:* disengage" in en and "## Answers questions like\n\n- how do I get out of melee?\n" in en
+    assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words

@@ -15,8 +15,10 @@ What one language's data holds (``version`` :data:`FORMAT`):
     others), referenced by position from ``fields`` and ``words``.
 ``fields``
     Per scored field: its weight, analyzer, average length over the whole index, each document's
-    length as the index stores it, each term's document frequency over the whole index, and each
-    document's analysed token stream (positions for the phrase bonus; term frequencies follow).
+    length as the index stores it, and its postings: per term, its document frequency over the
+    whole index, then for each of this language's documents holding it, the document, the term's
+    count and its positions (for the phrase bonus). A posting's weight is its count times the
+    document's boost; the export checks that against the index.
 ``words``
     The map from surface word forms (lowercase, accent-less) to the language's analysed terms: the
     index's own words plus common words of both languages (wordfreq) whose stem the index holds, so
@@ -28,6 +30,12 @@ What one language's data holds (``version`` :data:`FORMAT`):
     the glossary groups that expand a query, spelling limits.
 
 The format is read by ``kb-search.js`` and nothing else; both change together.
+
+The ranking is the contract of :mod:`kb.search.ranking`: ``rules`` carries its parameters (BM25 K1,
+each field's B and weight, coordination power, kind priors, exact-name and game-context boosts), the
+name table and the word→game table (``meta.json`` of the index). Where the browser differs: it sees
+one language's documents (the engine takes each entry's better document of the two), and it treats
+a word as known when the word map holds it (the engine asks ``wordfreq``).
 """
 
 from __future__ import annotations
@@ -38,8 +46,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from kb.core.cache import load, save
-from kb.core.terms import STOPWORDS, fold
+from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import query as engine
+from kb.search import ranking
 
 __all__ = ["FORMAT", "export", "to_script", "EXTRA_WORDS"]
 
@@ -47,13 +56,18 @@ FORMAT = 1
 """Version of the data layout; ``kb-search.js`` refuses other versions."""
 EXTRA_WORDS = 100000
 """How many of each language's most common words (wordfreq) are offered to the word map."""
-_SCORED = ("title", "summary", "body")
-_SHARED = ("aliases", "terms", "gamename")
+_SCORED = ranking.FIELDS
+ALTERNATIVE_SLOP = 1
+"""Kept in the data for older readers; the ranking looks alternatives up word by word."""
+
+
+def _joined(text: str) -> str:
+    return " ".join(w for *_, w in tokens(text))
 
 
 def _fields(lang: str) -> list[tuple[str, str]]:
     """(name in the browser, field in the index) of every field a ``lang`` query scores."""
-    return [(f, f"{f}_{lang}") for f in _SCORED] + [(f, f) for f in _SHARED]
+    return [(f, f"{f}_{lang}") for f in _SCORED]
 
 
 _PLAIN = re.compile(r"\w+(\.?\w+)*")
@@ -114,7 +128,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
             docs.append({"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
                          "kind": stored["kind"], "url": url(stored["entry"]),
                          "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
-                         "boost": engine.KIND_BOOSTS.get(kinds[d], 1.0)})
+                         "boost": 1.0})  # no boost on term frequencies: kind priors are rules["kindPrior"]
 
         terms: dict[str, int] = {}
 
@@ -123,35 +137,35 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
 
         fields = []
         for name, field in _fields(lang):
-            streams: list[list[int]] = [[] for _ in docnums]
-            df: dict[int, int] = {}
+            postings: list[list[Any]] = []
             for btext in r.lexicon(field):
                 text = btext.decode("utf-8")
-                t = tid(text)
-                df[t] = r.doc_frequency(field, text)
+                row: list[Any] = [tid(text), r.doc_frequency(field, text)]
                 m = r.postings(field, btext)
-                for docnum, positions in m.items_as("positions"):
-                    i = position.get(docnum)
-                    if i is None:
-                        continue
-                    for p in positions:
-                        stream = streams[i]
-                        stream.extend([-1] * (p + 1 - len(stream)))
-                        stream[p] = t
-            lengths = [r.doc_field_length(d, field, 0) for d in docnums]
-            _check_weights(r, field, docnums, docs, streams, terms)
-            fields.append({"name": name, "weight": engine.BOOSTS[name], "analyzer": "stem" if name in _SCORED else "raw",
-                           "avg": s.avg_field_length(field) or 1, "df": sorted(df.items()), "lengths": lengths,
-                           "streams": streams})
+                while m.is_active():
+                    i = position.get(m.id())
+                    if i is not None:
+                        positions = m.value_as("positions")
+                        if abs(m.weight() - len(positions) * docs[i]["boost"]) > 1e-6:
+                            raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, not "
+                                             f"{len(positions)} x {docs[i]['boost']}: the engine's weighting changed")
+                        row += [i, len(positions), *positions]
+                    m.next()
+                if len(row) > 2:
+                    postings.append(row)
+            fields.append({"name": name, "weight": ranking.FIELD_WEIGHTS[name], "b": ranking.BM25_B[name], "analyzer": "stem",
+                           "avg": s.avg_field_length(field) or 1,
+                           "lengths": [r.doc_field_length(d, field, 0) for d in docnums], "postings": postings})
 
         stem_field, other = f"body_{lang}", ("en" if lang == "es" else "es")
-        stems_known = {t for f in fields if f["analyzer"] == "stem" for t, _ in f["df"]}
+        stems_known = {row[0] for f in fields if f["analyzer"] == "stem" for row in f["postings"]}
         other_known = {b.decode("utf-8") for f in _SCORED for b in r.lexicon(f"{f}_{other}")}
-        spelling = {b.decode("utf-8"): 0 for b in r.lexicon("raw")}
+        spell = f"spell_{lang}"
+        spelling = {b.decode("utf-8"): 0 for b in r.lexicon(spell)}
         for word in spelling:
-            spelling[word] = r.frequency("raw", word)
+            spelling[word] = r.frequency(spell, word)
         always = list(dict.fromkeys(k for k in map(fold, (
-            *spelling, *(b.decode("utf-8") for f in _SHARED for b in r.lexicon(f)),
+            *spelling,
             *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
         common, common_terms = _common(schema, extra_words, cache)
         own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
@@ -166,38 +180,25 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
                 words[key] = ids
 
         rules = {
-            "bm25": {"k1": s.weighting.K1, "b": s.weighting.B}, "docCount": r.doc_count_all(),
-            "phrase": {"boost": engine.PHRASE_BOOST, "slop": engine.PHRASE_SLOP, "fields": list(_SCORED)},
-            "alternatives": {"max": engine.MAX_ALTERNATIVES, "boost": engine.ALTERNATIVE_BOOST,
-                             "slop": engine.ALTERNATIVE_SLOP, "fields": ["title", *_SHARED],
-                             "groups": expander.groups, "exact": sorted(" ".join(k) for k in expander.exact),
+            "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": r.doc_count_all(),
+            "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
+                             "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
+                             # each name as the engine offers it (its words) and as it is matched (folded words)
+                             "groups": [[[_joined(a), _joined(fold(a))] for a in g] for g in expander.groups],
+                             "keys": {" ".join(k): sorted(ids) for k, ids in expander.keys.items()},
+                             "longest": expander.longest, "exact": sorted(" ".join(k) for k in expander.exact),
                              "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
-            "questionWords": sorted(engine.QUESTION_WORDS),
-            "spelling": {"min": engine.CORRECT_MIN, "maxdist": engine.SUGGEST_MAXDIST, "prefix": engine.SUGGEST_PREFIX},
+            "questionWords": sorted(ranking.QUESTION_WORDS),
+            "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
+            "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
+            "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
+            "gameWords": sorted(reader.meta.game_words),
+            "spelling": {"min": 4, "maxdist": 2, "prefix": 1},
             "fuzzy": {"minLength": 3, "long": 5},
         }
     return {"version": FORMAT, "lang": lang, "docs": docs, "terms": list(terms), "fields": fields,
             "words": words, "spelling": sorted(spelling.items()), "rules": rules,
             "games": dict(sorted(game_names.items()))}
-
-
-def _check_weights(r: Any, field: str, docnums: list[int], docs: list[dict[str, Any]],
-                   streams: list[list[int]], terms: dict[str, int]) -> None:
-    """The browser takes a term's weight in a document as its count times the document's boost: check it."""
-    names = list(terms)
-    for i, d in enumerate(docnums[:50]):
-        vector: dict[int, int] = {}
-        for t in streams[i]:
-            vector[t] = vector.get(t, 0) + 1
-        for t, count in list(vector.items())[:5]:
-            if t < 0:
-                continue
-            text = names[t]
-            m = r.postings(field, text)
-            m.skip_to(d)
-            if m.is_active() and m.id() == d and abs(m.weight() - count * docs[i]["boost"]) > 1e-6:
-                raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, "
-                                 f"not {count} x {docs[i]['boost']}: the engine's weighting changed")
 
 
 def to_script(data: Mapping[str, Any]) -> str:
