@@ -18,7 +18,7 @@ RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?\s*>|<!--|&#?
 
 def check_game(game: Game) -> list[Diagnostic]:
     """The game file's id must be its folder's name; its texts (name, summary, source titles) want English."""
-    found = []
+    found: list[Diagnostic] = []
     gid = game.data.get("id")
     if isinstance(gid, str) and gid != game.id:
         found.append(diag("game-mismatch", game.marks.at(("id",)), game=gid, folder=game.id))
@@ -28,7 +28,7 @@ def check_game(game: Game) -> list[Diagnostic]:
 
 def _texts(data: Any, marks: Marks) -> list[Diagnostic]:
     """Markup in any text, and texts without English."""
-    found = []
+    found: list[Diagnostic] = []
     for path, text in iter_texts(data):
         for lang, value in text.items():
             m = RAW_HTML.search(value)
@@ -73,7 +73,7 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
         if block in data and entry.kind != block:
             found.append(diag("misplaced-block", marks.at((block,), key=True), block=block, kind=entry.kind))
     found += _texts(data, marks)
-    examples = data.get("examples") if isinstance(data.get("examples"), list) else []
+    examples: list[Any] = data["examples"] if isinstance(data.get("examples"), list) else []
     found += _duplicates(((ex["id"], ("examples", i)) for i, ex in enumerate(examples)
                           if isinstance(ex, dict) and isinstance(ex.get("id"), str)), "example", marks)
     seq = data.get("sequence")
