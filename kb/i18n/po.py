@@ -90,7 +90,7 @@ def _messages(st: FieldStatus, old: str | None) -> list[_Message]:
     if st.status == "stale" and before is not None and en is not None and aligned(before, en):
         same = match(before, es)
         paired = len(before) == len(es)
-        strs = [en[same[j]].text if same[j] is not None else (en[j].text if paired else "") for j in range(len(es))]
+        strs = [en[i].text if (i := same[j]) is not None else (en[j].text if paired else "") for j in range(len(es))]
         fuzzy = [same[j] is None and bool(strs[j]) for j in range(len(es))]
         prev = [before[j].text if paired and fuzzy[j] and before[j].text != es[j].text else None for j in range(len(es))]
         return _per_unit(es, strs, fuzzy, prev)
