@@ -27,7 +27,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
 from kb.core.locale import pgettext
@@ -131,7 +133,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             files.append(File.generated(config, "index.html", content=_redirect(target)))
         return files
 
-    def on_page_context(self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
+    def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
+                        nav: Navigation) -> TemplateContext:
         """Point the language switcher at this same page in every language."""
         build = self._builds[id(config)]
         url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
