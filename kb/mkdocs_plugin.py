@@ -36,7 +36,8 @@ from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
-from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
+from kb.site.pages import build_site
+from kb.site.structure import LANGUAGES, Site, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
 
@@ -124,7 +125,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         for page in build.site.pages:
             files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
         started = time.monotonic()
-        build.search = search_data(build.loaded.kb, build.lang)
+        build.search = search_data(build.loaded.kb, build.loaded.kb.search_reader(), build.lang)
         files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
         log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
                  f"in {time.monotonic() - started:.1f} s")

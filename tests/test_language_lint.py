@@ -14,7 +14,7 @@ from kb.api import KnowledgeBase
 from kb.core.locale import LANGS, catalog_path
 from kb.core.model import Text
 from kb.site.lint import catalog_phrases, identifiers, lint_page
-from kb.site.structure import build_site
+from kb.site.pages import build_site
 
 
 def _catalog(lang: str) -> dict[str, str]:
