@@ -440,7 +440,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         did_you_mean = " ".join(said) if fixed else None
         stems = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w))
                  | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        return _collect(s, text, scores, lang, limit, did_you_mean, fuzzy, stems, context)
+        return _collect(s, text, scores, lang or "es", limit, did_you_mean, fuzzy, stems, context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
