@@ -103,6 +103,11 @@ def _game_of(kb: Any, owner: str) -> str:
     return entry.game if entry is not None else owner
 
 
+def _code(identifier: str) -> str:
+    """An id or field name shown as code (a page shows it on purpose: it is what the translator edits)."""
+    return "`` " + identifier.replace("`", "'") + " ``"
+
+
 def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> str:
     """A link to the field's entry (or game page), its id and its field."""
     entry = ctx.kb.entries.get(row["entry"])
@@ -111,6 +116,6 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
     else:
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
-    text = (f"[{escape(title)}]({relative(PATH, target)}) · {escape(row['entry'])} · "
-            f"{LABELS[ctx.lang]['field']} {escape(row['field'])}")
+    text = (f"[{escape(title)}]({relative(PATH, target)}) · {_code(row['entry'])} · "
+            f"{LABELS[ctx.lang]['field']} {_code(row['field'])}")
     return ("- " if item else "#### ") + text
