@@ -735,9 +735,10 @@ def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_befor
         stale = body[body.index("{#g-stale}"):body.index("{#g-missing}")]
         assert "g.shoot" in stale and "summary" in stale
         before = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
-        assert "> Si el objetivo está trabado, se elige al azar." in before
-        assert "> Si el objetivo está trabado, se decide volteando cartas." in stale.split(f"*{heads[1]}:*")[1]
-        assert "examples&#91;lowest&#93;.title" in body[body.index("{#g-missing}"):]  # brackets escaped
+        span = (lambda s: s) if lang == "es" else (lambda s: f'<span lang="es">{s}</span>')
+        assert "> " + span("Si el objetivo está trabado, se elige al azar.") in before
+        assert "> " + span("Si el objetivo está trabado, se decide volteando cartas.") in stale.split(f"*{heads[1]}:*")[1]
+        assert "`examples[lowest].title`" in body[body.index("{#g-missing}"):]  # ids and fields as code
     assert build_site(kb, [], "en").nav[-1].path == "translators.md"
 
 
