@@ -108,7 +108,10 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
             rows.append((label(key, lang), forms_markdown(value, lang)))
         elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
-            rows.append((label(key, lang), fmt(f"{{@sequence {value}}}")))  # a link to the step
+            step = names(value) if "#" in value else None  # the step's own title, not the sequence's
+            shown = step.best(lang) if step else ""
+            shown = f"|{shown}" if shown and not set(shown) & set("{}|") else ""
+            rows.append((label(key, lang), fmt(f"{{@sequence {value}{shown}}}")))  # a link to the step
         elif key == "movement_cost_change" and isinstance(value, int):
             rows.append((label(key, lang), signed(value, lang)))
         else:
