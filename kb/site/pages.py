@@ -12,6 +12,7 @@ from kb.core.locale import ngettext, pgettext
 from kb.core.model import Entry
 from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
+from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
 
 __all__ = ["KIND_ORDER", "all_pages", "navigation", "main_sequence"]
 
@@ -218,11 +219,12 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
         pages += [game_page(ctx, game), glossary_page(ctx, game)]
         pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
     pages.append(concepts_page(ctx))
+    pages.append(translators_page(ctx))
     return pages
 
 
 def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
-    """Home, each game (its page, then its glossary), the concept map.
+    """Home, each game (its page, then its glossary), the concept map, the translators' page.
 
     Entries are left out on purpose: the theme renders the whole navigation into every page, so
     listing hundreds of entries would make each page hundreds of kilobytes (the size of the site
@@ -233,4 +235,5 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
         glossary = NavNode(t(ctx, "glossary"), f"{game}/glossary.md")
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", (glossary,)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
+    nodes.append(NavNode(TRANSLATORS_LABELS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)
