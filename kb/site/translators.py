@@ -103,6 +103,12 @@ def _game_of(kb: Any, owner: str) -> str:
     return entry.game if entry is not None else owner
 
 
+def _code(text: str) -> str:
+    """An id or field name as a code span (the language lint leaves code alone)."""
+    text = str(text).replace("`", "")
+    return f"`{text}`"
+
+
 def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> str:
     """A link to the field's entry (or game page), its id and its field."""
     entry = ctx.kb.entries.get(row["entry"])
@@ -111,6 +117,6 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
     else:
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
-    text = (f"[{escape(title)}]({relative(PATH, target)}) · {escape(row['entry'])} · "
-            f"{LABELS[ctx.lang]['field']} {escape(row['field'])}")
+    text = (f"[{escape(title)}]({relative(PATH, target)}) · {_code(row['entry'])} · "
+            f"{LABELS[ctx.lang]['field']} {_code(row['field'])}")  # ids shown on purpose: as code
     return ("- " if item else "#### ") + text
