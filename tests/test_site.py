@@ -87,7 +87,7 @@ def test_untranslated_english_page_says_so(sites) -> None:
     assert ('!!! warning "Not translated yet"\n\n    This entry has not been translated into English yet; '
             "the Spanish original is shown. (Fields: summary, text)") in md
     assert "> Apuntar cuesta una acción" in md
-    assert "| Phase | [Turn sequence](turn-sequence.md#step-activation) |" in md
+    assert "| Phase | [Activation](turn-sequence.md#step-activation) |" in md  # the step, by its own title
     assert "Not translated" not in sites["en"].page("mini/shooting.md").markdown
     assert "!!! warning" not in sites["es"].page("mini/aim.md").markdown
     game = sites["en"].page("mini/index.md").markdown
