@@ -737,7 +737,7 @@ def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_befor
         before = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
         assert "> Si el objetivo está trabado, se elige al azar." in before
         assert "> Si el objetivo está trabado, se decide volteando cartas." in stale.split(f"*{heads[1]}:*")[1]
-        assert "examples&#91;lowest&#93;.title" in body[body.index("{#g-missing}"):]  # brackets escaped
+        assert "`examples[lowest].title`" in body[body.index("{#g-missing}"):]  # a code span: brackets stay text
     assert build_site(kb, [], "en").nav[-1].path == "translators.md"
 
 
