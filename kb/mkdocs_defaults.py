@@ -19,8 +19,8 @@ __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "apply_defaults"]
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, offline shim): the docs_dir when a pack has none of its own."""
 
-FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.top",
-            "navigation.tracking", "navigation.footer", "toc.follow")
+FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.prune",
+            "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")
 """Material features the generated pages rely on."""
 
 EXTENSIONS: dict[str, dict[str, Any]] = {
@@ -28,6 +28,15 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "toc": {"permalink": True}, "pymdownx.details": {}, "pymdownx.superfences": {},
 }
 """Markdown extensions the generated Markdown is written for, with their settings."""
+TABLE_SCRIPTS = ("kb-table.js",)
+"""The page helpers: copy-link, previews, keyboard tooltips, language switch keeping the anchor (docs/site.md)."""
+PALETTE = [
+    {"media": "(prefers-color-scheme: light)", "scheme": "default",
+     "toggle": {"icon": "material/weather-night", "name": "Modo oscuro · Dark mode"}},
+    {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
+     "toggle": {"icon": "material/weather-sunny", "name": "Modo claro · Light mode"}},
+]
+"""Material's light/dark palette with its toggle, following the reader's system setting at first."""
 
 
 def apply_defaults(config: MkDocsConfig) -> None:
@@ -39,9 +48,15 @@ def apply_defaults(config: MkDocsConfig) -> None:
                              features=list(FEATURES))
     features = config.theme["features"] if "features" in config.theme else []
     config.theme["features"] = list(features) + [f for f in FEATURES if f not in features]
+    if not config.theme.get("palette"):
+        config.theme["palette"] = [dict(p) for p in PALETTE]
     _extensions(config)
     if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
         config.extra_css.append("kb.css")
+    present = {str(s) for s in config.extra_javascript}
+    for script in TABLE_SCRIPTS:
+        if script not in present and (Path(config.docs_dir) / script).is_file():
+            config.extra_javascript.append(script)
     config.use_directory_urls = False  # pages open from disk as a.html
 
 

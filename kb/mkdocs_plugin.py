@@ -16,6 +16,7 @@ into MkDocs warnings too).
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from mkdocs.structure.pages import Page
 from kb.api import KnowledgeBase
 from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
+from kb.site.preview import data_name as table_name, script_tag, table_data
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
 
@@ -121,9 +123,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
         log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
                  f"in {time.monotonic() - started:.1f} s")
+        files.append(File.generated(config, build.prefix + table_name(build.lang),
+                                    content=table_data(build.loaded.kb, build.lang)))
         if build.primary:
-            target = f"{build.lang}/" if config.use_directory_urls else f"{build.lang}/index.html"
-            files.append(File.generated(config, "index.html", content=_redirect(target)))
+            files.append(File.generated(config, "index.html",
+                                        content=_redirect(self.config.languages, config.use_directory_urls)))
         return files
 
     def on_page_context(self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
@@ -139,9 +143,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Tell the page where its language's search data is (read by ``kb-search.js``)."""
         build = self._builds[id(config)]
-        if build.search is None or "</head>" not in output:
+        if "</head>" not in output:
             return output
-        tag = meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
+        tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
+        if build.search is not None:
+            tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         return output.replace("</head>", tag + "</head>", 1)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
@@ -218,7 +224,16 @@ def _url(path: str, directory_urls: bool) -> str:
     return f"{stem}/" if directory_urls else f"{stem}.html"
 
 
-def _redirect(target: str) -> str:
-    return (f'<!doctype html>\n<html><head><meta charset="utf-8"><title>Redirecting</title>'
-            f'<meta http-equiv="refresh" content="0; url={target}"></head>'
-            f'<body><a href="{target}">{target}</a></body></html>\n')
+def _redirect(langs: list[str], directory_urls: bool) -> str:
+    """The root page: to the language the reader chose before (``localStorage``), else the first of the
+    browser's languages the site has, else the first language; without scripts, links to each."""
+    pages = {lg: f"{lg}/" if directory_urls else f"{lg}/index.html" for lg in langs}
+    links = " · ".join(f'<a href="{url}" hreflang="{lg}">{LANGUAGES[lg]}</a>' for lg, url in pages.items())
+    script = ("(function(){var p=" + json.dumps(pages) + ",l=null;"
+              "try{l=localStorage.getItem('kb-lang')}catch(e){}"
+              "if(!p[l]){var n=navigator.languages||[navigator.language||''];"
+              "for(var i=0;i<n.length&&!p[l];i++){l=String(n[i]).slice(0,2).toLowerCase()}}"
+              f"location.replace((p[l]||p[{json.dumps(langs[0])}])+location.hash)}})();")
+    return (f'<!doctype html>\n<html><head><meta charset="utf-8"><title>{LANGUAGES[langs[0]]} · '
+            f'{" · ".join(LANGUAGES[lg] for lg in langs[1:])}</title>'
+            f'<script>{script}</script></head><body><p>{links}</p></body></html>\n')

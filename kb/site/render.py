@@ -35,7 +35,7 @@ LABELS: dict[str, dict[str, str]] = {
         "timing": "Momento", "movement_cost_change": "Cambio de coste de movimiento", "costs": "Costes",
         "affects": "Afecta a", "exempt": "Exentos", "line_of_sight": "Línea de visión", "forms": "Formas",
         "abbreviations": "Abreviaturas", "concept_link": "Concepto común", "concept_note": "En este juego",
-        "modifiers": "Modificadores", "value": "Valor", "when": "Cuándo", "allows": "Permite", "yes": "sí", "no": "no",
+        "modifiers": "Modificadores", "fact": "Dato", "value": "Valor", "when": "Cuándo", "allows": "Permite", "yes": "sí", "no": "no",
         "expected_error": "Error esperado", "repeats": "Repetición", "terms_per_game": "Términos por juego",
         "game": "Juego", "untranslated": "", "stale": "",
     },
@@ -52,7 +52,7 @@ LABELS: dict[str, dict[str, str]] = {
         "timing": "Timing", "movement_cost_change": "Movement cost change", "costs": "Costs",
         "affects": "Affects", "exempt": "Exempt", "line_of_sight": "Line of sight", "forms": "Forms",
         "abbreviations": "Abbreviations", "concept_link": "Shared concept", "concept_note": "In this game",
-        "modifiers": "Modifiers", "value": "Value", "when": "When", "allows": "Allows", "yes": "yes", "no": "no",
+        "modifiers": "Modifiers", "fact": "Fact", "value": "Value", "when": "When", "allows": "Allows", "yes": "yes", "no": "no",
         "expected_error": "Expected error", "repeats": "Repeats", "terms_per_game": "Terms per game",
         "game": "Game", "untranslated": "This entry has not been translated into English yet; the Spanish original is shown.",
         "stale": "The Spanish original changed after this translation was made; it may be out of date.",
@@ -235,6 +235,7 @@ def render_entry(
     results: Mapping[str, ExampleResult] | None = None,
     link_to: LinkTo = _plain,
     heading: int = 1,
+    documents: Mapping[str, Text] | None = None,
 ) -> str:
     """The entry as Markdown in ``lang``: title, summary, text, facts, steps, examples, links, source."""
     fmt = lambda s: inline(s, lang, titles, link_to)  # noqa: E731
@@ -252,7 +253,7 @@ def render_entry(
         out += [f"**{label('question', lang)}:** {_value(ruling['question'], lang, fmt)}", "",
                 f"**{label('answer', lang)}:** {_value(ruling['answer'], lang, fmt)}", ""]
         extra = [(label(k, lang), escape(str(ruling[k]))) for k in ("authority", "date") if k in ruling]
-        out += _table(extra)
+        out += _table(extra, (label("fact", lang), label("value", lang)))
     if entry.text("text"):
         out += [fmt(entry.text("text").best(lang)), ""]
     rows = facts(entry, lang, fmt)
@@ -262,7 +263,7 @@ def render_entry(
         if isinstance(note, dict):
             rows.append((label("concept_note", lang), _value(note, lang, fmt)))
     if rows:
-        out += [f"{h}# {label('facts', lang)}", ""] + _table(rows)
+        out += [f"{h}# {label('facts', lang)}", ""] + _table(rows, (label("fact", lang), label("value", lang)))
     mods = data.get("modifiers")
     if isinstance(mods, list) and mods:
         out += [f"{h}# {label('modifiers', lang)}", ""]
@@ -289,7 +290,9 @@ def render_entry(
         out += [f"- {ref(s, lang, titles, link_to)}" for s in sources] + [""]
     src = data.get("source")
     if isinstance(src, dict):
-        out += [f"*{label('source', lang)}: `{escape(str(src.get('doc')))}`, {label('section', lang)} "
+        doc = (documents or {}).get(str(src.get("doc")))  # the document's title from game.yaml, not its file name
+        shown = f"“{escape(doc.best(lang))}”" if doc else f"`{escape(str(src.get('doc')))}`"
+        out += [f"*{label('source', lang)}: {shown}, {label('section', lang)} "
                 f"“{escape(str(src.get('section')))}”*", ""]
     return "\n".join(out).rstrip() + "\n"
 
