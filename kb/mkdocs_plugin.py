@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -145,6 +146,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         build = self._builds[id(config)]
         if "</head>" not in output:
             return output
+        output = _compact_nav(output)
         tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
@@ -222,6 +224,23 @@ def _url(path: str, directory_urls: bool) -> str:
         stem = stem[: -len("index")]
         return stem if directory_urls else stem + "index.html"
     return f"{stem}/" if directory_urls else f"{stem}.html"
+
+
+_NAV_START = '<nav class="md-nav md-nav--primary"'
+_NAV_END = '<div class="md-sidebar md-sidebar--secondary"'
+_SPACES = re.compile(r"\s+")
+
+
+def _compact_nav(output: str) -> str:
+    """The page with the theme's menu's runs of whitespace made single spaces (as a browser shows them).
+
+    The menu lists the current kind's entries; its template's indentation was more than half its weight.
+    """
+    start = output.find(_NAV_START)
+    end = output.find(_NAV_END, start)
+    if start < 0 or end < 0:
+        return output
+    return output[:start] + _SPACES.sub(" ", output[start:end]) + output[end:]
 
 
 def _redirect(langs: list[str], directory_urls: bool) -> str:
