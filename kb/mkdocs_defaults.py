@@ -14,10 +14,13 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.theme import Theme
 
-__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "apply_defaults"]
+__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
-"""The site's static files (stylesheet, offline shim): the docs_dir when a pack has none of its own."""
+"""The site's static files (stylesheet, search scripts): the docs_dir when a pack has none of its own."""
+SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js")
+"""The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
+tooltips, the language switch keeping the anchor); docs/site.md. In load order."""
 
 FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.prune",
             "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")
@@ -28,8 +31,6 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "toc": {"permalink": True}, "pymdownx.details": {}, "pymdownx.superfences": {},
 }
 """Markdown extensions the generated Markdown is written for, with their settings."""
-TABLE_SCRIPTS = ("kb-table.js",)
-"""The page helpers: copy-link, previews, keyboard tooltips, language switch keeping the anchor (docs/site.md)."""
 PALETTE = [
     {"media": "(prefers-color-scheme: light)", "scheme": "default",
      "toggle": {"icon": "material/weather-night", "name": "Modo oscuro · Dark mode"}},
@@ -54,7 +55,7 @@ def apply_defaults(config: MkDocsConfig) -> None:
     if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
         config.extra_css.append("kb.css")
     present = {str(s) for s in config.extra_javascript}
-    for script in TABLE_SCRIPTS:
+    for script in SCRIPTS:
         if script not in present and (Path(config.docs_dir) / script).is_file():
             config.extra_javascript.append(script)
     config.use_directory_urls = False  # pages open from disk as a.html
