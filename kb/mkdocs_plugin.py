@@ -16,6 +16,7 @@ into MkDocs warnings too).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -91,10 +92,18 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._builds: dict[int, _Build] = {}
         self._seeds: dict[int, tuple[str, _Loaded]] = {}
         self._content: str | None = None
+        self._serving = False
+        self._dirty = False
+        self._shown: dict[tuple[str, str], str] = {}
+        """While serving: (language, page path) -> the Markdown the last build gave MkDocs."""
+        self._nav_shown: dict[str, tuple] = {}
+        self._search_kept: dict[str, SearchData] = {}
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Nothing to prepare: the knowledge base is loaded by each build (``on_config``)."""
+        """Remember whether this process serves a preview (its rebuilds then write only what changed)."""
+        self._serving = command == "serve"
+        self._dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         langs = self.config.languages
@@ -117,10 +126,24 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         build = self._builds[id(config)]
+        same_nav = self._nav_shown.get(build.lang) == build.site.nav
+        self._nav_shown[build.lang] = build.site.nav
+        unchanged = 0
         for page in build.site.pages:
-            files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
+            file = File.generated(config, build.prefix + page.path, content=page.markdown)
+            if self._serving and same_nav and self._shown.get((build.lang, page.path)) == page.markdown:
+                file.is_modified = _unmodified  # a dirty rebuild leaves its page as written
+                unchanged += 1
+            if self._serving:
+                self._shown[(build.lang, page.path)] = page.markdown
+            files.append(file)
+        if unchanged:
+            log.info(f"{build.lang}: {len(build.site.pages) - unchanged} page(s) changed")
         started = time.monotonic()
-        build.search = search_data(build.loaded.kb, build.lang)
+        kept = self._search_kept.get(build.lang) if self._serving else None
+        build.search = kept or search_data(build.loaded.kb, build.lang)
+        if self._serving:
+            self._search_kept[build.lang] = build.search
         files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
         log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
                  f"in {time.monotonic() - started:.1f} s")
@@ -153,7 +176,17 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         return output.replace("</head>", tag + "</head>", 1)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Watch ``content/``; rebuilds write only the pages an edit changed (MkDocs' dirty build).
+
+        ``mkdocs serve`` rebuilds everything after each edit (15–20 s on the bundled content); the
+        rebuilds here reload the knowledge base through its file cache, regenerate the pages' Markdown
+        and let MkDocs write only the pages whose Markdown changed (all of them when the menu changed).
+        ``mkdocs serve --clean`` keeps MkDocs' own full rebuilds.
+        """
         server.watch(self._content or self._content_root(config))
+        if config.config_file_path and config.site_url:
+            server.builder = functools.partial(_dirty_rebuild, config.config_file_path, config.site_dir,
+                                               config.site_url, config.strict)
         return server
 
     @event_priority(-200)  # after every other plugin has finished this language's build
@@ -214,7 +247,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             raise PluginError("kb: the plugin is missing from the other language's configuration")
         plugin._seeds[id(sub)] = (lang, loaded)
         sub.theme["language"] = lang
-        build(sub)  # plugins of this process are already started: no startup/shutdown events here
+        build(sub, dirty=self._dirty)  # plugins of this process are already started: no startup/shutdown events
 
 
 def _url(path: str, directory_urls: bool) -> str:
@@ -224,6 +257,23 @@ def _url(path: str, directory_urls: bool) -> str:
         stem = stem[: -len("index")]
         return stem if directory_urls else stem + "index.html"
     return f"{stem}/" if directory_urls else f"{stem}.html"
+
+
+def _unmodified() -> bool:
+    return False
+
+
+def _dirty_rebuild(config_file: str, site_dir: str, site_url: str, strict: bool) -> None:
+    """``mkdocs serve``'s rebuild, dirty: the configuration read afresh, only changed pages written."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(config_file, site_dir=site_dir, strict=strict)
+    config.site_url = site_url
+    for plugin in config.plugins.values():  # the process's kb instance: its other languages' builds too
+        if isinstance(plugin, KnowledgeBasePlugin):
+            plugin._serving, plugin._dirty = True, True
+    build(config, serve_url=site_url, dirty=True)
 
 
 _NAV_START = '<nav class="md-nav md-nav--primary"'
