@@ -320,3 +320,13 @@ def test_every_diagnostic_code_is_tested() -> None:
     text = "".join(p.read_text(encoding="utf-8") for p in here.glob("test_*.py"))
     fallback = {"schema"}  # the converter's catch-all for schema keywords the shipped schemas do not use
     assert [c for c in CODES if c not in fallback and f"[{c}]" not in text] == []
+
+
+def test_a_players_name_given_to_two_entries_of_one_game_is_located(tree) -> None:
+    tree({"g/a.yaml": entry("also_called: {es: [destrabarse], en: [disengage]}\n"),
+          "g/b.yaml": entry("also_called: {es: [Destrabarse], en: [get away]}\n", id="id: g.b"),
+          "h/c.yaml": entry("also_called: {es: [destrabarse]}\n", id="id: h.c", game="game: h")}, games=("g", "h"))
+    code, out, _ = cli("check")
+    assert [line for line in out.splitlines() if "duplicate-player-name" in line] == [
+        "content/g/b.yaml:6:20: warning[duplicate-player-name]: es players' name 'Destrabarse' is also given to "
+        "'g.ok' of this game; a name players use should lead to one entry"]  # h is another game: no warning

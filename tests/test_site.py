@@ -58,8 +58,8 @@ def test_entry_page_golden_snippets(sites) -> None:
         "Durante la [activación](turn-sequence.md#step-activation), una miniatura con\n"
         "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.",
         "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
-        "- **Probabilidad exacta**: 5/12 ≈ 41.7%",
-        "- ✔ Verificado en la compilación",
+        "≈ 41,7\u00a0%.",  # Babel: Spanish decimal comma and a space before the sign
+        "*✔ Comprobado en la compilación*",
         "## Véase también\n\n- [Secuencia de turno](turn-sequence.md)",
         "## Citada por\n\n- [Apuntar](aim.md)",
         "*Fuente: “Reglas de prueba”, sección “Disparo”*",  # the document's title from game.yaml, not its file
@@ -132,7 +132,7 @@ def _entry(eid: str, kind: str, title: str, extra: str = "") -> str:
 def test_glossary_page(sites) -> None:
     md = sites["es"].page("mini/glossary.md").markdown
     assert "## [Línea de visión](line-of-sight.md) {#mini-line-of-sight}" in md
-    assert "- *Abreviaturas:* es: LdV; en: LoS" in md
+    assert "- *Abreviaturas:* español: LdV; inglés: <span lang=\"en\">LoS</span>" in md
     assert "- *Concepto:* [Línea de visión](../concepts.md#common-line-of-sight)" in md
 
 
@@ -300,3 +300,25 @@ def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> 
     assert html.index("Disparadores") < html.index("<ol>")
     assert re.findall(r"<li>.*?<strong>(\w+)</strong>", html) == ["Actriz", "Defensora"]
     assert "<ul>" not in html
+
+
+def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> None:
+    from kb.site.render import render_entry
+
+    root = tree({"g/rules/disengage.yaml": """\
+        id: g.disengage
+        kind: rule
+        game: g
+        title: {es: Destrabarse, en: Disengaging}
+        summary: {es: Salir de un combate., en: Leaving a melee.}
+        source: {doc: seed.txt, section: s}
+        also_called: {es: [salir del CaC, "<b>huir</b>"], en: [disengage]}
+        questions: {es: ["¿cómo saco a mi miniatura de un combate?"], en: [how do I get out of melee?]}
+        """})
+    entry = KnowledgeBase.load(root).get("g.disengage")
+    es = render_entry(entry, "es", lambda _i: None)
+    en = render_entry(entry, "en", lambda _i: None)
+    assert "*También llamado:* salir del CaC, &lt;b&gt;huir&lt;/b&gt;" in es       # content is data, escaped
+    assert "## Responde a preguntas como\n\n- ¿cómo saco a mi miniatura de un combate?\n" in es
+    assert "*Also called:* disengage" in en and "## Answers questions like\n\n- how do I get out of melee?\n" in en
+    assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words

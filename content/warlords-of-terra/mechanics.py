@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
 
 BANNER = {"gold": 1, "mana": 1}
 """What the Banner gives every resources phase."""
@@ -259,8 +259,8 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             raise RuleError("no-combat", "ninguna área de amenaza activa obliga a combatir y no se ha elegido a quién golpear",
                             "no active threat area forces a combat and no troop was chosen to hit")
         else:
-            raise RuleError("choose-target", f"{', '.join(forced)} obligan a combatir: el atacante debe elegir a quién golpea",
-                            f"{', '.join(forced)} force combat: the attacker must choose whom to hit")
+            raise RuleError("choose-target", "{f} obligan a combatir: el atacante debe elegir a quién golpea",
+                            "{f} force combat: the attacker must choose whom to hit", f=forced)
     if target not in enemies:
         raise RuleError("unknown-target", f"{target} no es una tropa enemiga de este combate",
                         f"{target} is not an enemy troop in this combat")
@@ -418,8 +418,8 @@ def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False, t
         return outcome(trace, allowed=True, player_hit=True, must_fight=[], ignored=ignored)
     shields = [n for n in blockers if adjacent[n].get("player_behind")]
     if not (trample and shields):
-        raise RuleError("enemy-troops-adjacent", f"hay tropas enemigas adyacentes ({', '.join(blockers)}): hay que combatir con ellas antes",
-                        f"enemy troops are adjacent ({', '.join(blockers)}): it must fight them first")
+        raise RuleError("enemy-troops-adjacent", "hay tropas enemigas adyacentes ({b}): hay que combatir con ellas antes",
+                        "enemy troops are adjacent ({b}): it must fight them first", b=blockers)
     trace.add("Tropas enemigas adyacentes ({b}): no puede tomar al jugador como blanco y combate con ellas",
               "Enemy troops are adjacent ({b}): it cannot target the player and fights them", b=blockers)
     trace.add("Arrasar: si golpea a {s}, el golpe sigue hasta el jugador, que está detrás",
@@ -458,7 +458,8 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
     if result is not None:
         trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=result, ok="se aplica" if success else "no se aplica",
                   ok_en="it applies" if success else "it does not apply")
-    return outcome(trace, odds, success=success, roll_when=when)
+    return outcome(trace, Chance.of(odds, "sacar una herradura", "rolling a horseshoe", output="success"),
+                   success=success, roll_when=when)
 
 
 @resolver("warlords-of-terra.regenerate", outputs={
@@ -506,3 +507,79 @@ def immune(immune_to: Literal["spells", "items", "troops", "places"],
     trace.add("El efecto afecta a la tropa{m}: lo ignora", "The effect affects the troop{m_en}: it ignores it",
               m=" (efecto masivo)" if mass else "", m_en=" (a mass effect)" if mass else "")
     return outcome(trace, ignored=True, may_choose=False)
+
+
+LABELS = {
+    "gold": ("oro", "gold"),
+    "mana": ("maná", "mana"),
+    "places": ("lugares", "places"),
+    "gold_left": ("oro restante", "gold left"),
+    "mana_left": ("maná restante", "mana left"),
+    "built": ("construidos", "built"),
+    "attacker": ("atacante", "attacker"),
+    "defenders": ("defensores", "defenders"),
+    "target": ("objetivo", "target"),
+    "behind": ("tropa detrás", "troop behind"),
+    "attacker_name": ("nombre del atacante", "attacker's name"),
+    "fighters": ("combaten con el atacante", "fight the attacker"),
+    "struck": ("reciben el daño del atacante", "take the attacker's damage"),
+    "attacker_life": ("vida del atacante", "attacker's life"),
+    "attacker_dead": ("muere el atacante", "the attacker dies"),
+    "life": ("vida", "life"),
+    "dead": ("mueren", "die"),
+    "magical": ("daño mágico", "magical damage"),
+    "flipped": ("giradas", "flipped"),
+    "player_damage": ("daño al jugador enemigo", "damage to the enemy player"),
+    "adjacent": ("tropas enemigas adyacentes", "adjacent enemy troops"),
+    "flies": ("vuela", "flies"),
+    "allowed": ("permitido", "allowed"),
+    "player_hit": ("el jugador enemigo recibe el golpe", "the enemy player is hit"),
+    "must_fight": ("tiene que combatir con", "must fight"),
+    "ignored": ("ignoradas", "ignored"),
+    "immune_to": ("inmune a", "immune to"),
+    "card_type": ("tipo de carta", "card type"),
+    "affects": ("afecta a", "affects"),
+    "mass": ("efecto en masa", "mass effect"),
+    "may_choose": ("puede elegirla", "may pick it"),
+    "spells": ("hechizos", "spells"),
+    "items": ("objetos", "items"),
+    "troops": ("tropas", "troops"),
+    "troop": ("una tropa", "a troop"),
+    "player": ("un jugador", "a player"),
+    "result": ("resultado del dado", "die result"),
+    "moment": ("momento que indica la carta", "moment the card gives"),
+    "horseshoe_first": ("la herradura va primero", "the horseshoe comes first"),
+    "success": ("se aplica", "applies"),
+    "roll_when": ("se tira", "rolled"),
+    "on entering the battlefield": ("al entrar en el campo de batalla", "on entering the battlefield"),
+    "horseshoe": ("herradura", "horseshoe"),
+    "blank": ("cara en blanco", "blank face"),
+    "speed": ("velocidad", "speed"),
+    "zones": ("zonas", "zones"),
+    "preparation": ("en preparación", "in preparation"),
+    "attack": ("ataca", "attacks"),
+    "flip_ability": ("usa una habilidad que la gira", "uses an ability that flips it"),
+    "charge": ("carga", "charges"),
+    "ends_in_threat_area": ("acaba en un área de amenaza", "ends in a threat area"),
+    "max_zones": ("zonas que puede mover", "zones it may move"),
+    "flip_ability_allowed": ("aún puede usar una habilidad que la gira", "may still use an ability that flips it"),
+    "x": ("X", "X"),
+    "damage": ("daño", "damage"),
+    "turns": ("turnos", "turns"),
+    "turn": ("turno", "turn"),
+    "divert": ("recursos desviados", "resources diverted"),
+    "hero_takes": ("el héroe toma", "the Hero takes"),
+    "first_player": ("es el primer jugador", "is the first player"),
+    "hero_power": ("poder del héroe ganado", "Hero's Power gained"),
+    "producing": ("lugares que producen", "places that produce"),
+    "draws": ("cartas robadas", "cards drawn"),
+    **_ABILITIES,
+    "distance": ("ataque a Distancia", "Distance attack"),
+    "nullified": ("anulada", "nullified"),
+    "alert": ("en Alerta", "on Alert"),
+    "next_to_target": ("junto al objetivo", "next to the target"),
+    "gone": ("ya no está", "gone"),
+    "replaces": ("sustituye a", "replaces"),
+    "ally": ("aliada", "ally"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English); the abilities by their card names."""

@@ -21,7 +21,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from kb.site.findable import definition, tooltip_forms
-from kb.site.pages import SITE_LABELS
+from kb.core.locale import pgettext
 from kb.site.render import entry_anchor, label
 from kb.site.structure import entry_path
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["TABLE_LABELS", "data_name", "table_data", "script_tag"]
 
 TABLE_LABELS = ("cite_as", "copy_link", "copied", "copy_failed", "paragraph")
-"""The interface words the page helpers use (from the site's labels)."""
+"""The interface words the page helpers use (``msgctxt "site"`` in the gettext catalogs)."""
 
 
 def data_name(lang: str) -> str:
@@ -59,7 +59,7 @@ def table_data(kb: "KnowledgeBase", lang: str) -> str:
             terms.setdefault(entry.game, []).extend([f, url] for f in forms)
     for forms in terms.values():
         forms.sort(key=lambda fu: (-len(fu[0]), fu[0]))
-    data = {"lang": lang, "labels": {k: SITE_LABELS[lang][k] for k in TABLE_LABELS},
+    data = {"lang": lang, "labels": {k: pgettext(lang, "site", k) for k in TABLE_LABELS},
             "entries": dict(sorted(entries.items())), "terms": dict(sorted(terms.items()))}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # the same strings, with no "<", ">" or "&" left that a careless reader could take for markup
