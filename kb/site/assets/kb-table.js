@@ -77,17 +77,18 @@
     Array.prototype.forEach.call(blocks, function (b) {
       if (b.matches(".kb-crumbs, .kb-place")) return;
       n += 1;
+      var num = n;  /* this block's number (n goes on counting) */
       var step = b.querySelector(":scope > span[id^='step-'], :scope > p > span[id^='step-']");
-      var id = b.id || (step && step.id) || "p-" + n;
+      var id = b.id || (step && step.id) || "p-" + num;
       if (!b.id && !step) b.id = id;
-      var mark = cite ? "¶" + n : "¶";
+      var mark = "¶" + num;
       var btn = el("button", "kb-cite-btn", mark);
       btn.type = "button";
-      btn.setAttribute("aria-label", label("copy_link") + " (" + label("paragraph") + " " + n + ")");
+      btn.setAttribute("aria-label", label("copy_link") + " (" + label("paragraph") + " " + num + ")");
       btn.title = label("copy_link");
       btn.addEventListener("click", function () {
         var url = location.href.replace(/#.*$/, "") + "#" + id;
-        var line = cite ? title + " [" + cite + " ¶" + n + "]" : title + " ¶" + n;
+        var line = cite ? title + " [" + cite + " ¶" + num + "]" : title + " ¶" + num;
         try { history.replaceState(null, "", "#" + id); } catch (e) { /* file:// in some browsers */ }
         copyText(line + "\n" + url, function (ok) { say(ok ? label("copied") : label("copy_failed")); });
       });
