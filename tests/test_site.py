@@ -322,3 +322,39 @@ def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> N
     assert "## Responde a preguntas como\n\n- ¿cómo saco a mi miniatura de un combate?\n" in es
     assert "*Also called:* disengage" in en and "## Answers questions like\n\n- how do I get out of melee?\n" in en
     assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words
+
+
+def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, monkeypatch) -> None:
+    import os
+    import shutil
+
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    from kb.mkdocs_plugin import _dirty_rebuild
+
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("KB_CONTENT", str(content))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    site, url, config_file = tmp_path / "site", "http://127.0.0.1:1/", str(Path(__file__).parents[1] / "mkdocs.yml")
+    config = load_config(config_file, site_dir=str(site))
+    config.site_url = url
+    config.plugins.on_startup(command="serve", dirty=False)  # what `mkdocs serve` does, then its first build
+    try:
+        mkdocs_build(config, serve_url=url)
+        pages = [p for p in site.rglob("*.html")]
+        for p in pages:
+            os.utime(p, (1_000_000_000, 1_000_000_000))
+        aim = content / "mini" / "actions" / "aim.yaml"
+        aim.write_text(aim.read_text(encoding="utf-8").replace("Apuntar cuesta una acción", "Apuntar cuesta dos acciones"),
+                       encoding="utf-8")
+        _dirty_rebuild(config_file, str(site), url, False)
+        rewritten = {str(p.relative_to(site)) for p in pages if p.stat().st_mtime > 1_000_000_000}
+    finally:
+        config.plugins.on_shutdown()
+    # the entry (both languages: the English shows the untranslated Spanish) and the game page listing it
+    assert {"es/mini/aim.html", "en/mini/aim.html", "es/mini/index.html", "en/mini/index.html"} <= rewritten
+    assert "Apuntar cuesta dos acciones" in (site / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
+    assert "es/mini/shooting.html" not in rewritten and "es/concepts.html" not in rewritten
+    assert len(rewritten) < len(pages) / 2, sorted(rewritten)
