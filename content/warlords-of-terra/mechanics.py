@@ -7,7 +7,7 @@ resolver does the least it can and the entry's notes say so.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Callable, Literal
 
 from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
 
@@ -232,8 +232,32 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
     a = _nullify(trace, attacker_name, attacker)
     defenders = {n: _nullify(trace, n, d) for n, d in defenders.items()}
     enemies = {n: d for n, d in defenders.items() if not d.get("ally") and not d.get("replaces")}
+    forced = _forced(trace, a, enemies)
+    target = _choose_target(trace, a, enemies, forced, target)
+    struck = _struck(trace, a, enemies, target)
+    behind_hit, player_damage = _trample(trace, a, defenders, target, struck, behind)
+    fighters = [n for n in enemies if n in forced or n in struck]  # the forced ones and every enemy hit
+    resolve = _stand_ins(trace, defenders)
+    fighters = [r for r in map(resolve, fighters) if r]
+    struck = [r for r in map(resolve, struck) if r]
+    behind_hit = resolve(behind_hit) if behind_hit else None
+    hits = struck + ([behind_hit] if behind_hit else [])
+    life, magical, a_life = _damage(trace, a, defenders, attacker_name, hits, behind_hit, fighters)
+    flipped = _flips(trace, a, defenders, attacker_name, fighters)
+    dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
+    a_dead = a_life < 1
+    trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
+              d=dead + ([attacker_name] if a_dead else []) or ["—"])
+    return outcome(trace, target=target, fighters=fighters, struck=hits, attacker_life=a_life, attacker_dead=a_dead,
+                   life=life, dead=dead, magical=magical, flipped=flipped, player_damage=player_damage)
 
-    # 1. Whose threat area forces the combat.
+
+Troops = dict[str, dict]
+"""Troops by name, each its data (attack, life, abilities...)."""
+
+
+def _forced(trace: Trace, a: dict, enemies: Troops) -> list[str]:
+    """Step 1: the enemies whose active threat area forces the combat."""
     forced: list[str] = []
     for n, d in enemies.items():
         if not d.get("adjacent", True):
@@ -250,8 +274,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             continue
         forced.append(n)
         trace.add("{n}: su área de amenaza obliga a combatir", "{n}: its threat area forces combat", n=n)
+    return forced
 
-    # 2. The attacker's choice of target.
+
+def _choose_target(trace: Trace, a: dict, enemies: Troops, forced: list[str], target: str | None) -> str:
+    """Step 2: the troop the attacker hits (the one forcing it, or its choice among several)."""
     if target is None:
         if len(forced) == 1:
             target = forced[0]
@@ -268,8 +295,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
         raise RuleError("out-of-reach", f"{target} no está adyacente y el atacante no tiene Distancia",
                         f"{target} is not adjacent and the attacker lacks Distance")
     trace.add("El atacante golpea a {t}", "The attacker hits {t}", t=target)
+    return target
 
-    # 3. Who takes the attacker's hit.
+
+def _struck(trace: Trace, a: dict, enemies: Troops, target: str) -> list[str]:
+    """Step 3: who takes the attacker's hit (the target, and its neighbours with Area Strike)."""
     struck = [target]
     if a.get("area_strike"):
         ranged = not enemies[target].get("adjacent", True)
@@ -279,6 +309,12 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             if (ranged and d.get("next_to_target")) or (not ranged and d.get("adjacent", True)):
                 struck.append(n)
         trace.add("Golpe en Área: golpea también a {s}", "Area Strike: it also hits {s}", s=struck[1:] or ["—"])
+    return struck
+
+
+def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list[str],
+             behind: str | None) -> tuple[str | None, int]:
+    """Trample: the troop behind the target that is hit too, and the damage dealt to the enemy player."""
     behind_hit: str | None = None
     player_damage = 0
     if behind is not None:
@@ -302,11 +338,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
                       ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
         else:
             raise RuleError("unknown-target", f"{behind} no está en la lista de tropas", f"{behind} is not a listed troop")
+    return behind_hit, player_damage
 
-    # 4. Who fights back: the forced ones and every enemy the attacker hits.
-    fighters = [n for n in enemies if n in forced or n in struck]
 
-    # 5. Troops gone before the damage step, and their stand-ins.
+def _stand_ins(trace: Trace, defenders: Troops) -> Callable[[str], str | None]:
+    """Step 5: troops gone before the damage step, and who stands in for them."""
     stand_in = {str(d["replaces"]): n for n, d in defenders.items() if d.get("replaces")}
 
     def resolve(n: str) -> str | None:
@@ -319,17 +355,16 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
         trace.add("{n} desaparece antes del daño: ni hace ni recibe daño", "{n} is gone before damage: it deals and takes none", n=n)
         return None
 
-    fighters = [r for r in map(resolve, fighters) if r]
-    struck = [r for r in map(resolve, struck) if r]
-    if behind_hit:
-        behind_hit = resolve(behind_hit)
+    return resolve
 
-    # 6. Damage, all at once.
+
+def _damage(trace: Trace, a: dict, defenders: Troops, attacker_name: str, hits: list[str], behind_hit: str | None,
+            fighters: list[str]) -> tuple[dict[str, int], dict[str, int], int]:
+    """Step 6: all damage at once — the attacker's hits, Fire Shields, and the fighters striking back."""
     life = {n: int(d["life"]) for n, d in defenders.items()}
     magical = {n: 0 for n in defenders}
     magical[attacker_name] = 0
     a_life = int(a["life"])
-    hits = struck + ([behind_hit] if behind_hit else [])
     for n in hits:
         d = defenders[n]
         life[n] -= int(a["attack"])
@@ -362,8 +397,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             magical[n] += shield
             trace.add("Escudo Ígneo del atacante: {n} recibe {x} de daño mágico → Vida {l}",
                       "The attacker's Fire Shield: {n} takes {x} magical damage → Life {l}", n=n, x=shield, l=life[n])
+    return life, magical, a_life
 
-    # 7. Flips and deaths.
+
+def _flips(trace: Trace, a: dict, defenders: Troops, attacker_name: str, fighters: list[str]) -> list[str]:
+    """Step 7: troops left flipped after the combat (Tenacity keeps a troop upright)."""
     flipped: list[str] = []
     if a.get("tenacity"):
         trace.add("Ahínco: el atacante no se voltea", "Tenacity: the attacker does not flip")
@@ -378,12 +416,7 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
         if d.get("flipped") and n not in flipped:
             flipped.append(n)
     trace.add("Quedan volteadas: {f}", "Left flipped: {f}", f=flipped or ["—"])
-    dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
-    a_dead = a_life < 1
-    trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
-              d=dead + ([attacker_name] if a_dead else []) or ["—"])
-    return outcome(trace, target=target, fighters=fighters, struck=hits, attacker_life=a_life, attacker_dead=a_dead,
-                   life=life, dead=dead, magical=magical, flipped=flipped, player_damage=player_damage)
+    return flipped
 
 
 @resolver("warlords-of-terra.hit-player", outputs={
