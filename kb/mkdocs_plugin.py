@@ -30,9 +30,12 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
+from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
@@ -118,6 +121,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             lang, loaded = seed
         apply_defaults(config)
         config.theme["language"] = lang
+        config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
+        toc = config.mdx_configs.setdefault("toc", {})
+        if toc.get("permalink"):
+            toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = build_site(loaded.kb, loaded.results, lang)
         build = self._builds[id(config)] = _Build(lang, seed is None, loaded, site, started)
         config.nav = nav_config(site.nav, build.prefix)
@@ -154,7 +161,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
                                         content=_redirect(self.config.languages, config.use_directory_urls)))
         return files
 
-    def on_page_context(self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
+    def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
+                        nav: Navigation) -> TemplateContext:
         """Point the language switcher at this same page in every language."""
         build = self._builds[id(config)]
         url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)

@@ -9,9 +9,12 @@ inputs, expected against actual and the resolver's trace.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 from kb.api import KnowledgeBase, find_root
 from kb.core.diagnostics import format_path
@@ -74,7 +77,7 @@ class ExampleItem(pytest.Item):
         if not result.passed:
             raise ExampleFailed(result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if not isinstance(excinfo.value, ExampleFailed):
             return super().repr_failure(excinfo)
         r = excinfo.value.result

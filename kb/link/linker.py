@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -14,7 +15,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
 
-__all__ = ["LINK", "Link", "Graph", "link", "parse_links"]
+__all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors"]
 
 LINK = re.compile(r"\{@(?P<type>[a-z]+)\s+(?P<target>[^\s|{}#]+)(?:#(?P<anchor>[a-z0-9-]+))?(?:\|(?P<display>[^{}]*))?\}")
 """An inline link: ``{@kind id}``, ``{@kind id|shown text}`` or ``{@sequence id#step|text}``."""
@@ -65,7 +66,8 @@ def parse_links(text: str) -> tuple[list[re.Match[str]], list[int]]:
     return good, [m.start() for m in _OPEN.finditer(text) if m.start() not in starts]
 
 
-def _anchors(entry: Entry) -> set[str]:
+def anchors(entry: Entry) -> set[str]:
+    """Ids a link may point at inside ``entry`` (``#anchor``): its steps and worked examples."""
     seq = entry.data.get("sequence")
     steps = seq.get("steps", []) if isinstance(seq, dict) else []
     ids = {s["id"] for s in flatten_steps(steps) if isinstance(s, dict) and isinstance(s.get("id"), str)}
@@ -100,8 +102,8 @@ class _Linker:
         if expect_kind and found.kind != expect_kind:
             self.problems.append(diag("link-kind-mismatch", loc, type=expect_kind, target=target, kind=found.kind))
             return
-        if anchor is not None and anchor not in _anchors(found):
-            near = hint(anchor, _anchors(found))
+        if anchor is not None and anchor not in anchors(found):
+            near = hint(anchor, anchors(found))
             self.problems.append(diag("unresolved-link", loc, target=f"{target}#{anchor}", hint=near))
             return
         lk = Link(entry.id, target, type_, fld, loc, anchor, display)
@@ -151,7 +153,7 @@ class _Linker:
         used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
                           and lk.source != lk.target}
         for e in self.entries.values():
-            used.update(self.memo("used-terms", e, lambda e=e: _terms_in(index, e)))
+            used.update(self.memo("used-terms", e, partial(_terms_in, index, e)))
         for tid, term in index.terms.items():
             if tid not in used:
                 self.problems.append(diag("unused-term", self.entries[tid].location, id=tid))

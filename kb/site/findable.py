@@ -45,7 +45,8 @@ def front_matter(title: str, description: str | None = None) -> str:
     The theme prints both without escaping them (the description inside ``<meta content="…">``).
     """
     lines = ["---", f"title: {json.dumps(html.escape(title, quote=False), ensure_ascii=False)}"]
-    if description:
-        shown = html.escape(description[:_MAX_DEFINITION], quote=True)
-        lines.append(f"description: {json.dumps(shown, ensure_ascii=False)}")
-    return "\n".join(lines + ["---", ""])
+    if description:  # each page its own, in its language
+        short = " ".join(description.split())
+        short = short if len(short) <= 200 else short[:199].rsplit(" ", 1)[0] + "…"
+        lines.append(f"description: {json.dumps(html.escape(short), ensure_ascii=False)}")
+    return "\n".join([*lines, "---", ""])

@@ -13,6 +13,7 @@ from kb.core.model import Entry
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
 from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
+from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
 
 __all__ = ["KIND_ORDER", "all_pages", "navigation", "main_sequence"]
 
@@ -122,7 +123,9 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
             out.append(_entry_item(ctx, path, e))
         out.append("")
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, name, body, game)
+    summary = meta.data.get("summary")
+    description = _text(summary).best(ctx.lang) if isinstance(summary, dict) and "es" in summary else None
+    return finish(ctx, path, name, body, game, description)
 
 
 def _text(value: Mapping[str, str]):
@@ -205,7 +208,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             listed = ", ".join(f"[{escape(e.title.best(ctx.lang))}]({link(e.id, None)})" for e in entries)
             out += [f"*{t(ctx, 'related')} ({escape(gname)}):* {listed}", ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, title, body)
+    return finish(ctx, path, title, body, description=t(ctx, "concepts_intro"))
 
 
 def home_page(ctx: SiteContext) -> SitePage:
@@ -227,7 +230,7 @@ def home_page(ctx: SiteContext) -> SitePage:
         out += [ngettext(ctx.lang, "{ok} of {n} worked example verified by this build.",
                          "{ok} of {n} worked examples verified by this build.", len(results)).format(ok=ok), ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, t(ctx, "site"), body)
+    return finish(ctx, path, t(ctx, "site"), body, description=t(ctx, "intro"))
 
 
 def all_pages(ctx: SiteContext) -> list[SitePage]:
@@ -237,11 +240,12 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
         pages += [game_page(ctx, game), glossary_page(ctx, game)]
         pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
     pages.append(concepts_page(ctx))
+    pages.append(translators_page(ctx))
     return pages
 
 
 def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
-    """Home, each game (its page, its glossary, its entries grouped by kind), the concept map.
+    """Home, each game (its page, its glossary, its entries grouped by kind), the concept map, the translators' page.
 
     The theme's ``navigation.prune`` keeps this small: a page carries the entries of its own kind
     only, the other kinds as one link each (see docs/site.md, "Measured").
@@ -256,4 +260,5 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
                                      tuple(NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries)))
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
+    nodes.append(NavNode(TRANSLATORS_LABELS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)
