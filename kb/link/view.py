@@ -72,6 +72,9 @@ class Linked(Protocol):
     def filter(self, game: str | None = None, kind: str | None = None, rule_type: str | None = None) -> list[Entry]:
         """Entries of a game, kind and rule type."""
 
+    def links_from(self, entry_id: str) -> list[Link]:
+        """Links written in an entry."""
+
     def backlinks(self, entry_id: str) -> list[Link]:
         """Links pointing at an entry."""
 
