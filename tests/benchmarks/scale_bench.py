@@ -123,7 +123,8 @@ def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float
 def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[str, float]:
     """`kb build` against plain MkDocs building the same pages written out as Markdown: medians of ``runs``."""
     from kb import KnowledgeBase
-    from kb.site.structure import build_site, nav_config
+    from kb.site.pages import build_site
+    from kb.site.structure import nav_config
 
     import yaml
 
@@ -138,7 +139,7 @@ def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[
             path = docs / page.path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(page.markdown, encoding="utf-8")
-        shutil.copytree(REPO / "kb" / "site_assets", docs, dirs_exist_ok=True)
+        shutil.copytree(REPO / "kb" / "site" / "assets", docs, dirs_exist_ok=True)
         cfg = {**base_cfg, "docs_dir": str(docs), "site_dir": str(tmp / f"plain-site-{lang}"),
                "plugins": [p for p in base_cfg["plugins"] if p != "kb"], "nav": nav_config(site.nav),
                "theme": {**base_cfg["theme"], "language": lang}}
