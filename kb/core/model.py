@@ -198,6 +198,11 @@ class Entry(Plain):
         """Where the entry starts."""
         return self.marks.at(())
 
+    def best(self, name: str, lang: str) -> str:
+        """The text field ``name`` in ``lang`` (the Spanish when there is no translation); "" without the field."""
+        found = self.text(name)
+        return found.best(lang) if found else ""
+
     def text(self, name: str) -> Text | None:
         """A top-level translatable field (``summary``, ``text``...) as :class:`Text`."""
         value = self.data.get(name)

@@ -73,7 +73,8 @@ def analyse(fieldname: str, text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _analyse(fieldname: str, text: str) -> tuple[str, ...]:
-    return tuple(t.text for t in _SCHEMA[fieldname].analyzer(text, mode="query"))
+    analyzer: Any = _SCHEMA[fieldname].analyzer
+    return tuple(t.text for t in analyzer(text, mode="query"))
 
 
 class SearchError(Exception):
@@ -201,11 +202,11 @@ class _Stats:
         self.deleted = reader.has_deletions()
         self._norms: dict[tuple[str, float, float], list[float]] = {}
         self._vocab: dict[str, dict[tuple[str, int], list[tuple[str, int]]]] = {}
-        self._postings: OrderedDict[tuple[str, str], tuple[list[int], list[float]]] = OrderedDict()
+        self._postings: OrderedDict[tuple[str, str], tuple[list[int], list[float], int]] = OrderedDict()
         self._held = 0
 
     def postings(self, fieldname: str, term: str) -> tuple[list[int], list[float], int]:
-        """(document numbers, term frequencies) of a term, decoded once and kept while the searcher is open
+        """(document numbers, term frequencies, document frequency) of a term, decoded once and kept while the searcher is open
         (least recently used first out beyond :data:`POSTINGS_CACHE` postings)."""
         key = (fieldname, term)
         found = self._postings.get(key)

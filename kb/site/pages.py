@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from kb.core.locale import ngettext, pgettext
-from kb.core.model import Entry
+from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
 from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
@@ -79,7 +79,7 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
     link = ctx.link_from(path)
     in_seq = sequence_order(main_sequence(ctx, entry.game), kb.entries)
     in_kind = [e.id for e in _sorted(ctx, kb.filter(game=entry.game, kind=entry.kind))]
-    near = [(ctx.titles(i).best(ctx.lang), link(i, None)) if i else None
+    near = [((ctx.titles(i) or Text(i)).best(ctx.lang), link(i, None)) if i else None
             for i in neighbours(entry.id, in_seq, in_kind)]
     game_page = relative(path, f"{entry.game}/index.md")
     lines = place_lines(entry, lambda k: t(ctx, k), relative(path, "index.md"), game_page,
@@ -175,8 +175,8 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
             shown = forms_markdown(block, ctx.lang)
             if shown:
                 rows.append(f"- *{t(ctx, key)}:* {shown}")
-        if e.term.concept and ctx.kb.get(e.term.concept):
-            rows.append(f"- *{t(ctx, 'concept')}:* [{escape(ctx.kb.get(e.term.concept).title.best(ctx.lang))}]"
+        if e.term.concept and (concept := ctx.kb.get(e.term.concept)):
+            rows.append(f"- *{t(ctx, 'concept')}:* [{escape(concept.title.best(ctx.lang))}]"
                         f"({link(e.term.concept, None)})")
         out += rows + [""]
     body = _notice(ctx, path, "\n".join(out))

@@ -80,8 +80,8 @@ def _steps(items: list[Mapping[str, Any]], lang: str, show: Callable[[str], str]
         if isinstance(text, Mapping) and "es" in text:
             out += _wrap(show(Text(text["es"], text.get("en")).best(lang)), pad + "   ")
         if step.get("allows"):
-            shown = [(names(str(a)) or titles(str(a)) or Text(str(a))).best(lang) for a in step["allows"]]
-            out += _wrap(f"{label('allows', lang)}: {', '.join(shown)}", pad + "   ")
+            allowed = [(names(str(a)) or titles(str(a)) or Text(str(a))).best(lang) for a in step["allows"]]
+            out += _wrap(f"{label('allows', lang)}: {', '.join(allowed)}", pad + "   ")
         out += _steps(step.get("steps", []), lang, show, names, titles, depth + 1)
     return out
 
@@ -105,7 +105,7 @@ def render_text(
         meta.append(label(entry.rule_type, lang))
     out = [title, "=" * len(title), " · ".join(meta) + f"  [{entry.id}]"]
     if entry.text("summary"):
-        out += [""] + _wrap(text(entry.text("summary").best(lang)), "  ")
+        out += [""] + _wrap(text(entry.best("summary", lang)), "  ")
     if entry.also_called(lang):
         out += [""] + _wrap(f"{label('also_called', lang)}: {', '.join(entry.also_called(lang))}")
     ruling = data.get("ruling") if entry.kind == "ruling" else None
@@ -121,7 +121,7 @@ def render_text(
             if value:
                 out += _wrap(f"{label(key, lang)}: {value}")
     if entry.text("text"):
-        out += [""] + _prose(entry.text("text").best(lang), text)
+        out += [""] + _prose(entry.best("text", lang), text)
     rows = facts(entry, lang, text, names)
     if entry.term and entry.term.concept:
         concept = titles(entry.term.concept)
@@ -150,7 +150,7 @@ def render_text(
         if isinstance(repeats, Mapping):
             out += [""] + _wrap(f"{label('repeats', lang)}: {text(Text(repeats['es'], repeats.get('en')).best(lang))}")
     if entry.text("notes"):
-        out += _heading(label("notes", lang)) + _prose(entry.text("notes").best(lang), text)
+        out += _heading(label("notes", lang)) + _prose(entry.best("notes", lang), text)
     if entry.examples:
         out += _heading(label("examples", lang))
         for ex in entry.examples:
