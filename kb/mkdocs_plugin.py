@@ -31,6 +31,7 @@ from mkdocs.structure.pages import Page
 
 from kb.api import KnowledgeBase
 from kb.examples.runner import ExampleResult
+from kb.site.sanitise import sanitise
 from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
@@ -116,6 +117,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             target = f"{build.lang}/" if config.use_directory_urls else f"{build.lang}/index.html"
             files.append(File.generated(config, "index.html", content=_redirect(target)))
         return files
+
+    @event_priority(-100)  # after every other plugin has changed the page's HTML
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """The last line: every page's HTML through the allow-list sanitiser (no script, no handler, no style)."""
+        return sanitise(html)
 
     def on_page_context(self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
         """Point the language switcher at this same page in every language."""

@@ -6,6 +6,7 @@ import argparse
 import html
 import os
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -94,7 +95,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
     page = render_entry(entry, args.lang, titles, kb.backlinks(entry.id), results)
-    out.write(html.unescape(page))  # a terminal shows text, not HTML entities
+    out.write(html.unescape(re.sub(r"</?code>", "`", page)))  # a terminal shows text, not HTML entities
     return EXIT_OK
 
 

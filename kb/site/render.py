@@ -1,7 +1,10 @@
 """Entry -> Markdown, per language. Pure functions: the caller supplies links and example results.
 
-Text from the content is escaped (``<``, ``>``, ``&``, ``[``, ``]``) before any Markdown is added,
-so nothing written in a YAML file can become HTML, a script or a link the content did not declare.
+Text from the content is escaped (``<``, ``>``, ``&``, ``[``, ``]``, ``{``, ``}``) before any Markdown
+is added, so nothing written in a YAML file can become HTML, an attribute list (``{: onfocus=...}``),
+a script or a link the content did not declare. Values shown as code (example inputs and expected
+errors) go through :func:`code`, which a backtick in the value cannot close early. The site then
+passes each page's HTML through an allow-list sanitiser (:mod:`kb.site.sanitise`) as the last line.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from kb.link.linker import LINK, Link
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import Entry, Text
 
-__all__ = ["LABELS", "label", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
+__all__ = ["LABELS", "label", "escape", "code", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
            "entry_anchor", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
@@ -61,13 +64,31 @@ LABELS: dict[str, dict[str, str]] = {
 
 
 def label(key: str, lang: str) -> str:
-    """A UI string in ``lang``."""
-    return LABELS.get(lang, LABELS["en"]).get(key, key)
+    """A UI string in ``lang`` (an unknown key is shown escaped: it may come from content)."""
+    found = LABELS.get(lang, LABELS["en"]).get(key)
+    return escape(str(key)) if found is None else found
+
+
+_MARKUP = str.maketrans({"[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;"})
+_UNSAFE_CODE = re.compile(r"[`{}\n\r\\]|^\s|\s$")
+_CODE = str.maketrans({"`": "&#96;", "*": "&#42;", "_": "&#95;", "\\": "&#92;", "|": "&#124;"})
 
 
 def escape(text: str) -> str:
-    """Escape HTML and Markdown link brackets in content text."""
-    return html.escape(text, quote=False).replace("[", "&#91;").replace("]", "&#93;")
+    """Escape HTML, Markdown link brackets and attribute-list braces in content text."""
+    return html.escape(str(text), quote=False).translate(_MARKUP)
+
+
+def code(text: object) -> str:
+    """``text`` shown as inline code, whatever it holds (a backtick in it cannot end the code early).
+
+    Plain values become a Markdown code span (which escapes HTML itself); a value holding a backtick,
+    a brace or a line break becomes ``<code>`` with every character that means something escaped.
+    """
+    text = str(text)
+    if not _UNSAFE_CODE.search(text):
+        return f"`{text}`"
+    return f"<code>{escape(text).translate(_CODE)}</code>"
 
 
 def _plain(_: str, __: str | None) -> None:
@@ -135,10 +156,11 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str]) -> list[tuple[str,
         if key in ("concept", "concept_note", "forbidden", "do_not_translate"):
             continue
         if key == "costs" and isinstance(value, list):
-            value = [f"{_value(c['base'], lang, fmt)}: {c['cost']}" for c in value if isinstance(c, dict)]
+            value = [f"{_value(c.get('base'), lang, fmt)}: {escape(str(c.get('cost')))}" for c in value if isinstance(c, dict)]
             rows.append((label(key, lang), ", ".join(value)))
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
-            rows.append((label(key, lang), "; ".join(f"{lg}: {', '.join(escape(v) for v in vs)}" for lg, vs in value.items() if vs)))
+            rows.append((label(key, lang), "; ".join(f"{escape(lg)}: {', '.join(escape(v) for v in vs)}"
+                                                     for lg, vs in value.items() if isinstance(vs, list) and vs)))
         elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
             rows.append((label(key, lang), fmt(f"{{@sequence {value}}}")))  # a link to the step
         elif key == "movement_cost_change" and isinstance(value, int):
@@ -192,12 +214,12 @@ def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_
 def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[str], str]) -> list[str]:
     title = ex.title.best(lang) if ex.title else ex.id
     out = [f"### {escape(title)} {{#{anchor('example', ex.id)}}}", ""]
-    given = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in ex.given.items())
+    given = ", ".join(f"{code(k)} = {escape(_show(v))}" for k, v in ex.given.items())
     if ex.note is not None:
         out += [fmt(ex.note.best(lang)), ""]
     out += [f"- **{label('given', lang)}** ({escape(ex.mechanic)}): {given}"]
     if result is not None and result.outcome is not None:
-        shown = ", ".join(f"`{k}` = {escape(_show(v))}" for k, v in result.outcome.values.items() if v is not None)
+        shown = ", ".join(f"{code(k)} = {escape(_show(v))}" for k, v in result.outcome.values.items() if v is not None)
         out.append(f"- **{label('outcome', lang)}**: {shown}")
         if result.outcome.probability is not None:
             p = result.outcome.probability
@@ -207,7 +229,7 @@ def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[st
             out.append(f"- **{label('why', lang)}**:")
             out += [f"    {i}. {escape(s)}" for i, s in enumerate(steps, 1)]
     elif ex.expect_error:
-        out.append(f"- **{label('expected_error', lang)}**: `{ex.expect_error}`")
+        out.append(f"- **{label('expected_error', lang)}**: {code(ex.expect_error)}")
     if result is not None:
         out.append(f"- {'✔ ' + label('verified', lang) if result.passed else '✘ ' + label('failed', lang)}")
     return out + [""]
@@ -238,7 +260,7 @@ def render_entry(
     meta = [label(entry.kind, lang), escape(entry.game)]
     if entry.rule_type != "core":
         meta.append(label(entry.rule_type, lang))
-    out += [f"*{' · '.join(meta)}* · `{entry.id}`", ""]
+    out += [f"*{' · '.join(meta)}* · {code(entry.id)}", ""]
     if entry.text("summary"):
         out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
     ruling = data.get("ruling") if entry.kind == "ruling" else None
@@ -283,7 +305,7 @@ def render_entry(
         out += [f"- {ref(s, lang, titles, link_to)}" for s in sources] + [""]
     src = data.get("source")
     if isinstance(src, dict):
-        out += [f"*{label('source', lang)}: `{escape(str(src.get('doc')))}`, {label('section', lang)} "
+        out += [f"*{label('source', lang)}: {code(src.get('doc'))}, {label('section', lang)} "
                 f"“{escape(str(src.get('section')))}”*", ""]
     return "\n".join(out).rstrip() + "\n"
 
