@@ -30,9 +30,10 @@ __all__ = [
 ]
 
 _WHERE = {
-    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "files", "Diagnostic": "diagnostics",
-    "ExampleResult": "examples", "Link": "linker", "Entry": "model", "Example": "model", "Game": "model",
-    "Location": "model", "Term": "model", "Text": "model",
+    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "core.files",
+    "Diagnostic": "core.diagnostics", "ExampleResult": "examples.runner", "Link": "link.linker",
+    "Entry": "core.model", "Example": "core.model", "Game": "core.model", "Location": "core.model",
+    "Term": "core.model", "Text": "core.model",
 }
 
 if TYPE_CHECKING:
