@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from kb.core import cache
 from kb.examples import runner as _examples
 from kb.core.diagnostics import Diagnostic, sort_key
-from kb.link.linker import Graph, Link, link
+from kb.link.linker import Graph, Link, link, rebuild
 from kb.core.files import default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
@@ -43,6 +43,23 @@ def _glossary_signature(entries: Mapping[str, Entry]) -> str:
     for e in sorted(entries.values(), key=lambda e: e.id):
         h.update(repr((e.id, e.kind, e.game, e.title, e.term)).encode())
     return h.hexdigest()[:16]
+
+
+def _linked_shape(linked: Any) -> bool:
+    """True when a cached linked state has the shape this engine writes."""
+    return (isinstance(linked, dict) and isinstance(linked.get("links"), list) and isinstance(linked.get("concepts"), dict)
+            and isinstance(linked.get("problems"), list) and all(isinstance(lk, Link) for lk in linked["links"])
+            and all(isinstance(d, Diagnostic) for d in linked["problems"]))
+
+
+def _memo_shape(memo: Any) -> dict[Any, Any] | None:
+    """The records of a cached memo that have the shape the stages write (the rest is recomputed)."""
+    if not isinstance(memo, dict):
+        return None
+    return {k: v for k, v in memo.items()
+            if isinstance(k, tuple) and len(k) == 4 and all(isinstance(x, str) for x in k)
+            and ((isinstance(v, frozenset) and all(isinstance(x, str) for x in v))
+                 or (isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v)))}
 
 
 @dataclass(frozen=True)
@@ -81,24 +98,26 @@ class KnowledgeBase:
     @classmethod
     def _load(cls, root: Path, use_cache: bool) -> "KnowledgeBase":
         loaded = load_tree(root, use_cache=use_cache)
-        linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.pickle"
-        linked = cache.load(linked_path) if use_cache else None
-        if linked is None:
-            memo_path = linked_path.with_name("memo.pickle")
-            memo = cache.Memo(cache.load(memo_path) if use_cache else None, _glossary_signature(loaded.entries),
+        linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.json"
+        linked = cache.load(linked_path, (Link,)) if use_cache else None
+        if not _linked_shape(linked):
+            memo_path = linked_path.with_name("memo.json")
+            memo = cache.Memo(_memo_shape(cache.load(memo_path)) if use_cache else None, _glossary_signature(loaded.entries),
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
             from kb.i18n.status import check_translations
 
             problems += check_translations(loaded.entries.values(), graph.terms, memo)
-            linked = (graph, problems)
             if use_cache:
-                for old in linked_path.parent.glob("*.pickle"):
-                    old.unlink(missing_ok=True)  # one linked state per tree is enough
-                cache.save(linked_path, linked)
+                for old in [*linked_path.parent.glob("*.json"), *linked_path.parent.glob("*.pickle")]:
+                    if old.name != memo_path.name and old != linked_path:
+                        cache.remove(old)  # one linked state per tree is enough
+                cache.save(linked_path, {"links": graph.links, "concepts": graph.concepts, "problems": problems}, (Link,))
                 cache.save(memo_path, memo.current)
-        graph, problems = linked
+        else:
+            graph = rebuild(loaded.entries, linked["links"], linked["concepts"])
+            problems = linked["problems"]
         return cls(loaded, graph, loaded.diagnostics + problems)
 
     # ------------------------------------------------------------------ entries

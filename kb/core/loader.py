@@ -189,8 +189,10 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
     for ns in namespaces:
         if (root / ns / MECHANICS).exists():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
-    cache_path = cache.cache_dir(root, "parse") / "files.pickle"
-    previous: dict[str, Any] = (cache.load(cache_path) or {}) if use_cache else {}
+    cache_path = cache.cache_dir(root, "parse") / "files.json"
+    previous = cache.load(cache_path) if use_cache else None
+    if not isinstance(previous, dict):
+        previous = {}
     current: dict[str, Any] = {}
     first_seen: dict[str, Entry] = {}
     for path in files:
@@ -220,6 +222,15 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
     return out
 
 
+def _hit_shape(hit: Any, path: Path) -> bool:
+    """True when a cached record has the shape :func:`_cached_entry` writes, for ``path``."""
+    if not (isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[1], tuple) and len(hit[1]) == 3):
+        return False
+    entry, found, digest = hit[1]
+    return ((entry is None or (isinstance(entry, Entry) and entry.path == path)) and isinstance(digest, str)
+            and isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found))
+
+
 def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any, tuple[Entry | None, list[Diagnostic], str]]:
     """(file stamp, parsed entry) of ``path``: from the cache when the file is unchanged, else parsed now."""
     try:
@@ -229,7 +240,7 @@ def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any,
         stamp: Any = (st.st_mtime_ns, st.st_size) if time.time_ns() - st.st_mtime_ns > 2_000_000_000 else None
     except OSError:
         stamp = None
-    usable = hit is not None and limits == LIMITS
+    usable = _hit_shape(hit, path) and limits == LIMITS
     if usable and stamp is not None and hit[0] == stamp:
         return hit
     if usable:

@@ -13,7 +13,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex
 
-__all__ = ["LINK", "Link", "Graph", "link", "parse_links"]
+__all__ = ["LINK", "Link", "Graph", "link", "parse_links", "rebuild"]
 
 LINK = re.compile(r"\{@(?P<type>[a-z]+)\s+(?P<target>[^\s|{}#]+)(?:#(?P<anchor>[a-z0-9-]+))?(?:\|(?P<display>[^{}]*))?\}")
 """An inline link: ``{@kind id}``, ``{@kind id|shown text}`` or ``{@sequence id#step|text}``."""
@@ -55,6 +55,15 @@ class Graph:
     """Forms and abbreviations of every term."""
     concepts: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     """Concept id -> game -> ids of the terms that share it."""
+
+
+def rebuild(entries: dict[str, Entry], links: list[Link], concepts: dict[str, dict[str, list[str]]]) -> Graph:
+    """The graph :func:`link` made, from its links and concepts (what the cache keeps: plain data)."""
+    graph = Graph(links=list(links), concepts=concepts, terms=TermIndex(e.term for e in entries.values() if e.term))
+    for lk in graph.links:
+        graph.outgoing[lk.source].append(lk)
+        graph.incoming[lk.target].append(lk)
+    return graph
 
 
 def parse_links(text: str) -> tuple[list[re.Match[str]], list[int]]:
