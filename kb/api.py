@@ -197,6 +197,24 @@ class KnowledgeBase:
         """Every concept, sorted by id."""
         return [v for e in self.filter(kind="concept") if (v := self.concept(e.id))]
 
+    def not_loaded(self, games: Iterable[str] | None = None) -> list[Diagnostic]:
+        """Errors of the files that gave no entry (a file that does not parse, a duplicate id, a broken
+        ``game.yaml`` or ``mechanics.py``...): whatever examples they hold would otherwise vanish unseen.
+
+        With ``games``, only those below the named games' folders (and the content root itself).
+        """
+        loaded = {os.path.abspath(e.path) for e in self.entries.values()}
+        wanted = set(games) if games is not None else None
+        out = []
+        for d in self.diagnostics:
+            path = os.path.abspath(d.location.path)
+            if d.severity != "error" or path in loaded:
+                continue
+            rel = os.path.relpath(path, self.root).split(os.sep)
+            if wanted is None or rel[0] in wanted or rel[0] in (".", ".."):
+                out.append(d)
+        return out
+
     # ------------------------------------------------------------------ examples and odds
     def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:
         """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""

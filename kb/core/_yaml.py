@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import os
+import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,7 +93,12 @@ def _scalar(event: ev.ScalarEvent) -> Any:
         raise _Stop("unsupported-tag", event.start_mark, tag=tag)
     if tag in (_STR, _TIMESTAMP):  # dates stay text: the schema checks their form
         return event.value
-    return _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
+    try:
+        return _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
+    except ValueError:  # Python refuses to read integers past sys.get_int_max_str_digits() digits
+        digits = sum(c.isdigit() for c in event.value)
+        raise _Stop("yaml-syntax", event.start_mark,
+                    problem=f"a number of {digits} digits; the limit is {sys.get_int_max_str_digits()}") from None
 
 
 class _Builder:
@@ -115,7 +122,8 @@ class _Builder:
         """Put a finished value where it belongs; return its data path (None for a key)."""
         self.total += size
         if self.total > self.limits.max_values:
-            raise _Stop("alias-limit", mark, limit=self.limits.max_aliases, nodes=self.limits.max_values)
+            raise _Stop("alias-limit" if self.aliases else "value-limit", mark, limit=self.limits.max_aliases,
+                        nodes=self.limits.max_values)
         if not self.stack:
             self.root = value
             self.values[()] = _pos(mark)
@@ -235,7 +243,10 @@ def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, M
 def read_bytes(path: Path, limits: Limits = LIMITS) -> tuple[bytes | None, list[Diagnostic]]:
     """The bytes of one content file, or the diagnostic saying why they cannot be had."""
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opened so cannot block
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, [diag("unreadable", Location(path), reason="not a regular file")]
             raw = fh.read(limits.max_bytes + 1)
             if len(raw) > limits.max_bytes:
                 size = os.fstat(fh.fileno()).st_size

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -14,36 +16,103 @@ __all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_conte
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """Every ``*.yaml`` file below ``root`` in a stable order; links leaving ``root`` are reported.
+    """Every ``*.yaml`` file below ``root`` in a stable order, and the problems met on the way.
 
-    Folders and files whose names start with ``.`` or ``_`` are skipped.
+    Folders and files whose names start with ``.`` or ``_`` are skipped. Reported: links leaving
+    ``root`` or going round in a loop, folders that cannot be read, names that are not UTF-8,
+    ``.YAML``-like endings, and special files (FIFOs, devices, sockets), which are never opened.
     """
     found: list[Path] = []
     problems: list[Diagnostic] = []
     real_root = root.resolve()
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else root
+        problems.append(diag("unreadable", Location(where), reason=exc.strerror or str(exc)))
+
+    for folder, dirs, files in os.walk(root, followlinks=False, onerror=unreadable):
         here = Path(folder)
-        for d in list(dirs):
-            if (here / d).is_symlink() and not _inside(here / d, real_root):
-                problems.append(diag("symlink-outside", Location(here / d), target=os.readlink(here / d)))
+        kept = []
+        for d in sorted(dirs):
+            if d.startswith((".", "_")):
+                continue
+            if _bad_name(d):
+                problems.append(diag("file-name", Location(here / _shown(d)), name=_shown(d)))
+                continue
+            if (here / d).is_symlink():
+                problem = _link_problem(here / d, real_root)
+                if problem:
+                    problems.append(problem)
+            kept.append(d)
+        dirs[:] = kept
         for name in sorted(files):
-            if not name.endswith((".yaml", ".yml")) or name.startswith("."):
+            if name.startswith(".") or not name.lower().endswith((".yaml", ".yml")):
+                continue
+            if _bad_name(name):
+                problems.append(diag("file-name", Location(here / _shown(name)), name=_shown(name)))
                 continue
             path = here / name
-            if path.is_symlink() and not _inside(path, real_root):
-                problems.append(diag("symlink-outside", Location(path), target=os.readlink(path)))
+            if not name.endswith((".yaml", ".yml")):
+                problems.append(diag("file-extension", Location(path), name=name))
+                continue
+            if path.is_symlink():
+                problem = _link_problem(path, real_root)
+                if problem:
+                    problems.append(problem)
+                    continue
+            try:
+                mode = path.stat().st_mode
+            except OSError as exc:
+                if path.is_symlink():  # a dangling link: the loader says the file cannot be read
+                    found.append(path)
+                else:
+                    problems.append(diag("unreadable", Location(path), reason=exc.strerror or str(exc)))
+                continue
+            if not stat.S_ISREG(mode):
+                problems.append(diag("not-a-file", Location(path), kind=_special(mode)))
                 continue
             found.append(path)
     return found, problems
 
 
-def _inside(path: Path, real_root: Path) -> bool:
+def _bad_name(name: str) -> bool:
+    """True for a name that is not valid UTF-8 (the system gave it to us with surrogate escapes)."""
     try:
-        path.resolve().relative_to(real_root)
-        return True
-    except (ValueError, OSError, RuntimeError):
+        name.encode("utf-8")
         return False
+    except UnicodeEncodeError:
+        return True
+
+
+def _shown(name: str) -> str:
+    """A name that cannot be printed as it is, with its undecodable bytes as ``\\xNN``."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _special(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _link_problem(path: Path, real_root: Path) -> Diagnostic | None:
+    """Why a symbolic link cannot be followed (a loop, or a target outside the content), if it cannot."""
+    try:
+        target = path.resolve(strict=False)
+    except (RuntimeError, OSError):
+        return diag("unreadable", Location(path), reason="symbolic link loop")
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return diag("unreadable", Location(path), reason="symbolic link loop")
+    try:
+        target.relative_to(real_root)
+        return None
+    except ValueError:
+        return diag("symlink-outside", Location(path), target=os.readlink(path))
 
 
 def digest(raw: bytes) -> str:

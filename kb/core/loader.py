@@ -127,7 +127,7 @@ def _not_mapping(data: Any, marks: Marks, found: list[Diagnostic]) -> list[Diagn
 
 def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnostic]]:
     path = folder / "game.yaml"
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None, [diag("missing-game-meta", Location(folder), game=folder.name)]
     data, marks, found = load_file(path, limits)
     if not isinstance(data, dict):
@@ -139,8 +139,10 @@ def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnost
 
 def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     path = folder / MECHANICS
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return []
+    if not path.is_file():  # a FIFO or device would block the import; a dangling link cannot be read
+        return [diag("mechanics-import", Location(path), reason="not a regular file")]
     game = folder.name
     modname = "kb_game_" + game.replace("-", "_")
     try:
@@ -150,12 +152,13 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
         sys.modules[modname] = module
         spec.loader.exec_module(module)
         found = Registry.scan(module)
-    except Exception as exc:  # a broken game module is a located diagnostic, not a traceback
+    except (Exception, SystemExit) as exc:  # a broken (or exiting) game module is a located diagnostic
         sys.modules.pop(modname, None)
         here = os.path.abspath(path)
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
         line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
-        return [diag("mechanics-import", Location(path, line), reason=f"{type(exc).__name__}: {exc}")]
+        reason = f"SystemExit({exc.code!r}): the module exits" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        return [diag("mechanics-import", Location(path, line), reason=reason)]
     problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
                 for r in found if not r.name.startswith(game + ".")]
     registry.add(r for r in found if r.name.startswith(game + "."))
@@ -187,7 +190,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
             out.games[ns] = game
         out.diagnostics += _load_mechanics(root / ns, out.registry)
     for ns in namespaces:
-        if (root / ns / MECHANICS).exists():
+        if (root / ns / MECHANICS).is_file():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
     cache_path = cache.cache_dir(root, "parse") / "files.json"
     previous = cache.load(cache_path) if use_cache else None

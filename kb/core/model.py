@@ -230,7 +230,8 @@ def iter_texts(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Mappi
     """Every translatable text (a mapping of ``es`` and maybe ``en`` strings) inside ``data``."""
     if isinstance(data, dict):
         if isinstance(data.get("es"), str) and set(data) <= set(LANGS):
-            yield path, data
+            if all(isinstance(v, str) for v in data.values()):  # else the schema reports the value
+                yield path, data
             return
         for key, value in data.items():
             if key not in _SKIP_TEXTS:

@@ -87,6 +87,7 @@ class _Linker:
         self.graph = Graph()
         self.problems: list[Diagnostic] = []
         self._hints: dict[str, str] = {}
+        self._self_links: dict[str, set[str]] = {}
         self._by_ns: dict[str, list[str]] = {}
 
     def _near(self, target: str) -> str:
@@ -115,6 +116,11 @@ class _Linker:
         lk = Link(entry.id, target, type_, fld, loc, anchor, display)
         if any(o.target == target and o.field == fld and o.anchor == anchor for o in self.graph.outgoing[entry.id]):
             return  # the same link in the other language's text
+        if target == entry.id and anchor is None:
+            if fld not in self._self_links.setdefault(entry.id, set()):
+                self._self_links[entry.id].add(fld)
+                self.problems.append(diag("self-link", loc, field=fld))
+            return
         self.graph.links.append(lk)
         self.graph.outgoing[entry.id].append(lk)
         self.graph.incoming[target].append(lk)
