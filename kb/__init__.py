@@ -27,10 +27,11 @@ __all__ = [
     "Term",
     "Text",
     "default_content_root",
+    "NoContent",
 ]
 
 _WHERE = {
-    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "core.files",
+    "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "core.files", "NoContent": "core.files",
     "Diagnostic": "core.diagnostics", "ExampleResult": "examples.runner", "Link": "link.linker",
     "Entry": "core.model", "Example": "core.model", "Game": "core.model", "Location": "core.model",
     "Term": "core.model", "Text": "core.model",
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from kb.api import ConceptView, KnowledgeBase
     from kb.core.diagnostics import Diagnostic
     from kb.examples.runner import ExampleResult
-    from kb.core.files import default_content_root
+    from kb.core.files import NoContent, default_content_root
     from kb.link.linker import Link
     from kb.core.model import Entry, Example, Game, Location, Term, Text
 

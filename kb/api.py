@@ -14,12 +14,12 @@ from kb.core import cache
 from kb.examples import runner as _examples
 from kb.core.diagnostics import Diagnostic, sort_key
 from kb.link.linker import Graph, Link, link, rebuild
-from kb.core.files import default_content_root, find_root
+from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
 from kb.core.model import Entry, Game
 
-__all__ = ["KnowledgeBase", "ConceptView", "default_content_root", "find_root"]
+__all__ = ["KnowledgeBase", "ConceptView", "NoContent", "default_content_root", "find_root"]
 
 
 @contextmanager
@@ -88,10 +88,13 @@ class KnowledgeBase:
     def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True) -> "KnowledgeBase":
         """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content.
 
+        Raises :class:`kb.NoContent` when ``path`` (or, without it, the current folder and those above it)
+        holds no content tree: an empty success would hide the mistake.
+
         Unchanged files and an unchanged tree are taken from the cache (:mod:`kb.cache`);
         ``use_cache=False`` parses and links everything afresh.
         """
-        root = Path(path) if path is not None else default_content_root()
+        root = content_root(Path(path)) if path is not None else default_content_root()
         with _no_gc():
             return cls._load(root, use_cache)
 

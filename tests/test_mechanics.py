@@ -112,10 +112,27 @@ def test_procedures_read_the_entry_steps() -> None:
     assert call("procedure.step-allows", context=ctx, step="move", action="charge").values == {
         "allowed": False, "number": 1, "actions": ["deploy", "move"]}
     assert call("procedure.order", context=ctx, items=["score", "move", "sub"]).values == {
-        "order": ["move", "sub", "score"], "numbers": [1, 3, 4]}
-    assert call("procedure.next-step", context=ctx, step="sub").values == {"next": "score", "number": 3}
+        "order": ["move", "sub", "score"], "numbers": [1, "2.1", 3]}
+    assert call("procedure.next-step", context=ctx, step="sub").values == {"next": "score", "number": "2.1"}
     with pytest.raises(RuleError):
         call("procedure.next-step", context=ctx, step="nope")
+
+
+def test_step_numbers_are_the_rulebook_numbers() -> None:
+    """Top-level steps count 1, 2...; nested ones are 2.1...; an unnumbered step is skipped by the count."""
+    entry = {"sequence": {"steps": [
+        {"id": "intro", "title": {"es": "I"}, "numbered": False},
+        {"id": "one", "title": {"es": "U"}, "steps": [{"id": "one-a", "title": {"es": "Ua"}},
+                                                       {"id": "one-b", "title": {"es": "Ub"}}]},
+        {"id": "two", "title": {"es": "D"}, "allows": ["x"]},
+    ]}}
+    ctx = Context(entry, lambda _id: None)
+    assert call("procedure.order", context=ctx, items=["two", "one-b", "intro", "one"]).values == {
+        "order": ["intro", "one", "one-b", "two"], "numbers": [None, 1, "1.2", 2]}
+    out = call("procedure.step-allows", context=ctx, step="two", action="x")
+    assert out.values["number"] == 2
+    assert "Step 2 (two)" in [t.text.en for t in out.trace][0]
+    assert call("procedure.next-step", context=ctx, step="intro").values == {"next": "one", "number": None}
 
 
 def test_resolver_signatures_become_json_schemas() -> None:

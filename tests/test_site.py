@@ -11,6 +11,7 @@ import pytest
 
 from conftest import cli
 from kb.api import KnowledgeBase
+from kb.site.render import steps as render_steps
 from kb.site.structure import NavNode, build_site, nav_config, relative
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
@@ -214,3 +215,10 @@ def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_pa
     code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
     assert code == 0, err
     assert not (site / "old.txt").exists() and (site / "es" / "g" / "broken.html").is_file()
+
+
+def test_an_unnumbered_step_is_a_bullet_and_the_count_skips_it() -> None:
+    items = [{"id": "triggers", "title": {"es": "Disparadores"}, "numbered": False},
+             {"id": "actor", "title": {"es": "Actriz"}}, {"id": "defender", "title": {"es": "Defensora"}}]
+    lines = render_steps(items, "es", lambda s: s)
+    assert [line.split("<span")[0] for line in lines] == ["- ", "1. ", "2. "]

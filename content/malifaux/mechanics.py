@@ -11,7 +11,7 @@ from typing import Literal
 
 from kb.mechanics import Context, RuleError, Trace, outcome, resolver
 from kb.mechanics.cards import flip_select
-from kb.mechanics.procedures import flatten_steps
+from kb.mechanics.procedures import numbered_steps
 
 SHOOTING_INTO_COMBAT_RADIUS = 2
 """Models within this many inches of the target take part in the random flip."""
@@ -20,12 +20,12 @@ SEQUENCING = "malifaux.sequencing"
 """The sequence entry that fixes the order of simultaneous effects."""
 
 
-def _engagement_range(trace: Trace, who: str, melee_ranges: list[float]) -> float:
-    """The longest melee attack range of a model (its engagement range)."""
+def _engagement_range(trace: Trace, who: str, melee_ranges: list[float]) -> float | None:
+    """The longest melee attack range of a model (its engagement range); None for a model with no melee attack."""
     if not melee_ranges:
-        raise RuleError("no-melee-attacks",
-                        f"{who} no tiene Ataques de Combate: la fuente no da su alcance en combate",
-                        f"{who} has no melee attacks: the source gives no engagement range for it")
+        trace.add("{who} no tiene Ataques de Combate: no tiene alcance en combate propio",
+                  "{who} has no melee attacks: it has no engagement range of its own", who=who)
+        return None
     longest = max(melee_ranges)
     trace.add("Alcance en combate de {who}: el mayor de {ranges} = {r}",
               "Engagement range of {who}: the longest of {ranges} = {r}", who=who, ranges=melee_ranges, r=longest)
@@ -57,6 +57,10 @@ def _with_elevation(trace: Trace, distance: float, elevation_a: float, elevation
     return diff, total, True
 
 
+def _shown(value: float | None) -> str:
+    return "—" if value is None else str(value)
+
+
 @resolver("malifaux.combat-distance", outputs={
     "difference": "the difference between the two elevations",
     "added": "whether that difference is added to the distance",
@@ -77,15 +81,19 @@ def combat_distance(distance: float, elevation_a: float = 0, elevation_b: float 
 
 
 @resolver("malifaux.engaged", outputs={
-    "range_a": "engagement range of model A (its longest melee attack)",
-    "range_b": "engagement range of model B",
+    "range_a": "engagement range of model A (its longest melee attack; absent without one)",
+    "range_b": "engagement range of model B (absent without a melee attack)",
     "distance": "the distance used, after elevation",
     "engaged": "whether A and B are engaged with each other (both ways)",
 })
 def engaged(distance: float, melee_ranges_a: list[float], melee_ranges_b: list[float], a_sees_b: bool,
             b_sees_a: bool, friendly: bool = False, elevation_a: float = 0, elevation_b: float = 0,
             ht_a: float | None = None, ht_b: float | None = None):
-    """Are two models engaged? Either inside the other's engagement range, and at least one sees the other."""
+    """Are two models engaged? Either inside the other's engagement range, and at least one sees the other.
+
+    A model with no melee attack (``[]``) has no engagement range of its own, but it is engaged all the
+    same when it stands inside the other model's range: engagement works both ways.
+    """
     trace = Trace()
     range_a = _engagement_range(trace, "A", melee_ranges_a)
     range_b = _engagement_range(trace, "B", melee_ranges_b)
@@ -93,10 +101,10 @@ def engaged(distance: float, melee_ranges_a: list[float], melee_ranges_b: list[f
     if friendly:
         trace.add("Son miniaturas amigas: nunca están trabadas entre sí", "They are friendly models: never engaged",)
         return outcome(trace, range_a=range_a, range_b=range_b, distance=total, engaged=False)
-    reach = total <= range_a or total <= range_b
+    reach = any(r is not None and total <= r for r in (range_a, range_b))
     trace.add("Distancia {t}; alcance de A {a}, de B {b}: dentro de alguno {ok}",
-              "Distance {t}; A's range {a}, B's range {b}: within either {ok}", t=total, a=range_a, b=range_b,
-              ok=reach)
+              "Distance {t}; A's range {a}, B's range {b}: within either {ok}", t=total, a=_shown(range_a),
+              b=_shown(range_b), ok=reach)
     sight = a_sees_b or b_sees_a
     trace.add("Línea de visión de al menos una: {ok}", "Line of sight from at least one: {ok}", ok=sight)
     result = reach and sight
@@ -194,16 +202,28 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
     "tied": "models sharing the lowest card",
     "duel": "the model whose targeting duel the attacker takes now (absent when none)",
 })
-def random_target(target: str, engaged_with: list[str], within_2: list[str], flips: dict[str, int] | None = None,
-                  choice: str | None = None, attacker: str | None = None, attacker_engaged: bool = False,
-                  duel_abilities: list[str] | None = None):
+def random_target(target: str, engaged_with: list[str], distances: dict[str, float],
+                  flips: dict[str, int] | None = None, choice: str | None = None, attacker: str | None = None,
+                  attacker_engaged: bool = False, duel_abilities: list[str] | None = None):
     """A projectile attack at an engaged model: is the target random, and which model it becomes.
 
-    ``engaged_with`` are the models the target is engaged with; ``within_2`` every other model
-    within 2" of the target (engaged or not, friend or enemy, the attacker too if it is there);
-    ``duel_abilities`` the models with an ability that needs a duel to target them (Terrifying).
+    ``engaged_with`` are the models the target is engaged with; ``distances`` gives how far each other
+    model near the target stands from it (engaged or not, friend or enemy, the attacker too), and must
+    give one for every model in ``engaged_with``; a model left out is far away. The resolver works out
+    which of them are within 2" (that distance or less). ``duel_abilities`` are the models with an
+    ability that needs a duel to target them (Terrifying).
     """
     trace = Trace()
+    for m, d in distances.items():
+        if d < 0:
+            raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
+    unmeasured = [m for m in engaged_with if m not in distances]
+    if unmeasured:
+        raise RuleError("missing-distance", f"falta la distancia al objetivo de {', '.join(unmeasured)}",
+                        f"the distance to the target is missing for {', '.join(unmeasured)}")
+    within_2 = [m for m, d in distances.items() if m != target and d <= SHOOTING_INTO_COMBAT_RADIUS]
+    trace.add("A {r}\" o menos de {t}: {w}", "Within {r}\" of {t}: {w}", r=SHOOTING_INTO_COMBAT_RADIUS, t=target,
+              w=[f"{m} ({distances[m]}\")" for m in within_2] or ["—"])
     if attacker_engaged:
         raise RuleError("engaged-attacker", "una miniatura trabada no puede hacer Ataques de Proyectil",
                         "an engaged model cannot make projectile attacks")
@@ -266,7 +286,8 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
     seq = context.lookup(SEQUENCING)
     if seq is None or "sequence" not in seq:
         raise RuleError("no-sequence", f"falta la secuencia {SEQUENCING}", f"the sequence {SEQUENCING} is missing")
-    steps = [s["id"] for s in flatten_steps(seq["sequence"]["steps"])]
+    numbers = {s["id"]: n for s, n in numbered_steps(seq["sequence"]["steps"])}
+    steps = list(numbers)
     unknown = sorted(e for e, src in effects.items() if src not in steps)
     if unknown:
         raise RuleError("unknown-source", f"origen desconocido para {', '.join(unknown)}",
@@ -274,7 +295,7 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
     chosen = {"first-player": first_player_order, "second-player": second_player_order}
     trace = Trace()
     order: list[str] = []
-    for n, step in enumerate(steps, 1):
+    for step in steps:
         group = [e for e, src in effects.items() if src == step]
         if len(group) > 1:
             pick = chosen.get(step)
@@ -288,7 +309,9 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
                 raise RuleError("bad-choice", f"el orden elegido debe contener exactamente {', '.join(group)}",
                                 f"the chosen order must hold exactly {', '.join(group)}")
             group = list(pick)
-        if group:
-            trace.add("Paso {n} ({step}): {g}", "Step {n} ({step}): {g}", n=n, step=step, g=group)
+        if group and numbers[step] is None:
+            trace.add("Antes de los pasos numerados ({step}): {g}", "Before the numbered steps ({step}): {g}", step=step, g=group)
+        elif group:
+            trace.add("Paso {n} ({step}): {g}", "Step {n} ({step}): {g}", n=numbers[step], step=step, g=group)
         order += group
     return outcome(trace, order=order)

@@ -29,6 +29,9 @@ ZONE_OF_INFLUENCE = 6
 ROLL_OFF_DICE = "2d6"
 """The Roll-Off for round 1 (§8.2.2)."""
 
+LAST_ROUND = 5
+"""A game lasts at most this many rounds (§8.1); a Mission Card may end it sooner."""
+
 PASS = "pass"
 
 
@@ -217,11 +220,14 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
 
     Round 1: a 2D6 Roll-Off (``roll_off``), whose winner gives the marker to either player
     (``choice``). Later rounds: the player with fewer VP at the end of the previous round (``vp``);
-    a VP tie calls for another Roll-Off.
+    a VP tie calls for another Roll-Off. A game has at most 5 rounds (§8.1).
     """
     trace = Trace()
     if round < 1:
         raise RuleError("bad-round", f"no hay ronda {round}", f"there is no round {round}")
+    if round > LAST_ROUND:
+        raise RuleError("past-last-round", f"la partida dura como mucho {LAST_ROUND} rondas: no hay ronda {round}",
+                        f"a game lasts at most {LAST_ROUND} rounds: there is no round {round}")
     if round == 1:
         if roll_off is None:
             raise RuleError("missing-roll-off", "la ronda 1 empieza con un Roll-Off de 2D6",

@@ -170,10 +170,23 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
 # Combat
 # --------------------------------------------------------------------------------------------
 
-_ATTACKER_KEYS = {"attack", "life", "fire_shield", "last_word", "tenacity", "area_strike", "distance", "flies",
-                  "trample"}
-_DEFENDER_KEYS = {"attack", "life", "fire_shield", "flipped", "alert", "tenacity", "flies", "distance", "adjacent",
-                  "next_to_target", "gone", "replaces", "ally", "last_word"}
+_ABILITIES = {"fire_shield": ("Escudo Ígneo", "Fire Shield"), "last_word": ("Última Palabra", "Last Word"),
+              "tenacity": ("Ahínco", "Tenacity"), "area_strike": ("Golpe en Área", "Area Strike"),
+              "distance": ("Distancia", "Distance"), "flies": ("Vuela", "Flies"), "trample": ("Arrasar", "Trample")}
+"""The abilities a troop's card text gives it in combat (Spanish and English names); Nullify removes them all."""
+_ATTACKER_KEYS = {"attack", "life", "nullified"} | set(_ABILITIES)
+_DEFENDER_KEYS = {"attack", "life", "flipped", "alert", "adjacent", "next_to_target", "gone", "replaces", "ally",
+                  "nullified"} | set(_ABILITIES)
+
+
+def _nullify(trace: Trace, name: str, data: dict) -> dict:
+    """A troop under Nullify keeps its numbers and its place, and loses every ability of its card text."""
+    if not data.get("nullified"):
+        return data
+    lost = sorted(k for k in _ABILITIES if data.get(k))
+    trace.add("{n} está anulada: pierde {lost}", "{n} is nullified: it loses {lost_en}", n=name,
+              lost=[_ABILITIES[k][0] for k in lost] or ["—"], lost_en=[_ABILITIES[k][1] for k in lost] or ["—"])
+    return {k: v for k, v in data.items() if k not in _ABILITIES}
 
 
 def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
@@ -209,13 +222,15 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
     (default true), ``next_to_target`` (for a ranged Area Strike), ``gone`` (removed before the damage
     step) and ``replaces`` (the name of the troop it stands in for); an ``ally`` entry is one of the
     attacker's own troops (only hit by Trample). ``behind`` names what stands behind the target for
-    Trample: a listed troop or ``player``.
+    Trample: a listed troop or ``player``. ``nullified`` (on any troop): a Nullify has wiped its ability
+    text, so none of its abilities count.
     """
     _check_keys(attacker_name, attacker, _ATTACKER_KEYS)
     for name, d in defenders.items():
         _check_keys(name, d, _DEFENDER_KEYS)
     trace = Trace()
-    a = attacker
+    a = _nullify(trace, attacker_name, attacker)
+    defenders = {n: _nullify(trace, n, d) for n, d in defenders.items()}
     enemies = {n: d for n, d in defenders.items() if not d.get("ally") and not d.get("replaces")}
 
     # 1. Whose threat area forces the combat.
@@ -274,7 +289,13 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             player_damage = int(a["attack"])
             trace.add("Arrasar: detrás está el jugador enemigo, que recibe {d}", "Trample: the enemy player is behind and takes {d}",
                       d=player_damage)
-        elif behind in defenders and behind not in struck:
+        elif behind == target:
+            raise RuleError("behind-is-target", f"{behind} es el blanco: no puede estar también detrás de sí misma",
+                            f"{behind} is the target: it cannot also stand behind itself")
+        elif behind in struck:
+            trace.add("Arrasar: {b}, detrás de {t}, ya recibe el golpe del Golpe en Área; no se golpea dos veces",
+                      "Trample: {b}, behind {t}, already takes the Area Strike hit; it is not hit twice", b=behind, t=target)
+        elif behind in defenders:
             behind_hit = behind
             trace.add("Arrasar: golpea también a {b}, detrás de {t}{ally}", "Trample: it also hits {b}, behind {t}{ally_en}",
                       b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
@@ -366,30 +387,44 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
 
 
 @resolver("warlords-of-terra.hit-player", outputs={
-    "allowed": "whether the troop may hit the enemy player",
+    "allowed": "whether the troop may take the enemy player as the target of its attack",
+    "player_hit": "whether the enemy player takes a hit (as the target, or through Trample)",
+    "must_fight": "adjacent enemy troops it has to fight instead",
     "ignored": "adjacent enemy troops a flier ignores",
 })
-def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False):
-    """May a troop on the enemy's summoning line hit the enemy player? Only with no enemy troop adjacent.
+def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False, trample: bool = False):
+    """May a troop on the enemy's summoning line hit the enemy player? Not as its target while an enemy troop is adjacent.
 
-    ``adjacent`` lists the enemy troops next to it (``flies``: whether each one flies). A troop that
-    flies ignores the non-flying ones; Area Strike changes nothing here.
+    ``adjacent`` lists the enemy troops next to it: ``flies`` (whether it flies) and ``player_behind``
+    (the enemy player stands right behind that troop, seen from the attacker). A troop that flies ignores
+    the non-flying ones; Area Strike changes nothing here. Trample never makes the player the target,
+    but the troop it fights passes the hit on to what stands behind it: the player, when it is there.
     """
     trace = Trace()
     blockers: list[str] = []
     ignored: list[str] = []
     for n, d in adjacent.items():
+        for key in d:
+            if key not in ("flies", "player_behind"):
+                raise RuleError("unknown-stat", f"{n}: dato desconocido '{key}'", f"{n}: unknown field '{key}'")
         if flies and not d.get("flies"):
             ignored.append(n)
             trace.add("{n} no vuela: la voladora la ignora", "{n} does not fly: the flier ignores it", n=n)
         else:
             blockers.append(n)
-    if blockers:
+    if not blockers:
+        trace.add("Sin tropas enemigas adyacentes que cuenten: puede golpear al jugador",
+                  "No enemy troop adjacent that counts: it may hit the player")
+        return outcome(trace, allowed=True, player_hit=True, must_fight=[], ignored=ignored)
+    shields = [n for n in blockers if adjacent[n].get("player_behind")]
+    if not (trample and shields):
         raise RuleError("enemy-troops-adjacent", f"hay tropas enemigas adyacentes ({', '.join(blockers)}): hay que combatir con ellas antes",
                         f"enemy troops are adjacent ({', '.join(blockers)}): it must fight them first")
-    trace.add("Sin tropas enemigas adyacentes que cuenten: puede golpear al jugador",
-              "No enemy troop adjacent that counts: it may hit the player")
-    return outcome(trace, allowed=True, ignored=ignored)
+    trace.add("Tropas enemigas adyacentes ({b}): no puede tomar al jugador como blanco y combate con ellas",
+              "Enemy troops are adjacent ({b}): it cannot target the player and fights them", b=blockers)
+    trace.add("Arrasar: si golpea a {s}, el golpe sigue hasta el jugador, que está detrás",
+              "Trample: if it hits {s}, the blow carries on to the player standing behind", s=shields)
+    return outcome(trace, allowed=False, player_hit=True, must_fight=blockers, ignored=ignored)
 
 
 # --------------------------------------------------------------------------------------------

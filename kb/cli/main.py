@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kb.core.files import default_content_root, find_root
+from kb.core.files import NoContent, content_root, default_content_root
 from kb.core.diagnostics import hint
 from kb.core.model import KINDS
 
@@ -40,18 +40,23 @@ def _kb_class() -> "type[KnowledgeBase]":
     return KnowledgeBase
 
 
+def _root(args: argparse.Namespace) -> Path:
+    """The content tree: ``--content`` (a tree, or a folder or file inside one), else found from the current
+    folder upward; :class:`NoContent` (exit 2) when there is none."""
+    return content_root(Path(args.content)) if args.content else default_content_root()
+
+
 def _load(args: argparse.Namespace) -> "KnowledgeBase":
-    return _kb_class().load(args.content)
+    return _kb_class().load(_root(args))
 
 
 # ---------------------------------------------------------------- kb check
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    target = Path(args.path) if args.path else Path(args.content or default_content_root())
+    target = Path(args.path) if args.path else _root(args)
     if not target.exists():
         err.write(f"kb check: {target}: no such file or folder\n")
         return EXIT_USAGE
-    root = find_root(target)
-    kb = _kb_class().load(root)
+    kb = _kb_class().load(content_root(target))
     scope = Path(os.path.abspath(target))
     found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
     if args.no_warnings:
@@ -137,10 +142,7 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kb.search.index import MAX_QUERY, SearchIndex
 
-    root = Path(args.content) if args.content else default_content_root()
-    if not root.is_dir():
-        err.write(f"kb search: {root}: no content folder\n")
-        return EXIT_USAGE
+    root = _root(args)
     if len(args.query) > MAX_QUERY:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root)
@@ -255,7 +257,11 @@ def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
         return EXIT_USAGE
     except SystemExit as exc:  # --help and --version print and "exit" 0
         return int(exc.code or 0)
-    return args.func(args, stdout, stderr)
+    try:
+        return args.func(args, stdout, stderr)
+    except NoContent as exc:
+        stderr.write(f"kb {args.command}: {exc}\n")
+        return EXIT_USAGE
 
 
 def main(argv: list[str] | None = None) -> int:

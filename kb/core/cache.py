@@ -18,9 +18,12 @@ import hashlib
 import logging
 import os
 import shutil
+import sysconfig
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Hashable
+
+import platformdirs
 
 from kb.core import codec
 from kb.core.diagnostics import format_path
@@ -33,13 +36,19 @@ FORMAT = "kb-cache/1"
 log = logging.getLogger("kb.cache")
 
 
-def _base(root: Path) -> Path:
-    return Path(os.environ["KB_CACHE"]) if os.environ.get("KB_CACHE") else Path(root).resolve().parent / ".kb-cache"
-
-
 def cache_dir(root: Path, area: str) -> Path:
-    """``$KB_CACHE/<area>/<root hash>`` or ``.kb-cache/<area>/<root hash>`` beside the content folder."""
-    return _base(root) / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+    """``<base>/<area>/<root hash>``: the base is ``$KB_CACHE``, else ``.kb-cache/`` beside the content folder,
+    else (that folder not writable, or inside an installed package) the user's cache folder."""
+    return _base(Path(root).resolve()) / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+
+
+def _base(root: Path) -> Path:
+    if os.environ.get("KB_CACHE"):
+        return Path(os.environ["KB_CACHE"])
+    installed = {Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
+    if os.access(root.parent, os.W_OK) and not any(root.is_relative_to(p) for p in installed):
+        return root.parent / ".kb-cache"
+    return Path(platformdirs.user_cache_dir("kb-rules"))
 
 
 @cache
@@ -96,10 +105,10 @@ def _ours(raw: bytes) -> bool:
 
 
 def _cache_base(folder: Path) -> Path | None:
-    """The cache folder (``$KB_CACHE`` or a ``.kb-cache``) that holds ``folder``, if any."""
-    env = os.environ.get("KB_CACHE")
+    """The cache folder (``$KB_CACHE``, a ``.kb-cache`` or the user's cache folder) that holds ``folder``, if any."""
+    bases = {os.path.abspath(b) for b in (os.environ.get("KB_CACHE"), platformdirs.user_cache_dir("kb-rules")) if b}
     for probe in (folder, *folder.parents):
-        if probe.name == ".kb-cache" or (env and os.path.abspath(probe) == os.path.abspath(env)):
+        if probe.name == ".kb-cache" or os.path.abspath(probe) in bases:
             return probe
     return None
 

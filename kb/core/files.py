@@ -12,7 +12,7 @@ from pathlib import Path
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Location
 
-__all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_content_root", "find_root"]
+__all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
@@ -146,15 +146,35 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def default_content_root() -> Path:
-    """``$KB_CONTENT``, else ``./content`` when it is a content tree, else the ``content/`` bundled beside the package."""
+class NoContent(LookupError):
+    """No content tree where one was looked for: the message says where, and how to give one."""
+
+
+def default_content_root(start: Path | None = None) -> Path:
+    """The content tree to work on: ``$KB_CONTENT``, else the tree holding ``start`` (the current folder)
+    or a ``content/`` folder in it or in any folder above it. Raises :class:`NoContent` when there is none.
+    """
     env = os.environ.get("KB_CONTENT")
     if env:
         return Path(env)
-    here = Path("content")
-    if _is_root(here):
-        return here
-    return Path(__file__).resolve().parents[2] / "content"
+    here = Path(os.path.abspath(start if start is not None else Path.cwd()))
+    for folder in (here, *here.parents):
+        if _is_root(folder):
+            return folder
+        if _is_root(folder / "content"):
+            return folder / "content"
+    raise NoContent(f"no content found in {here} or any folder above it (a content folder holds "
+                    "<game>/game.yaml files); run inside a rules pack, give --content PATH, or make a "
+                    "pack with `kb init DIR`")
+
+
+def content_root(path: Path) -> Path:
+    """The content tree that ``path`` (a tree, a game folder or a file in one) belongs to; raises :class:`NoContent`."""
+    found = find_root(path)
+    if not _is_root(found):
+        raise NoContent(f"{path}: not a content folder, nor inside one (a content folder holds "
+                        "<game>/game.yaml files)")
+    return found
 
 
 def _is_root(folder: Path) -> bool:
@@ -163,8 +183,9 @@ def _is_root(folder: Path) -> bool:
 
 def find_root(path: Path) -> Path:
     """The content root holding ``path`` (a root, a game folder or a file); ``path`` itself if none is found."""
-    probe = path if path.is_dir() else path.parent
+    absolute = Path(os.path.abspath(path))  # "rules/x.yaml" from inside a game folder finds the tree above
+    probe = absolute if absolute.is_dir() else absolute.parent
     for folder in (probe, *probe.parents):
         if _is_root(folder):
-            return folder
+            return folder if absolute == path else Path(os.path.relpath(folder))
     return path

@@ -184,18 +184,24 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
           href: Callable[[str], str | None] | None = None, action: Callable[[str], str] = escape) -> list[str]:
     """A sequence's steps as an ordered Markdown list; each step carries the anchor ``step-<id>``.
 
+    A step marked ``numbered: false`` (the rulebook prints it without a number) is a bullet and is not
+    counted; Markdown restarts the numbering after it, so such steps belong first or last.
+
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
     steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
     """
     out = []
-    for n, step in enumerate(items, 1):
+    n = 0
+    for i, step in enumerate(items, 1):
         pad = "    " * depth
         title = _value(step.get("title", {}), lang, fmt)
-        sid = str(step.get("id", n))
+        sid = str(step.get("id", i))
         url = href(sid) if href else None
         shown = f"[{title}]({url})" if url else title
         mark = "" if href else f'<span id="{anchor("step", sid)}"></span>'
-        lines = [f"{pad}{n}. {mark}**{shown}**"]
+        numbered = step.get("numbered", True) is not False
+        n += numbered
+        lines = [f"{pad}{f'{n}.' if numbered else '-'} {mark}**{shown}**"]
         if step.get("text"):
             text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
             lines.append(f"{pad}    {text}")
