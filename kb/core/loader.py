@@ -58,7 +58,8 @@ def _text(value: Any, fallback: str) -> Text:
 
 def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
     out = []
-    for i, ex in enumerate(data.get("examples") or []):
+    examples = data.get("examples")
+    for i, ex in enumerate(examples if isinstance(examples, list) else []):
         if not isinstance(ex, dict) or not isinstance(ex.get("id"), str) or not isinstance(ex.get("mechanic"), str):
             continue
         given = ex.get("given") if isinstance(ex.get("given"), dict) else {}
@@ -82,9 +83,10 @@ def _fraction(value: Any) -> Fraction | None:
         return None
 
 
-def _term(entry_id: str, game: str, block: Any) -> Term | None:
+def _term(entry_id: str, game: str, block: Any) -> Term:
+    """The glossary facet of a term entry (empty when its block is not a mapping: the schema says so)."""
     if not isinstance(block, dict):
-        return None
+        block = {}
 
     def lists(key: str) -> dict[str, tuple[str, ...]]:
         value = block.get(key) or {}

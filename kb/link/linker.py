@@ -143,7 +143,8 @@ class _Linker:
 
     def structural(self, entry: Entry) -> None:
         data, marks = entry.data, entry.marks
-        for i, target in enumerate(data.get("see_also") or []):
+        see_also = data.get("see_also")
+        for i, target in enumerate(see_also if isinstance(see_also, list) else []):
             if isinstance(target, str):
                 self.resolve(entry, "see_also", target, "see_also", marks.at(("see_also", i)))
         if entry.term and entry.term.concept:

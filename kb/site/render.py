@@ -138,7 +138,8 @@ def _value(value: Any, lang: str, fmt: Callable[[str], str]) -> str:
     if isinstance(value, bool):
         return label("yes" if value else "no", lang)
     if isinstance(value, dict) and "es" in value:
-        return fmt(Text(value["es"], value.get("en")).best(lang))
+        es, en = value.get("es"), value.get("en")
+        return fmt(Text(es if isinstance(es, str) else _show(es), en if isinstance(en, str) else None).best(lang))
     if isinstance(value, list):
         return ", ".join(_value(v, lang, fmt) for v in value)
     if isinstance(value, int) and not isinstance(value, bool):
@@ -190,9 +191,11 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
     steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
     """
-    out = []
+    out: list[str] = []
     n = 0
-    for i, step in enumerate(items, 1):
+    for i, step in enumerate(items if isinstance(items, list) else [], 1):
+        if not isinstance(step, dict):
+            continue  # the schema reports it
         pad = "    " * depth
         title = _value(step.get("title", {}), lang, fmt)
         sid = str(step.get("id", i))
@@ -205,7 +208,7 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
         if step.get("text"):
             text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
             lines.append(f"{pad}    {text}")
-        if step.get("allows"):
+        if isinstance(step.get("allows"), list) and step["allows"]:
             lines.append(f"{pad}    *{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
         out.append("  \n".join(lines))  # a line break (two spaces) between title, text and actions
         out += steps(step.get("steps", []), lang, fmt, depth + 1, href, action)
@@ -271,8 +274,8 @@ def render_entry(
         out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
     ruling = data.get("ruling") if entry.kind == "ruling" else None
     if isinstance(ruling, dict):
-        out += [f"**{label('question', lang)}:** {_value(ruling['question'], lang, fmt)}", "",
-                f"**{label('answer', lang)}:** {_value(ruling['answer'], lang, fmt)}", ""]
+        out += [f"**{label('question', lang)}:** {_value(ruling.get('question'), lang, fmt)}", "",
+                f"**{label('answer', lang)}:** {_value(ruling.get('answer'), lang, fmt)}", ""]
         extra = [(label(k, lang), escape(str(ruling[k]))) for k in ("authority", "date") if k in ruling]
         out += _table(extra)
     if entry.text("text"):
@@ -288,7 +291,8 @@ def render_entry(
     mods = data.get("modifiers")
     if isinstance(mods, list) and mods:
         out += [f"{h}# {label('modifiers', lang)}", ""]
-        out += _table(((_value(m["value"], lang, fmt), _value(m["when"], lang, fmt)) for m in mods),
+        out += _table(((_value(m.get("value"), lang, fmt), _value(m.get("when"), lang, fmt)) for m in mods
+                       if isinstance(m, dict)),
                       (label("value", lang), label("when", lang)))
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
