@@ -238,13 +238,17 @@ class KnowledgeBase:
         ``kind`` filter. The index is brought up to date with this knowledge base on the first search
         (built, or updated for the files that changed; see :mod:`kb.index`), then kept open.
         """
+        return self.search_reader().search(query, lang=lang, game=game, kind=kind, limit=limit)
+
+    def search_reader(self):
+        """The search index, brought up to date on first use and then kept open (a :class:`kb.search.index.Reader`)."""
         if self._reader is None:
             from kb.search.index import SearchIndex
 
             index = SearchIndex(self.root)
             index.ensure(lambda: self)
             self._reader = index.open()
-        return self._reader.search(query, lang=lang, game=game, kind=kind, limit=limit)
+        return self._reader
 
     @staticmethod
     def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Fraction:

@@ -32,6 +32,7 @@ from mkdocs.structure.pages import Page
 from kb.api import KnowledgeBase
 from kb.examples.runner import ExampleResult
 from kb.site.sanitise import sanitise
+from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
@@ -67,6 +68,7 @@ class _Build:
     loaded: _Loaded
     site: Site
     started: float
+    search: SearchData | None = None
 
     @property
     def prefix(self) -> str:
@@ -113,6 +115,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         build = self._builds[id(config)]
         for page in build.site.pages:
             files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
+        started = time.monotonic()
+        build.search = search_data(build.loaded.kb, build.lang)
+        files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
+        log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
+                 f"in {time.monotonic() - started:.1f} s")
         if build.primary:
             target = f"{build.lang}/" if config.use_directory_urls else f"{build.lang}/index.html"
             files.append(File.generated(config, "index.html", content=_redirect(target)))
@@ -132,6 +139,14 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             for lg in self.config.languages
         ]
         return context
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        """Tell the page where its language's search data is (read by ``kb-search.js``)."""
+        build = self._builds[id(config)]
+        if build.search is None or "</head>" not in output:
+            return output
+        tag = meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
+        return output.replace("</head>", tag + "</head>", 1)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         server.watch(self._content or self._content_root(config))

@@ -37,6 +37,8 @@ CLIMBING_PILOTING_MODIFIER = {2: 1, 1: 2}
 """Modifier to every piloting roll made while climbing, by number of working hand actuators."""
 ATTACKS_AGAINST_CLIMBER = -2
 """To-hit modifier for any attack against a climbing 'Mech."""
+ATTACKS_AGAINST_STUCK = -2
+"""To-hit modifier of every shot and physical attack against a unit stuck in a swamp."""
 DROP_DOWN_MP = 4
 """MP to drop down more than 2 levels, whatever the levels or terrain."""
 
@@ -162,6 +164,36 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
         else:
             trace.add("Sale {r}: libre", "Rolls {r}: free", r=roll)
     return outcome(trace, odds, check=check, target=need, stuck=stuck)
+
+
+@resolver("battletech-solaris.to-hit", outputs={
+    "modifier": "the to-hit modifier from the target's situation",
+    "target": "2D6 the attack needs after that modifier",
+    "hit": "whether the attack hits (absent without a roll)",
+})
+def to_hit(base: int, stuck_in_swamp: bool = False, climbing: bool = False, roll: int | None = None):
+    """An attack (shot or physical) against a unit stuck in a swamp or climbing: −2 to hit for each.
+
+    ``base`` is the 2D6 the attack needs before these modifiers (gunnery or piloting plus the usual
+    modifiers, which the text does not give). The stated probability is the chance of hitting.
+    """
+    trace = Trace()
+    _check_2d6(roll)
+    modifier = 0
+    trace.add("El ataque necesita {b} antes de la situación del blanco", "The attack needs {b} before the target's situation", b=base)
+    if stuck_in_swamp:
+        modifier += ATTACKS_AGAINST_STUCK
+        trace.add("Blanco atrapado en un pantano: {m:+d}", "Target stuck in a swamp: {m:+d}", m=ATTACKS_AGAINST_STUCK)
+    if climbing:
+        modifier += ATTACKS_AGAINST_CLIMBER
+        trace.add("Blanco escalando: {m:+d}", "Target climbing: {m:+d}", m=ATTACKS_AGAINST_CLIMBER)
+    target = base + modifier
+    trace.add("Hace falta {t} o más en 2D6 ({p})", "Needs 2D6 of {t} or more ({p})", t=target, p=_shown_odds(target))
+    hit = None
+    if roll is not None:
+        hit = roll >= target
+        trace.add("Sale {r}: {h}", "Rolls {r}: {h_en}", r=roll, h="impacta" if hit else "falla", h_en="hits" if hit else "misses")
+    return outcome(trace, _odds_at_least(target), modifier=modifier, target=target, hit=hit)
 
 
 # --- Simultaneous movement ----------------------------------------------------------------------
@@ -303,6 +335,9 @@ def minimum_move(mp_available: int, action: Literal["enter-hex", "stand-up"] = "
 })
 def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     """MP-by-MP movement with proportional MP: one sub-turn per MP of the fastest 'Mech.
+
+    The text does not define "proportional"; read here as: the fastest 'Mech's MP are an exact multiple
+    of each other 'Mech's MP (its cases: 3 against 6, and two 4/6 'Mechs).
 
     Slower 'Mechs spend one MP every (largest / their MP) sub-turns, on the last sub-turn of each
     stretch, so that everyone finishes together; a hex is entered once all its MP are spent.
@@ -471,9 +506,14 @@ def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"],
     "level_changes": "levels of depth changed along the path (each paid at the standard elevation cost)",
     "piloting_rolls": "one piloting roll per water hex entered",
     "total_mp": "water MP plus level changes at mp_per_level (absent without it)",
+    "underwater": "for each hex, whether the standing 'Mech counts as underwater there",
 })
 def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int | None = None):
-    """MP a submerged 'Mech spends along a path of water hexes, and the piloting rolls it makes."""
+    """MP a 'Mech spends along a path of water hexes, and the piloting rolls it makes.
+
+    The cost belongs to the hex: a 'Mech standing in depth 1 is not underwater, yet it pays the depth-1
+    cost all the same (the entry's note explains this reading of a text that contradicts itself).
+    """
     trace = Trace()
     if not depths:
         raise RuleError("no-movement", "el recorrido no tiene hexágonos", "the path has no hexes")
@@ -487,6 +527,9 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
         changes += abs(d - prev)
         prev = d
     trace.add("Hexágonos de profundidad {d}: {w} PM de agua", "Hexes of depth {d}: {w} water MP", d=depths, w=water)
+    under = [d >= 2 for d in depths]  # a 'Mech on the move stands; only a prone one is underwater in depth 1
+    trace.add("Bajo el agua en cada hexágono: {u} (el coste se paga igual)", "Underwater in each hex: {u} (the cost is paid all the same)",
+              u=under)
     trace.add("Cambios de nivel de profundidad: {c}", "Depth level changes: {c}", c=changes)
     trace.add("Un chequeo de pilotaje por hexágono de agua: {n}", "One piloting roll per water hex: {n}", n=len(depths))
     total = None
@@ -494,7 +537,8 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
         total = water + changes * mp_per_level
         trace.add("Total: {w} + {c} × {l} = {t} PM", "Total: {w} + {c} × {l} = {t} MP", w=water, c=changes, l=mp_per_level,
                   t=total)
-    return outcome(trace, water_mp=water, level_changes=changes, piloting_rolls=len(depths), total_mp=total)
+    return outcome(trace, water_mp=water, level_changes=changes, piloting_rolls=len(depths), total_mp=total,
+                   underwater=under)
 
 
 @resolver("battletech-solaris.water-level", outputs={
@@ -604,11 +648,20 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
     "piloting_modifier": "modifier to every piloting roll while climbing (+1, or +2 with one hand)",
     "attack_modifier": "to-hit modifier for attacks against the climbing 'Mech",
     "target": "2D6 needed on each level's roll (absent without a piloting skill)",
+    "levels_reached": "levels climbed before a failed roll, or all of them (absent without rolls)",
+    "falls": "whether a roll fails and the 'Mech falls (absent without rolls)",
+    "fall_height": "levels it falls: the last level it reached (absent unless it falls)",
 })
 def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool = False,
-          piloting_skill: int | None = None):
-    """Climbing up or down 3 or more levels (Maximum Tech)."""
+          piloting_skill: int | None = None, rolls: list[int] | None = None):
+    """Climbing up or down 3 or more levels (Maximum Tech).
+
+    ``rolls`` are the piloting rolls, one per level in order; the first that fails ends the climb and
+    the 'Mech falls from the last level it reached. The stated probability is that of one level's roll.
+    """
     trace = Trace()
+    for r in rolls or []:
+        _check_2d6(r)
     if abs(levels) < 3:
         raise RuleError("not-a-climb", "la escalada es para hexágonos 3 o más niveles más altos o más bajos",
                         "climbing is for hexes 3 or more levels higher or lower")
@@ -634,8 +687,32 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
         odds = _odds_at_least(target)
         trace.add("Cada nivel: {s} {m:+d} = {t} o más en 2D6", "Each level: {s} {m:+d} = {t} or more on 2D6",
                   s=piloting_skill, m=mod, t=target)
+    reached = falls = height = None
+    if rolls is not None:
+        if target is None:
+            raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
+                            "the piloting skill is needed to judge the rolls")
+        reached, falls = 0, False
+        for k, r in enumerate(rolls, 1):
+            if falls:
+                raise RuleError("rolls-after-fall", "tras el chequeo fallido ya no se tira más: el 'Mech ha caído",
+                                "no more rolls after the failed one: the 'Mech has fallen")
+            if r >= target:
+                reached = k
+                trace.add("Nivel {k}: sale {r}, lo alcanza", "Level {k}: rolls {r}, reaches it", k=k, r=r)
+            else:
+                falls, height = True, reached
+                trace.add("Nivel {k}: sale {r}, falla; cae desde el último nivel alcanzado, {h}",
+                          "Level {k}: rolls {r}, fails; it falls from the last level it reached, {h}", k=k, r=r, h=reached)
+        if len(rolls) > n:
+            raise RuleError("too-many-rolls", f"{n} niveles piden {n} chequeos, no {len(rolls)}",
+                            f"{n} levels call for {n} rolls, not {len(rolls)}")
+        if not falls and len(rolls) < n:
+            raise RuleError("missing-rolls", f"{n} niveles piden {n} chequeos y solo hay {len(rolls)}",
+                            f"{n} levels call for {n} rolls and there are only {len(rolls)}")
     return outcome(trace, odds, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
-                   attack_modifier=ATTACKS_AGAINST_CLIMBER, target=target)
+                   attack_modifier=ATTACKS_AGAINST_CLIMBER, target=target, levels_reached=reached, falls=falls,
+                   fall_height=height)
 
 
 @resolver("battletech-solaris.drop-down", outputs={
@@ -734,6 +811,7 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
 @resolver("battletech-solaris.masc-weight", outputs={
     "exact": "tonnage divided by 25 (Clan) or 20 (Inner Sphere), before rounding",
     "tons": "weight rounded to the nearest half ton, at least 1",
+    "slots": "critical slots: as many as its tons, at least 1 (absent for a weight ending in a half ton)",
 })
 def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_strength_myomer: bool = False):
     """Weight of a 'Mech's MASC: tonnage / 25 (Clan) or / 20 (Inner Sphere), to the nearest half ton, at least 1."""
@@ -756,4 +834,9 @@ def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_stre
               t=tonnage, d=div, e=float(exact), r=float(rounded))
     if tons != rounded:
         trace.add("Mínimo 1 tonelada", "Minimum 1 ton")
-    return outcome(trace, exact=float(exact), tons=float(tons))
+    slots = int(tons) if tons.denominator == 1 else None
+    if slots is None:
+        trace.add("Espacios para críticos: el texto no dice cómo cuenta media tonelada", "Critical slots: the text does not say how half a ton counts")
+    else:
+        trace.add("Ocupa tantos espacios para críticos como toneladas: {s}", "It takes as many critical slots as tons: {s}", s=slots)
+    return outcome(trace, exact=float(exact), tons=float(tons), slots=slots)

@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any, Literal, Mapping
 
 from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
 D20 = parse("1d20")
@@ -30,6 +31,8 @@ KEEPS_HIDDEN = ("hunt-begins.stalking-advance", "hunt-begins.pass")
 ENTERS_HIDDEN = ("hunt-begins.concealment", "hunt-begins.stalking-advance")
 ENDS_ACTIVATION = ("hunt-begins.sentry", "hunt-begins.pass")
 EXCLUSIVE = ("hunt-begins.shotgun", "hunt-begins.point-blank-shot")
+SENTRY_ACTIONS = ("move", "shoot", "close-combat", "pass")
+"""What a model may do when it spends its sentry marker."""
 
 
 def _d20(need: int) -> Fraction:
@@ -317,15 +320,23 @@ def square_contested(factions_here: list[str], adjacent_full: list[list[str]] = 
     return outcome(trace, contested=bool(reasons), reasons=reasons, melee_into_full_square=melee)
 
 
-def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[str]) -> str | None:
-    """None when ``chosen`` respects the order of choice, else the error code."""
+def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[str],
+                  occupants: Mapping[str, int]) -> str | None:
+    """None when some order of choosing could displace exactly ``chosen``, else the error code.
+
+    Order-independent: the mover's own models all go first (when any other model goes), then one other
+    player at a time, each until none is left, except the last player chosen, who may keep some. So at
+    most one other player may have models left in the square; which one does not depend on how the
+    models happen to be listed.
+    """
+    picked = set(chosen)
     others = [m for m in chosen if m not in own]
-    if others and not own <= set(chosen):
+    if others and not own <= picked:
         return "own-models-first"
-    players = list(dict.fromkeys(owners[m] for m in others))
-    for p in players[:-1]:
-        if not {m for m, o in owners.items() if o == p} <= set(chosen):
-            return "one-player-at-a-time"
+    players = {owners[m] for m in others}
+    partial = [p for p in players if not {m for m in occupants if owners[m] == p} <= picked]
+    if len(partial) > 1:
+        return "one-player-at-a-time"
     return None
 
 
@@ -370,7 +381,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     own = {m for m, o in owners.items() if o == mover_owner and m in occupants}
     if len(occupants) > 16:
         raise RuleError("too-many-models", "demasiadas miniaturas para calcular", "too many models to work out")
-    possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own) is None
+    possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None
                    for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
     trace.add("Sobran {e} punto(s); ¿se puede llenar exactamente? {p}", "{e} point(s) too many; can it be filled exactly? {p}",
               e=excess, p=possible)
@@ -383,7 +394,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     for m in displaced:
         if m not in occupants:
             raise RuleError("not-in-square", f"{m} no está en la casilla", f"{m} is not in the square")
-    problem = _valid_choice(tuple(displaced), owners, own)
+    problem = _valid_choice(tuple(displaced), owners, own, occupants)
     if problem == "own-models-first":
         raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
                         "the player displaces their own models first")
@@ -428,6 +439,104 @@ def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", c
                       "Carrying an objective marker: at most 2 an activation, unmodifiable → {c}", c=cap)
         squares = min(squares, cap)
     return outcome(trace, squares=squares)
+
+
+@resolver("hunt-begins.disengage", outputs={
+    "target": "the CC the D20 must not exceed",
+    "moves": "whether the model steps into an adjacent square with no enemies (absent without a roll)",
+    "points_spent": "action points the attempt costs, whether it works or not",
+})
+def disengage(cc: int, roll: int | None = None, engaged: bool = True, modifiers: dict[str, int] = {}):
+    """Disengaging: an engaged model makes a CC check; on a pass it moves to an adjacent square with no
+    enemies, on a fail it stays where it is and the action point is lost. The stated probability is
+    the chance of getting away."""
+    if not engaged:
+        raise RuleError("not-engaged", "solo se destraba una miniatura trabada", "only an engaged model disengages")
+    trace = Trace()
+    need, success, odds = roll_under(trace, "1d20", cc, roll, modifiers)
+    if success is True:
+        trace.add("Supera el chequeo: pasa a un cuadrante adyacente sin enemigos",
+                  "It passes: it moves into an adjacent square with no enemies")
+    elif success is False:
+        trace.add("Falla el chequeo: se queda en su cuadrante y pierde el punto de acción",
+                  "It fails: it stays in its square and the action point is lost")
+    return outcome(trace, odds, target=need, moves=success, points_spent=1)
+
+
+@resolver("hunt-begins.objective-marker", outputs={
+    "carrier": "who carries the marker at the end (absent when it lies loose)",
+    "pick_ups": "how many times it was picked up this turn",
+})
+def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
+    """One objective marker through one game turn: each ``actions`` item is an interact action on it,
+    ``{model: ..., action: pick-up | drop}``, in the order they happen; ``carrier`` holds it when the
+    turn starts. A marker may be picked up only once a turn; dropping it costs an interact action."""
+    trace = Trace()
+    picks = 0
+    for n, step in enumerate(actions, 1):
+        model, action = step.get("model"), step.get("action")
+        if not model or action not in ("pick-up", "drop") or set(step) - {"model", "action"}:
+            raise RuleError("bad-action", f"la acción {n} debe ser {{model: ..., action: pick-up o drop}}",
+                            f"action {n} must be {{model: ..., action: pick-up or drop}}")
+        if action == "drop":
+            if carrier != model:
+                raise RuleError("not-carrying", f"{model} no lleva el marcador", f"{model} is not carrying the marker")
+            carrier = None
+            trace.add("{m} suelta el marcador en su cuadrante (acción de interactuar)",
+                      "{m} drops the marker in its square (an interact action)", m=model)
+            continue
+        if carrier is not None:
+            raise RuleError("already-carried", f"{carrier} ya lleva el marcador", f"{carrier} already carries the marker")
+        if picks:
+            raise RuleError("once-a-turn", "cada marcador solo se puede recoger una vez por turno",
+                            "each marker may be picked up only once a turn")
+        picks += 1
+        carrier = model
+        trace.add("{m} recoge el marcador (acción de interactuar): ya no moverá más de 2 cuadrantes por activación",
+                  "{m} picks the marker up (an interact action): it moves no more than 2 squares an activation", m=model)
+    return outcome(trace, carrier=carrier, pick_ups=picks)
+
+
+@resolver("hunt-begins.sentry-interrupt", outputs={
+    "order": "who acts, in order: the active model, the sentries one by one, the active model again",
+    "sentry_actions": "the action each sentry takes, in the order they act",
+    "resumes": "the actions the interrupted model still takes afterwards",
+})
+def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[str, str], owners: dict[str, str],
+                     initiative: list[str]):
+    """Sentry markers spent right after another model completes an action.
+
+    ``model`` is activating with ``actions``; the sentries answer after its ``after``-th action.
+    ``sentries`` maps each model spending its marker to the action it takes (move, shoot, close-combat
+    or pass); ``owners`` gives each sentry's player; with several players, they spend one marker at a
+    time in ``initiative`` order. Then the interrupted model goes on with its activation.
+    """
+    if not 1 <= after <= len(actions):
+        raise RuleError("no-completed-action", "los centinelas responden cuando otra miniatura completa una de sus acciones",
+                        "sentries answer when another model completes one of its actions")
+    for s, act in sentries.items():
+        if act not in SENTRY_ACTIONS:
+            raise RuleError("not-a-sentry-action", f"{s}: con un marcador de centinela solo se mueve, dispara, combate o pasa, no {act}",
+                            f"{s}: a sentry marker only allows move, shoot, close combat or pass, not {act}")
+        if owners.get(s) not in initiative:
+            raise RuleError("unknown-owner", f"falta el jugador de {s} en la iniciativa", f"{s}'s player is missing from the initiative")
+    if model in sentries:
+        raise RuleError("own-sentry", f"{model} no responde a su propia acción", f"{model} does not answer its own action")
+    trace = Trace()
+    trace.add("{m} completa: {a}", "{m} completes: {a}", m=model, a=actions[:after])
+    queues = {p: [s for s in sentries if owners[s] == p] for p in initiative}
+    order_sentries: list[str] = []
+    while any(queues.values()):
+        for p in initiative:
+            if queues[p]:
+                s = queues[p].pop(0)
+                order_sentries.append(s)
+                trace.add("{p} gasta el marcador de {s}, que hace {a}; el marcador se retira",
+                          "{p} spends {s}'s marker, which takes {a}; the marker is removed", p=p, s=s, a=sentries[s])
+    rest = actions[after:]
+    trace.add("{m} sigue su activación: {r}", "{m} carries on with its activation: {r}", m=model, r=rest or ["—"])
+    order = [model] + order_sentries + ([model] if rest else [])
+    return outcome(trace, order=order, sentry_actions=[sentries[s] for s in order_sentries], resumes=rest)
 
 
 # ---------------------------------------------------------------------------------------------

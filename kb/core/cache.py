@@ -29,7 +29,8 @@ from kb.core import codec
 from kb.core.diagnostics import format_path
 from kb.core.files import atomic_write
 
-__all__ = ["cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "report", "Memo", "FORMAT"]
+__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "report",
+           "Memo", "FORMAT"]
 
 FORMAT = "kb-cache/1"
 """The cache file format; with the engine version, the header every cache file must carry."""
@@ -49,6 +50,14 @@ def _base(root: Path) -> Path:
     if os.access(root.parent, os.W_OK) and not any(root.is_relative_to(p) for p in installed):
         return root.parent / ".kb-cache"
     return Path(platformdirs.user_cache_dir("kb-rules"))
+
+
+def shared_cache_dir(area: str) -> Path:
+    """``$KB_CACHE/<area>``, else the user's cache folder: for what no content changes (the analysis of a
+    language's common words), so that every content tree, and every test's, shares it."""
+    if os.environ.get("KB_CACHE"):
+        return Path(os.environ["KB_CACHE"]) / area
+    return Path(platformdirs.user_cache_dir("kb-rules")) / area
 
 
 @cache

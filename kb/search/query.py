@@ -45,6 +45,14 @@ ALTERNATIVE_BOOST = 0.3
 """Weight of the glossary's other names for what the query says: they help, the player's own words lead."""
 KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
 """Document weights: a rule a player asks about outranks the glossary entry of its key word."""
+PHRASE_SLOP = 3
+"""The query's words count as together when each follows the previous within this many positions."""
+ALTERNATIVE_SLOP = 1
+"""A glossary alternative of several words counts only with its words side by side."""
+CORRECT_MIN = 4
+"""Words shorter than this (folded) are never corrected."""
+SUGGEST_MAXDIST, SUGGEST_PREFIX = 2, 1
+"""Spelling suggestions: at most this many edits, the first letters kept."""
 
 
 def _schema() -> Schema:
@@ -192,7 +200,7 @@ def _clauses(analysed: _Analysed, fields: list[str], text: str, boost: float, ph
         toks = analysed(field, text)
         weight = boost * BOOSTS[field.split("_")[0]]
         if phrase and len(toks) > 1:
-            out.append(Phrase(field, toks, slop=3, boost=weight))
+            out.append(Phrase(field, toks, slop=PHRASE_SLOP, boost=weight))
         elif not phrase:
             out += [Term(field, t, boost=weight) for t in dict.fromkeys(toks)]
     return out
@@ -211,7 +219,7 @@ def _build(schema: Any, fields: list[str], words: list[str], expand: Any) -> Any
             toks = analysed(field, alt)
             weight = ALTERNATIVE_BOOST * BOOSTS[field.split("_")[0]]
             if len(toks) > 1:
-                parts.append(Phrase(field, toks, boost=weight))
+                parts.append(Phrase(field, toks, slop=ALTERNATIVE_SLOP, boost=weight))
             elif toks:
                 parts.append(Term(field, toks[0], boost=weight))
     return Or(parts)
@@ -266,10 +274,10 @@ def _correct(searcher: Any, words: list[str]) -> list[str]:
     out = []
     for w in words:
         folded = fold(w)
-        if len(folded) < 4 or _known(searcher, w):
+        if len(folded) < CORRECT_MIN or _known(searcher, w):
             out.append(w)
             continue
-        found = searcher.suggest("raw", folded, limit=1, maxdist=2, prefix=1)
+        found = searcher.suggest("raw", folded, limit=1, maxdist=SUGGEST_MAXDIST, prefix=SUGGEST_PREFIX)
         out.append(found[0] if found else w)
     return out
 

@@ -1,11 +1,9 @@
-"""What makes a static page findable and explained: search tags, accent-less words, glossary tooltips.
+"""What explains a static page: glossary tooltips, and the page's front matter.
 
-Material's client search (lunr) neither folds accents nor stems Spanish, and boosts page ``tags``
-a million times over body text. So each page gets, as tags, its names in both languages and
-without accents; words of its text that carry accents are added once more, folded, in a hidden
-block so "energia" finds "energía" at body-text rank. Tooltips are Markdown abbreviation
-definitions (``*[form]: definition``), matched by the ``abbr`` extension exactly and
-case-sensitively, so every form of a term is listed, with a capitalised variant.
+Tooltips are Markdown abbreviation definitions (``*[form]: definition``), matched by the ``abbr``
+extension exactly and case-sensitively, so every form of a term is listed, with a capitalised
+variant. (Pages carry no search tags: the site's search box is the engine's own, see
+:mod:`kb.site.search_box`.)
 
 Pure functions over the knowledge base's data; nothing here knows MkDocs.
 """
@@ -17,55 +15,11 @@ from typing import Callable, Iterable, Mapping
 
 from kb.core.model import Entry, Term, Text
 from kb.site.render import plain
-from kb.core.terms import TermIndex, fold
+from kb.core.terms import TermIndex
 
-__all__ = ["search_tags", "folded_words", "entry_names", "tooltip_forms", "abbreviations", "front_matter"]
+__all__ = ["tooltip_forms", "abbreviations", "front_matter"]
 
-_UNSAFE = re.compile(r"[<>&\"\[\]\n]")
-_WORD = re.compile(r"\w+", re.UNICODE)
 _MAX_DEFINITION = 300
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for item in items:
-        item = " ".join(item.split())
-        key = item.casefold()
-        if item and key not in seen and not _UNSAFE.search(item):
-            seen.add(key)
-            out.append(item)
-    return out
-
-
-def search_tags(names: Iterable[str], extra: Iterable[str] = ()) -> list[str]:
-    """Tags for a page: each name, and its accent-less form when that differs; then ``extra`` as is.
-
-    ``names`` are the page's titles and term forms in both languages. Names holding characters
-    that could become markup (``<``, ``&``, brackets...) are left out.
-    """
-    out: list[str] = []
-    for name in names:
-        out.append(name)
-        folded = fold(name)
-        if folded != name.lower():
-            out.append(folded)
-    return _unique([*out, *extra])
-
-
-def folded_words(text: str) -> list[str]:
-    """Words of ``text`` written with accents or ``ñ``, folded (``energía`` -> ``energia``), once each."""
-    return _unique(fold(w) for w in _WORD.findall(text) if not w.isascii())
-
-
-def entry_names(entry: Entry) -> list[str]:
-    """Every name of an entry in both languages: titles, and for terms their forms and abbreviations."""
-    names = [t for t in (entry.title.es, entry.title.en) if t]
-    if entry.term:
-        for block in (entry.term.forms, entry.term.abbreviations):
-            for forms in block.values():
-                names += list(forms)
-    return names
 
 
 def tooltip_forms(term: Term, langs: Iterable[str]) -> list[str]:
@@ -121,17 +75,9 @@ def abbreviations(
             for form, meanings in sorted(defs.items())]
 
 
-def front_matter(title: str, tags: Iterable[str], hide: Iterable[str] = ("tags",)) -> str:
-    """YAML front matter (JSON-quoted values) with an HTML-escaped ``title`` and the search ``tags``."""
+def front_matter(title: str) -> str:
+    """YAML front matter (a JSON-quoted value) with the HTML-escaped ``title``."""
     import html
     import json
 
-    lines = ["---", f"title: {json.dumps(html.escape(title, quote=False), ensure_ascii=False)}"]
-    tags = list(tags)
-    if tags:
-        lines.append("tags:")
-        lines += [f"  - {json.dumps(t, ensure_ascii=False)}" for t in tags]
-    hidden = list(hide)
-    if hidden:
-        lines.append(f"hide: {json.dumps(hidden)}")
-    return "\n".join(lines + ["---", ""])
+    return "\n".join(["---", f"title: {json.dumps(html.escape(title, quote=False), ensure_ascii=False)}", "---", ""])

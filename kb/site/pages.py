@@ -11,7 +11,6 @@ from typing import Any, Mapping
 from kb.core.model import Entry
 from kb.site.render import action_ref, entry_anchor, escape, inline, label, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
-from kb.site.findable import entry_names
 
 __all__ = ["SITE_LABELS", "KIND_ORDER", "all_pages", "navigation", "main_sequence"]
 
@@ -93,8 +92,7 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
         notes.append((t(ctx, "stale_title"), label("stale", ctx.lang), stale))
     head = "".join(f'!!! warning "{title}"\n\n    {text} ({t(ctx, "fields")}: {escape(", ".join(fields))})\n\n'
                    for title, text, fields in notes)
-    names = entry_names(entry) + [entry.id]
-    return finish(ctx, path, entry.title.best(ctx.lang), head + body, names, entry.tags, entry.game)
+    return finish(ctx, path, entry.title.best(ctx.lang), head + body, entry.game)
 
 
 def main_sequence(ctx: SiteContext, game: str) -> Entry | None:
@@ -137,7 +135,7 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
             out.append(_entry_item(ctx, path, e))
         out.append("")
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, name, body, [meta.name.es, meta.name.en or ""], (), game)
+    return finish(ctx, path, name, body, game)
 
 
 def _text(value: Mapping[str, str]):
@@ -187,7 +185,7 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
                         f"({link(e.term.concept, None)})")
         out += rows + [""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, title, body, [name], [t(ctx, "glossary")], game)
+    return finish(ctx, path, title, body, game)
 
 
 def concepts_page(ctx: SiteContext) -> SitePage:
@@ -220,8 +218,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             listed = ", ".join(f"[{escape(e.title.best(ctx.lang))}]({link(e.id, None)})" for e in entries)
             out += [f"*{t(ctx, 'related')} ({escape(gname)}):* {listed}", ""]
     body = _notice(ctx, path, "\n".join(out))
-    # no concept names as tags: they would rank this one page above every game's own term page
-    return finish(ctx, path, title, body, [], [t(ctx, "concepts")])
+    return finish(ctx, path, title, body)
 
 
 def home_page(ctx: SiteContext) -> SitePage:
@@ -242,7 +239,7 @@ def home_page(ctx: SiteContext) -> SitePage:
         ok = sum(r.passed for r in results)
         out += [t(ctx, "verified").format(ok=ok, n=len(results)), ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, t(ctx, "site"), body, [], [SITE_LABELS[lg]["site"] for lg in LANGUAGES])
+    return finish(ctx, path, t(ctx, "site"), body)
 
 
 def all_pages(ctx: SiteContext) -> list[SitePage]:

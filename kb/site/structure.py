@@ -1,4 +1,4 @@
-"""The static site as data: which pages exist, their Markdown, titles, tags, tooltips and navigation.
+"""The static site as data: which pages exist, their Markdown, titles, tooltips and navigation.
 
 Pure: given a loaded :class:`~kb.api.KnowledgeBase`, the results of its worked examples and a
 language, :func:`build_site` returns every page (path relative to the language's root, Markdown
@@ -27,7 +27,7 @@ from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
 from kb.core.model import SOURCE_LANG, Entry, Text
 from kb.site.render import anchor, entry_anchor
-from kb.site.findable import abbreviations, folded_words, front_matter, search_tags
+from kb.site.findable import abbreviations, front_matter
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -50,7 +50,7 @@ class SitePage:
     title: str
     """Plain-text title (not escaped)."""
     markdown: str
-    """The page source: front matter, Markdown, hidden search words, abbreviation definitions."""
+    """The page source: front matter, Markdown, abbreviation definitions."""
 
 
 @dataclass(frozen=True)
@@ -162,17 +162,14 @@ class SiteContext:
 _LINK_TARGET = re.compile(r"\]\([^)]*\)|\{#[^}]*\}|<[^>]*>")
 
 
-def finish(ctx: SiteContext, path: str, title: str, body: str, names: Iterable[str] = (),
-           extra_tags: Iterable[str] = (), game: str | None = None) -> SitePage:
-    """Assemble a page: front matter with tags, the body, hidden accent-less words, tooltips."""
+def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None = None) -> SitePage:
+    """Assemble a page: front matter with the title, the body, tooltips for the glossary terms it mentions."""
     kb = ctx.kb
     visible = _LINK_TARGET.sub(" ", body)
-    words = folded_words(visible)
-    hidden = f'\n<div class="kb-folded" hidden>{" ".join(words)}</div>\n' if words else ""
     game_names = {g: meta.name.best(ctx.lang) for g, meta in kb.games.items()}
     abbrs = abbreviations(visible, ctx.lang, kb.graph.terms, kb.entries, ctx.titles, game, game_names,
                           fallback=bool(ctx.fallbacks.get(path)))
-    md = front_matter(title, search_tags(names, extra_tags)) + body.rstrip() + "\n" + hidden
+    md = front_matter(title) + body.rstrip() + "\n"
     if abbrs:  # one block each: Markdown re-tests a whole block after taking each definition off it
         md += "\n" + "\n\n".join(abbrs) + "\n"
     return SitePage(path, title, md)

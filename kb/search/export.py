@@ -1,0 +1,214 @@
+"""The engine's search, exported for the browser: one data file per language, computed by the engine.
+
+The site's search box runs ``kb/site/assets/kb-search.js``, which only looks up and scores. Every
+decision about analysis and ranking stays here in Python: this module reads the engine's own index
+(the one ``KnowledgeBase.search`` queries) and runs the engine's own analyzers, and writes down what
+they produced. A change of analysis, weights or content reaches the site by rebuilding it.
+
+What one language's data holds (``version`` :data:`FORMAT`):
+
+``docs``
+    The language's index documents in index order (ties in score go to the earlier one, as in
+    Whoosh): entry id, title, game, kind, page URL, a one-line summary, the document's boost.
+``terms``
+    Every analysed term of every field (stems of the language's text fields, folded words of the
+    others), referenced by position from ``fields`` and ``words``.
+``fields``
+    Per scored field: its weight, analyzer, average length over the whole index, each document's
+    length as the index stores it, each term's document frequency over the whole index, and each
+    document's analysed token stream (positions for the phrase bonus; term frequencies follow).
+``words``
+    The map from surface word forms (lowercase, accent-less) to the language's analysed terms: the
+    index's own words plus common words of both languages (wordfreq) whose stem the index holds, so
+    ``disparando`` reaches ``dispar`` although the content never says it.
+``spelling``
+    Typo candidates: the words of the spelling field with their frequencies.
+``rules``
+    The ranking rules' data: BM25 parameters, phrase and alternative boosts and slops, question words,
+    the glossary groups that expand a query, spelling limits.
+
+The format is read by ``kb-search.js`` and nothing else; both change together.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from kb.core.cache import load, save
+from kb.core.terms import STOPWORDS, fold
+from kb.search import query as engine
+
+__all__ = ["FORMAT", "export", "to_script", "EXTRA_WORDS"]
+
+FORMAT = 1
+"""Version of the data layout; ``kb-search.js`` refuses other versions."""
+EXTRA_WORDS = 100000
+"""How many of each language's most common words (wordfreq) are offered to the word map."""
+_SCORED = ("title", "summary", "body")
+_SHARED = ("aliases", "terms", "gamename")
+
+
+def _fields(lang: str) -> list[tuple[str, str]]:
+    """(name in the browser, field in the index) of every field a ``lang`` query scores."""
+    return [(f, f"{f}_{lang}") for f in _SCORED] + [(f, f) for f in _SHARED]
+
+
+_PLAIN = re.compile(r"\w+(\.?\w+)*")
+
+
+def _analyse_all(schema: Any, field: str, words: list[str]) -> dict[str, list[str]]:
+    """Each word's terms by ``field``'s analyzer (one pass over all the words: thousands of calls cost seconds)."""
+    text = " ".join(words)
+    starts, at = {}, 0
+    for w in words:
+        starts[at] = w
+        at += len(w) + 1
+    out: dict[str, list[str]] = {w: [] for w in words}
+    for tok in schema[field].analyzer(text, mode="query", chars=True):
+        word = starts.get(tok.startchar)
+        if word is not None:
+            out[word].append(tok.text)
+    return out
+
+
+def _common(schema: Any, limit: int, cache: Path | None) -> tuple[list[str], dict[str, list[str]]]:
+    """The most common words of both languages (wordfreq), and each one's terms by each language's analyzer.
+
+    Cached beside the index: Snowball in pure Python takes seconds over 200,000 words, and the
+    answer changes only with the engine (the cache is keyed by its code). Terms are joined by spaces.
+    """
+    path = cache / f"common-words-{limit}.json" if cache else None
+    found = load(path) if path else None
+    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], dict)
+            and all(isinstance(found[1].get(lg), list) for lg in ("es", "en"))):  # else: missing or not what is written
+        from wordfreq import top_n_list
+
+        words = list(dict.fromkeys(k for k in (fold(w) for lg in ("es", "en") for w in top_n_list(lg, limit))
+                                   if _PLAIN.fullmatch(k)))
+        found = words, {lg: [" ".join(t) for t in _analyse_all(schema, f"body_{lg}", words).values()] for lg in ("es", "en")}
+        if path:
+            save(path, found)
+    return found
+
+
+def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names: Mapping[str, str],
+           extra_words: int = EXTRA_WORDS, cache: Path | None = None) -> dict[str, Any]:
+    """The search data of ``lang`` from an opened index (:class:`kb.search.index.Reader`).
+
+    ``url(entry_id)`` is the entry's page relative to the language's root (``None``: not shown);
+    ``game_names`` labels the game chips; ``cache`` is a folder for the analysed common words.
+    """
+    ix, expander = reader.ix, reader.expander
+    with ix.searcher() as s:
+        r = s.reader()
+        schema = s.schema
+        entries, langs, kinds = r.column_reader("entry"), r.column_reader("lang"), r.column_reader("kind")
+        docnums = [d for d in range(r.doc_count_all()) if not r.is_deleted(d) and langs[d] == lang]
+        position = {d: i for i, d in enumerate(docnums)}
+        docs = []
+        for d in docnums:
+            stored = r.stored_fields(d)
+            titles = json.loads(stored["titles"])
+            docs.append({"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
+                         "kind": stored["kind"], "url": url(stored["entry"]),
+                         "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
+                         "boost": engine.KIND_BOOSTS.get(kinds[d], 1.0)})
+
+        terms: dict[str, int] = {}
+
+        def tid(text: str) -> int:
+            return terms.setdefault(text, len(terms))
+
+        fields = []
+        for name, field in _fields(lang):
+            streams: list[list[int]] = [[] for _ in docnums]
+            df: dict[int, int] = {}
+            for btext in r.lexicon(field):
+                text = btext.decode("utf-8")
+                t = tid(text)
+                df[t] = r.doc_frequency(field, text)
+                m = r.postings(field, btext)
+                for docnum, positions in m.items_as("positions"):
+                    i = position.get(docnum)
+                    if i is None:
+                        continue
+                    for p in positions:
+                        stream = streams[i]
+                        stream.extend([-1] * (p + 1 - len(stream)))
+                        stream[p] = t
+            lengths = [r.doc_field_length(d, field, 0) for d in docnums]
+            _check_weights(r, field, docnums, docs, streams, terms)
+            fields.append({"name": name, "weight": engine.BOOSTS[name], "analyzer": "stem" if name in _SCORED else "raw",
+                           "avg": s.avg_field_length(field) or 1, "df": sorted(df.items()), "lengths": lengths,
+                           "streams": streams})
+
+        stem_field, other = f"body_{lang}", ("en" if lang == "es" else "es")
+        stems_known = {t for f in fields if f["analyzer"] == "stem" for t, _ in f["df"]}
+        other_known = {b.decode("utf-8") for f in _SCORED for b in r.lexicon(f"{f}_{other}")}
+        spelling = {b.decode("utf-8"): 0 for b in r.lexicon("raw")}
+        for word in spelling:
+            spelling[word] = r.frequency("raw", word)
+        always = list(dict.fromkeys(k for k in map(fold, (
+            *spelling, *(b.decode("utf-8") for f in _SHARED for b in r.lexicon(f)),
+            *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
+        common, common_terms = _common(schema, extra_words, cache)
+        own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
+        words: dict[str, list[int]] = {key: [terms.get(x, -1) for x in own[lang][key]] for key in always}  # -1: not in the index
+        mine, theirs = common_terms[lang], common_terms[other]
+        for i, key in enumerate(common):
+            if key in words:
+                continue
+            ids = [terms.get(x, -1) for x in mine[i].split()]
+            # kept when the index knows the word's stem here, or in the other language (then it is no typo)
+            if any(t in stems_known for t in ids) or any(x in other_known for x in theirs[i].split()):
+                words[key] = ids
+
+        rules = {
+            "bm25": {"k1": s.weighting.K1, "b": s.weighting.B}, "docCount": r.doc_count_all(),
+            "phrase": {"boost": engine.PHRASE_BOOST, "slop": engine.PHRASE_SLOP, "fields": list(_SCORED)},
+            "alternatives": {"max": engine.MAX_ALTERNATIVES, "boost": engine.ALTERNATIVE_BOOST,
+                             "slop": engine.ALTERNATIVE_SLOP, "fields": ["title", *_SHARED],
+                             "groups": expander.groups, "exact": sorted(" ".join(k) for k in expander.exact),
+                             "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
+            "questionWords": sorted(engine.QUESTION_WORDS),
+            "spelling": {"min": engine.CORRECT_MIN, "maxdist": engine.SUGGEST_MAXDIST, "prefix": engine.SUGGEST_PREFIX},
+            "fuzzy": {"minLength": 3, "long": 5},
+        }
+    return {"version": FORMAT, "lang": lang, "docs": docs, "terms": list(terms), "fields": fields,
+            "words": words, "spelling": sorted(spelling.items()), "rules": rules,
+            "games": dict(sorted(game_names.items()))}
+
+
+def _check_weights(r: Any, field: str, docnums: list[int], docs: list[dict[str, Any]],
+                   streams: list[list[int]], terms: dict[str, int]) -> None:
+    """The browser takes a term's weight in a document as its count times the document's boost: check it."""
+    names = list(terms)
+    for i, d in enumerate(docnums[:50]):
+        vector: dict[int, int] = {}
+        for t in streams[i]:
+            vector[t] = vector.get(t, 0) + 1
+        for t, count in list(vector.items())[:5]:
+            if t < 0:
+                continue
+            text = names[t]
+            m = r.postings(field, text)
+            m.skip_to(d)
+            if m.is_active() and m.id() == d and abs(m.weight() - count * docs[i]["boost"]) > 1e-6:
+                raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, "
+                                 f"not {count} x {docs[i]['boost']}: the engine's weighting changed")
+
+
+def to_script(data: Mapping[str, Any]) -> str:
+    """The data as a script that hands it to ``kb-search.js`` (works from ``file://``, where fetch cannot).
+
+    The JSON travels as one string literal, parsed once: faster than a literal of the same size,
+    and the same string is what the page keeps in ``sessionStorage``.
+    """
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # "<", ">" and "&" occur only inside JSON strings: escaped there, no content can close a script or look like markup
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    literal = json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f"window.kbSearchData&&window.kbSearchData({json.dumps(data['lang'])},{literal});\n"

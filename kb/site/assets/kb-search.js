@@ -1,0 +1,283 @@
+/* The search dialog of every page: the engine's search (kb-search-engine.js) on this language's data.
+ *
+ * The page names its data in <meta name="kb-search" content='{"lang","root","data","version"}'>.
+ * The data is a script (so pages opened from file:// can load it) that calls window.kbSearchData;
+ * its text is kept in sessionStorage under its version, so the other pages of a visit parse it
+ * again instead of loading it. Opened by the header button, "/" and "s"; Esc closes; arrows move
+ * through the results; Enter opens the selected one (the first by default).
+ * Nothing from the data becomes markup: every string goes in through textContent.
+ */
+(function () {
+  "use strict";
+
+  var meta = document.querySelector('meta[name="kb-search"]');
+  if (!meta || !window.kbSearchEngine) return;
+  var config;
+  try { config = JSON.parse(meta.getAttribute("content")); } catch (e) { return; }
+
+  var state = { engine: null, failed: false, game: null, kind: null, selected: 0, hits: [] };
+  var ui = null;
+  var KEY = "kb-search:" + config.lang + ":" + config.version;
+  var waiting = [];
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /* ------------------------------------------------------------ data: once per language per visit */
+
+  function ready(text, store) {
+    try {
+      state.engine = new window.kbSearchEngine.Engine(JSON.parse(text));
+    } catch (e) {
+      state.failed = true;
+      if (window.console) console.error("kb-search:", e);
+    }
+    if (store && state.engine) {
+      try {
+        for (var i = sessionStorage.length - 1; i >= 0; i--) {
+          var k = sessionStorage.key(i);
+          if (k && k.indexOf("kb-search:" + config.lang + ":") === 0 && k !== KEY) sessionStorage.removeItem(k);
+        }
+        sessionStorage.setItem(KEY, text);
+      } catch (e) { /* storage full or refused: the next page loads the script again */ }
+    }
+    document.documentElement.setAttribute("data-kb-search", state.engine ? "ready" : "failed");
+    waiting.splice(0).forEach(function (f) { f(); });
+  }
+
+  function load() {
+    var cached = null;
+    try { cached = sessionStorage.getItem(KEY); } catch (e) { /* storage refused */ }
+    if (cached) { ready(cached, false); return; }
+    window.kbSearchData = function (lang, text) {
+      if (lang === config.lang && !state.engine) ready(text, true);
+    };
+    var script = document.createElement("script");
+    script.src = config.data + "?v=" + encodeURIComponent(config.version);
+    script.async = true;
+    script.onerror = function () { state.failed = true; ready("null", false); };
+    document.head.appendChild(script);
+  }
+
+  /* ------------------------------------------------------------ the dialog */
+
+  function labels() {
+    return (state.engine && state.engine.data.labels) || {};
+  }
+
+  function build() {
+    var l = labels();
+    var root = el("div", "kb-search");
+    root.hidden = true;
+    root.setAttribute("role", "dialog");
+    root.setAttribute("aria-modal", "true");
+    root.setAttribute("aria-label", l.search || "Search");
+    var scrim = el("div", "kb-search__scrim");
+    scrim.addEventListener("click", close);
+    var box = el("div", "kb-search__box");
+    var form = el("form", "kb-search__form");
+    form.setAttribute("role", "search");
+    var input = el("input", "kb-search__input");
+    input.type = "search";
+    input.name = "q";
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    input.setAttribute("aria-label", l.search || "Search");
+    input.placeholder = l.placeholder || "";
+    var shut = el("button", "kb-search__close md-icon", "×");
+    shut.type = "button";
+    shut.setAttribute("aria-label", l.close || "Close");
+    shut.addEventListener("click", close);
+    form.appendChild(input);
+    form.appendChild(shut);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); go(state.selected); });
+    var chips = el("div", "kb-search__chips");
+    var status = el("p", "kb-search__status");
+    status.setAttribute("aria-live", "polite");
+    var list = el("ol", "kb-search__results");
+    var hint = el("p", "kb-search__hint", l.hint || "");
+    box.appendChild(form);
+    box.appendChild(chips);
+    box.appendChild(status);
+    box.appendChild(list);
+    box.appendChild(hint);
+    root.appendChild(scrim);
+    root.appendChild(box);
+    document.body.appendChild(root);
+    input.addEventListener("input", function () { state.game = state.kind = null; run(); });
+    input.addEventListener("keydown", keys);
+    return { root: root, input: input, chips: chips, status: status, list: list, hint: hint };
+  }
+
+  function open() {
+    if (!ui) ui = build();
+    ui.root.hidden = false;
+    document.documentElement.classList.add("kb-search--open");
+    ui.input.focus();
+    ui.input.select();
+    run();
+  }
+
+  function close() {
+    if (!ui) return;
+    ui.root.hidden = true;
+    document.documentElement.classList.remove("kb-search--open");
+  }
+
+  function go(i) {
+    var hit = state.hits[i];
+    if (hit && hit.url) window.location.href = config.root + hit.url;
+  }
+
+  function keys(ev) {
+    if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+      ev.preventDefault();
+      if (!state.hits.length) return;
+      var n = state.hits.length;
+      select((state.selected + (ev.key === "ArrowDown" ? 1 : n - 1)) % n);
+    } else if (ev.key === "Escape") {
+      ev.preventDefault();
+      close();
+    }
+  }
+
+  function select(i) {
+    state.selected = i;
+    var links = ui.list.querySelectorAll("a");
+    for (var k = 0; k < links.length; k++) {
+      links[k].setAttribute("aria-selected", k === i ? "true" : "false");
+      if (k === i) links[k].scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function chip(text, on, pick) {
+    var b = el("button", "kb-search__chip" + (on ? " kb-search__chip--on" : ""), text);
+    b.type = "button";
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.addEventListener("click", function () { pick(); run(); ui.input.focus(); });
+    return b;
+  }
+
+  function chips(result, all) {
+    var data = state.engine.data, box = ui.chips;
+    box.textContent = "";
+    if (!ui.input.value.trim() || !all.total) return;
+    Object.keys(all.byGame).forEach(function (g) {
+      box.appendChild(chip((data.games[g] || g) + " " + all.byGame[g], state.game === g, function () {
+        state.game = state.game === g ? null : g;
+      }));
+    });
+    Object.keys(all.byKind).forEach(function (k) {
+      box.appendChild(chip((data.kinds[k] || k) + " " + all.byKind[k], state.kind === k, function () {
+        state.kind = state.kind === k ? null : k;
+      }));
+    });
+  }
+
+  function line(text, marks) {
+    var p = el("span", "kb-search__line");
+    state.engine.highlight(text, marks).forEach(function (piece) {
+      p.appendChild(piece[1] ? el("mark", null, piece[0]) : document.createTextNode(piece[0]));
+    });
+    return p;
+  }
+
+  function run() {
+    if (!ui || ui.root.hidden) return;
+    var l = labels(), q = ui.input.value;
+    if (!state.engine) {
+      ui.status.textContent = state.failed ? (l.failed || "Search is not available.") : (l.loading || "…");
+      ui.list.textContent = "";
+      if (!state.failed) waiting.push(run);
+      return;
+    }
+    ui.input.placeholder = l.placeholder || "";
+    ui.hint.textContent = l.hint || "";
+    var engine = state.engine;
+    var all = engine.search(q, {});
+    var result = state.game || state.kind ? engine.search(q, { game: state.game, kind: state.kind }) : all;
+    chips(result, all);
+    ui.status.textContent = "";
+    if (result.didYouMean) {
+      ui.status.appendChild(document.createTextNode((l.did_you_mean || "Did you mean") + " "));
+      var fix = el("a", "kb-search__fix", result.didYouMean);
+      fix.href = "#";
+      fix.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        ui.input.value = result.didYouMean;
+        run();
+        ui.input.focus();
+      });
+      ui.status.appendChild(fix);
+      ui.status.appendChild(document.createTextNode("?"));
+    } else if (q.trim() && !result.hits.length) {
+      ui.status.textContent = l.no_results || "";
+    }
+    ui.list.textContent = "";
+    state.hits = result.hits;
+    result.hits.forEach(function (hit, i) {
+      var li = el("li", "kb-search__item");
+      var a = el("a", "kb-search__hit");
+      a.href = hit.url ? config.root + hit.url : "#";
+      a.setAttribute("data-kb-id", hit.id);
+      a.appendChild(el("span", "kb-search__title", hit.title));
+      a.appendChild(el("span", "kb-search__meta", (engine.data.games[hit.game] || hit.game) + " · " +
+                       (engine.data.kinds[hit.kind] || hit.kind)));
+      if (hit.summary) a.appendChild(line(hit.summary, result.marks));
+      a.addEventListener("mousemove", function () { if (state.selected !== i) select(i); });
+      li.appendChild(a);
+      ui.list.appendChild(li);
+    });
+    select(0);
+  }
+
+  /* ------------------------------------------------------------ opening it */
+
+  function typing(target) {
+    if (!target) return false;
+    var tag = target.tagName;
+    return target.isContentEditable || tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
+  }
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
+    if (ev.key === "/" || ev.key === "s" || ev.key === "S") {
+      ev.preventDefault();
+      ev.stopPropagation();
+      open();
+    }
+  }, true);
+
+  function button() {
+    var header = document.querySelector(".md-header__inner");
+    if (!header || header.querySelector(".kb-search__open")) return;
+    var b = el("button", "kb-search__open md-header__button md-icon");
+    b.type = "button";
+    var name = config.label || "Search";
+    b.setAttribute("aria-label", name);
+    b.title = name + " (/)";
+    var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    var path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", "M9.5 3A6.5 6.5 0 0 1 16 9.5c0 1.61-.59 3.09-1.56 4.23l.27.27h.79l5 5-1.5 1.5-5-5v-.79l-.27-.27A6.52 6.52 0 0 1 9.5 16 6.5 6.5 0 0 1 3 9.5 6.5 6.5 0 0 1 9.5 3m0 2C7 5 5 7 5 9.5S7 14 9.5 14 14 12 14 9.5 12 5 9.5 5");
+    svg.appendChild(path);
+    b.appendChild(svg);
+    b.addEventListener("click", open);
+    var before = header.querySelector(".md-header__source") || null;
+    header.insertBefore(b, before);
+  }
+
+  function start() {
+    button();
+    load();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+
+  window.kbSearch = { open: open, close: close, state: state };
+})();
