@@ -472,3 +472,22 @@ def test_a_folder_that_cannot_be_read_is_reported(tree, monkeypatch: pytest.Monk
     code, out, _ = cli("check", "--no-warnings")
     assert code == 1
     assert out.splitlines() == ["content/g/locked:1:1: error[unreadable]: cannot read file: Permission denied"]
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(MORE_CASES))
+def test_every_bad_input_still_renders(name: str, tree) -> None:
+    """A plain (non-strict) build goes on past errors: every broken tree still makes its pages."""
+    from kb import KnowledgeBase
+    from kb.site.structure import build_site
+
+    files, _ = {**CASES, **MORE_CASES}[name]
+    game = files.get("g/game.yaml")
+    root = tree({k: v for k, v in files.items() if k != "g/game.yaml"})
+    if game:
+        (root / "g" / "game.yaml").write_text(game, encoding="utf-8")
+    if name in SETUP:
+        SETUP[name](root)
+    kb = KnowledgeBase.load(root, use_cache=False)
+    results = kb.run_examples()
+    for lang in ("es", "en"):
+        assert build_site(kb, results, lang).pages

@@ -24,7 +24,8 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write
 from kb.core.model import DataPath, Location, Marks
 
-__all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write"]
+__all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write", "text_scalar",
+           "RoundTripError"]
 
 try:  # the C parser is much faster; the pure one gives the same events
     _Parser = yaml.CSafeLoader  # type: ignore[attr-defined]
@@ -267,11 +268,33 @@ def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Dia
 # ---------------------------------------------------------------- round-trip writing (ruamel)
 
 
-def roundtrip_edit(path: Path, edit: Callable[[Any], bool]) -> bool:
+class RoundTripError(Exception):
+    """A round-trip edit refused: what it would write does not read back as intended (nothing is written)."""
+
+
+def text_scalar(text: str) -> Any:
+    """``text`` as a scalar that this module's reader (YAML 1.1, as PyYAML) reads back as the same string.
+
+    The round-trip writer follows YAML 1.2, where ``No``, ``on``, ``1:20`` or ``0o17`` are plain text; the
+    reader follows YAML 1.1, where they are a boolean, a sexagesimal number, an octal... Such strings
+    are written double-quoted.
+    """
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    if _resolver.resolve(yaml.ScalarNode, text, (True, False)) != _STR:
+        return DoubleQuotedScalarString(text)
+    return text  # the writer quotes what YAML 1.2 itself needs quoted
+
+
+def roundtrip_edit(path: Path, edit: Callable[[Any], bool], check: Callable[[Any], str | None] | None = None,
+                   limits: Limits = LIMITS) -> bool:
     """Load ``path`` keeping comments and order, let ``edit`` change it, write it back atomically.
 
     ``edit`` receives the ruamel document (mappings behave like dicts) and returns True when it
-    changed something; nothing is written otherwise. Returns what ``edit`` returned.
+    changed something; nothing is written otherwise. Returns what ``edit`` returned. Before replacing
+    the file, what would be written is read back with this module's own reader: when it does not load
+    cleanly, or ``check`` (given the data read back) names a problem, :class:`RoundTripError` is raised
+    and the file is left as it was. The file keeps its permission bits.
     """
     from ruamel.yaml import YAML
 
@@ -285,5 +308,12 @@ def roundtrip_edit(path: Path, edit: Callable[[Any], bool]) -> bool:
         return False
     out = io.BytesIO()
     rt.dump(doc, out)
+    data, _, problems = parse_bytes(out.getvalue(), path, limits)
+    errors = [d for d in problems if d.severity == "error"]
+    if errors:
+        raise RoundTripError(f"the file would not load: {errors[0].message}")
+    problem = check(data) if check is not None else None
+    if problem:
+        raise RoundTripError(problem)
     atomic_write(path, out.getvalue())
     return True

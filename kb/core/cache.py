@@ -27,7 +27,7 @@ import platformdirs
 
 from kb.core import codec
 from kb.core.diagnostics import format_path
-from kb.core.files import atomic_write
+from kb.core.files import atomic_write, sweep_temp
 
 __all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "report",
            "Memo", "FORMAT"]
@@ -162,6 +162,7 @@ def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
         if path.is_dir() and not path.is_symlink():
             report(path, "a folder where the cache keeps a file")
             shutil.rmtree(path, ignore_errors=True)
+        sweep_temp(path.parent)
         atomic_write(path, data)
     except OSError as exc:
         log.debug(f"kb: cannot write the cache {path}: {exc}")

@@ -7,12 +7,13 @@ import hashlib
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Location
 
-__all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
+__all__ = ["find_files", "atomic_write", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
@@ -32,6 +33,8 @@ def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
 
     for folder, dirs, files in os.walk(root, followlinks=False, onerror=unreadable):
         here = Path(folder)
+        if any(name.startswith(TEMP_PREFIX) for name in files):
+            sweep_temp(here)  # what a killed `kb i18n import` or `ack` left
         kept = []
         for d in sorted(dirs):
             if d.startswith((".", "_")):
@@ -128,22 +131,74 @@ def file_digest(path: Path) -> str:
         return ""
 
 
+TEMP_PREFIX = ".kb-tmp-"
+"""Temporary files of :func:`atomic_write` are named ``.kb-tmp-<pid>-<name>.<random>`` (hidden, skipped by the
+loader); those a killed run left are removed by :func:`sweep_temp` at the next run."""
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` beside ``path`` and rename it into place: readers never see half a file.
 
-    The folder must exist: a mistyped output path is an error, not a new folder.
+    The file keeps its permission bits (a new file gets the usual ones, as the umask allows). The
+    folder must exist: a mistyped output path is an error, not a new folder.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def abandoned(name: str, prefix: str, mtime: float, older_than: float = 600.0) -> bool:
+    """True for a temporary file or folder (``<prefix><pid>-...``) whose writer is gone.
+
+    The writer's process id is in the name: when no such process runs, it was killed. A name without
+    one (or a process id in use again) is judged by age instead.
+    """
+    pid_text = name[len(prefix):].split("-", 1)[0]
+    if pid_text.isdigit() and int(pid_text) != os.getpid():
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass
+    return time.time() - mtime > older_than
+
+
+def sweep_temp(folder: Path) -> int:
+    """Remove the temporary files killed writers left in ``folder``; returns how many."""
+    removed = 0
+    try:
+        leftovers = [p for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return 0
+    for leftover in leftovers:
+        try:
+            st = leftover.lstat()
+            if stat.S_ISREG(st.st_mode) and abandoned(leftover.name, TEMP_PREFIX, st.st_mtime):
+                leftover.unlink()
+                removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 class NoContent(LookupError):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import polib
 
-from kb.core._yaml import roundtrip_edit
+from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
 from kb.core.files import atomic_write
 from kb.i18n.status import TARGET, FieldStatus, field_status, glossary_terms, normalise, preferred_forms, source_hash, \
     visible_text, write_hashes
@@ -29,7 +29,7 @@ from kb.core.model import SOURCE_LANG, DataPath, Entry, Text
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
 
-__all__ = ["CONTEXT_SEP", "po_text", "build_po", "write_po", "Change", "ImportResult", "import_po"]
+__all__ = ["CONTEXT_SEP", "po_text", "build_po", "write_po", "Change", "ImportResult", "import_po", "encoding_problem"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id from the field key in ``msgctxt``."""
@@ -195,6 +195,11 @@ def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False) -> I
         if not english.strip():
             result.skipped["empty"] += 1
             continue
+        bad = _NOT_PRINTABLE.search(english)
+        if bad:
+            result.refused.append((context, f"line {item.linenum} of the PO file: control character U+{ord(bad.group()):04X} "
+                                            "in the translation; remove it"))
+            continue
         if source_hash(item.msgid) != st.current:
             result.refused.append((context, "the Spanish changed after the export; export again and translate the new text"))
             continue
@@ -209,13 +214,58 @@ def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False) -> I
         if dry_run:
             continue
         moved: list[_Plan] = []
-        if roundtrip_edit(path, _editor(todo, moved)):
-            result.files.append(path)
+        try:
+            if roundtrip_edit(path, _editor(todo, moved), check=_reads_back(todo)):
+                result.files.append(path)
+        except RoundTripError as exc:  # the file is left as it was
+            for plan in todo:
+                context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
+                result.refused.append((context, f"not written: {exc}"))
+            done = {(p.status.entry, p.status.field) for p in todo}
+            result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
+            continue
         for plan in moved:  # the file changed between loading and writing
             context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
             result.refused.append((context, "the file changed during the import; run it again"))
             result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
     return result
+
+
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+"""What a YAML file cannot hold (its reader refuses it): control characters other than tab and line breaks."""
+
+
+def _reads_back(todo: list[_Plan]) -> Callable[[Any], str | None]:
+    """A check that the file, read back as the engine reads it, holds exactly the imported English."""
+    def check(data: Any) -> str | None:
+        for plan in todo:
+            if plan.english is None:
+                continue
+            text = _node(data, plan.status.path)
+            got = text.get(TARGET) if isinstance(text, dict) else None
+            if not isinstance(got, str) or po_text(got) != plan.english:
+                return (f"'{plan.status.field}' would read back as {got!r:.60} instead of the translation "
+                        f"{plan.english!r:.60}")
+        return None
+
+    return check
+
+
+def encoding_problem(path: Path) -> str | None:
+    """Why a PO file cannot be imported as it is (``path:line:col: ...``): it must be UTF-8 and say so."""
+    raw = path.read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return f"{path}:{line}:{column}: not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the PO file as UTF-8"
+    m = re.search(rb"charset=([A-Za-z0-9._-]+)", raw)
+    if m and m.group(1).decode("ascii").lower().replace("_", "-") not in ("utf-8", "utf8"):
+        line = raw.count(b"\n", 0, m.start()) + 1
+        return (f"{path}:{line}:1: the header says charset={m.group(1).decode('ascii')}, but kb reads and writes "
+                "UTF-8 PO files; convert it (msgconv -t UTF-8) and set charset=UTF-8")
+    return None
 
 
 def _editor(todo: list[_Plan], moved: list[_Plan]) -> Callable[[Any], bool]:
@@ -263,7 +313,7 @@ def _set_english(text: Any, english: str) -> None:
     elif type(like) is not str and "\n" not in english:  # quoted styles are kept
         value = type(like)(english)
     else:
-        value = english
+        value = text_scalar(english)  # quoted when the engine's YAML 1.1 reader would not read it as text
     if TARGET in text:
         text[TARGET] = value
     else:
