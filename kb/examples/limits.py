@@ -67,8 +67,9 @@ def _short(number: float) -> str:
     return text[:30]
 
 
-class TimeLimit(Exception):
-    """Raised inside a resolver that ran past its time limit."""
+class TimeLimit(BaseException):
+    """Raised inside a resolver that ran past its time limit (not an ``Exception``: ``except Exception`` in a
+    resolver cannot swallow it)."""
 
 
 @contextmanager
