@@ -28,10 +28,16 @@ __all__ = [
     "Text",
     "default_content_root",
     "NoContent",
+    "KbError",
+    "UnknownEntry",
+    "UnknownExample",
+    "UnknownValue",
 ]
 
 _WHERE = {
     "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "core.files", "NoContent": "core.files",
+    "KbError": "core.errors", "UnknownEntry": "core.errors", "UnknownExample": "core.errors",
+    "UnknownValue": "core.errors",
     "Diagnostic": "core.diagnostics", "ExampleResult": "examples.runner", "Link": "link.linker",
     "Entry": "core.model", "Example": "core.model", "Game": "core.model", "Location": "core.model",
     "Term": "core.model", "Text": "core.model",
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
     from kb.api import ConceptView, KnowledgeBase
     from kb.core.diagnostics import Diagnostic
     from kb.examples.runner import ExampleResult
+    from kb.core.errors import KbError, UnknownEntry, UnknownExample, UnknownValue
     from kb.core.files import NoContent, default_content_root
     from kb.link.linker import Link
     from kb.core.model import Entry, Example, Game, Location, Term, Text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
@@ -13,11 +13,15 @@ from typing import Any, Iterable, Iterator, Mapping
 from kb.core import cache
 from kb.examples import runner as _examples
 from kb.core.diagnostics import Diagnostic, sort_key
+from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
+from kb.core.plain import Plain, plain
 from kb.link.linker import Graph, Link, link, rebuild
 from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
-from kb.core.model import Entry, Game
+from kb.core.model import KINDS, Entry, Game
+from kb.i18n.history import History
+from kb.i18n.status import check_translations
 
 __all__ = ["KnowledgeBase", "ConceptView", "NoContent", "default_content_root", "find_root"]
 
@@ -62,16 +66,29 @@ def _memo_shape(memo: Any) -> dict[Any, Any] | None:
                  or (isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v)))}
 
 
-@dataclass(frozen=True)
-class ConceptView:
+@dataclass(frozen=True, repr=False)
+class ConceptView(Plain):
     """A cross-game concept with the terms that name it in each game."""
 
     entry: Entry
     """The concept entry."""
     terms: Mapping[str, tuple[Entry, ...]]
     """Game id -> that game's terms for the concept."""
-    related: Mapping[str, tuple[Entry, ...]] = None  # type: ignore[assignment]
+    related: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
     """Game id -> that game's other entries that link to the concept (rules, actions...)."""
+
+    def __repr__(self) -> str:
+        return f"ConceptView({self.entry.id!r}, games={sorted(self.terms)})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The concept as plain data, naming entries by id."""
+        ids = lambda by_game: {g: [e.id for e in es] for g, es in by_game.items()}  # noqa: E731
+        return {"id": self.entry.id, "title": plain(self.entry.title), "terms": ids(self.terms),
+                "related": ids(self.related)}
+
+
+RULE_TYPES = ("core", "optional", "variant", "clarification")
+"""The rule types an entry may declare."""
 
 
 class KnowledgeBase:
@@ -109,9 +126,7 @@ class KnowledgeBase:
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
-            from kb.i18n.status import check_translations
-
-            problems += check_translations(loaded.entries.values(), graph.terms, memo)
+            problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from)
             if use_cache:
                 for old in [*linked_path.parent.glob("*.json"), *linked_path.parent.glob("*.pickle")]:
                     if old.name != memo_path.name and old != linked_path:
@@ -163,30 +178,46 @@ class KnowledgeBase:
         entry = self.get(entry_id)
         return entry.data if entry else None
 
+    def entry(self, entry_id: str) -> Entry:
+        """The entry with ``entry_id``; raises :class:`kb.UnknownEntry` (with "did you mean") when there is none."""
+        found = self._loaded.entries.get(entry_id)
+        if found is None:
+            raise UnknownEntry(entry_id, self._loaded.entries)
+        return found
+
     def filter(self, game: str | None = None, kind: str | None = None, rule_type: str | None = None) -> list[Entry]:
-        """Entries of a game, kind and rule type (any, when not given), sorted by id."""
+        """Entries of a game, kind and rule type (any, when not given), sorted by id.
+
+        An unknown game, kind or rule type raises :class:`kb.UnknownValue`: a typo is not an empty answer.
+        """
+        if game is not None and game not in self.games and game != "common":
+            raise UnknownValue("game", game, [*self.games, "common"])
+        if kind is not None and kind not in KINDS:
+            raise UnknownValue("kind", kind, KINDS)
+        if rule_type is not None and rule_type not in RULE_TYPES:
+            raise UnknownValue("rule type", rule_type, RULE_TYPES)
         return sorted((e for e in self.entries.values()
                        if (game is None or e.game == game) and (kind is None or e.kind == kind)
                        and (rule_type is None or e.rule_type == rule_type)), key=lambda e: e.id)
 
     # ------------------------------------------------------------------ links
     def links_from(self, entry_id: str) -> list[Link]:
-        """Links written in an entry."""
+        """Links written in an entry (none for an id that is not there)."""
         return list(self.graph.outgoing.get(entry_id, ()))
 
     def backlinks(self, entry_id: str) -> list[Link]:
-        """Links pointing at an entry ("referenced by")."""
+        """Links pointing at an entry ("referenced by"); links to a missing id are reported by ``kb check``."""
         return list(self.graph.incoming.get(entry_id, ()))
 
     def term(self, text: str, lang: str | None = None) -> list[Entry]:
         """Terms that ``text`` names (any form or abbreviation, any case, with or without accents)."""
         return [self.entries[t] for t in self.graph.terms.lookup(text, lang)]
 
-    def concept(self, concept_id: str) -> ConceptView | None:
+    def concept(self, concept_id: str) -> ConceptView:
         """A concept with its terms per game."""
-        entry = self.get(concept_id)
-        if entry is None or entry.kind != "concept":
-            return None
+        entry = self.entry(concept_id)
+        if entry.kind != "concept":
+            raise UnknownValue("concept", concept_id, (e.id for e in self.entries.values() if e.kind == "concept"))
         per_game = self.graph.concepts.get(concept_id, {})
         terms = {g: tuple(self.entries[t] for t in ids) for g, ids in sorted(per_game.items())}
         related: dict[str, list[Entry]] = {}
@@ -198,7 +229,7 @@ class KnowledgeBase:
 
     def concepts(self) -> list[ConceptView]:
         """Every concept, sorted by id."""
-        return [v for e in self.filter(kind="concept") if (v := self.concept(e.id))]
+        return [self.concept(e.id) for e in self.filter(kind="concept")]
 
     def not_loaded(self, games: Iterable[str] | None = None) -> list[Diagnostic]:
         """Errors of the files that gave no entry (a file that does not parse, a duplicate id, a broken
@@ -225,8 +256,10 @@ class KnowledgeBase:
 
     def run_example(self, entry_id: str, example_id: str) -> _examples.ExampleResult:
         """Run one example."""
-        entry = self.entries[entry_id]
-        ex = next(x for x in entry.examples if x.id == example_id)
+        entry = self.entry(entry_id)
+        ex = next((x for x in entry.examples if x.id == example_id), None)
+        if ex is None:
+            raise UnknownExample(entry_id, example_id, [x.id for x in entry.examples])
         return _examples.run_example(entry, ex, self.registry, self.data)
 
     # ------------------------------------------------------------------ search

@@ -30,6 +30,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from kb.api import KnowledgeBase
+from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
@@ -104,6 +105,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             lang, loaded = langs[0], self._load(config)
         else:
             lang, loaded = seed
+        apply_defaults(config)
         config.theme["language"] = lang
         site = build_site(loaded.kb, loaded.results, lang)
         build = self._builds[id(config)] = _Build(lang, seed is None, loaded, site, started)

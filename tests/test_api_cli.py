@@ -9,7 +9,7 @@ import pytest
 from conftest import SAMPLE, cli
 
 FILES = SAMPLE
-from kb import KnowledgeBase
+from kb import KnowledgeBase, UnknownValue
 
 @pytest.fixture
 def kb(tree) -> KnowledgeBase:
@@ -46,7 +46,8 @@ def test_concept_gathers_terms_per_game(kb: KnowledgeBase) -> None:
     view = kb.concept("common.engaged")
     assert view is not None
     assert {g: [t.id for t in ts] for g, ts in view.terms.items()} == {"g": ["g.engaged"], "h": ["h.locked"]}
-    assert kb.concept("g.shoot") is None
+    with pytest.raises(UnknownValue):
+        kb.concept("g.shoot")
 
 
 def test_detection_is_exact_and_whole_words(kb: KnowledgeBase) -> None:

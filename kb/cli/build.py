@@ -26,6 +26,21 @@ def default_config() -> Path:
     return here if here.is_file() else Path(__file__).resolve().parents[2] / "mkdocs.yml"
 
 
+def _docs_dir(config_file: Path) -> dict[str, str]:
+    """A pack's ``mkdocs.yml`` may name no ``docs_dir`` and have no ``docs/``: the site's own assets serve."""
+    import yaml
+
+    try:
+        said = yaml.safe_load(config_file.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return {}  # MkDocs reports the file itself
+    if isinstance(said, dict) and "docs_dir" not in said and not (config_file.parent / "docs").is_dir():
+        from kb.mkdocs_defaults import ASSETS
+
+        return {"docs_dir": str(ASSETS)}
+    return {}
+
+
 class _Lines(logging.Handler):
     """Writes log records as ``prefix message`` lines, below ``below`` severity only."""
 
@@ -61,7 +76,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     start = time.monotonic()
     tmp: Path | None = None
     try:
-        config = load_config(str(config_file), strict=strict)
+        config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
         target = Path(site_dir or config.site_dir).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
         _sweep(target)

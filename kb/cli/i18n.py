@@ -54,11 +54,14 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from kb.i18n.history import History
     from kb.i18n.status import field_status
 
     if _unknown_game("status", args.game, kb, err):
         return 2
-    rows = [st for e in kb.entries.values() if not args.game or e.game == args.game for st in field_status(e)]
+    written_from = History().written_from
+    rows = [st for e in kb.entries.values() if not args.game or e.game == args.game
+            for st in field_status(e, written_from)]
     counts: dict[str, Counter[str]] = {}
     for st in rows:
         counts.setdefault(kb.entries[st.entry].game, Counter())[st.status] += 1

@@ -169,9 +169,18 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ---------------------------------------------------------------- kb resolvers
 def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    for name in kb.registry.names():
-        if args.prefix and not name.startswith(args.prefix):
-            continue
+    names = [n for n in kb.registry.names() if not args.prefix or n.startswith(args.prefix)]
+    if args.json:
+        rows = []
+        for name in names:
+            r = kb.registry.get(name)
+            assert r is not None
+            rows.append({"name": name, "inputs": list(r.inputs), "required": sorted(r.required),
+                         "outputs": list(r.outputs), "doc": r.doc})
+        json.dump(rows, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    for name in names:
         r = kb.registry.get(name)
         assert r is not None
         ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
@@ -191,6 +200,54 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return site_build.build(config, site, args.strict, Path(args.content) if args.content else None, out, err)
 
 
+# ---------------------------------------------------------------- kb init / kb new
+def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kb.cli.scaffold import ScaffoldError, init_pack
+
+    folder = Path(args.folder)
+    try:
+        written = init_pack(folder, args.game, args.name_es, args.name_en)
+    except ScaffoldError as exc:
+        err.write(f"kb init: {exc}\n")
+        return EXIT_USAGE
+    if args.json:
+        json.dump({"pack": str(folder), "game": args.game, "files": [str(p) for p in written]}, out, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    out.write(f"made a rules pack in {folder}: {len(written)} files, game '{args.game}'\n"
+              f"next: cd {folder} && kb check && kb test && kb build\n")
+    return EXIT_OK
+
+
+def _new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kb.cli.scaffold import ScaffoldError, new_entry
+
+    try:
+        path = new_entry(_root(args), args.kind, args.id)
+    except ScaffoldError as exc:
+        err.write(f"kb new: {exc}\n")
+        return EXIT_USAGE
+    out.write(json.dumps({"id": args.id, "kind": args.kind, "path": str(path)}) + "\n" if args.json else f"{path}\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- kb completion
+def _completion(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import shtab
+
+    out.write(shtab.complete(build_parser(), shell=args.shell))
+    return EXIT_OK
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kb-rules")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 # ---------------------------------------------------------------- kb i18n
 def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from kb.cli import i18n as i18n_cli
@@ -201,13 +258,15 @@ def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.")
+    p.add_argument("--version", action="version", version=f"kb {_version()}")
     p.add_argument("--content", metavar="PATH", help="content folder (default: the bundled content/ or $KB_CONTENT)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     c = sub.add_parser("check", help="validate the content: one line per problem, exit 1 on errors")
     c.add_argument("path", nargs="?", help="content folder, game folder or file (default: all the content)")
-    c.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    c.add_argument("--json", dest="format", action="store_const", const="json", help="print a JSON array")
+    c.add_argument("--format", choices=("text", "json"), default="text", help="output format (--json is the same as --format json)")
     c.add_argument("--strict", action="store_true", help="fail on warnings too")
     c.add_argument("--no-warnings", action="store_true", help="print errors only")
     c.set_defaults(func=_check)
@@ -234,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
     r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
+    r.add_argument("--json", action="store_true", help="print a JSON array")
     r.set_defaults(func=_resolvers)
 
     b = sub.add_parser("build", help="build the bilingual site (site/es/, site/en/), replacing the old one only on success")
@@ -241,6 +301,25 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
     b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
     b.set_defaults(func=_build)
+
+    n = sub.add_parser("init", help="make a new rules pack: a game, one entry of each kind, mkdocs.yml, README")
+    n.add_argument("folder", help="a new or empty folder")
+    n.add_argument("--game", default="my-game", help="the game's slug (default: my-game)")
+    n.add_argument("--name-es", default="Mi juego", help="the game's Spanish name")
+    n.add_argument("--name-en", default="My game", help="the game's English name")
+    n.add_argument("--json", action="store_true", help="print what was made as JSON")
+    n.set_defaults(func=_init)
+
+    w = sub.add_parser("new", help="add an entry from a template, e.g. kb new rule my-game.charge")
+    w.add_argument("kind", choices=("action", "ability", "terrain", "sequence", "rule", "ruling", "term"),
+                   help="the kind of entry")
+    w.add_argument("id", help="<game>.<slug>, e.g. my-game.charge")
+    w.add_argument("--json", action="store_true", help="print what was made as JSON")
+    w.set_defaults(func=_new)
+
+    m = sub.add_parser("completion", help="print a shell completion script: kb completion bash > ~/.local/share/bash-completion/completions/kb")
+    m.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell")
+    m.set_defaults(func=_completion)
 
     from kb.cli import i18n as i18n_cli
 
@@ -266,6 +345,9 @@ def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kb`` console script."""
+    for stream in (sys.stdout, sys.stderr):  # a console that cannot show a character gets '?', not a traceback
+        if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(errors="replace")
     try:
         return run(sys.argv[1:] if argv is None else argv, sys.stdout, sys.stderr)
     except BrokenPipeError:  # `kb ... | head` closed the pipe: stop quietly

@@ -104,6 +104,10 @@ class Diagnostic:
         loc = self.location
         return f"{format_path(loc.path)}:{loc.line}:{loc.column}: {self.severity}[{self.code}]: {self.message}"
 
+    def to_dict(self) -> dict[str, object]:
+        """The diagnostic as plain, JSON-ready data (the same as :meth:`to_json`)."""
+        return self.to_json()
+
     def to_json(self) -> dict[str, object]:
         """The diagnostic as a JSON-ready mapping."""
         loc = self.location

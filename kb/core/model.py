@@ -7,6 +7,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from kb.core.plain import Plain, plain
+
 __all__ = [
     "LANGS",
     "SOURCE_LANG",
@@ -37,7 +39,7 @@ DataPath = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
-class Location:
+class Location(Plain):
     """A place in a content file, 1-based."""
 
     path: Path
@@ -84,7 +86,7 @@ class Marks:
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(Plain):
     """A translatable text: the Spanish source and its English translation (if any)."""
 
     es: str
@@ -101,8 +103,8 @@ class Text:
         return self.get(lang) or self.es
 
 
-@dataclass(frozen=True)
-class Example:
+@dataclass(frozen=True, repr=False)
+class Example(Plain):
     """A worked example: inputs given to a named resolver and the outcome expected."""
 
     id: str
@@ -128,9 +130,12 @@ class Example:
     location: Location
     """Where the example starts."""
 
+    def __repr__(self) -> str:
+        return f"Example({self.id!r}, mechanic={self.mechanic!r})"
 
-@dataclass(frozen=True)
-class Term:
+
+@dataclass(frozen=True, repr=False)
+class Term(Plain):
     """The glossary facet of a ``term`` entry."""
 
     id: str
@@ -148,9 +153,12 @@ class Term:
     forbidden: Mapping[str, tuple[str, ...]]
     """Translations that must not be used, per language."""
 
+    def __repr__(self) -> str:
+        return f"Term({self.id!r})"
 
-@dataclass(frozen=True)
-class Entry:
+
+@dataclass(frozen=True, repr=False)
+class Entry(Plain):
     """One knowledge-base entry, as loaded from one YAML file."""
 
     id: str
@@ -169,6 +177,16 @@ class Entry:
     """Worked examples."""
     term: Term | None = None
     """The glossary facet, for ``term`` entries."""
+
+    _plain_skip = ("marks",)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r}, kind={self.kind!r}, game={self.game!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as plain data: its id, kind, game, file and everything the file holds."""
+        return {"id": self.id, "kind": self.kind, "game": self.game, "path": str(self.path),
+                "data": plain(self.data)}
 
     @property
     def path(self) -> Path:
@@ -219,8 +237,8 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
-@dataclass(frozen=True)
-class Game:
+@dataclass(frozen=True, repr=False)
+class Game(Plain):
     """A game's metadata (``content/<game>/game.yaml``)."""
 
     id: str
@@ -231,6 +249,11 @@ class Game:
     """Everything the file holds."""
     marks: Marks
     """Where each value sits in the file."""
+
+    _plain_skip = ("marks",)
+
+    def __repr__(self) -> str:
+        return f"Game({self.id!r})"
 
 
 _SKIP_TEXTS = frozenset({"given", "expect", "i18n"})

@@ -18,7 +18,7 @@ from kb.core.schema import found, where
 __all__ = ["ExampleResult", "check_examples", "run_example", "run_examples", "select", "Selection", "parse_selectors"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ExampleResult:
     """The result of running one example."""
 
@@ -48,6 +48,13 @@ class ExampleResult:
             return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{EXAMPLE_LIMITS.seconds:g}")
         code = "example-error" if self.status == "error" else "example-failed"
         return diag(code, self.example.location, id=self.example.id, error=self.error, details="; ".join(self.details))
+
+    def __repr__(self) -> str:
+        return f"ExampleResult({self.entry.id}#{self.example.id}, {self.status})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain, JSON-ready data (the same as :meth:`to_json`)."""
+        return self.to_json()
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON-ready data."""

@@ -18,7 +18,7 @@ from typing import Iterator
 
 from kb.core._yaml import parse_bytes
 from kb.i18n.status import source_hash
-from kb.core.model import SOURCE_LANG, field_key, iter_texts
+from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 
 __all__ = ["History"]
 
@@ -50,6 +50,8 @@ class _File:
     versions: Iterator[tuple[str, str]]
     by_field: dict[tuple[str, str], str] = field(default_factory=dict)
     by_hash: dict[str, str] = field(default_factory=dict)
+    fields: list[dict[str, tuple[str, str | None]]] = field(default_factory=list)
+    """Per version read so far (newest first): field -> (hash of its Spanish, its English or None)."""
 
 
 class History:
@@ -74,6 +76,25 @@ class History:
             if version is None:
                 return None
             self._index(state, *version, path)
+
+    def written_from(self, path: Path, field_name: str, english: str) -> str | None:
+        """The hash of the Spanish that ``english`` was written from: the Spanish of the field in the oldest
+        version of the file, among the newest run of versions whose English is ``english``. ``None`` when git
+        does not have it (no git, a file never committed, or an English that is new since the last commit)."""
+        state = self._file(path)
+        if state is None:
+            return None
+        wanted, found, i = _norm(english), None, 0
+        while True:
+            while i >= len(state.fields):
+                version = next(state.versions, None)
+                if version is None:
+                    return found
+                self._index(state, *version, path)
+            spanish_hash, en = state.fields[i].get(field_name, ("", None))
+            if en is None or _norm(en) != wanted:
+                return found
+            found, i = spanish_hash, i + 1
 
     def _file(self, path: Path) -> _File | None:
         key = path.resolve()
@@ -114,13 +135,20 @@ class History:
 
     def _index(self, state: _File, commit: str, rel: str, path: Path) -> None:
         raw = _git(["show", f"{commit}:{rel}"], state.top)
-        if raw is None:
-            return
-        data, _, _ = parse_bytes(raw, path)
+        data, _, _ = parse_bytes(raw, path) if raw is not None else (None, None, None)
+        fields: dict[str, tuple[str, str | None]] = {}
+        state.fields.append(fields)
         if data is None:
             return
         for data_path, text in iter_texts(data):
             spanish = text[SOURCE_LANG]
             digest = source_hash(spanish)
-            state.by_field.setdefault((field_key(data, data_path), digest), spanish)
+            name = field_key(data, data_path)
+            state.by_field.setdefault((name, digest), spanish)
             state.by_hash.setdefault(digest, spanish)
+            en = text.get(TARGET_LANG)
+            fields[name] = (digest, en if isinstance(en, str) else None)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from kb.core._yaml import roundtrip_edit
 from kb.core.diagnostics import Diagnostic, diag
@@ -76,11 +76,18 @@ def _recorded(entry: Entry) -> Mapping[str, Any]:
     return hashes if isinstance(hashes, dict) else {}
 
 
-def field_status(entry: Entry) -> list[FieldStatus]:
+Baseline = Callable[[Path, str, str], "str | None"]
+"""``(file, field, English) -> hash of the Spanish that English was written from`` (e.g. from git), or None."""
+
+
+def field_status(entry: Entry, baseline: Baseline | None = None) -> list[FieldStatus]:
     """Status of every translatable field of ``entry``, in file order.
 
-    ``missing``: no English (or only blanks); ``current``: the recorded hash is the hash of the
-    Spanish now; ``stale``: anything else (the Spanish changed, or no hash was ever recorded).
+    ``missing``: no English (or only blanks); ``current``: the Spanish has not changed since the English
+    was made; ``stale``: it has. What the English was made from is the hash recorded in ``i18n.en``
+    (``kb i18n ack``); for a field with no recorded hash, ``baseline`` finds it (the Spanish beside the
+    English when that English was written, from the file's history), and a field it knows nothing of
+    is new, so ``current``: an entry written in both languages at once needs no acknowledgement.
     """
     recorded = _recorded(entry)
     out = []
@@ -91,7 +98,10 @@ def field_status(entry: Entry) -> list[FieldStatus]:
         had = str(had) if had is not None else None
         en = text.get(TARGET)
         en = en if isinstance(en, str) and en.strip() else None
-        status = "missing" if en is None else ("current" if had == now else "stale")
+        made_from = had
+        if had is None and en is not None:
+            made_from = (baseline(entry.path, name, en) if baseline else None) or now
+        status = "missing" if en is None else ("current" if made_from == now else "stale")
         where = entry.marks.at(path + (TARGET,)) if en is not None else entry.marks.at(path)
         out.append(FieldStatus(entry.id, name, status, where, text[SOURCE_LANG], en, had, now, path,
                                entry.marks.at(path + (SOURCE_LANG,))))
@@ -175,7 +185,8 @@ def _glossary(entry: Entry, st: FieldStatus, terms: TermIndex, titles: Mapping[s
     return out
 
 
-def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = None) -> list[Diagnostic]:
+def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = None,
+                       baseline: Baseline | None = None) -> list[Diagnostic]:
     """Stale English fields, and English that ignores or contradicts the glossary.
 
     A forbidden English variant (matched by stem) is an error, ``glossary-forbidden``; an English
@@ -187,15 +198,16 @@ def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = N
     out: list[Diagnostic] = []
     for entry in entries:
         if memo is None:
-            out += _entry_translations(entry, terms, titles)
+            out += _entry_translations(entry, terms, titles, baseline)
         else:  # ``memo`` may return the entry's diagnostics from an earlier run (see kb.cache.Memo)
-            out += memo("translations", entry, lambda e=entry: _entry_translations(e, terms, titles))
+            out += memo("translations", entry, lambda e=entry: _entry_translations(e, terms, titles, baseline))
     return out
 
 
-def _entry_translations(entry: Entry, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:
+def _entry_translations(entry: Entry, terms: TermIndex, titles: Mapping[str, Text],
+                        baseline: Baseline | None = None) -> list[Diagnostic]:
     out = []
-    for st in field_status(entry):
+    for st in field_status(entry, baseline):
         if st.status == "stale":
             out.append(diag("stale-translation", st.location, field=st.field))
         if st.translation is not None:

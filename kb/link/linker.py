@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from kb.core.cache import no_memo
+from kb.core.plain import Plain
 from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
@@ -22,7 +23,7 @@ LINK_TYPES = KINDS
 
 
 @dataclass(frozen=True)
-class Link:
+class Link(Plain):
     """A typed edge from one entry to another."""
 
     source: str

@@ -1,0 +1,118 @@
+"""``kb init`` and ``kb new``: a new rules pack, and new entries, from the templates in ``templates/``.
+
+Templates are plain files with ``$placeholders`` (:class:`string.Template`). Nothing existing is ever
+overwritten: ``kb init`` wants an empty or new folder, ``kb new`` a file that does not exist yet.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from kb.core.files import atomic_write
+
+__all__ = ["ScaffoldError", "init_pack", "new_entry", "KIND_FOLDERS", "SLUG"]
+
+KIND_FOLDERS = {"action": "actions", "ability": "abilities", "terrain": "terrain", "sequence": "sequences",
+                "rule": "rules", "ruling": "rulings", "term": "terms"}
+"""Where each kind of entry lives inside a game folder."""
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+"""A game or entry slug: lowercase letters, digits, single hyphens."""
+
+_PACK = {  # template -> path inside the pack (``$game`` filled in)
+    "game.yaml": "content/$game/game.yaml",
+    "sequence.yaml": "content/$game/sequences/turn.yaml",
+    "action.yaml": "content/$game/actions/shoot.yaml",
+    "ability.yaml": "content/$game/abilities/tough.yaml",
+    "terrain.yaml": "content/$game/terrain/forest.yaml",
+    "rule.yaml": "content/$game/rules/initiative-roll.yaml",
+    "ruling.yaml": "content/$game/rulings/shooting-through-forest.yaml",
+    "term.yaml": "content/$game/terms/line-of-sight.yaml",
+    "term-initiative.yaml": "content/$game/terms/initiative.yaml",
+    "mkdocs.yml": "mkdocs.yml",
+    "README.md": "README.md",
+    "gitignore": ".gitignore",
+}
+
+
+class ScaffoldError(Exception):
+    """A pack or entry cannot be made as asked; the message says why and what to do."""
+
+
+def _template(name: str) -> Template:
+    return Template(resources.files("kb.cli").joinpath(f"templates/{name}").read_text(encoding="utf-8"))
+
+
+def _schema_header(target: Path, schema_dir: Path, name: str) -> str:
+    return Path(os.path.relpath(schema_dir / f"{name}.schema.json", target.parent)).as_posix()
+
+
+def _write_new(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        raise ScaffoldError(f"{path}: already exists; nothing was overwritten")
+    atomic_write(path, text.encode("utf-8"))
+
+
+def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", name_en: str = "My game") -> list[Path]:
+    """Make a rules pack in ``folder`` (new or empty): one game, one entry of each kind with a worked example,
+    the JSON Schemas for editors, a five-line ``mkdocs.yml`` and a README with the two commands."""
+    if not SLUG.match(game):
+        raise ScaffoldError(f"game '{game}': use lowercase letters, digits and hyphens, e.g. my-game")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ScaffoldError(f"{folder}: exists and is not an empty folder; choose a new one (nothing was written)")
+    schema_dir = folder / "schema"
+    schema_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("entry", "game"):
+        source = resources.files("kb").joinpath(f"schema/{name}.schema.json")
+        with resources.as_file(source) as src:
+            shutil.copyfile(src, schema_dir / f"{name}.schema.json")
+    written = []
+    for template, where in _PACK.items():
+        path = folder / Template(where).substitute(game=game)
+        kind = "game" if template == "game.yaml" else "entry"
+        text = _template(template).substitute(game=game, name_es=name_es, name_en=name_en,
+                                              schema_header=_schema_header(path, schema_dir, kind))
+        _write_new(path, text)
+        written.append(path)
+    return written
+
+
+def new_entry(root: Path, kind: str, entry_id: str) -> Path:
+    """Add entry ``entry_id`` (``<game>.<slug>``) of ``kind`` to the content tree ``root``, from a template."""
+    if kind not in KIND_FOLDERS:
+        raise ScaffoldError(f"kind '{kind}': use one of {', '.join(KIND_FOLDERS)}")
+    game, _, slug = entry_id.partition(".")
+    if not (SLUG.match(game) and SLUG.match(slug)):
+        raise ScaffoldError(f"id '{entry_id}': write <game>.<slug>, lowercase with hyphens, e.g. {game or 'my-game'}.charge")
+    if not (root / game / "game.yaml").is_file():
+        games = sorted(p.parent.name for p in root.glob("*/game.yaml"))
+        raise ScaffoldError(f"no game '{game}' in {root} (games: {', '.join(games) or 'none'}); "
+                            "make its folder with a game.yaml first")
+    path = root / game / KIND_FOLDERS[kind] / f"{slug}.yaml"
+    pack_schema = root.parent / "schema"
+    schema_dir = pack_schema if (pack_schema / "entry.schema.json").is_file() else _installed_schema()
+    words = slug.replace("-", " ")
+    text = _template("new-entry.yaml").substitute(
+        id=entry_id, kind=kind, game=game, title_es=words.capitalize(), title_en=words.capitalize(),
+        schema_header=_schema_header(path, schema_dir, "entry"),
+        block=Template(_KIND_BLOCK.get(kind, "")).substitute(words=words))
+    _write_new(path, text)
+    return path
+
+
+def _installed_schema() -> Path:
+    return Path(str(resources.files("kb").joinpath("schema")))
+
+
+_KIND_BLOCK = {
+    "sequence": "sequence:\n  steps:\n    - id: first\n      title: {es: Primer paso, en: First step}\n",
+    "ruling": ("ruling:\n  question:\n    es: ¿Pregunta que hacen los jugadores?\n    en: The players' question?\n"
+               "  answer:\n    es: La respuesta, en una o dos frases.\n    en: The answer, in a sentence or two.\n"),
+    "term": "term:\n  forms:\n    es: [$words]\n    en: [$words]\n",
+    "action": "action:\n  cost: 1\n",
+}

@@ -1,0 +1,47 @@
+"""The errors the public API raises, each with a message that says what was asked and what exists.
+
+Bad *content* is never an exception (it is a :class:`~kb.core.diagnostics.Diagnostic`); these are for a
+caller who asks for something that is not there.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from kb.core.diagnostics import hint
+
+__all__ = ["KbError", "UnknownEntry", "UnknownExample", "UnknownValue"]
+
+
+class KbError(Exception):
+    """Base of the errors the knowledge base raises to its callers."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownEntry(KbError, KeyError):
+    """No entry has this id."""
+
+    def __init__(self, entry_id: str, known: Iterable[str]) -> None:
+        super().__init__(f"no entry '{entry_id}'{hint(entry_id, known)}")
+        self.entry_id = entry_id
+
+
+class UnknownExample(KbError, KeyError):
+    """The entry has no worked example with this id."""
+
+    def __init__(self, entry_id: str, example_id: str, known: Iterable[str]) -> None:
+        known = list(known)
+        listed = f" (its examples: {', '.join(known)})" if known else " (it has none)"
+        super().__init__(f"entry '{entry_id}' has no example '{example_id}'{hint(example_id, known)}{listed}")
+        self.entry_id, self.example_id = entry_id, example_id
+
+
+class UnknownValue(KbError, ValueError):
+    """A game, kind or language that does not exist: an error, never an empty result."""
+
+    def __init__(self, what: str, value: object, known: Iterable[str]) -> None:
+        known = sorted(known)
+        super().__init__(f"unknown {what} '{value}'{hint(str(value), known)}; one of: {', '.join(known)}")
+        self.what, self.value = what, value

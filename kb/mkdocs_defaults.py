@@ -1,0 +1,53 @@
+"""What the site's pages need from MkDocs, supplied by the ``kb`` plugin: a user's ``mkdocs.yml`` names only
+the site and the plugin (``site_name: …`` and ``plugins: [kb]``); settings it does give are kept.
+
+Applied in the plugin's ``on_config``: the Material theme (when the config left MkDocs' default theme),
+the theme features the pages use, the Markdown extensions the generated Markdown is written for, the
+site's stylesheet and offline shim, and file URLs that work from disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.theme import Theme
+
+__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "apply_defaults"]
+
+ASSETS = Path(__file__).resolve().parent / "site" / "assets"
+"""The site's static files (stylesheet, offline shim): the docs_dir when a pack has none of its own."""
+
+FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.top",
+            "navigation.tracking", "navigation.footer", "toc.follow")
+"""Material features the generated pages rely on."""
+
+EXTENSIONS: dict[str, dict[str, Any]] = {
+    "abbr": {}, "admonition": {}, "attr_list": {}, "md_in_html": {}, "tables": {},
+    "toc": {"permalink": True}, "pymdownx.details": {}, "pymdownx.superfences": {},
+}
+"""Markdown extensions the generated Markdown is written for, with their settings."""
+
+
+def apply_defaults(config: MkDocsConfig) -> None:
+    """Fill in what ``config`` leaves unsaid (never overriding what it says)."""
+    if config.theme.name != "material":
+        if config.theme.name not in (None, "mkdocs"):
+            return _extensions(config)  # a theme chosen on purpose is left alone
+        config.theme = Theme(name="material", language=config.theme["locale"].language, font=False,
+                             features=list(FEATURES))
+    features = config.theme["features"] if "features" in config.theme else []
+    config.theme["features"] = list(features) + [f for f in FEATURES if f not in features]
+    _extensions(config)
+    if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
+        config.extra_css.append("kb.css")
+    config.use_directory_urls = False  # pages open from disk as a.html
+
+
+def _extensions(config: MkDocsConfig) -> None:
+    for name, settings in EXTENSIONS.items():
+        if name not in config.markdown_extensions:
+            config.markdown_extensions.append(name)
+            if settings:
+                config.mdx_configs.setdefault(name, dict(settings))

@@ -1,0 +1,130 @@
+"""Rules packs outside this repository: ``kb init``, ``kb new``, fresh translations, the installed wheel."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from kb.cli.main import run
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def kb(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return run(list(argv), out, err), out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("KB_CONTENT", raising=False)
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    code, out, err = kb("init", str(tmp_path / "pack"), "--game", "skirmish")
+    assert code == 0, err
+    monkeypatch.chdir(tmp_path / "pack")
+    return tmp_path / "pack"
+
+
+def test_init_makes_a_pack_with_one_entry_of_each_kind(pack: Path) -> None:
+    kinds = {p.parent.name for p in (pack / "content" / "skirmish").glob("*/*.yaml")}
+    assert kinds == {"actions", "abilities", "terrain", "sequences", "rules", "rulings", "terms"}
+    assert len((pack / "mkdocs.yml").read_text().splitlines()) <= 5
+    assert "kb build --strict" in (pack / "README.md").read_text()
+    code, _, err = kb("check", "--strict")
+    assert code == 0, err
+    code, out, _ = kb("test")
+    assert code == 0 and out.strip() == "7 passed, 0 failed"
+
+
+def test_init_never_writes_over_a_folder_in_use(tmp_path: Path) -> None:
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    code, _, err = kb("init", str(tmp_path / "mine"))
+    assert code == 2 and "not an empty folder" in err
+    assert os.listdir(tmp_path / "mine") == ["notes.txt"]
+    code, _, err = kb("init", str(tmp_path / "x"), "--game", "Bad Name")
+    assert code == 2 and "lowercase" in err
+
+
+def test_new_adds_an_entry_that_checks(pack: Path) -> None:
+    code, out, err = kb("new", "rule", "skirmish.charge")
+    assert code == 0, err
+    made = Path(out.strip())
+    assert made == pack / "content" / "skirmish" / "rules" / "charge.yaml"
+    head = made.read_text(encoding="utf-8").splitlines()[0]
+    assert head == "# yaml-language-server: $schema=../../../schema/entry.schema.json"
+    assert (made.parent / head.split("=", 1)[1]).resolve().is_file()
+    code, _, err = kb("check", "--strict")
+    assert code == 0, err
+    code, _, err = kb("new", "rule", "skirmish.charge")
+    assert code == 2 and "already exists" in err
+    code, _, err = kb("new", "rule", "nogame.charge")
+    assert code == 2 and "no game 'nogame'" in err and "skirmish" in err
+    code, _, err = kb("new", "spell", "skirmish.fireball")
+    assert code == 2 and "invalid choice" in err
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.email=t@example.org", "-c", "user.name=t", *args], cwd=cwd, check=True,
+                   capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_staleness_starts_when_the_spanish_changes_after_the_english(pack: Path) -> None:
+    shoot = pack / "content" / "skirmish" / "actions" / "shoot.yaml"
+    _git(pack, "init", "-q")
+    _git(pack, "add", "-A")
+    _git(pack, "commit", "-qm", "both languages at once")
+    assert kb("check", "--strict")[0] == 0                      # written in both languages: current, no ack
+    text = shoot.read_text(encoding="utf-8")
+    shoot.write_text(text.replace("Cuesta una acción", "Cuesta dos acciones"), encoding="utf-8")
+    code, out, _ = kb("check", "--strict")
+    assert code == 1 and out.count("stale-translation") == 1 and "'summary'" in out
+    _git(pack, "commit", "-qam", "Spanish changed, English not yet")
+    assert "stale-translation" in kb("check")[1]                # still stale once committed
+    shoot.write_text(shoot.read_text(encoding="utf-8").replace("Costs one action", "Costs two actions"),
+                     encoding="utf-8")
+    assert kb("check", "--strict")[0] == 0                      # the English caught up
+
+
+@pytest.mark.slow
+def test_the_wheel_installed_outside_the_repository_makes_a_working_pack(tmp_path: Path) -> None:
+    """Build the wheel, install it in a fresh virtual environment, then init, check, test, search, build."""
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next(dist.glob("kb_rules-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, timeout=900)
+    exe = str(env_dir / "bin" / "kb")
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "PYTHON"))}
+
+    def call(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([exe, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+    empty = call("test", cwd=work)
+    assert empty.returncode == 2 and "no content found" in empty.stderr
+    assert call("init", "mypack", cwd=work).returncode == 0
+    pack = work / "mypack"
+    for argv in (["check", "--strict"], ["test"], ["search", "linea de vision"], ["build", "--strict"]):
+        done = call(*argv, cwd=pack)
+        assert done.returncode == 0, (argv, done.stdout, done.stderr)
+    assert "7 passed, 0 failed" in call("test", cwd=pack).stdout
+    assert "my-game.line-of-sight" in call("search", "LoS", cwd=pack).stdout
+    page = (pack / "site" / "es" / "my-game" / "actions" / "shoot.html")
+    assert page.is_file() or any((pack / "site" / "es").rglob("shoot*.html"))
+    html = next((pack / "site" / "en").rglob("shoot*.html")).read_text(encoding="utf-8")
+    assert "{#" not in html and "Shoot" in html
+    site_packages = next((env_dir / "lib").glob("python*/site-packages"))
+    assert not list(site_packages.rglob(".kb-cache"))
