@@ -14,10 +14,12 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.theme import Theme
 
-__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "apply_defaults"]
+__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
-"""The site's static files (stylesheet, offline shim): the docs_dir when a pack has none of its own."""
+"""The site's static files (stylesheet, search scripts): the docs_dir when a pack has none of its own."""
+SCRIPTS = ("kb-search-engine.js", "kb-search.js")
+"""The search box (the engine's search in the browser; docs/site.md), in load order."""
 
 FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.top",
             "navigation.tracking", "navigation.footer", "toc.follow")
@@ -42,6 +44,10 @@ def apply_defaults(config: MkDocsConfig) -> None:
     _extensions(config)
     if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
         config.extra_css.append("kb.css")
+    present = {str(s) for s in config.extra_javascript}
+    for script in SCRIPTS:
+        if script not in present and (Path(config.docs_dir) / script).is_file():
+            config.extra_javascript.append(script)
     config.use_directory_urls = False  # pages open from disk as a.html
 
 

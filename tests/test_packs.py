@@ -126,5 +126,6 @@ def test_the_wheel_installed_outside_the_repository_makes_a_working_pack(tmp_pat
     assert page.is_file() or any((pack / "site" / "es").rglob("shoot*.html"))
     html = next((pack / "site" / "en").rglob("shoot*.html")).read_text(encoding="utf-8")
     assert "{#" not in html and "Shoot" in html
+    assert "kb-search.js" in html and "kb-search-en.js" in html  # the search box, with the plugin's defaults alone
     site_packages = next((env_dir / "lib").glob("python*/site-packages"))
     assert not list(site_packages.rglob(".kb-cache"))

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import markdown
 import pytest
 
 from conftest import cli
@@ -154,6 +155,16 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     assert '<html lang="en"' in (built / "en" / "mini" / "shooting.html").read_text()
 
 
+def _holds(row: list, doc: int) -> bool:
+    """Whether a posting row ``[term, df, doc, count, positions..., doc, ...]`` lists ``doc``."""
+    i = 2
+    while i < len(row):
+        if row[i] == doc:
+            return True
+        i += 2 + row[i + 1]
+    return False
+
+
 def test_search_data_is_the_engines_analysis(built: Path) -> None:
     es, en = _search_data(built / "es" / "kb-search-es.js"), _search_data(built / "en" / "kb-search-en.js")
     terms = es["terms"]
@@ -163,13 +174,18 @@ def test_search_data_is_the_engines_analysis(built: Path) -> None:
     assert es["words"]["de"] == []
     assert "linea" in es["words"] and "línea" not in es["words"]
     # the glossary's names travel as the engine's query expansion, abbreviations kept as typed
-    assert any({"LdV", "LoS"} <= set(g) for g in es["rules"]["alternatives"]["groups"])
+    assert any({"LdV", "LoS"} <= {name for name, _ in g} for g in es["rules"]["alternatives"]["groups"])
+    assert "linea de vision" in es["rules"]["alternatives"]["keys"]
     assert "LoS" in es["rules"]["alternatives"]["exact"]
     fields = {f["name"]: f for f in es["fields"]}
     assert fields["title"]["weight"] > fields["body"]["weight"] and es["rules"]["bm25"] == {"k1": 1.2, "b": 0.75}
     doc = [d["id"] for d in es["docs"]].index("mini.shooting")
-    assert [terms[t] for t in fields["title"]["streams"][doc]] == ["dispar"]
-    assert [en["terms"][t] for t in {f["name"]: f for f in en["fields"]}["title"]["streams"][doc]] == ["shoot"]
+
+    def title_terms(data: dict) -> list[str]:
+        title = next(f for f in data["fields"] if f["name"] == "title")
+        return [data["terms"][row[0]] for row in title["postings"] if _holds(row, doc)]
+
+    assert title_terms(es) == ["dispar"] and title_terms(en) == ["shoot"]
     assert dict(es["spelling"])["vision"] > 0
 
 
@@ -245,8 +261,11 @@ def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_pa
     assert not (site / "old.txt").exists() and (site / "es" / "g" / "broken.html").is_file()
 
 
-def test_an_unnumbered_step_is_a_bullet_and_the_count_skips_it() -> None:
+def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> None:
     items = [{"id": "triggers", "title": {"es": "Disparadores"}, "numbered": False},
              {"id": "actor", "title": {"es": "Actriz"}}, {"id": "defender", "title": {"es": "Defensora"}}]
-    lines = render_steps(items, "es", lambda s: s)
-    assert [line.split("<span")[0] for line in lines] == ["- ", "1. ", "2. "]
+    md = "\n".join(render_steps(items, "es", lambda s: s))
+    html = markdown.markdown(md)
+    assert html.index("Disparadores") < html.index("<ol>")
+    assert re.findall(r"<li>.*?<strong>(\w+)</strong>", html) == ["Actriz", "Defensora"]
+    assert "<ul>" not in html

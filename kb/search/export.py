@@ -15,8 +15,10 @@ What one language's data holds (``version`` :data:`FORMAT`):
     others), referenced by position from ``fields`` and ``words``.
 ``fields``
     Per scored field: its weight, analyzer, average length over the whole index, each document's
-    length as the index stores it, each term's document frequency over the whole index, and each
-    document's analysed token stream (positions for the phrase bonus; term frequencies follow).
+    length as the index stores it, and its postings: per term, its document frequency over the
+    whole index, then for each of this language's documents holding it, the document, the term's
+    count and its positions (for the phrase bonus). A posting's weight is its count times the
+    document's boost; the export checks that against the index.
 ``words``
     The map from surface word forms (lowercase, accent-less) to the language's analysed terms: the
     index's own words plus common words of both languages (wordfreq) whose stem the index holds, so
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from kb.core.cache import load, save
-from kb.core.terms import STOPWORDS, fold
+from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import query as engine
 
 __all__ = ["FORMAT", "export", "to_script", "EXTRA_WORDS"]
@@ -49,6 +51,10 @@ EXTRA_WORDS = 100000
 """How many of each language's most common words (wordfreq) are offered to the word map."""
 _SCORED = ("title", "summary", "body")
 _SHARED = ("aliases", "terms", "gamename")
+
+
+def _joined(text: str) -> str:
+    return " ".join(w for *_, w in tokens(text))
 
 
 def _fields(lang: str) -> list[tuple[str, str]]:
@@ -124,29 +130,28 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
 
         fields = []
         for name, field in _fields(lang):
-            streams: list[list[int]] = [[] for _ in docnums]
-            df: dict[int, int] = {}
+            postings: list[list[Any]] = []
             for btext in r.lexicon(field):
                 text = btext.decode("utf-8")
-                t = tid(text)
-                df[t] = r.doc_frequency(field, text)
+                row: list[Any] = [tid(text), r.doc_frequency(field, text)]
                 m = r.postings(field, btext)
-                for docnum, positions in m.items_as("positions"):
-                    i = position.get(docnum)
-                    if i is None:
-                        continue
-                    for p in positions:
-                        stream = streams[i]
-                        stream.extend([-1] * (p + 1 - len(stream)))
-                        stream[p] = t
-            lengths = [r.doc_field_length(d, field, 0) for d in docnums]
-            _check_weights(r, field, docnums, docs, streams, terms)
+                while m.is_active():
+                    i = position.get(m.id())
+                    if i is not None:
+                        positions = m.value_as("positions")
+                        if abs(m.weight() - len(positions) * docs[i]["boost"]) > 1e-6:
+                            raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, not "
+                                             f"{len(positions)} x {docs[i]['boost']}: the engine's weighting changed")
+                        row += [i, len(positions), *positions]
+                    m.next()
+                if len(row) > 2:
+                    postings.append(row)
             fields.append({"name": name, "weight": engine.BOOSTS[name], "analyzer": "stem" if name in _SCORED else "raw",
-                           "avg": s.avg_field_length(field) or 1, "df": sorted(df.items()), "lengths": lengths,
-                           "streams": streams})
+                           "avg": s.avg_field_length(field) or 1,
+                           "lengths": [r.doc_field_length(d, field, 0) for d in docnums], "postings": postings})
 
         stem_field, other = f"body_{lang}", ("en" if lang == "es" else "es")
-        stems_known = {t for f in fields if f["analyzer"] == "stem" for t, _ in f["df"]}
+        stems_known = {row[0] for f in fields if f["analyzer"] == "stem" for row in f["postings"]}
         other_known = {b.decode("utf-8") for f in _SCORED for b in r.lexicon(f"{f}_{other}")}
         spelling = {b.decode("utf-8"): 0 for b in r.lexicon("raw")}
         for word in spelling:
@@ -171,7 +176,10 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
             "phrase": {"boost": engine.PHRASE_BOOST, "slop": engine.PHRASE_SLOP, "fields": list(_SCORED)},
             "alternatives": {"max": engine.MAX_ALTERNATIVES, "boost": engine.ALTERNATIVE_BOOST,
                              "slop": engine.ALTERNATIVE_SLOP, "fields": ["title", *_SHARED],
-                             "groups": expander.groups, "exact": sorted(" ".join(k) for k in expander.exact),
+                             # each name as the engine offers it (its words) and as it is matched (folded words)
+                             "groups": [[[_joined(a), _joined(fold(a))] for a in g] for g in expander.groups],
+                             "keys": {" ".join(k): sorted(ids) for k, ids in expander.keys.items()},
+                             "longest": expander.longest, "exact": sorted(" ".join(k) for k in expander.exact),
                              "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
             "questionWords": sorted(engine.QUESTION_WORDS),
             "spelling": {"min": engine.CORRECT_MIN, "maxdist": engine.SUGGEST_MAXDIST, "prefix": engine.SUGGEST_PREFIX},
@@ -180,25 +188,6 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
     return {"version": FORMAT, "lang": lang, "docs": docs, "terms": list(terms), "fields": fields,
             "words": words, "spelling": sorted(spelling.items()), "rules": rules,
             "games": dict(sorted(game_names.items()))}
-
-
-def _check_weights(r: Any, field: str, docnums: list[int], docs: list[dict[str, Any]],
-                   streams: list[list[int]], terms: dict[str, int]) -> None:
-    """The browser takes a term's weight in a document as its count times the document's boost: check it."""
-    names = list(terms)
-    for i, d in enumerate(docnums[:50]):
-        vector: dict[int, int] = {}
-        for t in streams[i]:
-            vector[t] = vector.get(t, 0) + 1
-        for t, count in list(vector.items())[:5]:
-            if t < 0:
-                continue
-            text = names[t]
-            m = r.postings(field, text)
-            m.skip_to(d)
-            if m.is_active() and m.id() == d and abs(m.weight() - count * docs[i]["boost"]) > 1e-6:
-                raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, "
-                                 f"not {count} x {docs[i]['boost']}: the engine's weighting changed")
 
 
 def to_script(data: Mapping[str, Any]) -> str:

@@ -185,8 +185,9 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
           href: Callable[[str], str | None] | None = None, action: Callable[[str], str] = escape) -> list[str]:
     """A sequence's steps as an ordered Markdown list; each step carries the anchor ``step-<id>``.
 
-    A step marked ``numbered: false`` (the rulebook prints it without a number) is a bullet and is not
-    counted; Markdown restarts the numbering after it, so such steps belong first or last.
+    A step marked ``numbered: false`` (the rulebook prints it without a number) is a paragraph between
+    blank lines, outside the list, and is not counted; Markdown restarts the numbering after it, so such
+    steps belong first or last.
 
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
     steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
@@ -204,14 +205,16 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
         mark = "" if href else f'<span id="{anchor("step", sid)}"></span>'
         numbered = step.get("numbered", True) is not False
         n += numbered
-        lines = [f"{pad}{f'{n}.' if numbered else '-'} {mark}**{shown}**"]
+        body = f"{pad}    " if numbered else pad  # an unnumbered step is a paragraph of its own, not an item
+        lines = [f"{pad}{n}. {mark}**{shown}**" if numbered else f"{pad}{mark}**{shown}**"]
         if step.get("text"):
-            text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{pad}    ")
-            lines.append(f"{pad}    {text}")
+            text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{body}")
+            lines.append(f"{body}{text}")
         if isinstance(step.get("allows"), list) and step["allows"]:
-            lines.append(f"{pad}    *{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
-        out.append("  \n".join(lines))  # a line break (two spaces) between title, text and actions
-        out += steps(step.get("steps", []), lang, fmt, depth + 1, href, action)
+            lines.append(f"{body}*{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
+        block = "  \n".join(lines)  # a line break (two spaces) between title, text and actions
+        out += [block] if numbered else ["", block, ""]
+        out += steps(step.get("steps", []), lang, fmt, depth + numbered, href, action)
     return out
 
 

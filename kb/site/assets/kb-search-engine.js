@@ -14,14 +14,10 @@
   var MAX_QUERY = 500;
   var TOP = 60;
 
+  /* Lowercase, accents off (the engine folds the same way; the data's words are folded already). */
   function fold(text) {
-    var out = "";
-    for (var i = 0; i < text.length; i++) {
-      var c = text[i];
-      var base = c.normalize("NFD")[0].toLowerCase();
-      out += base.length === 1 ? base : c;
-    }
-    return out;
+    if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
   var WORD = /[\p{L}\p{N}_]+/gu;
@@ -56,7 +52,7 @@
     this.docs = data.docs;
     this.termId = new Map();
     for (var i = 0; i < data.terms.length; i++) this.termId.set(data.terms[i], i);
-    this.words = new Map(Object.entries(data.words));
+    this.words = data.words; // folded word -> its analysed terms (own properties only)
     this.fields = {};
     var self = this;
     data.fields.forEach(function (f) { self.fields[f.name] = self._field(f); });
@@ -65,23 +61,34 @@
     this._expander(this.rules.alternatives);
   }
 
+  /* A field's postings stay as exported ([term, df, doc, count, positions..., doc, ...]) until a query needs a term. */
   Engine.prototype._field = function (f) {
-    var postings = new Map(); // term id -> {docs: [doc index], tf: [count], pos: [[positions]]}
-    f.streams.forEach(function (stream, doc) {
-      var seen = new Map();
-      for (var p = 0; p < stream.length; p++) {
-        var t = stream[p];
-        if (t < 0) continue;
-        var entry = postings.get(t);
-        if (!entry) postings.set(t, entry = { docs: [], tf: [], pos: [], at: new Map() });
-        var k = entry.at.get(doc);
-        if (k === undefined) { k = entry.docs.length; entry.at.set(doc, k); entry.docs.push(doc); entry.tf.push(0); entry.pos.push([]); }
-        entry.tf[k] += 1;
-        entry.pos[k].push(p);
-      }
-    });
-    return { name: f.name, weight: f.weight, analyzer: f.analyzer, avg: f.avg, lengths: f.lengths,
-             df: new Map(f.df), postings: postings };
+    var raw = new Map(), df = new Map();
+    f.postings.forEach(function (row) { raw.set(row[0], row); df.set(row[0], row[1]); });
+    var decoded = new Map();
+    var postings = {
+      get: function (t) {
+        var entry = decoded.get(t);
+        if (entry !== undefined) return entry;
+        var row = raw.get(t);
+        entry = null;
+        if (row) {
+          entry = { docs: [], tf: [], pos: [], at: new Map() };
+          for (var i = 2; i < row.length;) {
+            var doc = row[i], n = row[i + 1];
+            entry.at.set(doc, entry.docs.length);
+            entry.docs.push(doc);
+            entry.tf.push(n);
+            entry.pos.push(row.slice(i + 2, i + 2 + n));
+            i += 2 + n;
+          }
+        }
+        decoded.set(t, entry);
+        return entry;
+      },
+    };
+    return { name: f.name, weight: f.weight, analyzer: f.analyzer, avg: f.avg, lengths: f.lengths, df: df,
+             postings: postings };
   };
 
   /* ---------------------------------------------------------------- analysis (look-ups only) */
@@ -97,15 +104,19 @@
         out.push(id === undefined ? NONE : id);
         return;
       }
-      var stems = self.words.get(key);
+      var stems = self.lookup(key);
       if (stems) { for (var i = 0; i < stems.length; i++) out.push(stems[i] < 0 ? NONE : stems[i]); }
       else if (key.length >= 2) out.push(NONE);
     });
     return out;
   };
 
+  Engine.prototype.lookup = function (key) {
+    return Object.prototype.hasOwnProperty.call(this.words, key) ? this.words[key] : undefined;
+  };
+
   Engine.prototype.known = function (w) {
-    return this.words.has(fold(w));
+    return this.lookup(fold(w)) !== undefined;
   };
 
   Engine.prototype.suggest = function (word) {
@@ -131,20 +142,11 @@
   };
 
   Engine.prototype._expander = function (alt) {
-    this.groups = alt.groups;
+    this.groups = alt.groups; // [[name as offered, name folded], ...] per group
+    this.keys = alt.keys;     // folded name -> groups
+    this.longest = alt.longest;
     this.exact = new Set(alt.exact);
     this.stop = new Set(alt.stop);
-    this.keys = new Map();
-    this.longest = 1;
-    for (var g = 0; g < this.groups.length; g++) {
-      for (var j = 0; j < this.groups[g].length; j++) {
-        var key = words(fold(this.groups[g][j])).join(" ");
-        if (!key) continue;
-        if (!this.keys.has(key)) this.keys.set(key, new Set());
-        this.keys.get(key).add(g);
-        this.longest = Math.max(this.longest, key.split(" ").length);
-      }
-    }
   };
 
   /* The glossary's other names for every glossary name in the text (longest names first, whole words). */
@@ -154,13 +156,13 @@
       var matched = false;
       for (var n = Math.min(this.longest, toks.length - i); n > 0; n--) {
         var key = folded.slice(i, i + n).join(" ");
-        var ids = this.keys.get(key);
+        var ids = Object.prototype.hasOwnProperty.call(this.keys, key) ? this.keys[key] : null;
         var original = toks.slice(i, i + n).join(" ");
         if (ids && (n > 1 || !this.stop.has(key) || this.exact.has(original))) {
           var self = this, before = out.slice(); // as the engine: checked against the names found before this one
-          Array.from(ids).sort(function (a, b) { return a - b; }).forEach(function (g) {
+          ids.forEach(function (g) {
             self.groups[g].forEach(function (a) {
-              if (words(fold(a)).join(" ") !== key && before.indexOf(a) < 0) out.push(a);
+              if (a[1] !== key && before.indexOf(a[0]) < 0) out.push(a[0]);
             });
           });
           i += n;
@@ -170,7 +172,7 @@
       }
       if (!matched) i += 1;
     }
-    return out.map(function (a) { return words(a).join(" "); });
+    return out;
   };
 
   /* ---------------------------------------------------------------- scoring */
@@ -301,7 +303,7 @@
     var self = this, stems = new Set(), plain = new Set();
     ws.forEach(function (w) {
       var key = fold(w);
-      (self.words.get(key) || []).forEach(function (t) { stems.add(t); });
+      (self.lookup(key) || []).forEach(function (t) { stems.add(t); });
       if (key.length > 2) plain.add(key);
     });
     return { stems: Array.from(stems), words: Array.from(plain) };
@@ -312,7 +314,7 @@
     var stems = new Set(marks.stems), plain = new Set(marks.words), out = [], last = 0, self = this, m;
     var re = new RegExp(WORD.source, "gu");
     while ((m = re.exec(text))) {
-      var key = fold(m[0]), ids = self.words.get(key) || [];
+      var key = fold(m[0]), ids = self.lookup(key) || [];
       var hit = plain.has(key) || ids.some(function (t) { return stems.has(t); });
       if (!hit) continue;
       if (m.index > last) out.push([text.slice(last, m.index), false]);

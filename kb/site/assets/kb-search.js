@@ -46,6 +46,7 @@
       } catch (e) { /* storage full or refused: the next page loads the script again */ }
     }
     document.documentElement.setAttribute("data-kb-search", state.engine ? "ready" : "failed");
+    if (window.performance && performance.mark) performance.mark("kb-search-ready");
     waiting.splice(0).forEach(function (f) { f(); });
   }
 
@@ -271,13 +272,11 @@
     header.insertBefore(b, before);
   }
 
-  function start() {
-    button();
-    load();
-  }
-
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  /* The button at once; the data after the page's load event, so that it never delays the page. */
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", button);
+  else button();
+  if (document.readyState === "complete") load();
+  else window.addEventListener("load", load);
 
   window.kbSearch = { open: open, close: close, state: state };
 })();
