@@ -19,7 +19,7 @@ from kb.link.linker import Graph, Link, link, rebuild
 from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
-from kb.core.model import KINDS, Entry, Game
+from kb.core.model import KINDS, LANGS, Entry, Game
 from kb.i18n.history import History
 from kb.i18n.status import check_translations
 
@@ -267,10 +267,18 @@ class KnowledgeBase:
                limit: int = 10):
         """Find entries by any of their names, in either language, with typos; returns a :class:`kb.search.Result`.
 
-        ``lang`` restricts matching to that language's text (titles in that language); ``game`` and
-        ``kind`` filter. The index is brought up to date with this knowledge base on the first search
-        (built, or updated for the files that changed; see :mod:`kb.index`), then kept open.
+        ``lang`` (``es`` or ``en``) is the reader's language: titles and snippets in it, spelling drawn
+        from it; the query matches both languages. ``game`` and ``kind`` filter; an unknown language or
+        game (or kind) raises :class:`kb.UnknownValue` naming the accepted ones. The index is brought up to
+        date with this knowledge base on the first search (built, or updated for the files that changed;
+        see :mod:`kb.search.index`), then kept open.
         """
+        if lang is not None and lang not in LANGS:
+            raise UnknownValue("language", lang, LANGS)
+        if game is not None and game not in self.games and game != "common":
+            raise UnknownValue("game", game, [*self.games, "common"])
+        if kind is not None and kind not in KINDS:
+            raise UnknownValue("kind", kind, KINDS)
         return self.search_reader().search(query, lang=lang, game=game, kind=kind, limit=limit)
 
     def search_reader(self):

@@ -1,4 +1,10 @@
-"""The relevance set and its measures (shared by the unit test and the search benchmark)."""
+"""The relevance sets and their measures (shared by the unit tests and the search benchmark).
+
+- ``relevance.yaml``: the project's first set (many exact titles), kept as a regression floor.
+- ``queries/players-tune.yaml`` and ``queries/players-heldout.yaml``: the players' set (issue 17),
+  ``{q, lang, game, style, expect}``; ranking may be tuned on the first part only, the held-back
+  part's figure is the one that counts.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,16 @@ from typing import Callable, Sequence
 
 import yaml
 
-SET = Path(__file__).with_name("relevance.yaml")
+HERE = Path(__file__).resolve().parent
+SET = HERE / "relevance.yaml"
+PLAYERS = {"tune": HERE / "queries" / "players-tune.yaml", "heldout": HERE / "queries" / "players-heldout.yaml"}
 
 
-def queries() -> list[dict]:
-    """Every query of the set: ``{"q": text, "expect": [ids], ...}``."""
-    return yaml.safe_load(SET.read_text(encoding="utf-8"))["queries"]
+def queries(path: Path = SET) -> list[dict]:
+    """Every query of a set: ``{"q": text, "expect": [ids], ...}`` (empty when the file is absent)."""
+    if not path.is_file():
+        return []
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["queries"]
 
 
 def rank(found: Sequence[str], expected: Sequence[str]) -> int | None:
@@ -23,16 +33,29 @@ def rank(found: Sequence[str], expected: Sequence[str]) -> int | None:
     return None
 
 
-def measure(search: Callable[[str], Sequence[str]]) -> dict:
-    """MRR, recall@3 and the misses of ``search`` (query -> ranked ids) over the set."""
-    rr, top3, misses = [], 0, []
-    for item in queries():
-        found = list(search(item["q"]))[:10]
+def _summary(rows: list[tuple[dict, int | None]]) -> dict:
+    n = len(rows)
+    rr = [1 / r if r else 0.0 for _, r in rows]
+    return {"queries": n, "mrr": sum(rr) / n if n else 0.0,
+            "recall@3": sum(1 for _, r in rows if r and r <= 3) / n if n else 0.0}
+
+
+def measure(search: Callable[..., Sequence[str]], items: list[dict] | None = None, with_lang: bool = False) -> dict:
+    """MRR, recall@3 and the misses of ``search`` over ``items`` (default: relevance.yaml), and the same
+    figures by style, language and game when the items carry them. ``search(q)`` returns ranked ids;
+    with ``with_lang`` it is called as ``search(q, lang)`` with the item's language."""
+    items = queries() if items is None else items
+    rows: list[tuple[dict, int | None]] = []
+    misses = []
+    for item in items:
+        found = list(search(item["q"], item.get("lang")) if with_lang else search(item["q"]))[:10]
         r = rank(found, item["expect"])
-        rr.append(1 / r if r else 0.0)
-        if r and r <= 3:
-            top3 += 1
-        else:
+        rows.append((item, r))
+        if not (r and r <= 3):
             misses.append((item["q"], item["expect"], found[:3]))
-    n = len(rr)
-    return {"queries": n, "mrr": sum(rr) / n, "recall@3": top3 / n, "misses": misses}
+    out = {**_summary(rows), "misses": misses}
+    for facet in ("style", "lang", "game"):
+        values = sorted({item[facet] for item, _ in rows if facet in item})
+        if values:
+            out[f"by_{facet}"] = {v: _summary([(i, r) for i, r in rows if i.get(facet) == v]) for v in values}
+    return out

@@ -491,3 +491,13 @@ def test_every_bad_input_still_renders(name: str, tree) -> None:
     results = kb.run_examples()
     for lang in ("es", "en"):
         assert build_site(kb, results, lang).pages
+
+
+def test_a_players_name_given_to_two_entries_of_one_game_is_located(tree) -> None:
+    tree({"g/a.yaml": entry("also_called: {es: [destrabarse], en: [disengage]}\n"),
+          "g/b.yaml": entry("also_called: {es: [Destrabarse], en: [get away]}\n", id="id: g.b"),
+          "h/c.yaml": entry("also_called: {es: [destrabarse]}\n", id="id: h.c", game="game: h")}, games=("g", "h"))
+    code, out, _ = cli("check")
+    assert [line for line in out.splitlines() if "duplicate-player-name" in line] == [
+        "content/g/b.yaml:6:20: warning[duplicate-player-name]: es players' name 'Destrabarse' is also given to "
+        "'g.ok' of this game; a name players use should lead to one entry"]  # h is another game: no warning

@@ -132,3 +132,88 @@ def test_the_index_lives_outside_the_content(root: Path, tmp_path: Path) -> None
     index.ensure(lambda: KnowledgeBase.load(root))
     assert index.dir.is_relative_to(tmp_path / "cache")
     assert not any(p.suffix in (".seg", ".toc") for p in root.rglob("*"))
+
+
+def test_a_term_wins_only_when_the_query_is_the_term(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    assert ids(kb.search("trabado"))[0] == "g.engaged"               # the query is the term's name
+    assert ids(kb.search("LdV"))[0] in ("g.line-of-sight", "h.locked")
+    assert ids(kb.search("¿puedo disparar estando trabado?"))[0] == "g.shoot"  # the rule that answers
+
+
+CONTEXT = {
+    "g/rules/charge.yaml": """\
+        id: g.charge
+        kind: rule
+        game: g
+        title: {es: Carga, en: Charge}
+        text: {es: Una carga mueve y ataca., en: A charge moves and attacks.}
+        source: {doc: seed.txt, section: Carga}
+        """,
+    "h/rules/charge.yaml": """\
+        id: h.charge
+        kind: rule
+        game: h
+        title: {es: Carga, en: Charge}
+        text: {es: Una carga mueve y ataca., en: A charge moves and attacks.}
+        source: {doc: seed.txt, section: Carga}
+        """,
+    "h/terms/bug.yaml": """\
+        id: h.bug
+        kind: term
+        game: h
+        title: {es: Bicho, en: Bug}
+        summary: {es: Una criatura., en: A creature.}
+        source: {doc: seed.txt, section: Bichos}
+        term:
+          forms: {es: [bicho, bichos], en: [bug, bugs]}
+        """,
+}
+
+
+def test_the_query_words_set_the_game_context(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    kb = KnowledgeBase.load(tree(CONTEXT, games=("g", "h")))
+    for text in ("carga con mis bichos", "my bug wants to charge"):
+        result = kb.search(text)
+        assert result.context == "h" and ids(result)[0] == "h.charge", text
+    assert kb.search("carga").context is None
+    assert ids(kb.search("carga con mis bichos", game="g")) == ["g.charge"]  # a filter overrides the context
+
+
+def test_spelling_never_replaces_a_known_word(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    assert kb.search("tengo que disparar").did_you_mean is None  # "tengo" is Spanish, though not in the index
+    assert kb.search("untap").did_you_mean is None                # an English word
+    result = kb.search("dispraar a un enemigo")
+    assert result.did_you_mean == "disparar a un enemigo" and ids(result)[0] == "g.shoot"
+
+
+def test_unknown_language_and_game_name_the_accepted_ones(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    root = tree({"malifaux/rules/charge.yaml": CONTEXT["g/rules/charge.yaml"].replace("g.", "malifaux.").replace("game: g", "game: malifaux")},
+                games=("malifaux",))
+    kb = KnowledgeBase.load(root)
+    with pytest.raises(ValueError, match="unknown language 'fr'; one of: en, es"):
+        kb.search("carga", lang="fr")
+    with pytest.raises(ValueError, match="unknown game 'malifux'; did you mean 'malifaux'"):
+        kb.search("carga", game="malifux")
+    code, _, err = cli("--content", str(root), "search", "carga", "--game", "malifux")
+    assert code == 2 and "unknown game 'malifux'; did you mean 'malifaux'?" in err
+    code, _, err = cli("--content", str(root), "search", "carga", "--lang", "fr")
+    assert code == 2 and "choose from 'es', 'en'" in err
+
+
+def test_a_long_lived_knowledge_base_survives_another_process_rebuilding(root: Path) -> None:
+    import subprocess
+    import sys
+
+    kb = KnowledgeBase.load(root)
+    assert ids(kb.search("disparar"))[0] == "g.shoot"
+    code = ("import shutil, sys; from kb import KnowledgeBase; from kb.search.index import SearchIndex; "
+            "ix = SearchIndex(sys.argv[1]); shutil.rmtree(ix.current.resolve()); "
+            "print(ix.ensure(lambda: KnowledgeBase.load(sys.argv[1])))")
+    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True, env=os.environ)
+    assert out.stdout.strip() == "built"
+    assert ids(kb.search("disparar"))[0] == "g.shoot"   # reopened the new generation, no EmptyIndexError
+    assert ids(kb.search("melee", game="h"))[0] == "h.melee"

@@ -269,3 +269,25 @@ def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> 
     assert html.index("Disparadores") < html.index("<ol>")
     assert re.findall(r"<li>.*?<strong>(\w+)</strong>", html) == ["Actriz", "Defensora"]
     assert "<ul>" not in html
+
+
+def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> None:
+    from kb.site.render import render_entry
+
+    root = tree({"g/rules/disengage.yaml": """\
+        id: g.disengage
+        kind: rule
+        game: g
+        title: {es: Destrabarse, en: Disengaging}
+        summary: {es: Salir de un combate., en: Leaving a melee.}
+        source: {doc: seed.txt, section: s}
+        also_called: {es: [salir del CaC, "<b>huir</b>"], en: [disengage]}
+        questions: {es: ["¿cómo saco a mi miniatura de un combate?"], en: [how do I get out of melee?]}
+        """})
+    entry = KnowledgeBase.load(root).get("g.disengage")
+    es = render_entry(entry, "es", lambda _i: None)
+    en = render_entry(entry, "en", lambda _i: None)
+    assert "*También llamado:* salir del CaC, &lt;b&gt;huir&lt;/b&gt;" in es       # content is data, escaped
+    assert "## Responde a preguntas como\n\n- ¿cómo saco a mi miniatura de un combate?\n" in es
+    assert "*Also called:* disengage" in en and "## Answers questions like\n\n- how do I get out of melee?\n" in en
+    assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words

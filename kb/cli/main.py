@@ -147,7 +147,11 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root)
     index.ensure(lambda: _kb_class().load(root), progress=lambda m: err.write(m + "\n"))
-    result = index.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
+    reader = index.open()
+    if args.game is not None and args.game not in (*reader.games, "common"):
+        err.write(f"kb search: unknown game '{args.game}'{hint(args.game, reader.games)}; games: {', '.join(reader.games)}\n")
+        return EXIT_USAGE
+    result = reader.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
     if args.json:
         json.dump([h.to_json() for h in result.hits], out, ensure_ascii=False, indent=2)
         out.write("\n")
@@ -162,7 +166,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if hit.snippet:
             out.write(f"   {hit.snippet}\n")
     counts = ", ".join(f"{g} {n}" for g, n in result.by_game.items())
-    out.write(f"{result.total} result(s) among the best matches: {counts}\n")
+    out.write(f"{result.total} result(s): {counts}\n")
     return EXIT_OK
 
 

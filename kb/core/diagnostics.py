@@ -63,6 +63,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
     "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to an entry of kind '{kind}'; write {{@{kind} {target}}}"),
     "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
+    "duplicate-player-name": (WARNING, "{lang} players' name '{name}' is also given to '{first}' of this game; "
+                              "a name players use should lead to one entry"),
     "unused-term": (WARNING, "term '{id}' is used by no other entry"),
     "lonely-concept": (WARNING, "concept '{id}' is named or linked by only {count} game(s); a concept connects games"),
     # examples and mechanics

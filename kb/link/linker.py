@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from kb.core.cache import no_memo
 from kb.core.plain import Plain
 from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
-from kb.core.terms import TermIndex
+from kb.core.terms import TermIndex, fold, tokens
 
 __all__ = ["LINK", "Link", "Graph", "link", "parse_links", "rebuild"]
 
@@ -162,6 +162,7 @@ class _Linker:
         index = TermIndex(e.term for e in self.entries.values() if e.term)
         self.graph.terms = index
         self.problems.extend(index.conflicts(self.entries))
+        self.problems.extend(player_name_conflicts(self.entries.values()))
         used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
                           and lk.source != lk.target}
         for e in self.entries.values():
@@ -178,6 +179,21 @@ class _Linker:
                           if self.entries[lk.source].kind != "concept"}  # entries that point to it join too
                 if len(games) < 2:
                     self.problems.append(diag("lonely-concept", e.location, id=e.id, count=len(games)))
+
+
+def player_name_conflicts(entries: Iterable[Entry]) -> list[Diagnostic]:
+    """A players' name (``also_called``) given to two entries of one game, case and accents ignored."""
+    out = []
+    owner: dict[tuple[str, str], str] = {}
+    for e in sorted(entries, key=lambda e: (str(e.path), e.id)):
+        for lang in ("es", "en"):
+            for i, name in enumerate(e.also_called(lang)):
+                key = (e.game, " ".join(fold(w) for *_, w in tokens(name)))
+                first = owner.setdefault(key, e.id)
+                if first != e.id:
+                    out.append(diag("duplicate-player-name", e.marks.at(("also_called", lang, i)),
+                                    lang=lang, name=name, first=first))
+    return out
 
 
 def _terms_in(index: TermIndex, entry: Entry) -> frozenset[str]:

@@ -30,6 +30,12 @@ What one language's data holds (``version`` :data:`FORMAT`):
     the glossary groups that expand a query, spelling limits.
 
 The format is read by ``kb-search.js`` and nothing else; both change together.
+
+The ranking is the contract of :mod:`kb.search.ranking`: ``rules`` carries its parameters (BM25 K1,
+each field's B and weight, coordination power, kind priors, exact-name and game-context boosts), the
+name table and the word→game table (``meta.json`` of the index). Where the browser differs: it sees
+one language's documents (the engine takes each entry's better document of the two), and it treats
+a word as known when the word map holds it (the engine asks ``wordfreq``).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from typing import Any, Callable, Mapping
 from kb.core.cache import load, save
 from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import query as engine
+from kb.search import ranking
 
 __all__ = ["FORMAT", "export", "to_script", "EXTRA_WORDS"]
 
@@ -49,8 +56,9 @@ FORMAT = 1
 """Version of the data layout; ``kb-search.js`` refuses other versions."""
 EXTRA_WORDS = 100000
 """How many of each language's most common words (wordfreq) are offered to the word map."""
-_SCORED = ("title", "summary", "body")
-_SHARED = ("aliases", "terms", "gamename")
+_SCORED = ranking.FIELDS
+ALTERNATIVE_SLOP = 1
+"""Kept in the data for older readers; the ranking looks alternatives up word by word."""
 
 
 def _joined(text: str) -> str:
@@ -59,7 +67,7 @@ def _joined(text: str) -> str:
 
 def _fields(lang: str) -> list[tuple[str, str]]:
     """(name in the browser, field in the index) of every field a ``lang`` query scores."""
-    return [(f, f"{f}_{lang}") for f in _SCORED] + [(f, f) for f in _SHARED]
+    return [(f, f"{f}_{lang}") for f in _SCORED]
 
 
 _PLAIN = re.compile(r"\w+(\.?\w+)*")
@@ -121,7 +129,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
             docs.append({"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
                          "kind": stored["kind"], "url": url(stored["entry"]),
                          "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
-                         "boost": engine.KIND_BOOSTS.get(kinds[d], 1.0)})
+                         "boost": 1.0})  # no boost on term frequencies: kind priors are rules["kindPrior"]
 
         terms: dict[str, int] = {}
 
@@ -146,18 +154,19 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
                     m.next()
                 if len(row) > 2:
                     postings.append(row)
-            fields.append({"name": name, "weight": engine.BOOSTS[name], "analyzer": "stem" if name in _SCORED else "raw",
+            fields.append({"name": name, "weight": ranking.FIELD_WEIGHTS[name], "b": ranking.BM25_B[name], "analyzer": "stem",
                            "avg": s.avg_field_length(field) or 1,
                            "lengths": [r.doc_field_length(d, field, 0) for d in docnums], "postings": postings})
 
         stem_field, other = f"body_{lang}", ("en" if lang == "es" else "es")
         stems_known = {row[0] for f in fields if f["analyzer"] == "stem" for row in f["postings"]}
         other_known = {b.decode("utf-8") for f in _SCORED for b in r.lexicon(f"{f}_{other}")}
-        spelling = {b.decode("utf-8"): 0 for b in r.lexicon("raw")}
+        spell = f"spell_{lang}"
+        spelling = {b.decode("utf-8"): 0 for b in r.lexicon(spell)}
         for word in spelling:
-            spelling[word] = r.frequency("raw", word)
+            spelling[word] = r.frequency(spell, word)
         always = list(dict.fromkeys(k for k in map(fold, (
-            *spelling, *(b.decode("utf-8") for f in _SHARED for b in r.lexicon(f)),
+            *spelling,
             *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
         common, common_terms = _common(schema, extra_words, cache)
         own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
@@ -172,17 +181,20 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
                 words[key] = ids
 
         rules = {
-            "bm25": {"k1": s.weighting.K1, "b": s.weighting.B}, "docCount": r.doc_count_all(),
-            "phrase": {"boost": engine.PHRASE_BOOST, "slop": engine.PHRASE_SLOP, "fields": list(_SCORED)},
-            "alternatives": {"max": engine.MAX_ALTERNATIVES, "boost": engine.ALTERNATIVE_BOOST,
-                             "slop": engine.ALTERNATIVE_SLOP, "fields": ["title", *_SHARED],
+            "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": r.doc_count_all(),
+            "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
+                             "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
                              # each name as the engine offers it (its words) and as it is matched (folded words)
                              "groups": [[[_joined(a), _joined(fold(a))] for a in g] for g in expander.groups],
                              "keys": {" ".join(k): sorted(ids) for k, ids in expander.keys.items()},
                              "longest": expander.longest, "exact": sorted(" ".join(k) for k in expander.exact),
                              "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
-            "questionWords": sorted(engine.QUESTION_WORDS),
-            "spelling": {"min": engine.CORRECT_MIN, "maxdist": engine.SUGGEST_MAXDIST, "prefix": engine.SUGGEST_PREFIX},
+            "questionWords": sorted(ranking.QUESTION_WORDS),
+            "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
+            "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
+            "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
+            "gameWords": sorted(reader.meta.game_words),
+            "spelling": {"min": 4, "maxdist": 2, "prefix": 1},
             "fuzzy": {"minLength": 3, "long": 5},
         }
     return {"version": FORMAT, "lang": lang, "docs": docs, "terms": list(terms), "fields": fields,

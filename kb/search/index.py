@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.files import atomic_write, file_digest
 from kb.core.model import Entry, iter_texts
-from kb.core.terms import STOPWORDS, fold, tokens
+from kb.core.terms import STOPWORDS, fold, stem, tokens
+from kb.mechanics.procedures import flatten_steps
+from kb.search.ranking import FIELDS, context_table, name_key
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 7
+VERSION = 11
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -63,17 +65,33 @@ def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
 _EMPHASIS = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
 
 
-def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
-    """The two index documents (Spanish, English) of an entry."""
-    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
-    aliases = [entry.title.es, entry.title.en or "", *entry.tags, entry.id.split(".", 1)[1].replace("-", " ")]
-    terms: list[str] = []
+def _names(kb: "KnowledgeBase", entry: Entry) -> list[str]:
+    """Every name of an entry in both languages: titles, players' names, glossary forms, a concept's names."""
+    names = [entry.title.es, entry.title.en or "", *entry.also_called("es"), *entry.also_called("en")]
     if entry.term:
-        terms = [f for forms in (*entry.term.forms.values(), *entry.term.abbreviations.values()) for f in forms]
+        names += [f for forms in (*entry.term.forms.values(), *entry.term.abbreviations.values()) for f in forms]
     if entry.kind == "concept" and (view := kb.concept(entry.id)):
-        terms = sorted({name for ts in view.terms.values() for t in ts for name in (t.title.es, t.title.en or "") if name})
-    game = kb.games.get(entry.game)
-    game_name = f"{game.name.es} {game.name.en or ''}" if game else ""
+        names += sorted({n for ts in view.terms.values() for t in ts for n in (t.title.es, t.title.en or "") if n})
+    return [n for n in dict.fromkeys(names) if n]
+
+
+def _distinct(names: list[str], lang: str, title: str) -> list[str]:
+    """Names that differ once stemmed (``trabado``, ``trabada``, ``trabados`` count once), the title left out."""
+    seen = {tuple(stem(fold(w), lang) for *_, w in tokens(title))}
+    out = []
+    for name in names:
+        key = tuple(stem(fold(w), lang) for *_, w in tokens(name))
+        if key and key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out
+
+
+def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
+    """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
+    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    names = _names(kb, entry)
+    extra = [*entry.tags, entry.id.split(".", 1)[1].replace("-", " ")]
     out = []
     for lang in ("es", "en"):
         summary = entry.text("summary")
@@ -83,20 +101,44 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
         ]
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
-            from kb.mechanics.procedures import flatten_steps
-
             body += [" ".join(s.get("allows", [])) for s in flatten_steps(seq.get("steps", []))]
+        title = entry.title.best(lang)
         doc = {
             "key": f"{entry.id}|{lang}", "entry": entry.id, "game": entry.game, "kind": entry.kind, "lang": lang,
             "titles": {"es": entry.title.es, "en": entry.title.en or entry.title.es},
-            f"title_{lang}": entry.title.best(lang),
+            f"title_{lang}": title,
+            f"names_{lang}": " ; ".join(_distinct([n for n in names if n != title] + extra, lang, title)),
+            f"questions_{lang}": "\n".join(entry.questions(lang)),
             f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
             f"body_{lang}": "\n".join(body),
-            "aliases": " ".join(aliases), "terms": ", ".join(terms), "gamename": game_name,
         }
-        doc["raw"] = " ".join([doc[f"title_{lang}"], doc[f"summary_{lang}"], doc[f"body_{lang}"], *aliases, *terms])
+        doc[f"spell_{lang}"] = "\n".join(doc[f"{f}_{lang}"] for f in FIELDS)
         out.append(doc)
     return out
+
+
+def meta(kb: "KnowledgeBase") -> dict[str, Any]:
+    """What ranking needs beside the index: the name table (exact names) and the word → game table (game context)."""
+    table: dict[str, list[str]] = {}
+    for entry in kb.entries.values():
+        for name in _names(kb, entry):
+            ids = table.setdefault(name_key(name), [])
+            if entry.id not in ids:
+                ids.append(entry.id)
+    names: dict[str, list[str]] = {}
+    texts: dict[str, list[str]] = {}
+    for game_id, game in kb.games.items():
+        names.setdefault(game_id, []).extend([game.name.es, game.name.en or ""])
+    for entry in kb.entries.values():
+        if entry.game not in kb.games:
+            continue  # common concepts name every game's words
+        names.setdefault(entry.game, []).extend(_names(kb, entry))
+        parts = texts.setdefault(entry.game, [])
+        parts += [t for _, text in iter_texts(entry.data) for t in text.values() if isinstance(t, str)]
+        parts += [*entry.tags, *(q for lang in ("es", "en") for q in (*entry.questions(lang), *entry.also_called(lang)))]
+    game_words = sorted({w for g in kb.games.values() for n in (g.name.es, g.name.en or "") for w in name_key(n).split()})
+    return {"names": dict(sorted(table.items())), "context": context_table(names, texts), "games": sorted(kb.games),
+            "game_words": game_words}
 
 
 def synonyms(kb: "KnowledgeBase") -> dict[str, Any]:
@@ -283,6 +325,9 @@ class SearchIndex:
         if _synonyms(self.current.resolve()) is None:
             self._damaged(self.current / "synonyms.json", "missing or wrongly shaped")
             return False
+        if _meta(self.current.resolve()) is None:
+            self._damaged(self.current / "meta.json", "missing or wrongly shaped")
+            return False
         try:
             ok = search.lexicon_ok(search.open_dir(self.current))
         except search.SearchError:
@@ -305,6 +350,7 @@ class SearchIndex:
 
     def _write_meta(self, gen: Path, kb: "KnowledgeBase") -> None:
         atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
+        atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
         manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time()}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
 
@@ -340,16 +386,12 @@ class SearchIndex:
         self._write_meta(gen, kb)
 
     def open(self) -> "Reader":
-        """The current generation, opened once for many queries (call :meth:`ensure` first)."""
-        from kb.search import query as search
-
-        gen = self.current.resolve()
-        return Reader(search.open_dir(gen), Expander(_synonyms(gen) or {}))
+        """A reader kept open for many queries, following rebuilds and updates (call :meth:`ensure` first)."""
+        return Reader(self.current)
 
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Query the current generation (call :meth:`ensure` first)."""
-        reader = self.open()
-        return reader.search(text, expander, **filters)
+        return self.open().search(text, expander, **filters)
 
 
 def _manifest_shape(data: dict[str, Any]) -> bool:
@@ -359,6 +401,18 @@ def _manifest_shape(data: dict[str, Any]) -> bool:
             and all(isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
                     and isinstance(v[2], str) for v in files.values())
             and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in entries.values()))
+
+
+def _meta(gen: Path) -> dict[str, Any] | None:
+    """A generation's ranking data (``meta.json``), or ``None`` when it is missing or not what is written."""
+    try:
+        data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(data, dict) and {"names", "context", "game_words", "games"} <= set(data)
+            and isinstance(data["game_words"], list) and isinstance(data["games"], list)):
+        return None
+    return data
 
 
 def _synonyms(gen: Path) -> dict[str, Any] | None:
@@ -375,13 +429,60 @@ def _synonyms(gen: Path) -> dict[str, Any] | None:
 
 
 class Reader:
-    """An opened index generation and its glossary expander; a generation never changes once swapped in."""
+    """The served generation, its searcher kept open: refreshed when an update commits, reopened when another
+    process swaps in a new generation (an old generation is deleted a minute after the swap)."""
 
-    def __init__(self, ix: Any, expander: Expander) -> None:
-        self.ix, self.expander = ix, expander
+    def __init__(self, current: Path) -> None:
+        self.current = current
+        self._open()
+
+    def _link(self) -> str:
+        return os.readlink(self.current) if self.current.is_symlink() else ""
+
+    def _open(self) -> None:
+        from kb.search import query as search
+
+        for attempt in range(3):  # a generation swapped out (and deleted) while being opened: open the new one
+            link = self._link()
+            gen = self.current.parent / link if link else self.current.resolve()
+            try:
+                synonyms_data, data = _synonyms(gen), _meta(gen)
+                if synonyms_data is None or data is None:
+                    raise ValueError("synonyms.json or meta.json is missing or wrongly shaped")
+                expander = Expander(synonyms_data)
+                ix = search.open_dir(gen)
+                searcher = search.searcher(ix)
+            except (OSError, ValueError, search.SearchError) as exc:
+                if attempt == 2 or self._link() == link:
+                    raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
+                continue
+            self.gen, self.ix, self.expander, self.searcher = link, ix, expander, searcher
+            self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]))
+            self.games: tuple[str, ...] = tuple(data["games"])
+            """Game ids of the indexed content."""
+            return
+
+    def _fresh(self) -> None:
+        if self._link() != self.gen:
+            self.searcher.close()
+            self._open()
+        elif not self.searcher.up_to_date():
+            self.searcher = self.searcher.refresh()
 
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Run one query (cut to :data:`MAX_QUERY` characters)."""
         from kb.search import query as search
 
-        return search.query(self.ix, text[:MAX_QUERY], expander or self.expander, **filters)
+        for attempt in (1, 2):
+            try:
+                self._fresh()
+                return search.query(self.searcher, text[:MAX_QUERY], expander or self.expander, self.meta, **filters)
+            except (search.SearchError, OSError):
+                if attempt == 2:
+                    raise
+                self._open()  # the generation went away between the check and the query
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        """Release the searcher's files."""
+        self.searcher.close()

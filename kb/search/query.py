@@ -1,72 +1,71 @@
 """The only Whoosh import: the index schema, writing documents and answering queries.
 
-Freshness, documents and storage live in :mod:`kb.index`; this module only speaks Whoosh.
+Freshness, documents and storage live in :mod:`kb.search.index`; every ranking parameter and rule
+lives in :mod:`kb.search.ranking` (pure data and functions, the contract the browser search
+reproduces). This module only speaks Whoosh: analysis, schema, the query as an ``Or`` of weighted
+terms (Whoosh's array matcher at every index size), BM25F, and the per-entry factor applied inside
+every term's score.
+
 Analysis: Spanish and English Snowball stemming with accents folded *before* stemming (so
-``energía`` and ``energia`` meet), case folded; an unstemmed, folded ``raw`` field feeds "did you
-mean" and fuzzy matching (fuzzy terms on a stemmed spelling field find nothing).
+``energía`` and ``energia`` meet), case folded; an unstemmed, folded ``spell_<lang>`` field is the
+vocabulary for spelling corrections and fuzzy matching (fuzzy terms on a stemmed field find nothing).
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from whoosh import index as windex
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.matching.wrappers import FilterMatcher
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.query import And, FuzzyTerm, Or, Phrase, Term
 from whoosh.support.charset import accent_map
 
-from kb.core.terms import fold
+from kb.core.terms import STOPWORDS, fold
+from kb.search import ranking
 
-__all__ = ["Hit", "Result", "FIELDS", "create", "write", "open_dir", "query", "lexicon_ok", "SearchError"]
+__all__ = ["Hit", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
+           "SearchError", "LANGS"]
 
-_TOKEN = r"\w+(\.?\w+)*"
-
-
-def _lang(lang: str):
-    return RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map) | StopFilter(lang=lang) | StemFilter(lang=lang)
+LANGS = ("es", "en")
+_STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 
-_RAW = RegexTokenizer(_TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
-
-FIELDS = ("title", "summary", "body")
-"""Per-language text fields; each exists as ``<field>_es`` and ``<field>_en``."""
-BOOSTS = {"title": 4.0, "aliases": 2.0, "terms": 1.5, "summary": 1.5, "body": 1.0, "gamename": 2.5}
-"""Query-time field weights: titles first, then the other language's title and the glossary forms."""
-PHRASE_BOOST = 2.0
-"""Extra weight when the query's words stand together (within 3 words) in a field."""
-MAX_ALTERNATIVES = 8
-"""Most glossary alternatives added to one query."""
-ALTERNATIVE_BOOST = 0.3
-"""Weight of the glossary's other names for what the query says: they help, the player's own words lead."""
-KIND_BOOSTS = {"concept": 0.5, "term": 0.75}
-"""Document weights: a rule a player asks about outranks the glossary entry of its key word."""
-PHRASE_SLOP = 3
-"""The query's words count as together when each follows the previous within this many positions."""
-ALTERNATIVE_SLOP = 1
-"""A glossary alternative of several words counts only with its words side by side."""
-CORRECT_MIN = 4
-"""Words shorter than this (folded) are never corrected."""
-SUGGEST_MAXDIST, SUGGEST_PREFIX = 2, 1
-"""Spelling suggestions: at most this many edits, the first letters kept."""
+def _analyzer(lang: str | None, stop: bool = True) -> Any:
+    chain = RegexTokenizer(ranking.TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
+    if lang is None:
+        return chain
+    if stop:
+        chain = chain | StopFilter(lang=lang)
+    return chain | StemFilter(lang=lang)
 
 
 def _schema() -> Schema:
     fields: dict[str, Any] = dict(
         key=ID(stored=True, unique=True), entry=ID(stored=True, sortable=True), game=ID(stored=True, sortable=True),
         kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED,
-        aliases=TEXT(analyzer=_RAW, phrase=True), terms=TEXT(analyzer=_RAW, phrase=True),
-        gamename=TEXT(analyzer=_RAW, phrase=True),
-        raw=TEXT(analyzer=_RAW, phrase=False, spelling=True),
     )
-    for lang in ("es", "en"):
-        for name in FIELDS:
-            fields[f"{name}_{lang}"] = TEXT(analyzer=_lang(lang), stored=True, phrase=True)
+    for lang in LANGS:
+        for name in ranking.FIELDS:
+            stored = name in ("summary", "body")
+            fields[f"{name}_{lang}"] = TEXT(analyzer=_analyzer(lang, stop=name != "names"), stored=stored, phrase=True)  # positions: the browser export reads token streams
+        fields[f"spell_{lang}"] = TEXT(analyzer=_analyzer(None), phrase=False)
     return Schema(**fields)
+
+
+_SCHEMA = _schema()
+
+
+def analyse(fieldname: str, text: str) -> list[str]:
+    """The terms ``text`` gives in ``fieldname`` (e.g. ``title_es``), as a query: the engine's analysis, for exporters."""
+    return [t.text for t in _SCHEMA[fieldname].analyzer(text, mode="query")]
 
 
 class SearchError(Exception):
@@ -107,19 +106,33 @@ class Result:
     hits: tuple[Hit, ...]
     """Best entries first, one hit per entry."""
     total: int
-    """How many entries are among the best matches (the first ``max(6 × limit, 60)`` documents scored)."""
+    """How many entries matched."""
     by_game: Mapping[str, int] = field(default_factory=dict)
-    """Those entries per game. Counting every match would cost a second pass over all of them."""
+    """Those entries per game."""
     did_you_mean: str | None = None
-    """The corrected query, when words were not found and a correction was used."""
+    """The query with misspelt words corrected, when a correction was searched too."""
     fuzzy: bool = False
     """True when only fuzzy matching found anything."""
+    context: str | None = None
+    """The game the query's own words pointed to (its entries weighed more), when no game filter was given."""
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What the ranking needs besides the Whoosh index (written beside it, see :mod:`kb.search.index`)."""
+
+    names: Mapping[str, Sequence[str]]
+    """:func:`ranking.name_key` of every name → the entries so named."""
+    context: Mapping[str, str]
+    """The word → game table of :func:`ranking.context_table`."""
+    game_words: frozenset[str] = frozenset()
+    """Folded words of the games' names (left out when the query is compared with names)."""
 
 
 def create(path: Path) -> Any:
     """A new, empty index in ``path``."""
     path.mkdir(parents=True, exist_ok=True)
-    return windex.create_in(str(path), _schema())
+    return windex.create_in(str(path), _SCHEMA)
 
 
 def open_dir(path: Path) -> Any:
@@ -131,15 +144,15 @@ def open_dir(path: Path) -> Any:
 
 
 def write(ix: Any, docs: Iterable[Mapping[str, Any]], remove_entries: Iterable[str] = (), procs: int = 1) -> int:
-    """Delete the documents of ``remove_entries``, add ``docs``, commit; returns documents written."""
+    """Delete the documents of ``remove_entries``, add ``docs``, commit (merging small segments, never a full
+    optimize); returns documents written."""
     writer = ix.writer(procs=procs, multisegment=procs > 1, limitmb=128) if procs > 1 else ix.writer(timeout=30.0)
     n = 0
     try:
         for entry_id in remove_entries:
             writer.delete_by_term("entry", entry_id)
         for doc in docs:
-            writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False),
-                                   "_boost": KIND_BOOSTS.get(doc["kind"], 1.0)})
+            writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False)})
             n += 1
     except BaseException:
         writer.cancel()
@@ -153,102 +166,233 @@ def lexicon_ok(ix: Any) -> bool:
     try:
         with ix.searcher() as s:
             s.doc_count()
-            next(iter(s.reader().lexicon("raw")), None)
+            next(iter(s.reader().lexicon("spell_es")), None)
         return True
     except Exception:
         return False
 
 
-_PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>]+")
+# ---------------------------------------------------------------- scoring
 
 
-def _fields(lang: str | None) -> list[str]:
-    langs = (lang,) if lang else ("es", "en")
-    return [f"{f}_{lg}" for f in FIELDS for lg in langs] + ["aliases", "terms", "gamename"]
+def searcher(ix: Any) -> Any:
+    """A searcher over ``ix``, to keep open for many queries."""
+    return ix.searcher()
 
 
-QUESTION_WORDS = frozenset(
-    "puedo puede pueden podemos cuanto cuantos cuanta como que cual cuales quien quienes cuando donde hay "
-    "can could may does do did how what which who whom when where why is are".split())
-"""Words of a player's question that say nothing about the rule ("¿puedo...?", "how does..."): dropped."""
+class _Stats:
+    """What scoring reads from one open searcher, read once for its lifetime: columns as lists, and each
+    field's BM25 length normalisation per document (computed on first use of the field)."""
+
+    def __init__(self, s: Any) -> None:
+        reader = s.reader()
+        self.reader = reader
+        self.n = s.doc_count_all()
+        self.avg = {f: s.avg_field_length(f) or 1.0 for f in s.schema.names() if f.startswith(ranking.FIELDS)}
+        self.cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
+        self.deleted = reader.has_deletions()
+        self._norms: dict[tuple[str, float, float], list[float]] = {}
+
+    def norms(self, fieldname: str, k1: float, b: float) -> list[float]:
+        """``K1 × (1 − B + B × fl / avgfl)`` of every document for ``fieldname``."""
+        key = (fieldname, k1, b)
+        found = self._norms.get(key)
+        if found is None:
+            base, per = k1 * (1 - b), k1 * b / self.avg[fieldname]
+            found = self._norms[key] = [base + per * fl for fl in self._lengths(fieldname)]
+        return found
+
+    def _lengths(self, fieldname: str) -> list[int]:
+        out: list[int] = []
+        for leaf, _offset in self.reader.leaf_readers():
+            per_doc = getattr(leaf, "_perdoc", None)
+            if per_doc is not None and hasattr(per_doc, "doc_field_length_reader"):  # whoosh3: one column, read once
+                get = per_doc.doc_field_length_reader(fieldname, 1)
+            else:
+                get = lambda d, leaf=leaf: leaf.doc_field_length(d, fieldname, 1)  # noqa: E731
+            out += [get(d) or 1 for d in range(leaf.doc_count_all())]
+        return out
 
 
-def _content_words(words: list[str]) -> list[str]:
-    kept = [w for w in words if fold(w) not in QUESTION_WORDS]
-    return kept or words
+_STATS: Any = weakref.WeakKeyDictionary()
 
 
-class _Analysed:
-    """The query text analysed once per analyzer (each language's stemmer, the raw folding)."""
-
-    def __init__(self, schema: Any) -> None:
-        self.schema = schema
-        self.cache: dict[tuple[str, str], list[str]] = {}
-
-    def __call__(self, field: str, text: str) -> list[str]:
-        lang = field.rsplit("_", 1)[1] if field.startswith(FIELDS) else "raw"
-        key = (lang, text)
-        if key not in self.cache:
-            self.cache[key] = [t.text for t in self.schema[field].analyzer(text, mode="query")]
-        return self.cache[key]
+def _stats(s: Any) -> _Stats:
+    st = _STATS.get(s)
+    if st is None:
+        st = _STATS[s] = _Stats(s)
+    return st
 
 
-def _clauses(analysed: _Analysed, fields: list[str], text: str, boost: float, phrase: bool) -> list[Any]:
-    """``text`` in each field: its words (any of them), or the words together within 3 positions."""
-    out: list[Any] = []
-    for field in fields:
-        toks = analysed(field, text)
-        weight = boost * BOOSTS[field.split("_")[0]]
-        if phrase and len(toks) > 1:
-            out.append(Phrase(field, toks, slop=PHRASE_SLOP, boost=weight))
-        elif not phrase:
-            out += [Term(field, t, boost=weight) for t in dict.fromkeys(toks)]
+@dataclass(frozen=True)
+class Slot:
+    """One word of the query (or one glossary alternative): its weighted (field, term) clauses."""
+
+    clauses: Mapping[tuple[str, str], float]
+    """(field, analysed term) → clause weight."""
+    counts: bool
+    """True for the player's own words: they count for :func:`ranking.coordination`."""
+
+
+def _analyse_word(fieldname: str, word: str) -> list[str]:
+    if fieldname.startswith("names_") and word == word.lower():  # "LoS" is a name, "los" an article
+        return analyse(fieldname.replace("names_", "body_"), word)
+    return analyse(fieldname, word)
+
+
+def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[str]) -> list[Slot]:
+    """The query as slots: each word (with its correction) in every field of both languages at the field's
+    weight; each glossary alternative in ``title`` and ``names`` at :data:`ranking.ALTERNATIVE_WEIGHT`.
+    Words that give no term in any field (stop words) have no slot."""
+    slots: list[Slot] = []
+    for word in words:
+        clauses: dict[tuple[str, str], float] = {}
+        for form in (word, fixed[word]) if word in fixed else (word,):
+            for name in ranking.FIELDS:
+                for lang in LANGS:
+                    for term in _analyse_word(f"{name}_{lang}", form):
+                        clauses[(f"{name}_{lang}", term)] = ranking.FIELD_WEIGHTS[name]
+        if clauses:
+            slots.append(Slot(clauses, True))
+    for alt in alternatives[:ranking.MAX_ALTERNATIVES]:
+        clauses = {(f"{name}_{lang}", term): ranking.ALTERNATIVE_WEIGHT * ranking.FIELD_WEIGHTS[name]
+                   for name in ("title", "names") for lang in LANGS for term in _analyse_word(f"{name}_{lang}", alt)}
+        if clauses:
+            slots.append(Slot(clauses, False))
+    return slots
+
+
+def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Sequence[int], Sequence[float]]]:
+    """The postings of a term as (document offset, ids, term frequencies), a block at a time.
+
+    Whoosh's leaf matcher decodes a block of up to 128 postings into arrays; reading those arrays
+    (``whoosh3`` is pinned exactly) avoids three method calls per posting. Any other matcher is read
+    a posting at a time. Deleted documents are left in: the caller drops them.
+    """
+    for leaf, offset in reader.leaf_readers():
+        if (fieldname, term) not in leaf:
+            continue
+        m = leaf.postings(fieldname, term)
+        if isinstance(m, FilterMatcher):
+            m = m.child
+        if isinstance(m, W3LeafMatcher):
+            while m.is_active():
+                m.id(), m.weight()  # decode the block
+                yield offset, m._ids, m._weights
+                m._next_block()
+        else:
+            ids, tfs = [], []
+            while m.is_active():
+                ids.append(m.id())
+                tfs.append(m.weight())
+                m.next()
+            yield offset, ids, tfs
+
+
+def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[int, float]:
+    """Document number → score: ``factor(doc) × coordination × Σ weight × bm25`` (see :mod:`kb.search.ranking`)."""
+    st = _stats(s)
+    reader = st.reader
+    k1 = ranking.BM25_K1
+    acc = [0.0] * st.n
+    seen = [0] * st.n
+    counted = sum(1 for slot in slots if slot.counts)
+    for i, slot in enumerate(slots):
+        bit = 1 << i if slot.counts else 0
+        for (fieldname, term), weight in slot.clauses.items():
+            df = reader.doc_frequency(fieldname, term)
+            if not df:
+                continue
+            scale = weight * ranking.idf(st.n, df) * (k1 + 1)
+            norms = st.norms(fieldname, k1, ranking.BM25_B[fieldname.rsplit("_", 1)[0]])
+            for offset, ids, tfs in _blocks(reader, fieldname, term):
+                for doc, tf in zip(ids, tfs):
+                    doc += offset
+                    acc[doc] += scale * tf / (tf + norms[doc])
+                    seen[doc] |= bit
+    out = {}
+    coord = [ranking.coordination(m, counted) for m in range(counted + 1)]
+    for doc in [d for d, v in enumerate(acc) if v]:
+        if keep is None or keep(doc):
+            out[doc] = acc[doc] * factor(doc) * coord[seen[doc].bit_count()]
     return out
 
 
-def _build(schema: Any, fields: list[str], words: list[str], expand: Any) -> Any:
-    """The words in every field; the whole phrase, sloppily, as a bonus; glossary alternatives, lightly."""
-    analysed = _Analysed(schema)
-    text = " ".join(words)
-    parts = _clauses(analysed, fields, text, 1.0, phrase=False)
-    if len(words) > 1:
-        parts += _clauses(analysed, [f for f in fields if f.startswith(FIELDS)], text, PHRASE_BOOST, phrase=True)
-    alt_fields = [f for f in fields if not f.startswith(("summary", "body"))]  # names live in titles and glossary
-    for alt in expand.alternatives(text)[:MAX_ALTERNATIVES]:
-        for field in alt_fields:
-            toks = analysed(field, alt)
-            weight = ALTERNATIVE_BOOST * BOOSTS[field.split("_")[0]]
-            if len(toks) > 1:
-                parts.append(Phrase(field, toks, slop=ALTERNATIVE_SLOP, boost=weight))
-            elif toks:
-                parts.append(Term(field, toks[0], boost=weight))
-    return Or(parts)
+# ---------------------------------------------------------------- queries
 
 
-def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | None = None, kind: str | None = None,
-          limit: int = 10) -> Result:
-    """Run a query: words and glossary alternatives, then spelling correction, then fuzzy matching as a last resort."""
-    words = _content_words(re.findall(r"\w+", _PUNCT.sub(" ", text)))
+def _known(s: Any, word: str) -> bool:
+    """True when ``word`` is in the index: as typed (folded), or as a stem in either language."""
+    reader = s.reader()
+    if any(reader.doc_frequency(f"spell_{lang}", fold(word)) for lang in LANGS):
+        return True
+    for lang in LANGS:
+        stems = analyse(f"body_{lang}", word)
+        if any(reader.doc_frequency(f"{name}_{lang}", t) for name in ranking.FIELDS for t in stems):
+            return True
+    return False
+
+
+def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str]:
+    """Misspelt word → its correction: only words neither in the index nor words of Spanish or English."""
+    out: dict[str, str] = {}
+    unknown = [w for w in words if len(w) >= 4 and not w.isdigit() and not _known(s, w)]
+    unknown = [w for w in unknown if not ranking.is_known_word(w)]
+    if not unknown:
+        return out
+    said = ranking.query_language(words) or lang
+    order = (said, *(lg for lg in LANGS if lg != said)) if said else LANGS
+    reader = s.reader()
+    for w in unknown:
+        folded = fold(w.lower())
+        for group in ((order[0],), order[1:]) if said else (order,):
+            cands: dict[str, int] = {}
+            for lg in group:
+                fieldname = f"spell_{lg}"
+                for c in reader.terms_within(fieldname, folded, ranking.max_distance(folded) + 1, prefix=1):
+                    cands[c] = cands.get(c, 0) + reader.doc_frequency(fieldname, c)
+            ranked = ranking.rank_corrections(folded, cands)
+            if ranked:
+                out[w] = ranked[0]
+                break
+    return out
+
+
+def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, game: str | None = None,
+          kind: str | None = None, limit: int = 10) -> Result:
+    """Run a query on an open searcher: words, glossary alternatives and spelling corrections together;
+    the nearest indexed words as a last resort."""
+    words = ranking.query_words(text)
     if not words:
         return Result(text, (), 0)
-    filters = [Term(name, value) for name, value in (("game", game), ("kind", kind), ("lang", lang)) if value]
-    flt = And(filters) if len(filters) > 1 else (filters[0] if filters else None)
-    fields = _fields(lang)
     try:
-        with ix.searcher() as s:
-            did_you_mean, fuzzy = None, False
-            corrected = _correct(s, words)
-            if corrected != words:
-                did_you_mean = " ".join(corrected)
-            q = _build(s.schema, fields, corrected, expand)
-            hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
-            if hits.is_empty():
-                q = Or([FuzzyTerm("raw", fold(w), maxdist=2 if len(w) > 5 else 1, prefixlength=1) for w in words if len(w) > 2])
-                hits = s.search(q, limit=max(limit * 6, 60), filter=flt)
-                fuzzy = not hits.is_empty()
-            stems = {lg: frozenset(t.text for w in corrected for t in s.schema[f"body_{lg}"].analyzer(w, mode="query"))
-                     | frozenset(fold(w) for w in corrected if len(w) > 2) for lg in ("es", "en")}
-            return _collect(s, q, flt, text, hits, lang or "es", limit, did_you_mean, fuzzy, stems)
+        st = _stats(s)
+        cols = st.cols
+        reader = st.reader
+
+        def keep(doc: int) -> bool:
+            return ((game is None or cols["game"][doc] == game) and (kind is None or cols["kind"][doc] == kind)
+                    and not (st.deleted and reader.is_deleted(doc)))
+
+        fixed = corrections(s, words, lang)
+        said = [fixed.get(w, w) for w in words]
+        context = None if game else ranking.game_context(words, meta.context)
+        exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
+
+        def factor(doc: int) -> float:
+            return ranking.entry_factor(cols["kind"][doc], cols["game"][doc], cols["entry"][doc], exact, context)
+
+        scores = score(s, plan(words, fixed, expand.alternatives(" ".join(words))), factor, keep)
+        fuzzy = False
+        if not scores:
+            near = _nearest(s, words)
+            if near:
+                scores = score(s, plan(words, near, ()), factor, keep)
+                fuzzy = bool(scores)
+        did_you_mean = " ".join(said) if fixed else None
+        stems = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w))
+                 | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
+        return _collect(s, text, scores, lang, limit, did_you_mean, fuzzy, stems, context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
@@ -257,28 +401,21 @@ def query(ix: Any, text: str, expand: Any, lang: str | None = None, game: str | 
         raise
 
 
-def _known(searcher: Any, word: str) -> bool:
-    """True when ``word`` (as typed, or as a stem in either language) is in the index."""
-    reader = searcher.reader()
-    if any(reader.frequency(name, fold(word)) > 0 for name in ("raw", "aliases", "terms", "gamename")):
-        return True
-    for lang in ("es", "en"):
-        name = f"body_{lang}"
-        for tok in searcher.schema[name].analyzer(word):
-            if any(reader.frequency(f"{f}_{lang}", tok.text) > 0 for f in FIELDS):
-                return True
-    return False
-
-
-def _correct(searcher: Any, words: list[str]) -> list[str]:
-    out = []
+def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
+    """The last resort when nothing matched: the nearest indexed word of each word, in either language."""
+    reader = s.reader()
+    out: dict[str, str] = {}
     for w in words:
-        folded = fold(w)
-        if len(folded) < CORRECT_MIN or _known(searcher, w):
-            out.append(w)
+        folded = fold(w.lower())
+        if len(folded) < 3:
             continue
-        found = searcher.suggest("raw", folded, limit=1, maxdist=SUGGEST_MAXDIST, prefix=SUGGEST_PREFIX)
-        out.append(found[0] if found else w)
+        cands: dict[str, int] = {}
+        for lg in LANGS:
+            for c in reader.terms_within(f"spell_{lg}", folded, ranking.max_distance(folded) + 1, prefix=1):
+                cands[c] = cands.get(c, 0) + reader.doc_frequency(f"spell_{lg}", c)
+        ranked = ranking.rank_corrections(folded, cands)
+        if ranked:
+            out[w] = ranked[0]
     return out
 
 
@@ -310,25 +447,34 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
     return ("… " if begin else "") + "".join(out) + (" …" if end < len(text) else "")
 
 
-def _collect(searcher: Any, q: Any, flt: Any, text: str, hits: Any, lang: str, limit: int,
-             did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]]) -> Result:
-    entries, games = searcher.reader().column_reader("entry"), searcher.reader().column_reader("game")
-    best: dict[str, Any] = {}
-    for i, (_, docnum) in enumerate(hits.top_n):  # ranked; stored fields are read only for the hits shown
-        best.setdefault(entries[docnum], hits[i])
-    matched = {entries[d]: games[d] for _, d in hits.top_n}
+def _collect(s: Any, text: str, scores: Mapping[int, float], want_lang: str | None, limit: int,
+             did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]], context: str | None) -> Result:
+    """One hit per entry (its best document), best first; ties by document number."""
+    lang = want_lang or "es"
+    cols = _stats(s).cols
+    entries, games = cols["entry"], cols["game"]
+    top = heapq.nsmallest(2 * limit, ((-v, d) for d, v in scores.items()))  # an entry has two documents
+    best: dict[str, tuple[float, int]] = {}
+    for neg, doc in top:
+        best.setdefault(entries[doc], (-neg, doc))
+    ranked = list(best.values())
+    matched = {entries[d]: games[d] for d in scores}
     by_game: dict[str, int] = {}
-    for game in matched.values():
-        by_game[game] = by_game.get(game, 0) + 1
+    for g in matched.values():
+        by_game[g] = by_game.get(g, 0) + 1
     out = []
-    for hit in list(best.values())[:limit]:
-        titles = json.loads(hit["titles"])
-        doc_lang = hit["lang"]
+    for value, doc in ranked[:limit]:
+        stored = s.stored_fields(doc)
+        titles = json.loads(stored["titles"])
+        doc_lang = stored["lang"]
+        if want_lang and doc_lang != want_lang:  # show the reader's language, whichever document matched best
+            stored = s.document(key=f"{stored['entry']}|{want_lang}") or stored
+            doc_lang = stored["lang"]
         snippet = ""
         for field in (f"summary_{doc_lang}", f"body_{doc_lang}"):
-            snippet = _snippet(hit.get(field) or "", stems[doc_lang])
+            snippet = _snippet(stored.get(field) or "", stems[doc_lang])
             if "**" in snippet:
                 break
-        out.append(Hit(hit["entry"], hit["game"], hit["kind"], titles.get(lang) or titles["es"], float(hit.score),
-                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), hit["lang"]))
-    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy)
+        out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
+                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
+    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)

@@ -41,6 +41,7 @@ LABELS: dict[str, dict[str, str]] = {
         "modifiers": "Modificadores", "value": "Valor", "when": "Cuándo", "allows": "Permite", "yes": "sí", "no": "no",
         "expected_error": "Error esperado", "repeats": "Repetición", "terms_per_game": "Términos por juego",
         "game": "Juego", "untranslated": "", "stale": "",
+        "also_called": "También llamado", "player_questions": "Responde a preguntas como",
     },
     "en": {
         "action": "Action", "ability": "Ability", "terrain": "Terrain", "sequence": "Sequence", "rule": "Rule",
@@ -59,6 +60,7 @@ LABELS: dict[str, dict[str, str]] = {
         "expected_error": "Expected error", "repeats": "Repeats", "terms_per_game": "Terms per game",
         "game": "Game", "untranslated": "This entry has not been translated into English yet; the Spanish original is shown.",
         "stale": "The Spanish original changed after this translation was made; it may be out of date.",
+        "also_called": "Also called", "player_questions": "Answers questions like",
     },
 }
 
@@ -273,6 +275,8 @@ def render_entry(
     if entry.rule_type != "core":
         meta.append(label(entry.rule_type, lang))
     out += [f"*{' · '.join(meta)}* · {code(entry.id)}", ""]
+    if entry.also_called(lang):
+        out += [f"*{label('also_called', lang)}:* {escape(', '.join(entry.also_called(lang)))}", ""]
     if entry.text("summary"):
         out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
     ruling = data.get("ruling") if entry.kind == "ruling" else None
@@ -309,6 +313,8 @@ def render_entry(
         out += [f"{h}# {label('examples', lang)}", ""]
         for ex in entry.examples:
             out += _example((results or {}).get(ex.id), ex, lang, fmt)
+    if entry.questions(lang):
+        out += [f"{h}# {label('player_questions', lang)}", ""] + [f"- {escape(q)}" for q in entry.questions(lang)] + [""]
     if entry.see_also:
         out += [f"{h}# {label('see_also', lang)}", ""]
         out += [f"- {ref(t, lang, titles, link_to)}" for t in entry.see_also] + [""]

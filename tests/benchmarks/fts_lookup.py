@@ -1,6 +1,9 @@
 """The baseline: a minimal SQLite FTS5 lookup (stdlib only), for whole-process timing against `kb search`.
 
     python fts_lookup.py DB "query words"      prints the top entry ids, one per line
+
+The table has the engine's fields as columns (see search_bench.build_fts); BM25 weights are the
+engine's field weights, written out here so that this script imports nothing but the stdlib.
 """
 
 from __future__ import annotations
@@ -9,14 +12,20 @@ import re
 import sqlite3
 import sys
 
+COLUMNS = ("title", "names", "questions", "summary", "body")
+"""The engine's scored fields (kb.search.ranking.FIELDS), one FTS5 column each."""
+WEIGHTS = (4.0, 3.0, 2.0, 1.5, 1.0)
+"""The engine's field weights (kb.search.ranking.FIELD_WEIGHTS), in column order."""
+
 
 def lookup(db: sqlite3.Connection, query: str, limit: int = 10) -> list[str]:
-    """Entry ids for ``query``: any word, ranked by BM25 with title > summary > body, one hit per entry."""
+    """Entry ids for ``query``: any word, ranked by BM25 with the engine's field weights, one hit per entry."""
     words = re.findall(r"\w+", query)
     if not words:
         return []
     match = " OR ".join('"' + w.replace('"', "") + '"' for w in words)
-    rows = db.execute("SELECT entry FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, 4.0, 1.5, 1.0) LIMIT ?",
+    weights = ", ".join(str(w) for w in WEIGHTS)
+    rows = db.execute(f"SELECT entry FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0, {weights}) LIMIT ?",
                       (match, limit * 4)).fetchall()
     out: list[str] = []
     for (entry,) in rows:

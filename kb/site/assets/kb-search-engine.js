@@ -1,18 +1,19 @@
 /* The engine's search, run in the browser on data the engine exported (kb/search/export.py).
  *
- * Nothing here analyses text: stems, glossary forms, field weights, BM25 parameters, question words
- * and typo candidates all come from the data. This file only looks words up and scores, following
- * the engine's query (kb/search/query.py): each word in every field (BM25F, field weights), the
- * words together as a phrase bonus, the glossary's other names lightly, "did you mean" for words
- * the index does not know. Loaded as a plain script (works from file://); also a CommonJS module
- * for the tests.
+ * Nothing here analyses text: stems, glossary forms, field weights, BM25 parameters, question words,
+ * the name and game-context tables and typo candidates all come from the data. This file only looks
+ * words up and scores, following the contract in kb/search/ranking.py: each word of the query is a
+ * slot looked up in every field (BM25 per field, field weights), the glossary's other names lightly,
+ * then each document's sum times the share of the query's words it matches (coordination) and its
+ * entry's factor (kind prior, exact name, game context); "did you mean" for words the index does
+ * not know, nearest first, the misspelt word kept. Loaded as a plain script (works from file://);
+ * also a CommonJS module for the tests.
  */
 (function (root) {
   "use strict";
 
   var FORMAT = 1;
   var MAX_QUERY = 500;
-  var TOP = 60;
 
   /* Lowercase, accents off (the engine folds the same way; the data's words are folded already). */
   function fold(text) {
@@ -21,25 +22,23 @@
   }
 
   var WORD = /[\p{L}\p{N}_]+/gu;
-  var PUNCT = /[¿?¡!,;:()\[\]{}<>]+/g;
+  var PUNCT = /[¿?¡!,;:()\[\]{}<>"'’`´]+/g;
 
   function words(text) {
     return text.match(WORD) || [];
   }
 
-  function levenshtein(a, b, max) {
-    if (Math.abs(a.length - b.length) > max) return max + 1;
-    var prev = [], cur = [];
+  /* Levenshtein distance with adjacent transpositions (ranking.edit_distance). */
+  function editDistance(a, b) {
+    var prev2 = [], prev = [], cur;
     for (var j = 0; j <= b.length; j++) prev[j] = j;
     for (var i = 1; i <= a.length; i++) {
       cur = [i];
-      var best = i;
       for (var k = 1; k <= b.length; k++) {
-        var cost = a[i - 1] === b[k - 1] ? 0 : 1;
-        cur[k] = Math.min(prev[k] + 1, cur[k - 1] + 1, prev[k - 1] + cost);
-        if (cur[k] < best) best = cur[k];
+        cur[k] = Math.min(prev[k] + 1, cur[k - 1] + 1, prev[k - 1] + (a[i - 1] === b[k - 1] ? 0 : 1));
+        if (i > 1 && k > 1 && a[i - 1] === b[k - 2] && a[i - 2] === b[k - 1]) cur[k] = Math.min(cur[k], prev2[k - 2] + 1);
       }
-      if (best > max) return max + 1;
+      prev2 = prev;
       prev = cur;
     }
     return prev[b.length];
@@ -58,6 +57,10 @@
     data.fields.forEach(function (f) { self.fields[f.name] = self._field(f); });
     this.spelling = data.spelling;
     this.questionWords = new Set(this.rules.questionWords);
+    this.nameStop = new Set(this.rules.alternatives.stop);
+    this.gameWords = new Set(this.rules.gameWords);
+    this.names = new Map(Object.entries(this.rules.names));
+    this.context = new Map(Object.entries(this.rules.context));
     this._expander(this.rules.alternatives);
   }
 
@@ -87,7 +90,7 @@
         return entry;
       },
     };
-    return { name: f.name, weight: f.weight, analyzer: f.analyzer, avg: f.avg, lengths: f.lengths, df: df,
+    return { name: f.name, weight: f.weight, b: f.b, analyzer: f.analyzer, avg: f.avg, lengths: f.lengths, df: df,
              postings: postings };
   };
 
@@ -119,26 +122,32 @@
     return this.lookup(fold(w)) !== undefined;
   };
 
+  /* The nearest indexed word (ranking.rank_corrections): fewest edits, then closest length, most frequent, alphabetical. */
   Engine.prototype.suggest = function (word) {
-    var rules = this.rules.spelling, prefix = word.slice(0, rules.prefix);
-    var best = null, bestFreq = -1;
+    var prefix = word.slice(0, this.rules.spelling.prefix), max = word.length <= 5 ? 1 : 2;
+    var best = null, bestKey = null;
     for (var i = 0; i < this.spelling.length; i++) {
       var cand = this.spelling[i][0];
-      if (cand === word || cand.slice(0, rules.prefix) !== prefix) continue;
-      if (levenshtein(word, cand, rules.maxdist) > rules.maxdist) continue;
-      var freq = this.spelling[i][1] || 1;
-      if (freq > bestFreq || (freq === bestFreq && cand > best)) { best = cand; bestFreq = freq; }
+      if (cand === word || cand.slice(0, prefix.length) !== prefix || Math.abs(cand.length - word.length) > max) continue;
+      var d = editDistance(word, cand);
+      if (d > max) continue;
+      var key = [d, Math.abs(cand.length - word.length), -(this.spelling[i][1] || 0), cand];
+      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] &&
+          (key[2] < bestKey[2] || (key[2] === bestKey[2] && key[3] < bestKey[3])))))) { best = cand; bestKey = key; }
     }
     return best;
   };
 
+  /* Misspelt word -> its correction, for words the index and the word lists do not know. */
   Engine.prototype.correct = function (ws) {
-    var self = this, min = this.rules.spelling.min;
-    return ws.map(function (w) {
+    var self = this, min = this.rules.spelling.min, out = {};
+    ws.forEach(function (w) {
       var folded = fold(w);
-      if (folded.length < min || self.known(w)) return w;
-      return self.suggest(folded) || w;
+      if (folded.length < min || /^[0-9]+$/.test(folded) || self.known(w)) return;
+      var c = self.suggest(folded);
+      if (c) out[w] = c;
     });
+    return out;
   };
 
   Engine.prototype._expander = function (alt) {
@@ -177,94 +186,101 @@
 
   /* ---------------------------------------------------------------- scoring */
 
-  Engine.prototype._bm25 = function (field, t, k) {
-    var entry = field.postings.get(t), doc = entry.docs[k], doc0 = this.docs[doc];
-    var rules = this.rules.bm25;
-    var idf = Math.log(this.rules.docCount / (field.df.get(t) + 1)) + 1;
-    var tf = entry.tf[k] * doc0.boost;
-    var len = field.lengths[doc] || 1;
-    return idf * ((tf * (rules.k1 + 1)) / (tf + rules.k1 * ((1 - rules.b) + rules.b * len / field.avg)));
+  /* The terms of one word in a field: for ``names`` a lowercase word is looked up as in the text fields
+   * (stop words dropped: "los" is an article, "LoS" a name). */
+  Engine.prototype._word = function (field, w) {
+    if (field.name === "names" && w !== w.toLowerCase()) {
+      var id = this.termId.get(fold(w));
+      if (id !== undefined && field.df.has(id)) return [id];
+    }
+    return this.analyse(field, w);
   };
 
-  /* A term in a field, ``boost`` times its BM25 score, added to ``scores`` (doc index -> score). */
-  Engine.prototype._term = function (scores, field, t, boost, allow) {
-    var entry = field.postings.get(t);
-    if (!entry) return;
-    for (var k = 0; k < entry.docs.length; k++) {
-      var doc = entry.docs[k];
-      if (allow && !allow(doc)) continue;
-      scores.set(doc, (scores.get(doc) || 0) + boost * this._bm25(field, t, k));
-    }
+  /* ranking.name_key: folded words, question and stop words dropped (all kept if nothing is left). */
+  Engine.prototype.nameKey = function (text) {
+    var ws = words(text).map(fold), self = this;
+    var kept = ws.filter(function (w) { return !self.questionWords.has(w) && !self.nameStop.has(w); });
+    return (kept.length ? kept : ws).join(" ");
   };
 
-  /* The tokens in order, each within ``slop`` positions after the previous one: the sum of their scores, boosted. */
-  Engine.prototype._phrase = function (scores, field, toks, slop, boost, allow) {
-    var entries = [];
-    for (var i = 0; i < toks.length; i++) {
-      var e = toks[i] >= 0 && field.postings.get(toks[i]);
-      if (!e) return;
-      entries.push(e);
-    }
-    var first = entries[0];
-    for (var k = 0; k < first.docs.length; k++) {
-      var doc = first.docs[k];
-      if (allow && !allow(doc)) continue;
-      var ks = [k], ok = true;
-      for (var j = 1; j < entries.length && ok; j++) {
-        var kk = entries[j].at.get(doc);
-        if (kk === undefined) ok = false; else ks.push(kk);
-      }
-      if (!ok) continue;
-      var ends = first.pos[k].slice();
-      for (j = 1; j < entries.length && ends.length; j++) {
-        var next = entries[j].pos[ks[j]], found = [];
-        for (var a = 0; a < ends.length; a++) {
-          for (var b = 0; b < next.length; b++) {
-            var d = next[b] - ends[a];
-            if (d >= 1 && d <= slop && found.indexOf(next[b]) < 0) found.push(next[b]);
-          }
+  /* ranking.game_context: the game most of the words point to, when one leads. */
+  Engine.prototype.gameContext = function (ws) {
+    var votes = new Map(), self = this;
+    ws.forEach(function (word) {
+      var w = fold(word), forms = [w, /s$/.test(w) ? w.slice(0, -1) : null, /es$/.test(w) ? w.slice(0, -2) : null];
+      for (var i = 0; i < forms.length; i++) {
+        if (forms[i] && self.context.has(forms[i])) {
+          var g = self.context.get(forms[i]);
+          votes.set(g, (votes.get(g) || 0) + 1);
+          break;
         }
-        ends = found;
       }
-      if (!ends.length) continue;
-      var s = 0;
-      for (j = 0; j < entries.length; j++) s += this._bm25(field, toks[j], ks[j]);
-      scores.set(doc, (scores.get(doc) || 0) + boost * s);
-    }
+    });
+    var best = 0, leaders = [];
+    votes.forEach(function (n, g) { if (n > best) { best = n; leaders = [g]; } else if (n === best) leaders.push(g); });
+    return leaders.length === 1 ? leaders[0] : null;
   };
 
-  Engine.prototype._run = function (ws, allow) {
-    var rules = this.rules, self = this, scores = new Map(), text = ws.join(" ");
-    var names = Object.keys(this.fields);
-    names.forEach(function (name) {
-      var field = self.fields[name], seen = new Set();
-      self.analyse(field, text).forEach(function (t) {
-        if (seen.has(t)) return;
-        seen.add(t);
-        if (t >= 0) self._term(scores, field, t, field.weight, allow);
-      });
-    });
-    if (ws.length > 1) {
-      rules.phrase.fields.forEach(function (name) {
-        var field = self.fields[name], toks = self.analyse(field, text);
-        if (toks.length > 1) self._phrase(scores, field, toks, rules.phrase.slop, rules.phrase.boost * field.weight, allow);
+  Engine.prototype._bm25w = function (field, t, k) {
+    var entry = field.postings.get(t), doc = entry.docs[k], rules = this.rules.bm25;
+    var idf = Math.log(this.rules.docCount / (field.df.get(t) + 1)) + 1;
+    var tf = entry.tf[k], len = field.lengths[doc] || 1, b = field.b === undefined ? rules.b : field.b;
+    return idf * ((tf * (rules.k1 + 1)) / (tf + rules.k1 * ((1 - b) + b * len / field.avg)));
+  };
+
+  /* Slots (ranking / query.plan) scored: doc index -> [sum, matched-words bitmask]; returns also the word count. */
+  Engine.prototype._run = function (ws, fixed, allow) {
+    var self = this, rules = this.rules, acc = new Map(), counted = 0, names = Object.keys(this.fields);
+    function slot(clauses, bit) {
+      clauses.forEach(function (c) {
+        var field = c[0], t = c[1], w = c[2], entry = field.postings.get(t);
+        if (!entry) return;
+        for (var k = 0; k < entry.docs.length; k++) {
+          var doc = entry.docs[k];
+          if (allow && !allow(doc)) continue;
+          var a = acc.get(doc);
+          if (!a) acc.set(doc, a = [0, 0]);
+          a[0] += w * self._bm25w(field, t, k);
+          a[1] |= bit;
+        }
       });
     }
-    this.alternatives(text).slice(0, rules.alternatives.max).forEach(function (alt) {
-      rules.alternatives.fields.forEach(function (name) {
-        var field = self.fields[name], toks = self.analyse(field, alt), w = rules.alternatives.boost * field.weight;
-        if (toks.length > 1) self._phrase(scores, field, toks, rules.alternatives.slop, w, allow);
-        else if (toks.length === 1 && toks[0] >= 0) self._term(scores, field, toks[0], w, allow);
+    var plan = [];
+    ws.forEach(function (w) {
+      var clauses = new Map(), any = false;
+      (fixed[w] ? [w, fixed[w]] : [w]).forEach(function (form) {
+        names.forEach(function (name) {
+          var field = self.fields[name];
+          self._word(field, form).forEach(function (t) {
+            any = true;
+            if (t >= 0) clauses.set(name + "|" + t, [field, t, field.weight]);
+          });
+        });
       });
+      if (any) plan.push(clauses);
     });
-    return scores;
+    plan.forEach(function (clauses, i) { slot(clauses, 1 << i); });
+    counted = plan.length;
+    this.alternatives(ws.join(" ")).slice(0, rules.alternatives.max).forEach(function (alt) {
+      var clauses = new Map();
+      rules.alternatives.fields.forEach(function (name) {
+        var field = self.fields[name];
+        words(alt).forEach(function (aw) {
+          self._word(field, aw).forEach(function (t) {
+            if (t >= 0) clauses.set(name + "|" + t, [field, t, rules.alternatives.boost * field.weight]);
+          });
+        });
+      });
+      slot(clauses, 0);
+    });
+    return { acc: acc, counted: counted };
   };
 
   /* Run a query. Options: game, kind (filters), limit (default 10). Returns
    * {query, hits: [{doc, id, title, game, kind, url, summary, score}], total, byGame, didYouMean, marks}. */
   Engine.prototype.search = function (query, options) {
     options = options || {};
-    var limit = options.limit || 10, self = this;
+    var limit = options.limit || 10, self = this, rules = this.rules;
     var text = String(query).slice(0, MAX_QUERY);
     var ws = words(text.replace(PUNCT, " "));
     var kept = ws.filter(function (w) { return !self.questionWords.has(fold(w)); });
@@ -278,10 +294,29 @@
         return (!options.game || d.game === options.game) && (!options.kind || d.kind === options.kind);
       };
     }
-    var corrected = this.correct(ws);
-    var didYouMean = corrected.join(" ") !== ws.join(" ") ? corrected.join(" ") : null;
-    var scores = this._run(corrected, allow);
-    var ranked = Array.from(scores.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, TOP);
+    var fixed = this.correct(ws);
+    var said = ws.map(function (w) { return fixed[w] || w; });
+    var didYouMean = Object.keys(fixed).length ? said.join(" ") : null;
+    var context = options.game ? null : this.gameContext(ws);
+    var key = this.nameKey(said.join(" ")), bare = key.split(" ").filter(function (w) { return !self.gameWords.has(w); }).join(" ");
+    var exact = new Set((this.names.get(key) || []).concat(bare && bare !== key ? (this.names.get(bare) || []) : []));
+    var run = this._run(ws, fixed, allow);
+    if (!run.acc.size) {
+      var near = {};
+      ws.forEach(function (w) { var f = fold(w); if (f.length >= 3) { var c = self.suggest(f); if (c) near[w] = c; } });
+      run = this._run(ws, near, allow);
+    }
+    var coord = [];
+    for (var m = 0; m <= run.counted; m++) coord.push(run.counted ? Math.pow((1 + m) / (1 + run.counted), rules.coordination) : 1);
+    function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
+    var scored = [];
+    run.acc.forEach(function (a, doc) {
+      var d = self.docs[doc];
+      var f = exact.has(d.id) ? rules.exactBoost : (rules.kindPrior[d.kind] || 1);
+      if (context !== null && d.game === context) f *= rules.gameBoost;
+      scored.push([doc, a[0] * f * coord[bits(a[1])]]);
+    });
+    var ranked = scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     var byGame = {}, byKind = {}, seen = new Set(), hits = [];
     ranked.forEach(function (pair) {
       var d = self.docs[pair[0]];
@@ -295,7 +330,7 @@
       }
     });
     return { query: text, hits: hits, total: seen.size, byGame: byGame, byKind: byKind, didYouMean: didYouMean,
-             marks: this.marks(corrected) };
+             marks: this.marks(said) };
   };
 
   /* What to mark in a result's line: the query's analysed terms, and its words of three letters or more. */

@@ -1,0 +1,267 @@
+"""Every ranking parameter and rule of the search, as data and pure functions (no Whoosh here).
+
+The contract, for any runtime that reproduces the ranking (the Python engine in
+:mod:`kb.search.query`; the browser search, from data exported at build time):
+
+**Documents.** One document per entry and language (``lang`` = ``es`` or ``en``); its scored
+fields are ``<field>_<lang>`` for each field of :data:`FIELDS`, each holding the terms produced by
+that field's analyzer. :func:`kb.search.query.analyse` ``(fieldname, text)`` gives the terms of any
+text for a field: tokenize with :data:`TOKEN` → lowercase → fold accents (Whoosh ``accent_map``) →
+drop the stop words of ``lang`` (Whoosh's stop list; *not* in ``names_*``) → Snowball stem of
+``lang``. Every document also stores ``entry``, ``game``, ``kind`` and ``lang``. The exporter reads
+terms, postings (document, term frequency), document frequencies, stored field lengths and ``N``
+from the open index (``kb.search.index.Reader.searcher``) and the name table, word→game table and
+game-name words from ``meta.json`` beside it (``Reader.meta``).
+
+**Query.** :func:`query_words` gives the words of a query (question words dropped). Each word
+makes one *slot*: the word analysed for every field of both languages (for ``names_*``, a word typed
+all lowercase is analysed as for ``body_*``, stop words dropped: "LoS" is a name, "los" an article),
+each distinct (field, term) a clause of weight :data:`FIELD_WEIGHTS` ``[field]``; a word's spelling
+correction (below) adds its clauses to the same slot. Glossary alternatives of the names in the
+query (``synonyms.json``, :class:`kb.search.index.Expander`; at most :data:`MAX_ALTERNATIVES`) are
+extra slots over ``title`` and ``names`` only, weighted ``ALTERNATIVE_WEIGHT × FIELD_WEIGHTS``; they
+do not count as words. A word with no clause (a stop word) has no slot.
+
+**Score of a document** = ``entry_factor × coordination(matched, words) × Σ weight × bm25`` over
+the clauses whose term is in the document's field, with Whoosh's BM25F per field::
+
+    bm25  = idf × tf × (K1 + 1) / (tf + K1 × (1 − B + B × fl / avgfl))       (K1 = BM25_K1, B = BM25_B[field])
+    idf   = ln(N / (df + 1)) + 1     N = documents in the index (both languages, deleted ones included
+                                     until merged: Whoosh's doc_count_all), df = documents whose field
+                                     holds the term (idem)
+    fl    = the document's field length as Whoosh stores it (one byte, quantised; read it from the
+            index), avgfl = total length of the field / N
+
+``matched`` counts the word slots with at least one clause in the document, ``words`` the word
+slots (:func:`coordination`). :func:`entry_factor`: the kind prior (:data:`KIND_PRIOR`: a glossary
+entry that merely names a noun of the question weighs less), replaced by :data:`EXACT_NAME_BOOST`
+when the whole query *is* one of the entry's names (:func:`name_keys` of the query looked up in the
+name table, which maps :func:`name_key` of every name to entry ids), times
+:data:`GAME_CONTEXT_BOOST` when no game filter is set and the query's own words point to the
+entry's game (:func:`game_context` over the word→game table of :func:`context_table`). Filters
+(game, kind) drop documents; results are one per entry (its best document), highest score first,
+ties by document number.
+
+**Spelling.** A word of 4+ letters is corrected only when it is in no field of the index (as typed,
+folded, or as a stem) and is not a word of Spanish or English (:func:`is_known_word`, the
+``wordfreq`` lists). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
+language (:func:`query_language`, else the reader's ``lang``; the other language only if that finds
+none) within :func:`max_distance` edits sharing the first letter; the first of
+:func:`rank_corrections` is taken. If no document matches at all, each word's nearest indexed word
+in either language is tried the same way ("fuzzy").
+
+Everything here is data or a pure function of its arguments: the exporter may call
+:func:`context_table`, :func:`name_key`, :func:`rank_corrections`, :func:`edit_distance` or
+serialise the constants as they are.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import Iterable, Mapping, Sequence
+
+from kb.core.terms import STOPWORDS, fold
+
+__all__ = [
+    "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
+    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
+    "entry_factor", "context_table", "game_context", "is_known_word", "query_language", "max_distance",
+    "edit_distance", "rank_corrections",
+]
+
+TOKEN = r"\w+(\.?\w+)*"
+"""A token: word characters, with inner dots kept (``A13``, ``2.5``)."""
+
+FIELDS = ("title", "names", "questions", "summary", "body")
+"""Scored fields of a document (each exists per language: ``title_es``, ``title_en``...).
+
+``title``: the entry's title in the document's language. ``names``: every other name of the entry —
+the other language's title, players' names (``also_called``, both languages), glossary forms and
+abbreviations, a concept's names in every game, tags, id words. ``questions``: the situations
+players describe (``questions`` of the document's language). ``summary`` and ``body``: the text."""
+
+FIELD_WEIGHTS: Mapping[str, float] = {"title": 4.0, "names": 3.0, "questions": 2.0, "summary": 1.5, "body": 1.0}
+"""Clause weight of a query term in each field."""
+
+BM25_B: Mapping[str, float] = {"title": 0.75, "names": 0.5, "questions": 0.75, "summary": 0.75, "body": 0.75}
+"""BM25 length normalisation per field (Whoosh ``BM25F(B=..., <field>_<lang>_B=...)``)."""
+BM25_K1 = 1.2
+"""BM25 term-frequency saturation."""
+
+KIND_PRIOR: Mapping[str, float] = {"term": 0.25, "concept": 0.2}
+"""Weight of an entry by kind (others 1.0): a glossary entry that merely names a noun of the
+question ranks below the rule that answers it."""
+EXACT_NAME_BOOST = 3.0
+"""Weight of an entry when the whole query is one of its names (title, players' name, glossary
+form, abbreviation): then the term wins. Replaces the kind prior."""
+GAME_CONTEXT_BOOST = 1.6
+"""Weight of the entries of the game the query's own words point to (no ``game`` filter given)."""
+ALTERNATIVE_WEIGHT = 0.3
+"""Weight of the glossary's other names for a name in the query: they help, the player's words lead."""
+MAX_ALTERNATIVES = 8
+"""Most glossary alternatives added to one query."""
+
+QUESTION_WORDS = frozenset(
+    "puedo puede pueden podemos cuanto cuantos cuanta cuantas como que cual cuales quien quienes cuando donde hay "
+    "significa significado pasa ocurre "
+    "can could may does do did how what which who whom when where why is are happens mean means meaning".split())
+"""Words of a question that say nothing about the rule ("¿puedo...?", "how does..."): dropped."""
+
+KNOWN_ZIPF = 1.5
+"""A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this."""
+_LANGS = ("es", "en")
+_WORDS = re.compile(r"\w+")
+_PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>\"'’`´]+")
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a query as typed, question words dropped (all of them kept if nothing else is left)."""
+    words = _WORDS.findall(_PUNCT.sub(" ", text))
+    kept = [w for w in words if fold(w) not in QUESTION_WORDS]
+    return kept or words
+
+
+_STOP = STOPWORDS["es"] | STOPWORDS["en"]
+
+
+def name_key(text: str) -> str:
+    """What two names share when they are "the same name": folded words, question and stop words dropped."""
+    words = [fold(w) for w in _WORDS.findall(text)]
+    kept = [w for w in words if w not in QUESTION_WORDS and w not in _STOP]
+    return " ".join(kept or words)
+
+
+COORDINATION = 3.0
+"""Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** COORDINATION``.
+A rule that answers the whole question outranks an entry that names one of its nouns."""
+
+
+def coordination(matched: int, words: int) -> float:
+    """The multiplier for a document matching ``matched`` of the query's ``words`` (in any field)."""
+    return ((1 + matched) / (1 + words)) ** COORDINATION if words else 1.0
+
+
+def idf(documents: int, frequency: int) -> float:
+    """Whoosh's inverse document frequency: ``ln(N / (df + 1)) + 1``."""
+    return math.log(documents / (frequency + 1)) + 1
+
+
+def name_keys(text: str, game_words: frozenset[str] = frozenset()) -> list[str]:
+    """The keys under which the whole query may be an entry's name: :func:`name_key`, and the same without
+    the words of game names ("PSR battletech" is the name "PSR")."""
+    key = name_key(text)
+    bare = " ".join(w for w in key.split() if w not in game_words)
+    return [key, bare] if bare and bare != key else [key]
+
+
+def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None) -> float:
+    """The multiplier of every score of ``entry``'s documents for one query.
+
+    ``exact``: entries one of whose names is the whole query; ``context``: the game the query's own
+    words point to (``None`` when a game filter is set or the words point nowhere).
+    """
+    factor = EXACT_NAME_BOOST if entry in exact else KIND_PRIOR.get(kind, 1.0)
+    if context is not None and game == context:
+        factor *= GAME_CONTEXT_BOOST
+    return factor
+
+
+# ---------------------------------------------------------------- game context
+
+
+def _context_words(phrase: str) -> set[str]:
+    return {w for w in (fold(t) for t in _WORDS.findall(phrase)) if len(w) > 2 and not w.isdigit()
+            and w not in _STOP and w not in QUESTION_WORDS}
+
+
+def context_table(names: Mapping[str, Iterable[str]], texts: Mapping[str, Iterable[str]]) -> dict[str, str]:
+    """The word → game table: a word of a game's names (game name, titles, glossary forms, players'
+    names) that appears in no other game's text at all. ``names`` and ``texts``: per game id."""
+    seen: dict[str, set[str]] = {}
+    for game, parts in texts.items():
+        for part in parts:
+            for w in _WORDS.findall(fold(part)):
+                seen.setdefault(w, set()).add(game)
+    table: dict[str, str] = {}
+    for game, phrases in names.items():
+        for phrase in phrases:
+            for w in _context_words(phrase):
+                if seen.get(w, {game}) <= {game}:
+                    table[w] = game
+    return dict(sorted(table.items()))
+
+
+def game_context(words: Sequence[str], table: Mapping[str, str]) -> str | None:
+    """The game most of the query's words point to (a word, or it without a final ``s``/``es``), when one leads."""
+    votes: dict[str, int] = {}
+    for word in words:
+        w = fold(word)
+        for form in (w, w[:-1] if w.endswith("s") else None, w[:-2] if w.endswith("es") else None):
+            if form and form in table:
+                votes[table[form]] = votes.get(table[form], 0) + 1
+                break
+    if not votes:
+        return None
+    best = max(votes.values())
+    leaders = [g for g, n in votes.items() if n == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+# ---------------------------------------------------------------- spelling
+
+
+def _zipf(word: str, lang: str) -> float:
+    from wordfreq import zipf_frequency  # loaded only when a word is not in the index (its lists take 0.2 s)
+
+    return zipf_frequency(word, lang)
+
+
+@lru_cache(maxsize=4096)
+def is_known_word(word: str, langs: Sequence[str] = _LANGS) -> bool:
+    """True when ``word`` (as typed, or folded) is a word of one of ``langs`` by the ``wordfreq`` lists."""
+    lower = word.lower()
+    return any(_zipf(w, lang) >= KNOWN_ZIPF for lang in langs for w in dict.fromkeys((lower, fold(lower))))
+
+
+def query_language(words: Sequence[str]) -> str | None:
+    """``es`` or ``en`` when the query's words are clearly of one language (``wordfreq``), else ``None``."""
+    score = {lang: 0.0 for lang in _LANGS}
+    for word in words:
+        zs = {lang: _zipf(word.lower(), lang) for lang in _LANGS}
+        if max(zs.values()) >= KNOWN_ZIPF:
+            for lang in _LANGS:
+                score[lang] += zs[lang]
+    if abs(score["es"] - score["en"]) < 1.0:
+        return None
+    return max(score, key=score.__getitem__)
+
+
+def max_distance(word: str) -> int:
+    """Most edits allowed to correct ``word``: 1 up to 5 letters, 2 beyond."""
+    return 1 if len(word) <= 5 else 2
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance with adjacent transpositions (``ventja``/``ventaja`` 1, ``dispraar``/``disparar`` 1)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def rank_corrections(word: str, candidates: Mapping[str, int]) -> list[str]:
+    """``candidates`` (indexed word → document frequency) within :func:`max_distance` of ``word``,
+    nearest first (edits, then difference in length), then most frequent, then alphabetical."""
+    w = fold(word.lower())
+    limit = max_distance(w)
+    scored = [(d, abs(len(c) - len(w)), -freq, c) for c, freq in candidates.items()
+              if c != w and (d := edit_distance(w, c)) <= limit]
+    return [c for *_, c in sorted(scored)]
