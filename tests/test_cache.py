@@ -18,6 +18,7 @@ from typing import Callable
 import pytest
 
 from conftest import SAMPLE, cli
+from kb.search.index import VERSION
 
 
 class _Planted:
@@ -73,7 +74,9 @@ DAMAGE: dict[str, tuple[str, Callable[[Path], None], int]] = {
     "memo: truncated": (MEMO, _truncate, 1),
     "memo: a list": (MEMO, _replace(_header_json("[1,2]")), 0),
     "search: manifest truncated": (SEARCH + "/current/manifest.json", _truncate, 1),
-    "search: manifest wrongly shaped": (SEARCH + "/current/manifest.json", _replace('{"version": 7, "files": {"a": 1}}'), 1),
+    "search: manifest wrongly shaped": (SEARCH + "/current/manifest.json",
+                                        lambda p: p.write_text(f'{{"version": {VERSION}, "files": {{"a": 1}}}}'), 1),
+    "search: meta.json wrongly shaped": (SEARCH + "/current/meta.json", _replace('{"names": 1}'), 1),
     "search: manifest a list": (SEARCH + "/current/manifest.json", _replace("[]"), 1),
     "search: manifest missing": (SEARCH + "/current/manifest.json", lambda p: p.unlink(), 0),
     "search: synonyms truncated": (SEARCH + "/current/synonyms.json", _truncate, 1),
