@@ -111,10 +111,12 @@ def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
     tree(FILES, games=("g", "h"))
     code, out, _ = cli("show", "g.melee", "--lang", "en")
     assert code == 0
-    assert out.startswith("# Melee")
-    assert "## Referenced by\n\n- Shooting" in out
+    assert out.startswith("Melee\n=====\n")
+    assert "Referenced by\n-------------\n  - Shooting  [g.shoot]" in out  # the id beside the title
     code, out, _ = cli("show", "g.shoot")
-    assert "Probabilidad exacta**: 7/10" in out and "ver combate" in out
+    assert "Probabilidad de superar el chequeo: 7/10 ≈ 70\u00a0%." in out and "ver combate" in out
+    for markup in ("{#", "!!!", "**", "](", "&#", "`"):
+        assert markup not in out, markup
     assert "Un marine con CD 14 saca un 8." in out  # the example's note, in the reader's language
     code, out, _ = cli("show", "g.shoot", "--json")
     data = json.loads(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from itertools import permutations
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,15 @@ def test_spanish_is_written_in_our_own_words() -> None:
             if any(tuple(w[i:i + COPY_RUN]) in runs for i in range(len(w) - COPY_RUN + 1)):
                 copied.append(f"{path.relative_to(REPO)} {where}")
     assert copied == []
+
+
+def test_displacement_does_not_depend_on_the_order_models_are_listed(kb: KnowledgeBase) -> None:
+    """The Hunt Begins: every listing order of the same square gives the same answer (issue 19)."""
+    resolver = kb.registry.get("hunt-begins.displacement")
+    occupants = {"power-loader-1": 2, "power-loader-2": 2, "power-loader-3": 2, "hound": 1}
+    owners = {"power-loader-1": "marines", "power-loader-2": "marines", "power-loader-3": "marines", "hound": "predators"}
+    for mover_points in (2, 3, 4):
+        answers = {resolver.func(capacity=8, occupants={m: occupants[m] for m in order}, owners=owners,
+                                 mover_points=mover_points, mover_owner="aliens").values["possible"]
+                   for order in permutations(occupants)}
+        assert len(answers) == 1, (mover_points, answers)

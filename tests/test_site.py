@@ -57,8 +57,8 @@ def test_entry_page_golden_snippets(sites) -> None:
         "Durante la [activación](turn-sequence.md#step-activation), una miniatura con\n"
         "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.",
         "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
-        "- **Probabilidad exacta**: 5/12 ≈ 41.7%",
-        "- ✔ Verificado en la compilación",
+        "≈ 41,7\u00a0%.",  # Babel: Spanish decimal comma and a space before the sign
+        "*✔ Comprobado en la compilación*",
         "## Véase también\n\n- [Secuencia de turno](turn-sequence.md)",
         "## Citada por\n\n- [Apuntar](aim.md)",
         "*Fuente: `seed.txt`, sección “Disparo”*",
@@ -103,7 +103,7 @@ def test_concept_map_lists_each_game_term_with_its_note(sites) -> None:
 def test_glossary_page(sites) -> None:
     md = sites["es"].page("mini/glossary.md").markdown
     assert "## [Línea de visión](line-of-sight.md) {#mini-line-of-sight}" in md
-    assert "- *Abreviaturas:* es: LdV; en: LoS" in md
+    assert "- *Abreviaturas:* español: LdV; inglés: <span lang=\"en\">LoS</span>" in md
     assert "- *Concepto:* [Línea de visión](../concepts.md#common-line-of-sight)" in md
 
 

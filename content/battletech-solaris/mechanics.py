@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
 from kb.mechanics.checks import roll_over
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -126,10 +126,10 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
         if unit == "mech":
             trace.add("Un 'Mech que aterriza saltando en un pantano queda atrapado sin tirar",
                       "A 'Mech landing from a jump in a swamp is stuck with no roll")
-            return outcome(trace, Fraction(0), check="automatic", target=None, stuck=True)
+            return outcome(trace, _free(Fraction(0), moment), check="automatic", target=None, stuck=True)
         if unit == "infantry":
             trace.add("La infantería que salta no queda atrapada", "Jumping infantry does not get stuck")
-            return outcome(trace, Fraction(1), check="none", target=None, stuck=False)
+            return outcome(trace, _free(Fraction(1), moment), check="none", target=None, stuck=False)
         raise RuleError("cannot-jump", "solo los 'Mechs y la infantería saltan en estas reglas",
                         "only 'Mechs and infantry jump in these rules")
     if unit == "infantry":
@@ -163,7 +163,14 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
                       "Rolls {r}: still stuck, it tries again next movement phase", r=roll)
         else:
             trace.add("Sale {r}: libre", "Rolls {r}: free", r=roll)
-    return outcome(trace, odds, check=check, target=need, stuck=stuck)
+    return outcome(trace, _free(odds, moment, roll="roll"), check=check, target=need, stuck=stuck)
+
+
+def _free(p: Fraction, moment: str, roll: str | None = None) -> Chance:
+    """The chance of ending free of the swamp: not stuck on entering, out on escaping."""
+    es, en = (("no quedar atrapada al entrar", "not getting stuck on entering") if moment == "entering"
+              else ("salir del pantano", "getting out of the swamp"))
+    return Chance.of(p, es, en, output="stuck", when=False, roll=roll, dice="2d6" if roll else None)
 
 
 @resolver("battletech-solaris.to-hit", outputs={
@@ -193,7 +200,8 @@ def to_hit(base: int, stuck_in_swamp: bool = False, climbing: bool = False, roll
     if roll is not None:
         hit = roll >= target
         trace.add("Sale {r}: {h}", "Rolls {r}: {h_en}", r=roll, h="impacta" if hit else "falla", h_en="hits" if hit else "misses")
-    return outcome(trace, _odds_at_least(target), modifier=modifier, target=target, hit=hit)
+    event = Chance.of(_odds_at_least(target), "impactar", "hitting", output="hit", roll="roll", dice="2d6")
+    return outcome(trace, event, modifier=modifier, target=target, hit=hit)
 
 
 # --- Simultaneous movement ----------------------------------------------------------------------
@@ -357,7 +365,7 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     for m, v in mp.items():
         step = top // v
         spends[m] = [step * k for k in range(1, v + 1)]
-        trace.add("{m}: {v} PM, uno cada {s} subturno(s): {t}", "{m}: {v} MP, one every {s} sub-turn(s): {t}",
+        trace.add("{m}: {v} PM, uno cada {s} {s:p:subturno|subturnos}: {t}", "{m}: {v} MP, one every {s} sub-{s:p:turn|turns}: {t}",
                   m=m, v=v, s=step, t=spends[m])
     enters: dict[str, list[int]] = {}
     for m, costs in hex_costs.items():
@@ -390,8 +398,8 @@ def charge_allowed(hexes_moved: int, target_prone: bool = False, same_elevation:
     if not same_elevation:
         raise RuleError("different-elevation", "no se puede cargar contra un objetivo a distinta elevación",
                         "a target at a different elevation cannot be charged")
-    trace.add("Ha recorrido {h} hexágono(s), objetivo en pie y a la misma elevación: puede cargar",
-              "It moved {h} hex(es), the target stands at the same elevation: it may charge", h=hexes_moved)
+    trace.add("Ha recorrido {h} {h:p:hexágono|hexágonos}, objetivo en pie y a la misma elevación: puede cargar",
+              "It moved {h} {h:p:hex|hexes}, the target stands at the same elevation: it may charge", h=hexes_moved)
     return outcome(trace, allowed=True)
 
 
@@ -423,7 +431,9 @@ def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
     if roll is not None:
         trace.add("Sale {r}: {t}", "Rolls {r}: {t_en}", r=roll, t="cae y patina" if falls else "gira sin problemas",
                   t_en="falls and skids" if falls else "turns safely")
-    return outcome(trace, _odds_at_least(modified_skill), needed=True, target=modified_skill, falls=falls)
+    event = Chance.of(_odds_at_least(modified_skill), "no caer al girar (superar la tirada de derrape)",
+                      "keeping its footing (passing the skid roll)", output="falls", when=False, roll="roll", dice="2d6")
+    return outcome(trace, event, needed=True, target=modified_skill, falls=falls)
 
 
 @resolver("battletech-solaris.skid-slide", outputs={
@@ -637,7 +647,8 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
         hits = engine_slots if breached else 0
         trace.add("Sale {r}: {t}; impactos de reactor: {h}", "Rolls {r}: {t_en}; engine hits: {h}", r=roll, h=hits,
                   t="casco perforado" if breached else "el casco aguanta", t_en="hull breached" if breached else "the hull holds")
-    return outcome(trace, odds, roll_needed=True, breached=breached, engine_hits=hits)
+    event = Chance.of(odds, "perforar el casco", "breaching the hull", output="breached", roll="roll", dice="2d6")
+    return outcome(trace, event, roll_needed=True, breached=breached, engine_hits=hits)
 
 
 # --- Climbing and dropping down ------------------------------------------------------------------
@@ -677,8 +688,8 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
     n = abs(levels)
     per = CLIMB_MP_PER_LEVEL[working_hands]
     mod = CLIMBING_PILOTING_MODIFIER[working_hands]
-    trace.add("{h} mano(s) operativa(s): {p} PM por nivel × {n} niveles = {t} PM de andar",
-              "{h} working hand(s): {p} MP per level × {n} levels = {t} walking MP", h=working_hands, p=per, n=n, t=per * n)
+    trace.add("{h} {h:p:mano|manos} {h:p:operativa|operativas}: {p} PM por nivel × {n} niveles = {t} PM de andar",
+              "{h} working {h:p:hand|hands}: {p} MP per level × {n} levels = {t} walking MP", h=working_hands, p=per, n=n, t=per * n)
     trace.add("{n} chequeos de pilotaje, cada uno con {m:+d}", "{n} piloting rolls, each at {m:+d}", n=n, m=mod)
     trace.add("Ataques contra el 'Mech que escala: {a:+d}", "Attacks against the climbing 'Mech: {a:+d}", a=ATTACKS_AGAINST_CLIMBER)
     target, odds = None, None
@@ -710,7 +721,9 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
         if not falls and len(rolls) < n:
             raise RuleError("missing-rolls", f"{n} niveles piden {n} chequeos y solo hay {len(rolls)}",
                             f"{n} levels call for {n} rolls and there are only {len(rolls)}")
-    return outcome(trace, odds, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
+    event = None if odds is None else Chance.of(odds, "superar el chequeo de pilotaje de un nivel",
+                                             "passing one level's piloting roll")
+    return outcome(trace, event, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
                    attack_modifier=ATTACKS_AGAINST_CLIMBER, target=target, levels_reached=reached, falls=falls,
                    fall_height=height)
 
@@ -748,8 +761,8 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
             legs_fail = leg_roll < piloting_skill + leg_mod
             leg_damage = levels if legs_fail else 0
             crits = (2 if structure_damaged else 1) if legs_fail else 0
-            trace.add("Piernas: sale {r}; daño {d} a cada pierna y {c} tirada(s) de crítico por pierna",
-                      "Legs: rolls {r}; {d} damage to each leg and {c} critical roll(s) per leg", r=leg_roll, d=leg_damage, c=crits)
+            trace.add("Piernas: sale {r}; daño {d} a cada pierna y {c} {c:p:tirada|tiradas} de crítico por pierna",
+                      "Legs: rolls {r}; {d} damage to each leg and {c} critical {c:p:roll|rolls} per leg", r=leg_roll, d=leg_damage, c=crits)
         if fall_roll is not None:
             falls = fall_roll < piloting_skill + fall_mod
             trace.add("Caída: sale {r}; {t}", "Fall: rolls {r}; {t_en}", r=fall_roll,
@@ -758,7 +771,8 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
     elif leg_roll is not None or fall_roll is not None:
         raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
                         "the piloting skill is needed to judge the rolls")
-    return outcome(trace, odds, mp=DROP_DOWN_MP, leg_modifier=leg_mod, fall_modifier=fall_mod, leg_damage=leg_damage,
+    event = None if odds is None else Chance.of(odds, "superar los dos chequeos de pilotaje", "passing both piloting rolls")
+    return outcome(trace, event, mp=DROP_DOWN_MP, leg_modifier=leg_mod, fall_modifier=fall_mod, leg_damage=leg_damage,
                    leg_critical_rolls=crits, falls=falls)
 
 
@@ -787,7 +801,8 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
     need = MASC_THRESHOLDS[step]
     if need is None:
         trace.add("Quinto turno seguido: las piernas se congelan sin tirar", "Fifth turn in a row: the legs freeze with no roll")
-        return outcome(trace, Fraction(0), step=step, threshold=None, success=False if roll is not None else None,
+        return outcome(trace, Chance.of(Fraction(0), "que el MASC funcione", "MASC working", output="success"),
+                       step=step, threshold=None, success=False if roll is not None else None,
                        run_mp=None, frozen=True)
     odds = _odds_at_least(need)
     trace.add("Historial {h}: escalón {s}, hace falta {n} o más en 2D6 ({f})", "History {h}: step {s}, needs 2D6 of {n} or more ({f})",
@@ -805,7 +820,8 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
         run_mp = 2 * walking_mp
     if run_mp is not None:
         trace.add("Corre a 2 × {w} = {r} PM", "Runs at 2 × {w} = {r} MP", w=walking_mp, r=run_mp)
-    return outcome(trace, odds, step=step, threshold=need, success=success, run_mp=run_mp, frozen=frozen)
+    event = Chance.of(odds, "que el MASC funcione", "MASC working", output="success", roll="roll", dice="2d6")
+    return outcome(trace, event, step=step, threshold=need, success=success, run_mp=run_mp, frozen=frozen)
 
 
 @resolver("battletech-solaris.masc-weight", outputs={
@@ -840,3 +856,160 @@ def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_stre
     else:
         trace.add("Ocupa tantos espacios para críticos como toneladas: {s}", "It takes as many critical slots as tons: {s}", s=slots)
     return outcome(trace, exact=float(exact), tons=float(tons), slots=slots)
+
+
+LABELS = {
+    "hexes_moved": ("hexágonos recorridos", "hexes moved"),
+    "target_prone": ("objetivo derribado", "target prone"),
+    "same_elevation": ("a la misma elevación", "at the same elevation"),
+    "allowed": ("permitido", "allowed"),
+    "levels": ("niveles", "levels"),
+    "working_hands": ("manos operativas", "working hands"),
+    "hand_free": ("mano libre", "hand free"),
+    "running": ("corre", "running"),
+    "piloting_skill": ("habilidad de pilotaje", "piloting skill"),
+    "rolls": ("tiradas", "rolls"),
+    "mp": ("PM", "MP"),
+    "piloting_rolls": ("chequeos de pilotaje", "piloting rolls"),
+    "piloting_modifier": ("modificador de pilotaje", "piloting modifier"),
+    "attack_modifier": ("modificador a los ataques contra él", "modifier to attacks against it"),
+    "target": ("necesita en 2D6", "needs on 2D6"),
+    "levels_reached": ("niveles alcanzados", "levels reached"),
+    "falls": ("cae", "falls"),
+    "fall_height": ("altura de la caída (niveles)", "height of the fall (levels)"),
+    "leg_roll": ("tirada de piernas", "leg roll"),
+    "fall_roll": ("tirada de caída", "fall roll"),
+    "structure_damaged": ("estructura interna dañada", "internal structure damaged"),
+    "leg_modifier": ("modificador de la tirada de piernas", "leg roll modifier"),
+    "fall_modifier": ("modificador de la tirada de caída", "fall roll modifier"),
+    "leg_damage": ("daño a cada pierna", "damage to each leg"),
+    "leg_critical_rolls": ("tiradas de crítico por pierna", "critical rolls per leg"),
+    "event": ("suceso", "event"),
+    "roll": ("tirada", "roll"),
+    "armour_destroyed": ("sin blindaje en la localización", "location armour destroyed"),
+    "engine_slots": ("espacios del reactor en la localización", "engine slots in the location"),
+    "roll_needed": ("hace falta tirada", "roll needed"),
+    "breached": ("casco perforado", "hull breached"),
+    "engine_hits": ("impactos de reactor", "engine hits"),
+    "damaging-hit": ("impacto con daño", "damaging hit"),
+    "submerging-damaged": ("se sumerge ya dañada", "goes under already damaged"),
+    "history": ("turnos anteriores con MASC", "previous turns with MASC"),
+    "walking_mp": ("PM andando", "walking MP"),
+    "step": ("escalón", "step"),
+    "threshold": ("necesita en 2D6", "needs on 2D6"),
+    "success": ("funciona", "works"),
+    "run_mp": ("PM corriendo", "running MP"),
+    "frozen": ("piernas congeladas", "legs frozen"),
+    "tonnage": ("tonelaje", "tonnage"),
+    "tech": ("tecnología", "technology"),
+    "triple_strength_myomer": ("miómero de triple fuerza", "triple-strength myomer"),
+    "exact": ("peso sin redondear", "weight before rounding"),
+    "tons": ("toneladas", "tons"),
+    "slots": ("espacios de crítico", "critical slots"),
+    "clan": ("Clan", "Clan"),
+    "inner-sphere": ("Esfera Interior", "Inner Sphere"),
+    "mp_available": ("PM disponibles", "MP available"),
+    "action": ("acción", "action"),
+    "hex_cost": ("coste del hexágono", "hex cost"),
+    "prohibited": ("terreno prohibido", "prohibited terrain"),
+    "only_expenditure": ("es todo su gasto de PM", "its whole MP expenditure"),
+    "minimum_rule": ("se aplica el movimiento mínimo", "minimum movement applies"),
+    "counts_as": ("cuenta como", "counts as"),
+    "stand_attempts": ("intentos de levantarse", "attempts to stand"),
+    "enter-hex": ("entrar en un hexágono", "entering a hex"),
+    "stand-up": ("levantarse", "standing up"),
+    "case": ("caso", "case"),
+    "paths": ("trayectorias", "paths"),
+    "jumping": ("saltan", "jumping"),
+    "winner": ("gana la iniciativa", "wins the initiative"),
+    "first": ("mueve primero", "moves first"),
+    "final": ("hexágono final", "final hex"),
+    "options": ("opciones del ganador", "the winner's options"),
+    "resolved": ("resuelto por la fuente", "resolved by the source"),
+    "different-paths-different-targets": ("trayectorias distintas, destinos distintos", "different paths, different targets"),
+    "different-paths-same-target": ("trayectorias distintas, mismo destino", "different paths, same target"),
+    "similar-paths-different-targets": ("trayectorias parecidas, destinos distintos", "similar paths, different targets"),
+    "similar-paths-same-target": ("trayectorias parecidas, mismo destino", "similar paths, same target"),
+    "declared": ("movimiento declarado", "declared movement"),
+    "mp_spent": ("PM gastados", "MP spent"),
+    "blocked": ("bloqueado", "blocked"),
+    "backwards": ("hacia atrás", "backwards"),
+    "walk": ("andar", "walking"),
+    "run": ("correr", "running"),
+    "hex_costs": ("coste de cada hexágono", "cost of each hex"),
+    "subturns": ("subturnos", "sub-turns"),
+    "spends": ("subturnos en que gasta PM", "sub-turns in which it spends MP"),
+    "enters": ("subturno en que entra en cada hexágono", "sub-turn in which it enters each hex"),
+    "turned_on_paved_or_ice": ("gira sobre pavimento o hielo", "turned on pavement or ice"),
+    "keeps_moving": ("sigue moviendo", "keeps moving"),
+    "modified_skill": ("pilotaje modificado", "modified piloting"),
+    "needed": ("hace falta tirada", "roll needed"),
+    "falling_damage": ("daño por caída", "falling damage"),
+    "path": ("hexágonos por delante", "hexes ahead"),
+    "slide_hexes": ("hexágonos que patinaría", "hexes it would slide"),
+    "damage_per_hex": ("daño por hexágono", "damage per hex"),
+    "hexes_slid": ("hexágonos patinados", "hexes slid"),
+    "slide_damage": ("daño por patinar", "sliding damage"),
+    "total_damage": ("daño total", "total damage"),
+    "stopped_by": ("lo detiene", "stopped by"),
+    "collisions": ("choques", "collisions"),
+    "charge_distance": ("distancia de carga", "charge distance"),
+    "clear": ("terreno despejado", "clear terrain"),
+    "hill": ("colina", "hill"),
+    "unit": ("unidad", "unit"),
+    "unit-destroyed": ("unidad destruida", "destroyed unit"),
+    "building": ("edificio", "building"),
+    "building-destroyed": ("edificio destruido", "destroyed building"),
+    "moment": ("momento", "moment"),
+    "check": ("tirada", "roll"),
+    "stuck": ("atrapada", "stuck"),
+    "mech": ("'Mech", "'Mech"),
+    "ground-vehicle": ("vehículo de tierra", "ground vehicle"),
+    "infantry": ("infantería", "infantry"),
+    "entering": ("al entrar", "on entering"),
+    "escaping": ("al intentar salir", "when getting out"),
+    "piloting": ("chequeo de pilotaje", "piloting roll"),
+    "infantry-2d6": ("2D6 de infantería", "infantry 2D6"),
+    "automatic": ("automático, sin tirada", "automatic, no roll"),
+    "none": ("ninguna", "none"),
+    "base_cost": ("coste del terreno base", "base terrain cost"),
+    "base_allows_unit": ("el terreno base admite la unidad", "the base terrain allows the unit"),
+    "cost": ("coste en PM", "MP cost"),
+    "hovercraft": ("aerodeslizador", "hovercraft"),
+    "base": ("necesita en 2D6 antes de modificar", "needs on 2D6 before modifiers"),
+    "stuck_in_swamp": ("atrapado en un pantano", "stuck in a swamp"),
+    "climbing": ("escalando", "climbing"),
+    "modifier": ("modificador", "modifier"),
+    "hit": ("impacta", "hits"),
+    "depths": ("profundidades", "depths"),
+    "start_depth": ("profundidad de partida", "starting depth"),
+    "mp_per_level": ("PM por nivel", "MP per level"),
+    "water_mp": ("PM por agua", "water MP"),
+    "level_changes": ("cambios de nivel", "level changes"),
+    "total_mp": ("PM en total", "total MP"),
+    "underwater": ("bajo el agua", "underwater"),
+    "attack": ("ataque", "attack"),
+    "damage": ("daño", "damage"),
+    "attacker_underwater": ("atacante bajo el agua", "attacker underwater"),
+    "attacker_in_water": ("atacante en el agua", "attacker in water"),
+    "target_underwater": ("objetivo bajo el agua", "target underwater"),
+    "rounding_stated": ("la fuente dice cómo redondear", "the source says how to round"),
+    "physical": ("ataque físico", "physical attack"),
+    "death-from-above": ("muerte desde arriba", "death from above"),
+    "depth": ("profundidad", "depth"),
+    "prone": ("derribado", "prone"),
+    "submarine": ("submarino", "submarine"),
+    "vehicle": ("vehículo", "vehicle"),
+    "weapon": ("arma", "weapon"),
+    "solaris": ("reglas de Solaris", "Solaris rules"),
+    "laser": ("láser", "laser"),
+    "ppc": ("CPP", "PPC"),
+    "other-energy": ("otra arma de energía", "other energy weapon"),
+    "torpedo": ("torpedo", "torpedo"),
+    "ballistic": ("balística", "ballistic"),
+    "missile": ("misiles", "missile"),
+    "other_level": ("nivel del otro hexágono", "level of the other hex"),
+    "level": ("nivel", "level"),
+    "difference": ("diferencia de niveles", "level difference"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver
 from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -80,8 +80,8 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                      "aim": aim, "rapid_fire": rapid_fire}
     if kind == "close-combat" and any(shooting_only.values()):
         used = [k for k, v in shooting_only.items() if v]
-        raise RuleError("not-for-close-combat", f"{used} solo se aplican a disparos",
-                        f"{used} apply to shooting only")
+        raise RuleError("not-for-close-combat", "{used}: solo se aplica a los disparos", "{used}: for shooting only",
+                        used=used)
     if target_hidden and (target_engaged or kind == "close-combat"):
         raise RuleError("hidden-and-engaged", "trabarse en combate revela a la miniatura oculta",
                         "being engaged reveals a hidden model")
@@ -90,7 +90,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                         "Apuntar y Fuego rápido son dos acciones de disparo: solo cabe una por turno",
                         "Aim and Rapid fire are two shooting actions: only one is allowed a turn")
     checks = rof + (1 if rapid_fire else 0)
-    trace.add("{checks} chequeo(s) de {stat}", "{checks} {stat_en} check(s)", checks=checks,
+    trace.add("{checks} {checks:p:chequeo|chequeos} de {stat}", "{checks} {stat_en} {checks:p:check|checks}", checks=checks,
               stat="CD" if kind == "shooting" else "CC", stat_en="RC" if kind == "shooting" else "CC")
     need = skill
     mods: list[tuple[str, str, int]] = []
@@ -99,7 +99,8 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     if target_hidden:
         mods.append(("objetivo oculto (sustituye a −4)", "hidden target (replaces −4)", HIDDEN_PENALTY))
     if contested_squares:
-        mods.append((f"{contested_squares} cuadrante(s) en disputa", f"{contested_squares} contested square(s)",
+        mods.append((f"{contested_squares} {'cuadrante' if contested_squares == 1 else 'cuadrantes'} en disputa",
+                     f"{contested_squares} contested {'square' if contested_squares == 1 else 'squares'}",
                      CONTESTED_PENALTY * contested_squares))
     if rapid_fire:
         mods.append(("fuego rápido", "rapid fire", RAPID_FIRE_PENALTY))
@@ -118,7 +119,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                             "an automatic hit is not rolled")
         hits = checks
         p_hit = Fraction(1)
-        trace.add("Impacto automático: {hits} impacto(s)", "Automatic hit: {hits} hit(s)", hits=hits)
+        trace.add("Impacto automático: {hits} {hits:p:impacto|impactos}", "Automatic hit: {hits} {hits:p:hit|hits}", hits=hits)
     else:
         p_hit = _d20(needs[0])
         trace.add("Primer chequeo: {need} o menos en 1d20 ({p})", "First check: {need} or less on 1d20 ({p})",
@@ -130,7 +131,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                                 f"{checks} checks are made, not {len(hit_rolls)}")
             _rolls(hit_rolls)
             hits = sum(r <= n for r, n in zip(hit_rolls, needs))
-            trace.add("Tiradas {rolls}: {hits} impacto(s)", "Rolls {rolls}: {hits} hit(s)", rolls=hit_rolls, hits=hits)
+            trace.add("Tiradas {rolls}: {hits} {hits:p:impacto|impactos}", "Rolls {rolls}: {hits} {hits:p:hit|hits}", rolls=hit_rolls, hits=hits)
     save_target = wounds_caused = wounds_left = removed = None
     odds = p_hit
     if armour is not None:
@@ -141,19 +142,22 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         odds = p_hit * (1 - _d20(save_target))
         if hits is not None:
             if len(save_rolls) != hits:
-                raise RuleError("wrong-number-of-saves", f"hay {hits} impacto(s) y {len(save_rolls)} tirada(s) de salvación",
-                                f"there are {hits} hit(s) and {len(save_rolls)} save roll(s)")
+                raise RuleError("wrong-number-of-saves", f"hay {hits} impactos y {len(save_rolls)} tiradas de salvación: tiene que haber una por impacto",
+                                f"there are {hits} hits and {len(save_rolls)} save rolls: there must be one for each hit")
             _rolls(save_rolls)
             failed = sum(r > save_target for r in save_rolls)
             wounds_caused = failed * wounds_per_failed_save
             wounds_left = max(0, wounds - wounds_caused)
             removed = wounds_left == 0
-            trace.add("Salvaciones {rolls}: {failed} fallada(s) → {w} herida(s)",
-                      "Saves {rolls}: {failed} failed → {w} wound(s)", rolls=save_rolls, failed=failed, w=wounds_caused)
+            trace.add("Salvaciones {rolls}: {failed} {failed:p:fallada|falladas} → {w} {w:p:herida|heridas}",
+                      "Saves {rolls}: {failed} failed → {w} {w:p:wound|wounds}", rolls=save_rolls, failed=failed, w=wounds_caused)
             trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
                       wounds=wounds, w=wounds_caused, left=wounds_left,
                       dead=" (baja)" if removed else "", dead_en=" (casualty)" if removed else "")
-    return outcome(trace, odds, checks=checks, needs=needs, hits=hits, save_target=save_target,
+    event = (Chance.of(odds, "herir con el primer chequeo (impacto y salvación fallada)",
+                    "wounding with the first check (a hit and a failed save)") if armour is not None
+             else Chance.of(odds, "impactar con el primer chequeo", "hitting with the first check"))
+    return outcome(trace, event, checks=checks, needs=needs, hits=hits, save_target=save_target,
                    wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
 
 
@@ -189,20 +193,20 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
         data = _action(context, action_id)
         block = data.get("action", {})
         if ended_by:
-            raise RuleError("activation-ended", f"{ended_by} termina la activación", f"{ended_by} ends the activation")
+            raise RuleError("activation-ended", "{a} termina la activación", "{a} ends the activation", a=ended_by)
         if block.get("passive"):
             raise RuleError("passive-action", f"{action_id} es pasiva: no se elige ni cuesta puntos",
                             f"{action_id} is passive: it is not chosen and costs no points")
         kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
         for k in kinds:
             if k in seen:
-                raise RuleError("same-type-twice", f"{action_id} y {seen[k]} son del mismo tipo ({k})",
-                                f"{action_id} and {seen[k]} are of the same type ({k})")
+                raise RuleError("same-type-twice", "{a} y {b} son del mismo tipo ({k})",
+                                "{a} and {b} are of the same type ({k})", a=action_id, b=seen[k], k=k)
             seen[k] = action_id
         cost = int(block.get("cost", 1))
         if cost > left:
-            raise RuleError("not-enough-points", f"{action_id} cuesta {cost} y quedan {left}",
-                            f"{action_id} costs {cost} and {left} are left")
+            raise RuleError("not-enough-points", "{a} cuesta {cost} y quedan {left}", "{a} costs {cost} and {left} are left",
+                            a=action_id, cost=cost, left=left)
         if all(a in actions[:actions.index(action_id) + 1] for a in EXCLUSIVE):
             raise RuleError("shotgun-and-point-blank", "¡Escopeta! y Disparo a quemarropa no se usan en el mismo turno",
                             "Shotgun! and Point-blank shot cannot be used in the same turn")
@@ -212,7 +216,7 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
             hidden = True
         elif action_id not in KEEPS_HIDDEN:
             hidden = False
-        trace.add("{a}: {cost} punto(s), tipo {k}; quedan {left}", "{a}: {cost} point(s), type {k}; {left} left",
+        trace.add("{a}: {cost} {cost:p:punto|puntos}, tipo {k}; quedan {left}", "{a}: {cost} {cost:p:point|points}, type {k}; {left} left",
                   a=action_id, cost=cost, k=kinds, left=left)
         if action_id in ENDS_ACTIVATION:
             ended_by = action_id
@@ -253,8 +257,8 @@ def first_activation(models: list[str], choice: str, last_activated: str | None 
     trace = Trace()
     others = [m for m in models if m != last_activated]
     if choice == last_activated and others:
-        raise RuleError("last-model-first", f"{choice} fue la última en activarse y hay otras: {others}",
-                        f"{choice} was activated last and there are others: {others}")
+        raise RuleError("last-model-first", "{c} fue la última en activarse y hay otras: {o}",
+                        "{c} was activated last and there are others: {o}", c=choice, o=others)
     trace.add("{c} puede activarse primero", "{c} may activate first", c=choice)
     return outcome(trace, allowed=True)
 
@@ -278,7 +282,8 @@ def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
     if play < 1:
         raise RuleError("bad-count", "hay que jugar al menos una carta", "at least one card must be played")
     if play > hand:
-        raise RuleError("not-enough-cards", f"solo hay {hand} carta(s) en la mano", f"only {hand} card(s) in hand")
+        raise RuleError("not-enough-cards", f"no hay bastantes cartas en la mano (hay {hand})",
+                        f"there are not enough cards in hand ({hand})")
     total = played_this_turn + play
     if total > CARDS_PER_TURN:
         raise RuleError("two-per-turn", f"ya se han jugado {played_this_turn}; el máximo por turno es 2",
@@ -362,7 +367,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("unknown-owner", f"falta el dueño de {missing}", f"the owner of {missing} is missing")
     before = sum(occupants.values())
     free = capacity - before
-    trace.add("Ocupación {b} de {c}: {f} libre(s); la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
+    trace.add("Ocupación {b} de {c}: {f} {f:p:libre|libres}; la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
               b=before, c=capacity, f=free, m=mover_points)
     if free < 1:
         raise RuleError("no-free-point", "hace falta al menos un punto de ocupación libre",
@@ -383,7 +388,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("too-many-models", "demasiadas miniaturas para calcular", "too many models to work out")
     possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None
                    for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
-    trace.add("Sobran {e} punto(s); ¿se puede llenar exactamente? {p}", "{e} point(s) too many; can it be filled exactly? {p}",
+    trace.add("Sobran {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
               e=excess, p=possible)
     if not displaced:
         if not possible:
@@ -427,7 +432,7 @@ def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", c
     """Squares a move covers: M for Move, M + 1 for Run, one for Tactical move; at most two an activation while carrying an objective marker."""
     trace = Trace()
     base = {"move": m, "run": m + 1, "tactical-move": 1}[action]
-    trace.add("{a}: {b} cuadrante(s)", "{a}: {b} square(s)", a=action, b=base)
+    trace.add("{a}: {b} {b:p:cuadrante|cuadrantes}", "{a}: {b} {b:p:square|squares}", a=action, b=base)
     for name, value in modifiers.items():
         base += value
         trace.add("{n}: {v:+d} → {b}", "{n}: {v:+d} → {b}", n=name, v=value, b=base)
@@ -460,7 +465,8 @@ def disengage(cc: int, roll: int | None = None, engaged: bool = True, modifiers:
     elif success is False:
         trace.add("Falla el chequeo: se queda en su cuadrante y pierde el punto de acción",
                   "It fails: it stays in its square and the action point is lost")
-    return outcome(trace, odds, target=need, moves=success, points_spent=1)
+    event = Chance.of(odds, "destrabarse", "getting away", output="moves", roll="roll", dice="1d20")
+    return outcome(trace, event, target=need, moves=success, points_spent=1)
 
 
 @resolver("hunt-begins.objective-marker", outputs={
@@ -549,7 +555,7 @@ def door_assist(forcer: Literal["alien", "hound"], adjacent: list[Literal["alien
     trace = Trace()
     counted = [a for a in adjacent if a == forcer]
     skipped = len(adjacent) - len(counted)
-    trace.add("{n} asistente(s) cuentan, {s} no", "{n} assistant(s) count, {s} do not", n=len(counted), s=skipped)
+    trace.add("{n} {n:p:asistente|asistentes} {n:p:cuenta|cuentan}, {s} no", "{n} {n:p:assistant|assistants} {n:p:counts|count}, {s} do not", n=len(counted), s=skipped)
     return outcome(trace, bonus=len(counted), assistants=len(counted))
 
 
@@ -573,7 +579,8 @@ def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool 
     if roll is not None:
         trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=roll, ok="recupera una herida" if success else "nada",
                   ok_en="recovers a wound" if success else "nothing")
-    return outcome(trace, p, target=TREAT_WOUNDS_TARGET, success=success, wounds_lost=left)
+    event = Chance.of(p, "recuperar una herida", "recovering a wound", output="success", roll="roll", dice="1d20")
+    return outcome(trace, event, target=TREAT_WOUNDS_TARGET, success=success, wounds_lost=left)
 
 
 @resolver("hunt-begins.seal", outputs={"allowed": "the action may be taken", "success": "the door is placed (doors only)",
@@ -599,7 +606,8 @@ def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = 
         check_roll(D20, roll)
         success = roll <= close_combat
     trace.add("Chequeo de CC: {cc} o menos ({p})", "CC check: {cc} or less ({p})", cc=close_combat, p=p)
-    return outcome(trace, p, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
+    event = Chance.of(p, "sellar la compuerta", "sealing the door", output="success", roll="roll", dice="1d20")
+    return outcome(trace, event, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
 
 
 @resolver("hunt-begins.shotgun", outputs={"checks": "RC checks made", "strength": "strength of each hit"})
@@ -630,7 +638,7 @@ def point_blank(targets: int, used_shotgun: bool = False):
     if not 1 <= targets <= 3:
         raise RuleError("too-many-targets", "entre una y tres miniaturas trabadas", "between one and three engaged models")
     trace = Trace()
-    trace.add("{t} chequeo(s) de CC", "{t} CC check(s)", t=targets)
+    trace.add("{t} {t:p:chequeo|chequeos} de CC", "{t} CC {t:p:check|checks}", t=targets)
     return outcome(trace, checks=targets)
 
 
@@ -653,10 +661,10 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
         if target == "square" or not alert:
             raise RuleError("no-line-of-sight", "sin línea de visión solo vale un conducto o esquina a 3 de un marine con ¡Alerta!",
                             "without line of sight only a vent or corner within 3 of a marine with Alert! will do")
-        trace.add("¡Alerta! a {d} cuadrante(s): se puede elegir sin línea de visión",
-                  "Alert! {d} square(s) away: it may be chosen without line of sight", d=alert_within)
+        trace.add("¡Alerta! a {d} {d:p:cuadrante|cuadrantes}: se puede elegir sin línea de visión",
+                  "Alert! {d} {d:p:square|squares} away: it may be chosen without line of sight", d=alert_within)
     hits = models * rof
-    trace.add("{m} miniatura(s) × VdA {r} = {h} impacto(s) automático(s)", "{m} model(s) × RoF {r} = {h} automatic hit(s)",
+    trace.add("{m} {m:p:miniatura|miniaturas} × VdA {r} = {h} {h:p:impacto|impactos} {h:p:automático|automáticos}", "{m} {m:p:model|models} × RoF {r} = {h} automatic {h:p:hit|hits}",
               m=models, r=rof, h=hits)
     return outcome(trace, automatic_hits=hits, dodge_allowed=False)
 
@@ -672,7 +680,7 @@ def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, tar
         raise RuleError("no-square-between", "no hay cuadrante intermedio", "there is no square between")
     squares = (enemies_target > 0) + (enemies_between > 0)
     trace = Trace()
-    trace.add("{s} cuadrante(s) con enemigos × VdA 2", "{s} square(s) with enemies × RoF 2", s=squares)
+    trace.add("{s} {s:p:cuadrante|cuadrantes} con enemigos × VdA 2", "{s} {s:p:square|squares} with enemies × RoF 2", s=squares)
     return outcome(trace, squares_attacked=squares, checks=2 * squares)
 
 
@@ -682,5 +690,130 @@ def acid_spit(distance: int, enemies: int):
     if distance != 1:
         raise RuleError("not-adjacent", "el cuadrante debe ser adyacente", "the square must be adjacent")
     trace = Trace()
-    trace.add("{e} chequeo(s) de CD", "{e} RC check(s)", e=enemies)
+    trace.add("{e} {e:p:chequeo|chequeos} de CD", "{e} RC {e:p:check|checks}", e=enemies)
     return outcome(trace, checks=enemies, strength=12, av=0)
+
+
+LABELS = {
+    "distance": ("distancia en cuadrantes", "distance in squares"),
+    "enemies": ("enemigos", "enemies"),
+    "checks": ("chequeos", "checks"),
+    "strength": ("fuerza", "strength"),
+    "av": ("VA", "AV"),
+    "actions": ("acciones", "actions"),
+    "hidden": ("oculta", "hidden"),
+    "spent": ("puntos de acción gastados", "action points spent"),
+    "left": ("quedan", "left"),
+    "types": ("tipos de acción", "action types"),
+    "skill": ("habilidad", "skill"),
+    "kind": ("tipo de ataque", "kind of attack"),
+    "rof": ("VdA", "RoF"),
+    "hit_rolls": ("tiradas para impactar", "rolls to hit"),
+    "automatic": ("impacto automático", "automatic hit"),
+    "armour": ("armadura", "armour"),
+    "armour_reduction": ("reducción de armadura", "armour reduction"),
+    "save": ("salvación", "save"),
+    "save_rolls": ("tiradas de salvación", "save rolls"),
+    "wounds": ("heridas", "wounds"),
+    "wounds_per_failed_save": ("heridas por salvación fallada", "wounds per failed save"),
+    "target_engaged": ("objetivo trabado", "target engaged"),
+    "contested_squares": ("cuadrantes en disputa", "contested squares"),
+    "target_hidden": ("objetivo oculto", "target hidden"),
+    "aim": ("apunta", "aims"),
+    "rapid_fire": ("fuego rápido", "rapid fire"),
+    "modifiers": ("modificadores", "modifiers"),
+    "needs": ("necesita (o menos)", "needs (or less)"),
+    "hits": ("impactos", "hits"),
+    "save_target": ("salvación con", "save on"),
+    "wounds_caused": ("heridas causadas", "wounds caused"),
+    "wounds_left": ("heridas que le quedan", "wounds left"),
+    "removed": ("baja", "casualty"),
+    "shooting": ("disparo", "shooting"),
+    "close-combat": ("combate cuerpo a cuerpo", "close combat"),
+    "constitution": ("constitución", "constitution"),
+    "cc": ("CC", "CC"),
+    "roll": ("tirada", "roll"),
+    "engaged": ("trabada", "engaged"),
+    "target": ("objetivo", "target"),
+    "moves": ("se mueve", "moves"),
+    "points_spent": ("puntos de acción gastados", "action points spent"),
+    "capacity": ("capacidad del cuadrante", "square capacity"),
+    "occupants": ("ocupantes", "occupants"),
+    "owners": ("bandos", "sides"),
+    "mover_points": ("puntos de quien entra", "points of the model moving in"),
+    "mover_owner": ("bando de quien entra", "side of the model moving in"),
+    "mover_base": ("peana de quien entra", "base of the model moving in"),
+    "displaced": ("desplazadas", "displaced"),
+    "before": ("ocupación antes", "occupancy before"),
+    "needed": ("hay que desplazar", "displacement needed"),
+    "after": ("ocupación después", "occupancy after"),
+    "full": ("cuadrante lleno", "square full"),
+    "neighbours_contested": ("los adyacentes quedan en disputa", "adjacent squares contested"),
+    "possible": ("posible", "possible"),
+    "attacks_as_if_engaged": ("ataca como si estuviera trabada", "attacks as if engaged"),
+    "small": ("pequeña", "small"),
+    "medium": ("mediana", "medium"),
+    "large": ("grande", "large"),
+    "forcer": ("quien fuerza", "forcing model"),
+    "adjacent": ("adyacentes", "adjacent"),
+    "bonus": ("bonificación", "bonus"),
+    "assistants": ("ayudantes", "assistants"),
+    "alien": ("alien", "alien"),
+    "hound": ("sabueso", "hound"),
+    "small-alien": ("alien pequeño", "small alien"),
+    "other": ("otra miniatura", "another model"),
+    "models": ("miniaturas", "models"),
+    "choice": ("elegida", "chosen"),
+    "last_activated": ("última activada", "last activated"),
+    "allowed": ("permitido", "allowed"),
+    "m": ("M", "M"),
+    "action": ("acción", "action"),
+    "carrying": ("lleva algo", "carrying"),
+    "moved_this_activation": ("ya movido en esta activación", "already moved this activation"),
+    "squares": ("cuadrantes", "squares"),
+    "move": ("Mover", "Move"),
+    "run": ("Correr", "Run"),
+    "tactical-move": ("Movimiento táctico", "Tactical move"),
+    "carrier": ("quien lo lleva", "carrier"),
+    "pick_ups": ("veces recogido este turno", "times picked up this turn"),
+    "order": ("orden", "order"),
+    "to": ("hasta", "to"),
+    "hand": ("cartas en la mano", "cards in hand"),
+    "play": ("cartas que juega", "cards played"),
+    "played_this_turn": ("ya jugadas este turno", "already played this turn"),
+    "played": ("jugadas este turno", "played this turn"),
+    "remaining": ("aún se pueden jugar", "may still be played"),
+    "targets": ("objetivos", "targets"),
+    "used_shotgun": ("ya usó la escopeta", "already used the shotgun"),
+    "line_of_sight": ("línea de visión", "line of sight"),
+    "alert_within": ("¡Alerta! a (cuadrantes)", "Alert! within (squares)"),
+    "automatic_hits": ("impactos automáticos", "automatic hits"),
+    "dodge_allowed": ("se permite esquivar", "dodge allowed"),
+    "square": ("cuadrante", "square"),
+    "vent": ("conducto", "vent"),
+    "corner": ("esquina", "corner"),
+    "what": ("qué se sella", "what is sealed"),
+    "done_before": ("hechas antes", "done before"),
+    "contested": ("en disputa", "contested"),
+    "close_combat": ("CC", "CC"),
+    "success": ("éxito", "success"),
+    "door": ("compuerta", "door"),
+    "model": ("miniatura", "model"),
+    "sentries": ("centinelas", "sentries"),
+    "initiative": ("iniciativa", "initiative"),
+    "sentry_actions": ("acciones de los centinelas", "sentry actions"),
+    "resumes": ("acciones que retoma", "actions it resumes"),
+    "enemies_target": ("enemigos en el cuadrante objetivo", "enemies in the target square"),
+    "enemies_between": ("enemigos en medio", "enemies in between"),
+    "used_point_blank": ("ya disparó a quemarropa", "already fired point-blank"),
+    "squares_attacked": ("cuadrantes atacados", "squares attacked"),
+    "factions_here": ("bandos en el cuadrante", "sides in the square"),
+    "adjacent_full": ("adyacentes llenos", "adjacent full squares"),
+    "baseless_nearby": ("miniatura sin peana cerca", "baseless model nearby"),
+    "reasons": ("motivos", "reasons"),
+    "melee_into_full_square": ("puede atacar cuerpo a cuerpo a un cuadrante lleno", "may attack into a full square"),
+    "wounds_lost": ("heridas perdidas", "wounds lost"),
+    "healed_before": ("ya curó antes", "healed before"),
+    "draws": ("cartas de estrategia robadas", "strategy cards drawn"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -219,11 +219,11 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
             raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
     unmeasured = [m for m in engaged_with if m not in distances]
     if unmeasured:
-        raise RuleError("missing-distance", f"falta la distancia al objetivo de {', '.join(unmeasured)}",
-                        f"the distance to the target is missing for {', '.join(unmeasured)}")
+        raise RuleError("missing-distance", "falta la distancia al objetivo de {m}",
+                        "the distance to the target is missing for {m}", m=unmeasured)
     within_2 = [m for m, d in distances.items() if m != target and d <= SHOOTING_INTO_COMBAT_RADIUS]
-    trace.add("A {r}\" o menos de {t}: {w}", "Within {r}\" of {t}: {w}", r=SHOOTING_INTO_COMBAT_RADIUS, t=target,
-              w=[f"{m} ({distances[m]}\")" for m in within_2] or ["—"])
+    trace.add("A {r}\" o menos de {t} (distancia en pulgadas): {w}", "Within {r}\" of {t} (distance in inches): {w}",
+              r=SHOOTING_INTO_COMBAT_RADIUS, t=target, w={m: distances[m] for m in within_2} or ["—"])
     if attacker_engaged:
         raise RuleError("engaged-attacker", "una miniatura trabada no puede hacer Ataques de Proyectil",
                         "an engaged model cannot make projectile attacks")
@@ -257,8 +257,8 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
         if attacker is not None and attacker in extra:
             raise RuleError("attacker-flips", "el Atacante no voltea carta por sí mismo",
                             "the attacker flips no card for itself")
-        raise RuleError("wrong-flips", f"hay que voltear exactamente una carta por {', '.join(candidates)}",
-                        f"exactly one card must be flipped for {', '.join(candidates)}")
+        raise RuleError("wrong-flips", "hay que voltear exactamente una carta por cada una: {c}",
+                        "exactly one card must be flipped for each of them: {c}", c=candidates)
     picked = flip_select(flips, True, choice)
     trace.steps.extend(picked.trace)
     final = picked.values["target"]
@@ -300,14 +300,15 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
         if len(group) > 1:
             pick = chosen.get(step)
             if step not in chosen:
-                raise RuleError("order-not-covered", f"la fuente no ordena varios efectos de '{step}': {', '.join(group)}",
-                                f"the source gives no order for several '{step}' effects: {', '.join(group)}")
+                raise RuleError("order-not-covered", "la fuente no ordena varios efectos del paso «{step}»: {group}",
+                                "the source gives no order for several effects of the step “{step}”: {group}",
+                                step=step, group=group)
             if pick is None:
-                raise RuleError("choice-needed", f"el jugador de '{step}' debe elegir el orden de {', '.join(group)}",
-                                f"the '{step}' player must choose the order of {', '.join(group)}")
+                raise RuleError("choice-needed", "el jugador del paso «{step}» debe elegir el orden de {group}",
+                                "the player of the step “{step}” must choose the order of {group}", step=step, group=group)
             if sorted(pick) != sorted(group):
-                raise RuleError("bad-choice", f"el orden elegido debe contener exactamente {', '.join(group)}",
-                                f"the chosen order must hold exactly {', '.join(group)}")
+                raise RuleError("bad-choice", "el orden elegido debe contener exactamente {group}",
+                                "the chosen order must hold exactly {group}", group=group)
             group = list(pick)
         if group and numbers[step] is None:
             trace.add("Antes de los pasos numerados ({step}): {g}", "Before the numbered steps ({step}): {g}", step=step, g=group)
@@ -315,3 +316,66 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
             trace.add("Paso {n} ({step}): {g}", "Step {n} ({step}): {g}", n=numbers[step], step=step, g=group)
         order += group
     return outcome(trace, order=order)
+
+
+LABELS = {
+    "distance": ("distancia", "distance"),
+    "distances": ("distancias al objetivo", "distances to the target"),
+    "elevation_a": ("elevación de A", "elevation of A"),
+    "elevation_b": ("elevación de B", "elevation of B"),
+    "ht_a": ("Ht de A", "Ht of A"),
+    "ht_b": ("Ht de B", "Ht of B"),
+    "attack_range": ("alcance del ataque", "attack range"),
+    "difference": ("diferencia de elevación", "elevation difference"),
+    "added": ("se suma a la distancia", "added to the distance"),
+    "in_range": ("dentro del alcance", "within range"),
+    "movement": ("movimiento", "movement"),
+    "leaves_range": ("sale del alcance en combate", "leaves the engagement range"),
+    "engaged_enemies": ("enemigos trabados (¿pueden atacar?)", "engaged enemies (may they strike?)"),
+    "strikes": ("golpes al destrabarse", "disengaging strikes"),
+    "declared": ("declarado", "declared"),
+    "special_movement": ("movimiento especial", "special movement"),
+    "strike_triggers": ("disparadores del golpe", "strike triggers"),
+    "disengaging": ("se destraba", "disengaging"),
+    "may_strike": ("pueden golpear al destrabarse", "may make a disengaging strike"),
+    "moves": ("se mueve", "moves"),
+    "ap_spent": ("gasta los PA de Caminar", "the Walk's AP are spent"),
+    "walk": ("Caminar", "Walk"),
+    "push": ("empuje", "push"),
+    "other": ("otro movimiento", "other movement"),
+    "melee_ranges_a": ("alcances de combate de A", "melee ranges of A"),
+    "melee_ranges_b": ("alcances de combate de B", "melee ranges of B"),
+    "a_sees_b": ("A ve a B", "A sees B"),
+    "b_sees_a": ("B ve a A", "B sees A"),
+    "friendly": ("amigas", "friendly"),
+    "range_a": ("alcance en combate de A", "engagement range of A"),
+    "range_b": ("alcance en combate de B", "engagement range of B"),
+    "engaged": ("trabadas", "engaged"),
+    "action": ("acción", "action"),
+    "leaves_engagement_range": ("sale del alcance en combate", "leaves the engagement range"),
+    "allowed": ("permitida", "allowed"),
+    "charge": ("Cargar", "Charge"),
+    "melee-attack": ("ataque de combate", "melee attack"),
+    "projectile-attack": ("ataque de proyectil", "projectile attack"),
+    "target": ("objetivo", "target"),
+    "engaged_with": ("trabado con", "engaged with"),
+    "flips": ("cartas volteadas", "cards flipped"),
+    "choice": ("elección", "choice"),
+    "attacker": ("atacante", "attacker"),
+    "attacker_engaged": ("atacante trabado", "attacker engaged"),
+    "duel_abilities": ("habilidades que dan un duelo", "abilities that call for a duel"),
+    "random": ("objetivo al azar", "random target"),
+    "candidates": ("miniaturas que reciben carta", "models that get a card"),
+    "tied": ("empatadas", "tied"),
+    "duel": ("duelo de selección con", "targeting duel against"),
+    "effects": ("efectos", "effects"),
+    "first_player_order": ("orden del primer jugador", "first player's order"),
+    "second_player_order": ("orden del segundo jugador", "second player's order"),
+    "order": ("orden de resolución", "order of resolution"),
+    "triggers": ("disparadores", "triggers"),
+    "actor": ("quien actúa", "acting model"),
+    "defender": ("defensor", "defender"),
+    "first-player": ("primer jugador", "first player"),
+    "second-player": ("segundo jugador", "second player"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -55,7 +55,7 @@ def _step(steps: list[Mapping[str, Any]], step_id: str) -> Mapping[str, Any]:
     for step in flatten_steps(steps):
         if step["id"] == step_id:
             return step
-    raise RuleError("unknown-step", f"no hay paso '{step_id}' en la ronda", f"the round has no step '{step_id}'")
+    raise RuleError("unknown-step", "la ronda no tiene un paso «{step}»", "the round has no step “{step}”", step=step_id)
 
 
 def _check_2d6(rolls: dict[str, int]) -> None:
@@ -70,7 +70,7 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
     """Winner of one 2D6 Roll-Off; a tie is refused because chapter 07 does not say how to break it."""
     _two_players(list(rolls), "El Roll-Off", "The Roll-Off")
     _check_2d6(rolls)
-    trace.add("Roll-Off (2D6): {rolls}", "Roll-Off (2D6): {rolls}", rolls=[f"{p}={v}" for p, v in rolls.items()])
+    trace.add("Roll-Off (2D6): {rolls}", "Roll-Off (2D6): {rolls}", rolls=dict(rolls))
     (a, ra), (b, rb) = rolls.items()
     if ra == rb:
         raise RuleError("roll-off-tie",
@@ -163,8 +163,8 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
         if action == PASS:
             if phase == "combat" and table[player] > 0:
                 raise RuleError("must-fight",
-                                f"{player} aún tiene {table[player]} unidad(es) trabada(s): en Combate solo se pasa sin ninguna",
-                                f"{player} still has {table[player]} engaged unit(s): in Combat you pass only with none left")
+                                f"{player} aún tiene unidades trabadas ({table[player]}): en Combate solo se pasa sin ninguna",
+                                f"{player} still has engaged units ({table[player]}): in Combat you pass only with none left")
             passed.append(player)
             turns.append(f"{player}: {PASS}")
             if len(passed) == 1:
@@ -173,14 +173,15 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
             else:
                 trace.add("{p} pasa también: termina la fase", "{p} passes too: the phase ends", p=player)
             if phase in MARK_ON_PASS and table[player] > 0:
-                trace.add("{k} unidad(es) de {p} en mesa sin activar reciben su Activation Marker",
-                          "{k} unactivated unit(s) of {p} on the table get their Activation Marker", k=table[player], p=player)
+                trace.add("{k} {k:p:unidad|unidades} de {p} en mesa sin activar {k:p:recibe|reciben} su Activation Marker",
+                          "{k} unactivated {k:p:unit|units} of {p} on the table {k:p:gets its|get their} Activation Marker", k=table[player], p=player)
                 markers[player] += table[player]
                 table[player] = 0
         else:
             if action not in allowed:
-                raise RuleError("action-not-allowed", f"{action} no es una acción de la fase {phase} ({', '.join(allowed)})",
-                                f"{action} is not an action of the {phase} phase ({', '.join(allowed)})")
+                raise RuleError("action-not-allowed", "{action} no es una acción de la fase de {phase} ({allowed})",
+                                "{action} is not an action of the {phase} phase ({allowed})", action=action, phase=phase,
+                                allowed=list(allowed))
             if not can_activate:
                 raise RuleError("must-pass", f"a {player} no le queda ninguna unidad que activar: tiene que pasar",
                                 f"{player} has no unit left to activate: they must pass")
@@ -246,7 +247,7 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
                         f"round {round} needs the VP at the end of round {round - 1}")
     _two_players(list(vp), "«vp»", "'vp'")
     trace.add("VP al final de la ronda {r}: {vp}", "VP at the end of round {r}: {vp}", r=round - 1,
-              vp=[f"{p}={v}" for p, v in vp.items()])
+              vp=dict(vp))
     (a, va), (b, vb) = vp.items()
     if va != vb:
         holder = a if va < vb else b
@@ -286,8 +287,11 @@ def roll_off_odds(result: Literal["win", "tie", "lose"], dice: str = ROLL_OFF_DI
               "Each player rolls {dice}: {total} equally likely combinations", dice=str(d), total=total)
     trace.add("El primer jugador {r} en {fav} de ellas", "The first player {r_en} in {fav} of them",
               r=names_es[result], r_en=names_en[result], fav=fav)
-    p = Fraction(fav, total)
-    return outcome(trace, p, favourable=fav, outcomes=total, probability=f"{fav}/{total}")
+    events = {"win": ("que el primer jugador gane la tirada enfrentada", "the first player winning the Roll-Off"),
+              "tie": ("un empate en la tirada enfrentada", "a tie in the Roll-Off"),
+              "lose": ("que el primer jugador pierda la tirada enfrentada", "the first player losing the Roll-Off")}
+    return outcome(trace, Chance.of(Fraction(fav, total), *events[result]), favourable=fav, outcomes=total,
+                   probability=f"{fav}/{total}")
 
 
 @resolver("starcraft-tmg.arrival-check", outputs={
@@ -361,3 +365,53 @@ def start_of_round(first_player: str, units: dict[str, list[str]], effects: dict
         resolved += mine
     trace.add("Después se revisa el Supply disponible (capítulo 05)", "Then the available Supply is checked (chapter 05)")
     return outcome(trace, statuses=statuses, effects_order=resolved)
+
+
+LABELS = {
+    "phase": ("fase", "phase"),
+    "holder": ("tiene el marcador de primer jugador", "holds the First Player Marker"),
+    "units": ("unidades por jugador", "units per player"),
+    "decisions": ("decisiones", "decisions"),
+    "starts": ("empieza", "starts"),
+    "reserves": ("unidades en reserva", "units in reserve"),
+    "turns": ("turnos", "turns"),
+    "first_to_pass": ("primero en pasar", "first to pass"),
+    "next_first_player": ("primer jugador de la fase siguiente", "first player of the next phase"),
+    "marker_for": ("marcador para la fase", "marker for the phase"),
+    "activations": ("activaciones", "activations"),
+    "markers": ("marcadores de activación en mesa", "Activation Markers on the table"),
+    "finishing_run": ("activaciones seguidas al final", "activations in a row at the end"),
+    "movement": ("Movimiento", "Movement"),
+    "assault": ("Asalto", "Assault"),
+    "combat": ("Combate", "Combat"),
+    "distance": ("distancia", "distance"),
+    "in_coherency": ("en coherencia", "in coherency"),
+    "method": ("forma de llegar", "way of arriving"),
+    "legal": ("permitida", "allowed"),
+    "margin": ("pulgadas de más", "inches too far"),
+    "edge": ("por el borde de la mesa", "from the table edge"),
+    "warp-prism": ("por un Warp Prism", "through a Warp Prism"),
+    "summoned": ("invocada", "summoned"),
+    "round": ("ronda", "round"),
+    "roll_off": ("tirada enfrentada", "Roll-Off"),
+    "choice": ("elección", "choice"),
+    "vp": ("puntos de victoria", "victory points"),
+    "decided_by": ("se decide por", "decided by"),
+    "roll-off": ("tirada enfrentada", "a Roll-Off"),
+    "fewer-vp": ("menos puntos de victoria", "fewer victory points"),
+    "vp-tie-roll-off": ("tirada enfrentada por empate a puntos", "a Roll-Off after a tie in victory points"),
+    "roll_off_winner": ("gana la tirada enfrentada", "wins the Roll-Off"),
+    "result": ("resultado", "result"),
+    "dice": ("dados", "dice"),
+    "favourable": ("resultados favorables", "favourable outcomes"),
+    "outcomes": ("resultados posibles", "possible outcomes"),
+    "probability": ("probabilidad", "probability"),
+    "win": ("gana", "wins"),
+    "tie": ("empate", "tie"),
+    "lose": ("pierde", "loses"),
+    "first_player": ("primer jugador", "first player"),
+    "effects": ("efectos", "effects"),
+    "statuses": ("estados", "statuses"),
+    "effects_order": ("orden de los efectos", "order of the effects"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -7,9 +7,9 @@ resolver does the least it can and the entry's notes say so.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Callable, Literal
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
 
 BANNER = {"gold": 1, "mana": 1}
 """What the Banner gives every resources phase."""
@@ -232,8 +232,32 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
     a = _nullify(trace, attacker_name, attacker)
     defenders = {n: _nullify(trace, n, d) for n, d in defenders.items()}
     enemies = {n: d for n, d in defenders.items() if not d.get("ally") and not d.get("replaces")}
+    forced = _forced(trace, a, enemies)
+    target = _choose_target(trace, a, enemies, forced, target)
+    struck = _struck(trace, a, enemies, target)
+    behind_hit, player_damage = _trample(trace, a, defenders, target, struck, behind)
+    fighters = [n for n in enemies if n in forced or n in struck]  # the forced ones and every enemy hit
+    resolve = _stand_ins(trace, defenders)
+    fighters = [r for r in map(resolve, fighters) if r]
+    struck = [r for r in map(resolve, struck) if r]
+    behind_hit = resolve(behind_hit) if behind_hit else None
+    hits = struck + ([behind_hit] if behind_hit else [])
+    life, magical, a_life = _damage(trace, a, defenders, attacker_name, hits, behind_hit, fighters)
+    flipped = _flips(trace, a, defenders, attacker_name, fighters)
+    dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
+    a_dead = a_life < 1
+    trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
+              d=dead + ([attacker_name] if a_dead else []) or ["—"])
+    return outcome(trace, target=target, fighters=fighters, struck=hits, attacker_life=a_life, attacker_dead=a_dead,
+                   life=life, dead=dead, magical=magical, flipped=flipped, player_damage=player_damage)
 
-    # 1. Whose threat area forces the combat.
+
+Troops = dict[str, dict]
+"""Troops by name, each its data (attack, life, abilities...)."""
+
+
+def _forced(trace: Trace, a: dict, enemies: Troops) -> list[str]:
+    """Step 1: the enemies whose active threat area forces the combat."""
     forced: list[str] = []
     for n, d in enemies.items():
         if not d.get("adjacent", True):
@@ -250,8 +274,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             continue
         forced.append(n)
         trace.add("{n}: su área de amenaza obliga a combatir", "{n}: its threat area forces combat", n=n)
+    return forced
 
-    # 2. The attacker's choice of target.
+
+def _choose_target(trace: Trace, a: dict, enemies: Troops, forced: list[str], target: str | None) -> str:
+    """Step 2: the troop the attacker hits (the one forcing it, or its choice among several)."""
     if target is None:
         if len(forced) == 1:
             target = forced[0]
@@ -259,8 +286,8 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             raise RuleError("no-combat", "ninguna área de amenaza activa obliga a combatir y no se ha elegido a quién golpear",
                             "no active threat area forces a combat and no troop was chosen to hit")
         else:
-            raise RuleError("choose-target", f"{', '.join(forced)} obligan a combatir: el atacante debe elegir a quién golpea",
-                            f"{', '.join(forced)} force combat: the attacker must choose whom to hit")
+            raise RuleError("choose-target", "{f} obligan a combatir: el atacante debe elegir a quién golpea",
+                            "{f} force combat: the attacker must choose whom to hit", f=forced)
     if target not in enemies:
         raise RuleError("unknown-target", f"{target} no es una tropa enemiga de este combate",
                         f"{target} is not an enemy troop in this combat")
@@ -268,8 +295,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
         raise RuleError("out-of-reach", f"{target} no está adyacente y el atacante no tiene Distancia",
                         f"{target} is not adjacent and the attacker lacks Distance")
     trace.add("El atacante golpea a {t}", "The attacker hits {t}", t=target)
+    return target
 
-    # 3. Who takes the attacker's hit.
+
+def _struck(trace: Trace, a: dict, enemies: Troops, target: str) -> list[str]:
+    """Step 3: who takes the attacker's hit (the target, and its neighbours with Area Strike)."""
     struck = [target]
     if a.get("area_strike"):
         ranged = not enemies[target].get("adjacent", True)
@@ -279,6 +309,12 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             if (ranged and d.get("next_to_target")) or (not ranged and d.get("adjacent", True)):
                 struck.append(n)
         trace.add("Golpe en Área: golpea también a {s}", "Area Strike: it also hits {s}", s=struck[1:] or ["—"])
+    return struck
+
+
+def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list[str],
+             behind: str | None) -> tuple[str | None, int]:
+    """Trample: the troop behind the target that is hit too, and the damage dealt to the enemy player."""
     behind_hit: str | None = None
     player_damage = 0
     if behind is not None:
@@ -302,11 +338,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
                       ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
         else:
             raise RuleError("unknown-target", f"{behind} no está en la lista de tropas", f"{behind} is not a listed troop")
+    return behind_hit, player_damage
 
-    # 4. Who fights back: the forced ones and every enemy the attacker hits.
-    fighters = [n for n in enemies if n in forced or n in struck]
 
-    # 5. Troops gone before the damage step, and their stand-ins.
+def _stand_ins(trace: Trace, defenders: Troops) -> Callable[[str], str | None]:
+    """Step 5: troops gone before the damage step, and who stands in for them."""
     stand_in = {str(d["replaces"]): n for n, d in defenders.items() if d.get("replaces")}
 
     def resolve(n: str) -> str | None:
@@ -319,17 +355,16 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
         trace.add("{n} desaparece antes del daño: ni hace ni recibe daño", "{n} is gone before damage: it deals and takes none", n=n)
         return None
 
-    fighters = [r for r in map(resolve, fighters) if r]
-    struck = [r for r in map(resolve, struck) if r]
-    if behind_hit:
-        behind_hit = resolve(behind_hit)
+    return resolve
 
-    # 6. Damage, all at once.
+
+def _damage(trace: Trace, a: dict, defenders: Troops, attacker_name: str, hits: list[str], behind_hit: str | None,
+            fighters: list[str]) -> tuple[dict[str, int], dict[str, int], int]:
+    """Step 6: all damage at once — the attacker's hits, Fire Shields, and the fighters striking back."""
     life = {n: int(d["life"]) for n, d in defenders.items()}
     magical = {n: 0 for n in defenders}
     magical[attacker_name] = 0
     a_life = int(a["life"])
-    hits = struck + ([behind_hit] if behind_hit else [])
     for n in hits:
         d = defenders[n]
         life[n] -= int(a["attack"])
@@ -362,8 +397,11 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
             magical[n] += shield
             trace.add("Escudo Ígneo del atacante: {n} recibe {x} de daño mágico → Vida {l}",
                       "The attacker's Fire Shield: {n} takes {x} magical damage → Life {l}", n=n, x=shield, l=life[n])
+    return life, magical, a_life
 
-    # 7. Flips and deaths.
+
+def _flips(trace: Trace, a: dict, defenders: Troops, attacker_name: str, fighters: list[str]) -> list[str]:
+    """Step 7: troops left flipped after the combat (Tenacity keeps a troop upright)."""
     flipped: list[str] = []
     if a.get("tenacity"):
         trace.add("Ahínco: el atacante no se voltea", "Tenacity: the attacker does not flip")
@@ -378,12 +416,7 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
         if d.get("flipped") and n not in flipped:
             flipped.append(n)
     trace.add("Quedan volteadas: {f}", "Left flipped: {f}", f=flipped or ["—"])
-    dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
-    a_dead = a_life < 1
-    trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
-              d=dead + ([attacker_name] if a_dead else []) or ["—"])
-    return outcome(trace, target=target, fighters=fighters, struck=hits, attacker_life=a_life, attacker_dead=a_dead,
-                   life=life, dead=dead, magical=magical, flipped=flipped, player_damage=player_damage)
+    return flipped
 
 
 @resolver("warlords-of-terra.hit-player", outputs={
@@ -418,8 +451,8 @@ def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False, t
         return outcome(trace, allowed=True, player_hit=True, must_fight=[], ignored=ignored)
     shields = [n for n in blockers if adjacent[n].get("player_behind")]
     if not (trample and shields):
-        raise RuleError("enemy-troops-adjacent", f"hay tropas enemigas adyacentes ({', '.join(blockers)}): hay que combatir con ellas antes",
-                        f"enemy troops are adjacent ({', '.join(blockers)}): it must fight them first")
+        raise RuleError("enemy-troops-adjacent", "hay tropas enemigas adyacentes ({b}): hay que combatir con ellas antes",
+                        "enemy troops are adjacent ({b}): it must fight them first", b=blockers)
     trace.add("Tropas enemigas adyacentes ({b}): no puede tomar al jugador como blanco y combate con ellas",
               "Enemy troops are adjacent ({b}): it cannot target the player and fights them", b=blockers)
     trace.add("Arrasar: si golpea a {s}, el golpe sigue hasta el jugador, que está detrás",
@@ -458,7 +491,8 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
     if result is not None:
         trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=result, ok="se aplica" if success else "no se aplica",
                   ok_en="it applies" if success else "it does not apply")
-    return outcome(trace, odds, success=success, roll_when=when)
+    return outcome(trace, Chance.of(odds, "sacar una herradura", "rolling a horseshoe", output="success"),
+                   success=success, roll_when=when)
 
 
 @resolver("warlords-of-terra.regenerate", outputs={
@@ -506,3 +540,79 @@ def immune(immune_to: Literal["spells", "items", "troops", "places"],
     trace.add("El efecto afecta a la tropa{m}: lo ignora", "The effect affects the troop{m_en}: it ignores it",
               m=" (efecto masivo)" if mass else "", m_en=" (a mass effect)" if mass else "")
     return outcome(trace, ignored=True, may_choose=False)
+
+
+LABELS = {
+    "gold": ("oro", "gold"),
+    "mana": ("maná", "mana"),
+    "places": ("lugares", "places"),
+    "gold_left": ("oro restante", "gold left"),
+    "mana_left": ("maná restante", "mana left"),
+    "built": ("construidos", "built"),
+    "attacker": ("atacante", "attacker"),
+    "defenders": ("defensores", "defenders"),
+    "target": ("objetivo", "target"),
+    "behind": ("tropa detrás", "troop behind"),
+    "attacker_name": ("nombre del atacante", "attacker's name"),
+    "fighters": ("combaten con el atacante", "fight the attacker"),
+    "struck": ("reciben el daño del atacante", "take the attacker's damage"),
+    "attacker_life": ("vida del atacante", "attacker's life"),
+    "attacker_dead": ("muere el atacante", "the attacker dies"),
+    "life": ("vida", "life"),
+    "dead": ("mueren", "die"),
+    "magical": ("daño mágico", "magical damage"),
+    "flipped": ("giradas", "flipped"),
+    "player_damage": ("daño al jugador enemigo", "damage to the enemy player"),
+    "adjacent": ("tropas enemigas adyacentes", "adjacent enemy troops"),
+    "flies": ("vuela", "flies"),
+    "allowed": ("permitido", "allowed"),
+    "player_hit": ("el jugador enemigo recibe el golpe", "the enemy player is hit"),
+    "must_fight": ("tiene que combatir con", "must fight"),
+    "ignored": ("ignoradas", "ignored"),
+    "immune_to": ("inmune a", "immune to"),
+    "card_type": ("tipo de carta", "card type"),
+    "affects": ("afecta a", "affects"),
+    "mass": ("efecto en masa", "mass effect"),
+    "may_choose": ("puede elegirla", "may pick it"),
+    "spells": ("hechizos", "spells"),
+    "items": ("objetos", "items"),
+    "troops": ("tropas", "troops"),
+    "troop": ("una tropa", "a troop"),
+    "player": ("un jugador", "a player"),
+    "result": ("resultado del dado", "die result"),
+    "moment": ("momento que indica la carta", "moment the card gives"),
+    "horseshoe_first": ("la herradura va primero", "the horseshoe comes first"),
+    "success": ("se aplica", "applies"),
+    "roll_when": ("se tira", "rolled"),
+    "on entering the battlefield": ("al entrar en el campo de batalla", "on entering the battlefield"),
+    "horseshoe": ("herradura", "horseshoe"),
+    "blank": ("cara en blanco", "blank face"),
+    "speed": ("velocidad", "speed"),
+    "zones": ("zonas", "zones"),
+    "preparation": ("en preparación", "in preparation"),
+    "attack": ("ataca", "attacks"),
+    "flip_ability": ("usa una habilidad que la gira", "uses an ability that flips it"),
+    "charge": ("carga", "charges"),
+    "ends_in_threat_area": ("acaba en un área de amenaza", "ends in a threat area"),
+    "max_zones": ("zonas que puede mover", "zones it may move"),
+    "flip_ability_allowed": ("aún puede usar una habilidad que la gira", "may still use an ability that flips it"),
+    "x": ("X", "X"),
+    "damage": ("daño", "damage"),
+    "turns": ("turnos", "turns"),
+    "turn": ("turno", "turn"),
+    "divert": ("recursos desviados", "resources diverted"),
+    "hero_takes": ("el héroe toma", "the Hero takes"),
+    "first_player": ("es el primer jugador", "is the first player"),
+    "hero_power": ("poder del héroe ganado", "Hero's Power gained"),
+    "producing": ("lugares que producen", "places that produce"),
+    "draws": ("cartas robadas", "cards drawn"),
+    **_ABILITIES,
+    "distance": ("ataque a Distancia", "Distance attack"),
+    "nullified": ("anulada", "nullified"),
+    "alert": ("en Alerta", "on Alert"),
+    "next_to_target": ("junto al objetivo", "next to the target"),
+    "gone": ("ya no está", "gone"),
+    "replaces": ("sustituye a", "replaces"),
+    "ally": ("aliada", "ally"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English); the abilities by their card names."""

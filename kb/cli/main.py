@@ -96,11 +96,15 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(data, out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
-    from kb.site.render import render_entry
+    from kb.site.text import render_text
+
+    from kb.site.worked import name_finder
 
     titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
-    page = render_entry(entry, args.lang, titles, kb.backlinks(entry.id), results)
-    out.write(html.unescape(re.sub(r"</?code>", "`", page)))  # a terminal shows text, not HTML entities
+    meta = kb.games.get(entry.game)
+    names = name_finder(entry.game, meta.name if meta else None, meta.data.get("names") if meta else None, kb.entries)
+    out.write(render_text(entry, args.lang, titles, kb.backlinks(entry.id), results, resolvers=kb.registry.get,
+                          names=names))
     return EXIT_OK
 
 
@@ -180,7 +184,8 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             r = kb.registry.get(name)
             assert r is not None
             rows.append({"name": name, "inputs": list(r.inputs), "required": sorted(r.required),
-                         "outputs": list(r.outputs), "doc": r.doc})
+                         "outputs": list(r.outputs), "doc": r.doc,
+                         "labels": {w: {"es": r.label(w, "es"), "en": r.label(w, "en")} for w in r.vocabulary()}})
         json.dump(rows, out, ensure_ascii=False, indent=2)
         out.write("\n")
         return EXIT_OK
@@ -189,6 +194,9 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         assert r is not None
         ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
         out.write(f"{name}({ins}) -> {', '.join(r.outputs)}\n    {r.doc}\n")
+        if args.labels:
+            for word in r.vocabulary():
+                out.write(f"      {word}: {r.label(word, 'es') or '?'} / {r.label(word, 'en') or '?'}\n")
     return EXIT_OK
 
 
@@ -297,6 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
     r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
+    r.add_argument("--no-labels", dest="labels", action="store_false",
+                   help="leave out the Spanish / English label of each input, output and value")
     r.add_argument("--json", action="store_true", help="print a JSON array")
     r.set_defaults(func=_resolvers)
 

@@ -11,11 +11,13 @@ from jsonschema import Draft202012Validator
 
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
-from kb.mechanics import Context, Outcome, Registry, RuleError
-from kb.core.model import Entry, Example
+from kb.mechanics import Context, Outcome, Registry, Resolver, RuleError, Step
+from kb.mechanics.dice import distribution, parse
+from kb.core.model import Entry, Example, Text
 from kb.core.schema import found, where
 
-__all__ = ["ExampleResult", "check_examples", "run_example", "run_examples", "select", "Selection", "parse_selectors"]
+__all__ = ["ExampleResult", "check_examples", "check_chance", "run_example", "run_examples", "select", "Selection",
+           "parse_selectors"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -36,6 +38,8 @@ class ExampleResult:
     """The rule error code raised, or the unexpected exception."""
     details: tuple[str, ...] = field(default_factory=tuple)
     """Human-readable lines explaining a failure."""
+    message: Step | None = None
+    """What the rule error said, in both languages (when the resolver refused the inputs)."""
 
     @property
     def passed(self) -> bool:
@@ -70,6 +74,8 @@ class ExampleResult:
             "expected": dict(self.example.expect or {}),
             "actual": dict(self.outcome.values) if self.outcome else None,
             "probability": str(self.outcome.probability) if self.outcome and self.outcome.probability is not None else None,
+            "event": ({"es": self.outcome.chance.event.es, "en": self.outcome.chance.event.en}
+                      if self.outcome and self.outcome.chance else None),
             "error": self.error,
             "details": list(self.details),
         }
@@ -180,8 +186,8 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
             result = res.func(**kwargs)
     except RuleError as err:
         if ex.expect_error == err.code:
-            return ExampleResult(entry, ex, "passed", error=err.code)
-        return ExampleResult(entry, ex, "failed", error=err.code,
+            return ExampleResult(entry, ex, "passed", error=err.code, message=err.step)
+        return ExampleResult(entry, ex, "failed", error=err.code, message=err.step,
                              details=(f"raised {err.code}: {err.text.en}" + (f"; expected {ex.expect_error}" if ex.expect_error else ""),))
     except TimeLimit:
         return ExampleResult(entry, ex, "error", error="timeout",
@@ -208,8 +214,53 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
         elif result.probability != ex.probability:
             mismatches.append(("probability", str(ex.probability), str(result.probability)))
             details.append(f"probability: expected {ex.probability}, got {result.probability}")
+    if result.chance is not None:  # runs the resolver again for every total: within the same limits
+        try:
+            with time_limit(seconds):
+                details += check_chance(res, kwargs, result)
+        except TimeLimit:
+            return ExampleResult(entry, ex, "error", error="timeout",
+                                 details=(f"ran longer than {seconds:g} s, the limit per worked example",))
+        except (Exception, SystemExit) as exc:
+            what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
+            return ExampleResult(entry, ex, "error", error=what, details=(what,))
     status = "failed" if details else "passed"
     return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
+
+
+def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> list[str]:
+    """Problems with the probability a resolver states: it must name its event in both languages and,
+    when it says which roll decides the event, equal the share of the dice's totals for which the
+    resolver itself says the event happens."""
+    ch = result.chance
+    assert ch is not None
+    problems = []
+    if not (ch.event.es.strip() and (ch.event.en or "").strip()):
+        return [f"{res.name} states a probability ({ch.probability}) without naming its event in both languages"]
+    if ch.output is not None and ch.output not in res.outputs:
+        return [f"{res.name}: the event's output '{ch.output}' is not one of its outputs"]
+    if ch.output is None:
+        return problems
+    happened = result.values.get(ch.output)
+    if ch.probability == 0 and happened == ch.when:
+        problems.append(f"the chance of {ch.event.en} is 0, yet {ch.output} = {happened!r}")
+    if ch.probability == 1 and happened is not None and happened != ch.when:
+        problems.append(f"the chance of {ch.event.en} is 1, yet {ch.output} = {happened!r}")
+    if ch.roll is None or ch.dice is None:
+        return problems
+    ways = distribution(parse(ch.dice))
+    hits = 0
+    for total, n in ways.items():
+        try:
+            values = res.func(**{**kwargs, ch.roll: total}).values
+        except RuleError:
+            continue
+        hits += n * (values.get(ch.output) == ch.when)
+    counted = Fraction(hits, sum(ways.values()))
+    if counted != ch.probability:
+        problems.append(f"the chance of {ch.event.en} is stated as {ch.probability}, but {ch.output} = {ch.when!r} "
+                        f"for {counted} of the {ch.dice} rolls")
+    return problems
 
 
 @dataclass(frozen=True)

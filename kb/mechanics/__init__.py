@@ -11,17 +11,21 @@ the generic modules below and each game's own ``content/<game>/mechanics.py``.
 from __future__ import annotations
 
 import inspect
+import string
 import types
 import typing
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Literal, Mapping
 
+from babel import Locale
+
 from kb.core.model import Text
 
 __all__ = [
     "Step",
     "Trace",
+    "Chance",
     "Outcome",
     "RuleError",
     "Context",
@@ -44,6 +48,32 @@ class Step:
     """What happened, per language."""
     values: Mapping[str, Any] = field(default_factory=dict)
     """The numbers and names the step used."""
+    templates: tuple[str, str] | None = None
+    """The Spanish and English wording with ``{name}`` fields, kept so a page can fill them in its language."""
+
+    def say(self, lang: str, show: Callable[[Any], str]) -> str:
+        """The step in ``lang``, each plain ``{name}`` field shown by ``show`` (names, numbers per locale).
+
+        A field with a format spec (``{value:+d}``) keeps Python's formatting of that spec.
+        """
+        if self.templates is None:
+            return self.text.best(lang)
+        return _Fill(show, lang).vformat(self.templates[0 if lang == "es" else 1], (), self.values)
+
+
+class _Fill(string.Formatter):
+    """Fills a step's template: plain fields through ``show``; ``{n:p:impacto|impactos}`` picks the word
+    that goes with the number ``n`` by the language's plural rule (CLDR, through Babel)."""
+
+    def __init__(self, show: Callable[[Any], str], lang: str) -> None:
+        self.show = show
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("p:"):
+            one, _, other = format_spec[2:].partition("|")
+            return one if Locale.parse(self.lang).plural_form(abs(value)) == "one" else (other or one)
+        return format(value, format_spec) if format_spec else self.show(value)
 
 
 class Trace:
@@ -53,17 +83,57 @@ class Trace:
         self.steps: list[Step] = []
 
     def add(self, es: str, en: str, **values: Any) -> None:
-        """Add a step; ``{name}`` fields in both templates are filled from ``values``."""
-        shown = {k: _show(v) if isinstance(v, (bool, list, tuple)) else v for k, v in values.items()}
-        self.steps.append(Step(Text(es.format(**shown), en.format(**shown)), values))
+        """Add a step; ``{name}`` fields in both templates are filled from ``values``.
+
+        Values stay data: a page shows ids by their names and numbers the way its language writes them.
+        """
+        text = Text(_Fill(_show, "es").vformat(es, (), values), _Fill(_show, "en").vformat(en, (), values))
+        self.steps.append(Step(text, values, (es, en)))
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, (int, float, Fraction)) and not isinstance(value, bool):
+        return str(value)
     if isinstance(value, bool):
         return "✔" if value else "✘"
     if isinstance(value, (list, tuple)):
         return ", ".join(_show(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={_show(v)}" for k, v in value.items())
     return str(value)
+
+
+@dataclass(frozen=True)
+class Chance:
+    """The exact probability of a named event, and how the engine can check it.
+
+    ``event`` says in words what the probability measures ("herir con un disparo" / "wounding with
+    one shot"). ``output`` and ``when`` tie it to the outputs: the event happened when
+    ``values[output] == when``. With ``roll`` and ``dice`` (the input that decides it and what is
+    rolled for it), the example runner runs the resolver once for every total of the dice and checks
+    that the event's weight is the stated probability.
+    """
+
+    probability: Fraction
+    """The exact probability."""
+    event: Text
+    """What it is the probability of, worded as a noun phrase in both languages."""
+    output: str | None = None
+    """The output that tells whether the event happened."""
+    when: Any = True
+    """The value of ``output`` that means it happened."""
+    roll: str | None = None
+    """The input that holds the roll deciding the event."""
+    dice: str | None = None
+    """The dice rolled for ``roll``, e.g. ``2d6``."""
+
+    @classmethod
+    def of(cls, probability: Fraction, es: str, en: str, *, output: str | None = None, when: Any = True,
+           roll: str | None = None, dice: str | None = None) -> "Chance":
+        """``Chance.of(p, "no quedar atrapada", "not getting stuck", output="stuck", when=False, roll="roll", dice="2d6")``."""
+        return cls(Fraction(probability), Text(es, en), output, when, roll, dice)
+
+
 
 
 @dataclass(frozen=True)
@@ -74,22 +144,46 @@ class Outcome:
     """Named outputs, plain data."""
     trace: tuple[Step, ...]
     """The explanation."""
-    probability: Fraction | None = None
-    """Exact probability of success, for checks that have one."""
+    chance: Chance | None = None
+    """The exact probability of a named event, for checks that have one."""
+
+    @property
+    def probability(self) -> Fraction | None:
+        """The exact probability stated, if any."""
+        return self.chance.probability if self.chance else None
 
 
-def outcome(trace: Trace, odds: Fraction | None = None, /, **values: Any) -> Outcome:
-    """Build an :class:`Outcome` from a trace, the exact odds of success (if any) and named outputs."""
+def outcome(trace: Trace, odds: Chance | Fraction | None = None, /, **values: Any) -> Outcome:
+    """Build an :class:`Outcome` from a trace, the chance of a named event (if any) and named outputs.
+
+    A bare :class:`~fractions.Fraction` is accepted but names no event: an example that states a
+    probability then fails, since the engine cannot say what the number is the probability of.
+    """
+    if odds is not None and not isinstance(odds, Chance):
+        odds = Chance(Fraction(odds), Text("", ""))
     return Outcome(values, tuple(trace.steps), odds)
 
 
 class RuleError(Exception):
-    """A rule forbids what the inputs describe; ``code`` is what ``expect_error`` matches."""
+    """A rule forbids what the inputs describe; ``code`` is what ``expect_error`` matches.
 
-    def __init__(self, code: str, es: str, en: str) -> None:
-        super().__init__(en)
+    Like :meth:`Trace.add`, the message may hold ``{name}`` fields filled from ``values``: a page then
+    shows the ids among them by their names (``RuleError("same-type", "{a} y {b} son del mismo tipo",
+    "{a} and {b} are of the same type", a=first, b=second)``).
+    """
+
+    def __init__(self, code: str, es: str, en: str, **values: Any) -> None:
+        trace = Trace()
+        if values:
+            trace.add(es, en, **values)
+            step = trace.steps[0]
+        else:
+            step = Step(Text(es, en))
+        super().__init__(step.text.en)
         self.code = code
-        self.text = Text(es, en)
+        self.text = step.text
+        self.step = step
+        """The message as a step: worded per language, with its values kept as data."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +212,20 @@ class Resolver:
     """Output names and what each means."""
     wants_context: bool
     """True when the function takes a ``context`` parameter."""
+    labels: Mapping[str, Text] = field(default_factory=dict)
+    """Bilingual labels of its inputs, outputs and values (the decorator's over its module's ``LABELS``)."""
+
+    def label(self, key: str, lang: str) -> str | None:
+        """The label of an input, output or value in ``lang`` (``None`` when none is declared)."""
+        text = self.labels.get(key)
+        return text.get(lang) if text else None
+
+    def vocabulary(self) -> list[str]:
+        """Every input name, output name and input enum value: what must carry labels in both languages."""
+        words = list(self.inputs) + list(self.outputs)
+        for schema in self.inputs.values():
+            words += [str(v) for v in _enums(schema)]
+        return list(dict.fromkeys(words))
 
     @property
     def doc(self) -> str:
@@ -130,14 +238,34 @@ class Resolver:
         return {"type": "object", "properties": dict(self.inputs), "required": sorted(self.required)}
 
 
-def resolver(name: str, *, outputs: Mapping[str, str]) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
-    """Mark a function as a resolver named ``name`` that returns the named ``outputs``."""
+Labels = Mapping[str, "tuple[str, str]"]
+"""Bilingual labels: key (an input, an output or a value) -> (Spanish, English)."""
+
+
+def resolver(name: str, *, outputs: Mapping[str, str], labels: Labels | None = None
+             ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
+    """Mark a function as a resolver named ``name`` that returns the named ``outputs``.
+
+    ``labels`` gives (Spanish, English) labels for its inputs, outputs and values; keys not given
+    here are looked up in the ``LABELS`` mapping of the resolver's module, which holds the words its
+    resolvers share.
+    """
 
     def mark(func: Callable[..., Outcome]) -> Callable[..., Outcome]:
-        func.__kb_resolver__ = (name, dict(outputs))  # type: ignore[attr-defined]
+        func.__kb_resolver__ = (name, dict(outputs), dict(labels or {}))  # type: ignore[attr-defined]
         return func
 
     return mark
+
+
+def _enums(schema: Mapping[str, Any]) -> list[Any]:
+    found = list(schema.get("enum", []))
+    for sub in schema.get("anyOf", []):
+        found += _enums(sub)
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), Mapping):
+            found += _enums(schema[key])
+    return [v for v in found if isinstance(v, str)]
 
 
 def _json_schema(hint: Any) -> dict[str, Any]:
@@ -161,8 +289,8 @@ def _json_schema(hint: Any) -> dict[str, Any]:
     raise TypeError(f"unsupported parameter type {hint!r}")
 
 
-def _describe(func: Callable[..., Outcome]) -> Resolver:
-    name, outputs = func.__kb_resolver__  # type: ignore[attr-defined]
+def _describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Resolver:
+    name, outputs, own = func.__kb_resolver__  # type: ignore[attr-defined]
     hints = typing.get_type_hints(func)
     inputs: dict[str, Any] = {}
     required: set[str] = set()
@@ -174,7 +302,8 @@ def _describe(func: Callable[..., Outcome]) -> Resolver:
         inputs[pname] = _json_schema(hints.get(pname, Any))
         if param.default is inspect.Parameter.empty:
             required.add(pname)
-    return Resolver(name, func, inputs, frozenset(required), outputs, wants_context)
+    labels = {k: Text(es, en) for k, (es, en) in {**(shared or {}), **own}.items()}
+    return Resolver(name, func, inputs, frozenset(required), outputs, wants_context, labels)
 
 
 class Registry:
@@ -186,7 +315,8 @@ class Registry:
     @staticmethod
     def scan(module: types.ModuleType) -> list[Resolver]:
         """Every resolver defined in ``module`` (not those it merely imports)."""
-        return [_describe(obj) for obj in vars(module).values()
+        shared = getattr(module, "LABELS", None)
+        return [_describe(obj, shared) for obj in vars(module).values()
                 if callable(obj) and hasattr(obj, "__kb_resolver__") and getattr(obj, "__module__", None) == module.__name__]
 
     @classmethod

@@ -31,8 +31,16 @@ def alternate(order: list[str], units: dict[str, int]):
             break
         run += 1
     trace = Trace()
-    trace.add("Unidades: {units}", "Units: {units}", units=[f"{p}={n}" for p, n in units.items()])
+    trace.add("Unidades: {units}", "Units: {units}", units=dict(units))
     trace.add("Activaciones: {seq}", "Activations: {seq}", seq=seq)
     if run > 1:
         trace.add("{p} activa sus {run} últimas seguidas", "{p} activates its last {run} in a row", p=seq[-1], run=run)
     return outcome(trace, order=seq, run=run if run > 1 else 0)
+
+
+LABELS = {
+    "order": ("orden de activación", "activation order"),
+    "units": ("unidades por jugador", "units per player"),
+    "run": ("activaciones seguidas del último jugador", "activations the last player makes in a row"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -12,7 +12,7 @@ def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None =
     if not flips:
         raise RuleError("no-candidates", "no hay candidatos", "there are no candidates")
     trace = Trace()
-    trace.add("Cartas: {flips}", "Cards: {flips}", flips=[f"{k}={v}" for k, v in flips.items()])
+    trace.add("Cartas: {flips}", "Cards: {flips}", flips=dict(flips))
     best = min(flips.values()) if lowest else max(flips.values())
     tied = [k for k, v in flips.items() if v == best]
     trace.add("Valor {which} {best}: {tied}", "{which_en} value {best}: {tied}", best=best, tied=tied,
@@ -23,6 +23,17 @@ def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None =
         trace.add("Empate: falta elegir entre {tied}", "Tie: a choice between {tied} is needed", tied=tied)
         return outcome(trace, target=None, tied=tied)
     if choice not in tied:
-        raise RuleError("not-tied", f"{choice} no está entre los empatados", f"{choice} is not among the tied candidates")
+        raise RuleError("not-tied", "{choice} no está entre los empatados", "{choice} is not one of those tied",
+                        choice=choice)
     trace.add("Empate: se elige {choice}", "Tie: {choice} is chosen", choice=choice)
     return outcome(trace, target=choice, tied=tied)
+
+
+LABELS = {
+    "flips": ("cartas volteadas", "cards flipped"),
+    "lowest": ("gana la más baja", "lowest wins"),
+    "choice": ("elección", "choice"),
+    "target": ("elegida", "chosen"),
+    "tied": ("empatadas", "tied"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

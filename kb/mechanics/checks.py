@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kb.mechanics import Trace, outcome, resolver
+from kb.mechanics import Chance, Trace, outcome, resolver
 from kb.mechanics.dice import chance, check_roll, parse
 
 __all__ = ["roll_under", "roll_over"]
@@ -57,7 +57,8 @@ def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, 
     trace = Trace()
     need, success, p = roll_under(trace, dice, target, roll, modifiers)
     margin = None if roll is None else need - roll
-    return outcome(trace, p, target=need, success=success, margin=margin)
+    return outcome(trace, Chance.of(p, "superar el chequeo", "passing the check", output="success", roll="roll", dice=dice),
+                   target=need, success=success, margin=margin)
 
 
 @resolver("check.roll-over", outputs=_OUTPUTS)
@@ -66,4 +67,16 @@ def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, i
     trace = Trace()
     need, success, p = roll_over(trace, dice, target, roll, modifiers)
     margin = None if roll is None else roll - need
-    return outcome(trace, p, target=need, success=success, margin=margin)
+    return outcome(trace, Chance.of(p, "superar el chequeo", "passing the check", output="success", roll="roll", dice=dice),
+                   target=need, success=success, margin=margin)
+
+
+LABELS = {
+    "target": ("número objetivo", "target number"),
+    "roll": ("tirada", "roll"),
+    "modifiers": ("modificadores", "modifiers"),
+    "dice": ("dados", "dice"),
+    "success": ("éxito", "success"),
+    "margin": ("margen", "margin"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

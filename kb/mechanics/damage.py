@@ -34,3 +34,18 @@ def exchange(attacker_attack: int, attacker_life: int, defender_attack: int, def
     d_left, d_dead = hit(trace, ("Defensor", "Defender"), defender_life, attacker_attack, dies_below)
     a_left, a_dead = hit(trace, ("Atacante", "Attacker"), attacker_life, defender_attack, dies_below)
     return outcome(trace, attacker_life=a_left, defender_life=d_left, attacker_dead=a_dead, defender_dead=d_dead)
+
+
+LABELS = {
+    "life": ("vida", "life"),
+    "damage": ("daño", "damage"),
+    "dies_below": ("muere por debajo de", "dies below"),
+    "dead": ("muere", "dies"),
+    "attacker_attack": ("ataque del atacante", "attacker's attack"),
+    "attacker_life": ("vida del atacante", "attacker's life"),
+    "defender_attack": ("ataque del defensor", "defender's attack"),
+    "defender_life": ("vida del defensor", "defender's life"),
+    "attacker_dead": ("muere el atacante", "the attacker dies"),
+    "defender_dead": ("muere el defensor", "the defender dies"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Trace, Chance, outcome, resolver
 
 __all__ = ["Dice", "parse", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
 
@@ -118,7 +118,9 @@ def odds(dice: str, at_least: int | None = None, at_most: int | None = None):
     bound_en = " and ".join(x for x in (at_least is not None and f"≥ {at_least}", at_most is not None and f"≤ {at_most}") if x)
     trace.add("{dice} da {bound} en {fav} de {total} resultados", "{dice} rolls {bound_en} in {fav} of {total} outcomes",
               dice=str(d), bound=bound_es or "cualquier valor", bound_en=bound_en or "anything", fav=fav, total=total)
-    return outcome(trace, Fraction(fav, total), favourable=fav, outcomes=total, probability=f"{fav}/{total}")
+    event = Chance.of(Fraction(fav, total), f"sacar {bound_es or 'cualquier valor'} en {d}",
+                         f"rolling {bound_en or 'anything'} on {d}")
+    return outcome(trace, event, favourable=fav, outcomes=total, probability=f"{fav}/{total}")
 
 
 @resolver("dice.initiative", outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
@@ -152,11 +154,26 @@ def initiative(rolls: list[dict[str, int]], highest_first: bool = True):
             used += 1
             trace.add("Empate a {value} entre {tied}: repiten la tirada ({again})",
                       "Tie at {value} between {tied}: they roll again ({again})",
-                      value=value, tied=tied, again=[f"{p}={again[p]}" for p in tied])
+                      value=value, tied=tied, again={p: again[p] for p in tied})
             order += settle(again)
         return order
 
-    trace.add("Tiradas: {rolls}", "Rolls: {rolls}", rolls=[f"{p}={v}" for p, v in rolls[0].items()])
+    trace.add("Tiradas: {rolls}", "Rolls: {rolls}", rolls=dict(rolls[0]))
     order = settle(rolls[0])
     trace.add("Orden: {order}", "Order: {order}", order=order)
     return outcome(trace, order=order, rerolls=used)
+
+
+LABELS = {
+    "rolls": ("tiradas", "rolls"),
+    "highest_first": ("empieza la más alta", "highest goes first"),
+    "order": ("orden", "order"),
+    "rerolls": ("desempates", "tie-break rolls"),
+    "dice": ("dados", "dice"),
+    "at_least": ("como mínimo", "at least"),
+    "at_most": ("como máximo", "at most"),
+    "favourable": ("resultados favorables", "favourable outcomes"),
+    "outcomes": ("resultados posibles", "possible outcomes"),
+    "probability": ("probabilidad", "probability"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

@@ -44,7 +44,7 @@ def _find(steps: list[tuple[Mapping[str, Any], Number]], step: str) -> int:
     for i, (s, _) in enumerate(steps):
         if s["id"] == step:
             return i
-    raise RuleError("unknown-step", f"no hay paso '{step}'", f"there is no step '{step}'")
+    raise RuleError("unknown-step", "no hay paso «{step}»", "there is no step “{step}”", step=step)
 
 
 def _shown(number: Number) -> str:
@@ -90,3 +90,18 @@ def next_step(context: Context, step: str, sequence: str | None = None):
     trace.add("Tras {step} (paso {n}) viene {next}", "After {step} (step {n}) comes {next}", step=step, n=_shown(steps[i][1]),
               next=nxt or "—")
     return outcome(trace, next=nxt, number=steps[i][1])
+
+
+LABELS = {
+    "step": ("paso", "step"),
+    "sequence": ("secuencia", "sequence"),
+    "next": ("paso siguiente", "next step"),
+    "number": ("número de paso", "step number"),
+    "items": ("pasos", "steps"),
+    "order": ("orden", "order"),
+    "numbers": ("números de paso", "step numbers"),
+    "action": ("acción", "action"),
+    "allowed": ("permitida", "allowed"),
+    "actions": ("acciones permitidas", "actions allowed"),
+}
+"""Labels of this module's inputs, outputs and values (Spanish, English)."""

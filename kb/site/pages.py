@@ -1,62 +1,26 @@
 """The Markdown of each kind of page: home, game, entry, glossary, concept map; and the navigation.
 
 Every string from the content goes through :func:`kb.render.escape` (or a renderer that does);
-UI strings come from :data:`SITE_LABELS`.
+interface strings come from the gettext catalogs (:mod:`kb.core.locale`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from kb.core.locale import ngettext, pgettext
 from kb.core.model import Entry
-from kb.site.render import action_ref, entry_anchor, escape, inline, label, render_entry, steps
+from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
 
-__all__ = ["SITE_LABELS", "KIND_ORDER", "all_pages", "navigation", "main_sequence"]
+__all__ = ["KIND_ORDER", "all_pages", "navigation", "main_sequence"]
 
 KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
 """The order of a game's sections."""
 
-SITE_LABELS: dict[str, dict[str, str]] = {
-    "es": {
-        "site": "Reglas de juegos de mesa", "home": "Inicio",
-        "intro": "Referencia bilingüe de reglas: cada entrada enlaza con sus términos, con lo que la cita "
-                 "y con sus ejemplos resueltos, que se comprueban en cada compilación.",
-        "games": "Juegos", "concepts": "Mapa de conceptos", "glossary": "Glosario", "overview": "Presentación",
-        "turn_sequence": "Secuencia de turno", "sections": "Secciones", "entries": "entradas",
-        "verified": "{ok} de {n} ejemplos resueltos verificados en esta compilación.",
-        "concepts_intro": "Ideas que aparecen en varios juegos con nombres distintos: cada concepto con el "
-                          "término que usa cada juego y en qué se diferencia.",
-        "term": "Término", "note": "Diferencia", "game": "Juego", "none": "—", "forms": "Formas",
-        "abbreviations": "Abreviaturas", "concept": "Concepto", "related": "Reglas relacionadas",
-        "sequence": "Secuencias", "action": "Acciones", "ability": "Habilidades", "rule": "Reglas",
-        "terrain": "Terreno", "ruling": "Aclaraciones", "term_plural": "Términos",
-        "untranslated_title": "", "stale_title": "", "fallback_title": "", "fallback": "", "fields": "",
-    },
-    "en": {
-        "site": "Tabletop game rules", "home": "Home",
-        "intro": "A bilingual rules reference: every entry links to its terms, to what cites it and to its "
-                 "worked examples, which are checked on every build.",
-        "games": "Games", "concepts": "Concept map", "glossary": "Glossary", "overview": "Overview",
-        "turn_sequence": "Turn sequence", "sections": "Sections", "entries": "entries",
-        "verified": "{ok} of {n} worked examples verified by this build.",
-        "concepts_intro": "Ideas that several games share under different names: each concept with the term "
-                          "each game uses and how it differs.",
-        "term": "Term", "note": "Difference", "game": "Game", "none": "—", "forms": "Forms",
-        "abbreviations": "Abbreviations", "concept": "Concept", "related": "Related rules",
-        "sequence": "Sequences", "action": "Actions", "ability": "Abilities", "rule": "Rules",
-        "terrain": "Terrain", "ruling": "Rulings", "term_plural": "Terms",
-        "untranslated_title": "Not translated yet", "stale_title": "Translation may be out of date",
-        "fallback_title": "Partly in Spanish",
-        "fallback": "Some texts on this page have no English translation yet and are shown in Spanish:",
-        "fields": "Fields",
-    },
-}
-
-
 def t(ctx: SiteContext, key: str) -> str:
-    """A site UI string in the context's language."""
-    return SITE_LABELS[ctx.lang].get(key, key)
+    """A site interface string in the context's language, from the gettext catalog (``msgctxt "site"``)."""
+    return pgettext(ctx.lang, "site", key)
 
 
 def _kind_label(ctx: SiteContext, kind: str) -> str:
@@ -82,7 +46,7 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
     path = entry_path(entry)
     kb = ctx.kb
     body = render_entry(entry, ctx.lang, ctx.titles, kb.backlinks(entry.id), ctx.results.get(entry.id, {}),
-                        ctx.link_from(path))
+                        ctx.link_from(path), resolvers=kb.registry.get, names=ctx.names(entry.game))
     missing, stale = ctx.untranslated(entry)
     notes = []
     if missing:
@@ -123,7 +87,7 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
         title = ctx.text(seq.title, path, seq.title.es)
         out += [f"## {t(ctx, 'turn_sequence')} {{#turn-sequence}}", "", f"[{escape(title)}]({link(seq.id, None)})", ""]
         href = lambda sid: link(seq.id, sid)  # noqa: E731
-        act = action_ref(game, ctx.lang, ctx.titles, link)
+        act = action_ref(game, ctx.lang, ctx.titles, link, ctx.names(game))
         out += steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, fmt, href=href, action=act) + [""]
     out += [f"## {t(ctx, 'sections')} {{#sections}}", ""]
     out += [f"- [{t(ctx, 'glossary')}](glossary.md)"]
@@ -177,7 +141,7 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
         assert e.term is not None
         rows = []
         for key, block in (("forms", e.term.forms), ("abbreviations", e.term.abbreviations)):
-            shown = "; ".join(f"{lg}: {', '.join(escape(f) for f in fs)}" for lg, fs in block.items() if fs)
+            shown = forms_markdown(block, ctx.lang)
             if shown:
                 rows.append(f"- *{t(ctx, key)}:* {shown}")
         if e.term.concept and ctx.kb.get(e.term.concept):
@@ -228,7 +192,7 @@ def home_page(ctx: SiteContext) -> SitePage:
     for game, meta in sorted(ctx.kb.games.items()):
         name = ctx.text(meta.name, path, meta.name.es)
         count = len(ctx.kb.filter(game=game))
-        line = f"- [{escape(name)}]({game}/index.md) · {count} {t(ctx, 'entries')}"
+        line = f"- [{escape(name)}]({game}/index.md) · {ngettext(ctx.lang, '{n} entry', '{n} entries', count)}"
         summary = meta.data.get("summary")
         if isinstance(summary, dict) and "es" in summary:
             line += " — " + escape(ctx.text(_text(summary), path, name))
@@ -237,7 +201,8 @@ def home_page(ctx: SiteContext) -> SitePage:
     results = [r for per in ctx.results.values() for r in per.values()]
     if results:
         ok = sum(r.passed for r in results)
-        out += [t(ctx, "verified").format(ok=ok, n=len(results)), ""]
+        out += [ngettext(ctx.lang, "{ok} of {n} worked example verified by this build.",
+                         "{ok} of {n} worked examples verified by this build.", len(results)).format(ok=ok), ""]
     body = _notice(ctx, path, "\n".join(out))
     return finish(ctx, path, t(ctx, "site"), body)
 

@@ -13,62 +13,24 @@ import html
 import re
 from typing import Any, Callable, Iterable, Mapping
 
+from kb.core.locale import LANGS, gettext, pgettext, signed
+from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
-from kb.mechanics.procedures import flatten_steps
-from kb.core.model import Entry, Text
+from kb.mechanics import Resolver
+from kb.site.worked import ExampleView, Names, example_view
 
-__all__ = ["LABELS", "label", "escape", "code", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
+__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain", "render_entry", "facts", "steps",
+           "action_ref", "anchor",
            "entry_anchor", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
 """Maps (entry id, anchor) to a URL; ``None`` renders the link as plain text."""
 
-LABELS: dict[str, dict[str, str]] = {
-    "es": {
-        "action": "Acción", "ability": "Habilidad", "terrain": "Terreno", "sequence": "Secuencia", "rule": "Regla",
-        "ruling": "Aclaración", "term": "Término", "concept": "Concepto", "core": "básica", "optional": "opcional",
-        "variant": "variante", "clarification": "aclaración", "facts": "Datos", "steps": "Pasos",
-        "examples": "Ejemplos resueltos", "see_also": "Véase también", "referenced_by": "Citada por",
-        "source": "Fuente", "section": "sección", "given": "Datos", "outcome": "Resultado", "odds": "Probabilidad exacta",
-        "why": "Por qué", "verified": "Verificado en la compilación", "failed": "NO VERIFICADO", "notes": "Notas",
-        "question": "Pregunta", "answer": "Respuesta", "authority": "Autoridad", "date": "Fecha", "cost": "Coste",
-        "cost_type": "Tipo", "categories": "Categorías", "faction": "Facción", "phase": "Fase",
-        "requirements": "Requisitos", "passive": "Pasiva", "parameter": "Parámetro", "category": "Categoría",
-        "timing": "Momento", "movement_cost_change": "Cambio de coste de movimiento", "costs": "Costes",
-        "affects": "Afecta a", "exempt": "Exentos", "line_of_sight": "Línea de visión", "forms": "Formas",
-        "abbreviations": "Abreviaturas", "concept_link": "Concepto común", "concept_note": "En este juego",
-        "modifiers": "Modificadores", "value": "Valor", "when": "Cuándo", "allows": "Permite", "yes": "sí", "no": "no",
-        "expected_error": "Error esperado", "repeats": "Repetición", "terms_per_game": "Términos por juego",
-        "game": "Juego", "untranslated": "", "stale": "",
-        "also_called": "También llamado", "player_questions": "Responde a preguntas como",
-    },
-    "en": {
-        "action": "Action", "ability": "Ability", "terrain": "Terrain", "sequence": "Sequence", "rule": "Rule",
-        "ruling": "Ruling", "term": "Term", "concept": "Concept", "core": "core", "optional": "optional",
-        "variant": "variant", "clarification": "clarification", "facts": "Facts", "steps": "Steps",
-        "examples": "Worked examples", "see_also": "See also", "referenced_by": "Referenced by",
-        "source": "Source", "section": "section", "given": "Given", "outcome": "Outcome", "odds": "Exact odds",
-        "why": "Why", "verified": "Verified by the build", "failed": "NOT VERIFIED", "notes": "Notes",
-        "question": "Question", "answer": "Answer", "authority": "Authority", "date": "Date", "cost": "Cost",
-        "cost_type": "Type", "categories": "Categories", "faction": "Faction", "phase": "Phase",
-        "requirements": "Requirements", "passive": "Passive", "parameter": "Parameter", "category": "Category",
-        "timing": "Timing", "movement_cost_change": "Movement cost change", "costs": "Costs",
-        "affects": "Affects", "exempt": "Exempt", "line_of_sight": "Line of sight", "forms": "Forms",
-        "abbreviations": "Abbreviations", "concept_link": "Shared concept", "concept_note": "In this game",
-        "modifiers": "Modifiers", "value": "Value", "when": "When", "allows": "Allows", "yes": "yes", "no": "no",
-        "expected_error": "Expected error", "repeats": "Repeats", "terms_per_game": "Terms per game",
-        "game": "Game", "untranslated": "This entry has not been translated into English yet; the Spanish original is shown.",
-        "stale": "The Spanish original changed after this translation was made; it may be out of date.",
-        "also_called": "Also called", "player_questions": "Answers questions like",
-    },
-}
-
-
 def label(key: str, lang: str) -> str:
-    """A UI string in ``lang`` (an unknown key is shown escaped: it may come from content)."""
-    found = LABELS.get(lang, LABELS["en"]).get(key)
-    return escape(str(key)) if found is None else found
+    """An interface string of entry pages in ``lang``, from the gettext catalog (``msgctxt "label"``); escaped,
+    since an unknown key (a fact's name) comes from content and is shown as it is."""
+    return escape(pgettext(lang if lang in LANGS else "en", "label", str(key)))
 
 
 _MARKUP = str.maketrans({"[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;"})
@@ -136,21 +98,26 @@ def plain(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
     return " ".join(LINK.sub(shown, text).split())
 
 
-def _value(value: Any, lang: str, fmt: Callable[[str], str]) -> str:
+def _no_names(_: str) -> None:
+    return None
+
+
+def _value(value: Any, lang: str, fmt: Callable[[str], str], names: Names = _no_names) -> str:
     if isinstance(value, bool):
-        return label("yes" if value else "no", lang)
+        return gettext(lang, "yes" if value else "no")
     if isinstance(value, dict) and "es" in value:
         es, en = value.get("es"), value.get("en")
         return fmt(Text(es if isinstance(es, str) else _show(es), en if isinstance(en, str) else None).best(lang))
     if isinstance(value, list):
-        return ", ".join(_value(v, lang, fmt) for v in value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:+d}" if value < 0 else str(value)
-    return escape(str(value))
+        return ", ".join(_value(v, lang, fmt, names) for v in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return signed(value, lang) if value < 0 else signed(value, lang).lstrip("+")
+    name = names(str(value))
+    return escape(name.best(lang) if name else str(value))
 
 
-def facts(entry: Entry, lang: str, fmt: Callable[[str], str]) -> list[tuple[str, str]]:
-    """Kind-specific facts as (label, Markdown value) rows."""
+def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no_names) -> list[tuple[str, str]]:
+    """Kind-specific facts as (label, Markdown value) rows; ids among the values shown by their names."""
     block = entry.data.get(entry.kind)
     rows: list[tuple[str, str]] = []
     if not isinstance(block, dict) or entry.kind == "sequence":
@@ -159,25 +126,40 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str]) -> list[tuple[str,
         if key in ("concept", "concept_note", "forbidden", "do_not_translate"):
             continue
         if key == "costs" and isinstance(value, list):
-            value = [f"{_value(c.get('base'), lang, fmt)}: {escape(str(c.get('cost')))}" for c in value if isinstance(c, dict)]
+            value = [f"{_value(c.get('base'), lang, fmt)}: {_value(c.get('cost'), lang, fmt)}" for c in value
+                     if isinstance(c, dict)]
             rows.append((label(key, lang), ", ".join(value)))
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
-            rows.append((label(key, lang), "; ".join(f"{escape(lg)}: {', '.join(escape(v) for v in vs)}"
-                                                     for lg, vs in value.items() if isinstance(vs, list) and vs)))
+            rows.append((label(key, lang), forms_markdown(value, lang)))
         elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
             rows.append((label(key, lang), fmt(f"{{@sequence {value}}}")))  # a link to the step
         elif key == "movement_cost_change" and isinstance(value, int):
-            rows.append((label(key, lang), f"{value:+d}"))
+            rows.append((label(key, lang), signed(value, lang)))
         else:
-            rows.append((label(key, lang), _value(value, lang, fmt)))
+            rows.append((label(key, lang), _value(value, lang, fmt, names)))
     return rows
 
 
-def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str] | None = None) -> list[str]:
+def forms_markdown(forms: Mapping[str, Iterable[str]], lang: str) -> str:
+    """A term's forms per language, ``español: a, b; inglés: c``; the other language's forms marked
+    ``<span lang="en">`` (screen readers switch voice; the language lint knows they are meant)."""
+    parts = []
+    for lg, words in forms.items():
+        words = [escape(str(w)) for w in (words if isinstance(words, (list, tuple)) else ())]
+        if not words:
+            continue
+        shown = ", ".join(words)
+        if lg != lang and re.fullmatch(r"[a-z]{2}", str(lg)):
+            shown = f'<span lang="{lg}">{shown}</span>'
+        parts.append(f"{label('lang_' + str(lg), lang)}: {shown}")
+    return "; ".join(parts)
+
+
+def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str]) -> list[str]:
+    """A two-column table with a real header row (a table without one reads as data with no meaning)."""
     rows = list(rows)
     if not rows:
         return []
-    head = head or ("", "")
     out = [f"| {head[0]} | {head[1]} |", "|---|---|"]
     out += [f"| {a} | {b.replace('|', '&#124;').replace(chr(10), ' ')} |" for a, b in rows]
     return out + [""]
@@ -220,33 +202,18 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
     return out
 
 
-def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> Callable[[str], str]:
-    """Shows an action named in a step's ``allows`` as a link to ``<game>.<name>`` when that entry exists."""
-    return lambda name: ref(f"{game}.{name}", lang, titles, link_to) if titles(f"{game}.{name}") else escape(name)
+def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain,
+               names: Names = _no_names) -> Callable[[str], str]:
+    """Shows an action named in a step's ``allows`` as a link to ``<game>.<name>`` when that entry exists,
+    else by its name in ``names`` (the game's ``names:``)."""
 
+    def show(name: str) -> str:
+        if titles(f"{game}.{name}"):
+            return ref(f"{game}.{name}", lang, titles, link_to)
+        found = names(name)
+        return escape(found.best(lang) if found else name)
 
-def _example(result: ExampleResult | None, ex: Any, lang: str, fmt: Callable[[str], str]) -> list[str]:
-    title = ex.title.best(lang) if ex.title else ex.id
-    out = [f"### {escape(title)} {{#{anchor('example', ex.id)}}}", ""]
-    given = ", ".join(f"{code(k)} = {escape(_show(v))}" for k, v in ex.given.items())
-    if ex.note is not None:
-        out += [fmt(ex.note.best(lang)), ""]
-    out += [f"- **{label('given', lang)}** ({escape(ex.mechanic)}): {given}"]
-    if result is not None and result.outcome is not None:
-        shown = ", ".join(f"{code(k)} = {escape(_show(v))}" for k, v in result.outcome.values.items() if v is not None)
-        out.append(f"- **{label('outcome', lang)}**: {shown}")
-        if result.outcome.probability is not None:
-            p = result.outcome.probability
-            out.append(f"- **{label('odds', lang)}**: {p.numerator}/{p.denominator} ≈ {float(p):.1%}")
-        steps = [s.text.best(lang) for s in result.outcome.trace]
-        if steps:
-            out.append(f"- **{label('why', lang)}**:")
-            out += [f"    {i}. {escape(s)}" for i, s in enumerate(steps, 1)]
-    elif ex.expect_error:
-        out.append(f"- **{label('expected_error', lang)}**: {code(ex.expect_error)}")
-    if result is not None:
-        out.append(f"- {'✔ ' + label('verified', lang) if result.passed else '✘ ' + label('failed', lang)}")
-    return out + [""]
+    return show
 
 
 def _show(value: Any) -> str:
@@ -257,6 +224,24 @@ def _show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str]) -> list[str]:
+    """A worked example as Markdown: the situation, the steps and the outcome as short paragraphs."""
+    out = [f"### {escape(view.title)} {{#{anchor_id}}}", ""]
+    if view.note:
+        out += [fmt(view.note), ""]
+    if view.situation:
+        out += [f"**{label('situation', lang)}.** {escape(view.situation)}", ""]
+    if view.steps:
+        out += [f"**{label('how', lang)}.** {escape(' '.join(view.steps))}", ""]
+    if view.outcome:
+        out += [f"**{label('result', lang)}.** {escape(view.outcome)}", ""]
+    if view.odds:
+        out += [escape(view.odds), ""]
+    if view.verified is not None:
+        out += [f"*{'✔ ' + label('verified', lang) if view.verified else '✘ ' + label('failed', lang)}*", ""]
+    return out
+
+
 def render_entry(
     entry: Entry,
     lang: str,
@@ -265,13 +250,20 @@ def render_entry(
     results: Mapping[str, ExampleResult] | None = None,
     link_to: LinkTo = _plain,
     heading: int = 1,
+    resolvers: Callable[[str], Resolver | None] = lambda _name: None,
+    names: Names = _no_names,
 ) -> str:
-    """The entry as Markdown in ``lang``: title, summary, text, facts, steps, examples, links, source."""
+    """The entry as Markdown in ``lang``: title, summary, text, facts, steps, examples, links, source.
+
+    ``resolvers`` gives each example's resolver (for the labels of its inputs, outputs and values);
+    ``names`` gives the names of the ids the entry's facts and examples mention (the game's too).
+    """
     fmt = lambda s: inline(s, lang, titles, link_to)  # noqa: E731
     h = "#" * heading
     data = entry.data
     out = [f"{h} {escape(entry.title.best(lang))} {{#{entry_anchor(entry.id)}}}", ""]
-    meta = [label(entry.kind, lang), escape(entry.game)]
+    game = names(entry.game)
+    meta = [label(entry.kind, lang), escape(game.best(lang) if game else entry.game)]
     if entry.rule_type != "core":
         meta.append(label(entry.rule_type, lang))
     out += [f"*{' · '.join(meta)}* · {code(entry.id)}", ""]
@@ -283,18 +275,18 @@ def render_entry(
     if isinstance(ruling, dict):
         out += [f"**{label('question', lang)}:** {_value(ruling.get('question'), lang, fmt)}", "",
                 f"**{label('answer', lang)}:** {_value(ruling.get('answer'), lang, fmt)}", ""]
-        extra = [(label(k, lang), escape(str(ruling[k]))) for k in ("authority", "date") if k in ruling]
-        out += _table(extra)
+        extra = [(label(k, lang), _value(ruling[k], lang, fmt)) for k in ("authority", "date") if k in ruling]
+        out += _table(extra, (label("field", lang), label("value", lang)))
     if entry.text("text"):
         out += [fmt(entry.text("text").best(lang)), ""]
-    rows = facts(entry, lang, fmt)
+    rows = facts(entry, lang, fmt, names)
     if entry.term and entry.term.concept:
         rows.append((label("concept_link", lang), ref(entry.term.concept, lang, titles, link_to)))
         note = data["term"].get("concept_note")
         if isinstance(note, dict):
             rows.append((label("concept_note", lang), _value(note, lang, fmt)))
     if rows:
-        out += [f"{h}# {label('facts', lang)}", ""] + _table(rows)
+        out += [f"{h}# {label('facts', lang)}", ""] + _table(rows, (label("field", lang), label("value", lang)))
     mods = data.get("modifiers")
     if isinstance(mods, list) and mods:
         out += [f"{h}# {label('modifiers', lang)}", ""]
@@ -304,7 +296,7 @@ def render_entry(
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
         out += [f"{h}# {label('steps', lang)}", ""] + steps(seq.get("steps", []), lang, fmt,
-                                                               action=action_ref(entry.game, lang, titles, link_to)) + [""]
+                                                               action=action_ref(entry.game, lang, titles, link_to, names)) + [""]
         if seq.get("repeats"):
             out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
     if entry.text("notes"):
@@ -312,7 +304,8 @@ def render_entry(
     if entry.examples:
         out += [f"{h}# {label('examples', lang)}", ""]
         for ex in entry.examples:
-            out += _example((results or {}).get(ex.id), ex, lang, fmt)
+            view = example_view(entry, ex, (results or {}).get(ex.id), lang, resolvers(ex.mechanic), names)
+            out += example_markdown(view, anchor("example", ex.id), lang, fmt)
     if entry.questions(lang):
         out += [f"{h}# {label('player_questions', lang)}", ""] + [f"- {escape(q)}" for q in entry.questions(lang)] + [""]
     if entry.see_also:
@@ -324,7 +317,9 @@ def render_entry(
         out += [f"- {ref(s, lang, titles, link_to)}" for s in sources] + [""]
     src = data.get("source")
     if isinstance(src, dict):
-        out += [f"*{label('source', lang)}: {code(src.get('doc'))}, {label('section', lang)} "
-                f"“{escape(str(src.get('section')))}”*", ""]
+        section = escape(str(src.get("section")))
+        if lang != "es":  # section titles are the Spanish source's own headings
+            section = f'<span lang="es">{section}</span>'
+        out += [f"*{label('source', lang)}: {code(src.get('doc'))}, {label('section', lang)} “{section}”*", ""]
     return "\n".join(out).rstrip() + "\n"
 

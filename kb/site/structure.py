@@ -27,6 +27,7 @@ from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
 from kb.core.model import SOURCE_LANG, Entry, Text
 from kb.site.render import anchor, entry_anchor
+from kb.site.worked import Names, name_finder
 from kb.site.findable import abbreviations, front_matter
 
 if TYPE_CHECKING:
@@ -121,6 +122,15 @@ class SiteContext:
     """The language being built."""
     fallbacks: dict[str, list[str]] = field(default_factory=dict)
     """Page path -> names of the texts shown in Spanish for want of English (filled while building)."""
+    _names: dict[str, Names] = field(default_factory=dict)
+
+    def names(self, game: str) -> Names:
+        """Names of the ids a game's entries mention (its ``names:``, entries, steps), built once per game."""
+        if game not in self._names:
+            meta = self.kb.games.get(game)
+            self._names[game] = name_finder(game, meta.name if meta else None, meta.data.get("names") if meta else None,
+                                            self.kb.entries)
+        return self._names[game]
 
     def titles(self, entry_id: str) -> Text | None:
         """The title of an entry (for links)."""

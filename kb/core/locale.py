@@ -1,0 +1,96 @@
+"""Words the engine writes itself, per language: gettext catalogs, numbers, percentages, lists.
+
+The interface strings live in one gettext catalog per language, ``kb/locale/<lang>/LC_MESSAGES/kb.po``
+(English ``msgid``s; ``msgctxt`` where one English word has two meanings). They are read with Babel and
+compiled in memory on first use, so a translator edits a ``.po`` file and nothing else; the plural rule
+of each catalog (its ``Plural-Forms`` header) drives :func:`ngettext`. Numbers, percentages and lists
+go through Babel's CLDR data: ``31,5 %`` and ``a, b y c`` in Spanish, ``31.5%`` and ``a, b and c`` in English.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+
+__all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pgettext", "ngettext", "npgettext",
+           "number", "signed", "percent", "join"]
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+"""Where the catalogs are: ``<lang>/LC_MESSAGES/kb.po``."""
+LANGS = ("es", "en")
+"""Languages with a catalog."""
+DOMAIN = "kb"
+
+
+def catalog_path(lang: str) -> Path:
+    """The ``.po`` file of ``lang``."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (the English msgids themselves when there is none)."""
+    path = catalog_path(lang)
+    if not path.is_file():
+        return _gettext.NullTranslations()
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=lang, domain=DOMAIN)
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return _gettext.GNUTranslations(buf)
+
+
+def gettext(lang: str, message: str) -> str:
+    """``message`` (an English msgid) in ``lang``."""
+    return translations(lang).gettext(message)
+
+
+def pgettext(lang: str, context: str, message: str) -> str:
+    """``message`` in ``lang``, in the sense ``context`` names (``msgctxt``)."""
+    return translations(lang).pgettext(context, message)
+
+
+def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of the message that goes with ``n`` in ``lang``; ``{n}`` in it is filled with ``n``."""
+    return translations(lang).ngettext(singular, plural, n).replace("{n}", number(n, lang))
+
+
+def npgettext(lang: str, context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` with a ``msgctxt``."""
+    return translations(lang).npgettext(context, singular, plural, n).replace("{n}", number(n, lang))
+
+
+def number(value: int | float | Fraction, lang: str) -> str:
+    """A number as ``lang`` writes it (CLDR): ``5,5`` / ``5.5``, ``12.000`` / ``12,000``; whole numbers without decimals."""
+    if isinstance(value, Fraction):
+        value = float(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return format_decimal(value, locale=lang)
+
+
+def signed(value: int | float, lang: str) -> str:
+    """A modifier with its sign: ``+2``, ``−1`` (a true minus sign)."""
+    shown = number(abs(value), lang)
+    return f"+{shown}" if value > 0 else (f"−{shown}" if value < 0 else shown)
+
+
+def percent(value: Fraction | float, lang: str) -> str:
+    """A probability as ``lang`` writes a percentage with one decimal: ``31,5 %`` / ``31.5%``."""
+    pattern = Locale.parse(lang).percent_formats[None].pattern.replace("#,##0", "#,##0.#", 1)
+    return format_percent(float(value), locale=lang, format=pattern)
+
+
+def join(items: list[str], lang: str, style: str = "standard") -> str:
+    """Items as a list in ``lang``: ``a, b y c`` / ``a, b, and c`` (``style="or"`` for alternatives)."""
+    return format_list(list(items), style=style, locale=lang) if items else ""

@@ -1,0 +1,151 @@
+"""A worked example as a rulebook prints it: the situation, the steps, the outcome, in one language.
+
+Everything here is plain text in the page's language; the Markdown and terminal renderers add
+their own markup. Values never reach the reader as data: an input or output is named by the
+label its resolver declares, a value the resolver knows (``walk``, ``entering``) by its label, an
+entity (``guild-guard``, a step id, an action) by its name, a number and a percentage the way the
+language writes them (``5,5``, ``31,5 %``), a yes/no as a word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping
+
+from kb.core.locale import gettext, join, number, percent
+from kb.core.model import Entry, Example, Text
+from kb.examples.runner import ExampleResult
+from kb.mechanics import Resolver
+from kb.mechanics.procedures import flatten_steps
+
+__all__ = ["Names", "ExampleView", "name_finder", "example_view", "value_shower"]
+
+Names = Callable[[str], "Text | None"]
+"""Maps an id met in an example (a model, a unit, a step, an action, a game) to its name per language."""
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    """One worked example, worded in one language (plain text, not escaped)."""
+
+    title: str
+    """The example's title."""
+    note: str | None
+    """The author's words on what it shows (content text: may hold ``{@…}`` links)."""
+    situation: str
+    """The inputs as a sentence: ``Atacante: Guardia del Gremio; objetivo: Silúrido.``"""
+    steps: tuple[str, ...]
+    """The resolver's steps, each a sentence."""
+    outcome: str
+    """The outputs as a sentence, or what the rule forbids."""
+    odds: str | None
+    """``Probabilidad de herir con un disparo: 63/200 ≈ 31,5 %.``"""
+    verified: bool | None
+    """Whether the build verified it (``None`` when not run)."""
+
+
+def _mapping_names(data: Any) -> dict[str, Text]:
+    if not isinstance(data, Mapping):
+        return {}
+    return {str(k): Text(v["es"], v.get("en")) for k, v in data.items() if isinstance(v, Mapping) and "es" in v}
+
+
+def name_finder(game: str, game_name: Text | None, game_names: Any, entries: Mapping[str, Entry]) -> Names:
+    """Names of one game's ids: the game's ``names:`` (in ``game.yaml``), its entries (``<game>.<id>``
+    or a full id) and the steps of its sequences, and the game itself."""
+    known = _mapping_names(game_names)
+    steps: dict[str, Text] = {}
+    for e in entries.values():
+        if e.game == game and e.kind == "sequence":
+            for s in flatten_steps((e.data.get("sequence") or {}).get("steps", [])):
+                title = s.get("title")
+                if isinstance(title, Mapping) and "es" in title:
+                    steps.setdefault(str(s.get("id")), Text(title["es"], title.get("en")))
+
+    def find(value: str) -> Text | None:
+        if value in known:
+            return known[value]
+        if value == game and game_name is not None:
+            return game_name
+        for key in (value, f"{game}.{value}"):
+            if key in entries:
+                return entries[key].title
+        target, _, step = value.partition("#")
+        if step and target in entries:
+            return steps.get(step) or entries[target].title
+        return steps.get(value)
+
+    return find
+
+
+def value_shower(lang: str, resolver: Resolver | None, names: Names) -> Callable[[Any], str]:
+    """How a value reads in ``lang``: names for ids, labels for the resolver's values, Babel for numbers."""
+
+    def word(value: str) -> str:
+        found = names(value)
+        if found is not None:
+            return found.best(lang)
+        label = resolver.label(value, lang) if resolver else None
+        return label or value
+
+    def show(value: Any) -> str:
+        if value is None:
+            return "—"
+        if isinstance(value, bool):
+            return gettext(lang, "yes" if value else "no")
+        if isinstance(value, Fraction) and value.denominator != 1:
+            return f"{value.numerator}/{value.denominator}"
+        if isinstance(value, (int, float, Fraction)):
+            return number(value, lang)
+        if isinstance(value, str):
+            if ": " in value and names(value) is None:  # a "player: action" pair some resolvers return
+                head, _, tail = value.partition(": ")
+                return f"{word(head)}: {word(tail)}"
+            return word(value)
+        if isinstance(value, Mapping):
+            return join([f"{show(k)}: {show(v)}" for k, v in value.items()], lang) or "—"
+        if isinstance(value, (list, tuple)):
+            return join([show(v) for v in value], lang) or "—"
+        return str(value)
+
+    return show
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?:…" else text + "."
+
+
+def _pairs(items: Iterable[tuple[str, Any]], lang: str, resolver: Resolver | None, show: Callable[[Any], str]) -> str:
+    parts = [f"{(resolver.label(k, lang) if resolver else None) or k}: {show(v)}" for k, v in items if v is not None]
+    return _sentence("; ".join(parts)) if parts else ""
+
+
+def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: str, resolver: Resolver | None,
+                 names: Names) -> ExampleView:
+    """The example worded in ``lang``: its own ``names:`` first, then ``names`` for the game's ids."""
+    own = _mapping_names(entry.data["examples"][ex.index].get("names") if ex.index < len(entry.data.get("examples", [])) else None)
+    find: Names = lambda v: own.get(v) or names(v)  # noqa: E731
+    show = value_shower(lang, resolver, find)
+    title = ex.title.best(lang) if ex.title else ex.id
+    situation = _pairs(ex.given.items(), lang, resolver, show)
+    steps: tuple[str, ...] = ()
+    outcome, odds = "", None
+    if result is not None and result.outcome is not None:
+        steps = tuple(_sentence(s.say(lang, show)) for s in result.outcome.trace)
+        outcome = _pairs(result.outcome.values.items(), lang, resolver, show)
+        ch = result.outcome.chance
+        if ch is not None and ch.event.get(lang):
+            p = ch.probability
+            odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
+                event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
+    elif result is not None and result.message is not None:
+        outcome = gettext(lang, "The rules do not allow it: {reason}").format(reason=_sentence(result.message.say(lang, show)))
+    elif ex.expect_error:
+        outcome = gettext(lang, "The rules do not allow it.")
+    note = ex.note.best(lang) if ex.note else None
+    return ExampleView(title, note, situation, steps, outcome, odds, None if result is None else result.passed)
