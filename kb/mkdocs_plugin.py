@@ -27,7 +27,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
 from kb.mkdocs_defaults import apply_defaults
@@ -132,7 +134,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         """The last line: every page's HTML through the allow-list sanitiser (no script, no handler, no style)."""
         return sanitise(html)
 
-    def on_page_context(self, context: dict[str, Any], *, page: Page, config: MkDocsConfig, nav: Any) -> dict[str, Any]:
+    def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
+                        nav: Navigation) -> TemplateContext:
         """Point the language switcher at this same page in every language."""
         build = self._builds[id(config)]
         url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)

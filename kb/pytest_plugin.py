@@ -13,9 +13,12 @@ so its examples cannot silently drop out of the run.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 from kb.api import KnowledgeBase, find_root
 from kb.core.diagnostics import format_path
@@ -109,7 +112,7 @@ class ExampleItem(pytest.Item):
         if not result.passed:
             raise ExampleFailed(result)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if not isinstance(excinfo.value, ExampleFailed):
             return super().repr_failure(excinfo)
         r = excinfo.value.result

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kb.core.files import NoContent, content_root, default_content_root
 from kb.core.diagnostics import hint
-from kb.core.model import KINDS
+from kb.core.model import KINDS, Text
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -100,7 +100,10 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from kb.site.worked import name_finder
 
-    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    def titles(entry_id: str) -> Text | None:
+        found = kb.get(entry_id)
+        return found.title if found else None
+
     meta = kb.games.get(entry.game)
     names = name_finder(entry.game, meta.name if meta else None, meta.data.get("names") if meta else None, kb.entries)
     out.write(render_text(entry, args.lang, titles, kb.backlinks(entry.id), results, resolvers=kb.registry.get,
@@ -150,7 +153,10 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if len(args.query) > MAX_QUERY:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root)
-    index.ensure(lambda: _kb_class().load(root), progress=lambda m: err.write(m + "\n"))
+    def progress(message: str) -> None:
+        err.write(message + "\n")
+
+    index.ensure(lambda: _kb_class().load(root), progress=progress)
     reader = index.open()
     if args.game is not None and args.game not in (*reader.games, "common"):
         err.write(f"kb search: unknown game '{args.game}'{hint(args.game, reader.games)}; games: {', '.join(reader.games)}\n")

@@ -27,10 +27,8 @@ from kb.core.model import DataPath, Location, Marks
 __all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write", "text_scalar",
            "RoundTripError"]
 
-try:  # the C parser is much faster; the pure one gives the same events
-    _Parser = yaml.CSafeLoader  # type: ignore[attr-defined]
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _Parser = yaml.SafeLoader
+_Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""The C parser when PyYAML was built with it (much faster); the pure one gives the same events."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +159,7 @@ class _Builder:
             if self.documents > 1:
                 raise _Stop("multiple-documents", event.start_mark)
         elif isinstance(event, ev.ScalarEvent):
+            assert event.start_mark is not None  # the parser marks every event
             value = _scalar(event)
             path = self._place(value, event.start_mark, 1, key_text=event.value)
             if path is not None and event.style in ("'", '"'):  # the text starts after the quote

@@ -62,7 +62,7 @@ def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
     for i, ex in enumerate(examples if isinstance(examples, list) else []):
         if not isinstance(ex, dict) or not isinstance(ex.get("id"), str) or not isinstance(ex.get("mechanic"), str):
             continue
-        given = ex.get("given") if isinstance(ex.get("given"), dict) else {}
+        given: dict[str, Any] = ex["given"] if isinstance(ex.get("given"), dict) else {}
         expect = ex.get("expect") if isinstance(ex.get("expect"), dict) else None
         prob = ex.get("probability")
         out.append(Example(
@@ -110,8 +110,8 @@ def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Ent
     found += schema.validate(data, marks)
     if not isinstance(data.get("id"), str):
         return None, found, digest
-    kind = data.get("kind") if isinstance(data.get("kind"), str) else "rule"
-    game = data.get("game") if isinstance(data.get("game"), str) else namespace
+    kind: str = data["kind"] if isinstance(data.get("kind"), str) else "rule"
+    game: str = data["game"] if isinstance(data.get("game"), str) else namespace
     entry = Entry(
         id=data["id"], kind=kind, game=game, title=_text(data.get("title"), data["id"]), data=data, marks=marks,
         examples=_examples(data, marks), term=_term(data["id"], game, data.get("term")) if kind == "term" else None,

@@ -9,6 +9,8 @@ go through Babel's CLDR data: ``31,5 %`` and ``a, b y c`` in Spanish, ``31.5%`` 
 
 from __future__ import annotations
 
+from typing import Literal
+
 import gettext as _gettext
 import io
 from fractions import Fraction
@@ -91,6 +93,6 @@ def percent(value: Fraction | float, lang: str) -> str:
     return format_percent(float(value), locale=lang, format=pattern)
 
 
-def join(items: list[str], lang: str, style: str = "standard") -> str:
+def join(items: list[str], lang: str, style: Literal["standard", "or"] = "standard") -> str:
     """Items as a list in ``lang``: ``a, b y c`` / ``a, b, and c`` (``style="or"`` for alternatives)."""
     return format_list(list(items), style=style, locale=lang) if items else ""

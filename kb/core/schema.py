@@ -40,7 +40,7 @@ def _validator(name: str) -> Draft202012Validator:
 
 
 @cache
-def _fast(name: str) -> Any:
+def _fast(name: str) -> tuple[Any, type[Exception]]:
     """The same schema compiled to Python by fastjsonschema: a quick yes for valid documents.
 
     Only a document it rejects goes through jsonschema, which reports every error with its path.
@@ -49,17 +49,18 @@ def _fast(name: str) -> Any:
     """
     import fastjsonschema
 
-    return fastjsonschema.compile(json.loads(schema_text(name)))
+    # the exception class travels with the compiled function: a module imported again later (as pytest's
+    # in-process runs do) would bring a class of the same name that the function does not raise
+    return fastjsonschema.compile(json.loads(schema_text(name))), fastjsonschema.JsonSchemaException
 
 
 def is_valid(data: Any, name: str = "entry") -> bool:
     """True when ``data`` satisfies the schema (fast path)."""
-    import fastjsonschema
-
+    check, rejected = _fast(name)
     try:
-        _fast(name)(data)
+        check(data)
         return True
-    except fastjsonschema.JsonSchemaException:
+    except rejected:
         return False
 
 
@@ -99,7 +100,7 @@ def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
         ]
     if kind == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        expected = " or ".join(_TYPES.get(t, t) for t in wanted)
+        expected = " or ".join(str(_TYPES.get(t, t)) for t in wanted)
         return [diag("wrong-type", at, where=where(path), expected=expected, found=found(err.instance))]
     if kind == "enum":
         if path == ("kind",):

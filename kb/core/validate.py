@@ -65,7 +65,7 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
                                   field=field_key(data, path)))
         if "en" not in text:
             found.append(diag("missing-translation", marks.at(path), field=field_key(data, path)))
-    examples = data.get("examples") if isinstance(data.get("examples"), list) else []
+    examples: list[Any] = data["examples"] if isinstance(data.get("examples"), list) else []
     found += _duplicates(((ex["id"], ("examples", i)) for i, ex in enumerate(examples)
                           if isinstance(ex, dict) and isinstance(ex.get("id"), str)), "example", marks)
     seq = data.get("sequence")

@@ -234,7 +234,7 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
     resolver itself says the event happens."""
     ch = result.chance
     assert ch is not None
-    problems = []
+    problems: list[str] = []
     if not (ch.event.es.strip() and (ch.event.en or "").strip()):
         return [f"{res.name} states a probability ({ch.probability}) without naming its event in both languages"]
     if ch.output is not None and ch.output not in res.outputs:

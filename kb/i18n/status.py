@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -236,15 +237,22 @@ def acknowledge(entries: Iterable[Entry], fields: set[str] | None = None) -> lis
         orphans = [k for k in recorded if k not in translated] if fields is None and isinstance(recorded, dict) else []
         if not wanted and not orphans:
             continue
-        if roundtrip_edit(entry.path, lambda doc, w=wanted, o=orphans: write_hashes(doc, w) | _forget(doc, o)):
+        if roundtrip_edit(entry.path, partial(_rewrite, wanted=wanted, orphans=orphans)):
             changed.append(entry.path)
     return changed
+
+
+def _rewrite(doc: Any, wanted: Mapping[str, str], orphans: list[str]) -> bool:
+    """Record ``wanted`` hashes and forget ``orphans``; True when the document changed."""
+    return write_hashes(doc, wanted) | _forget(doc, orphans)
 
 
 def _forget(doc: Any, names: Iterable[str]) -> bool:
     """Remove ``i18n.en.<name>`` for each of ``names``; True when something was removed."""
     target = (doc.get("i18n") or {}).get(TARGET) if isinstance(doc.get("i18n"), dict) else None
-    gone = [n for n in names if isinstance(target, dict) and n in target]
+    if not isinstance(target, dict):
+        return False
+    gone = [n for n in names if n in target]
     for name in gone:
         del target[name]
     return bool(gone)

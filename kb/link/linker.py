@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -166,7 +167,7 @@ class _Linker:
         used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
                           and lk.source != lk.target}
         for e in self.entries.values():
-            used.update(self.memo("used-terms", e, lambda e=e: _terms_in(index, e)))
+            used.update(self.memo("used-terms", e, partial(_terms_in, index, e)))
         for tid, term in index.terms.items():
             if tid not in used:
                 self.problems.append(diag("unused-term", self.entries[tid].location, id=tid))
