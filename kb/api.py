@@ -120,7 +120,7 @@ class KnowledgeBase:
         loaded = load_tree(root, use_cache=use_cache)
         linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.json"
         linked = cache.load(linked_path, (Link,)) if use_cache else None
-        if not _linked_shape(linked):
+        if not isinstance(linked, dict) or not _linked_shape(linked):
             memo_path = linked_path.with_name("memo.json")
             memo = cache.Memo(_memo_shape(cache.load(memo_path)) if use_cache else None, _glossary_signature(loaded.entries),
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))

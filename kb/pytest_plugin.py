@@ -82,7 +82,7 @@ class NotLoadedItem(pytest.Item):
     def runtest(self) -> None:
         raise NotLoaded()
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:  # type: ignore[override]
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         if not isinstance(excinfo.value, NotLoaded):
             return super().repr_failure(excinfo)
         return "\n".join(["this file does not load, so its worked examples cannot run:"]

@@ -50,7 +50,8 @@ def _enc(value: Any, types: dict[str, type]) -> Any:
         return {_TAG: "marks", "v": [str(value.path), *rows]}
     name = type(value).__name__
     if types.get(name) is type(value):
-        return {_TAG: name, "v": {f.name: _field(getattr(value, f.name), types) for f in dataclasses.fields(value)}}
+        fields = dataclasses.fields(value)  # type: ignore[arg-type]  # one of `types`: a dataclass
+        return {_TAG: name, "v": {f.name: _field(getattr(value, f.name), types) for f in fields}}
     raise TypeError(f"cannot cache a {name}")
 
 
@@ -85,7 +86,7 @@ def _dec(value: Any, types: dict[str, type]) -> Any:
     tag = value.get(_TAG)
     if tag is None:
         return {k: _dec(v, types) for k, v in value.items()}
-    body = value.get("v")
+    body: Any = value.get("v")
     try:
         if tag == "map":
             return {_hashable(_dec(k, types)): _dec(v, types) for k, v in body}
