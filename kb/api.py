@@ -126,7 +126,8 @@ class KnowledgeBase:
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
-            problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from)
+            problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from,
+                                           loaded.games.values())
             if use_cache:
                 for old in [*linked_path.parent.glob("*.json"), *linked_path.parent.glob("*.pickle")]:
                     if old.name != memo_path.name and old != linked_path:

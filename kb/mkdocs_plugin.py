@@ -32,6 +32,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
+from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
 from kb.site.sanitise import sanitise
@@ -109,6 +110,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             lang, loaded = seed
         apply_defaults(config)
         config.theme["language"] = lang
+        config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
+        toc = config.mdx_configs.setdefault("toc", {})
+        if toc.get("permalink"):
+            toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = build_site(loaded.kb, loaded.results, lang)
         build = self._builds[id(config)] = _Build(lang, seed is None, loaded, site, started)
         config.nav = nav_config(site.nav, build.prefix)

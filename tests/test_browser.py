@@ -376,3 +376,36 @@ def test_named_queries_find_their_rule_first(browser, full_base: str) -> None:
         assert not wrong, wrong
     finally:
         context.close()
+
+
+EVIL = """\
+id: g.evil
+kind: rule
+game: g
+title: {es: "<img src=x onerror=alert(1)> Malo", en: "<script>alert(2)</script> Bad"}
+summary: {es: "Un <b onmouseover=alert(3)>resumen</b> malo", en: A bad summary}
+text: {es: Texto malo, en: Bad text}
+source: {doc: seed.txt, section: x}
+"""
+
+
+def test_content_in_the_search_dialog_is_text_never_markup(browser, tree, tmp_path: Path) -> None:
+    root = tree({"g/rules/evil.yaml": EVIL})
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(tmp_path / "site"))
+    assert code == 0, out + err
+    context = browser.new_context(offline=True)
+    try:
+        pg = context.new_page()
+        alerts: list[str] = []
+        pg.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
+        pg.goto((tmp_path / "site" / "es" / "index.html").as_uri())
+        _search(pg, "malo")
+        hit = pg.locator("a.kb-search__hit").first
+        assert hit.get_attribute("data-kb-id") == "g.evil"
+        assert hit.locator(".kb-search__title").inner_text() == "<img src=x onerror=alert(1)> Malo"
+        assert "<b onmouseover=alert(3)>resumen</b>" in hit.locator(".kb-search__line").inner_text()
+        hit.hover()
+        assert pg.locator(".kb-search img, .kb-search script, .kb-search b").count() == 0
+        assert alerts == []
+    finally:
+        context.close()

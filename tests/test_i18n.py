@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from conftest import CONTENT, cli
 from kb import KnowledgeBase
-from kb.i18n.status import field_status, source_hash
+from kb.i18n.status import field_status, owners, source_hash
 
 H = source_hash
 
@@ -87,7 +88,18 @@ SHOOT = f"""\
         notes: {H("El reglamento no dice qué pasa con las plantillas.")}
     """
 
-FILES = {"g/terms/engaged.yaml": TERM, "g/terms/ki.yaml": KI, "g/rules/shoot.yaml": SHOOT}
+GAME = f"""\
+    id: g
+    name: {{es: Juego g, en: Game g}}
+    source_language: es
+    sources:
+      - doc: seed.txt
+    i18n:
+      en:
+        name: {H("Juego g")}
+    """
+
+FILES = {"g/game.yaml": GAME, "g/terms/engaged.yaml": TERM, "g/terms/ki.yaml": KI, "g/rules/shoot.yaml": SHOOT}
 SHOOT_PATH = "content/g/rules/shoot.yaml"
 
 
@@ -103,7 +115,7 @@ def kb_(root: Path, *argv: str) -> tuple[int, str, str]:
 
 def statuses(root: Path) -> dict[tuple[str, str], str]:
     kb = KnowledgeBase.load(root)
-    return {(st.entry, st.field): st.status for e in kb.entries.values() for st in field_status(e)}
+    return {(st.entry, st.field): st.status for e in owners(kb.entries.values(), kb.games) for st in field_status(e)}
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -141,7 +153,7 @@ def test_fixture_is_current_except_the_untranslated_title(root: Path) -> None:
     assert code == 0
     assert out.splitlines() == [
         "game                   lang  fields  current  stale  missing",
-        "g                      en         8        7      0        1",
+        "g                      en         9        8      0        1",
         "content/g/rules/shoot.yaml:22:12: missing: g.shoot examples[lowest].title",
     ]
     assert kb_(root, "i18n", "status", "--check")[0] == 1
@@ -183,13 +195,11 @@ def test_ack_records_the_new_hash_and_nothing_else(root: Path) -> None:
 
 
 def test_status_json_counts_per_game(root: Path) -> None:
-    import json
-
     code, out, _ = kb_(root, "i18n", "status", "--json")
     data = json.loads(out)
-    assert data["games"] == {"g": {"lang": "en", "fields": 8, "current": 7, "stale": 0, "missing": 1}}
+    assert data["games"] == {"g": {"lang": "en", "fields": 9, "current": 8, "stale": 0, "missing": 1}}
     assert data["pending"] == [{"entry": "g.shoot", "field": "examples[lowest].title", "status": "missing",
-                                "path": SHOOT_PATH, "line": 22}]
+                                "path": SHOOT_PATH, "line": 22, "column": 12}]
     assert kb_(root, "i18n", "status", "--game", "nope")[0] == 2
 
 
@@ -228,9 +238,9 @@ def test_glossary_consistency_on_inflected_forms(tree: Callable[..., Path]) -> N
     assert found == [
         f"{p}:4:27: error[glossary-forbidden]: English 'title' uses 'Locking' for 'g.engaged'; write 'engaged'",
         f"{p}:4:27: warning[glossary-missing]: Spanish 'title' uses 'Trabadas' but the English does not say 'engaged'",
-        f"{p}:7:7: error[glossary-forbidden]: English 'summary' uses 'locked' for 'g.engaged'; write 'engaged'",
         f"{p}:7:7: warning[glossary-missing]: Spanish 'summary' uses 'trabadas en combate' but the English does not "
         "say 'engaged'",
+        f"{p}:7:14: error[glossary-forbidden]: English 'summary' uses 'locked' for 'g.engaged'; write 'engaged'",
         f"{p}:13:7: warning[glossary-missing]: Spanish 'notes' uses 'trabadas' but the English does not say 'engaged'",
         f"{p}:13:7: warning[glossary-missing]: Spanish 'notes' uses 'Ki' but the English does not say 'Ki'",
     ]
@@ -245,19 +255,26 @@ def test_glossary_consistency_on_inflected_forms(tree: Callable[..., Path]) -> N
 def test_export_has_one_entry_per_field_with_notes_glossary_and_location(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     assert [e.msgctxt for e in po] == [
-        "g.shoot|title", "g.shoot|summary", "g.shoot|text", "g.shoot|notes", "g.shoot|examples[lowest].title",
+        "g|name", "g.shoot|title", "g.shoot|summary", "g.shoot|text", "g.shoot|notes", "g.shoot|examples[lowest].title",
         "g.engaged|title", "g.engaged|summary", "g.ki|title",
     ]
     text = entry(po, "g.shoot|text")
-    assert text.msgid == SHOOT_TEXT_ES.rstrip("\n")
-    assert text.msgstr.startswith("When a model shoots")
+    assert text.msgid == " ".join(SHOOT_TEXT_ES.split())  # the authors' line break is gone
+    assert text.msgstr == "When a model shoots at an enemy {@term g.engaged|engaged} with another, the target is " \
+                          "picked at random."
     assert text.occurrences == [("content/g/rules/shoot.yaml", "11")]
     assert text.comment.splitlines() == [
         "rule «Disparar a un combate», field 'text'.",
         "Keep {@kind id} links as they are; translate only the text after '|'.",
-        "Notes: El reglamento no dice qué pasa con las plantillas.",
         "Glossary: trabado → engaged (g.engaged); never: locked",
     ]
+    # the entry's notes once, on its first message; the game file's fields are messages too
+    assert [e.msgctxt for e in po if "Notes on this" in e.comment] == ["g.shoot|title"]
+    assert "Notes on this rule (for all its fields): El reglamento no dice qué pasa con las plantillas." in \
+        " ".join(entry(po, "g.shoot|title").comment.split())
+    name = entry(po, "g|name")
+    assert (name.msgid, name.msgstr, name.occurrences) == ("Juego g", "Game g", [("content/g/game.yaml", "2")])
+    assert name.comment.splitlines()[0] == "game «Juego g», field 'name'."
     assert entry(po, "g.shoot|examples[lowest].title").msgstr == ""
     assert not any("fuzzy" in e.flags for e in po)
     assert po.metadata["Language"] == "en"
@@ -291,7 +308,7 @@ def test_po_round_trip_changes_only_the_translated_fields_and_their_hashes(root:
     assert out.splitlines() == [
         f"{SHOOT_PATH}: updated g.shoot summary: English and hash",
         f"{SHOOT_PATH}: updated g.shoot text: English and hash",
-        "2 field(s) updated in 1 file(s); 0 refused, 0 unknown; skipped: 1 empty, 5 unchanged",
+        "2 field(s) updated in 1 file(s); 0 refused, 0 unknown; skipped: 1 empty, 6 unchanged",
     ]
     after = path.read_text(encoding="utf-8").splitlines()
     new_hash = H("Cuando una miniatura dispara a un enemigo\n{@term g.engaged|trabado}, el objetivo se elige al azar.")
@@ -367,7 +384,7 @@ def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing
     assert code == 1
     assert out.splitlines() == [
         "content/g/terms/engaged.yaml: would update g.engaged title: English and hash",
-        "1 field(s) would update in 1 file(s); 0 refused, 2 unknown; skipped: 1 empty, 1 fuzzy, 5 unchanged",
+        "1 field(s) would update in 1 file(s); 0 refused, 2 unknown; skipped: 1 empty, 1 fuzzy, 6 unchanged",
     ]
     assert err.splitlines() == [
         f"{tmp_path / 'en.po'}: unknown context 'g.gone|text': no such entry and field",
@@ -417,8 +434,8 @@ def test_stale_field_is_fuzzy_with_the_previous_spanish_from_git(root: Path, tmp
     assert ki.flags == ["fuzzy"] and ki.previous_msgid is None
     assert '#| msgid "Si el objetivo está trabado, se elige al azar."' in (tmp_path / "en.po").read_text(encoding="utf-8")
     code, out, _ = kb_(root, "i18n", "export", "-o", str(tmp_path / "again.po"))
-    assert (code, out) == (0, f"wrote {tmp_path / 'again.po'}: 8 entries (3 current, 4 fuzzy [3 with the previous "
-                               "Spanish], 1 untranslated)\n")
+    assert (code, out) == (0, f"wrote {tmp_path / 'again.po'}: 9 messages for 9 fields (4 current, 4 stale [3 with "
+                               "the previous Spanish], 1 untranslated)\n")
 
 
 STYLES = """\
@@ -451,7 +468,7 @@ def test_import_keeps_each_fields_yaml_style(tree: Callable[..., Path], tmp_path
            "text": "No final line break.\nSecond line.", "notes": "A note\nover two lines."}
     for item in po:
         item.flags = []
-        item.msgstr = new[item.msgctxt.split("|")[1]]
+        item.msgstr = new.get(item.msgctxt.split("|")[1], item.msgstr)
     po.save(str(tmp_path / "en.po"))
     assert kb_(root, "i18n", "import", str(tmp_path / "en.po"))[0] == 0
     text = (root / "g/rules/styles.yaml").read_text(encoding="utf-8")
@@ -462,10 +479,282 @@ def test_import_keeps_each_fields_yaml_style(tree: Callable[..., Path], tmp_path
         "  en: >-\n"
         "    A folded summary long enough to wrap in the file. A folded summary long enough to wrap in the file.\n"
         "    A folded summary long enough to wrap in the file. A folded summary long enough to wrap in the file.\n"
-        "text:\n  es: |-\n    Sin salto final.\n  en: |-\n    No final line break.\n    Second line.\n"
-        "notes:\n  es: Una nota.\n  en: |\n    A note\n    over two lines.\n"
-    )
+        "text:\n  es: |-\n    Sin salto final.\n  en: |-\n    No final line break. Second line.\n"
+        "notes:\n  es: Una nota.\n  en: A note over two lines.\n"
+    )  # a line break inside a paragraph is the translator's wrapping: the Spanish here keeps each on one line
     kb = KnowledgeBase.load(root)
     assert kb.entries["g.styles"].data["summary"]["en"] == new["summary"]
     assert [st.status for st in field_status(kb.entries["g.styles"])] == ["current"] * 4
 
+
+
+# ---------------------------------------------------------------- game files, checks on import
+
+
+def test_game_file_texts_are_fields_in_status_export_and_import(root: Path, tmp_path: Path) -> None:
+    game = root / "g/game.yaml"
+    edit(game, "name: {es: Juego g, en: Game g}", "name: {es: Juego ge, en: Game g}")
+    assert statuses(root)[("g", "name")] == "stale"
+    code, out, _ = kb_(root, "i18n", "status", "--check")
+    assert code == 1 and "content/g/game.yaml:2:26: stale: g name" in out.splitlines()
+    po = export(root, tmp_path / "en.po")
+    name = entry(po, "g|name")
+    assert (name.msgid, name.msgstr, name.flags) == ("Juego ge", "Game g", ["fuzzy"])
+    name.msgstr, name.flags = "Game ge", []
+    po.save(str(tmp_path / "en.po"))
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "en.po"))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "content/g/game.yaml: updated g name: English and hash"
+    text = game.read_text(encoding="utf-8")
+    assert "name: {es: Juego ge, en: Game ge}" in text and f"    name: {H('Juego ge')}" in text
+    assert statuses(root)[("g", "name")] == "current"
+    edit(game, ", en: Game ge}", "}")  # the English gone: missing, and kb check says so
+    assert statuses(root)[("g", "name")] == "missing"
+    assert "content/g/game.yaml:2:7: warning[missing-translation]: no English translation for 'name'" in \
+        kb_(root, "check")[1].splitlines()
+
+
+def _po_position(po_path: Path, needle: str, word: str) -> tuple[int, int]:
+    """(line, column) of ``word`` on the PO line holding ``needle``."""
+    for n, line in enumerate(po_path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return n, line.index(word) + 1
+    raise AssertionError(needle)
+
+
+def test_import_refuses_a_forbidden_word_or_a_broken_link_where_it_stands_and_imports_the_rest(
+        root: Path, tmp_path: Path) -> None:
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    entry(po, "g.shoot|summary").msgstr = "If the target is locked, it is picked at random."
+    entry(po, "g.shoot|text").msgstr = "A shot at an enemy {@term g.nope|engaged} with another goes at random."
+    entry(po, "g.engaged|summary").msgstr = "A model is engaged when within 1\" of an enemy."
+    po.save(str(po_path))
+    shoot = (root / "g/rules/shoot.yaml").read_bytes()
+    code, out, err = kb_(root, "i18n", "import", str(po_path))
+    assert code == 1
+    line, col = _po_position(po_path, 'msgstr "If the target is locked', "locked")
+    link_line, link_col = _po_position(po_path, "{@term g.nope", "{@term g.nope")
+    assert err.splitlines() == [  # diagnostics name the PO file relative to the working directory, as kb check does
+        f"en.po:{line}:{col}: error[glossary-forbidden]: English 'summary' uses 'locked' for 'g.engaged'; "
+        "write 'engaged' [g.shoot|summary]",
+        f"en.po:{line}:{col - 17}: warning[glossary-missing]: Spanish 'summary' uses 'trabado' but the English "
+        "does not say 'engaged' [g.shoot|summary]",
+        f"en.po:{link_line}:{link_col}: error[unresolved-link]: unresolved link to 'g.nope' [g.shoot|text]",
+        f"{po_path}: refused g.shoot|summary: 1 error(s) in its English (see above); nothing of field 'summary' "
+        "was written",
+        f"{po_path}: refused g.shoot|text: 1 error(s) in its English (see above); nothing of field 'text' was written",
+    ]
+    assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged summary: English and hash"
+    assert (root / "g/rules/shoot.yaml").read_bytes() == shoot
+
+
+# ---------------------------------------------------------------- paragraph units
+
+
+LONG_ES = ("Primer párrafo del texto, que el autor\nparte en dos líneas.\n\n"
+           "- Un punto de la lista.\n- Otro punto, también partido\n  en dos líneas.\n\n"
+           "Último párrafo.\n")
+LONG = f"""\
+    id: g.long
+    kind: rule
+    game: g
+    title: {{es: Largo, en: Long}}
+    text:
+      es: |
+        Primer párrafo del texto, que el autor
+        parte en dos líneas.
+
+        - Un punto de la lista.
+        - Otro punto, también partido
+          en dos líneas.
+
+        Último párrafo.
+      en: |
+        First paragraph of the text, which the author
+        splits over two lines.
+
+        - One point of the list.
+        - Another point, also split
+          over two lines.
+
+        Last paragraph.
+    source: {{doc: seed.txt, section: X}}
+    i18n:
+      en:
+        title: {H("Largo")}
+        text: {H(LONG_ES)}
+    """
+
+
+def test_paragraph_units_through_msgmerge_keep_work_in_progress_and_change_only_those_paragraphs(
+        tree: Callable[..., Path], tmp_path: Path) -> None:
+    msgmerge = shutil.which("msgmerge")
+    if msgmerge is None or shutil.which("git") is None:
+        pytest.skip("msgmerge (Debian package 'gettext') and git are needed")
+    root = tree({**FILES, "g/rules/long.yaml": LONG})
+    path = root / "g/rules/long.yaml"
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "first")
+    old = export(root, tmp_path / "old.po")
+    units = [entry(old, f"g.long|text|p{n}") for n in (1, 2, 3, 4)]
+    assert [u.msgid for u in units] == ["Primer párrafo del texto, que el autor parte en dos líneas.",
+                                        "Un punto de la lista.", "Otro punto, también partido en dos líneas.",
+                                        "Último párrafo."]
+    assert units[0].msgstr == "First paragraph of the text, which the author splits over two lines."
+    assert not [e for e in old if e.msgctxt == "g.long|text"]
+    units[3].msgstr = "The last paragraph."  # work in progress, not imported yet
+    old.save(str(tmp_path / "old.po"))
+    # the author rewrites one list item and commits
+    edit(path, "    - Otro punto, también partido\n      en dos líneas.\n",
+         "    - Otro punto, también partido\n      en tres líneas cortas.\n")
+    _git(tmp_path, "commit", "-q", "-a", "-m", "second")
+    report = json.loads(kb_(root, "i18n", "status", "--json")[1])
+    row = next(r for r in report["pending"] if r["entry"] == "g.long")
+    assert (row["field"], row["status"], row["paragraphs"]) == ("text", "stale", [3])
+    assert "en dos líneas" in row["previous"] and "en tres líneas cortas" in row["source"]
+    code, _, err = kb_(root, "i18n", "export", "--template", "-o", str(tmp_path / "new.pot"))
+    assert code == 0, err
+    done = subprocess.run([msgmerge, "--quiet", "--previous", "-o", str(tmp_path / "merged.po"),
+                           str(tmp_path / "old.po"), str(tmp_path / "new.pot")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    merged = polib.pofile(str(tmp_path / "merged.po"))
+    p1, p2, p3, p4 = (entry(merged, f"g.long|text|p{n}") for n in (1, 2, 3, 4))
+    assert [("fuzzy" in u.flags) for u in (p1, p2, p3, p4)] == [False, False, True, False]
+    assert p4.msgstr == "The last paragraph."  # the work in progress survived
+    assert p3.previous_msgid == "Otro punto, también partido en dos líneas."
+    assert p3.msgid == "Otro punto, también partido en tres líneas cortas."
+    p3.msgstr = "Another point, now with a different rule that takes more words than before to say it all."
+    p3.flags.remove("fuzzy")
+    merged.save(str(tmp_path / "merged.po"))
+    before = path.read_text(encoding="utf-8").splitlines()
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "merged.po"))
+    assert (code, err) == (0, "")
+    assert "content/g/rules/long.yaml: updated g.long text: English and hash" in out.splitlines()
+    after = path.read_text(encoding="utf-8").splitlines()
+    new_hash = H(LONG_ES.replace("partido\n  en dos líneas.", "partido\n  en tres líneas cortas."))
+    removed = [line for line in before if line not in after]
+    added = [line for line in after if line not in before]
+    assert removed == ["    - Another point, also split", "      over two lines.", "    Last paragraph.",
+                       f"    text: {H(LONG_ES)}"]
+    # the new item is wrapped as the field wraps (its longest line), with the list's indent; p4 stays on one line
+    assert added == ["    - Another point, now with a different rule", "      that takes more words than before to say it",
+                     "      all.", "    The last paragraph.", f"    text: {new_hash}"]
+    assert statuses(root)[("g.long", "text")] == "current"
+
+
+def test_a_field_whose_english_has_other_paragraphs_is_one_unit(tree: Callable[..., Path], tmp_path: Path) -> None:
+    root = tree({**FILES, "g/rules/long.yaml": LONG.replace("        Last paragraph.\n", "")
+                .replace("          over two lines.\n\n", "          over two lines.\n")})
+    po = export(root, tmp_path / "en.po")
+    whole = entry(po, "g.long|text")
+    assert whole.msgid == ("Primer párrafo del texto, que el autor parte en dos líneas.\n\n- Un punto de la lista.\n"
+                           "- Otro punto, también partido en dos líneas.\n\nÚltimo párrafo.")
+    assert "does not have the paragraphs" in " ".join(whole.comment.split())
+    whole.msgstr = ("First paragraph.\n\n- One point.\n- Another point.\n\nLast paragraph.")
+    po.save(str(tmp_path / "en.po"))
+    assert kb_(root, "i18n", "import", str(tmp_path / "en.po"))[0] == 0
+    kb = KnowledgeBase.load(root)
+    assert kb.entries["g.long"].data["text"]["en"] == \
+        "First paragraph.\n\n- One point.\n- Another point.\n\nLast paragraph.\n"
+    assert statuses(root)[("g.long", "text")] == "current"
+
+
+# ---------------------------------------------------------------- glossary for CAT tools
+
+
+def test_glossary_exports_tbx_with_a_term_entry_per_term_and_csv(root: Path, tmp_path: Path) -> None:
+    import csv
+    import xml.etree.ElementTree as ET
+
+    code, out, err = kb_(root, "i18n", "glossary", "--format", "tbx", "-o", str(tmp_path / "g.tbx"))
+    assert code == 0, err
+    tree_ = ET.parse(tmp_path / "g.tbx")
+    martif = tree_.getroot()
+    assert martif.tag == "martif"
+    entries = martif.findall("./text/body/termEntry")
+    assert sorted(e.get("id") for e in entries) == ["g.engaged", "g.ki"]
+    lang = "{http://www.w3.org/XML/1998/namespace}lang"
+    engaged = next(e for e in entries if e.get("id") == "g.engaged")
+    secs = {s.get(lang): s for s in engaged.findall("langSec")}
+    assert set(secs) == {"es", "en"}
+
+    def terms(sec: ET.Element) -> list[tuple[str, str, str]]:
+        return [(t.findtext("term"), t.findtext("termNote[@type='termType']"),
+                 t.findtext("termNote[@type='administrativeStatus']")) for t in sec.findall("termSec")]
+
+    assert terms(secs["en"]) == [("engaged", "fullForm", "preferredTerm-admn-sts"),
+                                 ("engaged in combat", "fullForm", "admittedTerm-admn-sts"),
+                                 ("locked", "fullForm", "deprecatedTerm-admn-sts")]
+    assert terms(secs["es"])[0] == ("trabado", "fullForm", "preferredTerm-admn-sts")
+    assert secs["en"].findtext("descrip[@type='definition']") == 'A model is engaged if it is within 1" of an enemy.'
+    assert engaged.findtext("descrip[@type='subjectField']") == "Juego g"
+    ki = next(e for e in entries if e.get("id") == "g.ki")
+    assert "Do not translate" in ki.findtext("note")
+    code, out, _ = kb_(root, "i18n", "glossary", "--format", "csv", "-o", "-")
+    assert code == 0
+    rows = list(csv.DictReader(out.splitlines()))
+    assert [(r["es"], r["en"], r["id"], r["en_forbidden"]) for r in rows] == [
+        ("trabado", "engaged", "g.engaged", "locked"), ("Ki", "Ki", "g.ki", "")]
+    assert rows[0]["es_forms"] == "trabado; trabado en combate"
+    assert kb_(root, "i18n", "glossary", "--format", "tbx", "--game", "nope", "-o", "-")[0] == 2
+
+
+# ---------------------------------------------------------------- the translators' page
+
+
+def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_before_and_after(
+        root: Path, tmp_path: Path) -> None:
+    import re
+
+    from kb.site.structure import build_site
+
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "first")
+    edit(root / "g/rules/shoot.yaml", "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    report = json.loads(kb_(root, "i18n", "status", "--json")[1])
+    assert report["games"]["g"] == {"lang": "en", "fields": 9, "current": 7, "stale": 1, "missing": 1}
+    kb = KnowledgeBase.load(root)
+    for lang, heads in (("en", ("Before", "Now")), ("es", ("Antes", "Ahora"))):
+        page = build_site(kb, [], lang).page("translators.md")
+        assert page is not None
+        rows = re.findall(r"^\| (.+?) \| (\d+) \| (\d+) \((\d+) %\) \| (\d+) \((\d+) %\) \| (\d+) \((\d+) %\) \|$",
+                          page.markdown, re.M)
+        shown = {name: [int(x) for x in figures] for name, *figures in rows}
+        for game, counts in report["games"].items():
+            name = kb.games[game].name.best(lang)
+            fields = counts["fields"]
+            assert shown[name] == [fields, counts["current"], round(100 * counts["current"] / fields),
+                                   counts["stale"], round(100 * counts["stale"] / fields),
+                                   counts["missing"], round(100 * counts["missing"] / fields)]
+        body = page.markdown
+        stale = body[body.index("{#g-stale}"):body.index("{#g-missing}")]
+        assert "g.shoot" in stale and "summary" in stale
+        before = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
+        assert "> Si el objetivo está trabado, se elige al azar." in before
+        assert "> Si el objetivo está trabado, se decide volteando cartas." in stale.split(f"*{heads[1]}:*")[1]
+        assert "examples&#91;lowest&#93;.title" in body[body.index("{#g-missing}"):]  # brackets escaped
+    assert build_site(kb, [], "en").nav[-1].path == "translators.md"
+
+
+def test_english_without_a_recorded_hash_finds_the_spanish_it_was_made_from_in_history(
+        root: Path, tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    path = root / "g/rules/shoot.yaml"
+    edit(path, f"    summary: {H('Si el objetivo está trabado, se elige al azar.')}\n", "")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "written in both languages at once, never acknowledged")
+    assert kb_(root, "i18n", "status", "--check")[1].count("stale") == 1  # the header only: nothing stale
+    edit(path, "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    report = json.loads(kb_(root, "i18n", "status", "--json")[1])
+    row = next(r for r in report["pending"] if r["field"] == "summary")
+    assert (row["status"], row["previous"], row["paragraphs"]) == \
+        ("stale", "Si el objetivo está trabado, se elige al azar.", [1])
+    summary = entry(export(root, tmp_path / "en.po"), "g.shoot|summary")
+    assert (summary.flags, summary.previous_msgid) == (["fuzzy"], "Si el objetivo está trabado, se elige al azar.")

@@ -50,7 +50,9 @@ def test_both_languages_have_the_same_pages(sites) -> None:
 
 def test_entry_page_golden_snippets(sites) -> None:
     md = sites["es"].page("mini/shooting.md").markdown
-    assert md.startswith('---\ntitle: "Disparo"\n---\n')  # no search tags: the search box is the engine's
+    # no search tags (the search box is the engine's); the page's own description, from its summary
+    assert md.startswith('---\ntitle: "Disparo"\ndescription: "Para disparar hace falta línea de visión y sacar 8 o más '
+                         'con 2d6."\n---\n')
     for snippet in [
         "# Disparo {#mini-shooting}",
         "> Para disparar hace falta línea de visión y sacar 8 o más con 2d6.",
@@ -127,6 +129,17 @@ def test_every_page_is_built_in_both_languages(built: Path, sites) -> None:
     assert 'url=es/index.html' in (built / "index.html").read_text()
 
 
+def test_permalinks_and_descriptions_speak_the_page_language(built: Path) -> None:
+    es = (built / "es" / "mini" / "shooting.html").read_text(encoding="utf-8")
+    en = (built / "en" / "mini" / "shooting.html").read_text(encoding="utf-8")
+    assert 'title="Enlace permanente"' in es and "Permanent link" not in es
+    assert 'title="Permanent link"' in en
+    assert '<meta name="description" content="Para disparar hace falta' in es
+    descriptions = {re.search(r'<meta name="description" content="([^"]*)"', p.read_text(encoding="utf-8"))[1]
+                    for p in (built / "es").rglob("*.html") if p.name != "404.html"}
+    assert len(descriptions) > 3  # not one description for every page
+
+
 def _search_data(path: Path) -> dict:
     """The data a search-data script hands to the page."""
     text = path.read_text(encoding="utf-8")
@@ -171,7 +184,7 @@ def test_search_data_is_the_engines_analysis(built: Path) -> None:
     # surface forms, accent-less, reach the engine's Spanish stems; a word the content never uses but
     # Spanish does (wordfreq) reaches its stem too; stop words reach nothing
     assert [terms[t] for t in es["words"]["vision"]] == [terms[t] for t in es["words"]["visiones"]] != []
-    assert es["words"]["de"] == []
+    assert es["words"]["de"] == [-1]  # no Spanish term, yet a slot of the query: English analysis keeps "de"
     assert "linea" in es["words"] and "línea" not in es["words"]
     # the glossary's names travel as the engine's query expansion, abbreviations kept as typed
     assert any({"LdV", "LoS"} <= {name for name, _ in g} for g in es["rules"]["alternatives"]["groups"])

@@ -1,14 +1,14 @@
-"""``kb i18n``: the translators' commands (status, ack, export, import)."""
+"""``kb i18n``: the translators' commands (status, ack, export, import, glossary)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
 from kb.core.diagnostics import format_path, hint
+from kb.core.files import atomic_write
 from kb.core.model import TARGET_LANG as TARGET
 
 if TYPE_CHECKING:
@@ -19,15 +19,17 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> None:
     """Register ``kb i18n`` and its subcommands."""
-    p = sub.add_parser("i18n", help="translation status, acknowledging edits, PO export and import")
+    p = sub.add_parser("i18n", help="translation status, acknowledging edits, PO export and import, glossary")
     isub = p.add_subparsers(dest="i18n_command", metavar="ACTION", parser_class=type(p))
     isub.required = True
     st = isub.add_parser("status", help="missing and stale English fields, per game")
     st.add_argument("--game", help="only this game")
     st.add_argument("--json", action="store_true", help="print JSON")
     st.add_argument("--check", action="store_true", help="exit 1 when any field is missing or stale (for CI)")
+    st.add_argument("--no-history", action="store_true",
+                    help="do not look in git history (for when the English was written, and the previous Spanish)")
     ack = isub.add_parser("ack", help="mark English fields as current for the Spanish as it is now")
-    ack.add_argument("ids", nargs="*", help="entry ids or games")
+    ack.add_argument("ids", nargs="*", help="entry ids or games (a game's id also covers its game.yaml)")
     ack.add_argument("--all", action="store_true", help="every entry")
     ack.add_argument("--field", action="append", help="only this field (repeatable), e.g. text or summary")
     ex = isub.add_parser("export", help="write a gettext PO file for translators (Poedit, Weblate, OmegaT)")
@@ -35,6 +37,12 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     ex.add_argument("-o", "--output", required=True, metavar="FILE.po", help="the PO file to write ('-': standard output)")
     ex.add_argument("--game", help="only this game")
     ex.add_argument("--no-history", action="store_true", help="do not look in git history for the previous Spanish")
+    ex.add_argument("--template", action="store_true",
+                    help="write a template (POT): every msgstr empty, nothing fuzzy; for 'msgmerge --previous'")
+    gl = isub.add_parser("glossary", help="write the glossary for translation tools (TBX or CSV)")
+    gl.add_argument("--format", choices=("tbx", "csv"), default="tbx", help="TBX (default) or CSV")
+    gl.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
+    gl.add_argument("--game", help="only this game")
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
@@ -55,37 +63,47 @@ def _unknown_game(command: str, game: str | None, kb: KnowledgeBase, err: TextIO
 
 def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
     from kb.i18n.history import History
-    from kb.i18n.status import field_status
+    from kb.i18n.report import status_report
 
     if _unknown_game("status", args.game, kb, err):
         return 2
-    written_from = History().written_from
-    rows = [st for e in kb.entries.values() if not args.game or e.game == args.game
-            for st in field_status(e, written_from)]
-    counts: dict[str, Counter[str]] = {}
-    for st in rows:
-        counts.setdefault(kb.entries[st.entry].game, Counter())[st.status] += 1
-    pending = [st for st in rows if st.status != "current"]
+    report = status_report(kb, args.game, None if args.no_history else History())
     if args.json:
-        json.dump({
-            "games": {g: {"lang": TARGET, "fields": sum(c.values()), **{k: c.get(k, 0) for k in ("current", "stale", "missing")}}
-                      for g, c in sorted(counts.items())},
-            "pending": [{"entry": st.entry, "field": st.field, "status": st.status, "path": format_path(st.location.path),
-                         "line": st.location.line} for st in pending],
-        }, out, ensure_ascii=False, indent=2)
+        json.dump(report, out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
         out.write(f"{'game':<22} lang {'fields':>7} {'current':>8} {'stale':>6} {'missing':>8}\n")
-        for g, c in sorted(counts.items()):
-            out.write(f"{g:<22} {TARGET:<4} {sum(c.values()):>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
-        for st in pending:
-            loc = st.location
-            out.write(f"{format_path(loc.path)}:{loc.line}:{loc.column}: {st.status}: {st.entry} {st.field}\n")
-    return 1 if args.check and pending else 0
+        for g, c in report["games"].items():
+            out.write(f"{g:<22} {TARGET:<4} {c['fields']:>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
+        for row in report["pending"]:
+            changed = f" (paragraphs {', '.join(map(str, row['paragraphs']))})" if row.get("paragraphs") else ""
+            out.write(f"{row['path']}:{row['line']}:{row['column']}: {row['status']}: {row['entry']} {row['field']}"
+                      f"{changed}\n")
+    return 1 if args.check and report["pending"] else 0
+
+
+def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
+    from kb.i18n.glossary import glossary, to_csv, to_tbx
+
+    if _unknown_game("glossary", args.game, kb, err):
+        return 2
+    terms = glossary(kb, args.game)
+    name = kb.games[args.game].name.es if args.game in kb.games else "all games"
+    text = to_tbx(terms, f"Glosario / Glossary: {name}") if args.format == "tbx" else to_csv(terms)
+    if args.output == "-":
+        out.write(text)
+        return 0
+    try:
+        atomic_write(Path(args.output), text.encode("utf-8"))
+    except OSError as exc:
+        err.write(f"kb i18n glossary: cannot write {args.output}: {exc.strerror or exc}\n")
+        return 2
+    out.write(f"wrote {args.output}: {len(terms)} term(s) ({args.format})\n")
+    return 0
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from kb.i18n.status import acknowledge
+    from kb.i18n.status import acknowledge, owners
 
     if not args.ids and not args.all:
         err.write("kb i18n ack: name entry ids or games, or pass --all\n")
@@ -95,7 +113,7 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
     if unknown:
         err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
         return 2
-    chosen = [e for e in kb.entries.values() if args.all or e.id in args.ids or e.game in args.ids]
+    chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
     changed = acknowledge(chosen, set(args.field) if args.field else None)
     for path in changed:
         out.write(f"updated {format_path(path)}\n")
@@ -109,7 +127,7 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
     if _unknown_game("export", args.game, kb, err):
         return 2
-    po, counts = build_po(kb, args.game, None if args.no_history else History())
+    po, counts = build_po(kb, args.game, None if args.no_history or args.template else History(), args.template)
     if args.output == "-":
         text = str(po)
         out.write(text if text.endswith("\n") else text + "\n")
@@ -121,14 +139,17 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
             err.write(f"kb i18n export: cannot write {args.output}: {exc.strerror or exc}\n")
             return 2
         report = out
-    report.write(f"wrote {args.output}: {len(po)} entries ({counts['current']} current, {counts['stale']} fuzzy "
-                 f"[{counts['previous']} with the previous Spanish], {counts['missing']} untranslated)\n")
+    fields = counts["current"] + counts["stale"] + counts["missing"]
+    report.write(f"wrote {args.output}: {len(po)} messages for {fields} fields ({counts['current']} current, "
+                 f"{counts['stale']} stale [{counts['previous']} with the previous Spanish], "
+                 f"{counts['missing']} untranslated)\n")
     return 0
 
 
 def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
     import polib
 
+    from kb.i18n.history import History
     from kb.i18n.po import import_po
 
     if not Path(args.file).is_file():  # polib would parse the name itself as PO text
@@ -149,11 +170,13 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     if lang.split("_")[0].split("-")[0] != TARGET:
         err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
         return 2
-    result = import_po(kb, po, dry_run=args.dry_run)
+    result = import_po(kb, po, dry_run=args.dry_run, history=History())
     verb = "would update" if args.dry_run else "updated"
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
         out.write(f"{format_path(c.path)}: {verb} {c.entry} {c.field}: {what}\n")
+    for context, problem in result.problems:
+        err.write(f"{problem.format()} [{context}]\n")
     for context, reason in result.refused:
         err.write(f"{args.file}: refused {context}: {reason}\n")
     for context in result.unknown:
@@ -166,7 +189,7 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {
-    "status": _status, "ack": _ack, "export": _export, "import": _import,
+    "status": _status, "ack": _ack, "glossary": _glossary, "export": _export, "import": _import,
 }
 
 

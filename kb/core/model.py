@@ -250,6 +250,24 @@ class Game(Plain):
     marks: Marks
     """Where each value sits in the file."""
 
+    kind = "game"
+    """What the translators' tools call this file's fields' owner (entries say their kind)."""
+
+    @property
+    def game(self) -> str:
+        """The game itself (so translators' tools treat a game file like an entry of that game)."""
+        return self.id
+
+    @property
+    def title(self) -> Text:
+        """The game's name."""
+        return self.name
+
+    @property
+    def path(self) -> Path:
+        """The ``game.yaml`` file."""
+        return self.marks.path
+
     _plain_skip = ("marks",)
 
     def __repr__(self) -> str:
@@ -275,15 +293,18 @@ def iter_texts(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Mappi
 
 
 def field_key(data: Any, path: DataPath) -> str:
-    """A stable name for the field at ``path``: list items are named by their ``id`` when they have one.
+    """A stable name for the field at ``path``: list items are named by their ``id`` (or a game's
+    source by its ``doc``) when they have one.
 
-    ``("sequence", "steps", 2, "text")`` becomes ``sequence.steps[upkeep].text``.
+    ``("sequence", "steps", 2, "text")`` becomes ``sequence.steps[upkeep].text``;
+    ``("sources", 0, "title")`` in a game file ``sources[004_f696d02338d63821.txt].title``.
     """
     out, node = "", data
     for part in path:
         if isinstance(part, int):
             item = node[part] if isinstance(node, list) and part < len(node) else None
-            out += f"[{item['id']}]" if isinstance(item, dict) and isinstance(item.get("id"), str) else f"[{part}]"
+            name = next((item[k] for k in ("id", "doc") if isinstance(item, dict) and isinstance(item.get(k), str)), None)
+            out += f"[{name}]" if name is not None else f"[{part}]"
             node = item
         else:
             out += f".{part}" if out else str(part)

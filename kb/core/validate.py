@@ -18,11 +18,27 @@ RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?\s*>|<!--|&#?
 
 
 def check_game(game: Game) -> list[Diagnostic]:
-    """The game file's id must be its folder's name."""
+    """The game file's id must be its folder's name; its texts (name, summary, source titles) want English."""
+    found: list[Diagnostic] = []
     gid = game.data.get("id")
     if isinstance(gid, str) and gid != game.id:
-        return [diag("game-mismatch", game.marks.at(("id",)), game=gid, folder=game.id)]
-    return []
+        found.append(diag("game-mismatch", game.marks.at(("id",)), game=gid, folder=game.id))
+    found += _texts(game.data, game.marks)
+    return found
+
+
+def _texts(data: Any, marks: Marks) -> list[Diagnostic]:
+    """Markup in any text, and texts without English."""
+    found: list[Diagnostic] = []
+    for path, text in iter_texts(data):
+        for lang, value in text.items():
+            m = RAW_HTML.search(value)
+            if m:
+                found.append(diag("raw-html", marks.at_offset(path + (lang,), value, m.start()), tag=m.group(0)[:40],
+                                  field=field_key(data, path)))
+        if "en" not in text:
+            found.append(diag("missing-translation", marks.at(path), field=field_key(data, path)))
+    return found
 
 
 def _duplicates(items: Iterable[tuple[str, Any]], what: str, marks: Marks) -> list[Diagnostic]:
@@ -57,14 +73,7 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
     for block in BLOCKS:
         if block in data and entry.kind != block:
             found.append(diag("misplaced-block", marks.at((block,), key=True), block=block, kind=entry.kind))
-    for path, text in iter_texts(data):
-        for lang, value in text.items():
-            m = RAW_HTML.search(value)
-            if m:
-                found.append(diag("raw-html", marks.at_offset(path + (lang,), value, m.start()), tag=m.group(0)[:40],
-                                  field=field_key(data, path)))
-        if "en" not in text:
-            found.append(diag("missing-translation", marks.at(path), field=field_key(data, path)))
+    found += _texts(data, marks)
     examples: list[Any] = data["examples"] if isinstance(data.get("examples"), list) else []
     found += _duplicates(((ex["id"], ("examples", i)) for i, ex in enumerate(examples)
                           if isinstance(ex, dict) and isinstance(ex.get("id"), str)), "example", marks)

@@ -77,6 +77,12 @@ class History:
                 return None
             self._index(state, *version, path)
 
+    def made_from(self, path: Path, field_name: str, recorded: str | None, english: str | None) -> str | None:
+        """The Spanish a field's English was made from: found by its recorded hash or, with none recorded,
+        by the Spanish beside that English when it was written (:meth:`written_from`)."""
+        made = recorded or (self.written_from(path, field_name, english) if english else None)
+        return self.previous(path, field_name, made)
+
     def written_from(self, path: Path, field_name: str, english: str) -> str | None:
         """The hash of the Spanish that ``english`` was written from: the Spanish of the field in the oldest
         version of the file, among the newest run of versions whose English is ``english``. ``None`` when git

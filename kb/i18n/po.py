@@ -1,38 +1,52 @@
 """Gettext PO export and import of the English translations (polib; ruamel round trip on the way back).
 
-One PO entry per translatable field: ``msgctxt`` is ``<entry id>|<field key>``, ``msgid`` the Spanish,
-``msgstr`` the English. Extracted comments (``#.``) carry the entry's notes, a translator note and the
-glossary terms the Spanish names; ``#:`` the file and line. A stale field is ``fuzzy`` and, when git
-still has it, carries the Spanish it was translated from as ``#| msgid``.
+One PO message per paragraph or list item of each translatable field (see :mod:`kb.i18n.units`):
+``msgctxt`` is ``<entry id>|<field key>`` for a one-paragraph field and ``<entry id>|<field key>|p<n>``
+for paragraph ``n`` of a longer one; ``msgid`` is the Spanish paragraph unwrapped (the authors' line
+breaks become spaces), ``msgstr`` its English. Game files (``game.yaml``: name, summary, source
+titles) are exported like entries, with the game's id in place of an entry id. Extracted comments
+(``#.``) say which entry and field a message is, carry the entry's notes once (on its first
+message) and the glossary terms the paragraph names; ``#:`` gives the file and line. A stale
+field's changed paragraphs are ``fuzzy`` and, when git still has the Spanish the English was made
+from, carry the old paragraph as ``#| msgid``; the paragraphs that did not change are not fuzzy.
 
-In the PO file texts lose the line breaks that end them (a YAML ``|`` block ends with one); the
-import puts back the ending the field's YAML style needs.
+When the English of a field does not have the paragraphs and list items of the Spanish, the field
+is one message (``<entry id>|<field key>``) holding the whole text, paragraphs separated by blank
+lines, for the translator to bring into line.
+
+The import checks every translated paragraph as ``kb check`` checks content (markup, links, the
+glossary): an error refuses the field it belongs to, located in the PO file (line and column of
+the word in ``msgstr``), and nothing of that field is written; the rest imports.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
+from kb.core.diagnostics import ERROR, Diagnostic
 from kb.core.files import atomic_write
-from kb.i18n.status import TARGET, FieldStatus, field_status, glossary_terms, normalise, preferred_forms, source_hash, \
-    visible_text, write_hashes
+from kb.core.model import SOURCE_LANG, DataPath, Location, Text
+from kb.i18n.checks import check_english
 from kb.i18n.history import History
-from kb.core.model import SOURCE_LANG, DataPath, Entry, Text
+from kb.i18n.status import TARGET, FieldStatus, Owner, field_status, glossary_terms, normalise, owners, \
+    preferred_forms, source_hash, visible_text, write_hashes
+from kb.i18n.units import Unit, aligned, join, match, split
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
 
-__all__ = ["CONTEXT_SEP", "po_text", "build_po", "write_po", "Change", "ImportResult", "import_po", "encoding_problem"]
+__all__ = ["CONTEXT_SEP", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
+           "msgstr_location", "encoding_problem"]
 
 CONTEXT_SEP = "|"
-"""Separates the entry id from the field key in ``msgctxt``."""
+"""Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
 FOLD_WIDTH = 100
 """Longest line written when a folded (``>``) English value is replaced."""
 
@@ -42,36 +56,94 @@ def po_text(text: str) -> str:
     return text.replace("\r\n", "\n").strip("\n")
 
 
+def flat(units: Iterable[Unit]) -> str:
+    """A whole text as one message: each paragraph and list item unwrapped on its own line, blank lines kept."""
+    return "".join(((u.sep if i else "") + u.prefix.strip() + (" " if u.prefix else "") + u.text)
+                   for i, u in enumerate(units))
+
+
 # ---------------------------------------------------------------- export
 
 
-def _translator_notes(entry: Entry, st: FieldStatus, kb: "KnowledgeBase", titles: dict[str, Text]) -> list[str]:
-    notes = [f"{entry.kind} «{normalise(entry.title.es)}», field '{st.field}'."]
-    if "{@" in st.source:
+@dataclass(frozen=True)
+class _Message:
+    """One message of a field: its context suffix, Spanish, English, and whether it needs review."""
+
+    suffix: str
+    msgid: str
+    msgstr: str
+    fuzzy: bool
+    previous: str | None
+    part: str
+    """``paragraph 2 of 3`` (or ``""`` for a whole field)."""
+
+
+def _messages(st: FieldStatus, old: str | None) -> list[_Message]:
+    """The messages of a field; ``old`` is the Spanish its English was made from, when known."""
+    es = split(st.source)
+    en = split(st.translation) if st.translation is not None else None
+    if st.translation is None:
+        return _per_unit(es, [""] * len(es), [False] * len(es), [None] * len(es))
+    if st.status == "current" and en is not None and aligned(es, en):
+        return _per_unit(es, [u.text for u in en], [False] * len(es), [None] * len(es))
+    before = split(old) if old is not None else None
+    if st.status == "stale" and before is not None and en is not None and aligned(before, en):
+        same = match(before, es)
+        paired = len(before) == len(es)
+        strs = [en[i].text if (i := same[j]) is not None else (en[j].text if paired else "") for j in range(len(es))]
+        fuzzy = [same[j] is None and bool(strs[j]) for j in range(len(es))]
+        prev = [before[j].text if paired and fuzzy[j] and before[j].text != es[j].text else None for j in range(len(es))]
+        return _per_unit(es, strs, fuzzy, prev)
+    if en is not None and aligned(es, en):
+        return _per_unit(es, [u.text for u in en], [True] * len(es), [None] * len(es))
+    previous = flat(before) if before is not None else None
+    whole = flat(es)
+    return [_Message("", whole, flat(en or []), st.status == "stale",
+                     previous if previous != whole else None, "")]
+
+
+def _per_unit(es: list[Unit], strs: list[str], fuzzy: list[bool], prev: list[str | None]) -> list[_Message]:
+    if len(es) == 1 and not es[0].prefix:
+        return [_Message("", es[0].text, strs[0], fuzzy[0], prev[0], "")]
+    return [_Message(f"{CONTEXT_SEP}p{i + 1}", u.text, strs[i], fuzzy[i], prev[i],
+                     f"{'list item' if u.prefix else 'paragraph'} {i + 1} of {len(es)}")
+            for i, u in enumerate(es)]
+
+
+def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool, kb: "KnowledgeBase",
+                      titles: dict[str, Text]) -> list[str]:
+    where = f", {msg.part}" if msg.part else ""
+    notes = [f"{owner.kind} «{normalise(owner.title.es)}», field '{st.field}'{where}."]
+    if "{@" in msg.msgid:
         notes.append("Keep {@kind id} links as they are; translate only the text after '|'.")
-    if st.status == "stale" and st.recorded is None:
+    if msg.fuzzy and st.recorded is None:
         notes.append("No review of this translation is recorded: check it against the Spanish, then clear 'fuzzy'.")
-    elif st.status == "stale":
+    elif msg.fuzzy:
         notes.append("The Spanish changed after this translation was made: review it, then clear 'fuzzy'.")
-    extra = entry.data.get("notes")
-    if isinstance(extra, dict) and isinstance(extra.get(SOURCE_LANG), str) and st.field != "notes":
-        notes.append(f"Notes: {normalise(extra[SOURCE_LANG])}")
-    for match, term in glossary_terms(entry, visible_text(st.source, SOURCE_LANG, titles), kb.graph.terms):
+    if not msg.suffix and split(st.source) and len(split(st.source)) > 1:
+        notes.append("The English does not have the paragraphs and list items of the Spanish: translate the whole "
+                     "text, one paragraph or list item per line, blank lines where the Spanish has them.")
+    extra = owner.data.get("notes")
+    if first and isinstance(extra, dict) and isinstance(extra.get(SOURCE_LANG), str):
+        notes.append(f"Notes on this {owner.kind} (for all its fields): {normalise(extra[SOURCE_LANG])}")
+    for match_, term in glossary_terms(owner, visible_text(msg.msgid, SOURCE_LANG, titles), kb.graph.terms):
         if term.do_not_translate:
-            line = f"Glossary: {match.form} → keep as written ({term.id}, do not translate)"
+            line = f"Glossary: {match_.form} → keep as written ({term.id}, do not translate)"
         else:
             preferred = preferred_forms(term)
-            line = f"Glossary: {match.form} → {preferred[0] if preferred else '?'} ({term.id})"
+            line = f"Glossary: {match_.form} → {preferred[0] if preferred else '?'} ({term.id})"
         forbidden = term.forbidden.get(TARGET, ())
         notes.append(line + (f"; never: {', '.join(forbidden)}" if forbidden else ""))
     return notes
 
 
-def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | None = None) -> tuple[polib.POFile, Counter[str]]:
-    """The PO file of the English translation (of one game, or all), with counts per status.
+def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | None = None,
+             template: bool = False) -> tuple[polib.POFile, Counter[str]]:
+    """The PO file of the English translation (of one game, or all), with counts per field status.
 
-    The counter holds ``current``, ``stale``, ``missing`` and ``previous`` (stale fields whose old
-    Spanish was found in git history).
+    The counter holds ``current``, ``stale``, ``missing`` (fields) and ``previous`` (stale fields
+    whose old Spanish was found in git history). ``template``: a POT file, every ``msgstr`` empty
+    and nothing fuzzy (for ``msgmerge``).
     """
     po = polib.POFile(wrapwidth=78)
     po.header = "English translation of the rules knowledge base, written by 'kb i18n export'.\n" \
@@ -92,30 +164,37 @@ def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | No
     counts: Counter[str] = Counter()
     base = kb.root.resolve().parent
     titles = {e.id: e.title for e in kb.entries.values()}
-    for entry in kb.entries.values():
-        if game is not None and entry.game != game:
+    for owner in owners(kb.entries.values(), kb.games):
+        if game is not None and owner.game != game:
             continue
-        for st in field_status(entry):
+        first = True
+        for st in field_status(owner, history.written_from if history is not None else None):
             counts[st.status] += 1
             where = st.source_location or st.location
             try:
                 rel = where.path.resolve().relative_to(base).as_posix()
             except ValueError:
                 rel = where.path.as_posix()
-            item = polib.POEntry(
-                msgctxt=f"{entry.id}{CONTEXT_SEP}{st.field}",
-                msgid=po_text(st.source),
-                msgstr=po_text(st.translation or ""),
-                comment="\n".join(_translator_notes(entry, st, kb, titles)),
-                occurrences=[(rel, str(where.line))],
-            )
-            if st.status == "stale":
-                item.flags.append("fuzzy")
-                old = history.previous(entry.path, st.field, st.recorded) if history is not None else None
-                if old is not None and po_text(old) != item.msgid:
-                    item.previous_msgid = po_text(old)
-                    counts["previous"] += 1
-            po.append(item)
+            old = history.made_from(owner.path, st.field, st.recorded, st.translation) \
+                if history is not None and st.status == "stale" else None
+            if old is not None and normalise(old) != normalise(st.source):
+                counts["previous"] += 1
+            for msg in _messages(st, old):
+                if template:  # a template says nothing of the English
+                    msg = replace(msg, msgstr="", fuzzy=False, previous=None)
+                item = polib.POEntry(
+                    msgctxt=f"{owner.id}{CONTEXT_SEP}{st.field}{msg.suffix}",
+                    msgid=msg.msgid,
+                    msgstr=msg.msgstr,
+                    comment="\n".join(_translator_notes(owner, st, msg, first, kb, titles)),
+                    occurrences=[(rel, str(where.line))],
+                )
+                first = False
+                if msg.fuzzy:
+                    item.flags.append("fuzzy")
+                    if msg.previous is not None:
+                        item.previous_msgid = msg.previous
+                po.append(item)
     return po, counts
 
 
@@ -135,7 +214,7 @@ class Change:
     path: Path
     """The entry's file."""
     entry: str
-    """Entry id."""
+    """Entry id (or game id)."""
     field: str
     """Field key."""
     action: str
@@ -149,11 +228,13 @@ class ImportResult:
     changes: list[Change] = field(default_factory=list)
     """Fields changed."""
     refused: list[tuple[str, str]] = field(default_factory=list)
-    """(context, reason) of entries not imported: the Spanish changed after export."""
+    """(context, reason) of messages whose field was not imported: the Spanish changed after export."""
+    problems: list[tuple[str, Diagnostic]] = field(default_factory=list)
+    """(context, problem) found by the checks in imported English, located in the PO file; errors refuse the field."""
     unknown: list[str] = field(default_factory=list)
-    """Contexts that name no entry or field."""
+    """Contexts that name no entry, field or paragraph."""
     skipped: Counter[str] = field(default_factory=Counter)
-    """Entries left alone: ``empty``, ``fuzzy``, ``unchanged``, ``obsolete``, ``plural``."""
+    """Fields (or messages) left alone: ``empty``, ``fuzzy``, ``partial``, ``unchanged``, ``obsolete``, ``plural``."""
     files: list[Path] = field(default_factory=list)
     """Files written (none in a dry run)."""
 
@@ -161,20 +242,83 @@ class ImportResult:
 @dataclass
 class _Plan:
     status: FieldStatus
-    english: str | None
-    """New English (PO form), or None to only record the hash."""
+    new: dict[int, str] | None
+    """New English per paragraph (PO form), or None to only record the hash."""
+    whole: str | None = None
+    """New English of a field imported as one message whose paragraphs do not line up with the Spanish."""
 
 
-def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False) -> ImportResult:
-    """Write the translated, non-fuzzy entries of ``po`` back into the YAML files.
+def _locator(po: polib.POFile) -> Callable[[polib.POEntry, int], Location]:
+    """Maps (message, offset in its msgstr) to the line and column in the PO file (the message's line if unknown)."""
+    path = Path(po.fpath) if getattr(po, "fpath", None) else Path("<po>")
+    try:
+        lines = path.read_text(encoding=po.encoding or "utf-8").split("\n")
+    except (OSError, UnicodeDecodeError, LookupError):
+        lines = []
 
-    An entry whose ``msgid`` differs from the current Spanish (ignoring whitespace, as the hashes
-    do) is refused: the Spanish changed after the export. Unchanged entries write nothing, so
-    importing an untouched export leaves every file byte-identical.
+    def locate(item: polib.POEntry, offset: int) -> Location:
+        return msgstr_location(path, lines, item, offset)
+
+    return locate
+
+
+_ESCAPE = re.compile(r'\\(.)|([^\\])')
+
+
+def msgstr_location(path: Path, lines: list[str], item: polib.POEntry, offset: int) -> Location:
+    """Line and column (1-based) in the PO file of character ``offset`` of ``item``'s ``msgstr``."""
+    start = max(0, (item.linenum or 1) - 2)
+    row = next((i for i in range(start, len(lines)) if lines[i].startswith("msgstr ")), None)
+    if row is None:
+        return Location(path, item.linenum or 1, 1)
+    count = 0
+    last = Location(path, row + 1, 1)
+    while row < len(lines):
+        line = lines[row]
+        first_quote = line.find('"')
+        if first_quote < 0 or (row > 0 and not line.startswith(("msgstr ", '"'))):
+            break
+        col = first_quote + 1
+        body = line[col:line.rfind('"')] if line.rfind('"') > first_quote else ""
+        for m in _ESCAPE.finditer(body):
+            if count == offset:
+                return Location(path, row + 1, col + m.start() + 1)
+            count += 1
+        last = Location(path, row + 1, col + len(body) + 1)
+        row += 1
+        if row < len(lines) and not lines[row].startswith('"'):
+            break
+    return last
+
+
+def _parse_context(context: str) -> tuple[str, str, int | None] | None:
+    """(owner id, field, paragraph index or None) of a msgctxt; None when it is not one of ours."""
+    owner, sep, rest = context.partition(CONTEXT_SEP)
+    if not sep or not rest:
+        return None
+    name, sep, part = rest.rpartition(CONTEXT_SEP)
+    if sep and re.fullmatch(r"p[1-9][0-9]*", part):
+        return owner, name, int(part[1:]) - 1
+    return owner, rest, None
+
+
+def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False, history: History | None = None) -> ImportResult:
+    """Write the translated, non-fuzzy fields of ``po`` back into the YAML files.
+
+    A field is written when every paragraph of it has a translated, non-fuzzy message whose
+    ``msgid`` is the current Spanish (ignoring whitespace, as the hashes do) and whose English
+    passes the checks of ``kb check``. Unchanged fields write nothing, so importing an untouched
+    export leaves every file byte-identical; an unchanged English that was stale has the hash of
+    the current Spanish recorded (it was reviewed). ``history`` tells, for English with no recorded
+    hash, which Spanish it was written beside (as ``kb i18n status`` does).
     """
     result = ImportResult()
-    statuses = {(st.entry, st.field): st for e in kb.entries.values() for st in field_status(e)}
-    plans: dict[Path, list[_Plan]] = {}
+    every = {o.id: o for o in owners(kb.entries.values(), kb.games)}
+    baseline = history.written_from if history is not None else None
+    statuses = {(o.id, st.field): st for o in every.values() for st in field_status(o, baseline)}
+    titles = {e.id: e.title for e in kb.entries.values()}
+    locate = _locator(po)
+    groups: dict[tuple[str, str], list[tuple[int | None, polib.POEntry]]] = {}
     for item in po:
         context = item.msgctxt or ""
         if item.obsolete:
@@ -183,45 +327,34 @@ def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False) -> I
         if item.msgid_plural:
             result.skipped["plural"] += 1
             continue
-        entry_id, sep, name = context.partition(CONTEXT_SEP)
-        st = statuses.get((entry_id, name)) if sep else None
-        if st is None:
+        parsed = _parse_context(context)
+        if parsed is None or (parsed[0], parsed[1]) not in statuses:
             result.unknown.append(context)
             continue
-        if "fuzzy" in item.flags:
-            result.skipped["fuzzy"] += 1
+        groups.setdefault((parsed[0], parsed[1]), []).append((parsed[2], item))
+    plans: dict[Path, list[_Plan]] = {}
+    for (owner_id, name), items in groups.items():
+        st = statuses[(owner_id, name)]
+        owner = every[owner_id]
+        plan = _plan(owner, st, items, result, lambda item, off: locate(item, off), kb, titles)
+        if plan is None:
             continue
-        english = po_text(item.msgstr)
-        if not english.strip():
-            result.skipped["empty"] += 1
-            continue
-        bad = _NOT_PRINTABLE.search(english)
-        if bad:
-            result.refused.append((context, f"line {item.linenum} of the PO file: control character U+{ord(bad.group()):04X} "
-                                            "in the translation; remove it"))
-            continue
-        if source_hash(item.msgid) != st.current:
-            result.refused.append((context, "the Spanish changed after the export; export again and translate the new text"))
-            continue
-        same = st.translation is not None and po_text(st.translation) == english
-        if same and st.recorded == st.current:
-            result.skipped["unchanged"] += 1
-            continue
-        path = kb.entries[entry_id].path
-        plans.setdefault(path, []).append(_Plan(st, None if same else english))
-        result.changes.append(Change(path, entry_id, name, "reviewed" if same else "translated"))
+        plans.setdefault(owner.path, []).append(plan)
+        result.changes.append(Change(owner.path, owner_id, name, "reviewed" if plan.new is None and plan.whole is None
+                                     else "translated"))
+    result.changes.sort(key=lambda c: (str(c.path), c.entry, _field_order(statuses, c)))
     for path, todo in plans.items():
         if dry_run:
             continue
         moved: list[_Plan] = []
+        written: dict[Any, str] = {}
         try:
-            if roundtrip_edit(path, _editor(todo, moved), check=_reads_back(todo)):
+            if roundtrip_edit(path, _editor(todo, moved, written), check=_reads_back(written)):
                 result.files.append(path)
-        except RoundTripError as exc:  # the file is left as it was
-            for plan in todo:
-                context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
-                result.refused.append((context, f"not written: {exc}"))
+        except RoundTripError as exc:  # what would be written does not read back as imported: the file is left as it was
             done = {(p.status.entry, p.status.field) for p in todo}
+            for entry_id, name in sorted(done):
+                result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {exc}"))
             result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
             continue
         for plan in moved:  # the file changed between loading and writing
@@ -231,21 +364,104 @@ def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False) -> I
     return result
 
 
+def _field_order(statuses: dict[tuple[str, str], FieldStatus], change: Change) -> int:
+    st = statuses.get((change.entry, change.field))
+    return st.source_location.line if st is not None and st.source_location is not None else 0
+
+
+def _plan(owner: Owner, st: FieldStatus, items: list[tuple[int | None, polib.POEntry]], result: ImportResult,
+          locate: Callable[[polib.POEntry, int], Location], kb: "KnowledgeBase", titles: dict[str, Text]) -> _Plan | None:
+    """What to write for one field, or None (the reason is recorded in ``result``)."""
+    es = split(st.source)
+    en = split(st.translation) if st.translation is not None else None
+    ctx = f"{st.entry}{CONTEXT_SEP}{st.field}"
+    whole = [item for part, item in items if part is None]
+    single = len(es) == 1 and not es[0].prefix
+    by_part: dict[int, polib.POEntry] = {}
+    if whole and not single:  # the field as one message
+        item = whole[0]
+        if "fuzzy" in item.flags or not item.msgstr.strip():
+            result.skipped["fuzzy" if "fuzzy" in item.flags else "empty"] += 1
+            return None
+        if normalise(item.msgid) != normalise(flat(es)):
+            result.refused.append((ctx, "the Spanish changed after the export; export again and translate the new text"))
+            return None
+        new_units = split(item.msgstr)
+        if en is not None and normalise(flat(new_units)) == normalise(flat(en)):
+            return _unchanged(st, result)
+        if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles):
+            return None
+        if aligned(es, new_units):
+            return _Plan(st, {i: u.text for i, u in enumerate(new_units)})
+        return _Plan(st, None, po_text(item.msgstr))
+    for part, item in items:
+        index = 0 if part is None else part
+        if index >= len(es) or (part is None and not single):
+            result.unknown.append(item.msgctxt or "")
+            return None
+        by_part[index] = item
+    for index, item in sorted(by_part.items()):
+        if "fuzzy" in item.flags or not item.msgstr.strip():
+            result.skipped["fuzzy" if "fuzzy" in item.flags else "empty"] += 1
+            return None
+    for index, item in sorted(by_part.items()):
+        if normalise(item.msgid) != normalise(es[index].text):
+            result.refused.append((item.msgctxt or ctx, "the Spanish changed after the export; export again and "
+                                   "translate the new text"))
+            return None
+    keep = en is not None and aligned(es, en)
+    if len(by_part) < len(es) and not (keep and st.status == "current"):
+        result.skipped["partial"] += 1  # some paragraphs are not in the file and the English has none to keep
+        return None
+    new = {i: " ".join(item.msgstr.split()) for i, item in sorted(by_part.items())
+           if not (keep and en is not None and normalise(en[i].text) == normalise(item.msgstr))}
+    if not new:
+        return _unchanged(st, result)
+    refused = False
+    for index in new:  # only English that changes: the rest is content 'kb check' already sees
+        refused |= _refuse(owner, st, by_part[index], es[index].text, po_text(by_part[index].msgstr), result, locate,
+                           kb, titles)
+    return None if refused else _Plan(st, new)
+
+
+def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
+    if st.status == "current":
+        result.skipped["unchanged"] += 1
+        return None
+    return _Plan(st, None)
+
+
+def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
+            locate: Callable[[polib.POEntry, int], Location], kb: "KnowledgeBase", titles: dict[str, Text]) -> bool:
+    """Check the English of one message; record its problems; True when one is an error."""
+    bad = _NOT_PRINTABLE.search(english)
+    if bad:  # a YAML file cannot hold it: the field would not load again
+        result.refused.append((item.msgctxt or "", f"line {item.linenum} of the PO file: control character "
+                               f"U+{ord(bad.group()):04X} in the translation; remove it"))
+        return True
+    found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
+                          lambda off: locate(item, off))
+    for problem in found:
+        result.problems.append((item.msgctxt or "", problem))
+    errors = [p for p in found if p.severity == ERROR]
+    if errors:
+        result.refused.append((item.msgctxt or "", f"{len(errors)} error(s) in its English (see above); nothing of "
+                               f"field '{st.field}' was written"))
+    return bool(errors)
+
+
 _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 """What a YAML file cannot hold (its reader refuses it): control characters other than tab and line breaks."""
 
 
-def _reads_back(todo: list[_Plan]) -> Callable[[Any], str | None]:
-    """A check that the file, read back as the engine reads it, holds exactly the imported English."""
+def _reads_back(written: dict[Any, str]) -> Callable[[Any], str | None]:
+    """A check that the file, read back as the engine reads it, holds exactly the English the editor wrote."""
     def check(data: Any) -> str | None:
-        for plan in todo:
-            if plan.english is None:
-                continue
-            text = _node(data, plan.status.path)
+        for path, english in written.items():
+            text = _node(data, path)
             got = text.get(TARGET) if isinstance(text, dict) else None
-            if not isinstance(got, str) or po_text(got) != plan.english:
-                return (f"'{plan.status.field}' would read back as {got!r:.60} instead of the translation "
-                        f"{plan.english!r:.60}")
+            if not isinstance(got, str) or po_text(got) != po_text(english):
+                return f"{got!r:.60} would be read back instead of the translation {english!r:.60}"
         return None
 
     return check
@@ -268,7 +484,9 @@ def encoding_problem(path: Path) -> str | None:
     return None
 
 
-def _editor(todo: list[_Plan], moved: list[_Plan]) -> Callable[[Any], bool]:
+def _editor(todo: list[_Plan], moved: list[_Plan], written: dict[Any, str] | None = None) -> Callable[[Any], bool]:
+    written = {} if written is None else written
+
     def edit(doc: Any) -> bool:
         hashes = {}
         for plan in todo:
@@ -276,13 +494,30 @@ def _editor(todo: list[_Plan], moved: list[_Plan]) -> Callable[[Any], bool]:
             if not isinstance(text, dict) or source_hash(str(text.get(SOURCE_LANG, ""))) != plan.status.current:
                 moved.append(plan)
                 continue
-            if plan.english is not None:
-                _set_english(text, plan.english)
+            if plan.whole is not None:
+                _set_english(text, plan.whole)
+                written[plan.status.path] = plan.whole
+            elif plan.new is not None:
+                english = _rebuilt(text, plan.new)
+                _set_english(text, english)
+                written[plan.status.path] = english
             hashes[plan.status.field] = plan.status.current
         write_hashes(doc, hashes)
         return bool(hashes)
 
     return edit
+
+
+def _rebuilt(text: Any, new: dict[int, str]) -> str:
+    """The field's English with paragraphs ``new`` replaced, shaped and wrapped like the Spanish."""
+    from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+
+    spanish = text[SOURCE_LANG]
+    es = split(str(spanish))
+    current = text.get(TARGET)
+    en = split(str(current)) if isinstance(current, str) else None
+    wrap = isinstance(spanish, LiteralScalarString) and not isinstance(current, FoldedScalarString)
+    return join(es, en if en is not None and aligned(es, en) else None, new, wrap)
 
 
 def _node(doc: Any, path: DataPath) -> Any:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Mapping
 from kb.core._yaml import roundtrip_edit
 from kb.core.diagnostics import Diagnostic, diag
 from kb.link.linker import LINK
-from kb.core.model import SOURCE_LANG, TARGET_LANG, DataPath, Entry, Location, Term, Text, field_key, iter_texts
+from kb.core.model import SOURCE_LANG, TARGET_LANG, DataPath, Entry, Game, Location, Term, Text, field_key, iter_texts
 from kb.core.terms import TermIndex, TermMatch, fold, stem, tokens
 
 __all__ = [
@@ -21,8 +21,13 @@ __all__ = [
     "normalise",
     "source_hash",
     "FieldStatus",
+    "Owner",
+    "owners",
     "field_status",
     "visible_text",
+    "visible_map",
+    "GlossaryProblem",
+    "glossary_problems",
     "glossary_terms",
     "preferred_forms",
     "find_phrase",
@@ -71,7 +76,24 @@ class FieldStatus:
     """Where the Spanish value starts."""
 
 
-def _recorded(entry: Entry) -> Mapping[str, Any]:
+Owner = Entry | Game
+"""A file whose texts are translated: an entry, or a game's ``game.yaml`` (name, summary, source titles)."""
+
+
+def owners(entries: Iterable[Entry], games: Mapping[str, Game]) -> list[Owner]:
+    """Every entry, each game's file just before the game's first entry (games without entries last)."""
+    out: list[Owner] = []
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.game not in seen and entry.game in games:
+            out.append(games[entry.game])
+        seen.add(entry.game)
+        out.append(entry)
+    out += [games[g] for g in sorted(games) if g not in seen]
+    return out
+
+
+def _recorded(entry: Owner) -> Mapping[str, Any]:
     block = entry.data.get("i18n")
     hashes = block.get(TARGET) if isinstance(block, dict) else None
     return hashes if isinstance(hashes, dict) else {}
@@ -81,8 +103,8 @@ Baseline = Callable[[Path, str, str], "str | None"]
 """``(file, field, English) -> hash of the Spanish that English was written from`` (e.g. from git), or None."""
 
 
-def field_status(entry: Entry, baseline: Baseline | None = None) -> list[FieldStatus]:
-    """Status of every translatable field of ``entry``, in file order.
+def field_status(entry: Owner, baseline: Baseline | None = None) -> list[FieldStatus]:
+    """Status of every translatable field of ``entry`` (or of a game file), in file order.
 
     ``missing``: no English (or only blanks); ``current``: the Spanish has not changed since the English
     was made; ``stale``: it has. What the English was made from is the hash recorded in ``i18n.en``
@@ -114,17 +136,35 @@ def field_status(entry: Entry, baseline: Baseline | None = None) -> list[FieldSt
 
 def visible_text(text: str, lang: str, titles: Mapping[str, Text]) -> str:
     """``text`` as a reader sees it: ``{@kind id|shown}`` becomes ``shown``, ``{@kind id}`` the target's title."""
+    return visible_map(text, lang, titles)[0]
 
-    def shown(m: re.Match[str]) -> str:
+
+def visible_map(text: str, lang: str, titles: Mapping[str, Text]) -> tuple[str, list[int]]:
+    """:func:`visible_text` and, for each of its characters (and its end), the offset it comes from in ``text``.
+
+    A link's shown text maps to itself inside the link; a title put in for ``{@kind id}`` maps to the link's start.
+    """
+    parts: list[str] = []
+    where: list[int] = []
+    pos = 0
+    for m in LINK.finditer(text):
+        parts.append(text[pos:m.start()])
+        where += range(pos, m.start())
         if m["display"] is not None:
-            return m["display"]
-        title = titles.get(m["target"])
-        return title.best(lang) if title is not None else m["target"]
+            parts.append(m["display"])
+            where += range(m.start("display"), m.end("display"))
+        else:
+            title = titles.get(m["target"])
+            shown = title.best(lang) if title is not None else m["target"]
+            parts.append(shown)
+            where += [m.start()] * len(shown)
+        pos = m.end()
+    parts.append(text[pos:])
+    where += range(pos, len(text) + 1)
+    return "".join(parts), where
 
-    return LINK.sub(shown, text)
 
-
-def glossary_terms(entry: Entry, source: str, terms: TermIndex) -> list[tuple[TermMatch, Term]]:
+def glossary_terms(entry: Owner, source: str, terms: TermIndex) -> list[tuple[TermMatch, Term]]:
     """Glossary terms of the entry's game that the Spanish ``source`` names (any inflection), once each."""
     seen: set[str] = set()
     out = []
@@ -148,6 +188,12 @@ def _key(phrase: str, lang: str, by_stem: bool) -> tuple[str, ...]:
 
 def find_phrase(text: str, phrase: str, lang: str, by_stem: bool = True) -> str | None:
     """The first place ``text`` says ``phrase`` (whole words, any case or accents; any inflection ``by_stem``)."""
+    span = find_span(text, phrase, lang, by_stem)
+    return text[span[0]:span[1]] if span else None
+
+
+def find_span(text: str, phrase: str, lang: str, by_stem: bool = True) -> tuple[int, int] | None:
+    """Where :func:`find_phrase` finds ``phrase`` in ``text``: (start, end) offsets."""
     want = _key(phrase, lang, by_stem)
     if not want:
         return None
@@ -155,7 +201,7 @@ def find_phrase(text: str, phrase: str, lang: str, by_stem: bool = True) -> str 
     have = [stem(w, lang) if by_stem else w for *_, w in toks]
     for i in range(len(have) - len(want) + 1):
         if tuple(have[i:i + len(want)]) == want:
-            return text[toks[i][0]:toks[i + len(want) - 1][1]]
+            return toks[i][0], toks[i + len(want) - 1][1]
     return None
 
 
@@ -166,29 +212,57 @@ def _says(english: str, term: Term, terms: TermIndex) -> bool:
     return any(m.term == term.id for m in terms.detect(english, TARGET, term.game, by_stem=True))
 
 
-def _glossary(entry: Entry, st: FieldStatus, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:
-    """The English of a field should name each glossary term the Spanish names, the preferred way."""
-    assert st.translation is not None
-    source = visible_text(st.source, SOURCE_LANG, titles)
-    english = visible_text(st.translation, TARGET, titles)
+@dataclass(frozen=True)
+class GlossaryProblem:
+    """English that contradicts (``glossary-forbidden``) or ignores (``glossary-missing``) the glossary."""
+
+    code: str
+    """The diagnostic code."""
+    offset: int | None
+    """Where the offending word starts in the English as written (``None``: nowhere in particular)."""
+    params: Mapping[str, str]
+    """The diagnostic's message parameters (without ``field``)."""
+
+
+def glossary_problems(entry: Owner, source: str, english: str, terms: TermIndex,
+                      titles: Mapping[str, Text]) -> list[GlossaryProblem]:
+    """The English of a text should name each glossary term its Spanish names, the preferred way.
+
+    A forbidden word is reported once where it stands, however many forbidden variants match it.
+    """
+    spanish = visible_text(source, SOURCE_LANG, titles)
+    shown, where = visible_map(english, TARGET, titles)
     out = []
-    for match, term in glossary_terms(entry, source, terms):
+    for match, term in glossary_terms(entry, spanish, terms):
         preferred = preferred_forms(term)
         stems = {_key(p, TARGET, True) for p in preferred}
+        spans: set[tuple[int, int]] = set()
         for bad in term.forbidden.get(TARGET, ()):
             # a forbidden variant sharing the preferred form's stems is matched exactly, not by stem
-            found = find_phrase(english, bad, TARGET, by_stem=_key(bad, TARGET, True) not in stems)
-            if found:
-                out.append(diag("glossary-forbidden", st.location, field=st.field, found=found, term=term.id,
-                                preferred=preferred[0] if preferred else term.id))
-        if preferred and not _says(english, term, terms):
-            out.append(diag("glossary-missing", st.location, field=st.field, term=match.form, preferred=preferred[0]))
+            span = find_span(shown, bad, TARGET, by_stem=_key(bad, TARGET, True) not in stems)
+            if span and not any(s[0] <= span[0] < s[1] or span[0] <= s[0] < span[1] for s in spans):
+                spans.add(span)
+                out.append(GlossaryProblem("glossary-forbidden", where[span[0]],
+                                           {"found": shown[span[0]:span[1]], "term": term.id,
+                                            "preferred": preferred[0] if preferred else term.id}))
+        if preferred and not _says(shown, term, terms):
+            out.append(GlossaryProblem("glossary-missing", None, {"term": match.form, "preferred": preferred[0]}))
     return out
 
 
-def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = None,
-                       baseline: Baseline | None = None) -> list[Diagnostic]:
-    """Stale English fields, and English that ignores or contradicts the glossary.
+def _glossary(entry: Owner, st: FieldStatus, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:
+    """Glossary problems of a field, located at the offending word (or the English's start)."""
+    assert st.translation is not None
+    out = []
+    for p in glossary_problems(entry, st.source, st.translation, terms, titles):
+        where = st.location if p.offset is None else entry.marks.at_offset(st.path + (TARGET,), st.translation, p.offset)
+        out.append(diag(p.code, where, field=st.field, **p.params))
+    return out
+
+
+def check_translations(entries: Iterable[Owner], terms: TermIndex, memo: Any = None,
+                       baseline: Baseline | None = None, games: Iterable[Game] = ()) -> list[Diagnostic]:
+    """Stale English fields, and English that ignores or contradicts the glossary (of entries and game files).
 
     A forbidden English variant (matched by stem) is an error, ``glossary-forbidden``; an English
     text that does not name a term its Spanish names (in any inflection) is a warning,
@@ -197,7 +271,7 @@ def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = N
     entries = list(entries)
     titles = {e.id: e.title for e in entries}
     out: list[Diagnostic] = []
-    for entry in entries:
+    for entry in entries + list(games):
         if memo is None:
             out += _entry_translations(entry, terms, titles, baseline)
         else:  # ``memo`` may return the entry's diagnostics from an earlier run (see kb.cache.Memo)
@@ -205,7 +279,7 @@ def check_translations(entries: Iterable[Entry], terms: TermIndex, memo: Any = N
     return out
 
 
-def _entry_translations(entry: Entry, terms: TermIndex, titles: Mapping[str, Text],
+def _entry_translations(entry: Owner, terms: TermIndex, titles: Mapping[str, Text],
                         baseline: Baseline | None = None) -> list[Diagnostic]:
     out = []
     for st in field_status(entry, baseline):
@@ -219,7 +293,7 @@ def _entry_translations(entry: Entry, terms: TermIndex, titles: Mapping[str, Tex
 # ---------------------------------------------------------------- acknowledging
 
 
-def acknowledge(entries: Iterable[Entry], fields: set[str] | None = None) -> list[Path]:
+def acknowledge(entries: Iterable[Owner], fields: set[str] | None = None) -> list[Path]:
     """Record the current Spanish hash for every translated field (or only ``fields``); returns files changed.
 
     Use after writing or reviewing a translation, or after a cosmetic Spanish edit (a typo fix)

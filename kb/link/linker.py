@@ -15,7 +15,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
 
-__all__ = ["LINK", "Link", "Graph", "link", "parse_links", "rebuild"]
+__all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors", "rebuild"]
 
 LINK = re.compile(r"\{@(?P<type>[a-z]+)\s+(?P<target>[^\s|{}#]+)(?:#(?P<anchor>[a-z0-9-]+))?(?:\|(?P<display>[^{}]*))?\}")
 """An inline link: ``{@kind id}``, ``{@kind id|shown text}`` or ``{@sequence id#step|text}``."""
@@ -75,7 +75,8 @@ def parse_links(text: str) -> tuple[list[re.Match[str]], list[int]]:
     return good, [m.start() for m in _OPEN.finditer(text) if m.start() not in starts]
 
 
-def _anchors(entry: Entry) -> set[str]:
+def anchors(entry: Entry) -> set[str]:
+    """Ids a link may point at inside ``entry`` (``#anchor``): its steps and worked examples."""
     seq = entry.data.get("sequence")
     steps = seq.get("steps", []) if isinstance(seq, dict) else []
     ids = {s["id"] for s in flatten_steps(steps) if isinstance(s, dict) and isinstance(s.get("id"), str)}
@@ -111,8 +112,8 @@ class _Linker:
         if expect_kind and found.kind != expect_kind:
             self.problems.append(diag("link-kind-mismatch", loc, type=expect_kind, target=target, kind=found.kind))
             return
-        if anchor is not None and anchor not in _anchors(found):
-            near = hint(anchor, _anchors(found))
+        if anchor is not None and anchor not in anchors(found):
+            near = hint(anchor, anchors(found))
             self.problems.append(diag("unresolved-link", loc, target=f"{target}#{anchor}", hint=near))
             return
         lk = Link(entry.id, target, type_, fld, loc, anchor, display)

@@ -170,7 +170,10 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
             *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
         common, common_terms = _common(schema, extra_words, cache)
         own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
-        words: dict[str, list[int]] = {key: [terms.get(x, -1) for x in own[lang][key]] for key in always}  # -1: not in the index
+        # -1: a term the index lacks. A word with no term here (a stop word of this language) but one in the other
+        # language still makes a slot of the query (ranking: every field of both languages), so it maps to [-1].
+        words: dict[str, list[int]] = {key: [terms.get(x, -1) for x in own[lang][key]] or ([-1] if own[other][key] else [])
+                                       for key in always}
         mine, theirs = common_terms[lang], common_terms[other]
         for i, key in enumerate(common):
             if key in words:

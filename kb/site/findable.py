@@ -75,9 +75,15 @@ def abbreviations(
             for form, meanings in sorted(defs.items())]
 
 
-def front_matter(title: str) -> str:
-    """YAML front matter (a JSON-quoted value) with the HTML-escaped ``title``."""
+def front_matter(title: str, description: str | None = None) -> str:
+    """YAML front matter (JSON-quoted values) with the HTML-escaped ``title`` and, when given, the page's
+    ``description`` (the theme's ``<meta name="description">``: each page its own, in its language)."""
     import html
     import json
 
-    return "\n".join(["---", f"title: {json.dumps(html.escape(title, quote=False), ensure_ascii=False)}", "---", ""])
+    lines = ["---", f"title: {json.dumps(html.escape(title, quote=False), ensure_ascii=False)}"]
+    if description:
+        short = " ".join(description.split())
+        short = short if len(short) <= 200 else short[:199].rsplit(" ", 1)[0] + "…"
+        lines.append(f"description: {json.dumps(html.escape(short), ensure_ascii=False)}")
+    return "\n".join([*lines, "---", ""])

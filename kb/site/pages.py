@@ -10,8 +10,9 @@ from typing import Any, Mapping
 
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import Entry
-from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, render_entry, steps
+from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
+from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
 
 __all__ = ["KIND_ORDER", "all_pages", "navigation", "main_sequence"]
 
@@ -56,7 +57,9 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
         notes.append((t(ctx, "stale_title"), label("stale", ctx.lang), stale))
     head = "".join(f'!!! warning "{title}"\n\n    {text} ({t(ctx, "fields")}: {escape(", ".join(fields))})\n\n'
                    for title, text, fields in notes)
-    return finish(ctx, path, entry.title.best(ctx.lang), head + body, entry.game)
+    summary = entry.text("summary")
+    description = plain(summary.best(ctx.lang), ctx.lang, ctx.titles) if summary else None
+    return finish(ctx, path, entry.title.best(ctx.lang), head + body, entry.game, description)
 
 
 def main_sequence(ctx: SiteContext, game: str) -> Entry | None:
@@ -99,7 +102,9 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
             out.append(_entry_item(ctx, path, e))
         out.append("")
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, name, body, game)
+    summary = meta.data.get("summary")
+    description = _text(summary).best(ctx.lang) if isinstance(summary, dict) and "es" in summary else None
+    return finish(ctx, path, name, body, game, description)
 
 
 def _text(value: Mapping[str, str]):
@@ -182,7 +187,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             listed = ", ".join(f"[{escape(e.title.best(ctx.lang))}]({link(e.id, None)})" for e in entries)
             out += [f"*{t(ctx, 'related')} ({escape(gname)}):* {listed}", ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, title, body)
+    return finish(ctx, path, title, body, description=t(ctx, "concepts_intro"))
 
 
 def home_page(ctx: SiteContext) -> SitePage:
@@ -204,7 +209,7 @@ def home_page(ctx: SiteContext) -> SitePage:
         out += [ngettext(ctx.lang, "{ok} of {n} worked example verified by this build.",
                          "{ok} of {n} worked examples verified by this build.", len(results)).format(ok=ok), ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, t(ctx, "site"), body)
+    return finish(ctx, path, t(ctx, "site"), body, description=t(ctx, "intro"))
 
 
 def all_pages(ctx: SiteContext) -> list[SitePage]:
@@ -214,11 +219,12 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
         pages += [game_page(ctx, game), glossary_page(ctx, game)]
         pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
     pages.append(concepts_page(ctx))
+    pages.append(translators_page(ctx))
     return pages
 
 
 def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
-    """Home, each game (its page, then its glossary), the concept map.
+    """Home, each game (its page, then its glossary), the concept map, the translators' page.
 
     Entries are left out on purpose: the theme renders the whole navigation into every page, so
     listing hundreds of entries would make each page hundreds of kilobytes (the size of the site
@@ -229,4 +235,5 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
         glossary = NavNode(t(ctx, "glossary"), f"{game}/glossary.md")
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", (glossary,)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
+    nodes.append(NavNode(TRANSLATORS_LABELS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)

@@ -172,14 +172,16 @@ class SiteContext:
 _LINK_TARGET = re.compile(r"\]\([^)]*\)|\{#[^}]*\}|<[^>]*>")
 
 
-def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None = None) -> SitePage:
-    """Assemble a page: front matter with the title, the body, tooltips for the glossary terms it mentions."""
+def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None = None,
+           description: str | None = None) -> SitePage:
+    """Assemble a page: front matter with the title and description, the body, tooltips for the glossary
+    terms it mentions."""
     kb = ctx.kb
     visible = _LINK_TARGET.sub(" ", body)
     game_names = {g: meta.name.best(ctx.lang) for g, meta in kb.games.items()}
     abbrs = abbreviations(visible, ctx.lang, kb.graph.terms, kb.entries, ctx.titles, game, game_names,
                           fallback=bool(ctx.fallbacks.get(path)))
-    md = front_matter(title) + body.rstrip() + "\n"
+    md = front_matter(title, description) + body.rstrip() + "\n"
     if abbrs:  # one block each: Markdown re-tests a whole block after taking each definition off it
         md += "\n" + "\n\n".join(abbrs) + "\n"
     return SitePage(path, title, md)

@@ -30,6 +30,7 @@ def _wrap(text: str, indent: str = "") -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
+_TAG = re.compile(r"<[^>]+>")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 
@@ -39,7 +40,12 @@ def _prose(source: str, show: Callable[[str], str], indent: str = "") -> list[st
     out: list[str] = []
     for para in source.strip().split("\n\n"):
         lines = para.splitlines()
-        if any(_ITEM.match(ln) for ln in lines):
+        if lines and all(ln.strip().startswith("|") for ln in lines):  # a table: one line per row, cells apart
+            for ln in lines:
+                cells = [c.strip() for c in ln.strip().strip("|").split("|")]
+                if not all(re.fullmatch(r":?-+:?", c) for c in cells):
+                    out += _wrap(_EMPHASIS.sub("", show("  ·  ".join(cells))), indent + "  ")
+        elif any(_ITEM.match(ln) for ln in lines):
             items: list[str] = []
             for ln in lines:
                 if _ITEM.match(ln) or not items:
@@ -90,7 +96,7 @@ def render_text(
     names: Names = lambda _id: None,
 ) -> str:
     """The entry as plain text in ``lang``: title, summary, text, facts, steps, notes, examples, links, source."""
-    text = lambda s: plain(s, lang, titles)  # noqa: E731
+    text = lambda s: _EMPHASIS.sub("", plain(s, lang, titles))  # noqa: E731
     data = entry.data
     title = entry.title.best(lang)
     game = names(entry.game)
@@ -126,7 +132,7 @@ def render_text(
     if rows:
         out += _heading(label("facts", lang))
         for key, value in rows:
-            out += _wrap(f"{key}: {html.unescape(value)}", "  ")
+            out += _wrap(f"{key}: {html.unescape(_TAG.sub('', value))}", "  ")
     mods = data.get("modifiers")
     if isinstance(mods, list) and mods:
         out += _heading(label("modifiers", lang))

@@ -338,7 +338,7 @@
     var self = this, stems = new Set(), plain = new Set();
     ws.forEach(function (w) {
       var key = fold(w);
-      (self.lookup(key) || []).forEach(function (t) { stems.add(t); });
+      (self.lookup(key) || []).forEach(function (t) { if (t >= 0) stems.add(t); });
       if (key.length > 2) plain.add(key);
     });
     return { stems: Array.from(stems), words: Array.from(plain) };

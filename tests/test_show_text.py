@@ -1,0 +1,29 @@
+"""`kb show` prints terminal text: no site Markdown, HTML or anchors, for every bundled entry in both languages."""
+
+from __future__ import annotations
+
+import re
+
+from kb.api import KnowledgeBase
+from kb.site.text import render_text
+from kb.site.worked import name_finder
+
+MARKUP = re.compile(r"\{#|!!!|\*\*|\]\(|&#|&lt;|&gt;|&amp;|`|\{@|<span|<[a-z]+[ >]|^#+ |\|---|^\| ")
+
+
+def test_every_entry_prints_as_plain_text_in_both_languages() -> None:
+    kb = KnowledgeBase.load()
+    results: dict = {}
+    for r in kb.run_examples():
+        results.setdefault(r.entry.id, {})[r.example.id] = r
+    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    found = []
+    for e in kb.entries.values():
+        meta = kb.games.get(e.game)
+        names = name_finder(e.game, meta.name if meta else None, meta.data.get("names") if meta else None, kb.entries)
+        for lang in ("es", "en"):
+            text = render_text(e, lang, titles, kb.backlinks(e.id), results.get(e.id, {}), kb.registry.get, names)
+            found += [f"{e.id} ({lang}): {ln}" for ln in text.splitlines() if MARKUP.search(ln)]
+            if e.see_also:
+                assert f"[{e.see_also[0]}]" in text  # the id beside the title
+    assert not found, "\n".join(found[:20])
