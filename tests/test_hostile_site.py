@@ -12,6 +12,7 @@ every element focused, hovered and clicked: ``window.__pwned`` must stay undefin
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
@@ -33,6 +34,8 @@ PAYLOADS = [
 ]
 """Markup that runs script when any stage lets it through (one per line of each hostile text)."""
 TEXT = "\n\n".join(["Un párrafo."] + PAYLOADS) + "\n"
+PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p])
+"""What a translator's PO file brings: the import itself refuses raw HTML (as ``kb check`` does)."""
 LINE = PAYLOADS[0]
 
 
@@ -142,7 +145,7 @@ def _import_hostile_po(root: Path, tmp: Path) -> None:
     hits = 0
     for item in po:
         if item.msgctxt == "x.translated|text":
-            item.msgstr = TEXT
+            item.msgstr = PO_TEXT
             hits += 1
     assert hits == 1
     po.save(str(po_path))
@@ -202,6 +205,8 @@ def test_no_handler_attribute_script_or_javascript_url_in_any_page(hostile_site:
     for page in pages:
         body = _article(page.read_text(encoding="utf-8"))
         for tag, name, value in _tags(body):
+            if name == "style" and tag in ("th", "td") and re.fullmatch(r"text-align: ?(left|right|center);?", value):
+                continue  # a table's own column alignment, all the sanitiser keeps of a style
             assert not name.startswith("on") and name not in ("autofocus", "tabindex", "style", "src"), (page, tag, name)
             assert tag not in ("script", "img", "iframe", "object", "embed", "form", "input"), (page, tag)
             assert not (name == "href" and value.strip().lower().startswith("javascript:")), (page, value)
@@ -211,7 +216,7 @@ def test_no_handler_attribute_script_or_javascript_url_in_any_page(hostile_site:
 
 def test_translated_payload_reaches_the_english_page_as_text(hostile_site: Path) -> None:
     body = _article((hostile_site / "en" / "x" / "translated.html").read_text(encoding="utf-8"))
-    assert "{: tabindex" in body and "onerror" in body
+    assert "{: tabindex" in body and "javascript:" in body
 
 
 # ---------------------------------------------------------------- in Chromium
@@ -309,6 +314,8 @@ def test_escaping_alone_leaves_no_live_markup(tmp_path: Path) -> None:
             body = page.markdown.split("\n---\n", 1)[-1]
             for tag, name, value in _tags(markdown.markdown(body, extensions=extensions)):
                 checked += 1
+                if name == "style" and tag in ("th", "td") and re.fullmatch(r"text-align: ?(left|right|center);?", value):
+                    continue  # a table's own column alignment
                 assert not name.startswith("on") and name not in ("autofocus", "tabindex", "style", "src"), (page.path, tag, name)
                 assert tag not in ("script", "img"), (page.path, tag)
                 assert not (name == "href" and value.strip().lower().startswith("javascript:")), (page.path, value)

@@ -25,8 +25,12 @@ ATTRIBUTES: dict[str, set[str]] = {
     "a": {"href"},
     "ol": {"start"},
     "details": {"open"},
+    "th": {"style"},
+    "td": {"style"},
 }
-"""Attributes kept, per tag (``*``: on every allowed tag). Nothing that runs script or moves focus."""
+"""Attributes kept, per tag (``*``: on every allowed tag). Nothing that runs script or moves focus; a table
+cell's ``style`` keeps only ``text-align`` (what Markdown's column alignment writes)."""
+STYLE_PROPERTIES: frozenset[str] = frozenset({"text-align"})
 
 URL_SCHEMES: frozenset[str] = frozenset({"http", "https", "mailto"})
 """Schemes a link may use; relative links (the site's own pages and anchors) are always kept."""
@@ -36,4 +40,5 @@ def sanitise(html: str) -> str:
     """``html`` with everything outside the allow-lists removed (comments too)."""
     return nh3.clean(html, tags=set(TAGS), attributes={k: set(v) for k, v in ATTRIBUTES.items()},
                      url_schemes=set(URL_SCHEMES), link_rel=None, strip_comments=True,
+                     filter_style_properties=set(STYLE_PROPERTIES),
                      clean_content_tags={"script", "style"})
