@@ -165,6 +165,7 @@ class Expander:
         self.keys: dict[tuple[str, ...], set[int]] = {}
         self.exact = {tuple(w for *_, w in tokens(a)) for a in data.get("abbreviations", ())}
         self.groups = data.get("groups", [])
+        self._memo: dict[str, list[str]] = {}
         self.longest = 1
         for i, group in enumerate(self.groups):
             for phrase in group:
@@ -175,6 +176,14 @@ class Expander:
 
     def alternatives(self, text: str) -> list[str]:
         """The other names of every glossary name in ``text`` (longest names first, whole words)."""
+        found = self._memo.get(text)
+        if found is None:
+            if len(self._memo) > 4096:
+                self._memo.clear()
+            found = self._memo[text] = self._alternatives(text)
+        return list(found)
+
+    def _alternatives(self, text: str) -> list[str]:
         toks = tokens(text)
         folded = [fold(w) for *_, w in toks]
         out: list[str] = []

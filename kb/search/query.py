@@ -17,6 +17,8 @@ import heapq
 import json
 import re
 import weakref
+from collections import OrderedDict
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -26,6 +28,7 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.matching.wrappers import FilterMatcher
 from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.reading import TermNotFound
 from whoosh.support.charset import accent_map
 
 from kb.core.terms import STOPWORDS, fold
@@ -65,7 +68,12 @@ _SCHEMA = _schema()
 
 def analyse(fieldname: str, text: str) -> list[str]:
     """The terms ``text`` gives in ``fieldname`` (e.g. ``title_es``), as a query: the engine's analysis, for exporters."""
-    return [t.text for t in _SCHEMA[fieldname].analyzer(text, mode="query")]
+    return list(_analyse(fieldname, text))
+
+
+@lru_cache(maxsize=65536)
+def _analyse(fieldname: str, text: str) -> tuple[str, ...]:
+    return tuple(t.text for t in _SCHEMA[fieldname].analyzer(text, mode="query"))
 
 
 class SearchError(Exception):
@@ -192,6 +200,31 @@ class _Stats:
         self.cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
         self.deleted = reader.has_deletions()
         self._norms: dict[tuple[str, float, float], list[float]] = {}
+        self._vocab: dict[str, dict[tuple[str, int], list[tuple[str, int]]]] = {}
+        self._postings: OrderedDict[tuple[str, str], tuple[list[int], list[float]]] = OrderedDict()
+        self._held = 0
+
+    def postings(self, fieldname: str, term: str) -> tuple[list[int], list[float], int]:
+        """(document numbers, term frequencies) of a term, decoded once and kept while the searcher is open
+        (least recently used first out beyond :data:`POSTINGS_CACHE` postings)."""
+        key = (fieldname, term)
+        found = self._postings.get(key)
+        if found is not None:
+            self._postings.move_to_end(key)
+            return found
+        ids: list[int] = []
+        tfs: list[float] = []
+        df = self.reader.doc_frequency(fieldname, term)
+        if df:
+            for offset, block_ids, block_tfs in _blocks(self.reader, fieldname, term):
+                ids += [d + offset for d in block_ids] if offset else block_ids
+                tfs += block_tfs
+        self._postings[key] = found = (ids, tfs, df)
+        self._held += len(ids) + 1
+        while self._held > POSTINGS_CACHE and len(self._postings) > 1:
+            _, (old, _, _) = self._postings.popitem(last=False)
+            self._held -= len(old) + 1
+        return found
 
     def norms(self, fieldname: str, k1: float, b: float) -> list[float]:
         """``K1 × (1 − B + B × fl / avgfl)`` of every document for ``fieldname``."""
@@ -201,6 +234,21 @@ class _Stats:
             base, per = k1 * (1 - b), k1 * b / self.avg[fieldname]
             found = self._norms[key] = [base + per * fl for fl in self._lengths(fieldname)]
         return found
+
+    def near(self, fieldname: str, word: str) -> list[tuple[str, int]]:
+        """Indexed words of ``fieldname`` that may be within :func:`ranking.max_distance` of ``word``: same first
+        letter, length within the distance (the exact distance is :func:`ranking.rank_corrections`' to take)."""
+        table = self._vocab.get(fieldname)
+        if table is None:
+            table = self._vocab[fieldname] = {}
+            for btext, info in self.reader.iter_field(fieldname):
+                text = btext.decode("utf-8") if isinstance(btext, bytes) else btext
+                if text:
+                    table.setdefault((text[0], len(text)), []).append((text, info.doc_frequency()))
+        if not word:
+            return []
+        d = ranking.max_distance(word)
+        return [c for n in range(len(word) - d, len(word) + d + 1) for c in table.get((word[0], n), ())]
 
     def _lengths(self, fieldname: str) -> list[int]:
         out: list[int] = []
@@ -215,6 +263,8 @@ class _Stats:
 
 
 _STATS: Any = weakref.WeakKeyDictionary()
+POSTINGS_CACHE = 2_000_000
+"""Most decoded postings an open searcher keeps (about 30 MiB)."""
 
 
 def _stats(s: Any) -> _Stats:
@@ -270,9 +320,10 @@ def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Seque
     a posting at a time. Deleted documents are left in: the caller drops them.
     """
     for leaf, offset in reader.leaf_readers():
-        if (fieldname, term) not in leaf:
+        try:
+            m = leaf.postings(fieldname, term)
+        except TermNotFound:
             continue
-        m = leaf.postings(fieldname, term)
         if isinstance(m, FilterMatcher):
             m = m.child
         if isinstance(m, W3LeafMatcher):
@@ -292,7 +343,6 @@ def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Seque
 def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[int, float]:
     """Document number → score: ``factor(doc) × coordination × Σ weight × bm25`` (see :mod:`kb.search.ranking`)."""
     st = _stats(s)
-    reader = st.reader
     k1 = ranking.BM25_K1
     acc = [0.0] * st.n
     seen = [0] * st.n
@@ -300,16 +350,14 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[
     for i, slot in enumerate(slots):
         bit = 1 << i if slot.counts else 0
         for (fieldname, term), weight in slot.clauses.items():
-            df = reader.doc_frequency(fieldname, term)
+            ids, tfs, df = st.postings(fieldname, term)
             if not df:
                 continue
             scale = weight * ranking.idf(st.n, df) * (k1 + 1)
             norms = st.norms(fieldname, k1, ranking.BM25_B[fieldname.rsplit("_", 1)[0]])
-            for offset, ids, tfs in _blocks(reader, fieldname, term):
-                for doc, tf in zip(ids, tfs):
-                    doc += offset
-                    acc[doc] += scale * tf / (tf + norms[doc])
-                    seen[doc] |= bit
+            for doc, tf in zip(ids, tfs):
+                acc[doc] += scale * tf / (tf + norms[doc])
+                seen[doc] |= bit
     out = {}
     coord = [ranking.coordination(m, counted) for m in range(counted + 1)]
     for doc in [d for d, v in enumerate(acc) if v]:
@@ -349,8 +397,8 @@ def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str
             cands: dict[str, int] = {}
             for lg in group:
                 fieldname = f"spell_{lg}"
-                for c in reader.terms_within(fieldname, folded, ranking.max_distance(folded) + 1, prefix=1):
-                    cands[c] = cands.get(c, 0) + reader.doc_frequency(fieldname, c)
+                for c, freq in _stats(s).near(fieldname, folded):
+                    cands[c] = cands.get(c, 0) + freq
             ranked = ranking.rank_corrections(folded, cands)
             if ranked:
                 out[w] = ranked[0]
@@ -392,7 +440,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         did_you_mean = " ".join(said) if fixed else None
         stems = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w))
                  | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        return _collect(s, text, scores, lang, limit, did_you_mean, fuzzy, stems, context)
+        return _collect(s, text, scores, lang or "es", limit, did_you_mean, fuzzy, stems, context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
@@ -411,8 +459,8 @@ def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
             continue
         cands: dict[str, int] = {}
         for lg in LANGS:
-            for c in reader.terms_within(f"spell_{lg}", folded, ranking.max_distance(folded) + 1, prefix=1):
-                cands[c] = cands.get(c, 0) + reader.doc_frequency(f"spell_{lg}", c)
+            for c, freq in _stats(s).near(f"spell_{lg}", folded):
+                cands[c] = cands.get(c, 0) + freq
         ranked = ranking.rank_corrections(folded, cands)
         if ranked:
             out[w] = ranked[0]

@@ -138,7 +138,7 @@ def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[
             path = docs / page.path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(page.markdown, encoding="utf-8")
-        shutil.copytree(REPO / "kb" / "site_assets", docs, dirs_exist_ok=True)
+        shutil.copytree(REPO / "kb" / "site" / "assets", docs, dirs_exist_ok=True)
         cfg = {**base_cfg, "docs_dir": str(docs), "site_dir": str(tmp / f"plain-site-{lang}"),
                "plugins": [p for p in base_cfg["plugins"] if p != "kb"], "nav": nav_config(site.nav),
                "theme": {**base_cfg["theme"], "language": lang}}
