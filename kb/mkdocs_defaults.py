@@ -18,11 +18,12 @@ __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): the docs_dir when a pack has none of its own."""
-SCRIPTS = ("kb-search-engine.js", "kb-search.js")
-"""The search box (the engine's search in the browser; docs/site.md), in load order."""
+SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js")
+"""The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
+tooltips, the language switch keeping the anchor); docs/site.md. In load order."""
 
-FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.top",
-            "navigation.tracking", "navigation.footer", "toc.follow")
+FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.prune",
+            "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")
 """Material features the generated pages rely on."""
 
 EXTENSIONS: dict[str, dict[str, Any]] = {
@@ -30,6 +31,13 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "toc": {"permalink": True}, "pymdownx.details": {}, "pymdownx.superfences": {},
 }
 """Markdown extensions the generated Markdown is written for, with their settings."""
+PALETTE = [
+    {"media": "(prefers-color-scheme: light)", "scheme": "default",
+     "toggle": {"icon": "material/weather-night", "name": "Modo oscuro · Dark mode"}},
+    {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
+     "toggle": {"icon": "material/weather-sunny", "name": "Modo claro · Light mode"}},
+]
+"""Material's light/dark palette with its toggle, following the reader's system setting at first."""
 
 
 def apply_defaults(config: MkDocsConfig) -> None:
@@ -41,6 +49,8 @@ def apply_defaults(config: MkDocsConfig) -> None:
                              features=list(FEATURES))
     features = config.theme["features"] if "features" in config.theme else []
     config.theme["features"] = list(features) + [f for f in FEATURES if f not in features]
+    if not config.theme.get("palette"):
+        config.theme["palette"] = [dict(p) for p in PALETTE]
     _extensions(config)
     if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
         config.extra_css.append("kb.css")

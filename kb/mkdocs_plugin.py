@@ -16,7 +16,10 @@ into MkDocs warnings too).
 
 from __future__ import annotations
 
+import functools
+import json
 import os
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +38,7 @@ from kb.api import KnowledgeBase
 from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
+from kb.site.preview import data_name as table_name, script_tag, table_data
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
@@ -92,10 +96,18 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._builds: dict[int, _Build] = {}
         self._seeds: dict[int, tuple[str, _Loaded]] = {}
         self._content: str | None = None
+        self._serving = False
+        self._dirty = False
+        self._shown: dict[tuple[str, str], str] = {}
+        """While serving: (language, page path) -> the Markdown the last build gave MkDocs."""
+        self._nav_shown: dict[str, tuple] = {}
+        self._search_kept: dict[str, SearchData] = {}
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Nothing to prepare: the knowledge base is loaded by each build (``on_config``)."""
+        """Remember whether this process serves a preview (its rebuilds then write only what changed)."""
+        self._serving = command == "serve"
+        self._dirty = dirty
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         langs = self.config.languages
@@ -122,16 +134,32 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         build = self._builds[id(config)]
+        same_nav = self._nav_shown.get(build.lang) == build.site.nav
+        self._nav_shown[build.lang] = build.site.nav
+        unchanged = 0
         for page in build.site.pages:
-            files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
+            file = File.generated(config, build.prefix + page.path, content=page.markdown)
+            if self._serving and same_nav and self._shown.get((build.lang, page.path)) == page.markdown:
+                file.is_modified = _unmodified  # a dirty rebuild leaves its page as written
+                unchanged += 1
+            if self._serving:
+                self._shown[(build.lang, page.path)] = page.markdown
+            files.append(file)
+        if unchanged:
+            log.info(f"{build.lang}: {len(build.site.pages) - unchanged} page(s) changed")
         started = time.monotonic()
-        build.search = search_data(build.loaded.kb, build.lang)
+        kept = self._search_kept.get(build.lang) if self._serving else None
+        build.search = kept or search_data(build.loaded.kb, build.lang)
+        if self._serving:
+            self._search_kept[build.lang] = build.search
         files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
         log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
                  f"in {time.monotonic() - started:.1f} s")
+        files.append(File.generated(config, build.prefix + table_name(build.lang),
+                                    content=table_data(build.loaded.kb, build.lang)))
         if build.primary:
-            target = f"{build.lang}/" if config.use_directory_urls else f"{build.lang}/index.html"
-            files.append(File.generated(config, "index.html", content=_redirect(target)))
+            files.append(File.generated(config, "index.html",
+                                        content=_redirect(self.config.languages, config.use_directory_urls)))
         return files
 
     @event_priority(-100)  # after every other plugin has changed the page's HTML
@@ -153,13 +181,26 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Tell the page where its language's search data is (read by ``kb-search.js``)."""
         build = self._builds[id(config)]
-        if build.search is None or "</head>" not in output:
+        if "</head>" not in output:
             return output
-        tag = meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
+        output = _compact_nav(output)
+        tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
+        if build.search is not None:
+            tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         return output.replace("</head>", tag + "</head>", 1)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        """Watch ``content/``; rebuilds write only the pages an edit changed (MkDocs' dirty build).
+
+        ``mkdocs serve`` rebuilds everything after each edit (15–20 s on the bundled content); the
+        rebuilds here reload the knowledge base through its file cache, regenerate the pages' Markdown
+        and let MkDocs write only the pages whose Markdown changed (all of them when the menu changed).
+        ``mkdocs serve --clean`` keeps MkDocs' own full rebuilds.
+        """
         server.watch(self._content or self._content_root(config))
+        if config.config_file_path and config.site_url:
+            server.builder = functools.partial(_dirty_rebuild, config.config_file_path, config.site_dir,
+                                               config.site_url, config.strict)
         return server
 
     @event_priority(-200)  # after every other plugin has finished this language's build
@@ -220,7 +261,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             raise PluginError("kb: the plugin is missing from the other language's configuration")
         plugin._seeds[id(sub)] = (lang, loaded)
         sub.theme["language"] = lang
-        build(sub)  # plugins of this process are already started: no startup/shutdown events here
+        build(sub, dirty=self._dirty)  # plugins of this process are already started: no startup/shutdown events
 
 
 def _url(path: str, directory_urls: bool) -> str:
@@ -232,7 +273,50 @@ def _url(path: str, directory_urls: bool) -> str:
     return f"{stem}/" if directory_urls else f"{stem}.html"
 
 
-def _redirect(target: str) -> str:
-    return (f'<!doctype html>\n<html><head><meta charset="utf-8"><title>Redirecting</title>'
-            f'<meta http-equiv="refresh" content="0; url={target}"></head>'
-            f'<body><a href="{target}">{target}</a></body></html>\n')
+def _unmodified() -> bool:
+    return False
+
+
+def _dirty_rebuild(config_file: str, site_dir: str, site_url: str, strict: bool) -> None:
+    """``mkdocs serve``'s rebuild, dirty: the configuration read afresh, only changed pages written."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(config_file, site_dir=site_dir, strict=strict)
+    config.site_url = site_url
+    for plugin in config.plugins.values():  # the process's kb instance: its other languages' builds too
+        if isinstance(plugin, KnowledgeBasePlugin):
+            plugin._serving, plugin._dirty = True, True
+    build(config, serve_url=site_url, dirty=True)
+
+
+_NAV_START = '<nav class="md-nav md-nav--primary"'
+_NAV_END = '<div class="md-sidebar md-sidebar--secondary"'
+_SPACES = re.compile(r"\s+")
+
+
+def _compact_nav(output: str) -> str:
+    """The page with the theme's menu's runs of whitespace made single spaces (as a browser shows them).
+
+    The menu lists the current kind's entries; its template's indentation was more than half its weight.
+    """
+    start = output.find(_NAV_START)
+    end = output.find(_NAV_END, start)
+    if start < 0 or end < 0:
+        return output
+    return output[:start] + _SPACES.sub(" ", output[start:end]) + output[end:]
+
+
+def _redirect(langs: list[str], directory_urls: bool) -> str:
+    """The root page: to the language the reader chose before (``localStorage``), else the first of the
+    browser's languages the site has, else the first language; without scripts, links to each."""
+    pages = {lg: f"{lg}/" if directory_urls else f"{lg}/index.html" for lg in langs}
+    links = " · ".join(f'<a href="{url}" hreflang="{lg}">{LANGUAGES[lg]}</a>' for lg, url in pages.items())
+    script = ("(function(){var p=" + json.dumps(pages) + ",l=null;"
+              "try{l=localStorage.getItem('kb-lang')}catch(e){}"
+              "if(!p[l]){var n=navigator.languages||[navigator.language||''];"
+              "for(var i=0;i<n.length&&!p[l];i++){l=String(n[i]).slice(0,2).toLowerCase()}}"
+              f"location.replace((p[l]||p[{json.dumps(langs[0])}])+location.hash)}})();")
+    return (f'<!doctype html>\n<html><head><meta charset="utf-8"><title>{LANGUAGES[langs[0]]} · '
+            f'{" · ".join(LANGUAGES[lg] for lg in langs[1:])}</title>'
+            f'<script>{script}</script></head><body><p>{links}</p></body></html>\n')

@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import shutil
+import subprocess
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -203,13 +205,128 @@ def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:
         context.close()
 
 
-def test_hovering_a_glossary_term_shows_its_definition(page, base: str) -> None:
+def test_a_glossary_tooltip_on_the_first_mention_only_reachable_by_keyboard(page, base: str) -> None:
     page.goto(f"{base}/es/mini/shooting.html")
-    abbr = page.locator("article abbr", has_text="LdV").first
-    abbr.hover()
-    tip = page.locator(".md-tooltip2--active")
+    terms = page.locator("article .kb-term")
+    # the summary's "línea de visión" is the section's first mention; the text's is a link, its "LdV" a repeat
+    assert terms.all_inner_texts() == ["línea de visión"]
+    assert page.locator("article h1 .kb-term, article a .kb-term, article h2 .kb-term").count() == 0
+    page.locator("body").focus()
+    for _ in range(40):  # Tab until the term has the focus
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('kb-term')"):
+            break
+    else:
+        pytest.fail("40 Tab presses never reached the glossary term")
+    tip = page.locator("#kb-tip")
     tip.wait_for(state="visible")
-    assert tip.inner_text().startswith("Línea de visión: Una miniatura tiene línea de visión")
+    assert tip.inner_text().startswith("Línea de visión\nMini Escaramuza · Término\nUna miniatura tiene línea de visión")
+    assert page.evaluate("document.activeElement.getAttribute('aria-describedby')") == "kb-tip"
+    page.keyboard.press("Escape")
+    tip.wait_for(state="hidden")
+
+
+def test_a_link_to_an_entry_shows_its_preview(page, base: str) -> None:
+    page.goto(f"{base}/es/mini/shooting.html")
+    page.locator("h2#citada-por + ul a", has_text="Apuntar").hover()
+    card = page.locator("#kb-card")
+    card.wait_for(state="visible")
+    assert card.inner_text().startswith("Apuntar\nMini Escaramuza · Acción\nApuntar cuesta una acción")
+
+
+def test_an_entry_page_knows_its_place(page, base: str) -> None:
+    page.goto(f"{base}/en/mini/aim.html")
+    assert page.locator(".kb-crumbs").inner_text() == "Home › Mini Skirmish › Actions"
+    assert page.locator(".kb-place a", has_text="Mini Skirmish").get_attribute("href") == "index.html"
+    assert page.locator("nav.md-nav--primary a.md-nav__link--active").inner_text().strip() == "Aim"
+    page.locator(".kb-place").get_by_text("Cite as:").wait_for()
+    assert page.locator(".kb-place code").inner_text() == "mini.aim"
+    assert "Test rules" in page.locator("article p", has_text="Source").last.inner_text()
+
+
+def _copy_first_paragraph(pg) -> str:
+    pg.locator("article > p.kb-cited").nth(2).hover()
+    button = pg.locator("article > p.kb-cited .kb-cite-btn").nth(2)
+    button.click()
+    pg.locator(".kb-status").get_by_text("copied").wait_for()
+    return button.evaluate("b => b.parentElement.id")
+
+
+def test_copy_link_copies_the_url_and_a_citation(browser, base: str) -> None:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], locale="en-GB")
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        pg.goto(f"{base}/en/mini/shooting.html")
+        anchor = _copy_first_paragraph(pg)
+        assert anchor.startswith("p-")
+        copied = pg.evaluate("navigator.clipboard.readText()")
+        assert copied == f"Shooting [mini.shooting ¶{anchor[2:]}]\n{base}/en/mini/shooting.html#{anchor}", copied
+        pg.goto(f"{base}/en/mini/shooting.html#{anchor}")  # the anchor leads back to the paragraph
+        box = pg.evaluate(f"(() => {{ const r = document.getElementById('{anchor}').getBoundingClientRect(); "
+                          "return [r.top, r.bottom, innerHeight]; })()")
+        assert 0 <= box[0] and box[1] <= box[2], box
+    finally:
+        context.close()
+
+
+def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser, base: str) -> None:
+    context = browser.new_context(locale="en-US")
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        pg.goto(f"{base}/index.html")
+        pg.wait_for_url(f"{base}/en/index.html")  # the browser speaks English
+        pg.goto(f"{base}/en/mini/shooting.html#example-eight-or-more")
+        pg.locator(".md-header__option .md-select button").hover()
+        pg.locator('a.md-select__link[hreflang="es"]').click()
+        pg.wait_for_url(f"{base}/es/mini/shooting.html#example-eight-or-more")
+        pg.goto(f"{base}/index.html")
+        pg.wait_for_url(f"{base}/es/index.html")  # the reader's choice is remembered
+    finally:
+        context.close()
+
+
+def test_dark_mode_toggle(page, base: str) -> None:
+    page.goto(f"{base}/es/index.html")
+    scheme = lambda: page.evaluate("document.body.getAttribute('data-md-color-scheme')")  # noqa: E731
+    before = scheme()
+    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    assert scheme() != before and {before, scheme()} == {"default", "slate"}
+
+
+# ---------------------------------------------------------------- accessibility: axe-core on our pages
+AXE_CACHE = Path(os.environ.get("KB_AXE_DIR", Path.home() / ".cache" / "kb-axe"))
+AXE_PAGES = ["index.html", "mini/index.html", "mini/glossary.html", "mini/shooting.html", "mini/turn-sequence.html",
+             "mini/line-of-sight.html", "mini/aim.html", "concepts.html"]
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    path = AXE_CACHE / "node_modules" / "axe-core" / "axe.min.js"
+    if not path.exists() and shutil.which("npm"):
+        subprocess.run(["npm", "install", "--silent", "--prefix", str(AXE_CACHE), "axe-core@4"],
+                       capture_output=True, timeout=300, check=False)
+    if not path.exists():
+        reason = f"axe-core is not installed ({path}; npm install --prefix {AXE_CACHE} axe-core@4)"
+        if os.environ.get("KB_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_axe_finds_no_serious_violation_of_our_markup(page, base: str, axe_script: str, lang: str) -> None:
+    found = []
+    for path in AXE_PAGES:
+        page.goto(f"{base}/{lang}/{path}")
+        page.wait_for_load_state("load")
+        page.add_script_tag(content=axe_script)
+        result = page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})""")
+        for v in result["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                found += [f"{path}: {v['id']} {n['target']} {n['html'][:120]}" for n in v["nodes"]]
+    assert not found, "\n".join(found)
 
 
 def test_following_a_referenced_by_link(page, base: str) -> None:
@@ -227,7 +344,7 @@ def test_english_untranslated_entry_shows_a_notice(page, base: str) -> None:
 
 
 def test_site_works_from_disk_offline(browser, site: Path) -> None:
-    context = browser.new_context(offline=True)
+    context = browser.new_context(offline=True, locale="es-ES")
     try:
         pg = context.new_page()
         pg.set_default_timeout(15_000)
@@ -239,6 +356,12 @@ def test_site_works_from_disk_offline(browser, site: Path) -> None:
         assert hits and hits[0] == (site / "es" / "mini" / "line-of-sight.html").as_uri(), hits
         pg.keyboard.press("Enter")
         pg.wait_for_url("**/es/mini/line-of-sight.html")
+        pg.goto((site / "es" / "mini" / "shooting.html").as_uri())  # copy-link from disk: the fallback copies
+        pg.locator("article > p.kb-cited").nth(2).hover()
+        pg.locator("article > p.kb-cited .kb-cite-btn").nth(2).click()
+        pg.locator(".kb-status").get_by_text("Enlace y cita copiados").wait_for()
+        pg.locator("h2#citada-por + ul a", has_text="Apuntar").focus()  # previews from the shipped data
+        pg.locator("#kb-card").get_by_text("Mini Escaramuza · Acción").wait_for()
     finally:
         context.close()
 

@@ -735,9 +735,10 @@ def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_befor
         stale = body[body.index("{#g-stale}"):body.index("{#g-missing}")]
         assert "g.shoot" in stale and "summary" in stale
         before = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
-        assert "> Si el objetivo está trabado, se elige al azar." in before
-        assert "> Si el objetivo está trabado, se decide volteando cartas." in stale.split(f"*{heads[1]}:*")[1]
-        assert "examples&#91;lowest&#93;.title" in body[body.index("{#g-missing}"):]  # brackets escaped
+        span = (lambda s: s) if lang == "es" else (lambda s: f'<span lang="es">{s}</span>')
+        assert "> " + span("Si el objetivo está trabado, se elige al azar.") in before
+        assert "> " + span("Si el objetivo está trabado, se decide volteando cartas.") in stale.split(f"*{heads[1]}:*")[1]
+        assert "`examples[lowest].title`" in body[body.index("{#g-missing}"):]  # ids and fields as code
     assert build_site(kb, [], "en").nav[-1].path == "translators.md"
 
 
@@ -758,3 +759,24 @@ def test_english_without_a_recorded_hash_finds_the_spanish_it_was_made_from_in_h
         ("stale", "Si el objetivo está trabado, se elige al azar.", [1])
     summary = entry(export(root, tmp_path / "en.po"), "g.shoot|summary")
     assert (summary.flags, summary.previous_msgid) == (["fuzzy"], "Si el objetivo está trabado, se elige al azar.")
+
+
+def test_bundled_glossary_has_one_term_entry_per_term_and_import_refuses_markup(root: Path, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    code, _, err = cli("--content", str(CONTENT), "i18n", "glossary", "-o", str(tmp_path / "all.tbx"))
+    assert code == 0, err
+    ids = [e.get("id") for e in ET.parse(tmp_path / "all.tbx").getroot().findall("./text/body/termEntry")]
+    kb = KnowledgeBase.load(CONTENT)
+    assert sorted(ids) == sorted(e.id for e in kb.entries.values() if e.term is not None)
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    entry(po, "g.ki|title").msgstr = "Ki <b>power</b>"
+    po.save(str(po_path))
+    before = (root / "g/terms/ki.yaml").read_bytes()
+    code, _, err = kb_(root, "i18n", "import", str(po_path))
+    line, col = _po_position(po_path, 'msgstr "Ki <b>', "<b>")
+    assert code == 1
+    assert err.splitlines()[0] == (f"en.po:{line}:{col}: error[raw-html]: raw HTML '<b>' in 'title'; write plain text "
+                                   "(markup is escaped on the site) [g.ki|title]")
+    assert (root / "g/terms/ki.yaml").read_bytes() == before

@@ -63,11 +63,10 @@ def test_entry_page_golden_snippets(sites) -> None:
         "*✔ Comprobado en la compilación*",
         "## Véase también\n\n- [Secuencia de turno](turn-sequence.md)",
         "## Citada por\n\n- [Apuntar](aim.md)",
-        "*Fuente: `seed.txt`, sección “Disparo”*",
-        # tooltips: every form, capitalised too, and the abbreviation, exactly as abbr matches them
-        "*[LdV]: Línea de visión: Una miniatura tiene línea de visión si puede trazar",
-        "*[línea de visión]: Línea de visión:",
-        "*[Líneas de visión]: Línea de visión:",
+        "*Fuente: “Reglas de prueba”, sección “Disparo”*",  # the document's title from game.yaml, not its file
+        # its place: breadcrumb before the title, citation and game after it
+        "[Inicio](../index.md) › [Mini Escaramuza](index.md) › [Reglas](index.md#rule)\n{: .kb-crumbs }\n"
+        "# Disparo {#mini-shooting}\n\nCitar como: `mini.shooting` · [Mini Escaramuza](index.md)\n{: .kb-place }",
     ]:
         assert snippet in md, snippet
     assert "kb-folded" not in md and "tags:" not in md
@@ -87,7 +86,7 @@ def test_untranslated_english_page_says_so(sites) -> None:
     assert ('!!! warning "Not translated yet"\n\n    This entry has not been translated into English yet; '
             "the Spanish original is shown. (Fields: summary, text)") in md
     assert "> Apuntar cuesta una acción" in md
-    assert "| Phase | [Turn sequence](turn-sequence.md#step-activation) |" in md
+    assert "| Phase | [Activation](turn-sequence.md#step-activation) |" in md  # the step, by its own title
     assert "Not translated" not in sites["en"].page("mini/shooting.md").markdown
     assert "!!! warning" not in sites["es"].page("mini/aim.md").markdown
     game = sites["en"].page("mini/index.md").markdown
@@ -99,7 +98,36 @@ def test_concept_map_lists_each_game_term_with_its_note(sites) -> None:
     assert "## Line of sight {#common-line-of-sight}" in md
     assert "| Mini Skirmish | [Line of sight](mini/line-of-sight.md) | Drawn from any point of the base. |" in md
     assert "| Other Game | [Visibility](other/sight.md) | Measured from the unit's centre. |" in md
-    assert "*[Visibility]: Visibility (Other Game): What a unit sees." in md
+
+
+def test_entry_neighbours_follow_the_turn_sequence_or_the_kind(tree) -> None:
+    from kb.api import KnowledgeBase
+
+    root = tree({
+        "g/sequences/turn.yaml": _entry("g.turn", "sequence", "Turno", 'sequence: {steps: [{id: a, title: {es: A, '
+                                        'en: A}, allows: [walk, run]}, {id: b, title: {es: B, en: B}, allows: [hide]}]}'),
+        "g/actions/walk.yaml": _entry("g.walk", "action", "Andar"), "g/actions/run.yaml": _entry("g.run", "action", "Correr"),
+        "g/actions/hide.yaml": _entry("g.hide", "action", "Esconderse"),
+        "g/actions/aim.yaml": _entry("g.aim", "action", "Apuntar"),
+        "g/rules/x.yaml": _entry("g.x", "rule", "Equis"), "g/rules/y.yaml": _entry("g.y", "rule", "Ye"),
+    })
+    site = build_site(KnowledgeBase.load(root), [], "es")
+    run = site.page("g/run.md").markdown
+    assert "[← Andar](walk.md){: rel=prev }" in run and "[Esconderse →](hide.md){: rel=next }" in run
+    aim = site.page("g/aim.md").markdown  # not in the sequence: its kind, alphabetically
+    assert "[← Andar](walk.md){: rel=prev }" in aim and "[Correr →](run.md){: rel=next }" in aim
+    assert "rel=prev" not in site.page("g/x.md").markdown
+    assert "[← Equis](x.md){: rel=prev }" in site.page("g/y.md").markdown
+    nav = next(n for n in site.nav if n.path == "g/index.md")  # the menu: the game's entries by kind
+    kinds = {n.title: [c.path for c in n.children] for n in nav.children}
+    assert kinds["Acciones"] == ["g/walk.md", "g/aim.md", "g/run.md", "g/hide.md"]
+    assert kinds["Reglas"] == ["g/x.md", "g/y.md"] and nav.children[0].path == "g/glossary.md"
+
+
+def _entry(eid: str, kind: str, title: str, extra: str = "") -> str:
+    return (f"id: {eid}\nkind: {kind}\ngame: g\ntitle: {{es: {title}, en: {title}}}\n"
+            f"summary: {{es: Resumen de {title}., en: Summary of {title}.}}\nsource: {{doc: seed.txt, section: x}}\n"
+            + (extra + "\n" if extra else ""))
 
 
 def test_glossary_page(sites) -> None:
@@ -126,7 +154,9 @@ def test_every_page_is_built_in_both_languages(built: Path, sites) -> None:
     expected = {p.path.removesuffix(".md") + ".html" for p in sites["es"].pages}
     assert _pages(built / "es") == expected
     assert _pages(built / "en") == expected
-    assert 'url=es/index.html' in (built / "index.html").read_text()
+    root = (built / "index.html").read_text()  # picks the remembered or the browser's language, es without either
+    assert '{"es": "es/index.html", "en": "en/index.html"}' in root and "localStorage.getItem('kb-lang')" in root
+    assert "navigator.languages" in root and '<a href="es/index.html" hreflang="es">Español</a>' in root
 
 
 def test_permalinks_and_descriptions_speak_the_page_language(built: Path) -> None:
@@ -214,7 +244,7 @@ def test_language_switcher_points_at_the_same_page(built: Path) -> None:
 def test_pages_work_offline(built: Path) -> None:
     page = (built / "es" / "mini" / "shooting.html").read_text()
     assert "unpkg.com" not in page and "fonts.googleapis.com" not in page and "iframe-worker" not in page
-    assert '<abbr title="Línea de visión: Una miniatura tiene' in page
+    assert '<script defer src="../kb-table-es.js"></script>' in page
     assert 'id="example-eight-or-more"' in page and 'id="mini-shooting"' in page
 
 
@@ -304,3 +334,39 @@ def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> N
     assert "## Responde a preguntas como\n\n- ¿cómo saco a mi miniatura de un combate?\n" in es
     assert "*Also called:* disengage" in en and "## Answers questions like\n\n- how do I get out of melee?\n" in en
     assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words
+
+
+def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, monkeypatch) -> None:
+    import os
+    import shutil
+
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    from kb.mkdocs_plugin import _dirty_rebuild
+
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("KB_CONTENT", str(content))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    site, url, config_file = tmp_path / "site", "http://127.0.0.1:1/", str(Path(__file__).parents[1] / "mkdocs.yml")
+    config = load_config(config_file, site_dir=str(site))
+    config.site_url = url
+    config.plugins.on_startup(command="serve", dirty=False)  # what `mkdocs serve` does, then its first build
+    try:
+        mkdocs_build(config, serve_url=url)
+        pages = [p for p in site.rglob("*.html")]
+        for p in pages:
+            os.utime(p, (1_000_000_000, 1_000_000_000))
+        aim = content / "mini" / "actions" / "aim.yaml"
+        aim.write_text(aim.read_text(encoding="utf-8").replace("Apuntar cuesta una acción", "Apuntar cuesta dos acciones"),
+                       encoding="utf-8")
+        _dirty_rebuild(config_file, str(site), url, False)
+        rewritten = {str(p.relative_to(site)) for p in pages if p.stat().st_mtime > 1_000_000_000}
+    finally:
+        config.plugins.on_shutdown()
+    # the entry (both languages: the English shows the untranslated Spanish) and the game page listing it
+    assert {"es/mini/aim.html", "en/mini/aim.html", "es/mini/index.html", "en/mini/index.html"} <= rewritten
+    assert "Apuntar cuesta dos acciones" in (site / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
+    assert "es/mini/shooting.html" not in rewritten and "es/concepts.html" not in rewritten
+    assert len(rewritten) < len(pages) / 2, sorted(rewritten)

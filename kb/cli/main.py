@@ -69,8 +69,22 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for d in found:
             out.write(d.format() + "\n")
         err.write(f"{len(kb.entries)} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
+    if args.suggest:
+        _suggest(kb, scope, out)
     failing = errors or (args.strict and found)
     return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:
+    """One line per entry without a "see also": the entries that share most terms and concepts with it."""
+    from kb.link.suggest import suggest_see_also
+
+    for s in suggest_see_also(kb):
+        entry = kb.entries[s.entry]
+        if not _within(entry.path, scope):
+            continue
+        shown = "; ".join(f"{other} (shares {', '.join(common)})" for other, common in s.candidates)
+        out.write(f"{entry.path}: note[see-also]: {s.entry} has no see_also; consider {shown}\n")
 
 
 def _within(path: Path, scope: Path) -> bool:
@@ -287,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json"), default="text", help="output format (--json is the same as --format json)")
     c.add_argument("--strict", action="store_true", help="fail on warnings too")
     c.add_argument("--no-warnings", action="store_true", help="print errors only")
+    c.add_argument("--suggest", action="store_true",
+                   help='also suggest a "see also" for entries that have none (shared terms and concepts)')
     c.set_defaults(func=_check)
 
     s = sub.add_parser("show", help="print one entry for a player")

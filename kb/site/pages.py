@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import Entry
+from kb.site.place import neighbours, place_lines, sequence_order, source_titles
 from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
 from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
 from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
@@ -46,8 +47,11 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
     """One entry: everything :func:`render_entry` shows, with a notice when the English is missing or stale."""
     path = entry_path(entry)
     kb = ctx.kb
+    game = kb.games.get(entry.game)
     body = render_entry(entry, ctx.lang, ctx.titles, kb.backlinks(entry.id), ctx.results.get(entry.id, {}),
-                        ctx.link_from(path), resolvers=kb.registry.get, names=ctx.names(entry.game))
+                        ctx.link_from(path), resolvers=kb.registry.get, names=ctx.names(entry.game),
+                        documents=source_titles(game.data) if game else None)
+    body = _with_place(ctx, entry, path, body)
     missing, stale = ctx.untranslated(entry)
     notes = []
     if missing:
@@ -60,6 +64,23 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
     summary = entry.text("summary")
     description = plain(summary.best(ctx.lang), ctx.lang, ctx.titles) if summary else None
     return finish(ctx, path, entry.title.best(ctx.lang), head + body, entry.game, description)
+
+
+def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
+    """``body`` with the breadcrumb and the citation/neighbours line after its title (its first line)."""
+    kb = ctx.kb
+    if entry.game not in kb.games:
+        return body
+    link = ctx.link_from(path)
+    in_seq = sequence_order(main_sequence(ctx, entry.game), kb.entries)
+    in_kind = [e.id for e in _sorted(ctx, kb.filter(game=entry.game, kind=entry.kind))]
+    near = [(ctx.titles(i).best(ctx.lang), link(i, None)) if i else None
+            for i in neighbours(entry.id, in_seq, in_kind)]
+    game_page = relative(path, f"{entry.game}/index.md")
+    lines = place_lines(entry, lambda k: t(ctx, k), relative(path, "index.md"), game_page,
+                        kb.games[entry.game].name.best(ctx.lang), _kind_label(ctx, entry.kind), near[0], near[1])
+    title, _, rest = body.partition("\n")
+    return "\n".join(lines[:3]) + title + "\n\n" + "\n".join(lines[3:]) + rest
 
 
 def main_sequence(ctx: SiteContext, game: str) -> Entry | None:
@@ -224,16 +245,20 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
 
 
 def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
-    """Home, each game (its page, then its glossary), the concept map, the translators' page.
+    """Home, each game (its page, its glossary, its entries grouped by kind), the concept map, the translators' page.
 
-    Entries are left out on purpose: the theme renders the whole navigation into every page, so
-    listing hundreds of entries would make each page hundreds of kilobytes (the size of the site
-    grows with the square of the entries). Each game page lists its entries by kind instead.
+    The theme's ``navigation.prune`` keeps this small: a page carries the entries of its own kind
+    only, the other kinds as one link each (see docs/site.md, "Measured").
     """
     nodes = [NavNode(t(ctx, "home"), "index.md")]
     for game, meta in sorted(ctx.kb.games.items()):
-        glossary = NavNode(t(ctx, "glossary"), f"{game}/glossary.md")
-        nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", (glossary,)))
+        items = [NavNode(t(ctx, "glossary"), f"{game}/glossary.md")]
+        for kind in KIND_ORDER:
+            entries = _sorted(ctx, ctx.kb.filter(game=game, kind=kind))
+            if entries:
+                items.append(NavNode(_kind_label(ctx, kind), None,
+                                     tuple(NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries)))
+        nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
     nodes.append(NavNode(TRANSLATORS_LABELS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)

@@ -132,7 +132,10 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
             rows.append((label(key, lang), forms_markdown(value, lang)))
         elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
-            rows.append((label(key, lang), fmt(f"{{@sequence {value}}}")))  # a link to the step
+            step = names(value) if "#" in value else None  # the step's own title, not the sequence's
+            shown = step.best(lang) if step else ""
+            shown = f"|{shown}" if shown and not set(shown) & set("{}|") else ""
+            rows.append((label(key, lang), fmt(f"{{@sequence {value}{shown}}}")))  # a link to the step
         elif key == "movement_cost_change" and isinstance(value, int):
             rows.append((label(key, lang), signed(value, lang)))
         else:
@@ -252,11 +255,13 @@ def render_entry(
     heading: int = 1,
     resolvers: Callable[[str], Resolver | None] = lambda _name: None,
     names: Names = _no_names,
+    documents: Mapping[str, Text] | None = None,
 ) -> str:
     """The entry as Markdown in ``lang``: title, summary, text, facts, steps, examples, links, source.
 
     ``resolvers`` gives each example's resolver (for the labels of its inputs, outputs and values);
-    ``names`` gives the names of the ids the entry's facts and examples mention (the game's too).
+    ``names`` gives the names of the ids the entry's facts and examples mention (the game's too);
+    ``documents`` the titles of the source documents by file name (``sources:`` in ``game.yaml``).
     """
     fmt = lambda s: inline(s, lang, titles, link_to)  # noqa: E731
     h = "#" * heading
@@ -320,6 +325,8 @@ def render_entry(
         section = escape(str(src.get("section")))
         if lang != "es":  # section titles are the Spanish source's own headings
             section = f'<span lang="es">{section}</span>'
-        out += [f"*{label('source', lang)}: {code(src.get('doc'))}, {label('section', lang)} “{section}”*", ""]
+        doc = (documents or {}).get(str(src.get("doc")))  # the document's title from game.yaml, not its file name
+        shown = f"“{escape(doc.best(lang))}”" if doc else code(src.get("doc"))
+        out += [f"*{label('source', lang)}: {shown}, {label('section', lang)} “{section}”*", ""]
     return "\n".join(out).rstrip() + "\n"
 

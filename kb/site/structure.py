@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import posixpath
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
@@ -28,7 +27,7 @@ from kb.i18n.status import field_status
 from kb.core.model import SOURCE_LANG, Entry, Text
 from kb.site.render import anchor, entry_anchor
 from kb.site.worked import Names, name_finder
-from kb.site.findable import abbreviations, front_matter
+from kb.site.findable import front_matter
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -169,22 +168,14 @@ class SiteContext:
         return [s.field for s in states if s.status == "missing"], [s.field for s in states if s.status == "stale"]
 
 
-_LINK_TARGET = re.compile(r"\]\([^)]*\)|\{#[^}]*\}|<[^>]*>")
-
-
 def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None = None,
            description: str | None = None) -> SitePage:
-    """Assemble a page: front matter with the title and description, the body, tooltips for the glossary
-    terms it mentions."""
-    kb = ctx.kb
-    visible = _LINK_TARGET.sub(" ", body)
-    game_names = {g: meta.name.best(ctx.lang) for g, meta in kb.games.items()}
-    abbrs = abbreviations(visible, ctx.lang, kb.graph.terms, kb.entries, ctx.titles, game, game_names,
-                          fallback=bool(ctx.fallbacks.get(path)))
-    md = front_matter(title, description) + body.rstrip() + "\n"
-    if abbrs:  # one block each: Markdown re-tests a whole block after taking each definition off it
-        md += "\n" + "\n\n".join(abbrs) + "\n"
-    return SitePage(path, title, md)
+    """Assemble a page: front matter with the title (and the entry's summary as its description), the body.
+
+    Glossary tooltips are added in the browser from the site's data file (:mod:`kb.site.preview`),
+    on the first mention of a term in each section only.
+    """
+    return SitePage(path, title, front_matter(title, description) + body.rstrip() + "\n")
 
 
 def build_site(kb: "KnowledgeBase", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],

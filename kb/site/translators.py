@@ -7,8 +7,10 @@ page and the command always agree. Each stale field shows the Spanish the Englis
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
+from kb.core.model import SOURCE_LANG
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
 from kb.i18n.units import split
@@ -50,11 +52,19 @@ def share(count: int, total: int) -> str:
     return f"{count} ({round(100 * count / total) if total else 0} %)"
 
 
-def _quote(text: str) -> list[str]:
-    """A text as a Markdown block quote, one paragraph or list item per line, escaped."""
+def _quote(text: str, lang: str) -> list[str]:
+    """A Spanish text as a Markdown block quote, one paragraph or list item per line, escaped (and marked as
+    Spanish on a page in another language)."""
     units = split(text)
-    return ["> " + escape(u.prefix.strip() + (" " if u.prefix else "") + u.text) + ("  " if i < len(units) - 1 else "")
+    wrap = (lambda s: f'<span lang="{SOURCE_LANG}">{s}</span>') if lang != SOURCE_LANG else (lambda s: s)
+    return ["> " + wrap(escape(u.prefix.strip() + (" " if u.prefix else "") + u.text)) + ("  " if i < len(units) - 1 else "")
             for i, u in enumerate(units)] or ["> —"]
+
+
+def _code(text: str) -> str:
+    """``text`` as a code span (ids and field names are shown as written), whatever backticks it holds."""
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
 
 
 def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) -> SitePage:
@@ -89,8 +99,8 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
                 if r.get("paragraphs"):
                     out += [f"*{lab['paragraphs']}:* {', '.join(map(str, r['paragraphs']))}", ""]
                 out += [f"*{lab['before']}:*", ""]
-                out += (_quote(r["previous"]) if r.get("previous") is not None else [lab["unknown"]]) + [""]
-                out += [f"*{lab['now']}:*", ""] + _quote(r["source"]) + [""]
+                out += (_quote(r["previous"], ctx.lang) if r.get("previous") is not None else [lab["unknown"]]) + [""]
+                out += [f"*{lab['now']}:*", ""] + _quote(r["source"], ctx.lang) + [""]
         missing = [r for r in rows if r["status"] == "missing"]
         if missing:
             out += [f"### {lab['missing_list']} {{#{g}-missing}}", ""]
@@ -111,6 +121,6 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
     else:
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
-    text = (f"[{escape(title)}]({relative(PATH, target)}) · {escape(row['entry'])} · "
-            f"{LABELS[ctx.lang]['field']} {escape(row['field'])}")
+    text = (f"[{escape(title)}]({relative(PATH, target)}) · {_code(row['entry'])} · "
+            f"{LABELS[ctx.lang]['field']} {_code(row['field'])}")
     return ("- " if item else "#### ") + text

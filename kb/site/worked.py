@@ -141,8 +141,12 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
         ch = result.outcome.chance
         if ch is not None and ch.event.get(lang):
             p = ch.probability
-            odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
-                event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
+            if p.denominator == 1:  # certain or impossible: "0/1 ≈ 0 %" says nothing a percentage does not
+                odds = gettext(lang, "Chance of {event}: {percent}.").format(event=ch.event.best(lang),
+                                                                             percent=percent(p, lang))
+            else:
+                odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
+                    event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
     elif result is not None and result.message is not None:
         outcome = gettext(lang, "The rules do not allow it: {reason}").format(reason=_sentence(result.message.say(lang, show)))
     elif ex.expect_error:

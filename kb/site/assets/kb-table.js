@@ -1,0 +1,260 @@
+/* The site at the table (docs/site.md, "At the table"): numbered paragraphs with a copy-link button,
+ * a preview card on links to entries, glossary tooltips on the first mention of a term per section
+ * (focusable, shown on focus, closed by Escape), and a language switcher that keeps the #anchor.
+ * Data: window.KB_TABLE from kb-table-<lang>.js (kb/site/preview.py), loaded by a <script defer>
+ * in the page's head. Every text from the data is set with textContent: nothing becomes markup. */
+(function () {
+  "use strict";
+
+  var SKIP = "a, h1, h2, h3, h4, h5, h6, code, pre, button, summary, .kb-term, .kb-crumbs, .kb-place, " +
+    ".admonition-title, .headerlink, .kb-cite-btn, script, style, abbr";
+  var data = null, root = "", tip = null, card = null, status = null, hideTimer = null;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  function label(key) { return (data && data.labels && data.labels[key]) || key; }
+
+  /* ---------------------------------------------------------------- where the language's root is */
+  function findRoot() {
+    var s = document.querySelector('script[src*="kb-table-"]');
+    if (!s) return "";
+    return s.src.replace(/kb-table-[a-z]+\.js(\?.*)?$/, "");
+  }
+
+  function entryKey(href) {
+    if (!root || href.indexOf(root) !== 0) return null;
+    var rest = href.slice(root.length), hash = "", i = rest.indexOf("#");
+    if (i >= 0) { hash = rest.slice(i); rest = rest.slice(0, i); }
+    rest = rest.replace(/\?.*$/, "");
+    if (data.entries[rest + hash]) return rest + hash;
+    return data.entries[rest] ? rest : null;
+  }
+
+  /* ---------------------------------------------------------------- copy link + citation */
+  function copyText(text, done) {
+    function fallback() {
+      var ta = el("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.style.position = "fixed"; ta.style.top = "0"; ta.style.left = "-9999px";
+      document.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(ta);
+      done(ok);
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  function say(text) {
+    if (!status) return;
+    status.textContent = "";
+    window.setTimeout(function () { status.textContent = text; }, 30);
+  }
+
+  function citation() {
+    var c = document.querySelector(".kb-place code");
+    return c ? c.textContent : null;
+  }
+
+  function numberParagraphs(article) {
+    var cite = citation();
+    var h1 = article.querySelector("h1");
+    var title = h1 ? h1.textContent.replace(/[¶#]\s*$/, "").trim() : document.title;
+    var blocks = article.querySelectorAll(":scope > p, :scope > blockquote, :scope > ul > li, :scope > ol > li, " +
+      ":scope > h3[id^='example-'], :scope > .admonition");
+    var n = 0;
+    Array.prototype.forEach.call(blocks, function (b) {
+      if (b.matches(".kb-crumbs, .kb-place")) return;
+      n += 1;
+      var num = n;  /* this block's number (n goes on counting) */
+      var step = b.querySelector(":scope > span[id^='step-'], :scope > p > span[id^='step-']");
+      var id = b.id || (step && step.id) || "p-" + num;
+      if (!b.id && !step) b.id = id;
+      var mark = "¶" + num;
+      var btn = el("button", "kb-cite-btn", mark);
+      btn.type = "button";
+      btn.setAttribute("aria-label", label("copy_link") + " (" + label("paragraph") + " " + num + ")");
+      btn.title = label("copy_link");
+      btn.addEventListener("click", function () {
+        var url = location.href.replace(/#.*$/, "") + "#" + id;
+        var line = cite ? title + " [" + cite + " ¶" + num + "]" : title + " ¶" + num;
+        try { history.replaceState(null, "", "#" + id); } catch (e) { /* file:// in some browsers */ }
+        copyText(line + "\n" + url, function (ok) { say(ok ? label("copied") : label("copy_failed")); });
+      });
+      b.insertBefore(btn, b.firstChild);
+      b.classList.add("kb-cited");
+    });
+  }
+
+  /* ---------------------------------------------------------------- tooltips and preview cards */
+  function place(box, target) {
+    var r = target.getBoundingClientRect();
+    box.style.left = Math.max(8, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - box.offsetWidth - 8)) + "px";
+    var below = window.scrollY + r.bottom + 6;
+    if (r.bottom + box.offsetHeight + 12 > window.innerHeight && r.top > box.offsetHeight + 12) {
+      below = window.scrollY + r.top - box.offsetHeight - 6;
+    }
+    box.style.top = below + "px";
+  }
+
+  function fill(box, key, withTitle) {
+    var e = data.entries[key];
+    box.textContent = "";
+    if (!e) return false;
+    if (withTitle) box.appendChild(el("strong", "kb-card__title", e[0]));
+    box.appendChild(el("span", "kb-card__meta", [e[1], e[2]].filter(Boolean).join(" · ")));
+    if (e[3]) box.appendChild(el("span", "kb-card__summary", e[3]));
+    return true;
+  }
+
+  function show(box, target, key, withTitle) {
+    window.clearTimeout(hideTimer);
+    hideAll();
+    if (!fill(box, key, withTitle)) return;
+    box.hidden = false;
+    target.setAttribute("aria-describedby", box.id);
+    place(box, target);
+  }
+
+  function hideAll() {
+    [tip, card].forEach(function (b) {
+      if (!b || b.hidden) return;
+      b.hidden = true;
+      var owner = document.querySelector('[aria-describedby="' + b.id + '"]');
+      if (owner) owner.removeAttribute("aria-describedby");
+    });
+  }
+
+  function later() { hideTimer = window.setTimeout(hideAll, 150); }
+
+  function bind(target, box, key, withTitle) {
+    target.addEventListener("mouseenter", function () { show(box, target, key, withTitle); });
+    target.addEventListener("focus", function () { show(box, target, key, withTitle); });
+    target.addEventListener("mouseleave", later);
+    target.addEventListener("blur", later);
+  }
+
+  function previews(article) {
+    Array.prototype.forEach.call(article.querySelectorAll("a[href]"), function (a) {
+      if (a.classList.contains("headerlink") || a.closest(".kb-crumbs")) return;
+      var key = entryKey(a.href);
+      if (key && key !== entryKey(location.href.replace(/#.*$/, ""))) bind(a, card, key, true);
+    });
+  }
+
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  function pageGame() {
+    var here = location.href.replace(/[#?].*$/, "");
+    if (!root || here.indexOf(root) !== 0) return null;
+    var first = here.slice(root.length).split("/")[0];
+    return data.terms[first] ? first : null;
+  }
+
+  function tooltips(article) {
+    var game = pageGame(), forms = [];
+    Object.keys(data.terms).forEach(function (g) {
+      if (!game || g === game) forms = forms.concat(data.terms[g]);
+    });
+    if (!forms.length) return;
+    forms.sort(function (a, b) { return b[0].length - a[0].length; });
+    var byForm = {};
+    forms.forEach(function (f) { if (!byForm[f[0]]) byForm[f[0]] = f[1]; });
+    var re;
+    try {
+      re = new RegExp("(?<![\\p{L}\\p{N}])(" + Object.keys(byForm).map(escapeRe).join("|") + ")(?![\\p{L}\\p{N}])", "u");
+    } catch (e) { return; }
+    var self = entryKey(location.href.replace(/#.*$/, ""));
+    var seen = {};
+    var walker = document.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: function (node) {
+        if (node.nodeType === 1) return node.matches(SKIP) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
+        return NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    var texts = [], node;
+    var heads = article.querySelectorAll("h1, h2, h3, h4");
+    while ((node = walker.nextNode())) texts.push(node);
+    texts.forEach(function (t) {
+      var section = 0;  /* the number of headings before the text: a new section starts at each */
+      for (var i = heads.length - 1; i >= 0; i--) {
+        if (heads[i].compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING) { section = i + 1; break; }
+      }
+      var rest = t, m;
+      while (rest && (m = re.exec(rest.nodeValue))) {
+        var key = byForm[m[1]], mark = section + "|" + key;
+        if (key === self || seen[mark]) {
+          /* look further along this text node only */
+          var after = rest.splitText(m.index + m[0].length);
+          rest = after;
+          continue;
+        }
+        seen[mark] = true;
+        var word = rest.splitText(m.index);
+        rest = word.splitText(m[0].length);
+        var span = el("span", "kb-term", word.nodeValue);
+        span.tabIndex = 0;
+        word.parentNode.replaceChild(span, word);
+        bind(span, tip, key, true);
+      }
+    });
+  }
+
+  /* ---------------------------------------------------------------- the language switcher keeps the #anchor */
+  function switcher() {
+    Array.prototype.forEach.call(document.querySelectorAll("a.md-select__link[hreflang]"), function (a) {
+      a.addEventListener("click", function () {
+        try { localStorage.setItem("kb-lang", a.getAttribute("hreflang")); } catch (e) { /* storage off */ }
+        if (location.hash && a.href.indexOf("#") < 0) a.href = a.href + location.hash;
+      });
+    });
+  }
+
+  function init() {
+    data = window.KB_TABLE || null;
+    switcher();
+    var article = document.querySelector("article.md-content__inner");
+    if (!article) return;
+    status = el("div", "kb-status");
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    document.body.appendChild(status);
+    numberParagraphs(article);
+    if (!data) return;
+    root = findRoot();
+    tip = el("div", "kb-tip");
+    tip.id = "kb-tip";
+    tip.setAttribute("role", "tooltip");
+    tip.hidden = true;
+    card = el("div", "kb-tip kb-card");
+    card.id = "kb-card";
+    card.setAttribute("role", "tooltip");
+    card.hidden = true;
+    [tip, card].forEach(function (b) {
+      b.addEventListener("mouseenter", function () { window.clearTimeout(hideTimer); });
+      b.addEventListener("mouseleave", later);
+      document.body.appendChild(b);
+    });
+    previews(article);
+    tooltips(article);
+    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideAll(); });
+    if (location.hash) {
+      var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      if (target) target.scrollIntoView();
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

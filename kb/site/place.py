@@ -1,0 +1,75 @@
+"""Where an entry sits: its breadcrumb, its neighbours, its citation, its source's title (pure).
+
+An entry page opens with a breadcrumb (site › game › kind, each a link), a line with its citation
+and its previous and next entries. The neighbours are those of the game's turn sequence when the
+entry is one of the actions its steps allow (in the order the steps give them), else those of its
+kind within the game, in the order the game page lists them.
+
+The citation is the entry's id (``malifaux.engaged``): it is stable while the page is, and each
+paragraph's copy-link button adds the paragraph's number (``[malifaux.engaged ¶3]``, see
+``assets/kb-table.js``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+from kb.core.model import Entry, Text
+from kb.site.render import escape
+
+__all__ = ["sequence_order", "neighbours", "place_lines", "source_titles"]
+
+Label = Callable[[str], str]
+
+
+def sequence_order(sequence: Entry | None, entries: Mapping[str, Entry]) -> list[str]:
+    """Entry ids named by the steps of ``sequence`` (``allows``, depth first), in the order they come."""
+    if sequence is None:
+        return []
+    out: list[str] = []
+
+    def walk(items: Sequence[Mapping]) -> None:
+        for step in items:
+            for name in step.get("allows") or ():
+                eid = f"{sequence.game}.{name}"
+                if eid in entries and eid not in out:
+                    out.append(eid)
+            walk(step.get("steps") or ())
+
+    walk((sequence.data.get("sequence") or {}).get("steps") or ())
+    return out
+
+
+def neighbours(entry_id: str, in_sequence: list[str], in_kind: list[str]) -> tuple[str | None, str | None]:
+    """The previous and next ids of ``entry_id``: in its sequence when it is in it, else in its kind."""
+    order = in_sequence if entry_id in in_sequence and len(in_sequence) > 1 else in_kind
+    if entry_id not in order:
+        return None, None
+    i = order.index(entry_id)
+    return (order[i - 1] if i > 0 else None), (order[i + 1] if i + 1 < len(order) else None)
+
+
+def place_lines(entry: Entry, t: Label, home: str, game_page: str, game_name: str, kind_name: str,
+                prev: tuple[str, str] | None, next_: tuple[str, str] | None) -> list[str]:
+    """The breadcrumb and the citation/neighbours line, as Markdown paragraphs with classes.
+
+    ``home`` and ``game_page`` are relative links; ``prev``/``next_`` are (title, link) or ``None``.
+    """
+    crumbs = (f"[{escape(t('home'))}]({home}) › [{escape(game_name)}]({game_page}) › "
+              f"[{escape(kind_name)}]({game_page}#{entry.kind})")
+    parts = [f"{escape(t('cite_as'))} `{entry.id}`"]
+    if prev:
+        parts.append(f"[← {escape(prev[0])}]({prev[1]}){{: rel=prev }}")
+    parts.append(f"[{escape(game_name)}]({game_page})")
+    if next_:
+        parts.append(f"[{escape(next_[0])} →]({next_[1]}){{: rel=next }}")
+    return [crumbs, "{: .kb-crumbs }", "", " · ".join(parts), "{: .kb-place }", ""]
+
+
+def source_titles(game_data: Mapping) -> dict[str, Text]:
+    """The titles of a game's documents (``sources:`` in ``game.yaml``), by file name."""
+    out: dict[str, Text] = {}
+    for src in game_data.get("sources") or ():
+        if isinstance(src, Mapping) and isinstance(src.get("title"), Mapping) and "es" in src["title"]:
+            out[str(src.get("doc"))] = Text(src["title"]["es"], src["title"].get("en"))
+    return out
