@@ -16,6 +16,7 @@ from kb.core.diagnostics import Diagnostic, sort_key
 from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
 from kb.core.plain import Plain, plain
 from kb.link.linker import Graph, Link, link, rebuild
+from kb.link.view import ConceptView
 from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics.dice import chance, parse
@@ -64,27 +65,6 @@ def _memo_shape(memo: Any) -> dict[Any, Any] | None:
             if isinstance(k, tuple) and len(k) == 4 and all(isinstance(x, str) for x in k)
             and ((isinstance(v, frozenset) and all(isinstance(x, str) for x in v))
                  or (isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v)))}
-
-
-@dataclass(frozen=True, repr=False)
-class ConceptView(Plain):
-    """A cross-game concept with the terms that name it in each game."""
-
-    entry: Entry
-    """The concept entry."""
-    terms: Mapping[str, tuple[Entry, ...]]
-    """Game id -> that game's terms for the concept."""
-    related: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
-    """Game id -> that game's other entries that link to the concept (rules, actions...)."""
-
-    def __repr__(self) -> str:
-        return f"ConceptView({self.entry.id!r}, games={sorted(self.terms)})"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The concept as plain data, naming entries by id."""
-        ids = lambda by_game: {g: [e.id for e in es] for g, es in by_game.items()}  # noqa: E731
-        return {"id": self.entry.id, "title": plain(self.entry.title), "terms": ids(self.terms),
-                "related": ids(self.related)}
 
 
 RULE_TYPES = ("core", "optional", "variant", "clarification")
@@ -156,7 +136,7 @@ class KnowledgeBase:
         return self._loaded.games
 
     @property
-    def registry(self):
+    def registry(self) -> Registry:
         """The named resolvers (generic and per game)."""
         return self._loaded.registry
 

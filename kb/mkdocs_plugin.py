@@ -41,7 +41,8 @@ from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
-from kb.site.structure import LANGUAGES, Site, build_site, nav_config, results_by_entry
+from kb.site.pages import build_site
+from kb.site.structure import LANGUAGES, Site, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
 
@@ -149,7 +150,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             log.info(f"{build.lang}: {len(build.site.pages) - unchanged} page(s) changed")
         started = time.monotonic()
         kept = self._search_kept.get(build.lang) if self._serving else None
-        build.search = kept or search_data(build.loaded.kb, build.lang)
+        build.search = kept or search_data(build.loaded.kb, build.loaded.kb.search_reader(), build.lang)
         if self._serving:
             self._search_kept[build.lang] = build.search
         files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))

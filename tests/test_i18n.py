@@ -708,7 +708,7 @@ def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_befor
         root: Path, tmp_path: Path) -> None:
     import re
 
-    from kb.site.structure import build_site
+    from kb.site.pages import build_site
 
     if shutil.which("git") is None:
         pytest.skip("git not installed: cannot build a history")

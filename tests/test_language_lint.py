@@ -14,7 +14,7 @@ from kb.api import KnowledgeBase
 from kb.core.locale import LANGS, catalog_path
 from kb.core.model import Text
 from kb.site.lint import catalog_phrases, identifiers, lint_page
-from kb.site.structure import build_site
+from kb.site.pages import build_site
 
 
 def _catalog(lang: str) -> dict[str, str]:
@@ -65,3 +65,20 @@ def test_ids_the_prose_uses_are_not_flagged() -> None:
     kb = KnowledgeBase.load()
     vocab = {"close-combat": Text("combate cuerpo a cuerpo", "close combat")}
     assert "close-combat" not in identifiers(kb.entries.values(), vocab, "en")  # English prose says "close-combat"
+
+
+def test_the_translators_page_lists_stale_fields_as_code(tmp_path) -> None:
+    """A stale field is named by its id and field name, shown as code, so the page stays in one language."""
+    import shutil
+    from pathlib import Path
+
+    root = tmp_path / "content"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "site" / "content", root)
+    aim = root / "mini" / "actions" / "aim.yaml"
+    aim.write_text(aim.read_text(encoding="utf-8").replace("Apuntar", "Apuntar con calma"), encoding="utf-8")
+    kb = KnowledgeBase.load(root, use_cache=False)
+    assert any(d.code == "stale-translation" for d in kb.diagnostics)
+    for lang in LANGS:
+        page = next(p for p in build_site(kb, kb.run_examples(), lang).pages if p.path.endswith("translators.md"))
+        assert "mini.aim" in page.markdown
+        assert [f for f in lint_page(page.markdown, identifiers=["mini.aim", "title"]) if "mini.aim" in str(f)] == []

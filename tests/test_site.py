@@ -14,7 +14,8 @@ import pytest
 from conftest import cli
 from kb.api import KnowledgeBase
 from kb.site.render import steps as render_steps
-from kb.site.structure import NavNode, build_site, nav_config, relative
+from kb.site.pages import build_site
+from kb.site.structure import NavNode, nav_config, relative
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
 

@@ -1,5 +1,1 @@
-"""The `kb` command and its subcommands (adapters over the API)."""
-
-from kb.cli.main import main, run
-
-__all__ = ["main", "run"]
+"""The `kb` command and its subcommands: thin adapters over the API (``kb.cli.main:main`` is the console script)."""

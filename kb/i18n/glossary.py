@@ -19,7 +19,7 @@ from kb.core.model import LANGS, SOURCE_LANG, TARGET_LANG, Entry, Term, Text
 from kb.i18n.status import normalise, visible_text
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["FORMATS", "GlossaryTerm", "glossary", "to_tbx", "to_csv", "CSV_COLUMNS"]
 
@@ -48,7 +48,7 @@ class GlossaryTerm:
         return self.term.forms.get(lang, ())
 
 
-def glossary(kb: "KnowledgeBase", game: str | None = None) -> list[GlossaryTerm]:
+def glossary(kb: "Linked", game: str | None = None) -> list[GlossaryTerm]:
     """Every glossary term (of one game, or all), by game then id."""
     titles = {e.id: e.title for e in kb.entries.values()}
     out = []

@@ -40,7 +40,7 @@ from kb.i18n.status import TARGET, FieldStatus, Owner, field_status, glossary_te
 from kb.i18n.units import Unit, aligned, join, match, split
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["CONTEXT_SEP", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
            "msgstr_location", "encoding_problem"]
@@ -110,7 +110,7 @@ def _per_unit(es: list[Unit], strs: list[str], fuzzy: list[bool], prev: list[str
             for i, u in enumerate(es)]
 
 
-def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool, kb: "KnowledgeBase",
+def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool, kb: "Linked",
                       titles: dict[str, Text]) -> list[str]:
     where = f", {msg.part}" if msg.part else ""
     notes = [f"{owner.kind} «{normalise(owner.title.es)}», field '{st.field}'{where}."]
@@ -137,7 +137,7 @@ def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool,
     return notes
 
 
-def build_po(kb: "KnowledgeBase", game: str | None = None, history: History | None = None,
+def build_po(kb: "Linked", game: str | None = None, history: History | None = None,
              template: bool = False) -> tuple[polib.POFile, Counter[str]]:
     """The PO file of the English translation (of one game, or all), with counts per field status.
 
@@ -302,7 +302,7 @@ def _parse_context(context: str) -> tuple[str, str, int | None] | None:
     return owner, rest, None
 
 
-def import_po(kb: "KnowledgeBase", po: polib.POFile, dry_run: bool = False, history: History | None = None) -> ImportResult:
+def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: History | None = None) -> ImportResult:
     """Write the translated, non-fuzzy fields of ``po`` back into the YAML files.
 
     A field is written when every paragraph of it has a translated, non-fuzzy message whose
@@ -370,7 +370,7 @@ def _field_order(statuses: dict[tuple[str, str], FieldStatus], change: Change) -
 
 
 def _plan(owner: Owner, st: FieldStatus, items: list[tuple[int | None, polib.POEntry]], result: ImportResult,
-          locate: Callable[[polib.POEntry, int], Location], kb: "KnowledgeBase", titles: dict[str, Text]) -> _Plan | None:
+          locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
     """What to write for one field, or None (the reason is recorded in ``result``)."""
     es = split(st.source)
     en = split(st.translation) if st.translation is not None else None
@@ -432,7 +432,7 @@ def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
 
 
 def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
-            locate: Callable[[polib.POEntry, int], Location], kb: "KnowledgeBase", titles: dict[str, Text]) -> bool:
+            locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> bool:
     """Check the English of one message; record its problems; True when one is an error."""
     bad = _NOT_PRINTABLE.search(english)
     if bad:  # a YAML file cannot hold it: the field would not load again

@@ -17,7 +17,7 @@ from kb.i18n.status import field_status, owners
 from kb.i18n.units import match, split
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["STATES", "status_report"]
 
@@ -25,7 +25,7 @@ STATES = ("current", "stale", "missing")
 """The states of a field, in the order they are reported."""
 
 
-def status_report(kb: "KnowledgeBase", game: str | None = None, history: History | None = None) -> dict[str, Any]:
+def status_report(kb: "Linked", game: str | None = None, history: History | None = None) -> dict[str, Any]:
     """Counts per game and every field that is not current (JSON-ready).
 
     ``games``: game -> ``{"lang", "fields", "current", "stale", "missing"}``. ``pending``: one

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["Suggestion", "suggest_see_also"]
 
@@ -32,7 +32,7 @@ class Suggestion:
     """(entry id, the shared term and concept ids), best first."""
 
 
-def _terms(kb: "KnowledgeBase", entry_id: str) -> set[str]:
+def _terms(kb: "Linked", entry_id: str) -> set[str]:
     entry = kb.entries[entry_id]
     found: set[str] = {entry_id} if entry.kind == "term" else set()
     for name in _FIELDS:
@@ -45,7 +45,7 @@ def _terms(kb: "KnowledgeBase", entry_id: str) -> set[str]:
     return found | {c for c in concepts if c}
 
 
-def suggest_see_also(kb: "KnowledgeBase", limit: int = 3) -> list[Suggestion]:
+def suggest_see_also(kb: "Linked", limit: int = 3) -> list[Suggestion]:
     """A suggestion for each entry (not a concept) with no ``see_also`` that shares terms with another."""
     shared = {eid: _terms(kb, eid) for eid, e in kb.entries.items() if e.kind != "concept"}
     df: dict[str, int] = {}

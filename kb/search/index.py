@@ -34,7 +34,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
     from kb.search.query import Result
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
@@ -65,7 +65,7 @@ def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
 _EMPHASIS = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
 
 
-def _names(kb: "KnowledgeBase", entry: Entry) -> list[str]:
+def _names(kb: "Linked", entry: Entry) -> list[str]:
     """Every name of an entry in both languages: titles, players' names, glossary forms, a concept's names."""
     names = [entry.title.es, entry.title.en or "", *entry.also_called("es"), *entry.also_called("en")]
     if entry.term:
@@ -87,7 +87,7 @@ def _distinct(names: list[str], lang: str, title: str) -> list[str]:
     return out
 
 
-def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
+def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
     titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
     names = _names(kb, entry)
@@ -117,7 +117,7 @@ def documents(kb: "KnowledgeBase", entry: Entry) -> list[dict[str, Any]]:
     return out
 
 
-def meta(kb: "KnowledgeBase") -> dict[str, Any]:
+def meta(kb: "Linked") -> dict[str, Any]:
     """What ranking needs beside the index: the name table (exact names) and the word → game table (game context)."""
     table: dict[str, list[str]] = {}
     for entry in kb.entries.values():
@@ -141,7 +141,7 @@ def meta(kb: "KnowledgeBase") -> dict[str, Any]:
             "game_words": game_words}
 
 
-def synonyms(kb: "KnowledgeBase") -> dict[str, Any]:
+def synonyms(kb: "Linked") -> dict[str, Any]:
     """Glossary groups for query expansion: every form and abbreviation of a term (and a concept's titles) together."""
     groups: list[list[str]] = []
     for entry in kb.entries.values():
@@ -303,7 +303,7 @@ class SearchIndex:
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
-    def ensure(self, load: Callable[[], "KnowledgeBase"], progress: Callable[[str], None] = lambda _m: None) -> str:
+    def ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None] = lambda _m: None) -> str:
         """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed."""
         from kb.search import query as search
 
@@ -345,25 +345,25 @@ class SearchIndex:
             self._damaged(self.current, "the index files cannot be read")
         return ok
 
-    def _files(self, kb: "KnowledgeBase") -> dict[str, list[Any]]:
+    def _files(self, kb: "Linked") -> dict[str, list[Any]]:
         stats = self._stats()
         recent = time.time_ns() - 2_000_000_000  # "racy" stamps: too fresh to trust, the hash decides
         return {rel: [stats[rel][0] if stats[rel][0] < recent else 0, stats[rel][1], digest]
                 for rel, digest in kb.digests.items() if rel in stats}
 
-    def _by_file(self, kb: "KnowledgeBase") -> dict[str, list[str]]:
+    def _by_file(self, kb: "Linked") -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for e in kb.entries.values():
             out.setdefault(str(e.path.relative_to(kb.root)), []).append(e.id)
         return out
 
-    def _write_meta(self, gen: Path, kb: "KnowledgeBase") -> None:
+    def _write_meta(self, gen: Path, kb: "Linked") -> None:
         atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
         atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
         manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time()}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
 
-    def _build(self, kb: "KnowledgeBase", search: Any) -> None:
+    def _build(self, kb: "Linked", search: Any) -> None:
         gen = self.dir / f"gen-{time.time_ns()}-{os.getpid()}"
         try:
             ix = search.create(gen)
@@ -384,7 +384,7 @@ class SearchIndex:
             if old.name != gen.name and time.time() - old.stat().st_mtime > 60:
                 shutil.rmtree(old, ignore_errors=True)  # kept a minute for readers that opened it
 
-    def _update(self, kb: "KnowledgeBase", manifest: dict[str, Any], changed: set[str], search: Any) -> None:
+    def _update(self, kb: "Linked", manifest: dict[str, Any], changed: set[str], search: Any) -> None:
         gen = self.current.resolve()
         old_by_file: dict[str, list[str]] = manifest.get("entries", {})
         new_by_file = self._by_file(kb)

@@ -6,16 +6,21 @@ interface strings come from the gettext catalogs (:mod:`kb.core.locale`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry
+from kb.examples.runner import ExampleResult
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
 from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
-from kb.site.structure import LANGUAGES, NavNode, SiteContext, SitePage, entry_path, finish, relative
+from kb.site.structure import (LANGUAGES, NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
+                               results_by_entry)
 from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
 
-__all__ = ["KIND_ORDER", "all_pages", "navigation", "main_sequence"]
+if TYPE_CHECKING:
+    from kb.link.view import Linked
+
+__all__ = ["KIND_ORDER", "all_pages", "build_site", "navigation", "main_sequence"]
 
 KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
 """The order of a game's sections."""
@@ -263,3 +268,11 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
     nodes.append(NavNode(TRANSLATORS_LABELS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)
+
+
+def build_site(kb: "Linked", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
+               lang: str) -> Site:
+    """Every page of the site in ``lang``, and its navigation."""
+    by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
+    ctx = SiteContext(kb, by_entry, lang)
+    return Site(lang, tuple(all_pages(ctx)), navigation(ctx))

@@ -26,7 +26,7 @@ from kb.site.render import entry_anchor, label
 from kb.site.structure import entry_path
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["TABLE_LABELS", "data_name", "table_data", "script_tag"]
 
@@ -44,7 +44,7 @@ def _url(entry_id: str, path: str, kind: str) -> str:
     return url + (f"#{entry_anchor(entry_id)}" if kind == "concept" else "")
 
 
-def table_data(kb: "KnowledgeBase", lang: str) -> str:
+def table_data(kb: "Linked", lang: str) -> str:
     """The script with ``lang``'s previews, tooltip forms and words."""
     titles = lambda i: (kb.get(i).title if kb.get(i) else None)  # noqa: E731
     games = {g: meta.name.best(lang) for g, meta in kb.games.items()}

@@ -13,7 +13,7 @@ import html
 import json
 import posixpath
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kb.core.cache import shared_cache_dir
 from kb.search.export import export, to_script
@@ -21,7 +21,7 @@ from kb.site.render import entry_anchor, label
 from kb.site.structure import entry_path
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["SEARCH_LABELS", "SearchData", "search_data", "data_name", "meta_tag"]
 
@@ -56,7 +56,7 @@ def data_name(lang: str) -> str:
     return f"kb-search-{lang}.js"
 
 
-def _url(kb: "KnowledgeBase", entry_id: str) -> str | None:
+def _url(kb: "Linked", entry_id: str) -> str | None:
     entry = kb.get(entry_id)
     if entry is None:
         return None
@@ -64,10 +64,10 @@ def _url(kb: "KnowledgeBase", entry_id: str) -> str | None:
     return path + (f"#{entry_anchor(entry.id)}" if entry.kind == "concept" else "")
 
 
-def search_data(kb: "KnowledgeBase", lang: str) -> SearchData:
+def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     """Export the engine's search for ``lang``, with URLs relative to the language's root and the dialog's words."""
     games = {"common": SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
-    data = export(kb.search_reader(), lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words"))
+    data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words"))
     data["labels"] = SEARCH_LABELS[lang]
     data["kinds"] = {k: label(k, lang) for k in KINDS}
     script = to_script(data)

@@ -31,7 +31,7 @@ from kb.site.worked import Names, name_finder
 from kb.site.findable import front_matter
 
 if TYPE_CHECKING:
-    from kb.api import KnowledgeBase
+    from kb.link.view import Linked
 
 __all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "relative", "build_site",
            "nav_config", "results_by_entry"]
@@ -114,7 +114,7 @@ def results_by_entry(results: Iterable[ExampleResult]) -> dict[str, dict[str, Ex
 class SiteContext:
     """What page builders share: the knowledge base, the example results and the language."""
 
-    kb: "KnowledgeBase"
+    kb: "Linked"
     """The loaded knowledge base."""
     results: Mapping[str, Mapping[str, ExampleResult]]
     """Example results by entry id and example id."""
@@ -177,17 +177,6 @@ def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None 
     on the first mention of a term in each section only.
     """
     return SitePage(path, title, front_matter(title, description) + body.rstrip() + "\n")
-
-
-def build_site(kb: "KnowledgeBase", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
-               lang: str) -> Site:
-    """Every page of the site in ``lang``, and its navigation."""
-    from kb.site import pages as site_pages
-
-    by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
-    ctx = SiteContext(kb, by_entry, lang)
-    pages = site_pages.all_pages(ctx)
-    return Site(lang, tuple(pages), site_pages.navigation(ctx))
 
 
 def nav_config(nodes: Iterable[NavNode], prefix: str = "") -> list:

@@ -123,7 +123,8 @@ def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float
 def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[str, float]:
     """`kb build` against plain MkDocs building the same pages written out as Markdown: medians of ``runs``."""
     from kb import KnowledgeBase
-    from kb.site.structure import build_site, nav_config
+    from kb.site.pages import build_site
+    from kb.site.structure import nav_config
 
     import yaml
 
