@@ -478,7 +478,7 @@ def test_a_folder_that_cannot_be_read_is_reported(tree, monkeypatch: pytest.Monk
 def test_every_bad_input_still_renders(name: str, tree) -> None:
     """A plain (non-strict) build goes on past errors: every broken tree still makes its pages."""
     from kb import KnowledgeBase
-    from kb.site.structure import build_site
+    from kb.site.pages import build_site
 
     files, _ = {**CASES, **MORE_CASES}[name]
     game = files.get("g/game.yaml")

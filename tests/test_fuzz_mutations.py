@@ -112,7 +112,7 @@ def test_ten_thousand_mutations_raise_nothing(seeds, tmp_path: Path, monkeypatch
     from kb.examples.runner import check_examples, run_example
     from kb.mechanics import Registry
     from kb.site.render import render_entry
-    from kb.site.structure import build_site
+    from kb.site.pages import build_site
 
     monkeypatch.setattr(kb.examples.runner, "EXAMPLE_LIMITS", ExampleLimits(seconds=1.0))
     monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))

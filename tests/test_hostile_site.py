@@ -299,7 +299,7 @@ def test_escaping_alone_leaves_no_live_markup(tmp_path: Path) -> None:
     import yaml
 
     from kb import KnowledgeBase
-    from kb.site.structure import build_site
+    from kb.site.pages import build_site
     from conftest import REPO
 
     root = tmp_path / "content"
