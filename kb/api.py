@@ -19,6 +19,7 @@ from kb.link.linker import Graph, Link, link, rebuild
 from kb.link.view import ConceptView
 from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
+from kb.mechanics import Registry
 from kb.mechanics.dice import chance, parse
 from kb.core.model import KINDS, LANGS, Entry, Game
 from kb.i18n.history import History

@@ -141,7 +141,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         for page in build.site.pages:
             file = File.generated(config, build.prefix + page.path, content=page.markdown)
             if self._serving and same_nav and self._shown.get((build.lang, page.path)) == page.markdown:
-                file.is_modified = _unmodified  # a dirty rebuild leaves its page as written
+                file.is_modified = _unmodified  # type: ignore[method-assign]  # a dirty rebuild leaves its page as written
                 unchanged += 1
             if self._serving:
                 self._shown[(build.lang, page.path)] = page.markdown

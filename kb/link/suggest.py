@@ -41,7 +41,7 @@ def _terms(kb: "Linked", entry_id: str) -> set[str]:
             found |= {m.term for m in kb.graph.terms.detect(text.es, "es", entry.game)}
     found |= {lk.target for lk in kb.links_from(entry_id) if lk.target in kb.entries
               and kb.entries[lk.target].kind == "term"}
-    concepts = {kb.entries[t].term.concept for t in found if kb.entries[t].term and kb.entries[t].term.concept}
+    concepts = {term.concept for t in found if (term := kb.entries[t].term) is not None and term.concept}
     return found | {c for c in concepts if c}
 
 

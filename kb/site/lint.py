@@ -88,9 +88,9 @@ def lint_page(markdown: str, identifiers: Iterable[str] = (), foreign: Iterable[
             seen.add(word)
             found.append(Finding("identifier", word, _around(text, m.start(), m.end())))
     for phrase in sorted(set(foreign)):
-        m = _whole(phrase).search(text)
-        if m:
-            found.append(Finding("other-language", phrase, _around(text, m.start(), m.end())))
+        hit = _whole(phrase).search(text)
+        if hit:
+            found.append(Finding("other-language", phrase, _around(text, hit.start(), hit.end())))
     return found
 
 
@@ -117,7 +117,7 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
     the id itself ("support" is the English name of ``support``). One-letter names are left alone."""
     entries = list(entries)
     data: set[str] = set()
-    prose: set[str] = set()
+    prose: set[frozenset[str]] = set()
     for e in entries:
         for ex in e.data.get("examples") or []:
             if isinstance(ex, Mapping):
@@ -133,12 +133,12 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
             texts += list(e.term.forms.get(lang, ())) + list(e.term.abbreviations.get(lang, ()))
         texts += [*e.also_called(lang), *e.questions(lang)]  # players' own words
         prose.update(_words(t) for t in texts if isinstance(t, str))
-    prose = {w for ws in prose for w in ws} | {w for t in prose_texts for w in _words(t)}
+    words = {w for ws in prose for w in ws} | {w for t in prose_texts for w in _words(t)}
     found = {w for w in data if _DATUM.fullmatch(w) and len(w) > 1}
     found |= {w for w, label in vocabulary.items() if label.get(lang) and label.get(lang) != w}
     labels = {w for label in vocabulary.values() for w in _words(label.get(lang) or "")}
     same = {w for w, name in names.items() if (name.get(lang) or "").lower() == w.lower()}
-    return {w for w in found if w.lower() not in prose and w.lower() not in labels and w not in same}
+    return {w for w in found if w.lower() not in words and w.lower() not in labels and w not in same}
 
 
 def _words(text: str) -> frozenset[str]:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import posixpath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from kb.core.model import Text
 
 from kb.site.findable import definition, tooltip_forms
 from kb.core.locale import pgettext
@@ -46,7 +48,10 @@ def _url(entry_id: str, path: str, kind: str) -> str:
 
 def table_data(kb: "Linked", lang: str) -> str:
     """The script with ``lang``'s previews, tooltip forms and words."""
-    titles = lambda i: (kb.get(i).title if kb.get(i) else None)  # noqa: E731
+    def titles(entry_id: str) -> Text | None:
+        found = kb.get(entry_id)
+        return found.title if found else None
+
     games = {g: meta.name.best(lang) for g, meta in kb.games.items()}
     entries: dict[str, list[str]] = {}
     terms: dict[str, list[list[str]]] = {}
@@ -57,9 +62,9 @@ def table_data(kb: "Linked", lang: str) -> str:
         if entry.term is not None and entry.kind == "term":
             forms = tooltip_forms(entry.term, [lang])
             terms.setdefault(entry.game, []).extend([f, url] for f in forms)
-    for forms in terms.values():
-        forms.sort(key=lambda fu: (-len(fu[0]), fu[0]))
-    data = {"lang": lang, "labels": {k: pgettext(lang, "site", k) for k in TABLE_LABELS},
+    for pairs in terms.values():
+        pairs.sort(key=lambda fu: (-len(fu[0]), fu[0]))
+    data: dict[str, Any] = {"lang": lang, "labels": {k: pgettext(lang, "site", k) for k in TABLE_LABELS},
             "entries": dict(sorted(entries.items())), "terms": dict(sorted(terms.items()))}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # the same strings, with no "<", ">" or "&" left that a careless reader could take for markup
