@@ -15,7 +15,7 @@ from kb.examples import runner as _examples
 from kb.core.diagnostics import Diagnostic, sort_key
 from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
 from kb.core.plain import Plain, plain
-from kb.link.linker import Graph, Link, link
+from kb.link.linker import Graph, Link, link, rebuild
 from kb.link.view import ConceptView
 from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
@@ -51,6 +51,23 @@ def _glossary_signature(entries: Mapping[str, Entry]) -> str:
     return h.hexdigest()[:16]
 
 
+def _linked_shape(linked: Any) -> bool:
+    """True when a cached linked state has the shape this engine writes."""
+    return (isinstance(linked, dict) and isinstance(linked.get("links"), list) and isinstance(linked.get("concepts"), dict)
+            and isinstance(linked.get("problems"), list) and all(isinstance(lk, Link) for lk in linked["links"])
+            and all(isinstance(d, Diagnostic) for d in linked["problems"]))
+
+
+def _memo_shape(memo: Any) -> dict[Any, Any] | None:
+    """The records of a cached memo that have the shape the stages write (the rest is recomputed)."""
+    if not isinstance(memo, dict):
+        return None
+    return {k: v for k, v in memo.items()
+            if isinstance(k, tuple) and len(k) == 4 and all(isinstance(x, str) for x in k)
+            and ((isinstance(v, frozenset) and all(isinstance(x, str) for x in v))
+                 or (isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v)))}
+
+
 RULE_TYPES = ("core", "optional", "variant", "clarification")
 """The rule types an entry may declare."""
 
@@ -82,23 +99,25 @@ class KnowledgeBase:
     @classmethod
     def _load(cls, root: Path, use_cache: bool) -> "KnowledgeBase":
         loaded = load_tree(root, use_cache=use_cache)
-        linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.pickle"
-        linked = cache.load(linked_path) if use_cache else None
-        if linked is None:
-            memo_path = linked_path.with_name("memo.pickle")
-            memo = cache.Memo(cache.load(memo_path) if use_cache else None, _glossary_signature(loaded.entries),
+        linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.json"
+        linked = cache.load(linked_path, (Link,)) if use_cache else None
+        if not isinstance(linked, dict) or not _linked_shape(linked):
+            memo_path = linked_path.with_name("memo.json")
+            memo = cache.Memo(_memo_shape(cache.load(memo_path)) if use_cache else None, _glossary_signature(loaded.entries),
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
             problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from,
                                            loaded.games.values())
-            linked = (graph, problems)
             if use_cache:
-                for old in linked_path.parent.glob("*.pickle"):
-                    old.unlink(missing_ok=True)  # one linked state per tree is enough
-                cache.save(linked_path, linked)
+                for old in [*linked_path.parent.glob("*.json"), *linked_path.parent.glob("*.pickle")]:
+                    if old.name != memo_path.name and old != linked_path:
+                        cache.remove(old)  # one linked state per tree is enough
+                cache.save(linked_path, {"links": graph.links, "concepts": graph.concepts, "problems": problems}, (Link,))
                 cache.save(memo_path, memo.current)
-        graph, problems = linked
+        else:
+            graph = rebuild(loaded.entries, linked["links"], linked["concepts"])
+            problems = linked["problems"]
         return cls(loaded, graph, loaded.diagnostics + problems)
 
     # ------------------------------------------------------------------ entries
@@ -193,6 +212,24 @@ class KnowledgeBase:
     def concepts(self) -> list[ConceptView]:
         """Every concept, sorted by id."""
         return [self.concept(e.id) for e in self.filter(kind="concept")]
+
+    def not_loaded(self, games: Iterable[str] | None = None) -> list[Diagnostic]:
+        """Errors of the files that gave no entry (a file that does not parse, a duplicate id, a broken
+        ``game.yaml`` or ``mechanics.py``...): whatever examples they hold would otherwise vanish unseen.
+
+        With ``games``, only those below the named games' folders (and the content root itself).
+        """
+        loaded = {os.path.abspath(e.path) for e in self.entries.values()}
+        wanted = set(games) if games is not None else None
+        out = []
+        for d in self.diagnostics:
+            path = os.path.abspath(d.location.path)
+            if d.severity != "error" or path in loaded:
+                continue
+            rel = os.path.relpath(path, self.root).split(os.sep)
+            if wanted is None or rel[0] in wanted or rel[0] in (".", ".."):
+                out.append(d)
+        return out
 
     # ------------------------------------------------------------------ examples and odds
     def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:

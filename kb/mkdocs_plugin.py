@@ -39,6 +39,7 @@ from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
+from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import build_site
 from kb.site.structure import LANGUAGES, Site, nav_config, results_by_entry
@@ -161,6 +162,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             files.append(File.generated(config, "index.html",
                                         content=_redirect(self.config.languages, config.use_directory_urls)))
         return files
+
+    @event_priority(-100)  # after every other plugin has changed the page's HTML
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """The last line: every page's HTML through the allow-list sanitiser (no script, no handler, no style)."""
+        return sanitise(html)
 
     def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
                         nav: Navigation) -> TemplateContext:

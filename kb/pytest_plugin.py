@@ -4,6 +4,10 @@ Registered through the ``pytest11`` entry point, so plain ``pytest`` in the repo
 examples with the unit tests. Item ids carry the file, the entry id and the example id
 (``content/malifaux/rules/x.yaml::malifaux.x#guild-guard``); a failure shows ``path:line``, the
 inputs, expected against actual and the resolver's trace.
+
+Nothing vanishes: a file that does not load (it does not parse, its id is taken, its game's
+``game.yaml`` or ``mechanics.py`` is broken) becomes a failing item that prints the located errors,
+so its examples cannot silently drop out of the run.
 """
 
 from __future__ import annotations
@@ -32,8 +36,11 @@ def _kb_for(config: pytest.Config, root: Path) -> KnowledgeBase:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """Collect entry files of a content tree (a folder whose game folders hold ``game.yaml``)."""
-    if file_path.suffix not in (".yaml", ".yml") or file_path.name == "game.yaml":
+    """Collect entry files of a content tree (a folder whose game folders hold ``game.yaml``).
+
+    ``game.yaml`` is collected too: it stands for its game's own files (itself and ``mechanics.py``).
+    """
+    if file_path.suffix.lower() not in (".yaml", ".yml"):
         return None
     root = find_root(file_path)
     if root == file_path or not root.is_dir():
@@ -51,10 +58,38 @@ class ExampleFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         kb = _kb_for(self.config, self.root)
         target = self.path.resolve()
+        mine = {target, target.with_name("mechanics.py")} if self.path.name == "game.yaml" else {target}
+        broken = [d for d in kb.not_loaded() if Path(d.location.path).resolve() in mine]
+        if broken:
+            yield NotLoadedItem.from_parent(self, name="not-loaded", problems=broken)
         for entry in kb.entries.values():
             if entry.path.resolve() == target:
                 for ex in entry.examples:
                     yield ExampleItem.from_parent(self, name=f"{entry.id}#{ex.id}", kb=kb, entry=entry, example=ex)
+
+
+class NotLoaded(Exception):
+    """Raised by the item of a file that does not load."""
+
+
+class NotLoadedItem(pytest.Item):
+    """A content file that gave no entry: it fails with its located errors."""
+
+    def __init__(self, *, problems: list[Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.problems = problems
+
+    def runtest(self) -> None:
+        raise NotLoaded()
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
+        if not isinstance(excinfo.value, NotLoaded):
+            return super().repr_failure(excinfo)
+        return "\n".join(["this file does not load, so its worked examples cannot run:"]
+                         + [f"  {d.format()}" for d in self.problems])
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.problems[0].location.line - 1, "file does not load"
 
 
 class ExampleFailed(Exception):

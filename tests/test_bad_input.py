@@ -322,6 +322,177 @@ def test_every_diagnostic_code_is_tested() -> None:
     assert [c for c in CODES if c not in fallback and f"[{c}]" not in text] == []
 
 
+def _fifo(root: Path) -> None:
+    os.mkfifo(root / "g" / "pipe.yaml")
+
+
+def _bad_name(root: Path) -> None:
+    (root / "g" / os.fsdecode(b"d\xff.yaml")).write_text(OK.replace("g.ok", "g.d"), encoding="utf-8")
+
+
+def _loop(root: Path) -> None:
+    os.symlink("loop-b.yaml", root / "g" / "loop-a.yaml")
+    os.symlink("loop-a.yaml", root / "g" / "loop-b.yaml")
+
+
+# Cases the second adversarial pass found (issue 20): each was a traceback, a hang or silently accepted.
+MORE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
+    "a yaml 1.1 boolean as a title": (
+        {"g/a.yaml": entry(title='title: {es: "No", en: No}')},
+        ["content/g/a.yaml:4:23: error[wrong-type]: 'title.en' should be text, not true or false"],
+    ),
+    "a term form without letters": (
+        {"g/t.yaml": "id: g.t\nkind: term\ngame: g\ntitle: {es: T, en: T}\nsource: {doc: seed.txt, section: s}\n"
+                     "term:\n  forms: {es: [\"...\"], en: [\"&\"]}\n"},
+        ["content/g/t.yaml:7:17: error[invalid-value]: 'term.forms.es[0]': '...' is not allowed; a form or "
+         "abbreviation needs a letter or a digit",
+         "content/g/t.yaml:7:30: error[invalid-value]: 'term.forms.en[0]': '&' is not allowed; a form or "
+         "abbreviation needs a letter or a digit"],
+    ),
+    "an integer of more than 4300 digits": (
+        {"g/a.yaml": entry("tags: [" + "9" * 5000 + "]\n")},
+        ["content/g/a.yaml:6:8: error[yaml-syntax]: invalid YAML: a number of 5000 digits; the limit is 4300"],
+    ),
+    "a file name that is not utf-8": (
+        {"g/a.yaml": OK},
+        ["content/g/d\\xff.yaml:1:1: error[file-name]: the name 'd\\xff.yaml' is not valid UTF-8; rename it"],
+    ),
+    "an upper-case extension": (
+        {"g/a.YAML": OK},
+        ["content/g/a.YAML:1:1: error[file-extension]: 'a.YAML' does not end in '.yaml'; content files end in "
+         "lowercase '.yaml'"],
+    ),
+    "a fifo named like an entry": (
+        {"g/a.yaml": OK},
+        ["content/g/pipe.yaml:1:1: error[not-a-file]: this is a FIFO, not a file; content files are plain files"],
+    ),
+    "a symbolic link loop": (
+        {"g/a.yaml": OK},
+        ["content/g/loop-a.yaml:1:1: error[unreadable]: cannot read file: symbolic link loop",
+         "content/g/loop-b.yaml:1:1: error[unreadable]: cannot read file: symbolic link loop"],
+    ),
+    "an empty sources list in game.yaml": (
+        {"g/game.yaml": "id: g\nname: {es: G, en: G}\nsource_language: es\nsources:\n", "g/a.yaml": OK},
+        ["content/g/a.yaml:5:15: error[unknown-source-doc]: source document 'seed.txt' is not listed in the game's "
+         "game.yaml",
+         "content/g/game.yaml:4:9: error[wrong-type]: 'sources' should be a list, not empty"],
+    ),
+    "a ruling without an answer": (
+        {"g/a.yaml": entry("ruling:\n  question: {es: ¿Sí?, en: Yes?}\n", kind="kind: ruling")},
+        ["content/g/a.yaml:7:3: error[missing-field]: missing required field 'answer' in 'ruling'"],
+    ),
+    "a number where a text goes": (
+        {"g/a.yaml": entry("ability:\n  timing: {es: 1.5, en: x}\n", kind="kind: ability")},
+        ["content/g/a.yaml:7:16: error[wrong-type]: 'ability.timing.es' should be text, not a number 1.5"],
+    ),
+    "an id ending in a line break": (
+        {"g/a.yaml": entry(id='id: "g.x\\n"')},
+        ["content/g/a.yaml:1:6: error[invalid-id]: 'id': 'g.x\\n' is not a valid id; use '<game>.<slug>' with "
+         "lowercase letters, digits and hyphens"],
+    ),
+    "a link to itself": (
+        {"g/a.yaml": entry("text: {es: 'Ver {@rule g.ok}.', en: 'See {@rule g.ok}.'}\nsee_also: [g.ok]\n")},
+        ["content/g/a.yaml:6:17: warning[self-link]: 'text' links to this entry itself",
+         "content/g/a.yaml:7:12: warning[self-link]: 'see_also' links to this entry itself"],
+    ),
+    "a translation hash of a field that does not exist": (
+        {"g/a.yaml": entry("i18n:\n  en: {title: 0123456789ab, summry: 0123456789ab}\n")},
+        ["content/g/a.yaml:7:29: error[unknown-translation-field]: translation hash for 'summry', a field this "
+         "entry does not have"],
+    ),
+    "many values without aliases": (
+        {"g/a.yaml": entry("tags: [" + ", ".join(["t"] * 25_000) + "]\n")},
+        ["content/g/a.yaml:6:59957: error[value-limit]: file holds more than 20000 values; split it"],
+    ),
+    "an escape sequence in a key": (
+        {"g/a.yaml": entry('"\\e[31mred": x\n')},
+        ["content/g/a.yaml:6:1: error[unknown-key]: unknown key '\\x1b[31mred' in the entry"],
+    ),
+    "dice past the limits": (
+        {"g/a.yaml": entry("examples:\n  - id: big\n    mechanic: dice.odds\n    given: {dice: d100000000}\n"
+                           "    probability: 1/2\n  - id: many\n    mechanic: dice.odds\n    given: {dice: 21d6}\n"
+                           "    probability: 1/2\n")},
+        ["content/g/a.yaml:9:19: error[limit-exceeded]: 'examples[0].given.dice' is too big to work out: dice of "
+         "100000000 sides; the limit is 1000",
+         "content/g/a.yaml:13:19: error[limit-exceeded]: 'examples[1].given.dice' is too big to work out: 21 dice; "
+         "the limit is 20"],
+    ),
+    "an input list past the limit": (
+        {"g/a.yaml": entry("examples:\n  - id: big\n    mechanic: cards.flip-select\n    given:\n      flips: {"
+                           + ", ".join(f"c{i}: 1" for i in range(101)) + "}\n    expect: {tied: []}\n")},
+        ["content/g/a.yaml:10:14: error[limit-exceeded]: 'examples[0].given.flips' is too big to work out: 101 "
+         "items; the limit is 100"],
+    ),
+    "a probability that divides by zero": (
+        {"g/a.yaml": entry("examples:\n  - id: z\n    mechanic: dice.odds\n    given: {dice: 2d6}\n"
+                           "    probability: 1/0\n")},
+        ["content/g/a.yaml:10:18: error[invalid-value]: 'examples[0].probability': '1/0' is not allowed; a fraction "
+         "from 0/1 to 1/1 such as 30/36"],
+    ),
+    "a game mechanics module that exits": (
+        {"g/mechanics.py": "import sys\n\nsys.exit(0)\n", "g/a.yaml": OK},
+        ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: "
+         "SystemExit(0): the module exits"],
+    ),
+}
+WARNINGS = {"a link to itself"}
+"""Cases that are warnings (``kb check --strict`` fails on them)."""
+SETUP = {"a fifo named like an entry": _fifo, "a file name that is not utf-8": _bad_name, "a symbolic link loop": _loop}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_CASES))
+def test_more_bad_input_is_reported_exactly(name: str, tree) -> None:
+    files, expected = MORE_CASES[name]
+    game = files.pop("g/game.yaml", None) if "g/game.yaml" in files else None
+    root = tree(files)
+    files.update({"g/game.yaml": game} if game else {})
+    if game:
+        (root / "g" / "game.yaml").write_text(game, encoding="utf-8")
+    if name in SETUP:
+        SETUP[name](root)
+    code, out, err = cli("check", "--strict") if name in WARNINGS else cli("check", "--no-warnings")
+    assert code == 1, out + err
+    assert "Traceback" not in out + err
+    lines = out.splitlines()
+    if name in WARNINGS:  # the case's own warnings (its texts have no translation hashes: those are stale too)
+        lines = [ln for ln in lines if "stale-translation" not in ln]
+    assert lines == expected
+
+
+def test_a_folder_that_cannot_be_read_is_reported(tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tree({"g/a.yaml": OK, "g/locked/b.yaml": entry(id="id: g.b")})
+    real = os.scandir
+
+    def scandir(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, _ = cli("check", "--no-warnings")
+    assert code == 1
+    assert out.splitlines() == ["content/g/locked:1:1: error[unreadable]: cannot read file: Permission denied"]
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(MORE_CASES))
+def test_every_bad_input_still_renders(name: str, tree) -> None:
+    """A plain (non-strict) build goes on past errors: every broken tree still makes its pages."""
+    from kb import KnowledgeBase
+    from kb.site.pages import build_site
+
+    files, _ = {**CASES, **MORE_CASES}[name]
+    game = files.get("g/game.yaml")
+    root = tree({k: v for k, v in files.items() if k != "g/game.yaml"})
+    if game:
+        (root / "g" / "game.yaml").write_text(game, encoding="utf-8")
+    if name in SETUP:
+        SETUP[name](root)
+    kb = KnowledgeBase.load(root, use_cache=False)
+    results = kb.run_examples()
+    for lang in ("es", "en"):
+        assert build_site(kb, results, lang).pages
+
+
 def test_a_players_name_given_to_two_entries_of_one_game_is_located(tree) -> None:
     tree({"g/a.yaml": entry("also_called: {es: [destrabarse], en: [disengage]}\n"),
           "g/b.yaml": entry("also_called: {es: [Destrabarse], en: [get away]}\n", id="id: g.b"),

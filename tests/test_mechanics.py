@@ -24,7 +24,7 @@ def test_dice_expressions_parse(expr: str, dice: Dice) -> None:
     assert parse(expr) == dice
 
 
-@pytest.mark.parametrize("expr", ["", "d", "2d1", "0d6", "d6+", "abc", "21d6"])
+@pytest.mark.parametrize("expr", ["", "d", "2d1", "0d6", "d6+", "abc"])
 def test_bad_dice_expressions_raise_a_rule_error(expr: str) -> None:
     with pytest.raises(RuleError) as err:
         parse(expr)

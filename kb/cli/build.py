@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from kb.core.files import abandoned
+
 __all__ = ["default_config", "build"]
 
 
@@ -78,7 +80,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         target = Path(site_dir or config.site_dir).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
         _sweep(target)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
         tmp.chmod(0o755)
         config.site_dir = str(tmp)
         if content is not None:
@@ -138,12 +140,14 @@ def _swap(new: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _sweep(target: Path, older_than: float = 600.0) -> None:
-    """Remove what killed builds left beside ``target`` (their temporary folders), once they are old."""
-    for pattern in (f".{target.name}.building-*", f".{target.name}.old-*"):
-        for leftover in target.parent.glob(pattern):
+def _sweep(target: Path) -> None:
+    """Remove what killed builds left beside ``target``: their temporary folders, at once when the build's
+    process is gone (its id is in the name), else once they are ten minutes old."""
+    for kind in ("building", "old"):
+        prefix = f".{target.name}.{kind}-"
+        for leftover in target.parent.glob(prefix + "*"):
             try:
-                if time.time() - leftover.stat().st_mtime > older_than:
+                if abandoned(leftover.name, prefix, leftover.lstat().st_mtime):
                     shutil.rmtree(leftover, ignore_errors=True)
             except OSError:
                 pass

@@ -155,6 +155,12 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     if not Path(args.file).is_file():  # polib would parse the name itself as PO text
         err.write(f"kb i18n import: {args.file}: no such file\n")
         return 2
+    from kb.i18n.po import encoding_problem
+
+    problem = encoding_problem(Path(args.file))
+    if problem:
+        err.write(f"{problem}; nothing imported\n")
+        return 1
     try:
         po = polib.pofile(args.file)
     except (OSError, ValueError) as exc:

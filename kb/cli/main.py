@@ -6,6 +6,7 @@ import argparse
 import html
 import os
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -130,17 +131,32 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     unknown = [s for s in args.select if s.split("#")[0] not in kb.entries and s not in kb.games]
     if unknown:
         err.write(f"kb test: nothing matches {', '.join(unknown)}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n")
+        for d in kb.not_loaded({s.split("#")[0].split(".")[0] for s in unknown}):
+            err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load
         return EXIT_USAGE
+    for s in args.select:
+        name, sep, example = s.partition("#")
+        ids = [x.id for x in kb.entries[name].examples] if sep and name in kb.entries else []
+        if sep and example not in ids:
+            err.write(f"kb test: '{name}' has no example '{example}'{hint(example, ids)}\n")
+            return EXIT_USAGE
+    scope = None if not args.select else {kb.entries[n].game if n in kb.entries else n
+                                          for n in (s.split("#")[0] for s in args.select)}
+    broken = kb.not_loaded(scope)
     results = kb.run_examples(args.select)
     failed = [r for r in results if not r.passed]
     if args.json:
-        json.dump([r.to_json() for r in results], out, ensure_ascii=False, indent=2)
+        json.dump([r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken],
+                  out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
+        for d in broken:
+            out.write(d.format() + "\n")
         for r in failed:
             out.write(r.diagnostic().format() + "\n")
-        out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed\n")
-    return EXIT_ERRORS if failed else EXIT_OK
+        tail = f", {len(broken)} problem(s) in files that do not load" if broken else ""
+        out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}\n")
+    return EXIT_ERRORS if failed or broken else EXIT_OK
 
 
 # ---------------------------------------------------------------- kb search

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import os
+import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +24,8 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write
 from kb.core.model import DataPath, Location, Marks
 
-__all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write"]
+__all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write", "text_scalar",
+           "RoundTripError"]
 
 _Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """The C parser when PyYAML was built with it (much faster); the pure one gives the same events."""
@@ -89,7 +92,12 @@ def _scalar(event: ev.ScalarEvent) -> Any:
         raise _Stop("unsupported-tag", event.start_mark, tag=tag)
     if tag in (_STR, _TIMESTAMP):  # dates stay text: the schema checks their form
         return event.value
-    return _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
+    try:
+        return _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
+    except ValueError:  # Python refuses to read integers past sys.get_int_max_str_digits() digits
+        digits = sum(c.isdigit() for c in event.value)
+        raise _Stop("yaml-syntax", event.start_mark,
+                    problem=f"a number of {digits} digits; the limit is {sys.get_int_max_str_digits()}") from None
 
 
 class _Builder:
@@ -113,7 +121,8 @@ class _Builder:
         """Put a finished value where it belongs; return its data path (None for a key)."""
         self.total += size
         if self.total > self.limits.max_values:
-            raise _Stop("alias-limit", mark, limit=self.limits.max_aliases, nodes=self.limits.max_values)
+            raise _Stop("alias-limit" if self.aliases else "value-limit", mark, limit=self.limits.max_aliases,
+                        nodes=self.limits.max_values)
         if not self.stack:
             self.root = value
             self.values[()] = _pos(mark)
@@ -234,7 +243,10 @@ def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, M
 def read_bytes(path: Path, limits: Limits = LIMITS) -> tuple[bytes | None, list[Diagnostic]]:
     """The bytes of one content file, or the diagnostic saying why they cannot be had."""
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opened so cannot block
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, [diag("unreadable", Location(path), reason="not a regular file")]
             raw = fh.read(limits.max_bytes + 1)
             if len(raw) > limits.max_bytes:
                 size = os.fstat(fh.fileno()).st_size
@@ -255,11 +267,33 @@ def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Dia
 # ---------------------------------------------------------------- round-trip writing (ruamel)
 
 
-def roundtrip_edit(path: Path, edit: Callable[[Any], bool]) -> bool:
+class RoundTripError(Exception):
+    """A round-trip edit refused: what it would write does not read back as intended (nothing is written)."""
+
+
+def text_scalar(text: str) -> Any:
+    """``text`` as a scalar that this module's reader (YAML 1.1, as PyYAML) reads back as the same string.
+
+    The round-trip writer follows YAML 1.2, where ``No``, ``on``, ``1:20`` or ``0o17`` are plain text; the
+    reader follows YAML 1.1, where they are a boolean, a sexagesimal number, an octal... Such strings
+    are written double-quoted.
+    """
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    if _resolver.resolve(yaml.ScalarNode, text, (True, False)) != _STR:
+        return DoubleQuotedScalarString(text)
+    return text  # the writer quotes what YAML 1.2 itself needs quoted
+
+
+def roundtrip_edit(path: Path, edit: Callable[[Any], bool], check: Callable[[Any], str | None] | None = None,
+                   limits: Limits = LIMITS) -> bool:
     """Load ``path`` keeping comments and order, let ``edit`` change it, write it back atomically.
 
     ``edit`` receives the ruamel document (mappings behave like dicts) and returns True when it
-    changed something; nothing is written otherwise. Returns what ``edit`` returned.
+    changed something; nothing is written otherwise. Returns what ``edit`` returned. Before replacing
+    the file, what would be written is read back with this module's own reader: when it does not load
+    cleanly, or ``check`` (given the data read back) names a problem, :class:`RoundTripError` is raised
+    and the file is left as it was. The file keeps its permission bits.
     """
     from ruamel.yaml import YAML
 
@@ -273,5 +307,12 @@ def roundtrip_edit(path: Path, edit: Callable[[Any], bool]) -> bool:
         return False
     out = io.BytesIO()
     rt.dump(doc, out)
+    data, _, problems = parse_bytes(out.getvalue(), path, limits)
+    errors = [d for d in problems if d.severity == "error"]
+    if errors:
+        raise RoundTripError(f"the file would not load: {errors[0].message}")
+    problem = check(data) if check is not None else None
+    if problem:
+        raise RoundTripError(problem)
     atomic_write(path, out.getvalue())
     return True

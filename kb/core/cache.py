@@ -3,15 +3,21 @@
 Two layers: per file, the parsed and schema-checked entry (reused when the file's size and
 modification time, or else its content hash, are unchanged); and for the whole tree, the links,
 glossary and diagnostics (reused when every file's hash and the engine's own code are unchanged).
-Caches are an optimisation only: any error reading them means "no cache". They hold pickles the
-engine wrote itself; nothing in them comes from content authors as code.
+
+Caches hold data, never code: JSON written by :mod:`kb.core.codec`, which builds nothing but plain
+values and the engine's own dataclasses. The header (format and engine version) is checked before
+anything is decoded. A cache file that is damaged or foreign is ignored and rewritten, with one line
+saying so (logger ``kb.cache``); a file or folder in the way of the cache folders is removed the same
+way. A cache written by another engine version is simply stale: rebuilt without a word.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import logging
 import os
-import pickle
+import shutil
 import sysconfig
 from functools import cache
 from pathlib import Path
@@ -19,9 +25,16 @@ from typing import Any, Callable, Hashable
 
 import platformdirs
 
-from kb.core.files import atomic_write
+from kb.core import codec
+from kb.core.diagnostics import format_path
+from kb.core.files import atomic_write, sweep_temp
 
-__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "Memo"]
+__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "report",
+           "Memo", "FORMAT"]
+
+FORMAT = "kb-cache/1"
+"""The cache file format; with the engine version, the header every cache file must carry."""
+log = logging.getLogger("kb.cache")
 
 
 def cache_dir(root: Path, area: str) -> Path:
@@ -67,23 +80,92 @@ def tree_key(digests: dict[str, str]) -> str:
     return h.hexdigest()[:24]
 
 
-def load(path: Path) -> Any:
-    """The object pickled at ``path``, or ``None`` (missing, unreadable, from another engine)."""
+def report(path: Path, problem: str) -> None:
+    """The one line that says a damaged cache file was ignored (it is rebuilt)."""
+    log.warning(f"kb: ignored a damaged cache file {format_path(path)} ({problem}); it is rebuilt")
+
+
+def _header() -> dict[str, str]:
+    return {"format": FORMAT, "engine": code_version()}
+
+
+def load(path: Path, types: tuple[type, ...] = ()) -> Any:
+    """The object cached at ``path``, or ``None`` (missing, damaged, foreign, from another engine).
+
+    ``types`` names the dataclasses of the caller's stage that the file may hold (see :mod:`kb.core.codec`).
+    """
     try:
-        with open(path, "rb") as fh:
-            version, obj = pickle.load(fh)
-    except Exception:  # a damaged cache is no cache
+        raw = path.read_bytes()
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR):  # those: said when the file is written
+            report(path, exc.strerror or type(exc).__name__)  # e.g. a folder where the file should be
         return None
-    return obj if version == code_version() else None
-
-
-def save(path: Path, obj: Any) -> None:
-    """Pickle ``obj`` to ``path`` atomically; a failure to write a cache is not an error."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, pickle.dumps((code_version(), obj), protocol=pickle.HIGHEST_PROTOCOL))
-    except Exception:
+        return codec.loads(raw, _header(), types)
+    except codec.Damaged as exc:
+        if not str(exc).startswith("written by another engine") or not _ours(raw):
+            report(path, str(exc))
+        return None
+
+
+def _ours(raw: bytes) -> bool:
+    """True when ``raw`` starts like a cache file of this format (an older engine wrote it)."""
+    return raw.startswith(b'{"header":{"format":"' + FORMAT.encode() + b'"')
+
+
+def _cache_base(folder: Path) -> Path | None:
+    """The cache folder (``$KB_CACHE``, a ``.kb-cache`` or the user's cache folder) that holds ``folder``, if any."""
+    bases = {os.path.abspath(b) for b in (os.environ.get("KB_CACHE"), platformdirs.user_cache_dir("kb-rules")) if b}
+    for probe in (folder, *folder.parents):
+        if probe.name == ".kb-cache" or os.path.abspath(probe) in bases:
+            return probe
+    return None
+
+
+def ensure_dir(folder: Path) -> Path:
+    """Make ``folder`` (inside a cache) a folder; a file in the way inside the cache is removed, with one line."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if folder.is_dir():
+            return folder
+    except (FileExistsError, NotADirectoryError):
         pass
+    base = _cache_base(folder)
+    if base is not None:
+        for part in (*reversed(folder.relative_to(base).parents), folder.relative_to(base)):
+            here = base / part
+            if (here.exists() or here.is_symlink()) and not here.is_dir():
+                report(here, "a file where the cache keeps a folder")
+                here.unlink()
+                break
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def remove(path: Path) -> None:
+    """Remove a cache file (or whatever took its name)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
+    """Write ``obj`` to ``path`` as cache JSON, atomically; a failure to write a cache is not an error."""
+    try:
+        data = codec.dumps(_header(), obj, types)
+    except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no cache, not a crash
+        log.debug(f"kb: not caching {path}: {exc}")
+        return
+    try:
+        ensure_dir(path.parent)
+        if path.is_dir() and not path.is_symlink():
+            report(path, "a folder where the cache keeps a file")
+            shutil.rmtree(path, ignore_errors=True)
+        sweep_temp(path.parent)
+        atomic_write(path, data)
+    except OSError as exc:
+        log.debug(f"kb: cannot write the cache {path}: {exc}")
 
 
 class Memo:
@@ -94,7 +176,7 @@ class Memo:
     """
 
     def __init__(self, previous: dict[Hashable, Any] | None, signature: str, digest_of: Callable[[Any], str]) -> None:
-        self.previous = previous or {}
+        self.previous = previous if isinstance(previous, dict) else {}
         self.current: dict[Hashable, Any] = {}
         self.signature = signature
         self.digest_of = digest_of

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 from kb.core.model import Location
 
-__all__ = ["Diagnostic", "CODES", "diag", "suggest", "hint", "format_path", "has_errors", "sort_key"]
+__all__ = ["Diagnostic", "CODES", "diag", "printable", "suggest", "hint", "format_path", "has_errors", "sort_key"]
 
 ERROR, WARNING = "error", "warning"
 
@@ -25,11 +26,15 @@ CODES: dict[str, tuple[str, str]] = {
     "yaml-syntax": (ERROR, "invalid YAML: {problem}"),
     "tab-indent": (ERROR, "tab character in indentation; YAML indents with spaces only"),
     "duplicate-key": (ERROR, "duplicate key '{key}' (first at line {first})"),
+    "value-limit": (ERROR, "file holds more than {nodes} values; split it"),
     "alias-limit": (ERROR, "more than {limit} aliases, or aliases expanding past {nodes} values; write the data out"),
     "nesting-limit": (ERROR, "data nested deeper than {limit} levels"),
     "unsupported-tag": (ERROR, "unsupported YAML tag '{tag}'; only plain data is allowed"),
     "multiple-documents": (ERROR, "file holds more than one YAML document; put one entry per file"),
     "not-a-mapping": (ERROR, "file holds a {found}; an entry is a YAML mapping (key: value)"),
+    "not-a-file": (ERROR, "this is {kind}, not a file; content files are plain files"),
+    "file-name": (ERROR, "the name '{name}' is not valid UTF-8; rename it"),
+    "file-extension": (ERROR, "'{name}' does not end in '.yaml'; content files end in lowercase '.yaml'"),
     "symlink-outside": (ERROR, "symbolic link points outside the content folder: {target}"),
     "too-many-entries": (ERROR, "content holds more than {limit} files; split the knowledge base"),
     # schema
@@ -54,6 +59,7 @@ CODES: dict[str, tuple[str, str]] = {
     # links and glossary
     "malformed-link": (ERROR, "malformed link '{text}'; write {{@kind id}} or {{@kind id|shown text}}"),
     "unknown-link-type": (ERROR, "unknown link type '@{type}'; valid: {valid}{hint}"),
+    "self-link": (WARNING, "'{field}' links to this entry itself"),
     "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
     "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to an entry of kind '{kind}'; write {{@{kind} {target}}}"),
     "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
@@ -72,7 +78,10 @@ CODES: dict[str, tuple[str, str]] = {
     "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),
     "example-failed": (ERROR, "example '{id}' failed: {details}"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
+    "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),
+    "limit-exceeded": (ERROR, "{where} is too big to work out: {problem}"),
     # translations
+    "unknown-translation-field": (ERROR, "translation hash for '{field}', a field this entry does not have{hint}"),
     "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; review it, then run 'kb i18n ack'"),
     "glossary-forbidden": (ERROR, "English '{field}' uses '{found}' for '{term}'; write '{preferred}'"),
     "glossary-missing": (WARNING, "Spanish '{field}' uses '{term}' but the English does not say '{preferred}'"),
@@ -114,11 +123,19 @@ class Diagnostic:
         }
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters written as escapes (``\\x1b``, ``\\n``): a message is one line, never a terminal command."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def diag(code: str, location: Location, **args: object) -> Diagnostic:
-    """Build the diagnostic ``code`` at ``location`` from its message template."""
+    """Build the diagnostic ``code`` at ``location`` from its message template (control characters escaped)."""
     severity, template = CODES[code]
     args.setdefault("hint", "")
-    return Diagnostic(code, severity, template.format(**args), location)
+    return Diagnostic(code, severity, printable(template.format(**args)), location)
 
 
 def suggest(word: str, choices: Iterable[str]) -> str | None:

@@ -2,48 +2,120 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import tempfile
+import time
 from pathlib import Path
 
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Location
 
-__all__ = ["find_files", "atomic_write", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
+__all__ = ["find_files", "atomic_write", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
-    """Every ``*.yaml`` file below ``root`` in a stable order; links leaving ``root`` are reported.
+    """Every ``*.yaml`` file below ``root`` in a stable order, and the problems met on the way.
 
-    Folders and files whose names start with ``.`` or ``_`` are skipped.
+    Folders and files whose names start with ``.`` or ``_`` are skipped. Reported: links leaving
+    ``root`` or going round in a loop, folders that cannot be read, names that are not UTF-8,
+    ``.YAML``-like endings, and special files (FIFOs, devices, sockets), which are never opened.
     """
     found: list[Path] = []
     problems: list[Diagnostic] = []
     real_root = root.resolve()
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else root
+        problems.append(diag("unreadable", Location(where), reason=exc.strerror or str(exc)))
+
+    for folder, dirs, files in os.walk(root, followlinks=False, onerror=unreadable):
         here = Path(folder)
-        for d in list(dirs):
-            if (here / d).is_symlink() and not _inside(here / d, real_root):
-                problems.append(diag("symlink-outside", Location(here / d), target=os.readlink(here / d)))
+        if any(name.startswith(TEMP_PREFIX) for name in files):
+            sweep_temp(here)  # what a killed `kb i18n import` or `ack` left
+        kept = []
+        for d in sorted(dirs):
+            if d.startswith((".", "_")):
+                continue
+            if _bad_name(d):
+                problems.append(diag("file-name", Location(here / _shown(d)), name=_shown(d)))
+                continue
+            if (here / d).is_symlink():
+                problem = _link_problem(here / d, real_root)
+                if problem:
+                    problems.append(problem)
+            kept.append(d)
+        dirs[:] = kept
         for name in sorted(files):
-            if not name.endswith((".yaml", ".yml")) or name.startswith("."):
+            if name.startswith(".") or not name.lower().endswith((".yaml", ".yml")):
+                continue
+            if _bad_name(name):
+                problems.append(diag("file-name", Location(here / _shown(name)), name=_shown(name)))
                 continue
             path = here / name
-            if path.is_symlink() and not _inside(path, real_root):
-                problems.append(diag("symlink-outside", Location(path), target=os.readlink(path)))
+            if not name.endswith((".yaml", ".yml")):
+                problems.append(diag("file-extension", Location(path), name=name))
+                continue
+            if path.is_symlink():
+                problem = _link_problem(path, real_root)
+                if problem:
+                    problems.append(problem)
+                    continue
+            try:
+                mode = path.stat().st_mode
+            except OSError as exc:
+                if path.is_symlink():  # a dangling link: the loader says the file cannot be read
+                    found.append(path)
+                else:
+                    problems.append(diag("unreadable", Location(path), reason=exc.strerror or str(exc)))
+                continue
+            if not stat.S_ISREG(mode):
+                problems.append(diag("not-a-file", Location(path), kind=_special(mode)))
                 continue
             found.append(path)
     return found, problems
 
 
-def _inside(path: Path, real_root: Path) -> bool:
+def _bad_name(name: str) -> bool:
+    """True for a name that is not valid UTF-8 (the system gave it to us with surrogate escapes)."""
     try:
-        path.resolve().relative_to(real_root)
-        return True
-    except (ValueError, OSError, RuntimeError):
+        name.encode("utf-8")
         return False
+    except UnicodeEncodeError:
+        return True
+
+
+def _shown(name: str) -> str:
+    """A name that cannot be printed as it is, with its undecodable bytes as ``\\xNN``."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _special(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _link_problem(path: Path, real_root: Path) -> Diagnostic | None:
+    """Why a symbolic link cannot be followed (a loop, or a target outside the content), if it cannot."""
+    try:
+        target = path.resolve(strict=False)
+    except (RuntimeError, OSError):
+        return diag("unreadable", Location(path), reason="symbolic link loop")
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return diag("unreadable", Location(path), reason="symbolic link loop")
+    try:
+        target.relative_to(real_root)
+        return None
+    except ValueError:
+        return diag("symlink-outside", Location(path), target=os.readlink(path))
 
 
 def digest(raw: bytes) -> str:
@@ -59,22 +131,74 @@ def file_digest(path: Path) -> str:
         return ""
 
 
+TEMP_PREFIX = ".kb-tmp-"
+"""Temporary files of :func:`atomic_write` are named ``.kb-tmp-<pid>-<name>.<random>`` (hidden, skipped by the
+loader); those a killed run left are removed by :func:`sweep_temp` at the next run."""
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` beside ``path`` and rename it into place: readers never see half a file.
 
-    The folder must exist: a mistyped output path is an error, not a new folder.
+    The file keeps its permission bits (a new file gets the usual ones, as the umask allows). The
+    folder must exist: a mistyped output path is an error, not a new folder.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def abandoned(name: str, prefix: str, mtime: float, older_than: float = 600.0) -> bool:
+    """True for a temporary file or folder (``<prefix><pid>-...``) whose writer is gone.
+
+    The writer's process id is in the name: when no such process runs, it was killed. A name without
+    one (or a process id in use again) is judged by age instead.
+    """
+    pid_text = name[len(prefix):].split("-", 1)[0]
+    if pid_text.isdigit() and int(pid_text) != os.getpid():
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass
+    return time.time() - mtime > older_than
+
+
+def sweep_temp(folder: Path) -> int:
+    """Remove the temporary files killed writers left in ``folder``; returns how many."""
+    removed = 0
+    try:
+        leftovers = [p for p in folder.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    except OSError:
+        return 0
+    for leftover in leftovers:
+        try:
+            st = leftover.lstat()
+            if stat.S_ISREG(st.st_mode) and abandoned(leftover.name, TEMP_PREFIX, st.st_mtime):
+                leftover.unlink()
+                removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 class NoContent(LookupError):

@@ -83,9 +83,10 @@ def _fraction(value: Any) -> Fraction | None:
         return None
 
 
-def _term(entry_id: str, game: str, block: Any) -> Term | None:
+def _term(entry_id: str, game: str, block: Any) -> Term:
+    """The glossary facet of a term entry (empty when its block is not a mapping: the schema says so)."""
     if not isinstance(block, dict):
-        return None
+        block = {}
 
     def lists(key: str) -> dict[str, tuple[str, ...]]:
         value = block.get(key) or {}
@@ -128,7 +129,7 @@ def _not_mapping(data: Any, marks: Marks, found: list[Diagnostic]) -> list[Diagn
 
 def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnostic]]:
     path = folder / "game.yaml"
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None, [diag("missing-game-meta", Location(folder), game=folder.name)]
     data, marks, found = load_file(path, limits)
     if not isinstance(data, dict):
@@ -140,8 +141,10 @@ def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnost
 
 def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     path = folder / MECHANICS
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return []
+    if not path.is_file():  # a FIFO or device would block the import; a dangling link cannot be read
+        return [diag("mechanics-import", Location(path), reason="not a regular file")]
     game = folder.name
     modname = "kb_game_" + game.replace("-", "_")
     try:
@@ -151,12 +154,13 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
         sys.modules[modname] = module
         spec.loader.exec_module(module)
         found = Registry.scan(module)
-    except Exception as exc:  # a broken game module is a located diagnostic, not a traceback
+    except (Exception, SystemExit) as exc:  # a broken (or exiting) game module is a located diagnostic
         sys.modules.pop(modname, None)
         here = os.path.abspath(path)
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
         line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
-        return [diag("mechanics-import", Location(path, line), reason=f"{type(exc).__name__}: {exc}")]
+        reason = f"SystemExit({exc.code!r}): the module exits" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        return [diag("mechanics-import", Location(path, line), reason=reason)]
     problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
                 for r in found if not r.name.startswith(game + ".")]
     registry.add(r for r in found if r.name.startswith(game + "."))
@@ -188,10 +192,12 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
             out.games[ns] = game
         out.diagnostics += _load_mechanics(root / ns, out.registry)
     for ns in namespaces:
-        if (root / ns / MECHANICS).exists():
+        if (root / ns / MECHANICS).is_file():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
-    cache_path = cache.cache_dir(root, "parse") / "files.pickle"
-    previous: dict[str, Any] = (cache.load(cache_path) or {}) if use_cache else {}
+    cache_path = cache.cache_dir(root, "parse") / "files.json"
+    previous = cache.load(cache_path) if use_cache else None
+    if not isinstance(previous, dict):
+        previous = {}
     current: dict[str, Any] = {}
     first_seen: dict[str, Entry] = {}
     for path in files:
@@ -221,6 +227,15 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
     return out
 
 
+def _hit_shape(hit: Any, path: Path) -> bool:
+    """True when a cached record has the shape :func:`_cached_entry` writes, for ``path``."""
+    if not (isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[1], tuple) and len(hit[1]) == 3):
+        return False
+    entry, found, digest = hit[1]
+    return ((entry is None or (isinstance(entry, Entry) and entry.path == path)) and isinstance(digest, str)
+            and isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found))
+
+
 def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any, tuple[Entry | None, list[Diagnostic], str]]:
     """(file stamp, parsed entry) of ``path``: from the cache when the file is unchanged, else parsed now."""
     try:
@@ -230,7 +245,7 @@ def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any,
         stamp: Any = (st.st_mtime_ns, st.st_size) if time.time_ns() - st.st_mtime_ns > 2_000_000_000 else None
     except OSError:
         stamp = None
-    usable = hit is not None and limits == LIMITS
+    usable = _hit_shape(hit, path) and limits == LIMITS
     if usable and stamp is not None and hit[0] == stamp:
         return hit
     if usable:

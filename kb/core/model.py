@@ -206,30 +206,40 @@ class Entry(Plain):
     def text(self, name: str) -> Text | None:
         """A top-level translatable field (``summary``, ``text``...) as :class:`Text`."""
         value = self.data.get(name)
-        return Text(value["es"], value.get("en")) if isinstance(value, dict) and "es" in value else None
+        if not isinstance(value, dict) or not isinstance(value.get("es"), str):
+            return None  # absent, or not a text (the schema reports it)
+        return Text(value["es"], value["en"] if isinstance(value.get("en"), str) else None)
 
     @property
     def rule_type(self) -> str:
         """core, optional, variant or clarification."""
-        return self.data.get("rule_type", "core")
+        value = self.data.get("rule_type", "core")
+        return value if isinstance(value, str) else "core"
 
     @property
     def see_also(self) -> tuple[str, ...]:
         """Ids of related entries."""
-        return tuple(self.data.get("see_also", ()))
+        return _strings(self.data.get("see_also"))
 
     @property
     def tags(self) -> tuple[str, ...]:
         """Free tags."""
-        return tuple(self.data.get("tags", ()))
+        return _strings(self.data.get("tags"))
 
     def also_called(self, lang: str) -> tuple[str, ...]:
         """What players of ``lang`` call this entry (community names, abbreviations)."""
-        return tuple((self.data.get("also_called") or {}).get(lang, ()))
+        names = self.data.get("also_called")
+        return _strings(names.get(lang) if isinstance(names, dict) else None)
 
     def questions(self, lang: str) -> tuple[str, ...]:
         """Questions and situations, in players' words of ``lang``, that this entry answers."""
-        return tuple((self.data.get("questions") or {}).get(lang, ()))
+        asked = self.data.get("questions")
+        return _strings(asked.get(lang) if isinstance(asked, dict) else None)
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    """The texts of a list (nothing when it is not one: the schema reports that)."""
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
 @dataclass(frozen=True, repr=False)
@@ -276,7 +286,8 @@ def iter_texts(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Mappi
     """Every translatable text (a mapping of ``es`` and maybe ``en`` strings) inside ``data``."""
     if isinstance(data, dict):
         if isinstance(data.get("es"), str) and set(data) <= set(LANGS):
-            yield path, data
+            if all(isinstance(v, str) for v in data.values()):  # else the schema reports the value
+                yield path, data
             return
         for key, value in data.items():
             if key not in _SKIP_TEXTS:

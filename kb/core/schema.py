@@ -24,8 +24,8 @@ _TYPES = {
     "boolean": "true or false",
 }
 _PATTERNS = {
-    "^[0-9a-f]{12}$": "12 lowercase hexadecimal digits (written by 'kb i18n ack')",
-    r"^\d+(/\d+)?$": "a fraction such as 30/36",
+    r"^[0-9a-f]{12}(?!\n)$": "12 lowercase hexadecimal digits (written by 'kb i18n ack')",
+    r"^\d+(/\d+)?(?!\n)$": "a fraction such as 30/36",
 }
 
 

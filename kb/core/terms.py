@@ -116,6 +116,8 @@ class TermIndex:
             for lang, forms in t.forms.items():
                 for form in forms:
                     key = tuple(w for *_, w in tokens(fold(form)))
+                    if not key:  # a form without a letter or digit names nothing (kb check reports it)
+                        continue
                     self._add(self._forms, lang, key, t.id)
                     ids = self._stems.setdefault(lang, {}).setdefault(tuple(stem(w, lang) for w in key), [])
                     if t.id not in ids:

@@ -6,7 +6,8 @@ import re
 from typing import Any, Iterable
 
 from kb.core.diagnostics import Diagnostic, diag, hint
-from kb.core.model import Entry, Game, Marks, field_key, iter_texts
+from kb.core.model import LANGS, Entry, Game, Marks, field_key, iter_texts
+from kb.core.schema import where
 
 __all__ = ["check_entry", "check_game", "BLOCKS", "RAW_HTML"]
 
@@ -81,8 +82,42 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
         found += _duplicates(_steps(seq.get("steps"), ("sequence", "steps")), "step", marks)
     source = data.get("source")
     if game is not None and isinstance(source, dict) and isinstance(source.get("doc"), str):
-        docs = [s.get("doc") for s in game.data.get("sources", []) if isinstance(s, dict)]
+        sources = game.data.get("sources")
+        docs = [s.get("doc") for s in (sources if isinstance(sources, list) else []) if isinstance(s, dict)]
         if source["doc"] not in docs:
             found.append(diag("unknown-source-doc", marks.at(("source", "doc")), doc=source["doc"],
                               hint=hint(source["doc"], [d for d in docs if isinstance(d, str)])))
-    return found
+    return found + _term_forms(data, marks) + _translation_fields(data, marks)
+
+
+_WORDLIKE = re.compile(r"\w")
+
+
+def _term_forms(data: Any, marks: Marks) -> list[Diagnostic]:
+    """A term form or abbreviation with no letter or digit can never be found in a text."""
+    out = []
+    term = data.get("term")
+    for block in ("forms", "abbreviations"):
+        langs = term.get(block) if isinstance(term, dict) else None
+        for lang, forms in (langs.items() if isinstance(langs, dict) else ()):
+            for i, form in enumerate(forms if isinstance(forms, list) else ()):
+                if isinstance(form, str) and not _WORDLIKE.search(form):
+                    path = ("term", block, lang, i)
+                    out.append(diag("invalid-value", marks.at(path), where=where(path), value=repr(form),
+                                    expected="a form or abbreviation needs a letter or a digit"))
+    return out
+
+
+def _translation_fields(data: Any, marks: Marks) -> list[Diagnostic]:
+    """A translation hash (``i18n.en.<field>``) must name a translatable field of the entry."""
+    i18n = data.get("i18n")
+    fields = [field_key(data, path) for path, _ in iter_texts(data)]
+    out = []
+    for lang, hashes in (i18n.items() if isinstance(i18n, dict) else ()):
+        if lang not in LANGS or not isinstance(hashes, dict):
+            continue
+        for name in hashes:
+            if name not in fields:
+                out.append(diag("unknown-translation-field", marks.at(("i18n", lang, name), key=True), field=name,
+                                hint=hint(name, fields)))
+    return out

@@ -10,12 +10,14 @@ from typing import Any, Callable, Iterable, Mapping
 from jsonschema import Draft202012Validator
 
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
+from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
 from kb.mechanics import Context, Outcome, Registry, Resolver, RuleError, Step
 from kb.mechanics.dice import distribution, parse
 from kb.core.model import Entry, Example, Text
 from kb.core.schema import found, where
 
-__all__ = ["ExampleResult", "check_examples", "check_chance", "run_example", "run_examples", "select"]
+__all__ = ["ExampleResult", "check_examples", "check_chance", "run_example", "run_examples", "select", "Selection",
+           "parse_selectors"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -46,6 +48,8 @@ class ExampleResult:
 
     def diagnostic(self) -> Diagnostic:
         """The failure as a located diagnostic."""
+        if self.error == "timeout":
+            return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{EXAMPLE_LIMITS.seconds:g}")
         code = "example-error" if self.status == "error" else "example-failed"
         return diag(code, self.example.location, id=self.example.id, error=self.error, details="; ".join(self.details))
 
@@ -90,6 +94,12 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
             raw = _raw(entry, ex)
             if not any(k in raw for k in ("expect", "expect_error", "probability")):
                 out.append(diag("no-expectation", ex.location, id=ex.id))
+            if "probability" in raw and (ex.probability is None or ex.probability > 1):
+                out.append(diag("invalid-value", entry.marks.at(base + ("probability",)), where=where(base + ("probability",)),
+                                value=repr(raw["probability"]), expected="a fraction from 0/1 to 1/1 such as 30/36"))
+            for sub, problem in over_limits(ex.given):
+                out.append(diag("limit-exceeded", entry.marks.at(base + ("given",) + sub),
+                                where=where(base + ("given",) + sub), problem=problem))
             res = registry.get(ex.mechanic)
             if res is None:
                 out.append(diag("unknown-resolver", entry.marks.at(base + ("mechanic",)), name=ex.mechanic,
@@ -140,25 +150,55 @@ def _same(expected: Any, actual: Any, tol: float | None) -> bool:
     return expected == actual
 
 
+def _not_an_outcome(result: Any) -> str | None:
+    """What is wrong with a resolver's return value (``None`` when it is a proper outcome)."""
+    if not isinstance(result, Outcome):
+        return f"a {type(result).__name__}"
+    if not isinstance(result.values, Mapping) or not all(isinstance(k, str) for k in result.values):
+        return "an outcome whose values are not named"
+    if result.probability is not None and not isinstance(result.probability, Fraction):
+        return f"an outcome whose probability is a {type(result.probability).__name__}"
+    return None
+
+
 def run_example(entry: Entry, ex: Example, registry: Registry,
-                lookup: Callable[[str], Mapping[str, Any] | None] = lambda _id: None) -> ExampleResult:
-    """Run one example and compare what its resolver computes with what the example expects."""
+                lookup: Callable[[str], Mapping[str, Any] | None] = lambda _id: None,
+                seconds: float | None = None) -> ExampleResult:
+    """Run one example (within ``seconds``, by default the limit per example) and compare what its resolver
+    computes with what the example expects."""
+    seconds = EXAMPLE_LIMITS.seconds if seconds is None else seconds
     res = registry.get(ex.mechanic)
     if res is None:
         return ExampleResult(entry, ex, "error", error="unknown-resolver", details=(f"no resolver '{ex.mechanic}'",))
+    too_big = over_limits(ex.given)
+    if too_big:
+        return ExampleResult(entry, ex, "error", error="limit-exceeded",
+                             details=tuple(f"{where(('given',) + p)}: {problem}" for p, problem in too_big))
+    raw = _raw(entry, ex)
+    if isinstance(raw, Mapping) and "probability" in raw and ex.probability is None:
+        return ExampleResult(entry, ex, "error", error="invalid-probability",
+                             details=(f"probability {raw['probability']!r} is not a fraction",))
     kwargs = dict(ex.given)
     if res.wants_context:
         kwargs["context"] = Context(entry.data, lookup)
     try:
-        result = res.func(**kwargs)
+        with time_limit(seconds):
+            result = res.func(**kwargs)
     except RuleError as err:
         if ex.expect_error == err.code:
             return ExampleResult(entry, ex, "passed", error=err.code, message=err.step)
         return ExampleResult(entry, ex, "failed", error=err.code, message=err.step,
                              details=(f"raised {err.code}: {err.text.en}" + (f"; expected {ex.expect_error}" if ex.expect_error else ""),))
-    except Exception as exc:  # a resolver bug: reported, never a crash of the run
-        return ExampleResult(entry, ex, "error", error=f"{type(exc).__name__}: {exc}",
-                             details=(f"{type(exc).__name__}: {exc}",))
+    except TimeLimit:
+        return ExampleResult(entry, ex, "error", error="timeout",
+                             details=(f"ran longer than {seconds:g} s, the limit per worked example",))
+    except (Exception, SystemExit) as exc:  # a resolver bug (or an exit): reported, never a crash of the run
+        what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
+        return ExampleResult(entry, ex, "error", error=what, details=(what,))
+    problem = _not_an_outcome(result)
+    if problem:
+        return ExampleResult(entry, ex, "error", error=f"bad outcome: {problem}",
+                             details=(f"the resolver returned {problem}, not an outcome made with outcome()",))
     details: list[str] = []
     mismatches: list[tuple[str, Any, Any]] = []
     if ex.expect_error:
@@ -174,8 +214,16 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
         elif result.probability != ex.probability:
             mismatches.append(("probability", str(ex.probability), str(result.probability)))
             details.append(f"probability: expected {ex.probability}, got {result.probability}")
-    if result.chance is not None:
-        details += check_chance(res, kwargs, result)
+    if result.chance is not None:  # runs the resolver again for every total: within the same limits
+        try:
+            with time_limit(seconds):
+                details += check_chance(res, kwargs, result)
+        except TimeLimit:
+            return ExampleResult(entry, ex, "error", error="timeout",
+                                 details=(f"ran longer than {seconds:g} s, the limit per worked example",))
+        except (Exception, SystemExit) as exc:
+            what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
+            return ExampleResult(entry, ex, "error", error=what, details=(what,))
     status = "failed" if details else "passed"
     return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
 
@@ -215,16 +263,40 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
     return problems
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Which examples to run: selectors are entry ids, games or ``id#example``; none means all."""
+
+    selectors: tuple[tuple[str, str | None], ...] = ()
+    """(entry id or game, example id or ``None``) per selector."""
+
+    def entry(self, entry: Entry) -> bool:
+        """True when some selector names the entry or its game."""
+        return not self.selectors or any(s in (entry.id, entry.game) for s, _ in self.selectors)
+
+    def example(self, entry: Entry, ex: Example) -> bool:
+        """True when some selector names this example (or the whole entry or game)."""
+        return not self.selectors or any(s in (entry.id, entry.game) and x in (None, ex.id) for s, x in self.selectors)
+
+
+def parse_selectors(selectors: Iterable[str]) -> Selection:
+    """``["g.a#x", "h"]`` as a :class:`Selection`."""
+    out = []
+    for s in selectors:
+        name, sep, example = s.partition("#")
+        out.append((name, example if sep else None))
+    return Selection(tuple(out))
+
+
 def select(entries: Iterable[Entry], selectors: Iterable[str]) -> list[Entry]:
     """Entries matching any selector: an entry id, a game, or ``id#example``; all when none is given."""
-    wanted = [s.split("#")[0] for s in selectors]
-    return [e for e in entries if not wanted or e.id in wanted or e.game in wanted]
+    chosen = parse_selectors(selectors)
+    return [e for e in entries if chosen.entry(e)]
 
 
 def run_examples(entries: Iterable[Entry], registry: Registry, lookup: Callable[[str], Mapping[str, Any] | None],
                  selectors: Iterable[str] = ()) -> list[ExampleResult]:
-    """Run the examples of the selected entries."""
-    selectors = list(selectors)
-    only = {s.split("#", 1)[1] for s in selectors if "#" in s}
-    return [run_example(e, ex, registry, lookup) for e in select(entries, selectors) for ex in e.examples
-            if not only or ex.id in only]
+    """Run the selected examples (each selector: an entry id, a game or ``id#example``)."""
+    chosen = parse_selectors(selectors)
+    return [run_example(e, ex, registry, lookup) for e in entries if chosen.entry(e) for ex in e.examples
+            if chosen.example(e, ex)]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import polib
 
-from kb.core._yaml import roundtrip_edit
+from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
 from kb.core.diagnostics import ERROR, Diagnostic
 from kb.core.files import atomic_write
 from kb.core.model import SOURCE_LANG, DataPath, Location, Text
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
 
 __all__ = ["CONTEXT_SEP", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
-           "msgstr_location"]
+           "msgstr_location", "encoding_problem"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
@@ -347,8 +347,16 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
         if dry_run:
             continue
         moved: list[_Plan] = []
-        if roundtrip_edit(path, _editor(todo, moved)):
-            result.files.append(path)
+        written: dict[Any, str] = {}
+        try:
+            if roundtrip_edit(path, _editor(todo, moved, written), check=_reads_back(written)):
+                result.files.append(path)
+        except RoundTripError as exc:  # what would be written does not read back as imported: the file is left as it was
+            done = {(p.status.entry, p.status.field) for p in todo}
+            for entry_id, name in sorted(done):
+                result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {exc}"))
+            result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
+            continue
         for plan in moved:  # the file changed between loading and writing
             context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
             result.refused.append((context, "the file changed during the import; run it again"))
@@ -426,6 +434,11 @@ def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
 def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
             locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> bool:
     """Check the English of one message; record its problems; True when one is an error."""
+    bad = _NOT_PRINTABLE.search(english)
+    if bad:  # a YAML file cannot hold it: the field would not load again
+        result.refused.append((item.msgctxt or "", f"line {item.linenum} of the PO file: control character "
+                               f"U+{ord(bad.group()):04X} in the translation; remove it"))
+        return True
     found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
                           lambda off: locate(item, off))
     for problem in found:
@@ -437,7 +450,43 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
     return bool(errors)
 
 
-def _editor(todo: list[_Plan], moved: list[_Plan]) -> Callable[[Any], bool]:
+_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+"""What a YAML file cannot hold (its reader refuses it): control characters other than tab and line breaks."""
+
+
+def _reads_back(written: dict[Any, str]) -> Callable[[Any], str | None]:
+    """A check that the file, read back as the engine reads it, holds exactly the English the editor wrote."""
+    def check(data: Any) -> str | None:
+        for path, english in written.items():
+            text = _node(data, path)
+            got = text.get(TARGET) if isinstance(text, dict) else None
+            if not isinstance(got, str) or po_text(got) != po_text(english):
+                return f"{got!r:.60} would be read back instead of the translation {english!r:.60}"
+        return None
+
+    return check
+
+
+def encoding_problem(path: Path) -> str | None:
+    """Why a PO file cannot be imported as it is (``path:line:col: ...``): it must be UTF-8 and say so."""
+    raw = path.read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return f"{path}:{line}:{column}: not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the PO file as UTF-8"
+    m = re.search(rb"charset=([A-Za-z0-9._-]+)", raw)
+    if m and m.group(1).decode("ascii").lower().replace("_", "-") not in ("utf-8", "utf8"):
+        line = raw.count(b"\n", 0, m.start()) + 1
+        return (f"{path}:{line}:1: the header says charset={m.group(1).decode('ascii')}, but kb reads and writes "
+                "UTF-8 PO files; convert it (msgconv -t UTF-8) and set charset=UTF-8")
+    return None
+
+
+def _editor(todo: list[_Plan], moved: list[_Plan], written: dict[Any, str] | None = None) -> Callable[[Any], bool]:
+    written = {} if written is None else written
+
     def edit(doc: Any) -> bool:
         hashes = {}
         for plan in todo:
@@ -447,8 +496,11 @@ def _editor(todo: list[_Plan], moved: list[_Plan]) -> Callable[[Any], bool]:
                 continue
             if plan.whole is not None:
                 _set_english(text, plan.whole)
+                written[plan.status.path] = plan.whole
             elif plan.new is not None:
-                _set_english(text, _rebuilt(text, plan.new))
+                english = _rebuilt(text, plan.new)
+                _set_english(text, english)
+                written[plan.status.path] = english
             hashes[plan.status.field] = plan.status.current
         write_hashes(doc, hashes)
         return bool(hashes)
@@ -496,7 +548,7 @@ def _set_english(text: Any, english: str) -> None:
     elif type(like) is not str and "\n" not in english:  # quoted styles are kept
         value = type(like)(english)
     else:
-        value = english
+        value = text_scalar(english)  # quoted when the engine's YAML 1.1 reader would not read it as text
     if TARGET in text:
         text[TARGET] = value
     else:

@@ -15,7 +15,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
 
-__all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors"]
+__all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors", "rebuild"]
 
 LINK = re.compile(r"\{@(?P<type>[a-z]+)\s+(?P<target>[^\s|{}#]+)(?:#(?P<anchor>[a-z0-9-]+))?(?:\|(?P<display>[^{}]*))?\}")
 """An inline link: ``{@kind id}``, ``{@kind id|shown text}`` or ``{@sequence id#step|text}``."""
@@ -59,6 +59,15 @@ class Graph:
     """Concept id -> game -> ids of the terms that share it."""
 
 
+def rebuild(entries: dict[str, Entry], links: list[Link], concepts: dict[str, dict[str, list[str]]]) -> Graph:
+    """The graph :func:`link` made, from its links and concepts (what the cache keeps: plain data)."""
+    graph = Graph(links=list(links), concepts=concepts, terms=TermIndex(e.term for e in entries.values() if e.term))
+    for lk in graph.links:
+        graph.outgoing[lk.source].append(lk)
+        graph.incoming[lk.target].append(lk)
+    return graph
+
+
 def parse_links(text: str) -> tuple[list[re.Match[str]], list[int]]:
     """Well-formed links in ``text`` and the offsets of malformed ``{@`` openings."""
     good = list(LINK.finditer(text))
@@ -81,6 +90,7 @@ class _Linker:
         self.graph = Graph()
         self.problems: list[Diagnostic] = []
         self._hints: dict[str, str] = {}
+        self._self_links: dict[str, set[str]] = {}
         self._by_ns: dict[str, list[str]] = {}
 
     def _near(self, target: str) -> str:
@@ -109,6 +119,11 @@ class _Linker:
         lk = Link(entry.id, target, type_, fld, loc, anchor, display)
         if any(o.target == target and o.field == fld and o.anchor == anchor for o in self.graph.outgoing[entry.id]):
             return  # the same link in the other language's text
+        if target == entry.id and anchor is None:
+            if fld not in self._self_links.setdefault(entry.id, set()):
+                self._self_links[entry.id].add(fld)
+                self.problems.append(diag("self-link", loc, field=fld))
+            return
         self.graph.links.append(lk)
         self.graph.outgoing[entry.id].append(lk)
         self.graph.incoming[target].append(lk)

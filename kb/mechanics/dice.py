@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
 from kb.mechanics import RuleError, Trace, Chance, outcome, resolver
 
-__all__ = ["Dice", "parse", "distribution", "chance"]
+__all__ = ["Dice", "parse", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
+
+MAX_DICE = 20
+"""Most dice in one expression (``20d6``)."""
+MAX_SIDES = 1000
+"""Most faces of one die (``d1000``)."""
+MAX_BONUS = 100_000
+"""Largest constant added to a roll."""
 
 _DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+_DICE_LIKE = re.compile(r"^\s*(\d{1,30})?\s*[dD]\s*(\d{1,30})\b")
 
 
 @dataclass(frozen=True)
@@ -41,10 +48,28 @@ class Dice:
         return self.count * self.sides + self.bonus
 
 
+def over_limits(expr: str) -> str | None:
+    """What makes a dice expression too big to work out (``None`` for anything else)."""
+    m = _DICE_LIKE.match(expr)
+    if not m:
+        return None
+    count, sides = int(m.group(1) or 1), int(m.group(2))
+    if count > MAX_DICE:
+        return f"{count} dice; the limit is {MAX_DICE}"
+    if sides > MAX_SIDES:
+        return f"dice of {sides} sides; the limit is {MAX_SIDES}"
+    bonus = _DICE.match(expr)
+    if bonus and bonus.group(4) and (len(bonus.group(4)) > 6 or int(bonus.group(4)) > MAX_BONUS):
+        return f"a bonus over {MAX_BONUS}"
+    return None
+
+
 def parse(expr: str) -> Dice:
-    """Parse ``NdS[+K]``; raise :class:`RuleError` ``bad-dice`` when it is not one."""
-    m = _DICE.match(expr)
-    if not m or int(m.group(2)) < 2 or (m.group(1) and int(m.group(1)) < 1) or int(m.group(1) or 1) > 20:
+    """Parse ``NdS[+K]``; raise :class:`RuleError` ``bad-dice`` when it is not one or passes the limits."""
+    m = _DICE.match(expr) if len(expr) <= 100 else None
+    if m and over_limits(expr):
+        raise RuleError("dice-limit", f"'{expr}': {over_limits(expr)}", f"'{expr}': {over_limits(expr)}")
+    if not m or int(m.group(2)) < 2 or (m.group(1) and int(m.group(1)) < 1):
         raise RuleError("bad-dice", f"'{expr}' no es una expresión de dados como 2d6 o d20",
                         f"'{expr}' is not a dice expression such as 2d6 or d20")
     bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
@@ -54,14 +79,16 @@ def parse(expr: str) -> Dice:
 @cache
 def distribution(dice: Dice) -> dict[int, int]:
     """How many of the ``sides**count`` equally likely outcomes give each total."""
-    ways = Counter({0: 1})
+    ways = [1]  # ways[t]: outcomes totalling t with the dice added so far
     for _ in range(dice.count):
-        nxt: Counter[int] = Counter()
-        for total, n in ways.items():
-            for face in range(1, dice.sides + 1):
-                nxt[total + face] += n
+        running, nxt = 0, [0] * (len(ways) + dice.sides)
+        for total in range(1, len(nxt)):  # one more die: the sum of the previous `sides` totals (a sliding window)
+            running += ways[total - 1] if total - 1 < len(ways) else 0
+            if total - 1 - dice.sides >= 0:
+                running -= ways[total - 1 - dice.sides]
+            nxt[total] = running
         ways = nxt
-    return {t + dice.bonus: n for t, n in sorted(ways.items())}
+    return {t + dice.bonus: n for t, n in enumerate(ways) if n}
 
 
 def chance(dice: Dice, at_least: int | None = None, at_most: int | None = None) -> tuple[int, int]:

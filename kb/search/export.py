@@ -94,9 +94,10 @@ def _common(schema: Any, limit: int, cache: Path | None) -> tuple[list[str], dic
     Cached beside the index: Snowball in pure Python takes seconds over 200,000 words, and the
     answer changes only with the engine (the cache is keyed by its code). Terms are joined by spaces.
     """
-    path = cache / f"common-words-{limit}.pickle" if cache else None
+    path = cache / f"common-words-{limit}.json" if cache else None
     found = load(path) if path else None
-    if found is None:
+    if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], dict)
+            and all(isinstance(found[1].get(lg), list) for lg in ("es", "en"))):  # else: missing or not what is written
         from wordfreq import top_n_list
 
         words = list(dict.fromkeys(k for k in (fold(w) for lg in ("es", "en") for w in top_n_list(lg, limit))

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from kb.core.cache import cache_dir
+from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.files import atomic_write, file_digest
 from kb.core.model import Entry, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
@@ -213,6 +213,13 @@ class SearchIndex:
     def __init__(self, root: Path, cache: Path | None = None) -> None:
         self.root = Path(root)
         self.dir = Path(cache) if cache else cache_dir(self.root, "search")
+        self._reported: set[Path] = set()
+
+    def _damaged(self, path: Path, problem: str) -> None:
+        """Say once that a damaged part of the index is ignored (it is rebuilt)."""
+        if path not in self._reported:
+            self._reported.add(path)
+            report(path, problem)
 
     @property
     def current(self) -> Path:
@@ -246,11 +253,27 @@ class SearchIndex:
         return out
 
     def _manifest(self) -> dict[str, Any] | None:
-        try:
-            data = json.loads((self.current / "manifest.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        path = self.current / "manifest.json"
+        if not self.current.is_symlink():
+            if self.current.exists():
+                self._damaged(self.current, "not a link to an index generation")
             return None
-        return data if isinstance(data, dict) and data.get("version") == VERSION else None
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            self._damaged(path, type(exc).__name__)
+            return None
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            if isinstance(data, dict) and isinstance(data.get("version"), int):
+                return None  # an older index: rebuilt without a word
+            self._damaged(path, "not a manifest")
+            return None
+        if not _manifest_shape(data):
+            self._damaged(path, "wrongly shaped manifest")
+            return None
+        return data
 
     def changes(self) -> tuple[str, set[str]]:
         """(``missing``/``fresh``/``stale``, the relative paths that changed), without parsing YAML."""
@@ -268,8 +291,12 @@ class SearchIndex:
 
     @contextmanager
     def _lock(self) -> Iterator[None]:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        with open(self.dir / "lock", "w") as fh:
+        ensure_dir(self.dir)
+        lock = self.dir / "lock"
+        if lock.is_dir() and not lock.is_symlink():
+            self._damaged(lock, "a folder where the lock file belongs")
+            shutil.rmtree(lock, ignore_errors=True)
+        with open(lock, "w") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
             try:
                 yield
@@ -300,10 +327,23 @@ class SearchIndex:
     def _healthy(self) -> bool:
         from kb.search import query as search
 
-        try:
-            return search.lexicon_ok(search.open_dir(self.current))
-        except search.SearchError:
+        if not self.current.is_symlink():
+            if self.current.exists():
+                self._damaged(self.current, "not a link to an index generation")
             return False
+        if _synonyms(self.current.resolve()) is None:
+            self._damaged(self.current / "synonyms.json", "missing or wrongly shaped")
+            return False
+        if _meta(self.current.resolve()) is None:
+            self._damaged(self.current / "meta.json", "missing or wrongly shaped")
+            return False
+        try:
+            ok = search.lexicon_ok(search.open_dir(self.current))
+        except search.SearchError:
+            ok = False
+        if not ok:
+            self._damaged(self.current, "the index files cannot be read")
+        return ok
 
     def _files(self, kb: "Linked") -> dict[str, list[Any]]:
         stats = self._stats()
@@ -334,6 +374,8 @@ class SearchIndex:
             if link.is_symlink() or link.exists():
                 link.unlink()
             os.symlink(gen.name, link)
+            if self.current.is_dir() and not self.current.is_symlink():  # a real folder in the link's place
+                shutil.rmtree(self.current, ignore_errors=True)
             os.replace(link, self.current)  # the swap: readers see the old or the new index, never half of one
         except BaseException:
             shutil.rmtree(gen, ignore_errors=True)
@@ -361,6 +403,40 @@ class SearchIndex:
         return self.open().search(text, expander, **filters)
 
 
+def _manifest_shape(data: dict[str, Any]) -> bool:
+    """True when a manifest holds what :meth:`SearchIndex._write_meta` writes."""
+    files, entries = data.get("files"), data.get("entries")
+    return (isinstance(files, dict) and isinstance(entries, dict)
+            and all(isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
+                    and isinstance(v[2], str) for v in files.values())
+            and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in entries.values()))
+
+
+def _meta(gen: Path) -> dict[str, Any] | None:
+    """A generation's ranking data (``meta.json``), or ``None`` when it is missing or not what is written."""
+    try:
+        data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(data, dict) and {"names", "context", "game_words", "games"} <= set(data)
+            and isinstance(data["game_words"], list) and isinstance(data["games"], list)):
+        return None
+    return data
+
+
+def _synonyms(gen: Path) -> dict[str, Any] | None:
+    """A generation's glossary groups, or ``None`` when the file is missing or not what is written."""
+    try:
+        data = json.loads((gen / "synonyms.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    groups, abbrs = (data.get("groups"), data.get("abbreviations")) if isinstance(data, dict) else (None, None)
+    if not (isinstance(groups, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in groups)
+            and isinstance(abbrs, list) and all(isinstance(a, str) for a in abbrs)):
+        return None
+    return data
+
+
 class Reader:
     """The served generation, its searcher kept open: refreshed when an update commits, reopened when another
     process swaps in a new generation (an old generation is deleted a minute after the swap)."""
@@ -379,8 +455,10 @@ class Reader:
             link = self._link()
             gen = self.current.parent / link if link else self.current.resolve()
             try:
-                expander = Expander(json.loads((gen / "synonyms.json").read_text(encoding="utf-8")))
-                data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
+                synonyms_data, data = _synonyms(gen), _meta(gen)
+                if synonyms_data is None or data is None:
+                    raise ValueError("synonyms.json or meta.json is missing or wrongly shaped")
+                expander = Expander(synonyms_data)
                 ix = search.open_dir(gen)
                 searcher = search.searcher(ix)
             except (OSError, ValueError, search.SearchError) as exc:

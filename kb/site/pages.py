@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from kb.core.locale import ngettext, pgettext
-from kb.core.model import Entry, Text
+from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
 from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
@@ -78,7 +78,8 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
         return body
     link = ctx.link_from(path)
     in_seq = sequence_order(main_sequence(ctx, entry.game), kb.entries)
-    in_kind = [e.id for e in _sorted(ctx, kb.filter(game=entry.game, kind=entry.kind))]
+    in_kind = ([e.id for e in _sorted(ctx, kb.filter(game=entry.game, kind=entry.kind))] if entry.kind in KINDS
+               else [entry.id])  # an unknown kind (kb check reports it) has no neighbours
     near = [((ctx.titles(i) or Text(i)).best(ctx.lang), link(i, None)) if i else None
             for i in neighbours(entry.id, in_seq, in_kind)]
     game_page = relative(path, f"{entry.game}/index.md")

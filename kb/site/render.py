@@ -1,7 +1,10 @@
 """Entry -> Markdown, per language. Pure functions: the caller supplies links and example results.
 
-Text from the content is escaped (``<``, ``>``, ``&``, ``[``, ``]``) before any Markdown is added,
-so nothing written in a YAML file can become HTML, a script or a link the content did not declare.
+Text from the content is escaped (``<``, ``>``, ``&``, ``[``, ``]``, ``{``, ``}``) before any Markdown
+is added, so nothing written in a YAML file can become HTML, an attribute list (``{: onfocus=...}``),
+a script or a link the content did not declare. Values shown as code (example inputs and expected
+errors) go through :func:`code`, which a backtick in the value cannot close early. The site then
+passes each page's HTML through an allow-list sanitiser (:mod:`kb.site.sanitise`) as the last line.
 """
 
 from __future__ import annotations
@@ -17,20 +20,39 @@ from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
 from kb.site.worked import ExampleView, Names, example_view
 
-__all__ = ["label", "forms_markdown", "escape", "ref", "inline", "plain", "render_entry", "facts", "steps", "action_ref", "anchor",
+__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain", "render_entry", "facts", "steps",
+           "action_ref", "anchor",
            "entry_anchor", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
 """Maps (entry id, anchor) to a URL; ``None`` renders the link as plain text."""
 
 def label(key: str, lang: str) -> str:
-    """An interface string of entry pages in ``lang``, from the gettext catalog (``msgctxt "label"``)."""
-    return pgettext(lang if lang in LANGS else "en", "label", key)
+    """An interface string of entry pages in ``lang``, from the gettext catalog (``msgctxt "label"``); escaped,
+    since an unknown key (a fact's name) comes from content and is shown as it is."""
+    return escape(pgettext(lang if lang in LANGS else "en", "label", str(key)))
+
+
+_MARKUP = str.maketrans({"[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;"})
+_UNSAFE_CODE = re.compile(r"[`{}\n\r\\]|^\s|\s$")
+_CODE = str.maketrans({"`": "&#96;", "*": "&#42;", "_": "&#95;", "\\": "&#92;", "|": "&#124;"})
 
 
 def escape(text: str) -> str:
-    """Escape HTML and Markdown link brackets in content text."""
-    return html.escape(text, quote=False).replace("[", "&#91;").replace("]", "&#93;")
+    """Escape HTML, Markdown link brackets and attribute-list braces in content text."""
+    return html.escape(str(text), quote=False).translate(_MARKUP)
+
+
+def code(text: object) -> str:
+    """``text`` shown as inline code, whatever it holds (a backtick in it cannot end the code early).
+
+    Plain values become a Markdown code span (which escapes HTML itself); a value holding a backtick,
+    a brace or a line break becomes ``<code>`` with every character that means something escaped.
+    """
+    text = str(text)
+    if not _UNSAFE_CODE.search(text):
+        return f"`{text}`"
+    return f"<code>{escape(text).translate(_CODE)}</code>"
 
 
 def _plain(_: str, __: str | None) -> None:
@@ -84,7 +106,8 @@ def _value(value: Any, lang: str, fmt: Callable[[str], str], names: Names = _no_
     if isinstance(value, bool):
         return gettext(lang, "yes" if value else "no")
     if isinstance(value, dict) and "es" in value:
-        return fmt(Text(value["es"], value.get("en")).best(lang))
+        es, en = value.get("es"), value.get("en")
+        return fmt(Text(es if isinstance(es, str) else _show(es), en if isinstance(en, str) else None).best(lang))
     if isinstance(value, list):
         return ", ".join(_value(v, lang, fmt, names) for v in value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -103,7 +126,8 @@ def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no
         if key in ("concept", "concept_note", "forbidden", "do_not_translate"):
             continue
         if key == "costs" and isinstance(value, list):
-            value = [f"{_value(c['base'], lang, fmt)}: {_value(c['cost'], lang, fmt)}" for c in value if isinstance(c, dict)]
+            value = [f"{_value(c.get('base'), lang, fmt)}: {_value(c.get('cost'), lang, fmt)}" for c in value
+                     if isinstance(c, dict)]
             rows.append((label(key, lang), ", ".join(value)))
         elif key in ("forms", "abbreviations") and isinstance(value, dict):
             rows.append((label(key, lang), forms_markdown(value, lang)))
@@ -124,7 +148,7 @@ def forms_markdown(forms: Mapping[str, Iterable[str]], lang: str) -> str:
     ``<span lang="en">`` (screen readers switch voice; the language lint knows they are meant)."""
     parts = []
     for lg, words in forms.items():
-        words = [escape(str(w)) for w in words or ()]
+        words = [escape(str(w)) for w in (words if isinstance(words, (list, tuple)) else ())]
         if not words:
             continue
         shown = ", ".join(words)
@@ -155,9 +179,11 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
     steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
     """
-    out = []
+    out: list[str] = []
     n = 0
-    for i, step in enumerate(items, 1):
+    for i, step in enumerate(items if isinstance(items, list) else [], 1):
+        if not isinstance(step, dict):
+            continue  # the schema reports it
         pad = "    " * depth
         title = _value(step.get("title", {}), lang, fmt)
         sid = str(step.get("id", i))
@@ -171,7 +197,7 @@ def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], 
         if step.get("text"):
             text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{body}")
             lines.append(f"{body}{text}")
-        if step.get("allows"):
+        if isinstance(step.get("allows"), list) and step["allows"]:
             lines.append(f"{body}*{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
         block = "  \n".join(lines)  # a line break (two spaces) between title, text and actions
         out += [block] if numbered else ["", block, ""]
@@ -191,6 +217,14 @@ def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_
         return escape(found.best(lang) if found else name)
 
     return show
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str]) -> list[str]:
@@ -237,15 +271,15 @@ def render_entry(
     meta = [label(entry.kind, lang), escape(game.best(lang) if game else entry.game)]
     if entry.rule_type != "core":
         meta.append(label(entry.rule_type, lang))
-    out += [f"*{' · '.join(meta)}* · `{entry.id}`", ""]
+    out += [f"*{' · '.join(meta)}* · {code(entry.id)}", ""]
     if entry.also_called(lang):
         out += [f"*{label('also_called', lang)}:* {escape(', '.join(entry.also_called(lang)))}", ""]
     if entry.text("summary"):
         out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
     ruling = data.get("ruling") if entry.kind == "ruling" else None
     if isinstance(ruling, dict):
-        out += [f"**{label('question', lang)}:** {_value(ruling['question'], lang, fmt)}", "",
-                f"**{label('answer', lang)}:** {_value(ruling['answer'], lang, fmt)}", ""]
+        out += [f"**{label('question', lang)}:** {_value(ruling.get('question'), lang, fmt)}", "",
+                f"**{label('answer', lang)}:** {_value(ruling.get('answer'), lang, fmt)}", ""]
         extra = [(label(k, lang), _value(ruling[k], lang, fmt)) for k in ("authority", "date") if k in ruling]
         out += _table(extra, (label("field", lang), label("value", lang)))
     if entry.text("text"):
@@ -261,7 +295,8 @@ def render_entry(
     mods = data.get("modifiers")
     if isinstance(mods, list) and mods:
         out += [f"{h}# {label('modifiers', lang)}", ""]
-        out += _table(((_value(m["value"], lang, fmt), _value(m["when"], lang, fmt)) for m in mods),
+        out += _table(((_value(m.get("value"), lang, fmt), _value(m.get("when"), lang, fmt)) for m in mods
+                       if isinstance(m, dict)),
                       (label("value", lang), label("when", lang)))
     seq = data.get("sequence") if entry.kind == "sequence" else None
     if isinstance(seq, dict):
@@ -291,7 +326,7 @@ def render_entry(
         if lang != "es":  # section titles are the Spanish source's own headings
             section = f'<span lang="es">{section}</span>'
         doc = (documents or {}).get(str(src.get("doc")))  # the document's title from game.yaml, not its file name
-        shown = f"“{escape(doc.best(lang))}”" if doc else f"`{escape(str(src.get('doc')))}`"
+        shown = f"“{escape(doc.best(lang))}”" if doc else code(src.get("doc"))
         out += [f"*{label('source', lang)}: {shown}, {label('section', lang)} “{section}”*", ""]
     return "\n".join(out).rstrip() + "\n"
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import posixpath
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
@@ -85,8 +86,13 @@ def entry_path(entry: Entry) -> str:
     """Where an entry is shown: its own page, or (concepts) the concept map."""
     if entry.kind == "concept":
         return "concepts.md"
-    slug = entry.id.split(".", 1)[1]
-    return f"{entry.game}/{slug}{'-entry' if slug in RESERVED else ''}.md"
+    game, slug = _safe(entry.game), _safe(entry.id.split(".", 1)[-1])  # a bad id or game cannot leave the site
+    return f"{game}/{slug}{'-entry' if slug in RESERVED else ''}.md"
+
+
+def _safe(part: str) -> str:
+    """``part`` as a file name: valid ids and games are unchanged; anything else keeps ``[a-z0-9-]`` only."""
+    return re.sub(r"[^a-z0-9-]+", "-", part.lower()).strip("-") or "-"
 
 
 def relative(from_page: str, to_page: str) -> str:

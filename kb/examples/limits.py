@@ -1,0 +1,109 @@
+"""Bounded work for worked examples: limits on what an example may give, and a time limit per run.
+
+``kb check`` reports an example whose inputs pass a limit (``limit-exceeded``, at the value), and the
+runner refuses to run it; every run has a time limit (``example-timeout``), so no example can hang
+a check, a test run or a build. The dice limits live with the dice (:mod:`kb.mechanics.dice`).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from kb.core.model import DataPath
+from kb.mechanics import dice
+
+__all__ = ["ExampleLimits", "EXAMPLE_LIMITS", "TimeLimit", "time_limit", "over_limits"]
+
+
+@dataclass(frozen=True)
+class ExampleLimits:
+    """What one worked example may ask of a resolver."""
+
+    max_items: int = 100
+    """Items in any list or mapping of ``given`` (the size of what a resolver may enumerate)."""
+    max_number: int = 1_000_000
+    """Largest absolute value of any number in ``given``."""
+    max_text: int = 1_000
+    """Longest text in ``given``, in characters."""
+    seconds: float = 5.0
+    """Time one example may run (``example-timeout``)."""
+
+
+EXAMPLE_LIMITS = ExampleLimits()
+
+
+def over_limits(given: Any, limits: ExampleLimits = EXAMPLE_LIMITS, path: DataPath = ()) -> list[tuple[DataPath, str]]:
+    """Every (data path inside ``given``, what is too big) of an example's inputs."""
+    out: list[tuple[DataPath, str]] = []
+    if isinstance(given, (list, dict)):
+        if len(given) > limits.max_items:
+            out.append((path, f"{len(given)} items; the limit is {limits.max_items}"))
+        items = given.items() if isinstance(given, dict) else enumerate(given)
+        for key, value in items:
+            out += over_limits(value, limits, path + (key,))
+    elif isinstance(given, bool) or given is None:
+        pass
+    elif isinstance(given, (int, float)):
+        if abs(given) > limits.max_number:
+            out.append((path, f"the number {_short(given)}; the limit is ±{limits.max_number:,}"))
+    elif isinstance(given, str):
+        if len(given) > limits.max_text:
+            out.append((path, f"a text of {len(given)} characters; the limit is {limits.max_text}"))
+        else:
+            problem = dice.over_limits(given)
+            if problem:
+                out.append((path, problem))
+    return out
+
+
+def _short(number: float) -> str:
+    text = str(number) if not isinstance(number, int) or number.bit_length() < 64 else f"of {number.bit_length()} bits"
+    return text[:30]
+
+
+class TimeLimit(BaseException):
+    """Raised inside a resolver that ran past its time limit (not an ``Exception``: ``except Exception`` in a
+    resolver cannot swallow it)."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`TimeLimit` in the running code after ``seconds``.
+
+    In the main thread a real-time timer (``SIGALRM``) interrupts any Python code; elsewhere a trace
+    function checks the clock. Neither can stop a single long call into C (one huge power, say).
+    """
+    if seconds <= 0:
+        yield
+        return
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def alarm(_signum: int, _frame: Any) -> None:
+            raise TimeLimit()
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        return
+    deadline = time.monotonic() + seconds
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise TimeLimit()
+        return trace
+
+    old = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        yield
+    finally:
+        sys.settrace(old)

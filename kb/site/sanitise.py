@@ -1,0 +1,44 @@
+"""The last line of "content is data, never markup": an allow-list sanitiser (nh3) over each page's HTML.
+
+The renderer already escapes everything content writes (``<``, ``>``, ``&``, ``[``, ``]``, ``{``,
+``}``), so no text can become a tag, an attribute list or a link. This pass runs on the HTML that
+MkDocs made of each generated page and keeps only the tags and attributes the knowledge base's own
+Markdown produces: no ``on*`` handler, no ``style``, no ``tabindex``/``autofocus``, no script, no
+``javascript:`` URL can reach a reader's browser even if a bug let one through the escaping.
+"""
+
+from __future__ import annotations
+
+import nh3
+
+__all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "sanitise"]
+
+TAGS: frozenset[str] = frozenset({
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em", "h1", "h2", "h3",
+    "h4", "h5", "h6", "hr", "i", "kbd", "li", "mark", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
+    "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+})
+"""Tags the generated Markdown can produce (tables, lists, admonitions, details, abbreviations, anchors)."""
+
+ATTRIBUTES: dict[str, set[str]] = {
+    "*": {"id", "class", "title", "lang", "hidden"},
+    "a": {"href"},
+    "ol": {"start"},
+    "details": {"open"},
+    "th": {"style"},
+    "td": {"style"},
+}
+"""Attributes kept, per tag (``*``: on every allowed tag). Nothing that runs script or moves focus; a table
+cell's ``style`` keeps only ``text-align`` (what Markdown's column alignment writes)."""
+STYLE_PROPERTIES: frozenset[str] = frozenset({"text-align"})
+
+URL_SCHEMES: frozenset[str] = frozenset({"http", "https", "mailto"})
+"""Schemes a link may use; relative links (the site's own pages and anchors) are always kept."""
+
+
+def sanitise(html: str) -> str:
+    """``html`` with everything outside the allow-lists removed (comments too)."""
+    return nh3.clean(html, tags=set(TAGS), attributes={k: set(v) for k, v in ATTRIBUTES.items()},
+                     url_schemes=set(URL_SCHEMES), link_rel=None, strip_comments=True,
+                     filter_style_properties=set(STYLE_PROPERTIES),
+                     clean_content_tags={"script", "style"})

@@ -1,0 +1,322 @@
+"""Content is data, never markup: a tree full of hostile payloads builds, and no script runs in Chromium.
+
+Every field a page shows carries payloads that would become an attribute, a handler, raw HTML or a
+``javascript:`` URL if any stage let them through: attribute lists (``{: onfocus=...}``) under
+paragraphs, after links and emphasis, on headings and in example notes; backticks that would end a
+code span early (example inputs, expected errors, ids); raw tags; autolinks; fenced-code attributes.
+Some arrive through a translator's PO file (``kb i18n import``). The build is a plain (non-strict)
+one, where the errors ``kb check`` reports do not stop it. Then every page is opened in Chromium and
+every element focused, hovered and clicked: ``window.__pwned`` must stay undefined.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import cli
+
+SET = "window.__pwned=1"
+PAYLOADS = [
+    f'{{: tabindex="0" autofocus="" onfocus="{SET}" onmouseover="{SET}" }}',
+    f'texto *énfasis*{{: onmouseover="{SET}" }} y más',
+    f'[enlace](javascript:{SET}){{: onclick="{SET}" }}',
+    f"<img src=x onerror=\"{SET}\"><script>{SET}</script>",
+    f"<javascript:{SET}>",
+    f"cierra` <img src=x onerror={SET}> `",
+    f'```{{.py onclick="{SET}"}}\nx\n```',
+    f"<a href='javascript:{SET}'>a</a>",
+]
+"""Markup that runs script when any stage lets it through (one per line of each hostile text)."""
+TEXT = "\n\n".join(["Un párrafo."] + PAYLOADS) + "\n"
+PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p])
+"""What a translator's PO file brings: the import itself refuses raw HTML (as ``kb check`` does)."""
+LINE = PAYLOADS[0]
+
+
+def _q(text: str) -> str:
+    """A YAML double-quoted scalar."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _text(es: str = TEXT, en: str | None = TEXT) -> str:
+    return "{es: " + _q(es) + (", en: " + _q(en) if en is not None else "") + "}"
+
+
+def hostile_tree(root: Path) -> None:
+    """A content tree whose every shown field holds the payloads."""
+    files = {
+        "x/game.yaml": f"""\
+            id: x
+            name: {_text(LINE, LINE)}
+            summary: {_text()}
+            source_language: es
+            sources:
+              - doc: seed.txt
+            """,
+        "x/rules/attack.yaml": f"""\
+            id: x.attack
+            kind: rule
+            game: x
+            title: {_text(LINE + " título", LINE + " title")}
+            summary: {_text()}
+            text: {_text()}
+            notes: {_text()}
+            tags: [{_q(LINE)}]
+            also_called: {{es: [{_q(LINE)}], en: [{_q(LINE)}]}}
+            see_also: [x.order, x.term]
+            source: {{doc: {_q("seed.txt`<img src=x onerror=" + SET + ">`")}, section: {_q(LINE)}}}
+            examples:
+              - id: odds
+                title: {_text(LINE, LINE)}
+                note: {_text()}
+                mechanic: dice.odds
+                given: {{dice: {_q("2d6 " + LINE)}, {_q("k`<img src=x onerror=" + SET + ">`")}: 1}}
+                expect_error: {_q("e`<img src=x onerror=" + SET + ">`{: onclick=x}")}
+              - id: plain
+                title: {_text(LINE, LINE)}
+                mechanic: dice.odds
+                given: {{dice: 2d6, at_least: 8}}
+                probability: 15/36
+            """,
+        "x/sequences/order.yaml": f"""\
+            id: x.order
+            kind: sequence
+            game: x
+            title: {_text("Orden", "Order")}
+            sequence:
+              steps:
+                - id: one
+                  title: {_text(LINE, LINE)}
+                  text: {_text()}
+                  allows: [{_q(LINE)}, attack]
+            source: {{doc: seed.txt, section: s}}
+            """,
+        "x/rulings/q.yaml": f"""\
+            id: x.q
+            kind: ruling
+            game: x
+            title: {_text("Duda", "Question")}
+            ruling:
+              question: {_text()}
+              answer: {_text()}
+              authority: {_q(LINE)}
+            source: {{doc: seed.txt, section: s}}
+            """,
+        "x/terms/term.yaml": f"""\
+            id: x.term
+            kind: term
+            game: x
+            title: {_text("Término", "Term")}
+            summary: {_text()}
+            source: {{doc: seed.txt, section: s}}
+            term:
+              forms: {{es: [{_q("término " + LINE)}, término], en: [term]}}
+              abbreviations: {{es: [T], en: [T]}}
+            """,
+        "x/rules/translated.yaml": """\
+            id: x.translated
+            kind: rule
+            game: x
+            title: {es: Traducida, en: Translated}
+            text: {es: "Un texto que llega traducido por PO."}
+            source: {doc: seed.txt, section: s}
+            """,
+    }
+    for rel, body in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(body), encoding="utf-8")
+
+
+def _import_hostile_po(root: Path, tmp: Path) -> None:
+    """A translator's PO file whose msgstr carries the payloads, imported with ``kb i18n import``."""
+    import polib
+
+    po_path = tmp / "en.po"
+    code, out, err = cli("--content", str(root), "i18n", "export", "--output", str(po_path))
+    assert code == 0, out + err
+    po = polib.pofile(str(po_path))
+    hits = 0
+    for item in po:
+        if item.msgctxt == "x.translated|text":
+            item.msgstr = PO_TEXT
+            hits += 1
+    assert hits == 1
+    po.save(str(po_path))
+    code, out, err = cli("--content", str(root), "i18n", "import", str(po_path))
+    assert code == 0, out + err
+    assert "onfocus" in (root / "x" / "rules" / "translated.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("hostile")
+    root = tmp / "content"
+    hostile_tree(root)
+    _import_hostile_po(root, tmp)
+    code, out, err = cli("--content", str(root), "check")
+    assert code == 1 and "error[raw-html]" in out  # kb check reports the raw HTML; the plain build goes on
+    site = tmp / "site"
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    assert code == 0, out + err
+    return site
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "/assets/" not in p.as_posix())
+
+
+def _article(html: str) -> str:
+    start = html.find('<article class="md-content__inner')
+    return html[start:html.find("</article>", start)] if start >= 0 else ""
+
+
+class _Tags(HTMLParser):
+    """Every (tag, attribute, value) of a page's article."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found += [(tag, name, value or "") for name, value in attrs] or [(tag, "", "")]
+
+
+def _tags(html: str) -> list[tuple[str, str, str]]:
+    parser = _Tags()
+    parser.feed(html)
+    return parser.found
+
+
+def test_parser_of_this_test_sees_a_handler() -> None:
+    assert ("p", "onfocus", SET) in _tags(f'<p tabindex="0" onfocus="{SET}">x</p>')
+
+
+def test_no_handler_attribute_script_or_javascript_url_in_any_page(hostile_site: Path) -> None:
+    pages = _pages(hostile_site)
+    assert len(pages) >= 12
+    shown = 0
+    for page in pages:
+        body = _article(page.read_text(encoding="utf-8"))
+        for tag, name, value in _tags(body):
+            if name == "style" and tag in ("th", "td") and re.fullmatch(r"text-align: ?(left|right|center);?", value):
+                continue  # a table's own column alignment, all the sanitiser keeps of a style
+            assert not name.startswith("on") and name not in ("autofocus", "tabindex", "style", "src"), (page, tag, name)
+            assert tag not in ("script", "img", "iframe", "object", "embed", "form", "input"), (page, tag)
+            assert not (name == "href" and value.strip().lower().startswith("javascript:")), (page, value)
+        shown += body.count("onfocus=&quot;window.__pwned=1&quot;") + body.count("onfocus=\"window.__pwned=1\"")
+    assert shown > 20  # the payloads are on the pages, as text
+
+
+def test_translated_payload_reaches_the_english_page_as_text(hostile_site: Path) -> None:
+    body = _article((hostile_site / "en" / "x" / "translated.html").read_text(encoding="utf-8"))
+    assert "{: tabindex" in body and "javascript:" in body
+
+
+# ---------------------------------------------------------------- in Chromium
+
+PROBE = """() => {
+  const all = Array.from(document.querySelectorAll('article *'));
+  for (const el of all) {
+    for (const type of ['focus', 'focusin', 'mouseover', 'mouseenter', 'click', 'error', 'load']) {
+      try { el.dispatchEvent(new Event(type, {bubbles: true})); } catch (e) {}
+    }
+    try { if (el.focus) el.focus(); } catch (e) {}
+  }
+  return [all.length, typeof window.__pwned];
+}"""
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from test_browser import ARGS, CHROMIUM, _unavailable
+
+    reason = _unavailable()
+    if reason:
+        if os.environ.get("KB_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"KB_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_probe_catches_a_handler_that_runs(chromium) -> None:
+    """The probe itself can fail: the same events fire a handler a page does carry."""
+    context = chromium.new_context(java_script_enabled=True)
+    try:
+        page = context.new_page()
+        page.set_content(f'<article><p tabindex="0" onfocus="{SET}">x</p></article>')
+        count, pwned = page.evaluate(PROBE)
+        assert count == 1 and pwned == "number"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_no_script_runs_on_any_hostile_page(chromium, hostile_site: Path) -> None:
+    context = chromium.new_context(offline=True)
+    ran: list[str] = []
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("dialog", lambda d: (ran.append(d.message), d.dismiss()))
+        checked = 0
+        for path in _pages(hostile_site):
+            page.goto(path.as_uri())
+            page.wait_for_timeout(50)
+            for link in page.locator("article a").all()[:40]:
+                href = link.get_attribute("href") or ""
+                assert not href.strip().lower().startswith("javascript:"), (path, href)
+            count, pwned = page.evaluate(PROBE)
+            checked += count
+            if pwned != "undefined":
+                ran.append(str(path))
+        assert checked > 500
+    finally:
+        context.close()
+    assert ran == []
+
+
+def test_escaping_alone_leaves_no_live_markup(tmp_path: Path) -> None:
+    """Without the sanitiser: the site's Markdown extensions make nothing live of the escaped content."""
+    import markdown
+    import yaml
+
+    from kb import KnowledgeBase
+    from kb.site.pages import build_site
+    from conftest import REPO
+
+    root = tmp_path / "content"
+    hostile_tree(root)
+    kb = KnowledgeBase.load(root, use_cache=False)
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [next(iter(e)) if isinstance(e, dict) else e for e in config["markdown_extensions"]]
+    assert "attr_list" in extensions  # the site needs it for its own anchors: content must not reach it
+    checked = 0
+    for lang in ("es", "en"):
+        for page in build_site(kb, kb.run_examples(), lang).pages:
+            body = page.markdown.split("\n---\n", 1)[-1]
+            for tag, name, value in _tags(markdown.markdown(body, extensions=extensions)):
+                checked += 1
+                if name == "style" and tag in ("th", "td") and re.fullmatch(r"text-align: ?(left|right|center);?", value):
+                    continue  # a table's own column alignment
+                assert not name.startswith("on") and name not in ("autofocus", "tabindex", "style", "src"), (page.path, tag, name)
+                assert tag not in ("script", "img"), (page.path, tag)
+                assert not (name == "href" and value.strip().lower().startswith("javascript:")), (page.path, value)
+    assert checked > 200

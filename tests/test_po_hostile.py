@@ -1,0 +1,130 @@
+"""PO import round-trips: what it writes reads back exactly as imported, or it refuses and writes nothing.
+
+The round-trip writer follows YAML 1.2 and the engine's reader YAML 1.1, so translations such as
+``No``, ``on`` or ``1:20`` must be quoted to stay text; control characters, a translation that would
+push a file past its size limit and a PO file that is not UTF-8 are refused with a located message.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import cli
+
+ENTRY = """\
+id: g.{slug}
+kind: rule
+game: g
+title: {{es: Título {slug}}}
+summary: {{es: Resumen {slug}}}
+source: {{doc: seed.txt, section: s}}
+"""
+TRICKY = ["No", "Yes", "on", "OFF", "y", "n", "~", "null", "1:20", "0x1F", "12e3", "1_000", "0b101", ".5", "-.inf",
+          "2001-12-14", "'quoted'", "\"dq\"", "- a list?", "key: value", "# not a comment", "@at", "`tick`",
+          "{: onclick=x}", "  padded  ", "tab\there"]
+"""Translations a YAML 1.1 reader would not read back as the same text if written plain."""
+
+
+@pytest.fixture
+def content(tree) -> Path:
+    return tree({f"g/rules/r{i}.yaml": ENTRY.format(slug=f"r{i}") for i in range(len(TRICKY) + 3)})
+
+
+def _po(root: Path, tmp: Path) -> tuple[Path, polib.POFile]:
+    path = tmp / "en.po"
+    code, out, err = cli("--content", str(root), "i18n", "export", "--output", str(path))
+    assert code == 0, out + err
+    return path, polib.pofile(str(path))
+
+
+def _item(po: polib.POFile, context: str) -> polib.POEntry:
+    return next(e for e in po if e.msgctxt == context)
+
+
+def _english(root: Path) -> dict[str, object]:
+    from kb import KnowledgeBase
+
+    kb = KnowledgeBase.load(root, use_cache=False)
+    return {e.id: e.data["title"].get("en") for e in kb.entries.values()}
+
+
+def test_tricky_translations_read_back_exactly_and_check_clean(content: Path, tmp_path: Path) -> None:
+    path, po = _po(content, tmp_path)
+    for i, text in enumerate(TRICKY):
+        _item(po, f"g.r{i}|title").msgstr = text
+    po.save(str(path))
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, err) == (0, ""), out + err
+    english = _english(content)
+    # as imported: the import joins a paragraph's whitespace into single spaces, as the PO file shows it
+    assert [english[f"g.r{i}"] for i in range(len(TRICKY))] == [" ".join(t.split()) for t in TRICKY]
+    code, out, _ = cli("--content", str(content), "check", "--no-warnings")
+    assert (code, out) == (0, "")
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("bell\x07ringing", "control character U+0007 in the translation; remove it"),
+    ("\x1b[31mred", "control character U+001B in the translation; remove it"),
+    ("nul\x00l", "control character U+0000 in the translation; remove it"),
+    ("x" * 1_000_000, "not written: the file would not load: file is "),
+])
+def test_refused_translations_write_nothing(text: str, reason: str, content: Path, tmp_path: Path) -> None:
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = text
+    _item(po, "g.r1|title").msgstr = "Fine"
+    po.save(str(path))
+    target = content / "g" / "rules" / "r0.yaml"
+    before = target.read_bytes()
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 1
+    assert target.read_bytes() == before  # nothing written for the refused translation
+    [line] = [ln for ln in err.splitlines() if "g.r0|title" in ln]
+    assert line.startswith(f"{path}: refused g.r0|title: ")
+    assert reason in line
+    if "control" in reason:
+        assert f"line {_item(po, 'g.r0|title').linenum} of the PO file" in line
+    assert _english(content)["g.r1"] == "Fine"  # the other translations go in
+    code, out, _ = cli("--content", str(content), "check", "--no-warnings")
+    assert (code, out) == (0, "")
+
+
+def test_a_po_file_in_another_charset_is_refused(content: Path, tmp_path: Path) -> None:
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Título en español"
+    po.save(str(path))
+    raw = path.read_bytes().replace(b"charset=UTF-8", b"charset=ISO-8859-1")
+    path.write_bytes(raw)
+    before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    line = raw[: raw.index(b"charset=ISO")].count(b"\n") + 1
+    assert code == 1
+    assert err == (f"{path}:{line}:1: the header says charset=ISO-8859-1, but kb reads and writes UTF-8 PO files; "
+                   "convert it (msgconv -t UTF-8) and set charset=UTF-8; nothing imported\n")
+    assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before
+
+
+def test_a_po_file_that_is_not_utf8_is_refused(content: Path, tmp_path: Path) -> None:
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Título"
+    po.save(str(path))
+    raw = path.read_bytes().replace("Título".encode(), "Título".encode("latin-1"))
+    path.write_bytes(raw)
+    code, _, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 1
+    assert err.startswith(f"{path}:") and "not valid UTF-8 (byte 0xed)" in err and err.endswith("nothing imported\n")
+
+
+def test_import_keeps_the_file_mode(content: Path, tmp_path: Path) -> None:
+    target = content / "g" / "rules" / "r0.yaml"
+    os.chmod(target, 0o644)
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Title"
+    po.save(str(path))
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 0, out + err
+    assert target.stat().st_mode & 0o777 == 0o644
+    assert not [p for p in target.parent.iterdir() if p.name.startswith(".")]  # no temporary file left
