@@ -175,8 +175,8 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
         out.write(f"{format_path(c.path)}: {verb} {c.entry} {c.field}: {what}\n")
-    for context, problem in result.problems:
-        err.write(f"{problem.format()} [{context}]\n")
+    for context, found in result.problems:
+        err.write(f"{found.format()} [{context}]\n")
     for context, reason in result.refused:
         err.write(f"{args.file}: refused {context}: {reason}\n")
     for context in result.unknown:

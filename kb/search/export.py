@@ -136,7 +136,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
         def tid(text: str) -> int:
             return terms.setdefault(text, len(terms))
 
-        fields = []
+        fields: list[dict[str, Any]] = []
         for name, field in _fields(lang):
             postings: list[list[Any]] = []
             for btext in r.lexicon(field):

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.files import atomic_write, file_digest
-from kb.core.model import Entry, iter_texts
+from kb.core.model import Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
@@ -89,7 +89,10 @@ def _distinct(names: list[str], lang: str, title: str) -> list[str]:
 
 def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
-    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    def titles(entry_id: str) -> Text | None:
+        found = kb.get(entry_id)
+        return found.title if found else None
+
     names = _names(kb, entry)
     extra = [*entry.tags, entry.id.split(".", 1)[1].replace("-", " ")]
     out = []
@@ -103,7 +106,7 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
         if isinstance(seq, dict):
             body += [" ".join(s.get("allows", [])) for s in flatten_steps(seq.get("steps", []))]
         title = entry.title.best(lang)
-        doc = {
+        doc: dict[str, Any] = {
             "key": f"{entry.id}|{lang}", "entry": entry.id, "game": entry.game, "kind": entry.kind, "lang": lang,
             "titles": {"es": entry.title.es, "en": entry.title.en or entry.title.es},
             f"title_{lang}": title,

@@ -275,7 +275,7 @@ def render_entry(
     if entry.also_called(lang):
         out += [f"*{label('also_called', lang)}:* {escape(', '.join(entry.also_called(lang)))}", ""]
     if entry.text("summary"):
-        out += [f"> {fmt(entry.text('summary').best(lang))}", ""]
+        out += [f"> {fmt(entry.best('summary', lang))}", ""]
     ruling = data.get("ruling") if entry.kind == "ruling" else None
     if isinstance(ruling, dict):
         out += [f"**{label('question', lang)}:** {_value(ruling.get('question'), lang, fmt)}", "",
@@ -283,7 +283,7 @@ def render_entry(
         extra = [(label(k, lang), _value(ruling[k], lang, fmt)) for k in ("authority", "date") if k in ruling]
         out += _table(extra, (label("field", lang), label("value", lang)))
     if entry.text("text"):
-        out += [fmt(entry.text("text").best(lang)), ""]
+        out += [fmt(entry.best("text", lang)), ""]
     rows = facts(entry, lang, fmt, names)
     if entry.term and entry.term.concept:
         rows.append((label("concept_link", lang), ref(entry.term.concept, lang, titles, link_to)))
@@ -305,7 +305,7 @@ def render_entry(
         if seq.get("repeats"):
             out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
     if entry.text("notes"):
-        out += [f"!!! note \"{label('notes', lang)}\"", "", "    " + fmt(entry.text("notes").best(lang)).replace("\n", "\n    "), ""]
+        out += [f"!!! note \"{label('notes', lang)}\"", "", "    " + fmt(entry.best("notes", lang)).replace("\n", "\n    "), ""]
     if entry.examples:
         out += [f"{h}# {label('examples', lang)}", ""]
         for ex in entry.examples:
