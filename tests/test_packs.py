@@ -129,3 +129,13 @@ def test_the_wheel_installed_outside_the_repository_makes_a_working_pack(tmp_pat
     assert "kb-search.js" in html and "kb-search-en.js" in html  # the search box, with the plugin's defaults alone
     site_packages = next((env_dir / "lib").glob("python*/site-packages"))
     assert not list(site_packages.rglob(".kb-cache"))
+
+
+def test_build_reports_as_json(pack: Path) -> None:
+    import json
+
+    code, out, err = kb("build", "--json", "--site-dir", str(pack / "out"))
+    report = json.loads(out)
+    assert code == 0 and report["ok"] is True and report["exit"] == 0, err
+    assert any("worked examples verified" in line for line in report["progress"])
+    assert (pack / "out" / "es" / "index.html").is_file()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import io
 import os
 import json
 import re
@@ -229,7 +230,15 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb build: {config}: no such file\n")
         return EXIT_USAGE
     site = Path(args.site_dir) if args.site_dir else None
-    return site_build.build(config, site, args.strict, Path(args.content) if args.content else None, out, err)
+    content = Path(args.content) if args.content else None
+    if not args.json:
+        return site_build.build(config, site, args.strict, content, out, err)
+    progress, problems = io.StringIO(), io.StringIO()
+    code = site_build.build(config, site, args.strict, content, progress, problems)
+    json.dump({"ok": code == 0, "exit": code, "progress": progress.getvalue().splitlines(),
+               "problems": problems.getvalue().splitlines()}, out, ensure_ascii=False, indent=2)
+    out.write("\n")
+    return code
 
 
 # ---------------------------------------------------------------- kb init / kb new
@@ -336,6 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml)")
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
     b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
+    b.add_argument("--json", action="store_true", help="print the outcome, progress lines and problems as JSON")
     b.set_defaults(func=_build)
 
     n = sub.add_parser("init", help="make a new rules pack: a game, one entry of each kind, mkdocs.yml, README")

@@ -16,7 +16,6 @@ build leaves the previous index serving. An update re-indexes only the entries o
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -25,6 +24,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from filelock import FileLock
 
 from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.files import atomic_write, file_digest
@@ -299,12 +300,8 @@ class SearchIndex:
         if lock.is_dir() and not lock.is_symlink():
             self._damaged(lock, "a folder where the lock file belongs")
             shutil.rmtree(lock, ignore_errors=True)
-        with open(lock, "w") as fh:
-            fcntl.flock(fh, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+        with FileLock(lock):  # portable (fcntl on POSIX, msvcrt on Windows); released however the block ends
+            yield
 
     def ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None] = lambda _m: None) -> str:
         """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed."""
