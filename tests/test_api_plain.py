@@ -90,3 +90,19 @@ def test_output_survives_a_console_that_cannot_show_accents(tmp_path) -> None:
                           capture_output=True, timeout=300)
     assert done.returncode == 0, done.stderr.decode("ascii", "replace")
     assert b"Traceback" not in done.stderr and b"malifaux.engagement" in done.stdout
+
+
+def test_i18n_ack_and_import_report_as_json(tmp_path) -> None:
+    import io
+
+    from kb.cli.main import run
+
+    out = io.StringIO()
+    assert run(["i18n", "ack", "malifaux.engaged", "--json"], out, io.StringIO()) == 0
+    assert json.loads(out.getvalue()) == {"updated": []}           # already current: nothing written
+    po = tmp_path / "m.po"
+    assert run(["i18n", "export", "-o", str(po), "--game", "malifaux", "--no-history"], io.StringIO(), io.StringIO()) == 0
+    out = io.StringIO()
+    assert run(["i18n", "import", str(po), "--dry-run", "--json"], out, io.StringIO()) == 0
+    report = json.loads(out.getvalue())
+    assert report["dry_run"] is True and report["refused"] == [] and report["exit"] == 0

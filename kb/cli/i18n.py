@@ -32,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     ack.add_argument("ids", nargs="*", help="entry ids or games (a game's id also covers its game.yaml)")
     ack.add_argument("--all", action="store_true", help="every entry")
     ack.add_argument("--field", action="append", help="only this field (repeatable), e.g. text or summary")
+    ack.add_argument("--json", action="store_true", help="print the files updated as JSON")
     ex = isub.add_parser("export", help="write a gettext PO file for translators (Poedit, Weblate, OmegaT)")
     ex.add_argument("--lang", choices=(TARGET,), default=TARGET, help=f"target language (default: {TARGET})")
     ex.add_argument("-o", "--output", required=True, metavar="FILE.po", help="the PO file to write ('-': standard output)")
@@ -46,6 +47,7 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
+    im.add_argument("--json", action="store_true", help="print changes, problems and refusals as JSON")
     p.set_defaults(func=handler)
 
 
@@ -115,6 +117,9 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
         return 2
     chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
     changed = acknowledge(chosen, set(args.field) if args.field else None)
+    if args.json:
+        out.write(json.dumps({"updated": [format_path(p) for p in changed]}, ensure_ascii=False) + "\n")
+        return 0
     for path in changed:
         out.write(f"updated {format_path(path)}\n")
     out.write(f"{len(changed)} file(s) updated\n")
@@ -171,6 +176,16 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
         return 2
     result = import_po(kb, po, dry_run=args.dry_run, history=History())
+    code = 1 if result.refused or result.unknown else 0
+    if args.json:
+        json.dump({"dry_run": args.dry_run, "exit": code,
+                   "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
+                               for c in result.changes],
+                   "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
+                   "refused": [{"context": ctx, "reason": r} for ctx, r in result.refused],
+                   "unknown": list(result.unknown), "skipped": dict(result.skipped)}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return code
     verb = "would update" if args.dry_run else "updated"
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
