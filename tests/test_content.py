@@ -103,7 +103,8 @@ COPY_RUN = 7  # words in a row shared with a seed that count as copying rather t
 
 @pytest.mark.skipif(not SEED_DIR.is_dir(), reason="the seed texts (../shared/seeds) are not beside this checkout")
 def test_spanish_is_written_in_our_own_words() -> None:
-    """No Spanish text shares a run of 7 words with the seeds (case and accents ignored); game.yaml cites titles."""
+    """No Spanish text shares a run of 7 words with the seeds (case and accents ignored); game.yaml and a
+    ruling's ``authority`` cite titles of the source documents, so they may quote them."""
     import re
 
     import yaml
@@ -118,6 +119,8 @@ def test_spanish_is_written_in_our_own_words() -> None:
         if path.name == "game.yaml":
             continue
         for where, text in iter_texts(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            if where == ("ruling", "authority"):
+                continue  # the title of the article a ruling comes from, cited as written
             w = re.findall(r"\w+", fold(text["es"]))
             if any(tuple(w[i:i + COPY_RUN]) in runs for i in range(len(w) - COPY_RUN + 1)):
                 copied.append(f"{path.relative_to(REPO)} {where}")

@@ -28,15 +28,19 @@ def sequence_order(sequence: Entry | None, entries: Mapping[str, Entry]) -> list
         return []
     out: list[str] = []
 
-    def walk(items: Sequence[Mapping]) -> None:
-        for step in items:
-            for name in step.get("allows") or ():
+    def walk(items: object) -> None:  # the data may be malformed (kb check reports it): take lists and mappings only
+        for step in items if isinstance(items, list) else ():
+            if not isinstance(step, Mapping):
+                continue
+            allows = step.get("allows")
+            for name in allows if isinstance(allows, list) else ():
                 eid = f"{sequence.game}.{name}"
                 if eid in entries and eid not in out:
                     out.append(eid)
-            walk(step.get("steps") or ())
+            walk(step.get("steps"))
 
-    walk((sequence.data.get("sequence") or {}).get("steps") or ())
+    block = sequence.data.get("sequence")
+    walk(block.get("steps") if isinstance(block, Mapping) else None)
     return out
 
 
