@@ -156,15 +156,29 @@ def test_abbreviation_and_typo_find_their_entries(page, base: str) -> None:
     assert page.locator(".kb-search__status").inner_text() == "Did you mean shooting?"
 
 
+def _eventually(read, want, seconds: float = 5.0):
+    """``read()`` once it equals ``want`` (the page updates after the event that changed it), else its last value."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    got = read()
+    while got != want and time.monotonic() < deadline:
+        time.sleep(0.05)
+        got = read()
+    return got
+
+
 def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
+    from playwright.sync_api import expect
+
     page.goto(f"{base}/es/mini/aim.html")
     _ready(page)
     dialog = page.locator(".kb-search")
     for opener in ("s", "/"):
         page.keyboard.press(opener)
-        assert dialog.is_visible()
+        expect(dialog).to_be_visible()
         page.keyboard.press("Escape")
-        assert dialog.is_hidden()
+        expect(dialog).to_be_hidden()
     page.locator("button.kb-search__open").click()
     box = page.locator("input.kb-search__input")
     assert box.get_attribute("type") == "search" and box.evaluate("e => e === document.activeElement")
@@ -174,15 +188,16 @@ def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
     chips = page.locator("button.kb-search__chip")
     assert "Otro Juego 1" in chips.all_inner_texts()
     chips.filter(has_text="Otro Juego").click()
-    assert _ids(page) == ["other.sight"]
-    assert chips.filter(has_text="Otro Juego").get_attribute("aria-pressed") == "true"
+    assert _eventually(lambda: _ids(page), ["other.sight"]) == ["other.sight"]
+    expect(chips.filter(has_text="Otro Juego")).to_have_attribute("aria-pressed", "true")
     chips.filter(has_text="Otro Juego").click()
-    assert _ids(page) == ids
+    assert _eventually(lambda: _ids(page), ids) == ids
     chips.filter(has_text="Regla").click()
-    assert _ids(page) == ["mini.shooting"]
+    assert _eventually(lambda: _ids(page), ["mini.shooting"]) == ["mini.shooting"]
     chips.filter(has_text="Regla").click()
+    assert _eventually(lambda: _ids(page), ids) == ids
     box.press("ArrowDown")
-    assert page.locator('a.kb-search__hit[aria-selected="true"]').get_attribute("data-kb-id") == ids[1]
+    expect(page.locator('a.kb-search__hit[aria-selected="true"]')).to_have_attribute("data-kb-id", ids[1])
     box.press("ArrowUp")
     box.press("Enter")  # the selected result: the first
     page.wait_for_url(f"{base}/es/mini/line-of-sight.html")
