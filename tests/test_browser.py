@@ -44,6 +44,11 @@ def _unavailable() -> str | None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    yield from launch_chromium()
+
+
+def launch_chromium() -> Iterator[object]:
+    """Debian's Chromium under Playwright, or a skip (a failure when KB_REQUIRE_BROWSER=1) saying why not."""
     reason = _unavailable()
     if reason:
         if os.environ.get("KB_REQUIRE_BROWSER") == "1":

@@ -235,22 +235,9 @@ PROBE = """() => {
 
 @pytest.fixture(scope="module")
 def chromium():
-    from test_browser import ARGS, CHROMIUM, _unavailable
+    from test_browser import launch_chromium
 
-    reason = _unavailable()
-    if reason:
-        if os.environ.get("KB_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"KB_REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launch_chromium()
 
 
 @pytest.mark.browser
