@@ -11,7 +11,6 @@ every element focused, hovered and clicked: ``window.__pwned`` must stay undefin
 
 from __future__ import annotations
 
-import os
 import re
 import textwrap
 from html.parser import HTMLParser
