@@ -13,7 +13,6 @@ vocabulary for spelling corrections and fuzzy matching (fuzzy terms on a stemmed
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
 import weakref
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
 from whoosh import index as windex
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.matching.wrappers import FilterMatcher
@@ -190,50 +190,73 @@ def searcher(ix: Any) -> Any:
 
 
 class _Stats:
-    """What scoring reads from one open searcher, read once for its lifetime: columns as lists, and each
-    field's BM25 length normalisation per document (computed on first use of the field)."""
+    """What scoring reads from one open searcher, read once for its lifetime: columns as arrays, each
+    field's BM25 length normalisation per document (computed on first use of the field), decoded
+    postings and stored fields (least recently used first out)."""
 
     def __init__(self, s: Any) -> None:
         reader = s.reader()
+        self.searcher = s
         self.reader = reader
         self.n = s.doc_count_all()
         self.avg = {f: s.avg_field_length(f) or 1.0 for f in s.schema.names() if f.startswith(ranking.FIELDS)}
         self.cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
-        self.deleted = reader.has_deletions()
-        self._norms: dict[tuple[str, float, float], list[float]] = {}
+        self.codes = {c: _codes(self.cols[c]) for c in ("entry", "kind", "game")}
+        """Column → (distinct values, each document's index into them as an array)."""
+        self.alive = np.array([not reader.is_deleted(d) for d in range(self.n)] if reader.has_deletions()
+                              else [True] * self.n, dtype=bool)
+        entries, entry_ix = self.codes["entry"]
+        self.entry_game = np.zeros(len(entries), dtype=np.int64)
+        self.entry_game[entry_ix] = self.codes["game"][1]
+        self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(self.cols["entry"], self.cols["lang"]))
+                       if self.alive[d]}
+        self._norms: dict[tuple[str, float, float], Any] = {}
         self._vocab: dict[str, dict[tuple[str, int], list[tuple[str, int]]]] = {}
-        self._postings: OrderedDict[tuple[str, str], tuple[list[int], list[float], int]] = OrderedDict()
+        self._postings: OrderedDict[tuple[str, str], tuple[Any, Any, int]] = OrderedDict()
         self._held = 0
+        self._stored: OrderedDict[int, dict[str, Any]] = OrderedDict()
 
-    def postings(self, fieldname: str, term: str) -> tuple[list[int], list[float], int]:
-        """(document numbers, term frequencies, document frequency) of a term, decoded once and kept while the searcher is open
-        (least recently used first out beyond :data:`POSTINGS_CACHE` postings)."""
+    def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
+        """(document numbers, term frequencies, document frequency) of a term as arrays, decoded once and kept
+        while the searcher is open (least recently used first out beyond :data:`POSTINGS_CACHE` postings)."""
         key = (fieldname, term)
         found = self._postings.get(key)
         if found is not None:
             self._postings.move_to_end(key)
             return found
-        ids: list[int] = []
-        tfs: list[float] = []
+        ids: list[Any] = []
+        tfs: list[Any] = []
         df = self.reader.doc_frequency(fieldname, term)
         if df:
             for offset, block_ids, block_tfs in _blocks(self.reader, fieldname, term):
-                ids += [d + offset for d in block_ids] if offset else block_ids
-                tfs += block_tfs
-        self._postings[key] = found = (ids, tfs, df)
-        self._held += len(ids) + 1
+                ids.append(np.asarray(block_ids, dtype=np.int64) + offset)
+                tfs.append(np.asarray(block_tfs, dtype=np.float64))
+        self._postings[key] = found = (np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64),
+                                       np.concatenate(tfs) if tfs else np.zeros(0), df)
+        self._held += len(found[0]) + 1
         while self._held > POSTINGS_CACHE and len(self._postings) > 1:
             _, (old, _, _) = self._postings.popitem(last=False)
             self._held -= len(old) + 1
         return found
 
-    def norms(self, fieldname: str, k1: float, b: float) -> list[float]:
+    def norms(self, fieldname: str, k1: float, b: float) -> Any:
         """``K1 × (1 − B + B × fl / avgfl)`` of every document for ``fieldname``."""
         key = (fieldname, k1, b)
         found = self._norms.get(key)
         if found is None:
             base, per = k1 * (1 - b), k1 * b / self.avg[fieldname]
-            found = self._norms[key] = [base + per * fl for fl in self._lengths(fieldname)]
+            found = self._norms[key] = np.array([base + per * fl for fl in self._lengths(fieldname)], dtype=np.float64)
+        return found
+
+    def stored(self, doc: int) -> dict[str, Any]:
+        """The stored fields of a document, kept for the most recent :data:`STORED_CACHE` documents."""
+        found = self._stored.get(doc)
+        if found is None:
+            found = self._stored[doc] = self.searcher.stored_fields(doc)
+            if len(self._stored) > STORED_CACHE:
+                self._stored.popitem(last=False)
+        else:
+            self._stored.move_to_end(doc)
         return found
 
     def near(self, fieldname: str, word: str) -> list[tuple[str, int]]:
@@ -263,9 +286,18 @@ class _Stats:
         return out
 
 
+def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
+    """The distinct values of a column and each document's index into them."""
+    distinct = sorted(set(values))
+    where = {v: i for i, v in enumerate(distinct)}
+    return distinct, np.array([where[v] for v in values], dtype=np.int64)
+
+
 _STATS: Any = weakref.WeakKeyDictionary()
 POSTINGS_CACHE = 2_000_000
 """Most decoded postings an open searcher keeps (about 30 MiB)."""
+STORED_CACHE = 4096
+"""Most documents' stored fields an open searcher keeps."""
 
 
 def _stats(s: Any) -> _Stats:
@@ -341,30 +373,54 @@ def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Seque
             yield offset, ids, tfs
 
 
-def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any = None) -> dict[int, float]:
-    """Document number → score: ``factor(doc) × coordination × Σ weight × bm25`` (see :mod:`kb.search.ranking`)."""
+def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, Any]:
+    """The documents that match and their scores, as arrays: ``factor × coordination × Σ weight × bm25``
+    (see :mod:`kb.search.ranking`). ``factor`` and ``keep``: per-document arrays (multiplier, filter)."""
     st = _stats(s)
     k1 = ranking.BM25_K1
-    acc = [0.0] * st.n
-    seen = [0] * st.n
+    acc = np.zeros(st.n)
+    matched = np.zeros(st.n, dtype=np.int64)
     counted = sum(1 for slot in slots if slot.counts)
-    for i, slot in enumerate(slots):
-        bit = 1 << i if slot.counts else 0
+    for slot in slots:
+        hit = np.zeros(st.n, dtype=bool) if slot.counts else None
         for (fieldname, term), weight in slot.clauses.items():
             ids, tfs, df = st.postings(fieldname, term)
             if not df:
                 continue
             scale = weight * ranking.idf(st.n, df) * (k1 + 1)
             norms = st.norms(fieldname, k1, ranking.BM25_B[fieldname.rsplit("_", 1)[0]])
-            for doc, tf in zip(ids, tfs):
-                acc[doc] += scale * tf / (tf + norms[doc])
-                seen[doc] |= bit
-    out = {}
-    coord = [ranking.coordination(m, counted) for m in range(counted + 1)]
-    for doc in [d for d, v in enumerate(acc) if v]:
-        if keep is None or keep(doc):
-            out[doc] = acc[doc] * factor(doc) * coord[seen[doc].bit_count()]
-    return out
+            acc[ids] += scale * tfs / (tfs + norms[ids])  # a term's postings name each document once
+            if hit is not None:
+                hit[ids] = True
+        if hit is not None:
+            matched += hit
+    coord = np.array([ranking.coordination(m, counted) for m in range(counted + 1)])
+    docs = np.flatnonzero((acc != 0) & keep)
+    return docs, acc[docs] * factor[docs] * coord[matched[docs]]
+
+
+def factors(st: _Stats, exact: frozenset[str], context: str | None) -> Any:
+    """:func:`ranking.entry_factor` of every document, as an array."""
+    kinds, kind_ix = st.codes["kind"]
+    games, game_ix = st.codes["game"]
+    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if named else frozenset(), context)
+                        for named in (False, True)] for g in games] for k in kinds])
+    named = np.zeros(st.n, dtype=np.int64)
+    for e in exact:
+        for lang in LANGS:
+            if (e, lang) in st.doc_of:
+                named[st.doc_of[(e, lang)]] = 1
+    return table[kind_ix, game_ix, named]
+
+
+def filters(st: _Stats, game: str | None, kind: str | None) -> Any:
+    """The documents a query may return (not deleted, of the game and kind asked for), as a boolean array."""
+    keep = st.alive.copy()
+    for column, value in (("game", game), ("kind", kind)):
+        if value is not None:
+            values, ix = st.codes[column]
+            keep &= ix == values.index(value) if value in values else False
+    return keep
 
 
 # ---------------------------------------------------------------- queries
@@ -416,32 +472,23 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         return Result(text, (), 0)
     try:
         st = _stats(s)
-        cols = st.cols
-        reader = st.reader
-
-        def keep(doc: int) -> bool:
-            return ((game is None or cols["game"][doc] == game) and (kind is None or cols["kind"][doc] == kind)
-                    and not (st.deleted and reader.is_deleted(doc)))
-
+        keep = filters(st, game, kind)
         fixed = corrections(s, words, lang)
         said = [fixed.get(w, w) for w in words]
         context = None if game else ranking.game_context(words, meta.context)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
-
-        def factor(doc: int) -> float:
-            return ranking.entry_factor(cols["kind"][doc], cols["game"][doc], cols["entry"][doc], exact, context)
-
-        scores = score(s, plan(words, fixed, expand.alternatives(" ".join(words))), factor, keep)
+        factor = factors(st, exact, context)
+        docs, values = score(s, plan(words, fixed, expand.alternatives(" ".join(words))), factor, keep)
         fuzzy = False
-        if not scores:
+        if not len(docs):
             near = _nearest(s, words)
             if near:
-                scores = score(s, plan(words, near, ()), factor, keep)
-                fuzzy = bool(scores)
+                docs, values = score(s, plan(words, near, ()), factor, keep)
+                fuzzy = bool(len(docs))
         did_you_mean = " ".join(said) if fixed else None
         stems = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w))
                  | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        return _collect(s, text, scores, lang or "es", limit, did_you_mean, fuzzy, stems, context)
+        return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, stems, context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
@@ -496,28 +543,34 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
     return ("… " if begin else "") + "".join(out) + (" …" if end < len(text) else "")
 
 
-def _collect(s: Any, text: str, scores: Mapping[int, float], want_lang: str | None, limit: int,
+def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | None, limit: int,
              did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]], context: str | None) -> Result:
     """One hit per entry (its best document), best first; ties by document number."""
     lang = want_lang or "es"
-    cols = _stats(s).cols
-    entries, games = cols["entry"], cols["game"]
-    top = heapq.nsmallest(2 * limit, ((-v, d) for d, v in scores.items()))  # an entry has two documents
+    entries, entry_ix = st.codes["entry"]
+    games = st.codes["game"][0]
+    present = np.zeros(len(entries), dtype=bool)
+    present[entry_ix[docs]] = True
+    found = np.flatnonzero(present)
+    counts = np.bincount(st.entry_game[found], minlength=len(games))
+    by_game = {g: int(c) for g, c in zip(games, counts) if c}
+    want = 2 * limit  # an entry has two documents
+    if len(docs) > want:
+        floor = np.partition(values, len(values) - want)[len(values) - want]
+        top = values >= floor
+        docs, values = docs[top], values[top]
+    order = np.lexsort((docs, -values))
     best: dict[str, tuple[float, int]] = {}
-    for neg, doc in top:
-        best.setdefault(entries[doc], (-neg, doc))
+    for i in order[:want]:
+        best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
     ranked = list(best.values())
-    matched = {entries[d]: games[d] for d in scores}
-    by_game: dict[str, int] = {}
-    for g in matched.values():
-        by_game[g] = by_game.get(g, 0) + 1
     out = []
     for value, doc in ranked[:limit]:
-        stored = s.stored_fields(doc)
+        stored = st.stored(doc)
         titles = json.loads(stored["titles"])
         doc_lang = stored["lang"]
-        if want_lang and doc_lang != want_lang:  # show the reader's language, whichever document matched best
-            stored = s.document(key=f"{stored['entry']}|{want_lang}") or stored
+        if want_lang and doc_lang != want_lang and (stored["entry"], want_lang) in st.doc_of:
+            stored = st.stored(st.doc_of[(stored["entry"], want_lang)])  # the reader's language, whichever matched best
             doc_lang = stored["lang"]
         snippet = ""
         for field in (f"summary_{doc_lang}", f"body_{doc_lang}"):
@@ -526,4 +579,4 @@ def _collect(s: Any, text: str, scores: Mapping[int, float], want_lang: str | No
                 break
         out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
                        re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
-    return Result(text, tuple(out), len(matched), dict(sorted(by_game.items())), did_you_mean, fuzzy, context)
+    return Result(text, tuple(out), len(found), by_game, did_you_mean, fuzzy, context)

@@ -62,6 +62,8 @@ import re
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
+from rapidfuzz.distance import OSA
+
 from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
@@ -243,18 +245,10 @@ def max_distance(word: str) -> int:
     return 1 if len(word) <= 5 else 2
 
 
-def edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance with adjacent transpositions (``ventja``/``ventaja`` 1, ``dispraar``/``disparar`` 1)."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[-1]
+def edit_distance(a: str, b: str, limit: int | None = None) -> int:
+    """Levenshtein distance with adjacent transpositions (optimal string alignment: ``ventja``/``ventaja`` 1,
+    ``dispraar``/``disparar`` 1), by RapidFuzz; beyond ``limit`` it returns ``limit + 1``."""
+    return OSA.distance(a, b, score_cutoff=limit)
 
 
 def rank_corrections(word: str, candidates: Mapping[str, int]) -> list[str]:
@@ -263,5 +257,5 @@ def rank_corrections(word: str, candidates: Mapping[str, int]) -> list[str]:
     w = fold(word.lower())
     limit = max_distance(w)
     scored = [(d, abs(len(c) - len(w)), -freq, c) for c, freq in candidates.items()
-              if c != w and (d := edit_distance(w, c)) <= limit]
+              if c != w and (d := edit_distance(w, c, limit)) <= limit]
     return [c for *_, c in sorted(scored)]
