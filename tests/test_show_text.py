@@ -27,3 +27,17 @@ def test_every_entry_prints_as_plain_text_in_both_languages() -> None:
             if e.see_also:
                 assert f"[{e.see_also[0]}]" in text  # the id beside the title
     assert not found, "\n".join(found[:20])
+
+
+def test_show_names_the_source_document_by_its_title(capsys) -> None:
+    from kb.cli.main import main
+
+    assert main(["show", "malifaux.engaged"]) == 0
+    es = capsys.readouterr().out.strip().splitlines()[-1]
+    assert main(["show", "--lang", "en", "malifaux.engaged"]) == 0
+    en = capsys.readouterr().out.strip().splitlines()[-1]
+    kb = KnowledgeBase.load()
+    doc = kb.get("malifaux.engaged").data["source"]["doc"]
+    title = next(s["title"] for s in kb.games["malifaux"].data["sources"] if s["doc"] == doc)
+    assert es.startswith(f"Fuente: “{title['es']}”") and doc not in es
+    assert en.startswith(f"Source: “{title['en']}”") and doc not in en

@@ -111,8 +111,8 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(data, out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
+    from kb.site.place import source_titles
     from kb.site.text import render_text
-
     from kb.site.worked import name_finder
 
     def titles(entry_id: str) -> Text | None:
@@ -122,7 +122,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     meta = kb.games.get(entry.game)
     names = name_finder(entry.game, meta.name if meta else None, meta.data.get("names") if meta else None, kb.entries)
     out.write(render_text(entry, args.lang, titles, kb.backlinks(entry.id), results, resolvers=kb.registry.get,
-                          names=names))
+                          names=names, documents=source_titles(meta.data) if meta else None))
     return EXIT_OK
 
 

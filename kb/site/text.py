@@ -94,8 +94,10 @@ def render_text(
     results: Mapping[str, ExampleResult] | None = None,
     resolvers: Callable[[str], Resolver | None] = lambda _name: None,
     names: Names = lambda _id: None,
+    documents: Mapping[str, Text] | None = None,
 ) -> str:
-    """The entry as plain text in ``lang``: title, summary, text, facts, steps, notes, examples, links, source."""
+    """The entry as plain text in ``lang``: title, summary, text, facts, steps, notes, examples, links, source
+    (the document's title from ``documents``, :func:`kb.site.place.source_titles`, else its file name)."""
     text = lambda s: _EMPHASIS.sub("", plain(s, lang, titles))  # noqa: E731
     data = entry.data
     title = entry.title.best(lang)
@@ -177,5 +179,7 @@ def render_text(
                 out.append(f"  - {found.best(lang) if found else target}  [{target}]")
     src = data.get("source")
     if isinstance(src, dict):
-        out += ["", f"{label('source', lang)}: {src.get('doc')}, {label('section', lang)} “{src.get('section')}”"]
+        doc = (documents or {}).get(str(src.get("doc")))
+        shown = f"“{doc.best(lang)}”" if doc else str(src.get("doc"))
+        out += ["", f"{label('source', lang)}: {shown}, {label('section', lang)} “{src.get('section')}”"]
     return "\n".join(out).rstrip() + "\n"

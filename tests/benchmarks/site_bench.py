@@ -91,11 +91,12 @@ def _free_port() -> int:
 
 
 def serve_edit() -> None:
+    # livereload stays on: with --no-livereload MkDocs watches nothing and never rebuilds
     print("== 2. mkdocs serve: an edit of one YAML file until its page shows it")
     port = _free_port()
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}",
-                             "--no-livereload"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "mkdocs"), "serve", "-a", f"127.0.0.1:{port}"],
+                            cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     original = EDITED.read_text(encoding="utf-8")
     url = f"http://127.0.0.1:{port}/{ENTRY}"
     try:
