@@ -371,3 +371,56 @@ def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, m
     assert "Apuntar cuesta dos acciones" in (site / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
     assert "es/mini/shooting.html" not in rewritten and "es/concepts.html" not in rewritten
     assert len(rewritten) < len(pages) / 2, sorted(rewritten)
+
+
+def test_mkdocs_serve_shows_a_yaml_edit(tmp_path: Path) -> None:
+    """The real `mkdocs serve` (livereload on, as an author runs it) watches the content and rebuilds dirty
+    after an edit. Not timed here: `tests/benchmarks/site_bench.py` measures the seconds."""
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "KB_CONTENT": str(content), "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = Path(sys.executable).parent / "mkdocs"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(mkdocs), "serve", "-a", f"127.0.0.1:{port}"], cwd=Path(__file__).parents[1],
+                                env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/es/mini/aim.html"
+
+    def page() -> str:
+        try:
+            return urllib.request.urlopen(url, timeout=5).read().decode("utf-8")
+        except OSError:
+            return ""
+
+    def wait_for(check, what: str) -> None:
+        deadline = time.monotonic() + 300
+        while not check():
+            assert proc.poll() is None, f"mkdocs serve stopped:\n{log.read_text(errors='replace')[-3000:]}"
+            assert time.monotonic() < deadline, f"{what}:\n{log.read_text(errors='replace')[-3000:]}"
+            time.sleep(0.2)
+
+    try:
+        wait_for(lambda: "Apuntar" in page(), "the first build was never served")
+        time.sleep(1.0)  # the watcher is up once the server serves
+        before = len(log.read_text(errors="replace"))
+        aim = content / "mini" / "actions" / "aim.yaml"
+        aim.write_text(aim.read_text(encoding="utf-8").replace("Apuntar cuesta una acción", "Apuntar cuesta dos acciones"),
+                       encoding="utf-8")
+        wait_for(lambda: "Apuntar cuesta dos acciones" in page(), "the edit never showed")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    rebuild = log.read_text(errors="replace")[before:]
+    assert "page(s) changed" in rebuild, rebuild  # a dirty rebuild: only what the edit changed was written
+    assert "not included in" not in rebuild, rebuild
