@@ -141,3 +141,12 @@ def test_resolver_signatures_become_json_schemas() -> None:
     assert r.required == frozenset({"rolls"})
     assert r.inputs["rolls"] == {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "integer"}}}
     assert not r.wants_context and REG.get("procedure.order").wants_context
+
+
+def test_numbered_steps_pass_over_malformed_steps() -> None:
+    """Found by the mutation fuzz: a step that is not a mapping (the schema reports it) crashed the procedure resolvers."""
+    from kb.mechanics.procedures import numbered_steps
+
+    steps = [5, {"id": "a"}, {"id": "b", "steps": 7}, {"id": "c", "steps": [None, {"id": "c1"}]}]
+    assert [(s["id"], n) for s, n in numbered_steps(steps)] == [("a", 1), ("b", 2), ("c", 3), ("c1", "3.1")]
+    assert list(numbered_steps(3)) == []

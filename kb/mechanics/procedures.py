@@ -23,7 +23,9 @@ def numbered_steps(steps: list[Mapping[str, Any]], prefix: str = "") -> Iterator
     """Every step in reading order with its number: siblings count from 1, a nested step carries its parent's
     number before a dot (``3.2``), and a step marked ``numbered: false`` gets none and is not counted."""
     n = 0
-    for step in steps:
+    for step in steps if isinstance(steps, list) else ():
+        if not isinstance(step, Mapping):  # malformed content: the schema reports it, nothing here may crash
+            continue
         number: Number = None
         if step.get("numbered", True) is not False:
             n += 1
@@ -37,12 +39,13 @@ def _steps(context: Context, sequence: str | None) -> list[tuple[Mapping[str, An
     if data is None or "sequence" not in data:
         name = sequence or data and data.get("id")
         raise RuleError("no-sequence", f"{name} no es una secuencia", f"{name} is not a sequence")
-    return list(numbered_steps(data["sequence"]["steps"]))
+    body = data["sequence"]
+    return list(numbered_steps(body.get("steps", []) if isinstance(body, Mapping) else []))
 
 
 def _find(steps: list[tuple[Mapping[str, Any], Number]], step: str) -> int:
     for i, (s, _) in enumerate(steps):
-        if s["id"] == step:
+        if s.get("id") == step:
             return i
     raise RuleError("unknown-step", "no hay paso «{step}»", "there is no step “{step}”", step=step)
 
