@@ -217,3 +217,17 @@ def test_a_long_lived_knowledge_base_survives_another_process_rebuilding(root: P
     assert out.stdout.strip() == "built"
     assert ids(kb.search("disparar"))[0] == "g.shoot"   # reopened the new generation, no EmptyIndexError
     assert ids(kb.search("melee", game="h"))[0] == "h.melee"
+
+
+def test_a_malformed_sequence_step_is_indexed_without_crashing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`allows` holding a number (the schema reports it) used to stop the index build with a TypeError."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "site" / "content", content)
+    turn = content / "mini" / "sequences" / "turn.yaml"
+    text = turn.read_text(encoding="utf-8")
+    assert "allows: [" in text
+    turn.write_text(text.replace("allows: [", "allows: [7, ", 1), encoding="utf-8")
+    kb = KnowledgeBase.load(content)
+    assert any(d.severity == "error" and "turn.yaml" in d.format() for d in kb.diagnostics)
+    assert "mini.turn-sequence" in ids(kb.search("turno"))

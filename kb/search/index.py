@@ -105,7 +105,8 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
         ]
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
-            body += [" ".join(s.get("allows", [])) for s in flatten_steps(seq.get("steps", []))]
+            allowed = (s.get("allows") for s in flatten_steps(seq.get("steps", [])))
+            body += [" ".join(a for a in al if isinstance(a, str)) for al in allowed if isinstance(al, list)]  # malformed: the schema says so
         title = entry.title.best(lang)
         doc: dict[str, Any] = {
             "key": f"{entry.id}|{lang}", "entry": entry.id, "game": entry.game, "kind": entry.kind, "lang": lang,
