@@ -4,8 +4,9 @@ A fast, deterministic loop (seeded, no Hypothesis) rather than property-based se
 variants are text mutations of the file's bytes (lines deleted, doubled, swapped, re-indented or cut;
 YAML punctuation, odd scalars and stray bytes inserted), half are data mutations (a value replaced by
 one of another type, a key deleted) written back as YAML. Each variant is loaded, checked, its
-examples checked and run, and rendered in both languages; every 50th is also put into a small tree
-that is loaded, linked and built into site pages whole. Nothing may raise: a bad file is diagnostics.
+examples checked and run, and rendered in both languages; every 100th is also put into a small tree
+that is loaded, linked, built into site pages whole and turned into the search index's documents.
+Nothing may raise: a bad file is diagnostics.
 
 ``KB_FUZZ=long`` runs ten times as many.
 """
@@ -113,6 +114,7 @@ def test_ten_thousand_mutations_raise_nothing(seeds, tmp_path: Path, monkeypatch
     from kb.mechanics import Registry
     from kb.site.render import render_entry
     from kb.site.pages import build_site
+    from kb.search.index import documents
 
     monkeypatch.setattr(kb.examples.runner, "EXAMPLE_LIMITS", ExampleLimits(seconds=1.0))
     monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
@@ -147,6 +149,8 @@ def test_ten_thousand_mutations_raise_nothing(seeds, tmp_path: Path, monkeypatch
                 results = kb.run_examples()
                 for lang in ("es", "en"):
                     build_site(kb, results, lang)
+                for e in kb.entries.values():  # what the search index is given
+                    documents(kb, e)
         except Exception as exc:  # collected, so one run shows every distinct crash site
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             crashes.setdefault(f"{type(exc).__name__} at {Path(frame.filename).name}:{frame.lineno}: {exc}"[:300],

@@ -95,7 +95,7 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
         return found.title if found else None
 
     names = _names(kb, entry)
-    extra = [*entry.tags, entry.id.split(".", 1)[1].replace("-", " ")]
+    extra = [*entry.tags, entry.id.split(".", 1)[-1].replace("-", " ")]  # an id without a game (reported) is all name
     out = []
     for lang in ("es", "en"):
         summary = entry.text("summary")
