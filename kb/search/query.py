@@ -200,15 +200,15 @@ class _Stats:
         self.reader = reader
         self.n = s.doc_count_all()
         self.avg = {f: s.avg_field_length(f) or 1.0 for f in s.schema.names() if f.startswith(ranking.FIELDS)}
-        self.cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
-        self.codes = {c: _codes(self.cols[c]) for c in ("entry", "kind", "game")}
+        cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
+        self.codes = {c: _codes(cols[c]) for c in ("entry", "kind", "game")}
         """Column → (distinct values, each document's index into them as an array)."""
-        self.alive = np.array([not reader.is_deleted(d) for d in range(self.n)] if reader.has_deletions()
-                              else [True] * self.n, dtype=bool)
+        self.alive = (np.array([not reader.is_deleted(d) for d in range(self.n)], dtype=bool) if reader.has_deletions()
+                      else np.ones(self.n, dtype=bool))
         entries, entry_ix = self.codes["entry"]
         self.entry_game = np.zeros(len(entries), dtype=np.int64)
         self.entry_game[entry_ix] = self.codes["game"][1]
-        self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(self.cols["entry"], self.cols["lang"]))
+        self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(cols["entry"], cols["lang"]))
                        if self.alive[d]}
         self._norms: dict[tuple[str, float, float], Any] = {}
         self._vocab: dict[str, dict[tuple[str, int], list[tuple[str, int]]]] = {}
@@ -400,7 +400,9 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, A
 
 
 def factors(st: _Stats, exact: frozenset[str], context: str | None) -> Any:
-    """:func:`ranking.entry_factor` of every document, as an array."""
+    """:func:`ranking.entry_factor` of every document, as an array: the factor depends only on the kind, the game
+    and whether the entry is named by the whole query, so it is computed once per such triple (the named case
+    asked of a stand-in entry ``""`` listed as exact) and looked up for each document."""
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
     table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if named else frozenset(), context)
