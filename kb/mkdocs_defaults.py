@@ -18,7 +18,7 @@ __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): the docs_dir when a pack has none of its own."""
-SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js")
+SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js", "kb-offline.js")
 """The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
 tooltips, the language switch keeping the anchor); docs/site.md. In load order."""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import posixpath
 import re
 import time
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from mkdocs.utils.templates import TemplateContext
 from kb.api import KnowledgeBase
 from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults
+from kb.site import app
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
 from kb.site.sanitise import sanitise
@@ -158,6 +160,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
                  f"in {time.monotonic() - started:.1f} s")
         files.append(File.generated(config, build.prefix + table_name(build.lang),
                                     content=table_data(build.loaded.kb, build.lang)))
+        files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
+        for size in app.ICONS:
+            files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
+        for unused in [f for f in files if _unused(f.src_uri)]:
+            files.remove(unused)
         if build.primary:
             files.append(File.generated(config, "index.html",
                                         content=_redirect(self.config.languages, config.use_directory_urls)))
@@ -186,6 +193,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             return output
         output = _compact_nav(output)
         tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
+        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", posixpath.dirname(page.file.dest_uri) or ".") + "/")
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         return output.replace("</head>", tag + "</head>", 1)
@@ -211,6 +219,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         if build.primary:
             for lang in self.config.languages[1:]:
                 self._build_language(config, lang, build.loaded)
+            version = app.write_offline(config.site_dir, self.config.languages)
+            log.info(f"service worker and offline lists written (version {version})")
 
     # ------------------------------------------------------------------ helpers
     def _root_of(self, build: _Build, lang: str) -> str:
@@ -272,6 +282,15 @@ def _url(path: str, directory_urls: bool) -> str:
         stem = stem[: -len("index")]
         return stem if directory_urls else stem + "index.html"
     return f"{stem}/" if directory_urls else f"{stem}.html"
+
+
+_UNUSED = ("assets/javascripts/lunr/", "assets/javascripts/workers/")
+
+
+def _unused(src_uri: str) -> bool:
+    """A theme file no page loads: the theme's search (lunr and its worker; the engine's search replaces
+    it) and source maps."""
+    return src_uri.startswith(_UNUSED) or src_uri.endswith(".map")
 
 
 def _unmodified() -> bool:

@@ -249,6 +249,37 @@ def test_pages_work_offline(built: Path) -> None:
     assert 'id="example-eight-or-more"' in page and 'id="mini-shooting"' in page
 
 
+def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -> None:
+    import struct
+
+    for lang, name in (("es", "Reglas de juegos de mesa"), ("en", "Tabletop game rules")):
+        manifest = json.loads((built / lang / "manifest.webmanifest").read_text())
+        assert manifest["name"] == name and manifest["lang"] == lang and manifest["start_url"] == "./index.html" and manifest["scope"] == "../"
+        assert manifest["display"] == "standalone" and manifest["theme_color"].startswith("#")
+        for icon in manifest["icons"]:
+            png = (built / lang / icon["src"]).read_bytes()
+            width, height = struct.unpack(">II", png[16:24])
+            assert png[:8] == b"\x89PNG\r\n\x1a\n" and f"{width}x{height}" == icon["sizes"]
+        page = (built / lang / "mini" / "shooting.html").read_text()
+        assert '<link rel="manifest" href="../manifest.webmanifest">' in page
+        offline = json.loads((built / lang / "kb-offline.json").read_text())
+        files = {path for path, _ in offline["games"]["mini"]["files"]}
+        assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
+                f"kb-search-{lang}.js", f"kb-table-{lang}.js"} <= files
+        assert not any(f.startswith("other/") for f in files)  # one game's pages only
+        for path, size in offline["games"]["mini"]["files"]:
+            assert (built / lang / path).stat().st_size == size, path
+        assert offline["games"]["mini"]["bytes"] == sum(size for _, size in offline["games"]["mini"]["files"])
+    worker = (built / "kb-sw.js").read_text()
+    assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
+
+
+def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
+    shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
+    assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
+    assert any(p.startswith("assets/javascripts/bundle.") for p in shipped)
+
+
 # ---------------------------------------------------------------- safety and failures
 EVIL = """\
 id: g.evil

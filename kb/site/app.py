@@ -1,0 +1,143 @@
+"""The installable site: each language's web app manifest and icons, and, once every language is
+built, the service worker and each language's list of what saving a game for offline play stores.
+
+- ``<lang>/manifest.webmanifest``: the app's name in that language, its icons, theme colour and start
+  page (the language's home), scope the whole site.
+- ``<lang>/kb-icon-192.png``, ``kb-icon-512.png``: a die's face, drawn here (no image file to keep).
+- ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
+  file of the site, so that a new build is a new worker whose caches replace the old ones.
+- ``<lang>/kb-offline.json``: the version and, per game, the files its saved copy holds (its pages,
+  the language's home, search data, tooltips and the pages' styles and scripts) with their sizes,
+  and the save button's words.
+
+Pure apart from :func:`write_offline`, which reads the built site and writes into it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import Iterable
+
+from kb.core.locale import pgettext
+
+__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline"]
+
+MANIFEST = "manifest.webmanifest"
+ICONS = (192, 512)
+THEME_COLOUR = "#4051b5"
+"""Material's default primary colour (indigo), the header's."""
+WORKER = "kb-sw.js"
+OFFLINE = "kb-offline.json"
+OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_failed")
+_SOURCE = Path(__file__).resolve().parent / "worker" / WORKER
+_SKIP = (".map", ".gz", "sitemap.xml")
+
+
+def icon_name(size: int) -> str:
+    return f"kb-icon-{size}.png"
+
+
+def manifest(lang: str) -> str:
+    """The web app manifest of ``lang``'s pages (it sits at the language's root)."""
+    name = pgettext(lang, "site", "site")
+    data = {
+        "id": "./index.html", "name": name, "short_name": pgettext(lang, "site", "app_name"),
+        "description": pgettext(lang, "site", "intro"), "lang": lang, "dir": "ltr",
+        "start_url": "./index.html", "scope": "../", "display": "standalone",
+        "theme_color": THEME_COLOUR, "background_color": "#ffffff",
+        "icons": [{"src": icon_name(s), "sizes": f"{s}x{s}", "type": "image/png", "purpose": "any"}
+                  for s in ICONS],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+def manifest_links(root: str) -> str:
+    """The head's links of a page whose language root is ``root`` (``../`` …)."""
+    return (f'<link rel="manifest" href="{root}{MANIFEST}">'
+            f'<meta name="theme-color" content="{THEME_COLOUR}">'
+            f'<link rel="apple-touch-icon" href="{root}{icon_name(192)}">')
+
+
+@functools.lru_cache(maxsize=None)
+def icon_png(size: int) -> bytes:
+    """A die's face showing five, white on the theme colour, ``size`` pixels square (PNG)."""
+    bg = bytes.fromhex(THEME_COLOUR[1:])
+    pips = [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)]
+    radius = 0.085 * size
+    rows = []
+    for y in range(size):
+        row = bytearray(bg * size)
+        for px, py in pips:
+            dy = y + 0.5 - py * size
+            if dy * dy <= radius * radius:
+                half = (radius * radius - dy * dy) ** 0.5
+                lo, hi = max(0, round(px * size - half)), min(size, round(px * size + half))
+                row[3 * lo:3 * hi] = b"\xff" * (3 * (hi - lo))
+        rows.append(b"\x00" + bytes(row))  # filter: none
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+def _files(root: Path, below: Path, skip: Iterable[Path] = ()) -> list[Path]:
+    """The files under ``below`` (not under ``skip``), sorted, leaving out maps, gzip copies and sitemaps."""
+    out = []
+    skipped = tuple(skip)
+    for dirpath, dirnames, filenames in os.walk(below):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if here / d not in skipped)
+        out += [here / f for f in sorted(filenames) if not f.endswith(_SKIP)]
+    return out
+
+
+def _version(site: Path) -> str:
+    digest = hashlib.sha256()
+    for path in _files(site, site):
+        if path.name != WORKER:
+            digest.update(str(path.relative_to(site)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict:
+    """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes."""
+    home = site / lang
+    game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]
+    found = _files(site, home, game_dirs)
+    if lang == langs[0]:  # the first language's styles and scripts sit at the site's root
+        found = _files(site, site, [site / lg for lg in langs]) + found
+    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE)]
+    games = {}
+    for game in sorted(d.name for d in game_dirs):
+        pages = [home / "index.html"] + _files(site, home / game)
+        files = [[os.path.relpath(p, home).replace(os.sep, "/"), p.stat().st_size] for p in pages + shell]
+        games[game] = {"files": files, "bytes": sum(size for _, size in files)}
+    return {"version": version, "lang": lang,
+            "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games}
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_offline(site_dir: str, langs: list[str]) -> str:
+    """Write the service worker and each language's offline index into the built site; the version."""
+    site = Path(site_dir)
+    version = _version(site)
+    for lang in langs:
+        if (site / lang).is_dir():
+            index = offline_index(site, lang, langs, version)
+            _write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+    _write(site / WORKER, _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version).encode())
+    return version

@@ -1,0 +1,106 @@
+/* The installable site (docs/site.md, "Installable and offline"): registers the service worker
+ * (kb-sw.js at the site's root, over http(s) only: pages opened from file:// stay as they are),
+ * asks it to keep the page just read and its files, and on a game's page offers a button,
+ * data-kb-offline="<game>", that saves the game's pages, search data and tooltips in this language
+ * (sizes from kb-offline.json). The button reports data-kb-offline-state: "saving", "saved" or "failed".
+ * Its words come from the build's data and go in through textContent. */
+(function () {
+  "use strict";
+
+  var link = document.querySelector('link[rel="manifest"]');
+  if (!link || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol) || !window.caches) return;
+  var home = new URL(".", link.href);        /* this language's root */
+  var site = new URL("../", home);           /* the site's root: the worker's scope */
+  var sw = navigator.serviceWorker;
+
+  sw.register(new URL("kb-sw.js", site).href).catch(function (e) {
+    if (window.console) console.warn("kb-offline:", e);
+  });
+
+  function here() { return location.href.split("#")[0]; }
+
+  /* Keep this page and what it loaded (the first page of a visit is read before the worker runs). */
+  sw.ready.then(function (reg) {
+    var urls = [here()];
+    (performance.getEntriesByType ? performance.getEntriesByType("resource") : []).forEach(function (r) {
+      if (r.name.indexOf(site.origin) === 0) urls.push(r.name);
+    });
+    if (reg.active) reg.active.postMessage({ kb: "keep", urls: urls });
+  });
+
+  var path = here().split("?")[0];
+  var m = path.indexOf(home.href) === 0 && /^([^/]+)\/(index\.html)?$/.exec(path.slice(home.href.length));
+  if (!m) return;
+  var game = m[1];
+
+  function size(bytes, lang) {
+    var mb = bytes / 1e6, unit = mb >= 1 ? " MB" : " KB", n = mb >= 1 ? mb : bytes / 1e3;
+    try { return new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(n) + unit; }
+    catch (e) { return n.toFixed(1) + unit; }
+  }
+
+  function offer(data) {
+    var entry = data.games[game];
+    var article = document.querySelector("article");
+    if (!entry || !article) return;
+    var words = data.labels, cacheName = "kb-" + data.version + "-game-" + data.lang + "-" + game;
+    var box = document.createElement("p");
+    box.className = "kb-offline";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "md-button kb-offline__button";
+    button.setAttribute("data-kb-offline", game);
+    var status = document.createElement("span");
+    status.className = "kb-offline__status";
+    status.setAttribute("role", "status");
+    var bar = document.createElement("progress");
+    bar.className = "kb-offline__progress";
+    bar.max = entry.files.length;
+    bar.value = 0;
+    bar.hidden = true;
+    box.appendChild(button);
+    box.appendChild(bar);
+    box.appendChild(status);
+    var h1 = article.querySelector("h1");
+    if (h1 && h1.parentNode === article) article.insertBefore(box, h1.nextSibling);
+    else article.insertBefore(box, article.firstChild);
+
+    function show(state, text) {
+      if (state) button.setAttribute("data-kb-offline-state", state);
+      else button.removeAttribute("data-kb-offline-state");
+      button.disabled = state === "saving";
+      bar.hidden = state !== "saving";
+      status.textContent = text || "";
+    }
+
+    button.textContent = words.offline_save + " (" + size(entry.bytes, data.lang) + ")";
+    caches.has(cacheName).then(function (has) {
+      return has && caches.open(cacheName).then(function (c) { return c.match(new URL("kb-saved", home).href); });
+    }).then(function (saved) { if (saved) show("saved", words.offline_saved); });
+
+    sw.addEventListener("message", function (ev) {
+      var msg = ev.data || {};
+      if (msg.game !== game || msg.lang !== data.lang) return;
+      if (msg.kb === "progress") {
+        bar.value = msg.done;
+        show("saving", words.offline_saving + " " + Math.round(100 * msg.done / msg.of) + " % · " +
+             size(msg.bytes, data.lang) + " / " + size(entry.bytes, data.lang));
+      } else if (msg.kb === "saved") {
+        show("saved", words.offline_saved);
+      } else if (msg.kb === "failed") {
+        show("failed", words.offline_failed);
+      }
+    });
+
+    button.addEventListener("click", function () {
+      show("saving", words.offline_saving);
+      sw.ready.then(function (reg) {
+        reg.active.postMessage({ kb: "save", lang: data.lang, game: game });
+      });
+    });
+  }
+
+  fetch(new URL("kb-offline.json", home).href, { cache: "no-cache" })
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(function (data) { if (data && data.games) offer(data); }, function () {});
+})();

@@ -1,0 +1,203 @@
+"""The installable site in Chromium at a phone's size (390×844), keyboard only: the manifest and the
+service worker make it installable (Chromium's own check, over CDP), a visited page and a saved game
+open with the network off (pages and search), and a new build replaces the saved copy.
+
+Builds its own copy of the fixture content (the update test rebuilds it with an edited summary);
+the site is served on 127.0.0.1, a secure context for service workers. Skips like tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from conftest import cli
+from test_browser import ARGS, CHROMIUM, FIXTURE, _Quiet, _unavailable
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[object]:
+    """Playwright itself: the tests open persistent (not incognito) profiles, as an installed app has."""
+    reason = _unavailable()
+    if reason:
+        if os.environ.get("KB_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"KB_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def content(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("offline") / "content"
+    shutil.copytree(FIXTURE, out)
+    return out
+
+
+def _build(content: Path, site: Path) -> None:
+    code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(site))
+    assert code == 0, stdout + stderr
+
+
+@pytest.fixture(scope="module")
+def site(content: Path) -> Path:
+    out = content.parent / "site"
+    _build(content, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def base(site: Path) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def context(playwright, tmp_path: Path):
+    """A phone-sized browser with its own profile (Chromium finds no app installable in incognito)."""
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+        has_touch=True, locale="es-ES")
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+def _controlled(pg) -> None:
+    """Wait until the service worker controls the page."""
+    pg.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+
+
+def _until(pg, expression: str, seconds: float = 15.0) -> bool:
+    """Whether the promise ``expression`` comes to true within ``seconds`` (polled)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if pg.evaluate(expression):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _cache_names(pg) -> list[str]:
+    return pg.evaluate("caches.keys()")
+
+
+def _save_by_keyboard(pg, game: str) -> list[str]:
+    """Tab to the game's save button, press Enter; the states it reported, in order."""
+    button = pg.locator(f'button[data-kb-offline="{game}"]')
+    button.wait_for()
+    pg.evaluate("""() => { const b = document.querySelector('[data-kb-offline]'); window.kbStates = [];
+        new MutationObserver(() => window.kbStates.push(b.getAttribute('data-kb-offline-state')))
+          .observe(b, {attributes: true, attributeFilter: ['data-kb-offline-state']}); }""")
+    for _ in range(200):  # Tab through the page until the button has the focus
+        if button.evaluate("b => b === document.activeElement"):
+            break
+        pg.keyboard.press("Tab")
+    assert button.evaluate("b => b === document.activeElement"), "the save button is not reachable by Tab"
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector(f'button[data-kb-offline="{game}"][data-kb-offline-state="saved"]')
+    return pg.evaluate("window.kbStates")
+
+
+def _search_offline(pg, query: str) -> list[str]:
+    pg.keyboard.press("/")
+    box = pg.locator("input.kb-search__input")
+    box.wait_for(state="visible")
+    box.press_sequentially(query)
+    pg.wait_for_selector("a.kb-search__hit")
+    return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.dataset.kbId)")
+
+
+def test_the_site_is_installable(context, base: str) -> None:
+    pg = context.new_page()
+    pg.goto(f"{base}/es/index.html")
+    _controlled(pg)
+    assert pg.locator('link[rel="manifest"]').get_attribute("href") == "./manifest.webmanifest"
+    cdp = context.new_cdp_session(pg)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert json.loads(manifest["data"])["name"] == "Reglas de juegos de mesa"
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    pg.goto(f"{base}/en/index.html")
+    assert json.loads(cdp.send("Page.getAppManifest")["data"])["short_name"] == "Table rules"
+
+
+def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path) -> None:
+    pg = context.new_page()
+    pg.goto(f"{base}/es/other/index.html")  # a page visited: kept
+    _controlled(pg)
+    pg.goto(f"{base}/es/mini/index.html")
+    button = pg.locator('button[data-kb-offline="mini"]')
+    size = json.loads((site / "es" / "kb-offline.json").read_text())["games"]["mini"]["bytes"]
+    assert button.inner_text() == f"Guardar para jugar sin conexión ({size / 1e3:.1f} KB)".replace(".", ",")
+    states = _save_by_keyboard(pg, "mini")
+    assert states[0] == "saving" and states[-1] == "saved", states
+    assert pg.locator(".kb-offline__status").inner_text() == "Guardado: se abre sin conexión"
+    context.set_offline(True)
+    pg.goto(f"{base}/es/mini/shooting.html")  # never visited: from the saved copy
+    assert pg.locator("article h1").first.inner_text().startswith("Disparo")
+    assert _search_offline(pg, "linea de vision")[0] == "mini.line-of-sight"
+    pg.reload()
+    assert pg.locator("article h1").first.inner_text().startswith("Disparo")
+    pg.goto(f"{base}/es/other/index.html")  # visited before
+    assert pg.locator("article h1").first.inner_text().startswith("Otro Juego")
+    with pytest.raises(Exception):  # neither saved nor visited: the network is really off
+        pg.goto(f"{base}/es/other/sight.html")
+    pg2 = context.new_page()  # the saved state survives a reload, offline
+    pg2.goto(f"{base}/es/mini/index.html")
+    pg2.wait_for_selector('button[data-kb-offline="mini"][data-kb-offline-state="saved"]')
+
+
+def test_a_new_build_replaces_the_saved_copy(context, base: str, site: Path, content: Path) -> None:
+    pg = context.new_page()
+    pg.goto(f"{base}/es/mini/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "mini")
+    old = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
+    assert f"kb-{old}-game-es-mini" in _cache_names(pg)
+    rule = content / "mini" / "rules" / "shooting.yaml"
+    rule.write_text(rule.read_text().replace("sacar 8 o más con 2d6.", "sacar 8 o más con 2d6 (nueva edición)."))
+    _build(content, site)
+    new = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
+    assert new != old
+    pg.goto(f"{base}/es/index.html")  # the browser finds the new worker; it re-saves the game
+    saved = f"""caches.has('kb-{new}-game-es-mini').then(has => has && caches.open('kb-{new}-game-es-mini')
+                .then(c => c.match(new URL('kb-saved', location.href)))).then(r => !!r)"""
+    assert _until(pg, saved), _cache_names(pg)  # saved again from the new build
+    assert _until(pg, f"caches.keys().then(ns => !ns.some(n => n.startsWith('kb-{old}-')))"), _cache_names(pg)
+    names = _cache_names(pg)
+    assert all(f"kb-{old}-" not in n for n in names), names
+    context.set_offline(True)
+    pg.goto(f"{base}/es/mini/shooting.html")
+    assert "nueva edición" in pg.locator("article").inner_text()
+
+
+def test_no_worker_from_disk(context, site: Path) -> None:
+    context.set_offline(True)
+    pg = context.new_page()
+    pg.goto((site / "es" / "mini" / "index.html").as_uri())
+    pg.wait_for_load_state("load")
+    assert pg.locator("[data-kb-offline]").count() == 0
+    assert pg.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
+    assert pg.locator("article h1").first.inner_text().startswith("Mini")
