@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,22 @@ def test_a_malformed_sequence_step_is_indexed_without_crashing(tmp_path: Path, m
     kb = KnowledgeBase.load(content)
     assert any(d.severity == "error" and "turn.yaml" in d.format() for d in kb.diagnostics)
     assert "mini.turn-sequence" in ids(kb.search("turno"))
+
+
+def test_typed_spellings_are_searched_but_never_shown(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = dict(SAMPLE)
+    files["g/rules/melee.yaml"] = textwrap.dedent(SAMPLE["g/rules/melee.yaml"]) + (
+        "questions: {es: ['¿Puedo huir de un combate?'], en: ['Can I leave a melee?']}\n"
+        "typed: {es: [zarpazo fantasmal], en: [ghostly swipe]}\n")
+    root = tree(files, games=("g", "h"))
+    code, out, err = cli("check", str(root))
+    assert code == 0 and "typed" not in out, out + err  # the field is known to the schema
+    kb = KnowledgeBase.load(root)
+    assert ids(kb.search("zarpazo fantasmal"))[0] == "g.melee"
+    assert ids(kb.search("ghostly swipe", lang="en"))[0] == "g.melee"
+    assert ids(kb.search("huir de un combate"))[0] == "g.melee"
+    for lang in ("es", "en"):
+        shown = cli("show", "g.melee", "--lang", lang)[1]
+        assert "Puedo huir" in shown or "leave a melee" in shown
+        assert "zarpazo" not in shown and "ghostly" not in shown

@@ -232,9 +232,16 @@ class Entry(Plain):
         return _strings(names.get(lang) if isinstance(names, dict) else None)
 
     def questions(self, lang: str) -> tuple[str, ...]:
-        """Questions and situations, in players' words of ``lang``, that this entry answers."""
-        asked = self.data.get("questions")
-        return _strings(asked.get(lang) if isinstance(asked, dict) else None)
+        """The questions of ``lang`` this entry answers, as its page shows them (well formed, a handful)."""
+        return self._phrases("questions", lang)
+
+    def typed(self, lang: str) -> tuple[str, ...]:
+        """What players of ``lang`` type when they mean one of the questions (searched, never shown)."""
+        return self._phrases("typed", lang)
+
+    def _phrases(self, key: str, lang: str) -> tuple[str, ...]:
+        words = self.data.get(key)
+        return _strings(words.get(lang) if isinstance(words, dict) else None)
 
 
 def _strings(value: Any) -> tuple[str, ...]:

@@ -113,7 +113,7 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
             "titles": {"es": entry.title.es, "en": entry.title.en or entry.title.es},
             f"title_{lang}": title,
             f"names_{lang}": " ; ".join(_distinct([n for n in names if n != title] + extra, lang, title)),
-            f"questions_{lang}": "\n".join(entry.questions(lang)),
+            f"questions_{lang}": "\n".join((*entry.questions(lang), *entry.typed(lang))),
             f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
             f"body_{lang}": "\n".join(body),
         }
@@ -140,7 +140,7 @@ def meta(kb: "Linked") -> dict[str, Any]:
         names.setdefault(entry.game, []).extend(_names(kb, entry))
         parts = texts.setdefault(entry.game, [])
         parts += [t for _, text in iter_texts(entry.data) for t in text.values() if isinstance(t, str)]
-        parts += [*entry.tags, *(q for lang in ("es", "en") for q in (*entry.questions(lang), *entry.also_called(lang)))]
+        parts += [*entry.tags, *(q for lang in ("es", "en") for q in (*entry.questions(lang), *entry.typed(lang), *entry.also_called(lang)))]
     game_words = sorted({w for g in kb.games.values() for n in (g.name.es, g.name.en or "") for w in name_key(n).split()})
     return {"names": dict(sorted(table.items())), "context": context_table(names, texts), "games": sorted(kb.games),
             "game_words": game_words}

@@ -81,8 +81,8 @@ FIELDS = ("title", "names", "questions", "summary", "body")
 
 ``title``: the entry's title in the document's language. ``names``: every other name of the entry —
 the other language's title, players' names (``also_called``, both languages), glossary forms and
-abbreviations, a concept's names in every game, tags, id words. ``questions``: the situations
-players describe (``questions`` of the document's language). ``summary`` and ``body``: the text."""
+abbreviations, a concept's names in every game, tags, id words. ``questions``: the questions
+players ask (``questions`` and the spellings they type, ``typed``, of the document's language). ``summary`` and ``body``: the text."""
 
 FIELD_WEIGHTS: Mapping[str, float] = {"title": 4.0, "names": 3.0, "questions": 2.0, "summary": 1.5, "body": 1.0}
 """Clause weight of a query term in each field."""

@@ -131,7 +131,7 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
         texts = [t.get(lang) for _, t in iter_texts(e.data)]
         if e.term:
             texts += list(e.term.forms.get(lang, ())) + list(e.term.abbreviations.get(lang, ()))
-        texts += [*e.also_called(lang), *e.questions(lang)]  # players' own words
+        texts += [*e.also_called(lang), *e.questions(lang), *e.typed(lang)]  # players' own words
         prose.update(_words(t) for t in texts if isinstance(t, str))
     words = {w for ws in prose for w in ws} | {w for t in prose_texts for w in _words(t)}
     found = {w for w in data if _DATUM.fullmatch(w) and len(w) > 1}
