@@ -100,7 +100,8 @@ def page(browser):
 
 
 def _ready(pg) -> None:
-    """Wait until the page's search data is loaded."""
+    """Reach for search (focus its button: the data loads then, not with the page) and wait until it is loaded."""
+    pg.locator("button.kb-search__open").focus()
     pg.wait_for_selector('html[data-kb-search="ready"]', state="attached")
 
 
@@ -221,6 +222,30 @@ def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:
         pg.keyboard.press("/")
         pg.locator("input.kb-search__input").press_sequentially("apuntar")
         assert _ids(pg)[0] == "mini.aim"
+    finally:
+        context.close()
+
+
+def test_search_data_waits_for_the_reader_and_the_dialog_speaks_the_page_language(browser, base: str) -> None:
+    context = browser.new_context(service_workers="block")  # Playwright's routes do not see a worker's fetches
+    try:
+        pg = context.new_page()
+        loads: list[str] = []
+        pg.on("request", lambda r: loads.append(r.url) if "kb-search-es.js" in r.url else None)
+        held: list = []
+        pg.route(lambda url: "kb-search-es.js" in url, lambda route: held.append(route))  # the data is held back
+        pg.goto(f"{base}/es/mini/aim.html")
+        pg.wait_for_load_state("networkidle")
+        assert loads == [], loads  # not with the page
+        pg.keyboard.press("/")
+        box = pg.locator("input.kb-search__input")
+        box.wait_for(state="visible")
+        assert box.get_attribute("placeholder") == "Buscar reglas, términos o preguntas"  # before the data came
+        assert pg.locator(".kb-search__status").inner_text() == "Cargando la búsqueda…"
+        assert _eventually(lambda: len(held), 1) == 1
+        held[0].continue_()
+        box.press_sequentially("apuntar")
+        assert _eventually(lambda: _ids(pg)[:1], ["mini.aim"]) == ["mini.aim"]
     finally:
         context.close()
 

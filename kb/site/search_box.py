@@ -79,6 +79,7 @@ def meta_tag(data: SearchData, page_path: str) -> str:
     depth = posixpath.dirname(page_path).count("/") + 1 if posixpath.dirname(page_path) else 0
     root = "../" * depth
     content = json.dumps({"lang": data.lang, "root": root, "data": root + data_name(data.lang),
-                          "version": data.version, "label": SEARCH_LABELS[data.lang]["search"]},
+                          "version": data.version, "label": SEARCH_LABELS[data.lang]["search"],
+                          "labels": SEARCH_LABELS[data.lang]},
                          ensure_ascii=False, separators=(",", ":"))
     return f'<meta name="kb-search" content="{html.escape(content, quote=True)}">'

@@ -3,7 +3,8 @@
  * The page names its data in <meta name="kb-search" content='{"lang","root","data","version"}'>.
  * The data is a script (so pages opened from file:// can load it) that calls window.kbSearchData;
  * its text is kept in sessionStorage under its version, so the other pages of a visit parse it
- * again instead of loading it. Opened by the header button, "/" and "s"; Esc closes; arrows move
+ * again instead of loading it. It is loaded when search is first opened (or its button hovered,
+ * focused or touched), never with the page. Opened by the header button, "/" and "s"; Esc closes; arrows move
  * through the results; Enter opens the selected one (the first by default).
  * Nothing from the data becomes markup: every string goes in through textContent.
  */
@@ -50,7 +51,12 @@
     waiting.splice(0).forEach(function (f) { f(); });
   }
 
+  var started = false;
+
+  /* The data: when the reader first opens search, or points at (hovers, focuses, touches) its button. */
   function load() {
+    if (started) return;
+    started = true;
     var cached = null;
     try { cached = sessionStorage.getItem(KEY); } catch (e) { /* storage refused */ }
     if (cached) { ready(cached, false); return; }
@@ -66,8 +72,8 @@
 
   /* ------------------------------------------------------------ the dialog */
 
-  function labels() {
-    return (state.engine && state.engine.data.labels) || {};
+  function labels() {  /* the page's language from the first keystroke: the meta carries the words too */
+    return (state.engine && state.engine.data.labels) || config.labels || {};
   }
 
   function build() {
@@ -115,6 +121,7 @@
   }
 
   function open() {
+    load();
     if (!ui) ui = build();
     ui.root.hidden = false;
     document.documentElement.classList.add("kb-search--open");
@@ -268,15 +275,16 @@
     svg.appendChild(path);
     b.appendChild(svg);
     b.addEventListener("click", open);
+    ["pointerenter", "focus", "touchstart"].forEach(function (type) {
+      b.addEventListener(type, load, { passive: true });
+    });
     var before = header.querySelector(".md-header__source") || null;
     header.insertBefore(b, before);
   }
 
-  /* The button at once; the data after the page's load event, so that it never delays the page. */
+  /* The button at once; the data only when the reader reaches for search (a first visit stays light). */
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", button);
   else button();
-  if (document.readyState === "complete") load();
-  else window.addEventListener("load", load);
 
-  window.kbSearch = { open: open, close: close, state: state };
+  window.kbSearch = { open: open, close: close, load: load, state: state };
 })();
