@@ -18,6 +18,7 @@ LAYERS = [
     ["kb.link"],
     ["kb.examples"],
     ["kb.i18n"],
+    ["kb.view"],
     ["kb.search"],
     ["kb.site"],
     ["kb.api"],

@@ -6,7 +6,7 @@ import re
 
 from kb.api import KnowledgeBase
 from kb.site.text import render_text
-from kb.site.worked import name_finder
+from kb.view.worked import name_finder
 
 MARKUP = re.compile(r"\{#|!!!|\*\*|\]\(|&#|&lt;|&gt;|&amp;|`|\{@|<span|<[a-z]+[ >]|^#+ |\|---|^\| ")
 

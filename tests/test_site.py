@@ -14,6 +14,7 @@ import pytest
 from conftest import cli
 from kb.api import KnowledgeBase
 from kb.site.render import steps as render_steps
+from kb.view.entry import sequence_steps
 from kb.site.pages import build_site
 from kb.site.structure import NavNode, nav_config, relative
 
@@ -339,7 +340,7 @@ def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_pa
 def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> None:
     items = [{"id": "triggers", "title": {"es": "Disparadores"}, "numbered": False},
              {"id": "actor", "title": {"es": "Actriz"}}, {"id": "defender", "title": {"es": "Defensora"}}]
-    md = "\n".join(render_steps(items, "es", lambda s: s))
+    md = "\n".join(render_steps(sequence_steps(items, "es"), "es", lambda v: "".join(s.text for s in v)))
     html = markdown.markdown(md)
     assert html.index("Disparadores") < html.index("<ol>")
     assert re.findall(r"<li>.*?<strong>(\w+)</strong>", html) == ["Actriz", "Defensora"]

@@ -113,7 +113,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     from kb.site.place import source_titles
     from kb.site.text import render_text
-    from kb.site.worked import name_finder
+    from kb.view.worked import name_finder
 
     def titles(entry_id: str) -> Text | None:
         found = kb.get(entry_id)

@@ -33,6 +33,7 @@ from kb.core.model import Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
+from kb.view.entry import content_texts, entry_view
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 11
+VERSION = 12
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -99,10 +100,7 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     out = []
     for lang in ("es", "en"):
         summary = entry.text("summary")
-        body = [
-            _plain(text.get(lang) or text["es"], titles, lang)
-            for path, text in iter_texts(entry.data) if path[:1] not in (("title",), ("summary",))
-        ]
+        body = [_plain(text, titles, lang) for text in content_texts(entry_view(entry, lang, titles))]
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
             allowed = (s.get("allows") for s in flatten_steps(seq.get("steps", [])))

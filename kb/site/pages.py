@@ -12,9 +12,10 @@ from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
-from kb.site.render import action_ref, entry_anchor, escape, forms_markdown, inline, label, plain, render_entry, steps
+from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain, render_entry, steps
 from kb.site.structure import (LANGUAGES, NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
                                results_by_entry)
+from kb.view.entry import sequence_steps
 from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
 
 if TYPE_CHECKING:
@@ -117,8 +118,8 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
         title = ctx.text(seq.title, path, seq.title.es)
         out += [f"## {t(ctx, 'turn_sequence')} {{#turn-sequence}}", "", f"[{escape(title)}]({link(seq.id, None)})", ""]
         href = lambda sid: link(seq.id, sid)  # noqa: E731
-        act = action_ref(game, ctx.lang, ctx.titles, link, ctx.names(game))
-        out += steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, fmt, href=href, action=act) + [""]
+        items = sequence_steps((seq.data.get("sequence") or {}).get("steps", []), ctx.lang, game, ctx.titles, ctx.names(game))
+        out += steps(items, ctx.lang, lambda v: markdown_value(v, ctx.lang, ctx.titles, link), href=href) + [""]
     out += [f"## {t(ctx, 'sections')} {{#sections}}", ""]
     out += [f"- [{t(ctx, 'glossary')}](glossary.md)"]
     kinds = [k for k in KIND_ORDER if ctx.kb.filter(game=game, kind=k)]

@@ -13,24 +13,24 @@ import html
 import re
 from typing import Any, Callable, Iterable, Mapping
 
-from kb.core.locale import LANGS, gettext, pgettext, signed
 from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
-from kb.site.worked import ExampleView, Names, example_view
+from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row, Ruling, Section, Source, Step, Steps,
+                           Table, Value, entry_view, forms, interface)
+from kb.view.worked import ExampleView, Names
 
-__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain", "render_entry", "facts", "steps",
-           "action_ref", "anchor",
-           "entry_anchor", "LinkTo"]
+__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain", "render_entry", "markdown",
+           "markdown_value", "steps", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
 """Maps (entry id, anchor) to a URL; ``None`` renders the link as plain text."""
 
 def label(key: str, lang: str) -> str:
-    """An interface string of entry pages in ``lang``, from the gettext catalog (``msgctxt "label"``); escaped,
-    since an unknown key (a fact's name) comes from content and is shown as it is."""
-    return escape(pgettext(lang if lang in LANGS else "en", "label", str(key)))
+    """An interface word of entry pages in ``lang`` (:func:`kb.view.entry.interface`), escaped, since an
+    unknown key (a fact's name) comes from content and is shown as it is."""
+    return escape(interface(key, lang))
 
 
 _MARKUP = str.maketrans({"[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;"})
@@ -98,64 +98,23 @@ def plain(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
     return " ".join(LINK.sub(shown, text).split())
 
 
-def _no_names(_: str) -> None:
-    return None
-
-
-def _value(value: Any, lang: str, fmt: Callable[[str], str], names: Names = _no_names) -> str:
-    if isinstance(value, bool):
-        return gettext(lang, "yes" if value else "no")
-    if isinstance(value, dict) and "es" in value:
-        es, en = value.get("es"), value.get("en")
-        return fmt(Text(es if isinstance(es, str) else _show(es), en if isinstance(en, str) else None).best(lang))
-    if isinstance(value, list):
-        return ", ".join(_value(v, lang, fmt, names) for v in value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return signed(value, lang) if value < 0 else signed(value, lang).lstrip("+")
-    name = names(str(value))
-    return escape(name.best(lang) if name else str(value))
-
-
-def facts(entry: Entry, lang: str, fmt: Callable[[str], str], names: Names = _no_names) -> list[tuple[str, str]]:
-    """Kind-specific facts as (label, Markdown value) rows; ids among the values shown by their names."""
-    block = entry.data.get(entry.kind)
-    rows: list[tuple[str, str]] = []
-    if not isinstance(block, dict) or entry.kind == "sequence":
-        return rows
-    for key, value in block.items():
-        if key in ("concept", "concept_note", "forbidden", "do_not_translate"):
-            continue
-        if key == "costs" and isinstance(value, list):
-            value = [f"{_value(c.get('base'), lang, fmt)}: {_value(c.get('cost'), lang, fmt)}" for c in value
-                     if isinstance(c, dict)]
-            rows.append((label(key, lang), ", ".join(value)))
-        elif key in ("forms", "abbreviations") and isinstance(value, dict):
-            rows.append((label(key, lang), forms_markdown(value, lang)))
-        elif key == "phase" and isinstance(value, str) and "{" not in value and "}" not in value:
-            step = names(value) if "#" in value else None  # the step's own title, not the sequence's
-            shown = step.best(lang) if step else ""
-            shown = f"|{shown}" if shown and not set(shown) & set("{}|") else ""
-            rows.append((label(key, lang), fmt(f"{{@sequence {value}{shown}}}")))  # a link to the step
-        elif key == "movement_cost_change" and isinstance(value, int):
-            rows.append((label(key, lang), signed(value, lang)))
+def markdown_value(v: Value, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> str:
+    """A value of the view as Markdown: content text with its links, literals escaped, refs as links."""
+    out = []
+    for span in v:
+        if span.kind == CONTENT:
+            out.append(inline(span.text, lang, titles, link_to))
+        elif span.kind == REF and span.target:
+            out.append(ref(span.target, lang, titles, link_to, span.anchor, span.text))
         else:
-            rows.append((label(key, lang), _value(value, lang, fmt, names)))
-    return rows
+            out.append(f'<span lang="{span.lang}">{escape(span.text)}</span>' if span.lang else escape(span.text))
+    return "".join(out)
 
 
-def forms_markdown(forms: Mapping[str, Iterable[str]], lang: str) -> str:
+def forms_markdown(by_lang: Mapping[str, Iterable[str]], lang: str) -> str:
     """A term's forms per language, ``español: a, b; inglés: c``; the other language's forms marked
     ``<span lang="en">`` (screen readers switch voice; the language lint knows they are meant)."""
-    parts = []
-    for lg, words in forms.items():
-        words = [escape(str(w)) for w in (words if isinstance(words, (list, tuple)) else ())]
-        if not words:
-            continue
-        shown = ", ".join(words)
-        if lg != lang and re.fullmatch(r"[a-z]{2}", str(lg)):
-            shown = f'<span lang="{lg}">{shown}</span>'
-        parts.append(f"{label('lang_' + str(lg), lang)}: {shown}")
-    return "; ".join(parts)
+    return markdown_value(forms(by_lang, lang), lang, lambda _id: None)
 
 
 def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str]) -> list[str]:
@@ -168,63 +127,37 @@ def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str]) -> list[str]:
     return out + [""]
 
 
-def steps(items: list[Mapping[str, Any]], lang: str, fmt: Callable[[str], str], depth: int = 0,
-          href: Callable[[str], str | None] | None = None, action: Callable[[str], str] = escape) -> list[str]:
-    """A sequence's steps as an ordered Markdown list; each step carries the anchor ``step-<id>``.
+def steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth: int = 0,
+          href: Callable[[str], str | None] | None = None) -> list[str]:
+    """A sequence's steps (:func:`kb.view.entry.sequence_steps`) as an ordered Markdown list; each step
+    carries the anchor ``step-<id>``; ``show`` marks a value up.
 
     A step marked ``numbered: false`` (the rulebook prints it without a number) is a paragraph between
     blank lines, outside the list, and is not counted; Markdown restarts the numbering after it, so such
     steps belong first or last.
 
     With ``href``, each step title links to ``href(step id)`` instead (the game page links to the
-    steps of the sequence's own page). ``action`` shows each allowed action (a link, when it can).
+    steps of the sequence's own page).
     """
     out: list[str] = []
     n = 0
-    for i, step in enumerate(items if isinstance(items, list) else [], 1):
-        if not isinstance(step, dict):
-            continue  # the schema reports it
+    for step in items:
         pad = "    " * depth
-        title = _value(step.get("title", {}), lang, fmt)
-        sid = str(step.get("id", i))
-        url = href(sid) if href else None
+        title = show(step.title)
+        url = href(step.id) if href else None
         shown = f"[{title}]({url})" if url else title
-        mark = "" if href else f'<span id="{anchor("step", sid)}"></span>'
-        numbered = step.get("numbered", True) is not False
-        n += numbered
-        body = f"{pad}    " if numbered else pad  # an unnumbered step is a paragraph of its own, not an item
-        lines = [f"{pad}{n}. {mark}**{shown}**" if numbered else f"{pad}{mark}**{shown}**"]
-        if step.get("text"):
-            text = _value(step["text"], lang, fmt).strip().replace("\n", f"\n{body}")
-            lines.append(f"{body}{text}")
-        if isinstance(step.get("allows"), list) and step["allows"]:
-            lines.append(f"{body}*{label('allows', lang)}:* {', '.join(action(str(a)) for a in step['allows'])}")
+        mark = "" if href else f'<span id="{anchor("step", step.id)}"></span>'
+        n += step.numbered
+        body = f"{pad}    " if step.numbered else pad  # an unnumbered step is a paragraph of its own, not an item
+        lines = [f"{pad}{n}. {mark}**{shown}**" if step.numbered else f"{pad}{mark}**{shown}**"]
+        if step.text:
+            lines.append(body + show(step.text).strip().replace("\n", f"\n{body}"))
+        if step.allows:
+            lines.append(f"{body}*{label('allows', lang)}:* {', '.join(show(a) for a in step.allows)}")
         block = "  \n".join(lines)  # a line break (two spaces) between title, text and actions
-        out += [block] if numbered else ["", block, ""]
-        out += steps(step.get("steps", []), lang, fmt, depth + numbered, href, action)
+        out += [block] if step.numbered else ["", block, ""]
+        out += steps(step.steps, lang, show, depth + step.numbered, href)
     return out
-
-
-def action_ref(game: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain,
-               names: Names = _no_names) -> Callable[[str], str]:
-    """Shows an action named in a step's ``allows`` as a link to ``<game>.<name>`` when that entry exists,
-    else by its name in ``names`` (the game's ``names:``)."""
-
-    def show(name: str) -> str:
-        if titles(f"{game}.{name}"):
-            return ref(f"{game}.{name}", lang, titles, link_to)
-        found = names(name)
-        return escape(found.best(lang) if found else name)
-
-    return show
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str]) -> list[str]:
@@ -254,79 +187,78 @@ def render_entry(
     link_to: LinkTo = _plain,
     heading: int = 1,
     resolvers: Callable[[str], Resolver | None] = lambda _name: None,
-    names: Names = _no_names,
+    names: Names = lambda _id: None,
     documents: Mapping[str, Text] | None = None,
 ) -> str:
-    """The entry as Markdown in ``lang``: title, summary, text, facts, steps, examples, links, source.
+    """The entry as Markdown in ``lang``: its view (:func:`kb.view.entry.entry_view`, which says what the
+    other arguments give) marked up by :func:`markdown`."""
+    return markdown(entry_view(entry, lang, titles, backlinks, results, resolvers, names, documents), titles, link_to, heading)
 
-    ``resolvers`` gives each example's resolver (for the labels of its inputs, outputs and values);
-    ``names`` gives the names of the ids the entry's facts and examples mention (the game's too);
-    ``documents`` the titles of the source documents by file name (``sources:`` in ``game.yaml``).
-    """
-    fmt = lambda s: inline(s, lang, titles, link_to)  # noqa: E731
-    h = "#" * heading
-    data = entry.data
-    out = [f"{h} {escape(entry.title.best(lang))} {{#{entry_anchor(entry.id)}}}", ""]
-    game = names(entry.game)
-    meta = [label(entry.kind, lang), escape(game.best(lang) if game else entry.game)]
-    if entry.rule_type != "core":
-        meta.append(label(entry.rule_type, lang))
-    out += [f"*{' · '.join(meta)}* · {code(entry.id)}", ""]
-    if entry.also_called(lang):
-        out += [f"*{label('also_called', lang)}:* {escape(', '.join(entry.also_called(lang)))}", ""]
-    if entry.text("summary"):
-        out += [f"> {fmt(entry.best('summary', lang))}", ""]
-    ruling = data.get("ruling") if entry.kind == "ruling" else None
-    if isinstance(ruling, dict):
-        out += [f"**{label('question', lang)}:** {_value(ruling.get('question'), lang, fmt)}", "",
-                f"**{label('answer', lang)}:** {_value(ruling.get('answer'), lang, fmt)}", ""]
-        extra = [(label(k, lang), _value(ruling[k], lang, fmt)) for k in ("authority", "date") if k in ruling]
-        out += _table(extra, (label("field", lang), label("value", lang)))
-    if entry.text("text"):
-        out += [fmt(entry.best("text", lang)), ""]
-    rows = facts(entry, lang, fmt, names)
-    if entry.term and entry.term.concept:
-        rows.append((label("concept_link", lang), ref(entry.term.concept, lang, titles, link_to)))
-        note = data["term"].get("concept_note")
-        if isinstance(note, dict):
-            rows.append((label("concept_note", lang), _value(note, lang, fmt)))
-    if rows:
-        out += [f"{h}# {label('facts', lang)}", ""] + _table(rows, (label("field", lang), label("value", lang)))
-    mods = data.get("modifiers")
-    if isinstance(mods, list) and mods:
-        out += [f"{h}# {label('modifiers', lang)}", ""]
-        out += _table(((_value(m.get("value"), lang, fmt), _value(m.get("when"), lang, fmt)) for m in mods
-                       if isinstance(m, dict)),
-                      (label("value", lang), label("when", lang)))
-    seq = data.get("sequence") if entry.kind == "sequence" else None
-    if isinstance(seq, dict):
-        out += [f"{h}# {label('steps', lang)}", ""] + steps(seq.get("steps", []), lang, fmt,
-                                                               action=action_ref(entry.game, lang, titles, link_to, names)) + [""]
-        if seq.get("repeats"):
-            out += [f"*{label('repeats', lang)}:* {_value(seq['repeats'], lang, fmt)}", ""]
-    if entry.text("notes"):
-        out += [f"!!! note \"{label('notes', lang)}\"", "", "    " + fmt(entry.best("notes", lang)).replace("\n", "\n    "), ""]
-    if entry.examples:
-        out += [f"{h}# {label('examples', lang)}", ""]
-        for ex in entry.examples:
-            view = example_view(entry, ex, (results or {}).get(ex.id), lang, resolvers(ex.mechanic), names)
-            out += example_markdown(view, anchor("example", ex.id), lang, fmt)
-    if entry.questions(lang):
-        out += [f"{h}# {label('player_questions', lang)}", ""] + [f"- {escape(q)}" for q in entry.questions(lang)] + [""]
-    if entry.see_also:
-        out += [f"{h}# {label('see_also', lang)}", ""]
-        out += [f"- {ref(t, lang, titles, link_to)}" for t in entry.see_also] + [""]
-    sources = sorted({lk.source for lk in backlinks if lk.source != entry.id})
-    if sources:
-        out += [f"{h}# {label('referenced_by', lang)}", ""]
-        out += [f"- {ref(s, lang, titles, link_to)}" for s in sources] + [""]
-    src = data.get("source")
-    if isinstance(src, dict):
-        section = escape(str(src.get("section")))
-        if lang != "es":  # section titles are the Spanish source's own headings
-            section = f'<span lang="es">{section}</span>'
-        doc = (documents or {}).get(str(src.get("doc")))  # the document's title from game.yaml, not its file name
-        shown = f"“{escape(doc.best(lang))}”" if doc else code(src.get("doc"))
-        out += [f"*{label('source', lang)}: {shown}, {label('section', lang)} “{section}”*", ""]
+
+def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: LinkTo = _plain, heading: int = 1) -> str:
+    """An entry's view as Markdown: title, meta, summary, then each section, then the source."""
+    page = _Page(view.lang, titles, link_to, "#" * heading)
+    lang = view.lang
+    out = [f"{page.h} {escape(view.title)} {{#{entry_anchor(view.id)}}}", "",
+           f"*{' · '.join(escape(m) for m in view.meta)}* · {code(view.id)}", ""]
+    if view.also_called:
+        out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", ""]
+    if view.summary:
+        out += [f"> {page.fmt(view.summary)}", ""]
+    for section in view.sections:
+        out += page.section(section)
+    if view.source:
+        out += page.source(view.source)
     return "\n".join(out).rstrip() + "\n"
 
+
+class _Page:
+    """The Markdown of each kind of section, for one page (its language, links and heading level)."""
+
+    def __init__(self, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo, h: str) -> None:
+        self.lang, self.titles, self.link_to, self.h = lang, titles, link_to, h
+
+    def fmt(self, text: str) -> str:
+        return inline(text, self.lang, self.titles, self.link_to)
+
+    def show(self, v: Value) -> str:
+        return markdown_value(v, self.lang, self.titles, self.link_to)
+
+    def table(self, body: Table | tuple[Row, ...], head: tuple[str, str]) -> list[str]:
+        rows = body.rows if isinstance(body, Table) else body
+        return _table(((self.show(r.key), self.show(r.value)) for r in rows), (escape(head[0]), escape(head[1])))
+
+    def section(self, section: Section) -> list[str]:
+        body, lang = section.body, self.lang
+        if isinstance(body, Ruling):
+            return ([f"**{label('question', lang)}:** {self.show(body.question)}", "",
+                     f"**{label('answer', lang)}:** {self.show(body.answer)}", ""]
+                    + self.table(body.rows, (interface("field", lang), interface("value", lang))))
+        if isinstance(body, Prose) and section.key == "notes":
+            return [f"!!! note \"{escape(section.heading)}\"", "", "    " + self.fmt(body.text).replace("\n", "\n    "), ""]
+        if isinstance(body, Prose):
+            return [self.fmt(body.text), ""]
+        out = [f"{self.h}# {escape(section.heading)}", ""]
+        if isinstance(body, Table):
+            return out + self.table(body, body.head)
+        if isinstance(body, Steps):
+            out += steps(body.steps, lang, self.show) + [""]
+            return out + ([f"*{label('repeats', lang)}:* {self.show(body.repeats)}", ""] if body.repeats else [])
+        if isinstance(body, Questions):
+            return out + [f"- {escape(q)}" for q in body.items] + [""]
+        if isinstance(body, Refs):
+            return out + [f"- {self.link(target, shown)}" for target, shown in body.items] + [""]
+        for ex in body:
+            out += example_markdown(ex.view, anchor("example", ex.id), lang, self.fmt)
+        return out
+
+    def link(self, target: str, shown: str) -> str:
+        url = self.link_to(target, None)
+        return f"[{escape(shown)}]({url})" if url else escape(shown)
+
+    def source(self, src: Source) -> list[str]:
+        section = escape(src.section)
+        if src.section_lang:
+            section = f'<span lang="{src.section_lang}">{section}</span>'
+        shown = f"“{escape(src.title)}”" if src.title else code(src.doc)
+        return [f"*{label('source', self.lang)}: {shown}, {label('section', self.lang)} “{section}”*", ""]

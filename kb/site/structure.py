@@ -27,7 +27,7 @@ from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
 from kb.core.model import SOURCE_LANG, Entry, Text
 from kb.site.render import anchor, entry_anchor
-from kb.site.worked import Names, name_finder
+from kb.view.worked import Names, name_finder
 from kb.site.findable import front_matter
 
 if TYPE_CHECKING:

@@ -8,20 +8,20 @@ type ``kb show <id>`` next.
 
 from __future__ import annotations
 
-import html
 import re
 import textwrap
-from typing import Any, Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
-from kb.core.locale import signed
 from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import Link
 from kb.mechanics import Resolver
-from kb.site.render import facts, label, plain
-from kb.site.worked import Names, example_view
+from kb.site.render import plain
+from kb.view.entry import (CONTENT, Example, EntryView, Prose, Questions, Refs, Ruling, Section, Step, Steps, Table,
+                           Value, entry_view, interface as label)
+from kb.view.worked import Names
 
-__all__ = ["render_text"]
+__all__ = ["render_text", "text"]
 
 WIDTH = 88
 
@@ -30,7 +30,6 @@ def _wrap(text: str, indent: str = "") -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
-_TAG = re.compile(r"<[^>]+>")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _EMPHASIS = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 
@@ -68,21 +67,19 @@ def _heading(title: str, char: str = "-") -> list[str]:
     return ["", title, char * len(title)]
 
 
-def _steps(items: list[Mapping[str, Any]], lang: str, show: Callable[[str], str], names: Names,
-           titles: Callable[[str], Text | None], depth: int = 0) -> list[str]:
+def _steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth: int = 0) -> list[str]:
     out: list[str] = []
     pad = "   " * depth
-    for n, step in enumerate(items, 1):
-        title = step.get("title")
-        shown = Text(title["es"], title.get("en")).best(lang) if isinstance(title, Mapping) else str(step.get("id", n))
-        out.append(f"{pad}{n}. {show(shown)}")
-        text = step.get("text")
-        if isinstance(text, Mapping) and "es" in text:
-            out += _wrap(show(Text(text["es"], text.get("en")).best(lang)), pad + "   ")
-        if step.get("allows"):
-            allowed = [(names(str(a)) or titles(str(a)) or Text(str(a))).best(lang) for a in step["allows"]]
-            out += _wrap(f"{label('allows', lang)}: {', '.join(allowed)}", pad + "   ")
-        out += _steps(step.get("steps", []), lang, show, names, titles, depth + 1)
+    n = 0
+    for step in items:
+        n += step.numbered
+        out.append(f"{pad}{n}. {show(step.title)}" if step.numbered else f"{pad}{show(step.title)}")
+        inner = pad + "   " if step.numbered else pad
+        if step.text:
+            out += _wrap(show(step.text), inner)
+        if step.allows:
+            out += _wrap(f"{label('allows', lang)}: {', '.join(show(a) for a in step.allows)}", inner)
+        out += _steps(step.steps, lang, show, depth + step.numbered)
     return out
 
 
@@ -96,90 +93,72 @@ def render_text(
     names: Names = lambda _id: None,
     documents: Mapping[str, Text] | None = None,
 ) -> str:
-    """The entry as plain text in ``lang``: title, summary, text, facts, steps, notes, examples, links, source
-    (the document's title from ``documents``, :func:`kb.site.place.source_titles`, else its file name)."""
-    text = lambda s: _EMPHASIS.sub("", plain(s, lang, titles))  # noqa: E731
-    data = entry.data
-    title = entry.title.best(lang)
-    game = names(entry.game)
-    meta = [label(entry.kind, lang), game.best(lang) if game else entry.game]
-    if entry.rule_type != "core":
-        meta.append(label(entry.rule_type, lang))
-    out = [title, "=" * len(title), " · ".join(meta) + f"  [{entry.id}]"]
-    if entry.text("summary"):
-        out += [""] + _wrap(text(entry.best("summary", lang)), "  ")
-    if entry.also_called(lang):
-        out += [""] + _wrap(f"{label('also_called', lang)}: {', '.join(entry.also_called(lang))}")
-    ruling = data.get("ruling") if entry.kind == "ruling" else None
-    if isinstance(ruling, dict):
-        for key in ("question", "answer"):
-            value = ruling.get(key)
-            if isinstance(value, Mapping):
-                out += [""] + _wrap(f"{label(key, lang)}: {text(Text(value['es'], value.get('en')).best(lang))}")
-        for key in ("authority", "date"):
-            value = ruling.get(key)
-            if isinstance(value, Mapping):
-                value = Text(value["es"], value.get("en")).best(lang)
-            if value:
-                out += _wrap(f"{label(key, lang)}: {value}")
-    if entry.text("text"):
-        out += [""] + _prose(entry.best("text", lang), text)
-    rows = facts(entry, lang, text, names)
-    if entry.term and entry.term.concept:
-        concept = titles(entry.term.concept)
-        rows.append((label("concept_link", lang), concept.best(lang) if concept else entry.term.concept))
-        note = data["term"].get("concept_note")
-        if isinstance(note, Mapping):
-            rows.append((label("concept_note", lang), text(Text(note["es"], note.get("en")).best(lang))))
-    if rows:
-        out += _heading(label("facts", lang))
-        for key, value in rows:
-            out += _wrap(f"{key}: {html.unescape(_TAG.sub('', value))}", "  ")
-    mods = data.get("modifiers")
-    if isinstance(mods, list) and mods:
-        out += _heading(label("modifiers", lang))
-        for m in mods:
-            when = m.get("when")
-            when = text(Text(when["es"], when.get("en")).best(lang)) if isinstance(when, Mapping) else str(when)
-            value = m.get("value")
-            value = (text(Text(value["es"], value.get("en")).best(lang)) if isinstance(value, Mapping)
-                     else signed(value, lang) if isinstance(value, (int, float)) else str(value))
-            out += _wrap(f"{value}: {when}", "  ")
-    seq = data.get("sequence") if entry.kind == "sequence" else None
-    if isinstance(seq, dict):
-        out += _heading(label("steps", lang)) + _steps(seq.get("steps", []), lang, text, names, lambda a: titles(f"{entry.game}.{a}"))
-        repeats = seq.get("repeats")
-        if isinstance(repeats, Mapping):
-            out += [""] + _wrap(f"{label('repeats', lang)}: {text(Text(repeats['es'], repeats.get('en')).best(lang))}")
-    if entry.text("notes"):
-        out += _heading(label("notes", lang)) + _prose(entry.best("notes", lang), text)
-    if entry.examples:
-        out += _heading(label("examples", lang))
-        for ex in entry.examples:
-            view = example_view(entry, ex, (results or {}).get(ex.id), lang, resolvers(ex.mechanic), names)
-            out += ["", f"* {view.title}"]
-            if view.note:
-                out += _wrap(text(view.note), "  ")
-            for lead, body in (("situation", view.situation), ("how", " ".join(view.steps)), ("result", view.outcome)):
-                if body:
-                    out += _wrap(f"{label(lead, lang)}. {body}", "  ")
-            if view.odds:
-                out += _wrap(view.odds, "  ")
-            if view.verified is not None:
-                out.append("  " + ("✔ " + label("verified", lang) if view.verified else "✘ " + label("failed", lang)))
-    if entry.questions(lang):
-        out += _heading(label("player_questions", lang)) + [f"  - {q}" for q in entry.questions(lang)]
-    links = [(label("see_also", lang), list(entry.see_also)),
-             (label("referenced_by", lang), sorted({lk.source for lk in backlinks if lk.source != entry.id}))]
-    for head, ids in links:
-        if ids:
-            out += _heading(head)
-            for target in ids:
-                found = titles(target)
-                out.append(f"  - {found.best(lang) if found else target}  [{target}]")
-    src = data.get("source")
-    if isinstance(src, dict):
-        doc = (documents or {}).get(str(src.get("doc")))
-        shown = f"“{doc.best(lang)}”" if doc else str(src.get("doc"))
-        out += ["", f"{label('source', lang)}: {shown}, {label('section', lang)} “{src.get('section')}”"]
+    """The entry as plain text in ``lang``: its view (:func:`kb.view.entry.entry_view`, which says what the
+    other arguments give) as :func:`text` shows it."""
+    return text(entry_view(entry, lang, titles, backlinks, results, resolvers, names, documents), titles)
+
+
+def text(view: EntryView, titles: Callable[[str], Text | None]) -> str:
+    """An entry's view as plain wrapped text: title, meta, summary, each section, source."""
+    shower = _Text(view.lang, titles)
+    out = [view.title, "=" * len(view.title), " · ".join(view.meta) + f"  [{view.id}]"]
+    if view.summary:
+        out += [""] + _wrap(shower.plain(view.summary), "  ")
+    if view.also_called:
+        out += [""] + _wrap(f"{label('also_called', view.lang)}: {', '.join(view.also_called)}")
+    for section in view.sections:
+        out += shower.section(section)
+    if view.source:
+        src = view.source
+        shown = f"“{src.title}”" if src.title else src.doc
+        out += ["", f"{label('source', view.lang)}: {shown}, {label('section', view.lang)} “{src.section}”"]
     return "\n".join(out).rstrip() + "\n"
+
+
+class _Text:
+    """The text of each kind of section in one language."""
+
+    def __init__(self, lang: str, titles: Callable[[str], Text | None]) -> None:
+        self.lang, self.titles = lang, titles
+
+    def plain(self, content: str) -> str:
+        return _EMPHASIS.sub("", plain(content, self.lang, self.titles))
+
+    def show(self, v: Value) -> str:
+        return "".join(self.plain(s.text) if s.kind == CONTENT else s.text for s in v)
+
+    def section(self, section: Section) -> list[str]:
+        body, lang = section.body, self.lang
+        if isinstance(body, Ruling):
+            out = [line for key, v in (("question", body.question), ("answer", body.answer)) if v
+                   for line in ["", *_wrap(f"{label(key, lang)}: {self.show(v)}")]]
+            return out + [line for r in body.rows for line in _wrap(f"{self.show(r.key)}: {self.show(r.value)}")]
+        if isinstance(body, Prose):
+            return ([""] if section.key == "text" else _heading(section.heading)) + _prose(body.text, self.plain)
+        out = _heading(section.heading)
+        if isinstance(body, Table):
+            return out + [line for r in body.rows for line in _wrap(f"{self.show(r.key)}: {self.show(r.value)}", "  ")]
+        if isinstance(body, Steps):
+            out += _steps(body.steps, lang, self.show)
+            return out + ([""] + _wrap(f"{label('repeats', lang)}: {self.show(body.repeats)}") if body.repeats else [])
+        if isinstance(body, Questions):
+            return out + [f"  - {q}" for q in body.items]
+        if isinstance(body, Refs):
+            return out + [f"  - {shown}  [{target}]" for target, shown in body.items]
+        for ex in body:
+            out += self.example(ex)
+        return out
+
+    def example(self, ex: Example) -> list[str]:
+        view, lang = ex.view, self.lang
+        out = ["", f"* {view.title}"]
+        if view.note:
+            out += _wrap(self.plain(view.note), "  ")
+        for lead, body in (("situation", view.situation), ("how", " ".join(view.steps)), ("result", view.outcome)):
+            if body:
+                out += _wrap(f"{label(lead, lang)}. {body}", "  ")
+        if view.odds:
+            out += _wrap(view.odds, "  ")
+        if view.verified is not None:
+            out.append("  " + ("✔ " + label("verified", lang) if view.verified else "✘ " + label("failed", lang)))
+        return out

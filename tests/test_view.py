@@ -1,0 +1,58 @@
+"""One view, every output: the site's Markdown, ``kb show`` and the search documents read one structured view."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from kb.api import KnowledgeBase
+from kb.core.model import iter_texts
+from kb.site.render import markdown
+from kb.site.text import text
+from kb.view.entry import content_texts, entry_view
+
+from conftest import CONTENT
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(CONTENT)
+
+
+def _titles(kb: KnowledgeBase):
+    def titles(entry_id: str):
+        found = kb.get(entry_id)
+        return found.title if found else None
+    return titles
+
+
+def test_the_search_body_holds_every_text_of_the_entry_once_and_nothing_else(kb) -> None:
+    """The view shows each translatable text of an entry's data (title and summary apart) exactly once."""
+    titles = _titles(kb)
+    for entry in kb.entries.values():
+        for lang in ("es", "en"):
+            data = Counter(t.get(lang) or t["es"] for p, t in iter_texts(entry.data) if p[:1] not in (("title",), ("summary",)))
+            assert Counter(content_texts(entry_view(entry, lang, titles))) == data, (entry.id, lang)
+
+
+def test_every_section_of_the_view_reaches_both_outputs(kb) -> None:
+    """Each section's heading (or, for a ruling and the text, its first words) shows on the page and in the terminal."""
+    titles = _titles(kb)
+    seen: set[str] = set()
+    for entry in kb.entries.values():
+        view = entry_view(entry, "en", titles, kb.backlinks(entry.id))
+        page, term = markdown(view, titles), text(view, titles)
+        for section in view.sections:
+            seen.add(section.key)
+            if section.key in ("ruling", "text"):
+                continue
+            assert section.heading in page and section.heading in term, (entry.id, section.key)
+    assert seen >= {"ruling", "text", "facts", "modifiers", "steps", "notes", "examples", "player_questions",
+                    "see_also", "referenced_by"}
+
+
+def test_a_ruling_shows_its_question_once(kb) -> None:
+    ruling = next(e for e in kb.entries.values() if e.kind == "ruling")
+    page = markdown(entry_view(ruling, "en", _titles(kb)), _titles(kb))
+    assert page.count("Question") == 1
