@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
@@ -14,7 +13,6 @@ from kb.core import cache
 from kb.examples import runner as _examples
 from kb.core.diagnostics import Diagnostic, sort_key
 from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
-from kb.core.plain import Plain, plain
 from kb.link.linker import Graph, Link, link, rebuild
 from kb.link.view import ConceptView
 from kb.core.files import NoContent, content_root, default_content_root, find_root

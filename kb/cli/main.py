@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import html
 import io
 import os
 import json
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO

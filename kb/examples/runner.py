@@ -13,7 +13,7 @@ from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
 from kb.mechanics import Context, Outcome, Registry, Resolver, RuleError, Step
 from kb.mechanics.dice import distribution, parse
-from kb.core.model import Entry, Example, Text
+from kb.core.model import Entry, Example
 from kb.core.schema import found, where
 
 __all__ = ["ExampleResult", "check_examples", "check_chance", "run_example", "run_examples", "select", "Selection",
@@ -144,7 +144,7 @@ def _same(expected: Any, actual: Any, tol: float | None) -> bool:
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float, Fraction)):
         return math.isclose(float(expected), float(actual), rel_tol=0, abs_tol=tol or 0)
     if isinstance(expected, list) and isinstance(actual, (list, tuple)):
-        return len(expected) == len(actual) and all(_same(a, b, tol) for a, b in zip(expected, actual))
+        return len(expected) == len(actual) and all(_same(a, b, tol) for a, b in zip(expected, actual, strict=True))
     if isinstance(expected, dict) and isinstance(actual, Mapping):
         return expected.keys() == actual.keys() and all(_same(v, actual[k], tol) for k, v in expected.items())
     return expected == actual

@@ -373,37 +373,55 @@ def _plan(owner: Owner, st: FieldStatus, items: list[tuple[int | None, polib.POE
           locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
     """What to write for one field, or None (the reason is recorded in ``result``)."""
     es = split(st.source)
-    en = split(st.translation) if st.translation is not None else None
-    ctx = f"{st.entry}{CONTEXT_SEP}{st.field}"
     whole = [item for part, item in items if part is None]
     single = len(es) == 1 and not es[0].prefix
-    by_part: dict[int, polib.POEntry] = {}
     if whole and not single:  # the field as one message
-        item = whole[0]
-        if "fuzzy" in item.flags or not item.msgstr.strip():
-            result.skipped["fuzzy" if "fuzzy" in item.flags else "empty"] += 1
-            return None
-        if normalise(item.msgid) != normalise(flat(es)):
-            result.refused.append((ctx, "the Spanish changed after the export; export again and translate the new text"))
-            return None
-        new_units = split(item.msgstr)
-        if en is not None and normalise(flat(new_units)) == normalise(flat(en)):
-            return _unchanged(st, result)
-        if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles):
-            return None
-        if aligned(es, new_units):
-            return _Plan(st, {i: u.text for i, u in enumerate(new_units)})
-        return _Plan(st, None, po_text(item.msgstr))
+        return _plan_whole(owner, st, whole[0], es, result, locate, kb, titles)
+    by_part: dict[int, polib.POEntry] = {}
     for part, item in items:
         index = 0 if part is None else part
         if index >= len(es) or (part is None and not single):
             result.unknown.append(item.msgctxt or "")
             return None
         by_part[index] = item
-    for index, item in sorted(by_part.items()):
-        if "fuzzy" in item.flags or not item.msgstr.strip():
-            result.skipped["fuzzy" if "fuzzy" in item.flags else "empty"] += 1
-            return None
+    return _plan_parts(owner, st, by_part, es, result, locate, kb, titles)
+
+
+def _skipped(item: polib.POEntry, result: ImportResult) -> bool:
+    """True (and counted) when a message is fuzzy or untranslated."""
+    if "fuzzy" in item.flags or not item.msgstr.strip():
+        result.skipped["fuzzy" if "fuzzy" in item.flags else "empty"] += 1
+        return True
+    return False
+
+
+def _plan_whole(owner: Owner, st: FieldStatus, item: polib.POEntry, es: list[Unit], result: ImportResult,
+                locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
+    """A field translated as one message."""
+    en = split(st.translation) if st.translation is not None else None
+    if _skipped(item, result):
+        return None
+    if normalise(item.msgid) != normalise(flat(es)):
+        result.refused.append((f"{st.entry}{CONTEXT_SEP}{st.field}",
+                               "the Spanish changed after the export; export again and translate the new text"))
+        return None
+    new_units = split(item.msgstr)
+    if en is not None and normalise(flat(new_units)) == normalise(flat(en)):
+        return _unchanged(st, result)
+    if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles):
+        return None
+    if aligned(es, new_units):
+        return _Plan(st, {i: u.text for i, u in enumerate(new_units)})
+    return _Plan(st, None, po_text(item.msgstr))
+
+
+def _plan_parts(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry], es: list[Unit], result: ImportResult,
+                locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
+    """A field translated paragraph by paragraph (``by_part``: paragraph index -> message)."""
+    en = split(st.translation) if st.translation is not None else None
+    ctx = f"{st.entry}{CONTEXT_SEP}{st.field}"
+    if any(_skipped(item, result) for _, item in sorted(by_part.items())):
+        return None
     for index, item in sorted(by_part.items()):
         if normalise(item.msgid) != normalise(es[index].text):
             result.refused.append((item.msgctxt or ctx, "the Spanish changed after the export; export again and "

@@ -58,11 +58,11 @@ def split(text: str) -> list[Unit]:
         prefix = ""
         first = True
 
-        def close() -> None:
+        def close() -> None:  # called only within this iteration: the loop's variables are this block's
             nonlocal first
-            if current:
-                body = " ".join(line.strip() for line in [current[0][len(prefix):], *current[1:]])
-                out.append(Unit(body, prefix, block_sep if first else "\n", tuple(current)))
+            if current:  # noqa: B023
+                body = " ".join(line.strip() for line in [current[0][len(prefix):], *current[1:]])  # noqa: B023
+                out.append(Unit(body, prefix, block_sep if first else "\n", tuple(current)))  # noqa: B023
                 first = False
 
         for line in pieces[i].split("\n"):
@@ -124,7 +124,7 @@ def match(before: Sequence[Unit], after: Sequence[Unit]) -> dict[int, int | None
     a = [" ".join(u.text.split()) for u in before]
     b = [" ".join(u.text.split()) for u in after]
     out: dict[int, int | None] = {j: None for j in range(len(b))}
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, _i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
             for k in range(j2 - j1):
                 out[j1 + k] = i1 + k

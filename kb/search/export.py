@@ -47,7 +47,6 @@ from typing import Any, Callable, Mapping
 
 from kb.core.cache import load, save
 from kb.core.terms import STOPWORDS, fold, tokens
-from kb.search import query as engine
 from kb.search import ranking
 
 __all__ = ["FORMAT", "export", "to_script", "EXTRA_WORDS"]
@@ -115,94 +114,107 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
     ``url(entry_id)`` is the entry's page relative to the language's root (``None``: not shown);
     ``game_names`` labels the game chips; ``cache`` is a folder for the analysed common words.
     """
-    ix, expander = reader.ix, reader.expander
-    with ix.searcher() as s:
+    with reader.ix.searcher() as s:
         r = s.reader()
-        schema = s.schema
-        entries, langs, kinds = r.column_reader("entry"), r.column_reader("lang"), r.column_reader("kind")
+        langs = r.column_reader("lang")
         docnums = [d for d in range(r.doc_count_all()) if not r.is_deleted(d) and langs[d] == lang]
-        position = {d: i for i, d in enumerate(docnums)}
-        docs = []
-        for d in docnums:
-            stored = r.stored_fields(d)
-            titles = json.loads(stored["titles"])
-            docs.append({"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
-                         "kind": stored["kind"], "url": url(stored["entry"]),
-                         "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
-                         "boost": 1.0})  # no boost on term frequencies: kind priors are rules["kindPrior"]
-
+        docs = [_doc(r.stored_fields(d), lang, url) for d in docnums]
         terms: dict[str, int] = {}
-
-        def tid(text: str) -> int:
-            return terms.setdefault(text, len(terms))
-
-        fields: list[dict[str, Any]] = []
-        for name, field in _fields(lang):
-            postings: list[list[Any]] = []
-            for btext in r.lexicon(field):
-                text = btext.decode("utf-8")
-                row: list[Any] = [tid(text), r.doc_frequency(field, text)]
-                m = r.postings(field, btext)
-                while m.is_active():
-                    i = position.get(m.id())
-                    if i is not None:
-                        positions = m.value_as("positions")
-                        if abs(m.weight() - len(positions) * docs[i]["boost"]) > 1e-6:
-                            raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {docs[i]['id']}, not "
-                                             f"{len(positions)} x {docs[i]['boost']}: the engine's weighting changed")
-                        row += [i, len(positions), *positions]
-                    m.next()
-                if len(row) > 2:
-                    postings.append(row)
-            fields.append({"name": name, "weight": ranking.FIELD_WEIGHTS[name], "b": ranking.BM25_B[name], "analyzer": "stem",
-                           "avg": s.avg_field_length(field) or 1,
-                           "lengths": [r.doc_field_length(d, field, 0) for d in docnums], "postings": postings})
-
-        stem_field, other = f"body_{lang}", ("en" if lang == "es" else "es")
-        stems_known = {row[0] for f in fields if f["analyzer"] == "stem" for row in f["postings"]}
-        other_known = {b.decode("utf-8") for f in _SCORED for b in r.lexicon(f"{f}_{other}")}
-        spell = f"spell_{lang}"
-        spelling = {b.decode("utf-8"): 0 for b in r.lexicon(spell)}
+        fields = [_field(s, r, name, field, docnums, docs, terms) for name, field in _fields(lang)]
+        spelling = {b.decode("utf-8"): 0 for b in r.lexicon(f"spell_{lang}")}
         for word in spelling:
-            spelling[word] = r.frequency(spell, word)
-        always = list(dict.fromkeys(k for k in map(fold, (
-            *spelling,
-            *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
-        common, common_terms = _common(schema, extra_words, cache)
-        own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
-        # -1: a term the index lacks. A word with no term here (a stop word of this language) but one in the other
-        # language still makes a slot of the query (ranking: every field of both languages), so it maps to [-1].
-        words: dict[str, list[int]] = {key: [terms.get(x, -1) for x in own[lang][key]] or ([-1] if own[other][key] else [])
-                                       for key in always}
-        mine, theirs = common_terms[lang], common_terms[other]
-        for i, key in enumerate(common):
-            if key in words:
-                continue
-            ids = [terms.get(x, -1) for x in mine[i].split()]
-            # kept when the index knows the word's stem here, or in the other language (then it is no typo)
-            if any(t in stems_known for t in ids) or any(x in other_known for x in theirs[i].split()):
-                words[key] = ids
-
-        rules = {
-            "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": r.doc_count_all(),
-            "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
-                             "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
-                             # each name as the engine offers it (its words) and as it is matched (folded words)
-                             "groups": [[[_joined(a), _joined(fold(a))] for a in g] for g in expander.groups],
-                             "keys": {" ".join(k): sorted(ids) for k, ids in expander.keys.items()},
-                             "longest": expander.longest, "exact": sorted(" ".join(k) for k in expander.exact),
-                             "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
-            "questionWords": sorted(ranking.QUESTION_WORDS),
-            "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
-            "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
-            "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
-            "gameWords": sorted(reader.meta.game_words),
-            "spelling": {"min": 4, "maxdist": 2, "prefix": 1},
-            "fuzzy": {"minLength": 3, "long": 5},
-        }
+            spelling[word] = r.frequency(f"spell_{lang}", word)
+        words = _words(s.schema, r, lang, fields, terms, spelling, reader.expander, extra_words, cache)
+        rules = _rules(reader, r.doc_count_all())
     return {"version": FORMAT, "lang": lang, "docs": docs, "terms": list(terms), "fields": fields,
             "words": words, "spelling": sorted(spelling.items()), "rules": rules,
             "games": dict(sorted(game_names.items()))}
+
+
+def _doc(stored: Mapping[str, Any], lang: str, url: Callable[[str], str | None]) -> dict[str, Any]:
+    titles = json.loads(stored["titles"])
+    return {"id": stored["entry"], "title": titles.get(lang) or titles["es"], "game": stored["game"],
+            "kind": stored["kind"], "url": url(stored["entry"]),
+            "summary": " ".join((stored.get(f"summary_{lang}") or "").split()),
+            "boost": 1.0}  # no boost on term frequencies: kind priors are rules["kindPrior"]
+
+
+def _field(s: Any, r: Any, name: str, field: str, docnums: list[int], docs: list[dict[str, Any]],
+           terms: dict[str, int]) -> dict[str, Any]:
+    """One scored field: weight, B, average length, each document's length and the postings of ``docnums``."""
+    position = {d: i for i, d in enumerate(docnums)}
+    postings: list[list[Any]] = []
+    for btext in r.lexicon(field):
+        text = btext.decode("utf-8")
+        row: list[Any] = [terms.setdefault(text, len(terms)), r.doc_frequency(field, text)]
+        m = r.postings(field, btext)
+        while m.is_active():
+            i = position.get(m.id())
+            if i is not None:
+                row += [i, *_posting(field, text, m, docs[i])]
+            m.next()
+        if len(row) > 2:
+            postings.append(row)
+    return {"name": name, "weight": ranking.FIELD_WEIGHTS[name], "b": ranking.BM25_B[name], "analyzer": "stem",
+            "avg": s.avg_field_length(field) or 1,
+            "lengths": [r.doc_field_length(d, field, 0) for d in docnums], "postings": postings}
+
+
+def _posting(field: str, text: str, m: Any, doc: Mapping[str, Any]) -> list[int]:
+    """A document's count and positions of a term; its weight must be the count times the document's boost."""
+    positions = m.value_as("positions")
+    if abs(m.weight() - len(positions) * doc["boost"]) > 1e-6:
+        raise ValueError(f"search export: {field}:{text} weighs {m.weight()} in {doc['id']}, not "
+                         f"{len(positions)} x {doc['boost']}: the engine's weighting changed")
+    return [len(positions), *positions]
+
+
+def _words(schema: Any, r: Any, lang: str, fields: list[dict[str, Any]], terms: dict[str, int], spelling: Mapping[str, int],
+           expander: Any, extra_words: int, cache: Path | None) -> dict[str, list[int]]:
+    """The map from surface word forms to ``lang``'s analysed terms (see the module's docstring)."""
+    other = "en" if lang == "es" else "es"
+    stems_known = {row[0] for f in fields if f["analyzer"] == "stem" for row in f["postings"]}
+    other_known = {b.decode("utf-8") for f in _SCORED for b in r.lexicon(f"{f}_{other}")}
+    always = list(dict.fromkeys(k for k in map(fold, (
+        *spelling,
+        *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
+    common, common_terms = _common(schema, extra_words, cache)
+    own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
+    # -1: a term the index lacks. A word with no term here (a stop word of this language) but one in the other
+    # language still makes a slot of the query (ranking: every field of both languages), so it maps to [-1].
+    words: dict[str, list[int]] = {key: [terms.get(x, -1) for x in own[lang][key]] or ([-1] if own[other][key] else [])
+                                   for key in always}
+    mine, theirs = common_terms[lang], common_terms[other]
+    for i, key in enumerate(common):
+        if key in words:
+            continue
+        ids = [terms.get(x, -1) for x in mine[i].split()]
+        # kept when the index knows the word's stem here, or in the other language (then it is no typo)
+        if any(t in stems_known for t in ids) or any(x in other_known for x in theirs[i].split()):
+            words[key] = ids
+    return words
+
+
+def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
+    """The ranking rules' data (:mod:`kb.search.ranking`'s parameters, the name and word→game tables)."""
+    expander = reader.expander
+    return {
+        "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": doc_count,
+        "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
+                         "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
+                         # each name as the engine offers it (its words) and as it is matched (folded words)
+                         "groups": [[[_joined(a), _joined(fold(a))] for a in g] for g in expander.groups],
+                         "keys": {" ".join(k): sorted(ids) for k, ids in expander.keys.items()},
+                         "longest": expander.longest, "exact": sorted(" ".join(k) for k in expander.exact),
+                         "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
+        "questionWords": sorted(ranking.QUESTION_WORDS),
+        "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
+        "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
+        "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
+        "gameWords": sorted(reader.meta.game_words),
+        "spelling": {"min": 4, "maxdist": 2, "prefix": 1},
+        "fuzzy": {"minLength": 3, "long": 5},
+    }
 
 
 def to_script(data: Mapping[str, Any]) -> str:

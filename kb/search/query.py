@@ -208,7 +208,7 @@ class _Stats:
         entries, entry_ix = self.codes["entry"]
         self.entry_game = np.zeros(len(entries), dtype=np.int64)
         self.entry_game[entry_ix] = self.codes["game"][1]
-        self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(cols["entry"], cols["lang"]))
+        self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(cols["entry"], cols["lang"], strict=True))
                        if self.alive[d]}
         self._norms: dict[tuple[str, float, float], Any] = {}
         self._vocab: dict[str, dict[tuple[str, int], list[tuple[str, int]]]] = {}
@@ -449,7 +449,6 @@ def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str
         return out
     said = ranking.query_language(words) or lang
     order = (said, *(lg for lg in LANGS if lg != said)) if said else LANGS
-    reader = s.reader()
     for w in unknown:
         folded = fold(w.lower())
         for group in ((order[0],), order[1:]) if said else (order,):
@@ -501,7 +500,6 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
 
 def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
     """The last resort when nothing matched: the nearest indexed word of each word, in either language."""
-    reader = s.reader()
     out: dict[str, str] = {}
     for w in words:
         folded = fold(w.lower())
@@ -555,7 +553,7 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
     present[entry_ix[docs]] = True
     found = np.flatnonzero(present)
     counts = np.bincount(st.entry_game[found], minlength=len(games))
-    by_game = {g: int(c) for g, c in zip(games, counts) if c}
+    by_game = {g: int(c) for g, c in zip(games, counts, strict=False) if c}
     want = 2 * limit  # an entry has two documents
     if len(docs) > want:
         floor = np.partition(values, len(values) - want)[len(values) - want]
@@ -575,8 +573,8 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
             stored = st.stored(st.doc_of[(stored["entry"], want_lang)])  # the reader's language, whichever matched best
             doc_lang = stored["lang"]
         snippet = ""
-        for field in (f"summary_{doc_lang}", f"body_{doc_lang}"):
-            snippet = _snippet(stored.get(field) or "", stems[doc_lang])
+        for name in (f"summary_{doc_lang}", f"body_{doc_lang}"):
+            snippet = _snippet(stored.get(name) or "", stems[doc_lang])
             if "**" in snippet:
                 break
         out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,

@@ -116,29 +116,37 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
     (such as the games' summaries) and the ``lang`` labels use, and ids whose ``names`` in ``lang`` are
     the id itself ("support" is the English name of ``support``). One-letter names are left alone."""
     entries = list(entries)
-    data: set[str] = set()
-    prose: set[frozenset[str]] = set()
-    for e in entries:
-        for ex in e.data.get("examples") or []:
-            if isinstance(ex, Mapping):
-                data.update(_strings(ex.get("given")), _strings(ex.get("expect")))
-        for step in _steps((e.data.get("sequence") or {}).get("steps", []) if e.kind == "sequence" else []):
-            data.add(str(step.get("id")))
-            data.update(str(a) for a in step.get("allows", []))
-        block = e.data.get(e.kind)
-        if isinstance(block, Mapping) and e.kind != "sequence":
-            data.update(s for k, v in block.items() if k not in ("forms", "abbreviations") for s in _strings(v, keys=False))
-        texts = [t.get(lang) for _, t in iter_texts(e.data)]
-        if e.term:
-            texts += list(e.term.forms.get(lang, ())) + list(e.term.abbreviations.get(lang, ()))
-        texts += [*e.also_called(lang), *e.questions(lang), *e.typed(lang)]  # players' own words
-        prose.update(_words(t) for t in texts if isinstance(t, str))
-    words = {w for ws in prose for w in ws} | {w for t in prose_texts for w in _words(t)}
+    data = {s for e in entries for s in _data_strings(e)}
+    prose = {w for e in entries for w in _prose_words(e, lang)}
+    words = prose | {w for t in prose_texts for w in _words(t)}
     found = {w for w in data if _DATUM.fullmatch(w) and len(w) > 1}
     found |= {w for w, label in vocabulary.items() if label.get(lang) and label.get(lang) != w}
     labels = {w for label in vocabulary.values() for w in _words(label.get(lang) or "")}
     same = {w for w, name in names.items() if (name.get(lang) or "").lower() == w.lower()}
     return {w for w in found if w.lower() not in words and w.lower() not in labels and w not in same}
+
+
+def _data_strings(e: Entry) -> Iterator[str]:
+    """The strings of an entry's data a reader should never see raw: examples' inputs and outputs, step
+    ids and allowed actions, the values of the kind-specific facts."""
+    for ex in e.data.get("examples") or []:
+        if isinstance(ex, Mapping):
+            yield from (*_strings(ex.get("given")), *_strings(ex.get("expect")))
+    for step in _steps((e.data.get("sequence") or {}).get("steps", []) if e.kind == "sequence" else []):
+        yield str(step.get("id"))
+        yield from (str(a) for a in step.get("allows", []))
+    block = e.data.get(e.kind)
+    if isinstance(block, Mapping) and e.kind != "sequence":
+        yield from (s for k, v in block.items() if k not in ("forms", "abbreviations") for s in _strings(v, keys=False))
+
+
+def _prose_words(e: Entry, lang: str) -> set[str]:
+    """The words an entry's own ``lang`` prose, its term's forms and its players' names and questions use."""
+    texts = [t.get(lang) for _, t in iter_texts(e.data)]
+    if e.term:
+        texts += list(e.term.forms.get(lang, ())) + list(e.term.abbreviations.get(lang, ()))
+    texts += [*e.also_called(lang), *e.questions(lang)]  # players' own words
+    return {w for t in texts if isinstance(t, str) for w in _words(t)}
 
 
 def _words(text: str) -> frozenset[str]:

@@ -13,7 +13,7 @@ from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
 from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain, render_entry, steps
-from kb.site.structure import (LANGUAGES, NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
+from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
                                results_by_entry)
 from kb.view.entry import sequence_steps
 from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page

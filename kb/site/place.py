@@ -12,7 +12,7 @@ paragraph's copy-link button adds the paragraph's number (``[malifaux.engaged ¶
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping
 
 from kb.core.model import Entry, Text
 from kb.site.render import escape

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult

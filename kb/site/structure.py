@@ -33,7 +33,7 @@ from kb.site.findable import front_matter
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "relative", "build_site",
+__all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "relative",
            "nav_config", "results_by_entry"]
 
 LANGUAGES: dict[str, str] = {"es": "Español", "en": "English"}

@@ -1,0 +1,48 @@
+"""The house's figures, re-run by anyone: ruff's pyflakes and bug-prone rules, and radon's complexity.
+
+``ruff check --select F,B kb`` must find nothing; ``radon cc kb`` must show no block of rank E or F,
+and no more blocks of rank C or worse than :data:`MAX_C_OR_WORSE` (a ratchet: lower it as blocks are split).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+KB = Path(__file__).resolve().parents[1] / "kb"
+
+MAX_C_OR_WORSE = 83
+"""Blocks of ``kb/`` with cyclomatic complexity 11 or more (radon rank C..F); issue 33 aims at 40."""
+
+
+def test_ruff_finds_no_pyflakes_or_bugbear_problem() -> None:
+    pytest.importorskip("ruff")
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--select", "F,B", "--no-cache", "--output-format",
+                           "concise", str(KB)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _blocks() -> list[tuple[str, str, int]]:
+    """Every function, method and class of ``kb/`` as ``radon cc kb`` lists them: (where, rank, complexity)."""
+    from radon.complexity import cc_rank, cc_visit
+
+    out = set()
+    for path in sorted(KB.rglob("*.py")):
+        for block in cc_visit(path.read_text(encoding="utf-8")):  # methods come both alone and inside their class
+            for b in (block, *getattr(block, "methods", [])):
+                out.add((f"{path.relative_to(KB.parent)}:{b.lineno} {b.fullname}", cc_rank(b.complexity), b.complexity))
+    return sorted(out)
+
+
+def test_no_block_is_of_complexity_e_or_f() -> None:
+    pytest.importorskip("radon")
+    assert [b for b in _blocks() if b[1] in "EF"] == []
+
+
+def test_blocks_of_complexity_c_or_worse_do_not_grow() -> None:
+    pytest.importorskip("radon")
+    heavy = sorted((b for b in _blocks() if b[1] in "CDEF"), key=lambda b: -b[2])
+    assert len(heavy) <= MAX_C_OR_WORSE, "\n".join(f"{n} {r} ({c})" for n, r, c in heavy)
