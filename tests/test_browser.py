@@ -203,7 +203,9 @@ def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
     chips.filter(has_text="Regla").click()
     assert _eventually(lambda: _ids(page), ids) == ids
     box.press("ArrowDown")
-    expect(page.locator('a.kb-search__hit[aria-selected="true"]')).to_have_attribute("data-kb-id", ids[1])
+    selected = box.get_attribute("aria-activedescendant")  # the selection, announced by the input
+    expect(page.locator(f"a#{selected}")).to_have_attribute("data-kb-id", ids[1])
+    assert page.locator("a.kb-search__hit[aria-selected]").count() == 0
     box.press("ArrowUp")
     box.press("Enter")  # the selected result: the first
     page.wait_for_url(f"{base}/es/mini/line-of-sight.html")
@@ -372,6 +374,46 @@ def test_axe_finds_no_serious_violation_of_our_markup(page, base: str, axe_scrip
             if v["impact"] in ("serious", "critical"):
                 found += [f"{path}: {v['id']} {n['target']} {n['html'][:120]}" for n in v["nodes"]]
     assert not found, "\n".join(found)
+
+
+def _serious(page, axe_script: str) -> list[str]:
+    page.add_script_tag(content=axe_script)
+    result = page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})""")
+    return [f"{v['id']} {n['target']} {n['html'][:120]}" for v in result["violations"]
+            if v["impact"] in ("serious", "critical") for n in v["nodes"]]
+
+
+@pytest.mark.parametrize("lang, query", [("es", "linea de vision"), ("en", "line of sight")])
+def test_axe_with_the_search_dialog_open_and_results_shown(page, base: str, axe_script: str, lang: str,
+                                                           query: str) -> None:
+    page.goto(f"{base}/{lang}/mini/aim.html")
+    assert len(_search(page, query)) >= 2
+    page.keyboard.press("ArrowDown")
+    assert not (found := _serious(page, axe_script)), "\n".join(found)
+
+
+def test_the_search_dialog_is_a_modal(page, base: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{base}/es/mini/aim.html")
+    opener = page.locator("button.kb-search__open")
+    opener.focus()
+    page.keyboard.press("Enter")
+    box = page.locator("input.kb-search__input")
+    expect(box).to_be_focused()
+    box.press_sequentially("linea de vision")
+    page.wait_for_selector("a.kb-search__hit")
+    inside = []
+    for _ in range(30):  # Tab never leaves the dialog
+        page.keyboard.press("Tab")
+        inside.append(page.evaluate("document.querySelector('.kb-search').contains(document.activeElement)"))
+    assert all(inside)
+    assert page.evaluate("document.activeElement.tagName") in ("A", "BUTTON", "INPUT")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.querySelector('.kb-search').contains(document.activeElement)")
+    page.keyboard.press("Escape")  # from wherever the focus is inside it
+    expect(page.locator(".kb-search")).to_be_hidden()
+    expect(opener).to_be_focused()  # focus restored
 
 
 def test_following_a_referenced_by_link(page, base: str) -> None:

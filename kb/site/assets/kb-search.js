@@ -94,6 +94,7 @@
     input.autocomplete = "off";
     input.spellcheck = false;
     input.setAttribute("aria-label", l.search || "Search");
+    input.setAttribute("aria-controls", "kb-search-results");
     input.placeholder = l.placeholder || "";
     var shut = el("button", "kb-search__close md-icon", "×");
     shut.type = "button";
@@ -106,6 +107,8 @@
     var status = el("p", "kb-search__status");
     status.setAttribute("aria-live", "polite");
     var list = el("ol", "kb-search__results");
+    list.id = "kb-search-results";
+    list.setAttribute("aria-label", l.results || "results");
     var hint = el("p", "kb-search__hint", l.hint || "");
     box.appendChild(form);
     box.appendChild(chips);
@@ -117,12 +120,16 @@
     document.body.appendChild(root);
     input.addEventListener("input", function () { state.game = state.kind = null; run(); });
     input.addEventListener("keydown", keys);
+    root.addEventListener("keydown", trap);
     return { root: root, input: input, chips: chips, status: status, list: list, hint: hint };
   }
+
+  var opener = null;
 
   function open() {
     load();
     if (!ui) ui = build();
+    if (ui.root.hidden) opener = document.activeElement;
     ui.root.hidden = false;
     document.documentElement.classList.add("kb-search--open");
     ui.input.focus();
@@ -134,6 +141,25 @@
     if (!ui) return;
     ui.root.hidden = true;
     document.documentElement.classList.remove("kb-search--open");
+    var back = opener && document.contains(opener) ? opener : document.querySelector(".kb-search__open");
+    opener = null;
+    if (back && back.focus) back.focus();  /* focus goes back where it was */
+  }
+
+  /* A modal: Tab and Shift+Tab cycle inside the dialog; Escape closes it from anywhere in it. */
+  function trap(ev) {
+    if (ev.key === "Escape") {
+      ev.preventDefault();
+      close();
+      return;
+    }
+    if (ev.key !== "Tab") return;
+    var stops = Array.prototype.filter.call(
+      ui.root.querySelectorAll("input, button, a[href]"), function (e) { return e.offsetParent !== null; });
+    if (!stops.length) return;
+    var first = stops[0], last = stops[stops.length - 1], at = document.activeElement;
+    if (ev.shiftKey && (at === first || !ui.root.contains(at))) { ev.preventDefault(); last.focus(); }
+    else if (!ev.shiftKey && (at === last || !ui.root.contains(at))) { ev.preventDefault(); first.focus(); }
   }
 
   function go(i) {
@@ -147,18 +173,19 @@
       if (!state.hits.length) return;
       var n = state.hits.length;
       select((state.selected + (ev.key === "ArrowDown" ? 1 : n - 1)) % n);
-    } else if (ev.key === "Escape") {
-      ev.preventDefault();
-      close();
     }
   }
 
   function select(i) {
     state.selected = i;
     var links = ui.list.querySelectorAll("a");
+    ui.input.removeAttribute("aria-activedescendant");
     for (var k = 0; k < links.length; k++) {
-      links[k].setAttribute("aria-selected", k === i ? "true" : "false");
-      if (k === i) links[k].scrollIntoView({ block: "nearest" });
+      links[k].classList.toggle("kb-search__hit--on", k === i);
+      if (k === i) {
+        ui.input.setAttribute("aria-activedescendant", links[k].id);  /* read out as the selection moves */
+        links[k].scrollIntoView({ block: "nearest" });
+      }
     }
   }
 
@@ -232,6 +259,7 @@
       var a = el("a", "kb-search__hit");
       a.href = hit.url ? config.root + hit.url : "#";
       a.setAttribute("data-kb-id", hit.id);
+      a.id = "kb-search-hit-" + i;
       a.appendChild(el("span", "kb-search__title", hit.title));
       a.appendChild(el("span", "kb-search__meta", (engine.data.games[hit.game] || hit.game) + " · " +
                        (engine.data.kinds[hit.kind] || hit.kind)));
