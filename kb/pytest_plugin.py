@@ -20,6 +20,7 @@ import pytest
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
+from kb.core.errors import KbError
 from kb.api import KnowledgeBase, find_root
 from kb.core.diagnostics import format_path
 from kb.examples.runner import ExampleResult
@@ -68,7 +69,7 @@ class ExampleFile(pytest.File):
                     yield ExampleItem.from_parent(self, name=f"{entry.id}#{ex.id}", kb=kb, entry=entry, example=ex)
 
 
-class NotLoaded(Exception):
+class NotLoaded(KbError):
     """Raised by the item of a file that does not load."""
 
 
@@ -92,7 +93,7 @@ class NotLoadedItem(pytest.Item):
         return self.path, self.problems[0].location.line - 1, "file does not load"
 
 
-class ExampleFailed(Exception):
+class ExampleFailed(KbError):
     """Raised by an item whose example does not hold."""
 
     def __init__(self, result: ExampleResult) -> None:

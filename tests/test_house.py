@@ -46,3 +46,28 @@ def test_blocks_of_complexity_c_or_worse_do_not_grow() -> None:
     pytest.importorskip("radon")
     heavy = sorted((b for b in _blocks() if b[1] in "CDEF"), key=lambda b: -b[2])
     assert len(heavy) <= MAX_C_OR_WORSE, "\n".join(f"{n} {r} ({c})" for n, r, c in heavy)
+
+
+def test_every_error_the_package_defines_is_a_kb_error() -> None:
+    """One family: a caller catches :class:`kb.core.errors.KbError` and gets every error ``kb`` raises on purpose."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import kb
+    from kb.core.errors import KbError
+
+    found = {}
+    for info in pkgutil.walk_packages(kb.__path__, "kb."):
+        if info.name == "kb.__main__":  # runs the CLI when imported
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if inspect.isclass(obj) and issubclass(obj, BaseException) and obj.__module__ == info.name:
+                found[f"{info.name}.{name}"] = obj
+    assert {"kb.search.query.SearchError", "kb.mechanics.RuleError", "kb.core.files.NoContent",
+            "kb.core._yaml.RoundTripError", "kb.cli.scaffold.ScaffoldError"} <= set(found)
+    # private control flow (a module's own _Stop, _Usage) and TimeLimit, a BaseException on purpose so that a
+    # resolver's `except Exception` cannot swallow its deadline, stay outside the family
+    outside = {n for n, c in found.items() if not issubclass(c, KbError)}
+    assert sorted(n for n in outside if not n.rpartition(".")[2].startswith("_")) == ["kb.examples.limits.TimeLimit"]

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
+from kb.core.errors import KbError
 from kb.core.files import atomic_write
 
 __all__ = ["ScaffoldError", "init_pack", "new_entry", "KIND_FOLDERS", "SLUG"]
@@ -39,7 +40,7 @@ _PACK = {  # template -> path inside the pack (``$game`` filled in)
 }
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(KbError):
     """A pack or entry cannot be made as asked; the message says why and what to do."""
 
 

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import yaml
 from yaml import events as ev
 
+from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write
 from kb.core.model import DataPath, Location, Marks
@@ -266,7 +267,7 @@ def load_file(path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Dia
 # ---------------------------------------------------------------- round-trip writing (ruamel)
 
 
-class RoundTripError(Exception):
+class RoundTripError(KbError):
     """A round-trip edit refused: what it would write does not read back as intended (nothing is written)."""
 
 

@@ -13,13 +13,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic
 from kb.core.model import Entry, Example, Location, Marks, Term, Text
 
 __all__ = ["Damaged", "TYPES", "dumps", "loads"]
 
 
-class Damaged(ValueError):
+class Damaged(KbError, ValueError):
     """A cache file that is not what this engine writes."""
 
 

@@ -14,7 +14,8 @@ __all__ = ["KbError", "UnknownEntry", "UnknownExample", "UnknownValue"]
 
 
 class KbError(Exception):
-    """Base of the errors the knowledge base raises to its callers."""
+    """Root of every error `kb` raises on purpose (RuleError, SearchError, NoContent, RoundTripError,
+    ScaffoldError, the API's Unknown* ...): catch this one to catch them all (tests/test_house.py)."""
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""

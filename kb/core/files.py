@@ -10,6 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Location
 
@@ -201,7 +202,7 @@ def sweep_temp(folder: Path) -> int:
     return removed
 
 
-class NoContent(LookupError):
+class NoContent(KbError, LookupError):
     """No content tree where one was looked for: the message says where, and how to give one."""
 
 

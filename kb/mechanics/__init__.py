@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping
 
 from babel import Locale
 
+from kb.core.errors import KbError
 from kb.core.model import Text
 
 __all__ = [
@@ -164,7 +165,7 @@ def outcome(trace: Trace, odds: Chance | Fraction | None = None, /, **values: An
     return Outcome(values, tuple(trace.steps), odds)
 
 
-class RuleError(Exception):
+class RuleError(KbError):
     """A rule forbids what the inputs describe; ``code`` is what ``expect_error`` matches.
 
     Like :meth:`Trace.add`, the message may hold ``{name}`` fields filled from ``values``: a page then

@@ -31,6 +31,7 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.reading import TermNotFound
 from whoosh.support.charset import accent_map
 
+from kb.core.errors import KbError
 from kb.core.terms import STOPWORDS, fold
 from kb.search import ranking
 
@@ -77,7 +78,7 @@ def _analyse(fieldname: str, text: str) -> tuple[str, ...]:
     return tuple(t.text for t in analyzer(text, mode="query"))
 
 
-class SearchError(Exception):
+class SearchError(KbError):
     """The index cannot be opened or read: the caller rebuilds it."""
 
 
