@@ -14,6 +14,8 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.theme import Theme
 
+from kb.core.locale import pgettext
+
 __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
@@ -31,17 +33,20 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "toc": {"permalink": True}, "pymdownx.details": {}, "pymdownx.superfences": {},
 }
 """Markdown extensions the generated Markdown is written for, with their settings."""
-PALETTE = [
-    {"media": "(prefers-color-scheme: light)", "scheme": "default",
-     "toggle": {"icon": "material/weather-night", "name": "Modo oscuro · Dark mode"}},
-    {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
-     "toggle": {"icon": "material/weather-sunny", "name": "Modo claro · Light mode"}},
-]
-"""Material's light/dark palette with its toggle, following the reader's system setting at first."""
 
 
-def apply_defaults(config: MkDocsConfig) -> None:
-    """Fill in what ``config`` leaves unsaid (never overriding what it says)."""
+def palette(lang: str) -> list[dict[str, Any]]:
+    """Material's light/dark palette with its toggle named in ``lang``, following the system's setting at first."""
+    return [
+        {"media": "(prefers-color-scheme: light)", "scheme": "default",
+         "toggle": {"icon": "material/weather-night", "name": pgettext(lang, "site", "dark_mode")}},
+        {"media": "(prefers-color-scheme: dark)", "scheme": "slate",
+         "toggle": {"icon": "material/weather-sunny", "name": pgettext(lang, "site", "light_mode")}},
+    ]
+
+
+def apply_defaults(config: MkDocsConfig, lang: str = "es") -> None:
+    """Fill in what ``config`` leaves unsaid (never overriding what it says); interface words in ``lang``."""
     if config.theme.name != "material":
         if config.theme.name not in (None, "mkdocs"):
             return _extensions(config)  # a theme chosen on purpose is left alone
@@ -50,7 +55,8 @@ def apply_defaults(config: MkDocsConfig) -> None:
     features = config.theme["features"] if "features" in config.theme else []
     config.theme["features"] = list(features) + [f for f in FEATURES if f not in features]
     if not config.theme.get("palette"):
-        config.theme["palette"] = [dict(p) for p in PALETTE]
+        config.theme["palette"] = palette(lang)
+    config.extra.setdefault("generator", False)  # no English "Made with Material for MkDocs" on Spanish pages
     _extensions(config)
     if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
         config.extra_css.append("kb.css")

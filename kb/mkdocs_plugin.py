@@ -123,7 +123,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
             lang, loaded = langs[0], self._load(config)
         else:
             lang, loaded = seed
-        apply_defaults(config)
+        apply_defaults(config, lang)
         config.theme["language"] = lang
         config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
         toc = config.mdx_configs.setdefault("toc", {})

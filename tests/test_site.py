@@ -275,6 +275,14 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
 
 
+def test_the_theme_speaks_only_the_page_language(built: Path) -> None:
+    es = (built / "es" / "mini" / "shooting.html").read_text()
+    en = (built / "en" / "mini" / "shooting.html").read_text()
+    assert 'title="Modo oscuro"' in es and "Dark mode" not in es and "Light mode" not in es
+    assert 'title="Dark mode"' in en and "Modo oscuro" not in en and "Modo claro" not in en
+    assert "Material for MkDocs" not in es and "Material for MkDocs" not in en  # the theme's "Made with"
+
+
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
     assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
