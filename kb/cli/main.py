@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kb.core.files import NoContent, content_root, default_content_root
 from kb.core.diagnostics import hint
-from kb.core.model import KINDS, Text
+from kb.core.model import GAME_KINDS, KINDS, LANGS, Text
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -314,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="print one entry for a player")
     s.add_argument("id", help="entry id, e.g. malifaux.shooting-into-combat")
-    s.add_argument("--lang", choices=("es", "en"), default="es", help="language (default: es)")
+    s.add_argument("--lang", choices=LANGS, default="es", help="language (default: es)")
     s.add_argument("--json", action="store_true", help="print the entry's data as JSON")
     s.set_defaults(func=_show)
 
@@ -325,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     q = sub.add_parser("search", help="find rules by any name, in Spanish or English, with typos")
     q.add_argument("query", help='words to look for, e.g. "linea de vision" or LoS')
-    q.add_argument("--lang", choices=("es", "en"), help="match only this language's text and show its titles")
+    q.add_argument("--lang", choices=LANGS, help="match only this language's text and show its titles")
     q.add_argument("--game", help="only this game")
     q.add_argument("--kind", choices=KINDS, help="only this kind of entry")
     q.add_argument("--limit", type=int, default=10, help="how many results (default: 10)")
@@ -355,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     n.set_defaults(func=_init)
 
     w = sub.add_parser("new", help="add an entry from a template, e.g. kb new rule my-game.charge")
-    w.add_argument("kind", choices=("action", "ability", "terrain", "sequence", "rule", "ruling", "term"),
+    w.add_argument("kind", choices=GAME_KINDS,
                    help="the kind of entry")
     w.add_argument("id", help="<game>.<slug>, e.g. my-game.charge")
     w.add_argument("--json", action="store_true", help="print what was made as JSON")

@@ -9,6 +9,7 @@ go through Babel's CLDR data: ``31,5 %`` and ``a, b y c`` in Spanish, ``31.5%`` 
 
 from __future__ import annotations
 
+from kb.core.model import LANGS
 from typing import Literal
 
 import gettext as _gettext
@@ -28,8 +29,6 @@ __all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pg
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 """Where the catalogs are: ``<lang>/LC_MESSAGES/kb.po``."""
-LANGS = ("es", "en")
-"""Languages with a catalog."""
 DOMAIN = "kb"
 
 

@@ -26,13 +26,17 @@ __all__ = [
 ]
 
 LANGS: tuple[str, ...] = ("es", "en")
-"""The languages of the knowledge base, source language first."""
+"""The languages of the knowledge base, source language first; declared here only (tests/test_agreement.py)."""
 SOURCE_LANG = "es"
 """The language every entry is written in first; the others are translations of it."""
 TARGET_LANG = "en"
 """The language entries are translated into."""
 KINDS: tuple[str, ...] = ("action", "ability", "terrain", "sequence", "rule", "ruling", "term", "concept")
-"""Entry kinds. ``concept`` entries live in the shared namespace and join terms of several games."""
+"""Entry kinds, declared here only (the schema's enum, the CLI, the scaffold, the site and the search box
+follow it: tests/test_agreement.py). ``concept`` entries live in the shared namespace and join terms of
+several games."""
+GAME_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "concept")
+"""The kinds an entry of one game can be (every kind but the shared ``concept``)."""
 
 DataPath = tuple[str | int, ...]
 """A path into an entry's data: ``("examples", 2, "given", "roll")``."""

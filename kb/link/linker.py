@@ -12,7 +12,7 @@ from kb.core.cache import no_memo
 from kb.core.plain import Plain
 from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.mechanics.procedures import flatten_steps
-from kb.core.model import KINDS, Entry, Location, field_key, iter_texts
+from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
 
 __all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors", "rebuild"]
@@ -188,7 +188,7 @@ def player_name_conflicts(entries: Iterable[Entry]) -> list[Diagnostic]:
     out = []
     owner: dict[tuple[str, str], str] = {}
     for e in sorted(entries, key=lambda e: (str(e.path), e.id)):
-        for lang in ("es", "en"):
+        for lang in LANGS:
             for i, name in enumerate(e.also_called(lang)):
                 key = (e.game, " ".join(fold(w) for *_, w in tokens(name)))
                 first = owner.setdefault(key, e.id)

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from kb.core.cache import load, save
+from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import ranking
 
@@ -96,12 +97,12 @@ def _common(schema: Any, limit: int, cache: Path | None) -> tuple[list[str], dic
     path = cache / f"common-words-{limit}.json" if cache else None
     found = load(path) if path else None
     if not (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], dict)
-            and all(isinstance(found[1].get(lg), list) for lg in ("es", "en"))):  # else: missing or not what is written
+            and all(isinstance(found[1].get(lg), list) for lg in LANGS)):  # else: missing or not what is written
         from wordfreq import top_n_list
 
-        words = list(dict.fromkeys(k for k in (fold(w) for lg in ("es", "en") for w in top_n_list(lg, limit))
+        words = list(dict.fromkeys(k for k in (fold(w) for lg in LANGS for w in top_n_list(lg, limit))
                                    if _PLAIN.fullmatch(k)))
-        found = words, {lg: [" ".join(t) for t in _analyse_all(schema, f"body_{lg}", words).values()] for lg in ("es", "en")}
+        found = words, {lg: [" ".join(t) for t in _analyse_all(schema, f"body_{lg}", words).values()] for lg in LANGS}
         if path:
             save(path, found)
     return found
@@ -179,7 +180,7 @@ def _words(schema: Any, r: Any, lang: str, fields: list[dict[str, Any]], terms: 
         *spelling,
         *(w for group in expander.groups for phrase in group for w in phrase.split()))) if _PLAIN.fullmatch(k)))
     common, common_terms = _common(schema, extra_words, cache)
-    own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in ("es", "en")}
+    own = {lg: _analyse_all(schema, f"body_{lg}", always) for lg in LANGS}
     # -1: a term the index lacks. A word with no term here (a stop word of this language) but one in the other
     # language still makes a slot of the query (ranking: every field of both languages), so it maps to [-1].
     words: dict[str, list[int]] = {key: [terms.get(x, -1) for x in own[lang][key]] or ([-1] if own[other][key] else [])

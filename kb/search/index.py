@@ -29,7 +29,7 @@ from filelock import FileLock
 
 from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.files import atomic_write, file_digest
-from kb.core.model import Entry, Text, iter_texts
+from kb.core.model import LANGS, Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
@@ -98,7 +98,7 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     names = _names(kb, entry)
     extra = [*entry.tags, entry.id.split(".", 1)[-1].replace("-", " ")]  # an id without a game (reported) is all name
     out = []
-    for lang in ("es", "en"):
+    for lang in LANGS:
         summary = entry.text("summary")
         body = [_plain(text, titles, lang) for text in content_texts(entry_view(entry, lang, titles))]
         seq = entry.data.get("sequence")
@@ -138,7 +138,7 @@ def meta(kb: "Linked") -> dict[str, Any]:
         names.setdefault(entry.game, []).extend(_names(kb, entry))
         parts = texts.setdefault(entry.game, [])
         parts += [t for _, text in iter_texts(entry.data) for t in text.values() if isinstance(t, str)]
-        parts += [*entry.tags, *(q for lang in ("es", "en") for q in (*entry.questions(lang), *entry.typed(lang), *entry.also_called(lang)))]
+        parts += [*entry.tags, *(q for lang in LANGS for q in (*entry.questions(lang), *entry.typed(lang), *entry.also_called(lang)))]
     game_words = sorted({w for g in kb.games.values() for n in (g.name.es, g.name.en or "") for w in name_key(n).split()})
     return {"names": dict(sorted(table.items())), "context": context_table(names, texts), "games": sorted(kb.games),
             "game_words": game_words}

@@ -32,13 +32,13 @@ from whoosh.reading import TermNotFound
 from whoosh.support.charset import accent_map
 
 from kb.core.errors import KbError
+from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 from kb.search import ranking
 
 __all__ = ["Hit", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
            "SearchError", "LANGS"]
 
-LANGS = ("es", "en")
 _STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 

@@ -64,6 +64,7 @@ from typing import Iterable, Mapping, Sequence
 
 from rapidfuzz.distance import OSA
 
+from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
@@ -113,7 +114,6 @@ QUESTION_WORDS = frozenset(
 
 KNOWN_ZIPF = 1.5
 """A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this."""
-_LANGS = ("es", "en")
 _WORDS = re.compile(r"\w+")
 _PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>\"'’`´]+")
 
@@ -221,7 +221,7 @@ def _zipf(word: str, lang: str) -> float:
 
 
 @lru_cache(maxsize=4096)
-def is_known_word(word: str, langs: Sequence[str] = _LANGS) -> bool:
+def is_known_word(word: str, langs: Sequence[str] = LANGS) -> bool:
     """True when ``word`` (as typed, or folded) is a word of one of ``langs`` by the ``wordfreq`` lists."""
     lower = word.lower()
     return any(_zipf(w, lang) >= KNOWN_ZIPF for lang in langs for w in dict.fromkeys((lower, fold(lower))))
@@ -229,11 +229,11 @@ def is_known_word(word: str, langs: Sequence[str] = _LANGS) -> bool:
 
 def query_language(words: Sequence[str]) -> str | None:
     """``es`` or ``en`` when the query's words are clearly of one language (``wordfreq``), else ``None``."""
-    score = {lang: 0.0 for lang in _LANGS}
+    score = {lang: 0.0 for lang in LANGS}
     for word in words:
-        zs = {lang: _zipf(word.lower(), lang) for lang in _LANGS}
+        zs = {lang: _zipf(word.lower(), lang) for lang in LANGS}
         if max(zs.values()) >= KNOWN_ZIPF:
-            for lang in _LANGS:
+            for lang in LANGS:
                 score[lang] += zs[lang]
     if abs(score["es"] - score["en"]) < 1.0:
         return None

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kb.core.cache import shared_cache_dir
+from kb.core.model import KINDS
 from kb.search.export import export, to_script
 from kb.site.render import entry_anchor, label
 from kb.site.structure import entry_path
@@ -36,7 +37,6 @@ SEARCH_LABELS: dict[str, dict[str, str]] = {
            "games": "Game", "kinds": "Kind", "common": "Shared by several games", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
 }
 """The dialog's own words, per language."""
-KINDS = ("rule", "action", "ability", "terrain", "sequence", "ruling", "term", "concept")
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,17 @@ def _url(kb: "Linked", entry_id: str) -> str | None:
     return path + (f"#{entry_anchor(entry.id)}" if entry.kind == "concept" else "")
 
 
+def kind_words(lang: str) -> dict[str, str]:
+    """Each entry kind's word in ``lang``, as the search box's chips show it."""
+    return {k: label(k, lang) for k in KINDS}
+
+
 def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     """Export the engine's search for ``lang``, with URLs relative to the language's root and the dialog's words."""
     games = {"common": SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
     data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words"))
     data["labels"] = SEARCH_LABELS[lang]
-    data["kinds"] = {k: label(k, lang) for k in KINDS}
+    data["kinds"] = kind_words(lang)
     script = to_script(data)
     return SearchData(lang, script, hashlib.sha256(script.encode()).hexdigest()[:12])
 
