@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from conftest import CONTENT, cli
 from kb import KnowledgeBase
+from kb.i18n.po import WEBLATE_MARKUP_FLAG
 from kb.i18n.status import field_status, owners, source_hash
 
 H = source_hash
@@ -278,6 +280,13 @@ def test_export_has_one_entry_per_field_with_notes_glossary_and_location(root: P
     assert entry(po, "g.shoot|examples[lowest].title").msgstr == ""
     assert not any("fuzzy" in e.flags for e in po)
     assert po.metadata["Language"] == "en"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d\+0000", po.metadata["POT-Creation-Date"])
+    # the markup is a Weblate placeholder: the flag marks exactly the messages with links
+    flagged = sorted(e.msgctxt for e in po if WEBLATE_MARKUP_FLAG in e.flags)
+    assert flagged == sorted(e.msgctxt for e in po if "{@" in e.msgid) and "g.shoot|text" in flagged
+    pot = export(root, tmp_path / "en.pot", "--template")
+    assert "Language" not in pot.metadata and "POT-Creation-Date" in pot.metadata
+    assert not any(e.msgstr for e in pot)
 
 
 def test_msgfmt_accepts_the_export(root: Path, tmp_path: Path) -> None:
@@ -677,12 +686,12 @@ def test_glossary_exports_tbx_with_a_term_entry_per_term_and_csv(root: Path, tmp
     assert sorted(e.get("id") for e in entries) == ["g.engaged", "g.ki"]
     lang = "{http://www.w3.org/XML/1998/namespace}lang"
     engaged = next(e for e in entries if e.get("id") == "g.engaged")
-    secs = {s.get(lang): s for s in engaged.findall("langSec")}
+    secs = {s.get(lang): s for s in engaged.findall("langSet")}
     assert set(secs) == {"es", "en"}
 
     def terms(sec: ET.Element) -> list[tuple[str, str, str]]:
         return [(t.findtext("term"), t.findtext("termNote[@type='termType']"),
-                 t.findtext("termNote[@type='administrativeStatus']")) for t in sec.findall("termSec")]
+                 t.findtext("termNote[@type='administrativeStatus']")) for t in sec.findall("tig")]
 
     assert terms(secs["en"]) == [("engaged", "fullForm", "preferredTerm-admn-sts"),
                                  ("engaged in combat", "fullForm", "admittedTerm-admn-sts"),
@@ -695,9 +704,10 @@ def test_glossary_exports_tbx_with_a_term_entry_per_term_and_csv(root: Path, tmp
     code, out, _ = kb_(root, "i18n", "glossary", "--format", "csv", "-o", "-")
     assert code == 0
     rows = list(csv.DictReader(out.splitlines()))
-    assert [(r["es"], r["en"], r["id"], r["en_forbidden"]) for r in rows] == [
+    assert [(r["source"], r["target"], r["context"], r["target_forbidden"]) for r in rows] == [
         ("trabado", "engaged", "g.engaged", "locked"), ("Ki", "Ki", "g.ki", "")]
-    assert rows[0]["es_forms"] == "trabado; trabado en combate"
+    assert rows[0]["source_forms"] == "trabado; trabado en combate"
+    assert rows[0]["developer_comments"] == 'Una miniatura está trabada si está a 1" de un enemigo.'
     assert kb_(root, "i18n", "glossary", "--format", "tbx", "--game", "nope", "-o", "-")[0] == 2
 
 
@@ -780,3 +790,90 @@ def test_bundled_glossary_has_one_term_entry_per_term_and_import_refuses_markup(
     assert err.splitlines()[0] == (f"en.po:{line}:{col}: error[raw-html]: raw HTML '<b>' in 'title'; write plain text "
                                    "(markup is escaped on the site) [g.ki|title]")
     assert (root / "g/terms/ki.yaml").read_bytes() == before
+
+
+# ---------------------------------------------------------------- other people's tools
+
+
+def test_list_items_and_paragraphs_are_labelled_by_their_place_among_their_kind(
+        tree: Callable[..., Path], tmp_path: Path) -> None:
+    po = export(tree({**FILES, "g/rules/long.yaml": LONG}), tmp_path / "en.po")
+    parts = [entry(po, f"g.long|text|p{n}").comment.splitlines()[0] for n in (1, 2, 3, 4)]
+    assert [p.split(", ")[-1] for p in parts] == ["paragraph 1 of 2.", "list item 1 of 2.", "list item 2 of 2.",
+                                                  "paragraph 2 of 2."]
+
+
+def _tt(module: str) -> object:
+    return pytest.importorskip(f"translate.storage.{module}", reason="translate-toolkit (test extra) not installed")
+
+
+def test_translate_toolkit_reads_every_tbx_and_csv_term_and_the_tbx_validates(tmp_path: Path) -> None:
+    etree = pytest.importorskip("lxml.etree")
+    tbx, csvl10n = _tt("tbx"), _tt("csvl10n")
+    kb = KnowledgeBase.load(CONTENT)
+    terms = {e.id: e.term for e in kb.entries.values() if e.term is not None}
+    for fmt in ("tbx", "csv"):
+        assert cli("--content", str(CONTENT), "i18n", "glossary", "--format", fmt, "-o", str(tmp_path / f"g.{fmt}"))[0] == 0
+    rng = etree.RelaxNG(etree.parse(str(Path(__file__).parent / "fixtures/tbx/tbx-basic-v2.rng")))
+    assert rng.validate(etree.parse(str(tmp_path / "g.tbx"))), rng.error_log
+    read = tbx.tbxfile.parsefile(str(tmp_path / "g.tbx")).units  # type: ignore[attr-defined]
+    assert len(read) == len(terms)
+    assert sorted((u.source, u.target) for u in read) == \
+        sorted((t.forms["es"][0], (t.forms.get("en") or t.forms["es"])[0]) for t in terms.values())
+    rows = csvl10n.csvfile.parsefile(str(tmp_path / "g.csv")).units  # type: ignore[attr-defined]
+    assert len(rows) == len(terms)
+    assert {u.getcontext(): u.source for u in rows} == {i: t.forms["es"][0] for i, t in terms.items()}
+
+
+HOSTILE_TERM = """\
+    id: g.hostile
+    kind: term
+    game: g
+    title: {es: Hostil, en: Hostile}
+    summary: {es: "=HYPERLINK(\\"http://x\\") \\x01 y \\x0b", en: "@SUM(A1) \\x1f"}
+    source: {doc: seed.txt, section: X}
+    term:
+      forms: {es: ["=HYPERLINK(\\"http://x\\")", "hostil"], en: ["+cmd|' /C calc'!A0"]}
+      abbreviations: {es: ["-2+3"], en: ["\\tTAB", "\\rCR"]}
+    """
+
+
+def test_glossary_neutralises_formula_cells_and_never_writes_invalid_xml(tree: Callable[..., Path],
+                                                                          tmp_path: Path) -> None:
+    import csv
+    import io
+    import xml.etree.ElementTree as ET
+
+    root = tree({**FILES, "g/terms/hostile.yaml": HOSTILE_TERM})
+    code, out, err = kb_(root, "i18n", "glossary", "--format", "csv", "-o", "-")
+    assert code == 0, err
+    row = next(r for r in csv.DictReader(io.StringIO(out, newline="")) if r["context"] == "g.hostile")
+    assert row["source"] == "'=HYPERLINK(\"http://x\")" and row["target"] == "'+cmd|' /C calc'!A0"
+    assert row["source_abbreviations"] == "'-2+3" and row["target_abbreviations"] == "'\tTAB; \rCR"
+    assert row["developer_comments"].startswith("'=") and row["source_forms"].startswith("'=")
+    for cells in csv.reader(io.StringIO(out, newline="")):
+        assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+    code, out, err = kb_(root, "i18n", "glossary", "--format", "tbx", "-o", "-")
+    assert code == 0, err
+    doc = ET.fromstring(out.encode("utf-8"))  # parses: no control character reached the XML
+    hostile = next(e for e in doc.iter("termEntry") if e.get("id") == "g.hostile")
+    assert [t.findtext("term") for t in hostile.iter("tig")][:2] == ['=HYPERLINK("http://x")', "hostil"]
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f]", out)
+
+
+def test_po_edited_through_translate_toolkit_imports(root: Path, tmp_path: Path) -> None:
+    pypo = _tt("pypo")
+    po_path = tmp_path / "en.po"
+    export(root, po_path)
+    store = pypo.pofile.parsefile(str(po_path))  # type: ignore[attr-defined]
+    unit = next(u for u in store.units if u.getcontext() == "g.shoot|text")
+    assert "{@term g.engaged|" in unit.source
+    unit.target = "When a model shoots at an {@term g.engaged|engaged} enemy, the target is chosen at random."
+    title = next(u for u in store.units if u.getcontext() == "g.ki|title")
+    title.target = "Ki"
+    store.savefile(str(po_path))
+    code, out, err = kb_(root, "i18n", "import", str(po_path))
+    assert code == 0, err
+    kb = KnowledgeBase.load(root)
+    assert kb.entries["g.shoot"].data["text"]["en"].split() == unit.target.split()
+    assert statuses(root)[("g.shoot", "text")] == "current"

@@ -1,16 +1,22 @@
 """The glossary for translation tools: TBX (OmegaT, Weblate, Poedit's glossary) and CSV.
 
-One ``termEntry`` per glossary term: its game (``subjectField``), then per language (``langSec``)
-the definition (the term's summary, links shown as text) and one ``termSec`` per written form,
-abbreviation and forbidden form. The first form is the preferred term; other forms and the
+TBX-Basic (TBX v2, ISO 30042:2008 ``martif``): one ``termEntry`` per glossary term, its game
+(``subjectField``), then per language (``langSet``) the definition (the term's summary, links
+shown as text) and one ``tig`` per written form, abbreviation and forbidden form. The first form is the preferred term; other forms and the
 abbreviations are admitted; forbidden forms are ``deprecatedTerm-admn-sts``. A term kept in its
 Spanish wording (``do_not_translate``) lists the Spanish forms on the English side too, with a note.
+
+Neither writer can emit what its reader would misread: characters XML 1.0 forbids (C0 controls but
+tab and line breaks, lone surrogates, U+FFFE/U+FFFF) are dropped from TBX text, and a CSV cell that
+a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+return) gets a leading apostrophe, as OWASP and translate-toolkit's ``escape_formulas`` do.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
@@ -21,14 +27,19 @@ from kb.i18n.status import normalise, visible_text
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["FORMATS", "GlossaryTerm", "glossary", "to_tbx", "to_csv", "CSV_COLUMNS"]
+__all__ = ["FORMATS", "GlossaryTerm", "glossary", "to_tbx", "to_csv", "CSV_COLUMNS", "xml_text", "xml_id", "csv_cell"]
 
 FORMATS = ("tbx", "csv")
 """The formats ``kb i18n glossary`` writes."""
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-CSV_COLUMNS = ("es", "en", "id", "game", "es_forms", "en_forms", "es_abbreviations", "en_abbreviations",
-               "es_forbidden", "en_forbidden", "do_not_translate", "definition_es", "definition_en")
-"""The CSV header: the preferred Spanish and English first (what a tool reading two columns takes), then the rest."""
+CSV_COLUMNS = ("source", "target", "context", "developer_comments", "game", "source_forms", "target_forms",
+               "source_abbreviations", "target_abbreviations", "source_forbidden", "target_forbidden",
+               "do_not_translate", "definition_target")
+"""The CSV header. The first four are the names translate-toolkit (and so Weblate) reads: the preferred
+Spanish and English, the term's id and its Spanish definition; the rest are ignored by those tools."""
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_NAME = re.compile(r"[^\w.\-]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -69,37 +80,60 @@ def _definition(e: Entry, titles: dict[str, Text]) -> Text | None:
     return Text(normalise(visible_text(summary.es, SOURCE_LANG, titles)), normalise(en) if en else None)
 
 
-def _term_sec(parent: ET.Element, text: str, term_type: str, status: str) -> None:
-    sec = ET.SubElement(parent, "termSec")
-    ET.SubElement(sec, "term").text = text
-    ET.SubElement(sec, "termNote", type="termType").text = term_type
-    ET.SubElement(sec, "termNote", type="administrativeStatus").text = status
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot hold (no reader accepts them, escaped or not)."""
+    return _XML_BAD.sub("", text)
+
+
+def xml_id(text: str) -> str:
+    """``text`` as an XML ``ID`` (an NCName): other characters become ``_``, and ``_`` leads one that cannot start it."""
+    out = _NOT_NAME.sub("_", xml_text(text))
+    return out if out[:1].isalpha() or out[:1] == "_" else "_" + out
+
+
+def csv_cell(text: str) -> str:
+    """``text`` as a CSV cell no spreadsheet runs as a formula (a leading apostrophe when it starts like one)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _sub(parent: ET.Element, tag: str, text: str, **attrs: str) -> None:
+    ET.SubElement(parent, tag, attrs).text = xml_text(text)
+
+
+def _tig(parent: ET.Element, text: str, term_type: str, status: str) -> None:
+    sec = ET.SubElement(parent, "tig")
+    _sub(sec, "term", text)
+    _sub(sec, "termNote", term_type, type="termType")
+    _sub(sec, "termNote", status, type="administrativeStatus")
 
 
 def to_tbx(terms: Iterable[GlossaryTerm], title: str) -> str:
-    """A TBX-Basic document (``martif``), UTF-8 with an XML declaration."""
+    """A TBX-Basic (v2) document (``martif``), UTF-8 with an XML declaration."""
     root = ET.Element("martif", {"type": "TBX-Basic", XML_LANG: SOURCE_LANG})
     header = ET.SubElement(root, "martifHeader")
     desc = ET.SubElement(header, "fileDesc")
-    ET.SubElement(ET.SubElement(desc, "titleStmt"), "title").text = title
+    _sub(ET.SubElement(desc, "titleStmt"), "title", title)
     ET.SubElement(ET.SubElement(desc, "sourceDesc"), "p").text = "Written by 'kb i18n glossary' from the knowledge base."
     ET.SubElement(ET.SubElement(header, "encodingDesc"), "p", type="XCSURI").text = "TBXBasicXCSV02.xcs"
     body = ET.SubElement(ET.SubElement(root, "text"), "body")
     for t in terms:
-        entry = ET.SubElement(body, "termEntry", id=t.id)
-        ET.SubElement(entry, "descrip", type="subjectField").text = t.game_name
+        entry = ET.SubElement(body, "termEntry", id=xml_id(t.id))
+        _sub(entry, "descrip", t.game_name, type="subjectField")
         if t.term.do_not_translate:
-            ET.SubElement(entry, "note").text = "Do not translate: write the Spanish wording in English too."
+            _sub(entry, "note", "Do not translate: write the Spanish wording in English too.")
         for lang in LANGS:
-            sec = ET.SubElement(entry, "langSec", {XML_LANG: lang})
-            if t.definition is not None and t.definition.get(lang):
-                ET.SubElement(sec, "descrip", type="definition").text = t.definition.get(lang)
+            if not (t.forms(lang) or t.term.abbreviations.get(lang) or t.term.forbidden.get(lang)):
+                continue  # a langSet holds at least one term: a language without one (not yet translated) is left out
+            sec = ET.SubElement(entry, "langSet", {XML_LANG: lang})
+            definition = t.definition.get(lang) if t.definition is not None else None
+            if definition:
+                _sub(sec, "descrip", definition, type="definition")
             for i, form in enumerate(t.forms(lang)):
-                _term_sec(sec, form, "fullForm", "preferredTerm-admn-sts" if i == 0 else "admittedTerm-admn-sts")
+                _tig(sec, form, "fullForm", "preferredTerm-admn-sts" if i == 0 else "admittedTerm-admn-sts")
             for abbr in t.term.abbreviations.get(lang, ()):
-                _term_sec(sec, abbr, "abbreviation", "admittedTerm-admn-sts")
+                _tig(sec, abbr, "abbreviation", "admittedTerm-admn-sts")
             for bad in t.term.forbidden.get(lang, ()):
-                _term_sec(sec, bad, "fullForm", "deprecatedTerm-admn-sts")
+                _tig(sec, bad, "fullForm", "deprecatedTerm-admn-sts")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -107,15 +141,16 @@ def to_tbx(terms: Iterable[GlossaryTerm], title: str) -> str:
 def to_csv(terms: Iterable[GlossaryTerm]) -> str:
     """One row per term; several forms in one cell are separated by ``; ``."""
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = csv.writer(buf, lineterminator="\r\n")  # RFC 4180: a CR or LF inside a cell is then quoted
     writer.writerow(CSV_COLUMNS)
     for t in terms:
         es, en = t.forms(SOURCE_LANG), t.forms(TARGET_LANG)
-        writer.writerow([
-            es[0] if es else "", en[0] if en else "", t.id, t.game, "; ".join(es), "; ".join(en),
+        writer.writerow([csv_cell(cell) for cell in [
+            es[0] if es else "", en[0] if en else "", t.id, t.definition.es if t.definition else "", t.game,
+            "; ".join(es), "; ".join(en),
             "; ".join(t.term.abbreviations.get(SOURCE_LANG, ())), "; ".join(t.term.abbreviations.get(TARGET_LANG, ())),
             "; ".join(t.term.forbidden.get(SOURCE_LANG, ())), "; ".join(t.term.forbidden.get(TARGET_LANG, ())),
             "yes" if t.term.do_not_translate else "no",
-            t.definition.es if t.definition else "", (t.definition.en or "") if t.definition else "",
-        ])
+            (t.definition.en or "") if t.definition else "",
+        ]])
     return buf.getvalue()

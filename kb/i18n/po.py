@@ -21,8 +21,10 @@ the word in ``msgstr``), and nothing of that field is written; the rest imports.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
+from datetime import datetime, timezone
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -43,10 +45,13 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
 
 __all__ = ["CONTEXT_SEP", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
-           "msgstr_location", "encoding_problem"]
+           "msgstr_location", "encoding_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
+WEBLATE_MARKUP_FLAG = r'placeholders:r"\{@[a-z]+\s[^|}\s]+\|?|\}"'
+"""The flag on a message whose Spanish holds ``{@kind id|text}`` links: Weblate's placeholder check
+then requires each link's opening (``{@kind id|``) and closing brace in the English, and highlights them."""
 FOLD_WIDTH = 100
 """Longest line written when a folded (``>``) English value is replaced."""
 
@@ -105,9 +110,20 @@ def _messages(st: FieldStatus, old: str | None) -> list[_Message]:
 def _per_unit(es: list[Unit], strs: list[str], fuzzy: list[bool], prev: list[str | None]) -> list[_Message]:
     if len(es) == 1 and not es[0].prefix:
         return [_Message("", es[0].text, strs[0], fuzzy[0], prev[0], "")]
-    return [_Message(f"{CONTEXT_SEP}p{i + 1}", u.text, strs[i], fuzzy[i], prev[i],
-                     f"{'list item' if u.prefix else 'paragraph'} {i + 1} of {len(es)}")
+    parts = unit_labels(es)
+    return [_Message(f"{CONTEXT_SEP}p{i + 1}", u.text, strs[i], fuzzy[i], prev[i], parts[i])
             for i, u in enumerate(es)]
+
+
+def unit_labels(units: list[Unit]) -> list[str]:
+    """Each unit's place among its kind: ``paragraph 1 of 2``, ``list item 3 of 5`` (paragraphs and items counted apart)."""
+    kinds = ["list item" if u.prefix else "paragraph" for u in units]
+    seen: Counter[str] = Counter()
+    out = []
+    for kind in kinds:
+        seen[kind] += 1
+        out.append(f"{kind} {seen[kind]} of {kinds.count(kind)}")
+    return out
 
 
 def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool, kb: "Linked",
@@ -137,13 +153,20 @@ def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool,
     return notes
 
 
+def creation_date() -> str:
+    """Now (or ``SOURCE_DATE_EPOCH``, for reproducible files) as gettext writes dates: ``2026-12-01 22:05+0000``."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
+    return when.strftime("%Y-%m-%d %H:%M+0000")
+
+
 def build_po(kb: "Linked", game: str | None = None, history: History | None = None,
              template: bool = False) -> tuple[polib.POFile, Counter[str]]:
     """The PO file of the English translation (of one game, or all), with counts per field status.
 
     The counter holds ``current``, ``stale``, ``missing`` (fields) and ``previous`` (stale fields
     whose old Spanish was found in git history). ``template``: a POT file, every ``msgstr`` empty
-    and nothing fuzzy (for ``msgmerge``).
+    and nothing fuzzy (for ``msgmerge``), its header without ``Language``.
     """
     po = polib.POFile(wrapwidth=78)
     po.header = "English translation of the rules knowledge base, written by 'kb i18n export'.\n" \
@@ -154,7 +177,8 @@ def build_po(kb: "Linked", game: str | None = None, history: History | None = No
         "PO-Revision-Date": "",
         "Last-Translator": "",
         "Language-Team": "",
-        "Language": TARGET,
+        "POT-Creation-Date": creation_date(),
+        **({} if template else {"Language": TARGET}),
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
@@ -189,6 +213,8 @@ def build_po(kb: "Linked", game: str | None = None, history: History | None = No
                     comment="\n".join(_translator_notes(owner, st, msg, first, kb, titles)),
                     occurrences=[(rel, str(where.line))],
                 )
+                if "{@" in msg.msgid:
+                    item.flags.append(WEBLATE_MARKUP_FLAG)
                 first = False
                 if msg.fuzzy:
                     item.flags.append("fuzzy")
