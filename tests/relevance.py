@@ -16,6 +16,8 @@ import yaml
 HERE = Path(__file__).resolve().parent
 SET = HERE / "relevance.yaml"
 PLAYERS = {"tune": HERE / "queries" / "players-tune.yaml", "heldout": HERE / "queries" / "players-heldout.yaml"}
+FRESH = HERE / "queries" / "fresh" / "fresh.yaml"
+"""Issue 31's fresh set: one list, each item's ``split`` (``tune`` / ``held``) fixed when it was written."""
 
 
 def queries(path: Path = SET) -> list[dict]:
@@ -23,6 +25,14 @@ def queries(path: Path = SET) -> list[dict]:
     if not path.is_file():
         return []
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["queries"]
+
+
+def fresh(part: str) -> list[dict]:
+    """The items of one part (``tune`` or ``held``) of the fresh set (issue 31; see its README)."""
+    if part not in ("tune", "held"):
+        raise ValueError(f"part must be 'tune' or 'held', not {part!r}")
+    items = yaml.load(FRESH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return [item for item in items if item["split"] == part]
 
 
 def rank(found: Sequence[str], expected: Sequence[str]) -> int | None:

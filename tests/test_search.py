@@ -251,3 +251,12 @@ def test_typed_spellings_are_searched_but_never_shown(tree, tmp_path: Path, monk
         shown = cli("show", "g.melee", "--lang", lang)[1]
         assert "Puedo huir" in shown or "leave a melee" in shown
         assert "zarpazo" not in shown and "ghostly" not in shown
+
+
+def test_a_word_the_index_does_not_hold_does_not_sink_the_query(root: Path) -> None:
+    """Coordination counts only words some document holds (issue 31): adding a known English word that
+    appears nowhere ("xylophone": never corrected, matches nothing) leaves every score as it was."""
+    kb = KnowledgeBase.load(root)
+    plain = [(h.id, h.score) for h in kb.search("disparar alcance", lang="es").hits]
+    noisy = [(h.id, h.score) for h in kb.search("disparar alcance xylophone", lang="es").hits]
+    assert plain and noisy == plain

@@ -376,25 +376,30 @@ def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Seque
 
 def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, Any]:
     """The documents that match and their scores, as arrays: ``factor × coordination × Σ weight × bm25``
-    (see :mod:`kb.search.ranking`). ``factor`` and ``keep``: per-document arrays (multiplier, filter)."""
+    (see :mod:`kb.search.ranking`); coordination counts only the player's words that some document holds,
+    so a word that matches nothing in the index (a typo left uncorrected, a word of another game) does
+    not sink the query. ``factor`` and ``keep``: per-document arrays (multiplier, filter)."""
     st = _stats(s)
     k1 = ranking.BM25_K1
     acc = np.zeros(st.n)
     matched = np.zeros(st.n, dtype=np.int64)
-    counted = sum(1 for slot in slots if slot.counts)
+    counted = 0
     for slot in slots:
         hit = np.zeros(st.n, dtype=bool) if slot.counts else None
+        found = False
         for (fieldname, term), weight in slot.clauses.items():
             ids, tfs, df = st.postings(fieldname, term)
             if not df:
                 continue
+            found = True
             scale = weight * ranking.idf(st.n, df) * (k1 + 1)
             norms = st.norms(fieldname, k1, ranking.BM25_B[fieldname.rsplit("_", 1)[0]])
             acc[ids] += scale * tfs / (tfs + norms[ids])  # a term's postings name each document once
             if hit is not None:
                 hit[ids] = True
-        if hit is not None:
+        if hit is not None and found:  # a word the index does not hold at all does not count (issue 31)
             matched += hit
+            counted += 1
     coord = np.array([ranking.coordination(m, counted) for m in range(counted + 1)])
     docs = np.flatnonzero((acc != 0) & keep)
     return docs, acc[docs] * factor[docs] * coord[matched[docs]]

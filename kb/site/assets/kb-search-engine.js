@@ -228,22 +228,27 @@
     return idf * ((tf * (rules.k1 + 1)) / (tf + rules.k1 * ((1 - b) + b * len / field.avg)));
   };
 
-  /* Slots (ranking / query.plan) scored: doc index -> [sum, matched-words bitmask]; returns also the word count. */
+  /* Slots (ranking / query.plan) scored: doc index -> [sum, matched words, last slot]; returns also the counted words. */
   Engine.prototype._run = function (ws, fixed, allow) {
     var self = this, rules = this.rules, acc = new Map(), counted = 0, names = Object.keys(this.fields);
-    function slot(clauses, bit) {
+    /* acc: doc -> [sum, matched words, last slot that matched it]; slot < 0 is an alternative (never counted).
+     * Returns whether any clause has postings (a word the data holds nowhere does not count). */
+    function slot(clauses, i) {
+      var found = false;
       clauses.forEach(function (c) {
         var field = c[0], t = c[1], w = c[2], entry = field.postings.get(t);
         if (!entry) return;
+        found = true;
         for (var k = 0; k < entry.docs.length; k++) {
           var doc = entry.docs[k];
           if (allow && !allow(doc)) continue;
           var a = acc.get(doc);
-          if (!a) acc.set(doc, a = [0, 0]);
+          if (!a) acc.set(doc, a = [0, 0, -1]);
           a[0] += w * self._bm25w(field, t, k);
-          a[1] |= bit;
+          if (i >= 0 && a[2] !== i) { a[1] += 1; a[2] = i; }
         }
       });
+      return found;
     }
     var plan = [];
     ws.forEach(function (w) {
@@ -259,8 +264,7 @@
       });
       if (any) plan.push(clauses);
     });
-    plan.forEach(function (clauses, i) { slot(clauses, 1 << i); });
-    counted = plan.length;
+    plan.forEach(function (clauses, i) { if (slot(clauses, i)) counted += 1; });
     this.alternatives(ws.join(" ")).slice(0, rules.alternatives.max).forEach(function (alt) {
       var clauses = new Map();
       rules.alternatives.fields.forEach(function (name) {
@@ -271,7 +275,7 @@
           });
         });
       });
-      slot(clauses, 0);
+      slot(clauses, -1);
     });
     return { acc: acc, counted: counted };
   };
@@ -308,13 +312,12 @@
     }
     var coord = [];
     for (var m = 0; m <= run.counted; m++) coord.push(run.counted ? Math.pow((1 + m) / (1 + run.counted), rules.coordination) : 1);
-    function bits(n) { var c = 0; while (n) { c += n & 1; n >>>= 1; } return c; }
     var scored = [];
     run.acc.forEach(function (a, doc) {
       var d = self.docs[doc];
       var f = exact.has(d.id) ? rules.exactBoost : (rules.kindPrior[d.kind] || 1);
       if (context !== null && d.game === context) f *= rules.gameBoost;
-      scored.push([doc, a[0] * f * coord[bits(a[1])]]);
+      scored.push([doc, a[0] * f * coord[a[1]]]);
     });
     var ranked = scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     var byGame = {}, byKind = {}, seen = new Set(), hits = [];
