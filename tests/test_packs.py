@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -139,3 +140,29 @@ def test_build_reports_as_json(pack: Path) -> None:
     assert code == 0 and report["ok"] is True and report["exit"] == 0, err
     assert any("worked examples verified" in line for line in report["progress"])
     assert (pack / "out" / "es" / "index.html").is_file()
+
+
+def test_bad_cli_values_exit_2_with_a_message_and_content_goes_after_the_sub_command(tmp_path: Path) -> None:
+    from conftest import CONTENT, cli
+
+    for bad in ("0", "-1", "ten"):
+        code, out, err = cli("--content", str(CONTENT), "search", "disparo", "--limit", bad)
+        assert (code, out) == (2, ""), err
+        assert "--limit" in err and "Traceback" not in err
+    code, out, err = cli("search", "disparo", "--limit", "2", "--json", "--content", str(CONTENT))
+    assert code == 0, err
+    data = json.loads(out)
+    assert len(data["hits"]) == 2 and data["hits"][0]["game"]
+    code, out, err = cli("search", "disaparo", "--json", "--content", str(CONTENT))
+    assert json.loads(out)["did_you_mean"], out
+    code, out, err = cli("--content", str(tmp_path), "check", "--content", str(CONTENT))  # the later one wins
+    assert code == 0, err
+
+
+def test_build_finds_mkdocs_yml_upward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.cli.build import default_config
+
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    deep = tmp_path / "content" / "g" / "rules"
+    deep.mkdir(parents=True)
+    assert default_config(deep) == tmp_path / "mkdocs.yml"

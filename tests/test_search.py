@@ -71,8 +71,9 @@ def test_snippets_mark_the_matched_words(root: Path) -> None:
 def test_cli_json_and_text(root: Path) -> None:
     code, out, _ = cli("search", "disparar", "--json")
     data = json.loads(out)
-    assert code == 0 and data[0]["id"] == "g.shoot"
-    assert set(data[0]) >= {"id", "game", "kind", "title", "score", "snippet"}
+    assert code == 0 and data["hits"][0]["id"] == "g.shoot"
+    assert set(data["hits"][0]) >= {"id", "game", "kind", "title", "score", "snippet"}
+    assert set(data) == {"query", "did_you_mean", "total", "by_game", "hits"} and data["query"] == "disparar"
     code, out, _ = cli("search", "disparar", "--lang", "en")
     assert out.startswith("1. Shooting  [g · rule]  g.shoot")
     code, out, _ = cli("search", "zzzzqqq")

@@ -20,10 +20,15 @@ from kb.core.files import abandoned
 __all__ = ["default_config", "build"]
 
 
-def default_config() -> Path:
-    """``mkdocs.yml`` in the working directory, else the one beside the ``kb`` package."""
-    here = Path("mkdocs.yml")
-    return here if here.is_file() else Path(__file__).resolve().parents[2] / "mkdocs.yml"
+def default_config(start: Path | None = None) -> Path:
+    """``mkdocs.yml`` in the working folder or the nearest folder above it (as ``content/`` is found), else the
+    one beside the ``kb`` package when it runs from a source checkout; else ``./mkdocs.yml`` (reported missing)."""
+    here = Path(os.path.abspath(start if start is not None else Path.cwd()))
+    for folder in (here, *here.parents):
+        if (folder / "mkdocs.yml").is_file():
+            return folder / "mkdocs.yml"
+    beside = Path(__file__).resolve().parents[2] / "mkdocs.yml"
+    return beside if beside.is_file() and (beside.parent / "kb").is_dir() else here / "mkdocs.yml"
 
 
 def _docs_dir(config_file: Path) -> dict[str, str]:

@@ -33,6 +33,30 @@ class _Usage(Exception):
     pass
 
 
+def _positive(value: str) -> int:
+    """An argument that must be a whole number of 1 or more (argparse turns the error into exit 2)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
+CONTENT_HELP = "content folder (default: the one found from the current folder upward, or $KB_CONTENT)"
+
+
+def _content_everywhere(parser: argparse.ArgumentParser) -> None:
+    """``--content`` after any sub-command too (``kb search x --content DIR``); given twice, the later wins."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                if "--content" not in child._option_string_actions:
+                    child.add_argument("--content", metavar="PATH", default=argparse.SUPPRESS, help=CONTENT_HELP)
+                _content_everywhere(child)
+
+
 def _kb_class() -> "type[KnowledgeBase]":
     from kb.api import KnowledgeBase  # parsers and validators load only for the commands that need them
 
@@ -176,7 +200,9 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     result = reader.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
     if args.json:
-        json.dump([h.to_json() for h in result.hits], out, ensure_ascii=False, indent=2)
+        json.dump({"query": args.query, "did_you_mean": result.did_you_mean or None, "total": result.total,
+                   "by_game": dict(result.by_game), "hits": [h.to_json() for h in result.hits]},
+                  out, ensure_ascii=False, indent=2)
         out.write("\n")
         return EXIT_OK
     if result.did_you_mean:
@@ -225,7 +251,8 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     config = Path(args.config) if args.config else site_build.default_config()
     if not config.is_file():
-        err.write(f"kb build: {config}: no such file\n")
+        where = "" if args.config else " (nor in any folder above: give one with --config)"
+        err.write(f"kb build: {config}: no such file{where}\n")
         return EXIT_USAGE
     site = Path(args.site_dir) if args.site_dir else None
     content = Path(args.content) if args.content else None
@@ -298,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.")
     p.add_argument("--version", action="version", version=f"kb {_version()}")
-    p.add_argument("--content", metavar="PATH", help="content folder (default: the bundled content/ or $KB_CONTENT)")
+    p.add_argument("--content", metavar="PATH", help=CONTENT_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -328,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--lang", choices=LANGS, help="match only this language's text and show its titles")
     q.add_argument("--game", help="only this game")
     q.add_argument("--kind", choices=KINDS, help="only this kind of entry")
-    q.add_argument("--limit", type=int, default=10, help="how many results (default: 10)")
+    q.add_argument("--limit", type=_positive, default=10, help="how many results, 1 or more (default: 10)")
     q.add_argument("--json", action="store_true", help="print a JSON array")
     q.set_defaults(func=_search)
 
@@ -368,6 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     from kb.cli import i18n as i18n_cli
 
     i18n_cli.add_parser(sub, _i18n)
+    _content_everywhere(p)
     return p
 
 
