@@ -71,3 +71,19 @@ def test_every_error_the_package_defines_is_a_kb_error() -> None:
     # resolver's `except Exception` cannot swallow its deadline, stay outside the family
     outside = {n for n, c in found.items() if not issubclass(c, KbError)}
     assert sorted(n for n in outside if not n.rpartition(".")[2].startswith("_")) == ["kb.examples.limits.TimeLimit"]
+
+
+def test_every_name_a_module_exports_exists() -> None:
+    """``from kb.x import *`` works for every module: each name of an ``__all__`` is defined."""
+    import importlib
+    import pkgutil
+
+    import kb
+
+    missing = []
+    for info in pkgutil.walk_packages(kb.__path__, "kb."):
+        if info.name == "kb.__main__":
+            continue
+        module = importlib.import_module(info.name)
+        missing += [f"{info.name}.{n}" for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
+    assert missing == []

@@ -33,7 +33,7 @@ from kb.core.model import LANGS, Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
-from kb.view.entry import content_texts, entry_view
+from kb.view.entry import content_texts, entry_view, shown_links
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -53,15 +53,8 @@ _STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 
 def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
-    from kb.link.linker import LINK
-
-    def sub(m: Any) -> str:
-        if m["display"]:
-            return m["display"]
-        title = titles(m["target"])
-        return title.best(lang) if title else m["target"]
-
-    return _EMPHASIS.sub(r"\1", LINK.sub(sub, text))
+    """Content text as the index reads it: links as their shown words, ``**bold**`` marks dropped."""
+    return _EMPHASIS.sub(r"\1", shown_links(text, lang, titles))
 
 
 _EMPHASIS = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")

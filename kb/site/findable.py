@@ -13,7 +13,7 @@ import re
 from typing import Callable, Iterable
 
 from kb.core.model import Entry, Term, Text
-from kb.site.render import plain
+from kb.site.render import plain_text
 
 __all__ = ["tooltip_forms", "definition", "front_matter"]
 
@@ -33,7 +33,7 @@ def tooltip_forms(term: Term, langs: Iterable[str]) -> list[str]:
 def definition(entry: Entry, lang: str, titles: Callable[[str], Text | None]) -> str:
     """The entry's summary (else its text) as plain text, cut at a word near 300 characters."""
     summary = entry.text("summary") or entry.text("text")
-    body = plain(summary.best(lang), lang, titles) if summary else ""
+    body = plain_text(summary.best(lang), lang, titles) if summary else ""
     if len(body) > _MAX_DEFINITION:
         body = body[:_MAX_DEFINITION].rsplit(" ", 1)[0] + "…"
     return body

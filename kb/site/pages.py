@@ -12,11 +12,11 @@ from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles
-from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain, render_entry, steps
+from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
 from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
                                results_by_entry)
 from kb.view.entry import sequence_steps
-from kb.site.translators import LABELS as TRANSLATORS_LABELS, PATH as TRANSLATORS_PATH, translators_page
+from kb.site.translators import WORDS as TRANSLATORS_WORDS, PATH as TRANSLATORS_PATH, translators_page
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -68,7 +68,7 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
     head = "".join(f'!!! warning "{title}"\n\n    {text} ({t(ctx, "fields")}: {escape(", ".join(fields))})\n\n'
                    for title, text, fields in notes)
     summary = entry.text("summary")
-    description = plain(summary.best(ctx.lang), ctx.lang, ctx.titles) if summary else None
+    description = plain_text(summary.best(ctx.lang), ctx.lang, ctx.titles) if summary else None
     return finish(ctx, path, entry.title.best(ctx.lang), head + body, entry.game, description)
 
 
@@ -267,7 +267,7 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
                                      tuple(NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries)))
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
-    nodes.append(NavNode(TRANSLATORS_LABELS[ctx.lang]["title"], TRANSLATORS_PATH))
+    nodes.append(NavNode(TRANSLATORS_WORDS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)
 
 

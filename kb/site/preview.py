@@ -24,8 +24,8 @@ from kb.core.model import Text
 
 from kb.site.findable import definition, tooltip_forms
 from kb.core.locale import pgettext
-from kb.site.render import entry_anchor, label
-from kb.site.structure import entry_path
+from kb.site.render import label
+from kb.site.structure import entry_url
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -41,11 +41,6 @@ def data_name(lang: str) -> str:
     return f"kb-table-{lang}.js"
 
 
-def _url(entry_id: str, path: str, kind: str) -> str:
-    url = path.removesuffix(".md") + ".html"
-    return url + (f"#{entry_anchor(entry_id)}" if kind == "concept" else "")
-
-
 def table_data(kb: "Linked", lang: str) -> str:
     """The script with ``lang``'s previews, tooltip forms and words."""
     def titles(entry_id: str) -> Text | None:
@@ -56,7 +51,7 @@ def table_data(kb: "Linked", lang: str) -> str:
     entries: dict[str, list[str]] = {}
     terms: dict[str, list[list[str]]] = {}
     for entry in kb.entries.values():
-        url = _url(entry.id, entry_path(entry), entry.kind)
+        url = entry_url(entry)
         entries[url] = [entry.title.best(lang), games.get(entry.game, ""), label(entry.kind, lang),
                         definition(entry, lang, titles)]
         if entry.term is not None and entry.kind == "term":

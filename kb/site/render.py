@@ -18,10 +18,10 @@ from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
 from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row, Ruling, Section, Source, Step, Steps,
-                           Table, Value, entry_view, forms, interface)
+                           Table, Value, entry_view, forms, interface, shown_links)
 from kb.view.worked import ExampleView, Names
 
-__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain", "render_entry", "markdown",
+__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
            "markdown_value", "steps", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
@@ -89,13 +89,10 @@ def inline(text: str, lang: str, titles: Callable[[str], Text | None], link_to: 
     return "".join(out)
 
 
-def plain(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
-    """Content text as plain text (no markup): links become their shown words, whitespace is collapsed."""
-    def shown(m: re.Match[str]) -> str:
-        title = titles(m["target"])
-        return m["display"] or (title.best(lang) if title else m["target"])
-
-    return " ".join(LINK.sub(shown, text).split())
+def plain_text(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
+    """Content text as plain text (no markup): links become their shown words, whitespace is collapsed.
+    (Not :func:`kb.core.plain.plain`, which makes data JSON-able.)"""
+    return " ".join(shown_links(text, lang, titles).split())
 
 
 def markdown_value(v: Value, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> str:

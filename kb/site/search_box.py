@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from kb.core.cache import shared_cache_dir
 from kb.core.model import KINDS
 from kb.search.export import export, to_script
-from kb.site.render import entry_anchor, label
-from kb.site.structure import entry_path
+from kb.site.render import label
+from kb.site.structure import entry_url
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -58,10 +58,7 @@ def data_name(lang: str) -> str:
 
 def _url(kb: "Linked", entry_id: str) -> str | None:
     entry = kb.get(entry_id)
-    if entry is None:
-        return None
-    path = entry_path(entry).removesuffix(".md") + ".html"
-    return path + (f"#{entry_anchor(entry.id)}" if entry.kind == "concept" else "")
+    return entry_url(entry) if entry is not None else None
 
 
 def kind_words(lang: str) -> dict[str, str]:

@@ -33,7 +33,7 @@ from kb.site.findable import front_matter
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "relative",
+__all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "entry_url", "relative",
            "nav_config", "results_by_entry"]
 
 LANGUAGES: dict[str, str] = {"es": "Español", "en": "English"}
@@ -88,6 +88,13 @@ def entry_path(entry: Entry) -> str:
         return "concepts.md"
     game, slug = _safe(entry.game), _safe(entry.id.split(".", 1)[-1])  # a bad id or game cannot leave the site
     return f"{game}/{slug}{'-entry' if slug in RESERVED else ''}.md"
+
+
+def entry_url(entry: Entry) -> str:
+    """An entry's built page relative to the language's root (``.html``), with the concept's anchor on the
+    concept map: what the search box and the previews link to."""
+    url = entry_path(entry).removesuffix(".md") + ".html"
+    return url + (f"#{entry_anchor(entry.id)}" if entry.kind == "concept" else "")
 
 
 def _safe(part: str) -> str:

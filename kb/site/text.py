@@ -16,7 +16,7 @@ from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import Link
 from kb.mechanics import Resolver
-from kb.site.render import plain
+from kb.site.render import plain_text
 from kb.view.entry import (CONTENT, Example, EntryView, Prose, Questions, Refs, Ruling, Section, Step, Steps, Table,
                            Value, entry_view, interface as label)
 from kb.view.worked import Names
@@ -122,7 +122,7 @@ class _Text:
         self.lang, self.titles = lang, titles
 
     def plain(self, content: str) -> str:
-        return _EMPHASIS.sub("", plain(content, self.lang, self.titles))
+        return _EMPHASIS.sub("", plain_text(content, self.lang, self.titles))
 
     def show(self, v: Value) -> str:
         return "".join(self.plain(s.text) if s.kind == CONTENT else s.text for s in v)

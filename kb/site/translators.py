@@ -17,11 +17,11 @@ from kb.i18n.units import split
 from kb.site.render import escape
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
-__all__ = ["PATH", "LABELS", "translators_page", "share"]
+__all__ = ["PATH", "WORDS", "translators_page", "share"]
 
 PATH = "translators.md"
 """Where the page lives in each language."""
-LABELS: dict[str, dict[str, str]] = {
+WORDS: dict[str, dict[str, str]] = {
     "es": {
         "title": "Estado de la traducción",
         "intro": "El texto original está en español; el inglés se traduce campo a campo. Esta página cuenta, "
@@ -70,7 +70,7 @@ def _code(text: str) -> str:
 def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) -> SitePage:
     """The page in the context's language (``report``: a :func:`status_report`, made here when not given)."""
     kb = ctx.kb
-    lab = LABELS[ctx.lang]
+    lab = WORDS[ctx.lang]
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
     out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "",
@@ -122,5 +122,5 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
     text = (f"[{escape(title)}]({relative(PATH, target)}) · {_code(row['entry'])} · "
-            f"{LABELS[ctx.lang]['field']} {_code(row['field'])}")
+            f"{WORDS[ctx.lang]['field']} {_code(row['field'])}")
     return ("- " if item else "#### ") + text

@@ -20,12 +20,12 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from kb.core.locale import LANGS, gettext, pgettext, signed
 from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
-from kb.link.linker import Link
+from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
 from kb.view.worked import ExampleView, Names, example_view
 
 __all__ = ["Span", "Value", "Row", "Table", "Prose", "Step", "Steps", "Example", "Refs", "Questions", "Ruling",
-           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "interface", "content_texts", "CONTENT", "LITERAL", "REF"]
+           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "interface", "content_texts", "shown_links", "CONTENT", "LITERAL", "REF"]
 
 CONTENT, LITERAL, REF = "content", "literal", "ref"
 """The kinds of :class:`Span`."""
@@ -174,6 +174,16 @@ def interface(key: str, lang: str) -> str:
 
 def _no_names(_: str) -> None:
     return None
+
+
+def shown_links(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
+    """Content text with each ``{@kind id|shown}`` link replaced by the words a reader sees: its shown
+    text, else the target's title in ``lang``, else the id. The one place a link becomes words."""
+    def shown(m: re.Match[str]) -> str:
+        title = titles(m["target"])
+        return m["display"] or (title.best(lang) if title else m["target"])
+
+    return LINK.sub(shown, text)
 
 
 def _literal(text: str) -> Value:
