@@ -240,10 +240,10 @@ def movement_conflict(case: Literal["different-paths-different-targets", "differ
     same = paths[a][-1] == paths[b][-1]
     if case.endswith("same-target") and not same:
         raise RuleError("targets-differ", "los dos recorridos no terminan en el mismo hexágono",
-                        "the two paths do not end in the same hex")
+                        "the two paths do not end in the same hex", kind="elsewhere")
     if case.endswith("different-targets") and same:
         raise RuleError("same-target", "los dos recorridos terminan en el mismo hexágono",
-                        "the two paths end in the same hex")
+                        "the two paths end in the same hex", kind="elsewhere")
     if jumping and case.endswith("different-targets"):
         trace.add("Con objetivos distintos, el salto de {j} elimina el conflicto",
                   "With different targets, {j} jumping removes the conflict", j=jumping)
@@ -358,7 +358,7 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
         if top % v:
             raise RuleError("not-proportional",
                             f"{v} PM de {m} no es proporcional a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
-                            f"{m}'s {v} MP is not proportional to {top}: the coincident-movement table is needed, and the text does not include it")
+                            f"{m}'s {v} MP is not proportional to {top}: the coincident-movement table is needed, and the text does not include it", kind="unstated")
     trace.add("La fase se divide en {n} subturnos (los PM del más rápido)", "The phase is split into {n} sub-turns (the fastest 'Mech's MP)",
               n=top)
     spends: dict[str, list[int]] = {}
@@ -532,7 +532,7 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
         if d not in UNDERWATER_MP:
             raise RuleError("depth-cost-unstated",
                             f"el texto solo da el coste de profundidad 1 y 2, no de {d}",
-                            f"the text only gives the cost of depth 1 and 2, not of {d}")
+                            f"the text only gives the cost of depth 1 and 2, not of {d}", kind="unstated")
         water += UNDERWATER_MP[d]
         changes += abs(d - prev)
         prev = d
@@ -675,7 +675,7 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
         _check_2d6(r)
     if abs(levels) < 3:
         raise RuleError("not-a-climb", "la escalada es para hexágonos 3 o más niveles más altos o más bajos",
-                        "climbing is for hexes 3 or more levels higher or lower")
+                        "climbing is for hexes 3 or more levels higher or lower", kind="elsewhere")
     if working_hands not in (1, 2):
         raise RuleError("no-hand-actuator", "hace falta al menos un actuador de mano operativo (y como mucho hay dos)",
                         "at least one working hand actuator is needed (and there are at most two)")
@@ -746,7 +746,7 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
     _check_2d6(leg_roll)
     _check_2d6(fall_roll)
     if levels <= 2:
-        raise RuleError("not-a-drop", "dejarse caer es para más de 2 niveles", "dropping down is for more than 2 levels")
+        raise RuleError("not-a-drop", "dejarse caer es para más de 2 niveles", "dropping down is for more than 2 levels", kind="elsewhere")
     leg_mod, fall_mod = 2 * levels, levels
     trace.add("Cuesta {mp} PM sean cuantos sean los niveles", "It costs {mp} MP whatever the levels", mp=DROP_DOWN_MP)
     trace.add("Primer chequeo (piernas): +{n} × 2 = {m:+d}", "First roll (legs): +{n} × 2 = {m:+d}", n=levels, m=leg_mod)
@@ -843,7 +843,7 @@ def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_stre
     if halves.denominator == 2:
         raise RuleError("rounding-tie",
                         f"{tonnage}/{div} = {float(exact)} queda a igual distancia de dos medias toneladas; el texto no dice hacia dónde redondear",
-                        f"{tonnage}/{div} = {float(exact)} is equally near two half tons; the text does not say which way to round")
+                        f"{tonnage}/{div} = {float(exact)} is equally near two half tons; the text does not say which way to round", kind="unstated")
     rounded = Fraction(round(halves), 2)
     tons = max(rounded, Fraction(1))
     trace.add("{t} / {d} = {e}; a la media tonelada más cercana: {r}", "{t} / {d} = {e}; to the nearest half ton: {r}",

@@ -81,7 +81,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     if kind == "close-combat" and any(shooting_only.values()):
         used = [k for k, v in shooting_only.items() if v]
         raise RuleError("not-for-close-combat", "{used}: solo se aplica a los disparos", "{used}: for shooting only",
-                        used=used)
+                        used=used, kind="elsewhere")
     if target_hidden and (target_engaged or kind == "close-combat"):
         raise RuleError("hidden-and-engaged", "trabarse en combate revela a la miniatura oculta",
                         "being engaged reveals a hidden model")

@@ -302,7 +302,7 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
             if step not in chosen:
                 raise RuleError("order-not-covered", "la fuente no ordena varios efectos del paso «{step}»: {group}",
                                 "the source gives no order for several effects of the step “{step}”: {group}",
-                                step=step, group=group)
+                                step=step, group=group, kind="unstated")
             if pick is None:
                 raise RuleError("choice-needed", "el jugador del paso «{step}» debe elegir el orden de {group}",
                                 "the player of the step “{step}” must choose the order of {group}", step=step, group=group)

@@ -75,7 +75,7 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
     if ra == rb:
         raise RuleError("roll-off-tie",
                         f"empate a {ra} en el Roll-Off: el capítulo 07 no explica cómo se deshace",
-                        f"the Roll-Off is tied at {ra}: chapter 07 does not say how to break the tie")
+                        f"the Roll-Off is tied at {ra}: chapter 07 does not say how to break the tie", kind="unstated")
     winner = a if ra > rb else b
     trace.add("Gana el Roll-Off {w}", "{w} wins the Roll-Off", w=winner)
     return winner
@@ -322,7 +322,7 @@ def arrival_check(distance: float, in_coherency: bool = True,
     if distance == ZONE_OF_INFLUENCE:
         raise RuleError("zone-boundary",
                         f"a {distance}\" justos el capítulo 07 no aclara si la unidad está dentro o fuera",
-                        f"at exactly {distance}\" chapter 07 does not say whether the unit is inside or outside")
+                        f"at exactly {distance}\" chapter 07 does not say whether the unit is inside or outside", kind="unstated")
     if not in_coherency:
         raise RuleError("out-of-coherency", "no caben todas en Coherency: no se puede desplegar ahí",
                         "they do not all fit in Coherency: you cannot deploy there")

@@ -486,7 +486,7 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
                   "The card does not say when and the horseshoe comes first: roll on entering the battlefield")
     else:
         raise RuleError("timing-not-covered", "el texto no dice cuándo tirar y la herradura no va al principio: el artículo no cubre el caso",
-                        "the text does not say when to roll and the horseshoe is not first: the article does not cover it")
+                        "the text does not say when to roll and the horseshoe is not first: the article does not cover it", kind="unstated")
     success = None if result is None else result == "horseshoe"
     if result is not None:
         trace.add("Sale {r}: {ok}", "Rolls {r}: {ok_en}", r=result, ok="se aplica" if success else "no se aplica",

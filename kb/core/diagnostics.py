@@ -76,6 +76,9 @@ CODES: dict[str, tuple[str, str]] = {
     "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}"),
     "unknown-output": (ERROR, "resolver '{resolver}' gives no output '{name}'{hint}"),
     "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),
+    "error-kind-missing": (ERROR, "example '{id}': 'expect_error' names no kind; write {{code: {error}, kind: forbidden|unstated|elsewhere}}"
+                           " (forbidden: a rule forbids it; unstated: the source does not say; elsewhere: another entry's case, with 'see')"),
+    "error-see-missing": (ERROR, "example '{id}': a refusal of kind 'elsewhere' names the entry that covers the case: add 'see: <id>'"),
     "example-failed": (ERROR, "example '{id}' failed: {details}"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
     "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),

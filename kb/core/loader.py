@@ -67,13 +67,22 @@ def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
         prob = ex.get("probability")
         out.append(Example(
             id=ex["id"], mechanic=ex["mechanic"], given=given, expect=expect,
-            expect_error=ex.get("expect_error") if isinstance(ex.get("expect_error"), str) else None,
+            expect_error=_refusal(ex, "code"), error_kind=_refusal(ex, "kind"), error_see=_refusal(ex, "see"),
             tolerance=ex.get("tolerance") if isinstance(ex.get("tolerance"), (int, float)) else None,
             probability=_fraction(prob), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
             note=_text(ex["note"], "") if isinstance(ex.get("note"), dict) else None,
             index=i, location=marks.at(("examples", i)),
         ))
     return tuple(out)
+
+
+def _refusal(ex: dict[str, Any], part: str) -> str | None:
+    """A part of ``expect_error``: a mapping ``{code, kind, see}``, or a bare code (which has no kind)."""
+    value = ex.get("expect_error")
+    if isinstance(value, str):
+        return value if part == "code" else None
+    found = value.get(part) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def _fraction(value: Any) -> Fraction | None:

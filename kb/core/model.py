@@ -121,6 +121,10 @@ class Example(Plain):
     """Expected outputs (a subset of what the resolver returns)."""
     expect_error: str | None
     """Expected error code instead of outputs."""
+    error_kind: str | None
+    """What the expected refusal means: ``forbidden``, ``unstated`` or ``elsewhere`` (``None`` when not given)."""
+    error_see: str | None
+    """The entry the refusal points to: the rule that forbids it, or the entry that covers the other case."""
     tolerance: float | None
     """Allowed absolute difference for numeric outputs."""
     probability: Fraction | None

@@ -40,6 +40,13 @@ class ExampleResult:
     """Human-readable lines explaining a failure."""
     message: Step | None = None
     """What the rule error said, in both languages (when the resolver refused the inputs)."""
+    kind: str | None = None
+    """What the refusal means, when the resolver refused: ``forbidden``, ``unstated`` or ``elsewhere``."""
+
+    @property
+    def see(self) -> str | None:
+        """The entry the refusal points to (from the example: the forbidding rule, or the other case's entry)."""
+        return self.example.error_see if self.kind else None
 
     @property
     def passed(self) -> bool:
@@ -77,6 +84,8 @@ class ExampleResult:
             "event": ({"es": self.outcome.chance.event.es, "en": self.outcome.chance.event.en}
                       if self.outcome and self.outcome.chance else None),
             "error": self.error,
+            "kind": self.kind,
+            "see": self.see,
             "details": list(self.details),
         }
 
@@ -94,6 +103,10 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
             raw = _raw(entry, ex)
             if not any(k in raw for k in ("expect", "expect_error", "probability")):
                 out.append(diag("no-expectation", ex.location, id=ex.id))
+            if ex.expect_error and ex.error_kind is None:
+                out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
+            if ex.error_kind == "elsewhere" and not ex.error_see:
+                out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
             if "probability" in raw and (ex.probability is None or ex.probability > 1):
                 out.append(diag("invalid-value", entry.marks.at(base + ("probability",)), where=where(base + ("probability",)),
                                 value=repr(raw["probability"]), expected="a fraction from 0/1 to 1/1 such as 30/36"))
@@ -161,6 +174,18 @@ def _not_an_outcome(result: Any) -> str | None:
     return None
 
 
+def _refusal_details(ex: Example, err: RuleError) -> tuple[str, ...]:
+    """How a refusal differs from the one the example expects (nothing when it is the one)."""
+    if not ex.expect_error:
+        return (f"raised {err.code} ({err.kind}): {err.text.en}",)
+    out = []
+    if err.code != ex.expect_error:
+        out.append(f"raised {err.code}: {err.text.en}; expected {ex.expect_error}")
+    if err.kind != ex.error_kind:
+        out.append(f"the refusal is of kind {err.kind}; expected {ex.error_kind}")
+    return tuple(out)
+
+
 def run_example(entry: Entry, ex: Example, registry: Registry,
                 lookup: Callable[[str], Mapping[str, Any] | None] = lambda _id: None,
                 seconds: float | None = None) -> ExampleResult:
@@ -185,10 +210,9 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
         with time_limit(seconds):
             result = res.func(**kwargs)
     except RuleError as err:
-        if ex.expect_error == err.code:
-            return ExampleResult(entry, ex, "passed", error=err.code, message=err.step)
-        return ExampleResult(entry, ex, "failed", error=err.code, message=err.step,
-                             details=(f"raised {err.code}: {err.text.en}" + (f"; expected {ex.expect_error}" if ex.expect_error else ""),))
+        said = _refusal_details(ex, err)
+        return ExampleResult(entry, ex, "failed" if said else "passed", error=err.code, message=err.step,
+                             kind=err.kind, details=said)
     except TimeLimit:
         return ExampleResult(entry, ex, "error", error="timeout",
                              details=(f"ran longer than {seconds:g} s, the limit per worked example",))

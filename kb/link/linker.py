@@ -150,6 +150,10 @@ class _Linker:
         for i, target in enumerate(see_also if isinstance(see_also, list) else []):
             if isinstance(target, str):
                 self.resolve(entry, "see_also", target, "see_also", marks.at(("see_also", i)))
+        for ex in entry.examples:
+            if ex.error_see:  # the rule that forbids it, or the entry of the other case
+                self.resolve(entry, "see_also", ex.error_see, f"examples.{ex.id}.expect_error.see",
+                             marks.at(("examples", ex.index, "expect_error", "see")))
         if entry.term and entry.term.concept:
             self.resolve(entry, "concept", entry.term.concept, "term.concept", marks.at(("term", "concept")),
                          expect_kind="concept")

@@ -29,6 +29,7 @@ __all__ = [
     "Chance",
     "Outcome",
     "RuleError",
+    "KINDS_OF_NO",
     "Context",
     "Resolver",
     "Registry",
@@ -165,15 +166,27 @@ def outcome(trace: Trace, odds: Chance | Fraction | None = None, /, **values: An
     return Outcome(values, tuple(trace.steps), odds)
 
 
+KINDS_OF_NO = ("forbidden", "unstated", "elsewhere")
+"""What a refusal means: ``forbidden`` — a rule forbids it (the example's entry, or the one it names);
+``unstated`` — the source does not say, and the knowledge base will not invent a ruling (the message
+says what is missing); ``elsewhere`` — another case, which another entry covers (the example names it)."""
+
+
 class RuleError(KbError):
-    """A rule forbids what the inputs describe; ``code`` is what ``expect_error`` matches.
+    """A resolver refuses the inputs; ``code`` and ``kind`` are what ``expect_error`` matches.
+
+    ``kind`` is one of :data:`KINDS_OF_NO`: ``forbidden`` (the default: a rule forbids what the inputs
+    describe), ``unstated`` (the source does not say what happens: the message says what is missing),
+    ``elsewhere`` (another case, covered by another entry).
 
     Like :meth:`Trace.add`, the message may hold ``{name}`` fields filled from ``values``: a page then
     shows the ids among them by their names (``RuleError("same-type", "{a} y {b} son del mismo tipo",
     "{a} and {b} are of the same type", a=first, b=second)``).
     """
 
-    def __init__(self, code: str, es: str, en: str, **values: Any) -> None:
+    def __init__(self, code: str, es: str, en: str, *, kind: str = "forbidden", **values: Any) -> None:
+        if kind not in KINDS_OF_NO:
+            raise ValueError(f"RuleError kind {kind!r}: one of {', '.join(KINDS_OF_NO)}")
         trace = Trace()
         if values:
             trace.add(es, en, **values)
@@ -182,6 +195,8 @@ class RuleError(KbError):
             step = Step(Text(es, en))
         super().__init__(step.text.en)
         self.code = code
+        self.kind = kind
+        """``forbidden``, ``unstated`` or ``elsewhere`` (:data:`KINDS_OF_NO`)."""
         self.text = step.text
         self.step = step
         """The message as a step: worded per language, with its values kept as data."""

@@ -19,7 +19,7 @@ from kb.examples.runner import ExampleResult
 from kb.mechanics import Resolver
 from kb.mechanics.procedures import flatten_steps
 
-__all__ = ["Names", "ExampleView", "name_finder", "example_view", "value_shower"]
+__all__ = ["Names", "ExampleView", "name_finder", "example_view", "value_shower", "refusal_sentence"]
 
 Names = Callable[[str], "Text | None"]
 """Maps an id met in an example (a model, a unit, a step, an action, a game) to its name per language."""
@@ -43,6 +43,10 @@ class ExampleView:
     """``Probabilidad de herir con un disparo: 63/200 ≈ 31,5 %.``"""
     verified: bool | None
     """Whether the build verified it (``None`` when not run)."""
+    refusal: str | None = None
+    """When the outcome is a refusal, its kind: ``forbidden``, ``unstated`` or ``elsewhere``."""
+    see: str | None = None
+    """The id of the entry the refusal points to (the rule that forbids it, or the other case's entry)."""
 
 
 def _mapping_names(data: Any) -> dict[str, Text]:
@@ -147,9 +151,37 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
             else:
                 odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
                     event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
-    elif result is not None and result.message is not None:
-        outcome = gettext(lang, "The rules do not allow it: {reason}").format(reason=_sentence(result.message.say(lang, show)))
-    elif ex.expect_error:
-        outcome = gettext(lang, "The rules do not allow it.")
+    refusal = see = None
+    if result is not None and result.outcome is None and result.message is not None:
+        refusal, see = result.kind or "forbidden", result.see
+        outcome = refusal_sentence(refusal, _sentence(result.message.say(lang, show)), _see_name(see, entry, find, lang), lang)
+    elif (result is None or result.outcome is None) and ex.expect_error:
+        refusal, see = ex.error_kind or "forbidden", ex.error_see
+        outcome = refusal_sentence(refusal, None, _see_name(see, entry, find, lang), lang)
     note = ex.note.best(lang) if ex.note else None
-    return ExampleView(title, note, situation, steps, outcome, odds, None if result is None else result.passed)
+    return ExampleView(title, note, situation, steps, outcome, odds, None if result is None else result.passed,
+                       refusal, see)
+
+
+def _see_name(see: str | None, entry: Entry, find: Names, lang: str) -> str | None:
+    """The name of the entry a refusal points to (``None`` when it is the example's own entry or none)."""
+    if not see or see == entry.id:
+        return None
+    name = find(see)
+    return name.best(lang) if name else see
+
+
+def refusal_sentence(kind: str, reason: str | None, see: str | None, lang: str) -> str:
+    """What a refusal tells a player, by its kind: the rules forbid it (naming the rule when it is another
+    entry's), the rules don't say, or it is another case (naming the entry that covers it)."""
+    if kind == "unstated":
+        return gettext(lang, "The rules don't say: {reason}").format(reason=reason) if reason \
+            else gettext(lang, "The rules don't say.")
+    if kind == "elsewhere":
+        if reason:
+            return gettext(lang, "Another case: {reason} See {entry}.").format(reason=reason, entry=see or "")
+        return gettext(lang, "Another case: see {entry}.").format(entry=see or "")
+    if see and reason:
+        return gettext(lang, "{rule} forbids it: {reason}").format(rule=see, reason=reason)
+    return gettext(lang, "The rules forbid it: {reason}").format(reason=reason) if reason \
+        else gettext(lang, "The rules forbid it.")

@@ -1,0 +1,176 @@
+"""Every comparison run_example makes fails when its side is wrong (issue 27: "Checked" has teeth).
+
+Each test runs a tiny resolver against an example that differs from it in exactly one way, and
+asserts the example fails and names that difference; a twin example that matches passes, so a
+runner that fails everything is caught too. The mutation run over kb/examples/runner.py (docs/format.md,
+"How the checker is checked") leaves no surviving mutant among these comparisons.
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kb.core.loader import _examples
+from kb.core.model import Entry, Marks, Text
+from kb.examples.runner import check_examples, run_example
+from kb.mechanics import Chance, Registry, RuleError, Trace, outcome, resolver
+
+
+@resolver("t.values", outputs={"n": "a number", "f": "a fraction", "items": "a list", "table": "a mapping",
+                                  "flag": "a truth value", "word": "a word"})
+def _values(n: float = 3, f: str = "1/3", items: int = 2, table: int = 2, flag: bool = True, word: str = "a") -> Any:
+    return outcome(Trace(), n=n, f=Fraction(f), items=list(range(items)), table={str(i): i for i in range(table)},
+                   flag=flag, word=word)
+
+
+@resolver("t.odds", outputs={"hit": "true when the roll reaches 4"})
+def _odds(roll: int = 4, state: str = "1/2") -> Any:
+    return outcome(Trace(), Chance(Fraction(state), Text("acertar", "hitting")), hit=roll >= 4)
+
+
+@resolver("t.refuse", outputs={"never": "never given"})
+def _refuse(code: str = "too-far", kind: str = "forbidden", refuse: bool = True) -> Any:
+    if refuse:
+        raise RuleError(code, "demasiado lejos", "too far", kind=kind)
+    return outcome(Trace(), never=1)
+
+
+REG = Registry(Registry.scan(sys.modules[__name__]))
+PATH = Path("t.yaml")
+
+
+def entry(*examples: dict[str, Any]) -> Entry:
+    data = {"examples": list(examples)}
+    marks = Marks(PATH)
+    return Entry(id="t.e", kind="rule", game="t", title=Text("E", "E"), data=data, marks=marks,
+                 examples=_examples(data, marks))
+
+
+def run(mechanic: str, given: dict[str, Any] | None = None, **example: Any):
+    e = entry({"id": "x", "mechanic": mechanic, "given": given or {}, **example})
+    return run_example(e, e.examples[0], REG)
+
+
+def failed(result, says: str) -> None:
+    assert result.status == "failed", result.details
+    assert any(says in d for d in result.details), result.details
+
+
+# --- refusals --------------------------------------------------------------------------------------
+
+def test_the_expected_refusal_passes_and_says_its_kind() -> None:
+    r = run("t.refuse", expect_error={"code": "too-far", "kind": "forbidden"})
+    assert r.passed and r.kind == "forbidden" and r.error == "too-far" and r.details == ()
+    assert r.to_dict()["kind"] == "forbidden" and r.to_dict()["see"] is None
+
+
+def test_a_wrong_error_code_fails() -> None:
+    failed(run("t.refuse", expect_error={"code": "too-near", "kind": "forbidden"}), "expected too-near")
+
+
+def test_a_wrong_kind_of_no_fails() -> None:
+    for got, want in (("unstated", "forbidden"), ("forbidden", "elsewhere"), ("elsewhere", "unstated")):
+        failed(run("t.refuse", {"kind": got}, expect_error={"code": "too-far", "kind": want}),
+               f"kind {got}; expected {want}")
+    r = run("t.refuse", {"kind": "unstated"}, expect_error={"code": "too-far", "kind": "unstated"})
+    assert r.passed and r.kind == "unstated"
+
+
+def test_elsewhere_carries_the_entry_it_names() -> None:
+    r = run("t.refuse", {"kind": "elsewhere"}, expect_error={"code": "too-far", "kind": "elsewhere", "see": "t.other"})
+    assert r.passed and r.see == "t.other" and r.to_dict()["see"] == "t.other"
+
+
+def test_an_error_expected_but_none_raised_fails() -> None:
+    failed(run("t.refuse", {"refuse": False}, expect_error={"code": "too-far", "kind": "forbidden"}),
+           "expected error too-far, but the resolver succeeded")
+
+
+def test_a_refusal_no_example_expects_fails() -> None:
+    failed(run("t.refuse", expect={"never": 1}), "raised too-far (forbidden)")
+
+
+def test_a_resolver_cannot_raise_an_unknown_kind() -> None:
+    with pytest.raises(ValueError, match="one of forbidden, unstated, elsewhere"):
+        RuleError("x", "x", "x", kind="maybe")
+
+
+# --- probabilities ---------------------------------------------------------------------------------
+
+def test_the_right_probability_passes() -> None:
+    assert run("t.odds", probability="1/2", expect={"hit": True}).passed
+
+
+def test_a_wrong_probability_fails() -> None:
+    failed(run("t.odds", probability="1/3"), "probability: expected 1/3, got 1/2")
+    failed(run("t.odds", {"state": "1/3"}, probability="1/2"), "probability: expected 1/2, got 1/3")
+
+
+def test_a_probability_the_resolver_does_not_state_fails() -> None:
+    failed(run("t.values", probability="1/2"), "states no probability")
+
+
+# --- values ----------------------------------------------------------------------------------------
+
+def test_matching_values_pass() -> None:
+    r = run("t.values", expect={"n": 3, "f": 0.3333333333, "items": [0, 1], "table": {"0": 0, "1": 1}, "flag": True,
+                                "word": "a"}, tolerance=1e-6)
+    assert r.passed, r.details
+
+
+@pytest.mark.parametrize("given, expect", [
+    ({"n": 3.01}, {"n": 3}),                 # a near-miss number, no tolerance
+    ({"n": 3.5}, {"n": 3}),                  # half a unit off
+    ({"n": 2.99}, {"n": 3}),                 # just under
+    ({"f": "1/3"}, {"f": 0.333}),            # a fraction near but not equal
+    ({"items": 3}, {"items": [0, 1]}),       # a list of another length (longer)
+    ({"items": 1}, {"items": [0, 1]}),       # shorter
+    ({"items": 2}, {"items": [0, 2]}),       # same length, one item differs
+    ({"table": 3}, {"table": {"0": 0, "1": 1}}),  # an extra key
+    ({"table": 1}, {"table": {"0": 0, "1": 1}}),  # a missing key
+    ({"table": 2}, {"table": {"0": 0, "1": 2}}),  # a key with another value
+    ({"flag": False}, {"flag": True}),
+    ({"flag": True}, {"flag": 1}),           # 1 is not true
+    ({"n": 1}, {"n": True}),                 # nor true 1
+    ({"word": "b"}, {"word": "a"}),
+])
+def test_each_difference_fails(given: dict[str, Any], expect: dict[str, Any]) -> None:
+    r = run("t.values", given, expect=expect)
+    name = next(iter(expect))
+    failed(r, f"{name}: expected")
+    assert r.mismatches and r.mismatches[0][0] == name
+
+
+def test_a_missing_output_fails() -> None:
+    failed(run("t.values", expect={"absent": 1}), "absent: expected 1, got '<absent>'")
+
+
+def test_tolerance_is_the_bound_and_no_more() -> None:
+    assert run("t.values", {"n": 3.25}, expect={"n": 3}, tolerance=0.25).passed
+    failed(run("t.values", {"n": 3.26}, expect={"n": 3}, tolerance=0.25), "n: expected 3")
+    failed(run("t.values", {"n": 2.74}, expect={"n": 3}, tolerance=0.25), "n: expected 3")
+    assert run("t.values", {"items": 2}, expect={"items": [0.125, 1.125]}, tolerance=0.125).passed  # reaches into lists
+    failed(run("t.values", {"items": 2}, expect={"items": [0.25, 1]}, tolerance=0.125), "items: expected")
+
+
+def test_a_mapping_is_not_a_list_nor_a_list_a_mapping() -> None:
+    failed(run("t.values", expect={"items": {"0": 0, "1": 1}}), "items: expected")
+    failed(run("t.values", expect={"table": [0, 1]}), "table: expected")
+
+
+# --- the data check --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("error, codes", [
+    ("too-far", ["error-kind-missing"]),  # prints as error[error-kind-missing]; error[error-see-missing] below
+    ({"code": "too-far", "kind": "elsewhere"}, ["error-see-missing"]),
+    ({"code": "too-far", "kind": "elsewhere", "see": "t.b"}, []),
+    ({"code": "too-far", "kind": "unstated"}, []),
+])
+def test_a_refusal_without_its_kind_or_entry_is_an_error(error: Any, codes: list[str]) -> None:
+    found = [d.code for d in check_examples([entry({"id": "x", "mechanic": "t.refuse", "given": {}, "expect_error": error})], REG)]
+    assert found == codes
