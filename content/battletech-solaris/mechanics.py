@@ -653,6 +653,12 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
 
 # --- Climbing and dropping down ------------------------------------------------------------------
 
+def _fall_height(levels: int, reached: int) -> int:
+    """Height of the last level reached, counted from the lower hex: climbing up, the levels climbed;
+    climbing down (``levels`` negative), the levels still left below the 'Mech."""
+    return reached if levels > 0 else abs(levels) - reached
+
+
 @resolver("battletech-solaris.climb", outputs={
     "mp": "walking MP the climb costs",
     "piloting_rolls": "one piloting roll per level",
@@ -661,7 +667,7 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
     "target": "2D6 needed on each level's roll (absent without a piloting skill)",
     "levels_reached": "levels climbed before a failed roll, or all of them (absent without rolls)",
     "falls": "whether a roll fails and the 'Mech falls (absent without rolls)",
-    "fall_height": "levels it falls: the last level it reached (absent unless it falls)",
+    "fall_height": "levels it falls: the height of the last level it reached above the lower hex (absent unless it falls)",
 })
 def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool = False,
           piloting_skill: int | None = None, rolls: list[int] | None = None):
@@ -712,9 +718,10 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
                 reached = k
                 trace.add("Nivel {k}: sale {r}, lo alcanza", "Level {k}: rolls {r}, reaches it", k=k, r=r)
             else:
-                falls, height = True, reached
-                trace.add("Nivel {k}: sale {r}, falla; cae desde el último nivel alcanzado, {h}",
-                          "Level {k}: rolls {r}, fails; it falls from the last level it reached, {h}", k=k, r=r, h=reached)
+                falls, height = True, _fall_height(levels, reached)
+                trace.add("Nivel {k}: sale {r}, falla; cae desde el último nivel alcanzado, {h} {h:p:nivel|niveles} sobre el hexágono más bajo",
+                          "Level {k}: rolls {r}, fails; it falls from the last level it reached, {h} {h:p:level|levels} above the lower hex",
+                          k=k, r=r, h=height)
         if len(rolls) > n:
             raise RuleError("too-many-rolls", f"{n} niveles piden {n} chequeos, no {len(rolls)}",
                             f"{n} levels call for {n} rolls, not {len(rolls)}")
