@@ -143,6 +143,10 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
         raise RuleError("too-far", f"mueve {zones} zonas y solo puede {limit}",
                         f"it moves {zones} zones but may only move {limit}")
     trace.add("Mueve {z} de {n} zonas", "Moves {z} of {n} zones", z=zones, n=limit)
+    if ends_in_threat_area and not attack:
+        attack = True
+        trace.add("Acaba en el área de amenaza de una tropa enemiga: el combate no es voluntario, ataca",
+                  "It ends in an enemy troop's threat area: combat is not optional, it attacks")
     if attack and not (ends_in_threat_area or distance):
         raise RuleError("not-in-threat-area",
                         "para atacar hay que acabar en una zona del área de amenaza de una tropa enemiga",
