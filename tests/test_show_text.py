@@ -41,3 +41,19 @@ def test_show_names_the_source_document_by_its_title(capsys) -> None:
     title = next(s["title"] for s in kb.games["malifaux"].data["sources"] if s["doc"] == doc)
     assert es.startswith(f"Fuente: “{title['es']}”") and doc not in es
     assert en.startswith(f"Source: “{title['en']}”") and doc not in en
+
+
+def test_a_ruling_prints_its_question_answer_and_authority_once_in_show_and_on_its_page() -> None:
+    from kb.site.render import render_entry
+
+    kb = KnowledgeBase.load()
+    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    rulings = [e for e in kb.entries.values() if e.kind == "ruling"]
+    assert rulings
+    for e in rulings:
+        for lang, labels in (("es", ("Pregunta:", "Respuesta:")), ("en", ("Question:", "Answer:"))):
+            shown = render_text(e, lang, titles).splitlines()
+            page = render_entry(e, lang, titles).splitlines()
+            for word in labels:
+                assert sum(ln.strip().startswith(word) for ln in shown) == 1, (e.id, lang, word)
+                assert sum(f"{word}" in ln for ln in page if ln.startswith(("**", "|"))) == 1, (e.id, lang, word)
