@@ -877,3 +877,16 @@ def test_po_edited_through_translate_toolkit_imports(root: Path, tmp_path: Path)
     kb = KnowledgeBase.load(root)
     assert kb.entries["g.shoot"].data["text"]["en"].split() == unit.target.split()
     assert statuses(root)[("g.shoot", "text")] == "current"
+
+
+def test_export_and_glossary_report_as_json(root: Path, tmp_path: Path) -> None:
+    code, out, err = kb_(root, "i18n", "export", "-o", str(tmp_path / "en.po"), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report == {"output": str(tmp_path / "en.po"), "template": False, "game": None,
+                      "messages": len(polib.pofile(str(tmp_path / "en.po"))), "fields": report["fields"],
+                      "current": report["current"], "stale": 0, "previous": 0, "missing": 1}
+    assert report["fields"] == report["current"] + 1
+    code, out, err = kb_(root, "i18n", "glossary", "--format", "csv", "-o", "-", "--json")
+    assert code == 0 and out.startswith("source,target,")
+    assert json.loads(err) == {"output": "-", "format": "csv", "game": None, "terms": 2}

@@ -166,3 +166,16 @@ def test_build_finds_mkdocs_yml_upward(tmp_path: Path, monkeypatch: pytest.Monke
     deep = tmp_path / "content" / "g" / "rules"
     deep.mkdir(parents=True)
     assert default_config(deep) == tmp_path / "mkdocs.yml"
+
+
+def test_new_cites_the_first_source_the_game_lists(pack: Path) -> None:
+    game = pack / "content" / "skirmish" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("doc: rules.txt", "doc: 'core rules: v2.txt'"),
+                    encoding="utf-8")
+    code, out, err = kb("new", "action", "skirmish.charge")
+    assert code == 0, err
+    assert "source: {doc: \"core rules: v2.txt\", section: Secci" in Path(out.strip()).read_text(encoding="utf-8")
+    code, out, err = kb("check", "--json")  # the sample entries still cite rules.txt: errors there, none in charge
+    found = json.loads(out)
+    assert any(d["code"] == "unknown-source-doc" for d in found)
+    assert not [d for d in found if "charge" in d["path"]]

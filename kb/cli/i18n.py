@@ -17,6 +17,15 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "run"]
 
 
+_REPORT_JSON = "print what was written as JSON (on standard error when the file goes to standard output)"
+
+
+def _report(args: argparse.Namespace, out: TextIO, err: TextIO, line: str, data: dict[str, object]) -> None:
+    """The one-line report of a written file, or its JSON; on ``err`` when the file itself went to ``out``."""
+    stream = err if args.output == "-" else out
+    stream.write(json.dumps({"output": args.output, **data}, ensure_ascii=False) + "\n" if args.json else line + "\n")
+
+
 def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> None:
     """Register ``kb i18n`` and its subcommands."""
     p = sub.add_parser("i18n", help="translation status, acknowledging edits, PO export and import, glossary")
@@ -40,10 +49,12 @@ def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> 
     ex.add_argument("--no-history", action="store_true", help="do not look in git history for the previous Spanish")
     ex.add_argument("--template", action="store_true",
                     help="write a template (POT): every msgstr empty, nothing fuzzy; for 'msgmerge --previous'")
+    ex.add_argument("--json", action="store_true", help=_REPORT_JSON)
     gl = isub.add_parser("glossary", help="write the glossary for translation tools (TBX or CSV)")
     gl.add_argument("--format", choices=("tbx", "csv"), default="tbx", help="TBX (default) or CSV")
     gl.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
     gl.add_argument("--game", help="only this game")
+    gl.add_argument("--json", action="store_true", help=_REPORT_JSON)
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
@@ -94,13 +105,16 @@ def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: Tex
     text = to_tbx(terms, f"Glosario / Glossary: {name}") if args.format == "tbx" else to_csv(terms)
     if args.output == "-":
         out.write(text)
-        return 0
-    try:
-        atomic_write(Path(args.output), text.encode("utf-8"))
-    except OSError as exc:
-        err.write(f"kb i18n glossary: cannot write {args.output}: {exc.strerror or exc}\n")
-        return 2
-    out.write(f"wrote {args.output}: {len(terms)} term(s) ({args.format})\n")
+        if not args.json:
+            return 0
+    else:
+        try:
+            atomic_write(Path(args.output), text.encode("utf-8"))
+        except OSError as exc:
+            err.write(f"kb i18n glossary: cannot write {args.output}: {exc.strerror or exc}\n")
+            return 2
+    _report(args, out, err, f"wrote {args.output}: {len(terms)} term(s) ({args.format})",
+            {"format": args.format, "game": args.game, "terms": len(terms)})
     return 0
 
 
@@ -136,18 +150,17 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     if args.output == "-":
         text = str(po)
         out.write(text if text.endswith("\n") else text + "\n")
-        report = err
     else:
         try:
             write_po(po, Path(args.output))
         except OSError as exc:
             err.write(f"kb i18n export: cannot write {args.output}: {exc.strerror or exc}\n")
             return 2
-        report = out
     fields = counts["current"] + counts["stale"] + counts["missing"]
-    report.write(f"wrote {args.output}: {len(po)} messages for {fields} fields ({counts['current']} current, "
-                 f"{counts['stale']} stale [{counts['previous']} with the previous Spanish], "
-                 f"{counts['missing']} untranslated)\n")
+    _report(args, out, err, f"wrote {args.output}: {len(po)} messages for {fields} fields ({counts['current']} current, "
+            f"{counts['stale']} stale [{counts['previous']} with the previous Spanish], {counts['missing']} untranslated)",
+            {"template": args.template, "game": args.game, "messages": len(po), "fields": fields,
+             **{k: counts[k] for k in ("current", "stale", "previous", "missing")}})
     return 0
 
 

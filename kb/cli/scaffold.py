@@ -6,6 +6,7 @@ overwritten: ``kb init`` wants an empty or new folder, ``kb new`` a file that do
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -100,10 +101,24 @@ def new_entry(root: Path, kind: str, entry_id: str) -> Path:
     words = slug.replace("-", " ")
     text = _template("new-entry.yaml").substitute(
         id=entry_id, kind=kind, game=game, title_es=words.capitalize(), title_en=words.capitalize(),
-        schema_header=_schema_header(path, schema_dir, "entry"),
+        schema_header=_schema_header(path, schema_dir, "entry"), doc=json.dumps(_first_source(root / game / "game.yaml")),
         block=Template(_KIND_BLOCK.get(kind, "")).substitute(words=words))
     _write_new(path, text)
     return path
+
+
+def _first_source(game_file: Path) -> str:
+    """The first document the game lists under ``sources`` (a new entry cites it), else ``rules.txt``."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(game_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return "rules.txt"  # kb check reports the game file itself
+    sources = data.get("sources") if isinstance(data, dict) else None
+    first = sources[0] if isinstance(sources, list) and sources else None
+    doc = first.get("doc") if isinstance(first, dict) else None
+    return doc if isinstance(doc, str) and doc.strip() else "rules.txt"
 
 
 def _installed_schema() -> Path:
