@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli
+from kb.core.validate import CONTROL
 
 OK = """\
 id: g.ok
@@ -351,7 +352,8 @@ MORE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     ),
     "an integer of more than 4300 digits": (
         {"g/a.yaml": entry("tags: [" + "9" * 5000 + "]\n")},
-        ["content/g/a.yaml:6:8: error[yaml-syntax]: invalid YAML: a number of 5000 digits; the limit is 4300"],
+        ["content/g/a.yaml:6:8: error[number-limit]: a whole number of 5000 digits; numbers are finite and have at "
+         "most 15 digits"],
     ),
     "a file name that is not utf-8": (
         {"g/a.yaml": OK},
@@ -435,6 +437,64 @@ MORE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
          "SystemExit(0): the module exits"],
     ),
 }
+# Values that crashed commands (issue 28): each is a located error, and goes through every command (below).
+VALUE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
+    "a tagged empty value": (
+        {"g/a.yaml": entry("action:\n  cost: !!int\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[yaml-syntax]: invalid YAML: the tag '!!int' is given to '', which is not one"],
+    ),
+    "a float tag on empty text": (
+        {"g/a.yaml": entry("action:\n  cost: !!float ''\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[yaml-syntax]: invalid YAML: the tag '!!float' is given to '', which is not one"],
+    ),
+    "a bool tag on empty text": (
+        {"g/a.yaml": entry("tags: [!!bool '']\n")},
+        ["content/g/a.yaml:6:8: error[yaml-syntax]: invalid YAML: the tag '!!bool' is given to '', which is not one"],
+    ),
+    "a null tag on text": (
+        {"g/a.yaml": entry("tags: [!!null x]\n")},
+        ["content/g/a.yaml:6:8: error[yaml-syntax]: invalid YAML: the tag '!!null' is given to 'x', which is not one"],
+    ),
+    "a whole number of 29 digits": (
+        {"g/a.yaml": entry("action:\n  cost: 1" + "0" * 28 + "\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[number-limit]: a whole number of 29 digits; numbers are finite and have at "
+         "most 15 digits"],
+    ),
+    "a number too big": (
+        {"g/a.yaml": entry("action:\n  cost: 1.0e+20\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[number-limit]: 1.0e+20 is too big; numbers are finite and have at most 15 digits"],
+    ),
+    "not a number": (
+        {"g/a.yaml": entry("action:\n  cost: .nan\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[number-limit]: '.nan' is not a finite number; numbers are finite and have at "
+         "most 15 digits"],
+    ),
+    "an infinity": (
+        {"g/a.yaml": entry("action:\n  cost: !!float -.inf\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[number-limit]: '-.inf' is not a finite number; numbers are finite and have at "
+         "most 15 digits"],
+    ),
+    "a float too big to hold": (
+        {"g/a.yaml": entry("action:\n  cost: 1.0e+400\n", kind="kind: action")},
+        ["content/g/a.yaml:7:9: error[number-limit]: '1.0e+400' is not a finite number; numbers are finite and have "
+         "at most 15 digits"],
+    ),
+    "control characters in texts": (
+        {"g/a.yaml": entry('text: {es: "a\\e[2J", en: "b\\a"}\nsummary: {es: "\\x01", en: x}\n')},
+        ["content/g/a.yaml:6:14: error[control-character]: 'text.es' holds the control character \\x1b; write plain "
+         "text (a line break and a tab are the only control characters a text may hold)",
+         "content/g/a.yaml:6:28: error[control-character]: 'text.en' holds the control character \\x07; write plain "
+         "text (a line break and a tab are the only control characters a text may hold)",
+         "content/g/a.yaml:7:16: error[control-character]: 'summary.es' holds the control character \\x01; write "
+         "plain text (a line break and a tab are the only control characters a text may hold)"],
+    ),
+    "an id of 300 characters": (
+        {"g/a.yaml": entry(id="id: g." + "a" * 298)},
+        ["content/g/a.yaml:1:5: error[invalid-value]: 'id': text of 300 characters is not allowed; the most allowed "
+         "is 100"],
+    ),
+}
+MORE_CASES.update(VALUE_CASES)
 WARNINGS = {"a link to itself"}
 """Cases that are warnings (``kb check --strict`` fails on them)."""
 SETUP = {"a fifo named like an entry": _fifo, "a file name that is not utf-8": _bad_name, "a symbolic link loop": _loop}
@@ -501,3 +561,31 @@ def test_a_players_name_given_to_two_entries_of_one_game_is_located(tree) -> Non
     assert [line for line in out.splitlines() if "duplicate-player-name" in line] == [
         "content/g/b.yaml:6:20: warning[duplicate-player-name]: es players' name 'Destrabarse' is also given to "
         "'g.ok' of this game; a name players use should lead to one entry"]  # h is another game: no warning
+
+
+def _ids(files: dict[str, str | bytes]) -> list[str]:
+    """The ids the case's files claim (read from their ``id:`` lines: the files may not load)."""
+    found = []
+    for body in files.values():
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+        found += [line[4:].strip().strip('"') for line in text.splitlines() if line.startswith("id: ")]
+    return found or ["g.ok"]
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(MORE_CASES))
+def test_every_bad_input_goes_through_every_command(name: str, tree, tmp_path: Path) -> None:
+    """check, test, show (each id the files claim, text and JSON), search and PO export: an exit code and a
+    message, never an exception, and nothing printed holds a control character."""
+    files, _ = {**CASES, **MORE_CASES}[name]
+    root = tree({k: v for k, v in files.items() if k != "g/game.yaml"})
+    if "g/game.yaml" in files:
+        (root / "g" / "game.yaml").write_text(str(files["g/game.yaml"]), encoding="utf-8")
+    if name in SETUP:
+        SETUP[name](root)
+    runs = [("check",), ("test",), ("search", "fine"), ("i18n", "export", "-o", str(tmp_path / "out.po"))]
+    runs += [("show", i, *fmt) for i in _ids(files) for fmt in ((), ("--json",), ("--lang", "en"))]
+    for argv in runs:
+        code, out, err = cli(*argv)
+        assert code in (0, 1, 2), (argv, out, err)
+        assert "Traceback" not in out + err, argv
+        assert not CONTROL.search(out + err), (argv, out + err)

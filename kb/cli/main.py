@@ -6,6 +6,7 @@ import argparse
 import io
 import os
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -276,6 +277,9 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ScaffoldError as exc:
         err.write(f"kb init: {exc}\n")
         return EXIT_USAGE
+    except OSError as exc:
+        err.write(f"kb init: {exc.filename or folder}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
     if args.json:
         json.dump({"pack": str(folder), "game": args.game, "files": [str(p) for p in written]}, out, indent=2)
         out.write("\n")
@@ -292,6 +296,9 @@ def _new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         path = new_entry(_root(args), args.kind, args.id)
     except ScaffoldError as exc:
         err.write(f"kb new: {exc}\n")
+        return EXIT_USAGE
+    except OSError as exc:  # a read-only folder, a full disk: nothing was written
+        err.write(f"kb new: {exc.filename or args.id}: {exc.strerror or exc}\n")
         return EXIT_USAGE
     out.write(json.dumps({"id": args.id, "kind": args.kind, "path": str(path)}) + "\n" if args.json else f"{path}\n")
     return EXIT_OK
@@ -399,8 +406,37 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class _Terminal(io.TextIOBase):
+    """A stream that writes control characters as visible escapes (``\\x1b``): nothing a command prints, whatever
+    the content holds, clears a screen, moves the cursor or fakes a line. Line breaks and tabs pass."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:  # type: ignore[override]
+        self.stream.write(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+
 def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     """Run ``kb`` with ``argv``; returns the exit code (0 ok, 1 errors found, 2 usage)."""
+    stdout, stderr = _Terminal(stdout), _Terminal(stderr)  # type: ignore[assignment]
     try:
         args = build_parser().parse_args(argv)
     except _Usage as exc:

@@ -16,6 +16,7 @@ from string import Template
 
 from kb.core.errors import KbError
 from kb.core.files import atomic_write
+from kb.core.model import MAX_ID
 
 __all__ = ["ScaffoldError", "init_pack", "new_entry", "KIND_FOLDERS", "SLUG"]
 
@@ -24,6 +25,8 @@ KIND_FOLDERS = {"action": "actions", "ability": "abilities", "terrain": "terrain
 """Where each kind of entry lives inside a game folder."""
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """A game or entry slug: lowercase letters, digits, single hyphens."""
+MAX_GAME = 60
+"""Longest game id (the schemas' ``maxLength``)."""
 
 _PACK = {  # template -> path inside the pack (``$game`` filled in)
     "game.yaml": "content/$game/game.yaml",
@@ -63,6 +66,8 @@ def _write_new(path: Path, text: str) -> None:
 def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", name_en: str = "My game") -> list[Path]:
     """Make a rules pack in ``folder`` (new or empty): one game, one entry of each kind with a worked example,
     the JSON Schemas for editors, a five-line ``mkdocs.yml`` and a README with the two commands."""
+    if len(game) > MAX_GAME:
+        raise ScaffoldError(f"game of {len(game)} characters: the most allowed is {MAX_GAME}")
     if not SLUG.match(game):
         raise ScaffoldError(f"game '{game}': use lowercase letters, digits and hyphens, e.g. my-game")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -89,6 +94,8 @@ def new_entry(root: Path, kind: str, entry_id: str) -> Path:
     if kind not in KIND_FOLDERS:
         raise ScaffoldError(f"kind '{kind}': use one of {', '.join(KIND_FOLDERS)}")
     game, _, slug = entry_id.partition(".")
+    if len(entry_id) > MAX_ID:
+        raise ScaffoldError(f"id of {len(entry_id)} characters: the most allowed is {MAX_ID}")
     if not (SLUG.match(game) and SLUG.match(slug)):
         raise ScaffoldError(f"id '{entry_id}': write <game>.<slug>, lowercase with hyphens, e.g. {game or 'my-game'}.charge")
     if not (root / game / "game.yaml").is_file():

@@ -9,9 +9,9 @@ order and formatting when a tool writes back into a content file.
 from __future__ import annotations
 
 import io
+import math
 import os
 import stat
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -20,11 +20,11 @@ import yaml
 from yaml import events as ev
 
 from kb.core.errors import KbError
-from kb.core.diagnostics import Diagnostic, diag
+from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.files import atomic_write
 from kb.core.model import DataPath, Location, Marks
 
-__all__ = ["Limits", "LIMITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write", "text_scalar",
+__all__ = ["Limits", "LIMITS", "MAX_DIGITS", "parse_bytes", "read_bytes", "load_file", "roundtrip_edit", "atomic_write", "text_scalar",
            "RoundTripError"]
 
 _Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -47,7 +47,12 @@ class Limits:
 
 LIMITS = Limits()
 
-_STR, _TIMESTAMP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp"
+_STR, _TIMESTAMP, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:int"
+_TYPED = {"tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", _INT, "tag:yaml.org,2002:float"}
+"""Tags whose value must have the tag's form: PyYAML's constructors assume it (``!!int ''`` crashed them)."""
+MAX_DIGITS = 15
+"""Numbers are finite and below 10**15 in size (``number-limit``): every number is exact as a float, and
+formatting one for a page (Babel, ``decimal``) never meets a number past its precision."""
 _SCALARS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:bool",
@@ -88,16 +93,27 @@ def _scalar(event: ev.ScalarEvent) -> Any:
     tag = event.tag
     if tag in (None, "!"):
         tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+    elif tag in _TYPED and _resolver.resolve(yaml.ScalarNode, event.value, (True, False)) != tag:
+        # `cost: !!int` or `!!float ''`: a type tag on a value not of that type
+        raise _Stop("yaml-syntax", event.start_mark,
+                    problem=f"the tag '!!{tag.rsplit(':', 1)[-1]}' is given to {printable(repr(event.value[:40]))}, which is not one")
     if tag not in _SCALARS:
         raise _Stop("unsupported-tag", event.start_mark, tag=tag)
     if tag in (_STR, _TIMESTAMP):  # dates stay text: the schema checks their form
         return event.value
-    try:
-        return _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
-    except ValueError:  # Python refuses to read integers past sys.get_int_max_str_digits() digits
+    if tag == _INT and sum(c.isdigit() for c in event.value) > MAX_DIGITS:  # before Python reads it: no slow parse
         digits = sum(c.isdigit() for c in event.value)
-        raise _Stop("yaml-syntax", event.start_mark,
-                    problem=f"a number of {digits} digits; the limit is {sys.get_int_max_str_digits()}") from None
+        raise _Stop("number-limit", event.start_mark, problem=f"a whole number of {digits} digits", limit=MAX_DIGITS)
+    try:
+        value = _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
+    except (ValueError, TypeError, IndexError, KeyError):  # whatever PyYAML's constructors raise on a value it resolved
+        raise _Stop("yaml-syntax", event.start_mark, problem=f"cannot read {printable(repr(event.value[:40]))}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Stop("number-limit", event.start_mark, problem=f"{event.value!r} is not a finite number",
+                    limit=MAX_DIGITS)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_DIGITS:
+        raise _Stop("number-limit", event.start_mark, problem=f"{printable(event.value[:40])} is too big", limit=MAX_DIGITS)
+    return value
 
 
 class _Builder:

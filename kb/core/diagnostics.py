@@ -28,6 +28,9 @@ CODES: dict[str, tuple[str, str]] = {
     "duplicate-key": (ERROR, "duplicate key '{key}' (first at line {first})"),
     "value-limit": (ERROR, "file holds more than {nodes} values; split it"),
     "alias-limit": (ERROR, "more than {limit} aliases, or aliases expanding past {nodes} values; write the data out"),
+    "number-limit": (ERROR, "{problem}; numbers are finite and have at most {limit} digits"),
+    "control-character": (ERROR, "{where} holds the control character {char}; write plain text (a line break "
+                          "and a tab are the only control characters a text may hold)"),
     "nesting-limit": (ERROR, "data nested deeper than {limit} levels"),
     "unsupported-tag": (ERROR, "unsupported YAML tag '{tag}'; only plain data is allowed"),
     "multiple-documents": (ERROR, "file holds more than one YAML document; put one entry per file"),

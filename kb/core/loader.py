@@ -18,10 +18,10 @@ from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
 from kb.mechanics import Registry
-from kb.core.model import Entry, Example, Game, Location, Marks, Term, Text
-from kb.core.validate import check_entry, check_game
+from kb.core.model import MAX_ID, Entry, Example, Game, Location, Marks, Term, Text
+from kb.core.validate import check_entry, check_game, control_characters
 
-__all__ = ["COMMON", "MAX_FILES", "Loaded", "find_files", "load_tree", "load_entry"]
+__all__ = ["COMMON", "MAX_FILES", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
 
 COMMON = "common"
 """The shared namespace (``content/common/``) that holds cross-game concepts."""
@@ -116,8 +116,9 @@ def load_entry(path: Path, namespace: str, limits: Limits = LIMITS) -> tuple[Ent
     data, marks, found = parse_bytes(raw, path, limits)
     if not isinstance(data, dict):
         return None, found + _not_mapping(data, marks, found), digest
-    found += schema.validate(data, marks)
-    if not isinstance(data.get("id"), str):
+    data, controls = control_characters(data, marks)
+    found += controls + schema.validate(data, marks)
+    if not isinstance(data.get("id"), str) or len(data["id"]) > MAX_ID:
         return None, found, digest
     kind: str = data["kind"] if isinstance(data.get("kind"), str) else "rule"
     game: str = data["game"] if isinstance(data.get("game"), str) else namespace
@@ -143,7 +144,8 @@ def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnost
     data, marks, found = load_file(path, limits)
     if not isinstance(data, dict):
         return None, found + _not_mapping(data, marks, found)
-    found += schema.validate(data, marks, "game")
+    data, controls = control_characters(data, marks)
+    found += controls + schema.validate(data, marks, "game")
     game = Game(folder.name, _text(data.get("name"), folder.name), data, marks)
     return game, found + check_game(game)
 

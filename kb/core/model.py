@@ -38,6 +38,10 @@ several games."""
 GAME_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "concept")
 """The kinds an entry of one game can be (every kind but the shared ``concept``)."""
 
+MAX_ID = 100
+"""Longest entry id (the schema's ``maxLength``, reported as ``invalid-value``): an entry with a longer one is not
+made, and ``kb new`` refuses one, so no command meets a page or file name past what a file system allows."""
+
 DataPath = tuple[str | int, ...]
 """A path into an entry's data: ``("examples", 2, "given", "roll")``."""
 

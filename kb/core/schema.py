@@ -115,6 +115,9 @@ def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
             return [diag("invalid-id", at, where=where(path), value=err.instance)]
         return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
                      expected="use lowercase letters, digits and hyphens")]
+    if kind == "maxLength":
+        return [diag("invalid-value", at, where=where(path), value=f"text of {len(err.instance)} characters",
+                     expected=f"the most allowed is {err.validator_value}")]
     if kind in ("minLength", "minItems"):
         return [diag("invalid-value", at, where=where(path), value="an empty value", expected="write something")]
     if kind == "minimum":

@@ -9,12 +9,42 @@ from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.core.model import LANGS, Entry, Game, Marks, field_key, iter_texts
 from kb.core.schema import where
 
-__all__ = ["check_entry", "check_game", "BLOCKS", "RAW_HTML"]
+__all__ = ["check_entry", "check_game", "control_characters", "BLOCKS", "RAW_HTML", "CONTROL"]
 
 BLOCKS = ("action", "ability", "terrain", "sequence", "ruling", "term")
 """Kind-specific blocks; each belongs to entries of the kind with its name."""
 RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?\s*>|<!--|&#?\w+;")
 """Markup that must not appear in text: tags, comments, entities."""
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters (YAML escapes such as ``"\\e[2J"`` or ``"\\a"`` write them): none is text; a line break
+and a tab are the only ones a text may hold."""
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")
+
+
+def control_characters(data: Any, marks: Marks, path: tuple = ()) -> tuple[Any, list[Diagnostic]]:
+    """``data`` with every control character in its strings written as a visible escape (``\\x1b``), and one
+    located error per string that held one: nothing downstream (a terminal, a page, an XML export) ever
+    receives one, even from a file that does not pass the check."""
+    if isinstance(data, str):
+        m = CONTROL.search(data)
+        if m is None:
+            return data, []
+        return CONTROL.sub(_escaped, data), [diag("control-character", marks.at_offset(path, data, m.start()),
+                                                  where=where(path), char=_escaped(m))]
+    if isinstance(data, (dict, list)):
+        found: list[Diagnostic] = []
+        items = data.items() if isinstance(data, dict) else enumerate(data)
+        clean = [(k, *control_characters(v, marks, path + (k,))) for k, v in items]
+        for _, _, problems in clean:
+            found += problems
+        if not found:
+            return data, []
+        return ({k: v for k, v, _ in clean} if isinstance(data, dict) else [v for _, v, _ in clean]), found
+    return data, []
 
 
 def check_game(game: Game) -> list[Diagnostic]:

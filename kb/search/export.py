@@ -117,7 +117,8 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
     """
     with reader.ix.searcher() as s:
         r = s.reader()
-        langs = r.column_reader("lang")
+        empty = r.doc_count_all() == 0  # an index of no entries has no columns to read
+        langs: Any = [] if empty else r.column_reader("lang")
         docnums = [d for d in range(r.doc_count_all()) if not r.is_deleted(d) and langs[d] == lang]
         docs = [_doc(r.stored_fields(d), lang, url) for d in docnums]
         terms: dict[str, int] = {}

@@ -468,7 +468,11 @@ class Reader:
             self.searcher.close()
             self._open()
         elif not self.searcher.up_to_date():
-            self.searcher = self.searcher.refresh()
+            try:
+                self.searcher = self.searcher.refresh()
+            except TypeError:  # Whoosh cannot refresh the reader of an index without segments (no entries)
+                self.searcher.close()
+                self._open()
 
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Run one query (cut to :data:`MAX_QUERY` characters)."""

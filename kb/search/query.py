@@ -475,7 +475,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
     """Run a query on an open searcher: words, glossary alternatives and spelling corrections together;
     the nearest indexed words as a last resort."""
     words = ranking.query_words(text)
-    if not words:
+    if not words or s.doc_count_all() == 0:  # an index of no entries has no columns to read
         return Result(text, (), 0)
     try:
         st = _stats(s)
