@@ -89,31 +89,39 @@ def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)  # PyYAML counts from 0; we count from 1, once, here
 
 
+def _tag(event: ev.ScalarEvent) -> str:
+    """The scalar's tag, resolved; a type tag on a value not of that type (`cost: !!int`) stops the walk."""
+    if event.tag in (None, "!"):
+        return _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+    if event.tag in _TYPED and _resolver.resolve(yaml.ScalarNode, event.value, (True, False)) != event.tag:
+        raise _Stop("yaml-syntax", event.start_mark, problem=f"the tag '!!{event.tag.rsplit(':', 1)[-1]}' is given to "
+                    f"{printable(repr(event.value[:40]))}, which is not one")
+    return event.tag
+
+
+def _number(value: Any, event: ev.ScalarEvent) -> Any:
+    """``value``, unless it is a number past :data:`MAX_DIGITS` or not finite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Stop("number-limit", event.start_mark, problem=f"{event.value!r} is not a finite number", limit=MAX_DIGITS)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_DIGITS:
+        raise _Stop("number-limit", event.start_mark, problem=f"{printable(event.value[:40])} is too big", limit=MAX_DIGITS)
+    return value
+
+
 def _scalar(event: ev.ScalarEvent) -> Any:
-    tag = event.tag
-    if tag in (None, "!"):
-        tag = _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-    elif tag in _TYPED and _resolver.resolve(yaml.ScalarNode, event.value, (True, False)) != tag:
-        # `cost: !!int` or `!!float ''`: a type tag on a value not of that type
-        raise _Stop("yaml-syntax", event.start_mark,
-                    problem=f"the tag '!!{tag.rsplit(':', 1)[-1]}' is given to {printable(repr(event.value[:40]))}, which is not one")
+    tag = _tag(event)
     if tag not in _SCALARS:
         raise _Stop("unsupported-tag", event.start_mark, tag=tag)
     if tag in (_STR, _TIMESTAMP):  # dates stay text: the schema checks their form
         return event.value
-    if tag == _INT and sum(c.isdigit() for c in event.value) > MAX_DIGITS:  # before Python reads it: no slow parse
-        digits = sum(c.isdigit() for c in event.value)
+    digits = sum(c.isdigit() for c in event.value) if tag == _INT else 0
+    if digits > MAX_DIGITS:  # before Python reads it: no slow conversion of a long number
         raise _Stop("number-limit", event.start_mark, problem=f"a whole number of {digits} digits", limit=MAX_DIGITS)
     try:
         value = _constructor.yaml_constructors[tag](_constructor, yaml.ScalarNode(tag, event.value))
     except (ValueError, TypeError, IndexError, KeyError):  # whatever PyYAML's constructors raise on a value it resolved
         raise _Stop("yaml-syntax", event.start_mark, problem=f"cannot read {printable(repr(event.value[:40]))}") from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise _Stop("number-limit", event.start_mark, problem=f"{event.value!r} is not a finite number",
-                    limit=MAX_DIGITS)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_DIGITS:
-        raise _Stop("number-limit", event.start_mark, problem=f"{printable(event.value[:40])} is too big", limit=MAX_DIGITS)
-    return value
+    return _number(value, event)
 
 
 class _Builder:

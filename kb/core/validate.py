@@ -25,26 +25,38 @@ def _escaped(match: re.Match[str]) -> str:
     return match.group().encode("unicode_escape").decode("ascii")
 
 
+def _clean(text: str, marks: Marks, path: tuple) -> tuple[str, list[Diagnostic]]:
+    m = CONTROL.search(text)
+    if m is None:
+        return text, []
+    return CONTROL.sub(_escaped, text), [diag("control-character", marks.at_offset(path, text, m.start()),
+                                              where=where(path), char=_escaped(m))]
+
+
 def control_characters(data: Any, marks: Marks, path: tuple = ()) -> tuple[Any, list[Diagnostic]]:
     """``data`` with every control character in its strings written as a visible escape (``\\x1b``), and one
     located error per string that held one: nothing downstream (a terminal, a page, an XML export) ever
     receives one, even from a file that does not pass the check."""
     if isinstance(data, str):
-        m = CONTROL.search(data)
-        if m is None:
-            return data, []
-        return CONTROL.sub(_escaped, data), [diag("control-character", marks.at_offset(path, data, m.start()),
-                                                  where=where(path), char=_escaped(m))]
-    if isinstance(data, (dict, list)):
-        found: list[Diagnostic] = []
-        items = data.items() if isinstance(data, dict) else enumerate(data)
-        clean = [(k, *control_characters(v, marks, path + (k,))) for k, v in items]
-        for _, _, problems in clean:
-            found += problems
-        if not found:
-            return data, []
-        return ({k: v for k, v, _ in clean} if isinstance(data, dict) else [v for _, v, _ in clean]), found
+        return _clean(data, marks, path)
+    if isinstance(data, dict):
+        keys, values, found = _cleaned(data.items(), marks, path)
+        return (dict(zip(keys, values, strict=True)) if found else data), found
+    if isinstance(data, list):
+        _, values, found = _cleaned(enumerate(data), marks, path)
+        return (values if found else data), found
     return data, []
+
+
+def _cleaned(items: Iterable[tuple[Any, Any]], marks: Marks, path: tuple) -> tuple[list[Any], list[Any], list[Diagnostic]]:
+    """The keys, the cleaned values and the problems of a container's items."""
+    keys, values, found = [], [], []
+    for k, v in items:
+        value, problems = control_characters(v, marks, path + (k,))
+        keys.append(k)
+        values.append(value)
+        found += problems
+    return keys, values, found
 
 
 def check_game(game: Game) -> list[Diagnostic]:
