@@ -68,6 +68,10 @@ CODES: dict[str, tuple[str, str]] = {
     "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
     "duplicate-player-name": (WARNING, "{lang} players' name '{name}' is also given to '{first}' of this game; "
                               "a name players use should lead to one entry"),
+    "question-form": (WARNING, "{lang} question '{question}' is not written as a question: {problem}; "
+                      "fix it, or move what players type to 'typed'"),
+    "too-many-questions": (WARNING, "{count} {lang} questions; a page shows at most {limit}: move the rest to 'typed'"),
+    "duplicate-question": (WARNING, "{lang} question '{question}' asks again '{first}'; keep one, move the other to 'typed'"),
     "unused-term": (WARNING, "term '{id}' is used by no other entry"),
     "lonely-concept": (WARNING, "concept '{id}' is named or linked by only {count} game(s); a concept connects games"),
     # examples and mechanics

@@ -14,6 +14,7 @@ from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
+from kb.link.questions import question_problems
 
 __all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors", "rebuild"]
 
@@ -169,6 +170,7 @@ class _Linker:
         self.graph.terms = index
         self.problems.extend(index.conflicts(self.entries))
         self.problems.extend(player_name_conflicts(self.entries.values()))
+        self.problems.extend(question_problems(self.entries.values()))
         used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
                           and lk.source != lk.target}
         for e in self.entries.values():

@@ -1,0 +1,123 @@
+"""The questions a page shows (``questions``) are written as questions, a handful per language, each once.
+
+What players type instead — no accents, no «¿», shorthand — belongs under ``typed``, which search
+reads and no page shows (docs/format.md, "Players' questions").
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+from kb.core.diagnostics import Diagnostic, diag
+from kb.core.model import Entry
+from kb.core.terms import STOPWORDS, fold, stem, tokens
+
+__all__ = ["MAX_QUESTIONS", "SIMILAR", "form_problem", "question_problems", "same_question"]
+
+MAX_QUESTIONS = 5
+"""At most this many shown questions per language on one entry."""
+
+SIMILAR = 0.85
+"""Two questions whose content words (stemmed, accents and stopwords left out) overlap this much (Jaccard)
+are one question asked twice. Measured on the bundled content: at 0.8 «¿Un bosque pantanoso cuánto cuesta?» and
+the same with «pesado» (another terrain) meet, so the bar is above it. Rewordings with other words are
+left to the reviewer and to the cap of :data:`MAX_QUESTIONS`."""
+
+INTERROGATIVES = {_w.replace("é", "e").replace("ó", "o").replace("á", "a"): _w for _w in
+                  "qué cómo cuánto cuánta cuántos cuántas dónde adónde quién quiénes cuál cuáles".split()}
+"""Spanish interrogatives that carry an accent when they open a question, by their unaccented spelling
+(«cuando» is left out: «¿Cuando cargo, puedo…?» opens with the conjunction, rightly unaccented)."""
+
+_ACCENT_GAIN = 0.7
+"""A word written without an accent is a missing accent when its accented spelling is this much more
+common (Zipf, i.e. 10 ** 0.7 ≈ 5 times): «despues», «tambien», «linea», «mas»; not «esta», «si», «solo»."""
+
+_ACCENTED = {"a": "á", "e": "é", "i": "í", "o": "ó", "u": "ú", "n": "ñ"}
+
+
+def form_problem(question: str, lang: str) -> str | None:
+    """What is wrong with the form of a shown question (``None`` when it is well written)."""
+    q = question.strip()
+    if lang == "es":
+        if "¿" not in q:
+            return "a Spanish question opens with «¿» (after a leading clause: «Si cargo, ¿puedo…?»)"
+        if not q.endswith("?"):
+            return "a Spanish question ends with «?»"
+        if q.count("¿") != q.count("?"):
+            return "each «¿» needs its «?»"
+        first = q.lstrip("¿¡ «\"")[:1]
+        if first.isalpha() and not first.isupper():
+            return "a question begins with a capital letter"
+        return _accent_problem(q)
+    if not q.endswith("?"):
+        return 'an English question ends with "?"'
+    first = q.lstrip('"“‘\'(')[:1]
+    if first.isalpha() and not first.isupper():
+        return "an English question begins with a capital letter"
+    return None
+
+
+def _accent_problem(question: str) -> str | None:
+    for start, end, _ in tokens(question):
+        word = question[start:end]
+        lower = word.lower()
+        if lower in INTERROGATIVES and question[:start].rstrip().endswith("¿"):
+            right = INTERROGATIVES[lower]
+            return f"«{word}» opening a question is «{right.capitalize() if word[0].isupper() else right}»"
+        better = _missing_accent(lower)
+        if better:
+            return f"«{word}» is written «{better}»"
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _missing_accent(word: str) -> str | None:
+    """The accented spelling of an unaccented Spanish word, when that spelling is far more common."""
+    if not word.isalpha() or not word.isascii() or len(word) < 3:
+        return None
+    from wordfreq import zipf_frequency  # its lists load on first use (0.2 s)
+
+    plain = zipf_frequency(word, "es")
+    best, score = None, plain + _ACCENT_GAIN
+    for i, c in enumerate(word):
+        if c in _ACCENTED:
+            variant = word[:i] + _ACCENTED[c] + word[i + 1:]
+            f = zipf_frequency(variant, "es")
+            if f >= score:
+                best, score = variant, f
+    return best
+
+
+def _content_words(question: str, lang: str) -> frozenset[str]:
+    stop = STOPWORDS.get(lang, frozenset())
+    return frozenset(stem(w, lang) for *_, w in tokens(fold(question)) if w not in stop)
+
+
+def same_question(a: str, b: str, lang: str) -> bool:
+    """True when two questions are one question asked twice (the same content words, or nearly)."""
+    wa, wb = _content_words(a, lang), _content_words(b, lang)
+    if not wa or not wb:
+        return fold(a) == fold(b)
+    return len(wa & wb) / len(wa | wb) >= SIMILAR
+
+
+def question_problems(entries: Iterable[Entry]) -> list[Diagnostic]:
+    """Every shown question that is badly written, one too many, or the same as one before it."""
+    out = []
+    for e in entries:
+        for lang in ("es", "en"):
+            shown = e.questions(lang)
+            if len(shown) > MAX_QUESTIONS:
+                out.append(diag("too-many-questions", e.marks.at(("questions", lang, MAX_QUESTIONS)), lang=lang,
+                                count=len(shown), limit=MAX_QUESTIONS))
+            for i, q in enumerate(shown):
+                problem = form_problem(q, lang)
+                if problem:
+                    out.append(diag("question-form", e.marks.at(("questions", lang, i)), lang=lang, question=q,
+                                    problem=problem))
+                first = next((p for p in shown[:i] if same_question(p, q, lang)), None)
+                if first is not None:
+                    out.append(diag("duplicate-question", e.marks.at(("questions", lang, i)), lang=lang, question=q,
+                                    first=first))
+    return out

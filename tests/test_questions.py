@@ -1,0 +1,76 @@
+"""The questions a page shows are written as questions, at most five per language, each once (kb check)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import cli
+from kb.link.questions import MAX_QUESTIONS, form_problem, same_question
+
+RULE = """\
+id: g.charge
+kind: rule
+game: g
+title: {{es: Carga, en: Charge}}
+text: {{es: Se carga en línea recta., en: A charge goes in a straight line.}}
+source: {{doc: seed.txt, section: Carga}}
+questions:
+  es: {es}
+  en: {en}
+"""
+
+
+@pytest.mark.parametrize("question", ["¿Puedo cargar después de correr?", "Si estoy trabado, ¿puedo cargar?",
+                                      "¿Cuántas pulgadas mueve una carga?", "¿Cuando cargo, puedo girar?",
+                                      "¿Está trabada si la toco?"])
+def test_well_written_spanish_passes(question: str) -> None:
+    assert form_problem(question, "es") is None
+
+
+@pytest.mark.parametrize("question, says", [
+    ("puedo cargar despues de correr", "«¿»"),
+    ("¿Puedo cargar después de correr", "«?»"),
+    ("¿puedo cargar?", "capital"),
+    ("¿Puedo cargar? ¿y girar", "«?»"),
+    ("¿Puedo cargar después? Y girar?", "each «¿»"),
+    ("¿Cuantas pulgadas mueve una carga?", "«Cuántas»"),
+    ("¿Que pasa si cargo?", "«Qué»"),
+    ("¿Puedo cargar despues de correr?", "«después»"),
+    ("¿Se mide en linea recta?", "«línea»"),
+])
+def test_badly_written_spanish_is_named(question: str, says: str) -> None:
+    problem = form_problem(question, "es")
+    assert problem is not None and says in problem, problem
+
+
+@pytest.mark.parametrize("question, ok", [("Can I charge after running?", True), ("can I charge?", False),
+                                          ("Can I charge after running", False), ('"Charge" through a wall?', True)])
+def test_english(question: str, ok: bool) -> None:
+    assert (form_problem(question, "en") is None) is ok
+
+
+def test_the_same_question_in_other_order_or_spelling() -> None:
+    assert same_question("¿Puedo cargar contra un enemigo trabado?", "¿Contra un enemigo trabado, puedo cargar?", "es")
+    assert same_question("Can I charge an engaged enemy?", "can i charge an ENGAGED enemy", "en")
+    assert not same_question("¿Cuánto cuesta un bosque pantanoso?", "¿Cuánto cuesta un bosque pesado pantanoso?", "es")
+
+
+def test_kb_check_reports_each_kind_located(tree) -> None:
+    es = ["¿Puedo cargar?", "puedo cargar trabado", "¿Cargo en línea recta?", "¿Cargo en recta línea?",
+          "¿Mueve el doble?", "¿Gira al final?"]
+    en = ["Can I charge?"]
+    tree({"g/rules/charge.yaml": RULE.format(es=es, en=en)})
+    code, out, _ = cli("check", "--strict")
+    assert code == 1
+    lines = [ln for ln in out.splitlines() if "question" in ln]
+    assert any(":8:27:" in ln and "warning[question-form]" in ln and "puedo cargar trabado" in ln for ln in lines), out
+    assert any("warning[duplicate-question]" in ln and "recta línea" in ln for ln in lines), out
+    assert any("warning[too-many-questions]" in ln and f"at most {MAX_QUESTIONS}" in ln for ln in lines), out
+    assert len(lines) == 3, out
+
+
+def test_typed_spellings_are_never_linted(tree) -> None:
+    tree({"g/rules/charge.yaml": RULE.format(es=["¿Puedo cargar?"], en=["Can I charge?"])
+          + "typed: {es: [puedo cargar, cargo trabado, 'que pasa', a, b, c, d], en: [can i charge]}\n"})
+    code, out, _ = cli("check", "--strict")
+    assert code == 0, out
