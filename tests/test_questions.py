@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import cli
-from kb.link.questions import MAX_QUESTIONS, form_problem, same_question
+from kb.core.questions import MAX_QUESTIONS, form_problem, same_question
 
 RULE = """\
 id: g.charge
@@ -59,7 +59,7 @@ def test_kb_check_reports_each_kind_located(tree) -> None:
     es = ["¿Puedo cargar?", "puedo cargar trabado", "¿Cargo en línea recta?", "¿Cargo en recta línea?",
           "¿Mueve el doble?", "¿Gira al final?"]
     en = ["Can I charge?"]
-    tree({"g/rules/charge.yaml": RULE.format(es=es, en=en)})
+    tree({"g/rules/charge.yaml": RULE.format(es=es, en=en) + "typed: {es: [cargo]}\n"})
     code, out, _ = cli("check", "--strict")
     assert code == 1
     lines = [ln for ln in out.splitlines() if "question" in ln]
@@ -74,3 +74,20 @@ def test_typed_spellings_are_never_linted(tree) -> None:
           + "typed: {es: [puedo cargar, cargo trabado, 'que pasa', a, b, c, d], en: [can i charge]}\n"})
     code, out, _ = cli("check", "--strict")
     assert code == 0, out
+
+
+def test_a_page_lists_only_well_written_questions_each_once_at_most_five(tree) -> None:
+    from kb import KnowledgeBase
+    from kb.core.questions import shown_questions
+
+    es = ["se suman el -4 y el -10", "¿Puedo cargar?", "¿Puedo cargar?", "¿Cargo en línea recta?", "¿Mueve el doble?",
+          "¿Gira al final?", "¿Cuenta el terreno?", "¿Hace daño?"]
+    kb = KnowledgeBase.load(tree({"g/rules/charge.yaml": RULE.format(es=es, en=["can I charge", "Can I charge?"])}))
+    e = kb.get("g.charge")
+    assert shown_questions(e, "es") == ("¿Puedo cargar?", "¿Cargo en línea recta?", "¿Mueve el doble?",
+                                        "¿Gira al final?", "¿Cuenta el terreno?")
+    assert shown_questions(e, "en") == ("Can I charge?",)
+    code, out, _ = cli("check", "--strict")
+    assert code == 0, out  # not split into questions/typed yet: listed filtered, not linted
+    shown = cli("show", "g.charge")[1]
+    assert "se suman" not in shown and shown.count("¿Puedo cargar?") == 1 and "¿Hace daño?" not in shown

@@ -366,14 +366,16 @@ def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> N
         summary: {es: Salir de un combate., en: Leaving a melee.}
         source: {doc: seed.txt, section: s}
         also_called: {es: [salir del CaC, "<b>huir</b>"], en: [disengage]}
-        questions: {es: ["¿cómo saco a mi miniatura de un combate?"], en: [how do I get out of melee?]}
+        questions: {es: ["¿Cómo saco a mi miniatura de un combate?", "se puede huir gratis"],
+                    en: [How do I get out of melee?, get out of melee for free]}
         """})
     entry = KnowledgeBase.load(root).get("g.disengage")
     es = render_entry(entry, "es", lambda _i: None)
     en = render_entry(entry, "en", lambda _i: None)
     assert "*También llamado:* salir del CaC, &lt;b&gt;huir&lt;/b&gt;" in es       # content is data, escaped
-    assert "## Responde a preguntas como\n\n- ¿cómo saco a mi miniatura de un combate?\n" in es
-    assert "*Also called:* disengage" in en and "## Answers questions like\n\n- how do I get out of melee?\n" in en
+    assert "## Responde a preguntas como\n\n- ¿Cómo saco a mi miniatura de un combate?\n\n" in es
+    assert "*Also called:* disengage" in en and "## Answers questions like\n\n- How do I get out of melee?\n\n" in en
+    assert "huir gratis" not in es and "for free" not in en   # a statement is never listed as a question
     assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words
 
 

@@ -14,7 +14,7 @@ from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
-from kb.link.questions import question_problems
+from kb.core.questions import question_problems
 
 __all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors", "rebuild"]
 

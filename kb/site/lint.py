@@ -145,7 +145,7 @@ def _prose_words(e: Entry, lang: str) -> set[str]:
     texts = [t.get(lang) for _, t in iter_texts(e.data)]
     if e.term:
         texts += list(e.term.forms.get(lang, ())) + list(e.term.abbreviations.get(lang, ()))
-    texts += [*e.also_called(lang), *e.questions(lang)]  # players' own words
+    texts += [*e.also_called(lang), *e.questions(lang), *e.typed(lang)]  # players' own words
     return {w for t in texts if isinstance(t, str) for w in _words(t)}
 
 

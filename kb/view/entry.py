@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from kb.core.locale import LANGS, gettext, pgettext, signed
 from kb.core.model import Entry, Text
+from kb.core.questions import shown_questions
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
@@ -383,8 +384,9 @@ def entry_view(
     if entry.examples:
         add("examples", tuple(Example(ex.id, example_view(entry, ex, (results or {}).get(ex.id), lang,
                                                            resolvers(ex.mechanic), names)) for ex in entry.examples))
-    if entry.questions(lang):
-        add("player_questions", Questions(tuple(entry.questions(lang))))
+    shown = shown_questions(entry, lang)
+    if shown:
+        add("player_questions", Questions(shown))
     if entry.see_also:
         add("see_also", Refs(tuple(_ref(t, lang, titles) for t in entry.see_also)))
     sources = sorted({lk.source for lk in backlinks if lk.source != entry.id})

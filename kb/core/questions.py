@@ -13,7 +13,7 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Entry
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 
-__all__ = ["MAX_QUESTIONS", "SIMILAR", "form_problem", "question_problems", "same_question"]
+__all__ = ["MAX_QUESTIONS", "SIMILAR", "form_problem", "question_problems", "same_question", "shown_questions"]
 
 MAX_QUESTIONS = 5
 """At most this many shown questions per language on one entry."""
@@ -102,10 +102,25 @@ def same_question(a: str, b: str, lang: str) -> bool:
     return len(wa & wb) / len(wa | wb) >= SIMILAR
 
 
+def shown_questions(entry: Entry, lang: str) -> tuple[str, ...]:
+    """What a page lists under "Answers questions like": the entry's well-written questions, each once, at
+    most :data:`MAX_QUESTIONS`. An item that reads as a statement («se suman el -4 y el -10») is never
+    listed as a question; it is still searched, like ``typed``."""
+    out: list[str] = []
+    for q in entry.questions(lang):
+        if len(out) < MAX_QUESTIONS and form_problem(q, lang) is None and not any(same_question(p, q, lang) for p in out):
+            out.append(q.strip())
+    return tuple(out)
+
+
 def question_problems(entries: Iterable[Entry]) -> list[Diagnostic]:
-    """Every shown question that is badly written, one too many, or the same as one before it."""
+    """Every shown question that is badly written, one too many, or the same as one before it, in the
+    entries that keep players' spellings apart (``typed``): an entry without ``typed`` has not been
+    split yet, and its pages list only the questions :func:`shown_questions` keeps."""
     out = []
     for e in entries:
+        if not isinstance(e.data.get("typed"), dict):
+            continue
         for lang in ("es", "en"):
             shown = e.questions(lang)
             if len(shown) > MAX_QUESTIONS:
