@@ -116,7 +116,7 @@ def _ids(pg) -> list[str]:
 
 
 def _search(pg, query: str) -> list[str]:
-    """Open the dialog with "/", type ``query`` key by key; the result links."""
+    """Open the dialog with "/", type ``query`` key by key; the result links (hrefs)."""
     _ready(pg)
     pg.keyboard.press("/")
     box = pg.locator('input.kb-search__input[type="search"]')
@@ -190,18 +190,19 @@ def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
     assert box.get_attribute("type") == "search" and box.evaluate("e => e === document.activeElement")
     box.press_sequentially("linea de vision")
     ids = _ids(page)
-    assert ids[:2] == ["mini.line-of-sight", "common.line-of-sight"], ids
-    chips = page.locator("button.kb-search__chip")
-    assert "Otro Juego 1" in chips.all_inner_texts()
-    chips.filter(has_text="Otro Juego").click()
+    assert ids[0] == "mini.line-of-sight" and "common.line-of-sight" in ids, ids  # this page's game first
+    assert ids == sorted(ids, key=lambda i: not i.startswith("mini.")), ids
+    game, kind = page.locator("select.kb-search__game"), page.locator("select.kb-search__kind")
+    assert "Otro Juego (1)" in game.locator("option").all_inner_texts()
+    game.select_option("other")
     assert _eventually(lambda: _ids(page), ["other.sight"]) == ["other.sight"]
-    expect(chips.filter(has_text="Otro Juego")).to_have_attribute("aria-pressed", "true")
-    chips.filter(has_text="Otro Juego").click()
+    game.select_option("")
     assert _eventually(lambda: _ids(page), ids) == ids
-    chips.filter(has_text="Regla").click()
+    kind.select_option("rule")
     assert _eventually(lambda: _ids(page), ["mini.shooting"]) == ["mini.shooting"]
-    chips.filter(has_text="Regla").click()
+    kind.select_option("")
     assert _eventually(lambda: _ids(page), ids) == ids
+    box.focus()
     box.press("ArrowDown")
     selected = box.get_attribute("aria-activedescendant")  # the selection, announced by the input
     expect(page.locator(f"a#{selected}")).to_have_attribute("data-kb-id", ids[1])
@@ -209,6 +210,29 @@ def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
     box.press("ArrowUp")
     box.press("Enter")  # the selected result: the first
     page.wait_for_url(f"{base}/es/mini/line-of-sight.html")
+
+
+def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, base: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        pg = context.new_page()
+        pg.goto(f"{base}/es/index.html")  # no game: the engine's order
+        _search(pg, "linea de vision")
+        everywhere = _ids(pg)
+        assert everywhere[0].split(".")[0] != "other", everywhere
+        pg.goto(f"{base}/es/other/index.html")
+        _search(pg, "linea de vision")
+        here = _ids(pg)
+        others = [i for i in here if not i.startswith("other.")]
+        assert here[0].startswith("other.") and sorted(here) == sorted(everywhere), here
+        assert others == [i for i in everywhere if not i.startswith("other.")]  # the rest keep their order
+        wide = pg.get_by_label("Todos los juegos por igual")
+        wide.check()
+        assert _eventually(lambda: _ids(pg), everywhere) == everywhere
+        tops = pg.eval_on_selector_all(".kb-search__filters > *", "els => els.map(e => e.getBoundingClientRect().top)")
+        assert len(tops) == 3 and max(tops) - min(tops) < 8, tops  # one row on a phone
+    finally:
+        context.close()
 
 
 def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:

@@ -16,7 +16,12 @@
   var config;
   try { config = JSON.parse(meta.getAttribute("content")); } catch (e) { return; }
 
-  var state = { engine: null, failed: false, game: null, kind: null, selected: 0, hits: [] };
+  var state = { engine: null, failed: false, game: null, kind: null, wide: false, selected: 0, hits: [] };
+  var here = (function () {  /* the game whose page this is ("<game>/…" under the language's root), or null */
+    var rootUrl = new URL(config.root, location.href).href, path = location.href.split(/[?#]/)[0];
+    var m = path.indexOf(rootUrl) === 0 && /^([^/]+)\//.exec(path.slice(rootUrl.length));
+    return m ? decodeURIComponent(m[1]) : null;
+  })();
   var ui = null;
   var KEY = "kb-search:" + config.lang + ":" + config.version;
   var waiting = [];
@@ -103,7 +108,26 @@
     form.appendChild(input);
     form.appendChild(shut);
     form.addEventListener("submit", function (ev) { ev.preventDefault(); go(state.selected); });
-    var chips = el("div", "kb-search__chips");
+    var filters = el("div", "kb-search__filters");
+    filters.hidden = true;
+    var wide = null;
+    if (here) {
+      var widen = el("label", "kb-search__wide");
+      wide = el("input");
+      wide.type = "checkbox";
+      wide.addEventListener("change", function () { state.wide = wide.checked; run(); });
+      widen.appendChild(wide);
+      widen.appendChild(document.createTextNode(" " + (l.everywhere || "")));
+      filters.appendChild(widen);
+    }
+    var game = el("select", "kb-search__game");
+    game.setAttribute("aria-label", l.games || "");
+    game.addEventListener("change", function () { state.game = game.value || null; run(); });
+    var kind = el("select", "kb-search__kind");
+    kind.setAttribute("aria-label", l.kinds || "");
+    kind.addEventListener("change", function () { state.kind = kind.value || null; run(); });
+    filters.appendChild(game);
+    filters.appendChild(kind);
     var status = el("p", "kb-search__status");
     status.setAttribute("aria-live", "polite");
     var list = el("ol", "kb-search__results");
@@ -111,7 +135,7 @@
     list.setAttribute("aria-label", l.results || "results");
     var hint = el("p", "kb-search__hint", l.hint || "");
     box.appendChild(form);
-    box.appendChild(chips);
+    box.appendChild(filters);
     box.appendChild(status);
     box.appendChild(list);
     box.appendChild(hint);
@@ -121,7 +145,8 @@
     input.addEventListener("input", function () { state.game = state.kind = null; run(); });
     input.addEventListener("keydown", keys);
     root.addEventListener("keydown", trap);
-    return { root: root, input: input, chips: chips, status: status, list: list, hint: hint };
+    return { root: root, input: input, filters: filters, wide: wide, game: game, kind: kind, status: status,
+             list: list, hint: hint };
   }
 
   var opener = null;
@@ -189,28 +214,41 @@
     }
   }
 
-  function chip(text, on, pick) {
-    var b = el("button", "kb-search__chip" + (on ? " kb-search__chip--on" : ""), text);
-    b.type = "button";
-    b.setAttribute("aria-pressed", on ? "true" : "false");
-    b.addEventListener("click", function () { pick(); run(); ui.input.focus(); });
-    return b;
+  /* The filters, one row: on a game's page "search every game" (else that game's entries come first),
+   * then the game and the kind as selectors, in a fixed order, each option with its count. */
+  function fill(select, names, counts, current, everything) {
+    select.textContent = "";
+    var total = 0;
+    Object.keys(counts).forEach(function (k) { total += counts[k]; });
+    select.appendChild(option("", everything + " (" + total + ")", false));
+    Object.keys(names).forEach(function (k) {
+      var n = counts[k] || 0;
+      select.appendChild(option(k, names[k] + " (" + n + ")", !n && k !== current));
+    });
+    select.value = current || "";
   }
 
-  function chips(result, all) {
-    var data = state.engine.data, box = ui.chips;
-    box.textContent = "";
-    if (!ui.input.value.trim() || !all.total) return;
-    Object.keys(all.byGame).forEach(function (g) {
-      box.appendChild(chip((data.games[g] || g) + " " + all.byGame[g], state.game === g, function () {
-        state.game = state.game === g ? null : g;
-      }));
-    });
-    Object.keys(all.byKind).forEach(function (k) {
-      box.appendChild(chip((data.kinds[k] || k) + " " + all.byKind[k], state.kind === k, function () {
-        state.kind = state.kind === k ? null : k;
-      }));
-    });
+  function option(value, text, off) {
+    var o = el("option", null, text);
+    o.value = value;
+    o.disabled = off;
+    return o;
+  }
+
+  function filters(all) {
+    var data = state.engine.data, l = labels();
+    ui.filters.hidden = !ui.input.value.trim() || !all.total;
+    if (ui.filters.hidden) return;
+    fill(ui.game, data.games, all.byGame, state.game, l.all_games || "");
+    fill(ui.kind, data.kinds, all.byKind, state.kind, l.all_kinds || "");
+    if (ui.wide) ui.wide.checked = state.wide;
+  }
+
+  /* This page's game first (stable: each part keeps its rank order), unless widened or filtered. */
+  function local(hits) {
+    if (!here || state.wide || state.game) return hits;
+    return hits.filter(function (h) { return h.game === here; })
+      .concat(hits.filter(function (h) { return h.game !== here; }));
   }
 
   function line(text, marks) {
@@ -235,7 +273,7 @@
     var engine = state.engine;
     var all = engine.search(q, {});
     var result = state.game || state.kind ? engine.search(q, { game: state.game, kind: state.kind }) : all;
-    chips(result, all);
+    filters(all);
     ui.status.textContent = "";
     if (result.didYouMean) {
       ui.status.appendChild(document.createTextNode((l.did_you_mean || "Did you mean") + " "));
@@ -253,8 +291,8 @@
       ui.status.textContent = l.no_results || "";
     }
     ui.list.textContent = "";
-    state.hits = result.hits;
-    result.hits.forEach(function (hit, i) {
+    state.hits = local(result.hits);
+    state.hits.forEach(function (hit, i) {
       var li = el("li", "kb-search__item");
       var a = el("a", "kb-search__hit");
       a.href = hit.url ? config.root + hit.url : "#";

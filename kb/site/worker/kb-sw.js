@@ -121,7 +121,8 @@ self.addEventListener("message", function (event) {
         var url = new URL(u, self.location.href);
         if (url.origin !== self.location.origin) return null;
         return c.match(url.href, { ignoreSearch: true }).then(function (hit) {
-          return hit || fetch(url.href).then(function (r) { if (r.ok) return c.put(url.href, r); }, function () {});
+          /* the browser has just loaded these: its HTTP cache answers, the network is not asked again */
+          return hit || fetch(url.href, { cache: "force-cache" }).then(function (r) { if (r.ok) return c.put(url.href, r); }, function () {});
         });
       }));
     }));
