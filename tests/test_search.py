@@ -261,3 +261,17 @@ def test_a_word_the_index_does_not_hold_does_not_sink_the_query(root: Path) -> N
     plain = [(h.id, h.score) for h in kb.search("disparar alcance", lang="es").hits]
     noisy = [(h.id, h.score) for h in kb.search("disparar alcance xylophone", lang="es").hits]
     assert plain and noisy == plain
+
+
+def test_a_query_on_a_fresh_index_imports_no_builder_module(root: Path) -> None:
+    """Issue 31: `kb search` on an index that is up to date imports neither the entry view (and jsonschema
+    with it) nor filelock (and asyncio): only what a query needs."""
+    import subprocess
+    import sys
+
+    KnowledgeBase.load(root).search("disparar")  # build the index
+    probe = ("import sys, io; from kb.cli.main import run; "
+             f"code = run(['--content', {str(root)!r}, 'search', 'disparar'], io.StringIO(), io.StringIO()); "
+             "print(code, sorted(m for m in ('jsonschema', 'filelock', 'asyncio', 'kb.view.entry') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(None, 1)
+    assert out == ["0", "[]\n"], out

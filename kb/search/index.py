@@ -25,7 +25,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from filelock import FileLock
 
 from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.files import atomic_write, file_digest
@@ -33,7 +32,6 @@ from kb.core.model import LANGS, Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import FIELDS, context_table, name_key
-from kb.view.entry import content_texts, entry_view, shown_links
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -54,6 +52,8 @@ _STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
     """Content text as the index reads it: links as their shown words, ``**bold**`` marks dropped."""
+    from kb.view.entry import shown_links  # building only (see documents)
+
     return _EMPHASIS.sub(r"\1", shown_links(text, lang, titles))
 
 
@@ -84,6 +84,8 @@ def _distinct(names: list[str], lang: str, title: str) -> list[str]:
 
 def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
+    from kb.view.entry import content_texts, entry_view  # a build needs the entry view (and jsonschema); a query does not
+
     def titles(entry_id: str) -> Text | None:
         found = kb.get(entry_id)
         return found.title if found else None
@@ -292,6 +294,8 @@ class SearchIndex:
         if lock.is_dir() and not lock.is_symlink():
             self._damaged(lock, "a folder where the lock file belongs")
             shutil.rmtree(lock, ignore_errors=True)
+        from filelock import FileLock  # only a writer needs it (it pulls in asyncio): not imported by a query
+
         with FileLock(lock):  # portable (fcntl on POSIX, msvcrt on Windows); released however the block ends
             yield
 

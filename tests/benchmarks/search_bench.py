@@ -81,6 +81,7 @@ def p95(values: list[float]) -> float:
 
 def process_ms(argv: list[str], runs: int, env: dict[str, str]) -> float:
     """Median wall time of running ``argv`` as a fresh process."""
+    subprocess.run(argv, check=True, capture_output=True, env=env)  # warm-up: writes the bytecode an installed user has
     times = []
     for _ in range(runs):
         t = time.perf_counter()
@@ -134,7 +135,7 @@ def main() -> None:
         fts_first: list[float] = []
         our_ms = timed(lambda q: kb.search(q, limit=10), texts, args.runs, our_first)
         fts_ms = timed(lambda q: lookup(db, q), texts, args.runs, fts_first)
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
         sample = "linea de vision"
         kb_cmd = [str(Path(sys.executable).with_name("kb")), "--content", str(REPO / "content"), "search", sample, "--json"]
         fts_cmd = [sys.executable, str(HERE / "fts_lookup.py"), str(db_path), sample]
