@@ -133,3 +133,74 @@ def test_killing_a_site_build_midway_keeps_the_previous_site(tmp_path: Path, mon
         assert (target / "es" / "index.html").read_bytes() == home
     subprocess.run(argv, check=True, capture_output=True, cwd=REPO)
     assert not (target / "previous-build.txt").exists()  # a finished build replaces the whole site
+
+
+# ---------------------------------------------------------------- outputs the user names (-o PATH), issue 28
+
+
+def _special_outputs(folder: Path) -> dict[str, Path]:
+    """A FIFO, a symbolic link to a file, a folder and (when this user may make one) a character device like
+    /dev/null, made in ``folder`` (the real /dev/null is never touched)."""
+    made = {"fifo": folder / "fifo.out", "symlink": folder / "link.out", "folder": folder / "dir.out"}
+    os.mkfifo(made["fifo"])
+    (folder / "target.txt").write_text("keep\n", encoding="utf-8")
+    os.symlink(folder / "target.txt", made["symlink"])
+    made["folder"].mkdir()
+    try:
+        os.mknod(folder / "null.out", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 3))
+        made["device"] = folder / "null.out"
+    except (PermissionError, OSError):
+        pass
+    return made
+
+
+@pytest.mark.parametrize("command", [("i18n", "export", "-o"), ("i18n", "glossary", "-o")])
+def test_an_output_that_is_not_a_regular_file_is_refused(command, tree, tmp_path: Path) -> None:
+    from conftest import SAMPLE, cli
+
+    tree(SAMPLE)
+    for kind, path in _special_outputs(tmp_path).items():
+        before = os.lstat(path)
+        code, out, err = cli(*command, str(path))
+        assert code == 2, (kind, out, err)
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert f"cannot write {path}: " in err and "only a regular file is replaced (nothing was written)" in err
+        after = os.lstat(path)
+        assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode), kind  # the same thing is there
+    assert (tmp_path / "target.txt").read_text(encoding="utf-8") == "keep\n"  # the link's target is untouched
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".kb-tmp-")]
+
+
+def test_a_regular_output_is_replaced_and_keeps_its_mode(tree, tmp_path: Path) -> None:
+    from conftest import SAMPLE, cli
+
+    tree(SAMPLE)
+    out_path = tmp_path / "out.po"
+    out_path.write_text("old\n", encoding="utf-8")
+    out_path.chmod(0o640)
+    code, _, err = cli("i18n", "export", "-o", str(out_path))
+    assert code == 0, err
+    assert "msgid" in out_path.read_text(encoding="utf-8")
+    assert out_path.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_full_disk_is_one_line_and_nothing_half_written(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import kb.core.files
+    from conftest import SAMPLE, cli
+
+    tree(SAMPLE)
+    out_path = tmp_path / "out.po"
+    out_path.write_text("old\n", encoding="utf-8")
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(kb.core.files.os, "fsync", full)
+    for command in (("i18n", "export", "-o", str(out_path)), ("i18n", "glossary", "-o", str(out_path))):
+        code, out, err = cli(*command)
+        assert code == 2
+        assert err == f"kb {command[1]}: cannot write {out_path}: No space left on device\n".replace("kb ", "kb i18n ")
+    assert out_path.read_text(encoding="utf-8") == "old\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".kb-tmp-")]

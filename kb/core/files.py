@@ -14,7 +14,7 @@ from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Location
 
-__all__ = ["find_files", "atomic_write", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
+__all__ = ["find_files", "atomic_write", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
@@ -137,17 +137,35 @@ TEMP_PREFIX = ".kb-tmp-"
 loader); those a killed run left are removed by :func:`sweep_temp` at the next run."""
 
 
+class NotRegular(OSError):
+    """An output path names something that is not a regular file (a link, a FIFO, a device, a folder): never replaced."""
+
+
+def _writable_target(path: Path) -> int | None:
+    """The permission bits of the regular file at ``path`` (None when there is none); :class:`NotRegular` for
+    anything else there. A symbolic link is refused, not followed: the output must be named as it is."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(st.st_mode):
+        return stat.S_IMODE(st.st_mode)
+    kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else _special(st.st_mode)
+    raise NotRegular(errno.EEXIST, f"{kind} is there; only a regular file is replaced (nothing was written)", str(path))
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` beside ``path`` and rename it into place: readers never see half a file.
 
-    The file keeps its permission bits (a new file gets the usual ones, as the umask allows). The
-    folder must exist: a mistyped output path is an error, not a new folder.
+    Only a regular file is replaced: a symbolic link, FIFO, device or folder at ``path`` raises
+    :class:`NotRegular` (an ``OSError``) and nothing is written. The file keeps its permission bits (a new
+    file gets the usual ones, as the umask allows). The folder must exist: a mistyped output path is an
+    error, not a new folder. On any failure (a full disk, a read-only folder) the temporary file is removed.
     """
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
+    mode = _writable_target(path)
+    if mode is None:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name}.", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name[:100]}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -156,7 +174,7 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
+        if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
 
