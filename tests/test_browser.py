@@ -235,6 +235,14 @@ def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, 
         context.close()
 
 
+def test_title_and_summary_at_the_body_texts_contrast(page, base: str) -> None:
+    page.goto(f"{base}/es/mini/shooting.html")
+    colour = "sel => getComputedStyle(document.querySelector(sel)).color"
+    body = page.evaluate(colour, "article > p:not(.kb-crumbs):not(.kb-place)")
+    assert page.evaluate(colour, "article h1") == body
+    assert page.evaluate(colour, "article blockquote") == body
+
+
 def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:
     context = browser.new_context()
     try:
