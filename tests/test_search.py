@@ -275,3 +275,57 @@ def test_a_query_on_a_fresh_index_imports_no_builder_module(root: Path) -> None:
              "print(code, sorted(m for m in ('jsonschema', 'filelock', 'asyncio', 'kb.view.entry') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(None, 1)
     assert out == ["0", "[]\n"], out
+
+
+def _rules(words: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """Rule files of game ``g``: id → (title, text), the same in both languages."""
+    return {f"g/rules/{k}.yaml": (f"id: g.{k}\nkind: rule\ngame: g\ntitle: {{es: {t}, en: {t}}}\n"
+                                  f"text: {{es: {x}, en: {x}}}\nsource: {{doc: seed.txt, section: S}}\n")
+            for k, (t, x) in words.items()}
+
+
+@pytest.fixture
+def features(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KnowledgeBase:
+    """A corpus where each ranking feature alone decides one comparison (issue 31: a test per feature)."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = _rules({
+        "rare": ("Alfa", "zorbix wumble."), "common": ("Beta", "quandle wumble."),  # IDF
+        **{f"filler{i}": (f"Relleno{i}", "quandle wumble.") for i in range(4)},
+        "short": ("Gamma", "frobnic wumble."),                                       # length normalisation
+        "long": ("Delta", "frobnic " + " ".join(f"palabra{i}" for i in range(20)) + "."),
+        "titled": ("Glorp Tanto", "wumble."), "bodied": ("Otro", "glorp glorp glorp wumble."),  # field weights
+        "both": ("Epsilon", "glorp zorbix wumble."),                                 # coordination
+    })
+    return KnowledgeBase.load(tree(files, games=("g",)))
+
+
+def _score(kb: KnowledgeBase, query: str, entry: str) -> float:
+    return next(h.score for h in kb.search(query, lang="es", limit=50).hits if h.id == entry)
+
+
+def test_idf_a_rare_word_weighs_more_than_a_common_one(features: KnowledgeBase, monkeypatch) -> None:
+    from kb.search import ranking
+    assert _score(features, "zorbix quandle", "g.rare") > _score(features, "zorbix quandle", "g.common") * 1.2
+    monkeypatch.setattr(ranking, "idf", lambda n, df: 1.0)  # the same comparison without IDF is a tie
+    assert _score(features, "zorbix quandle", "g.rare") == pytest.approx(_score(features, "zorbix quandle", "g.common"))
+
+
+def test_length_normalisation_a_short_text_beats_a_long_one(features: KnowledgeBase, monkeypatch) -> None:
+    from kb.search import ranking
+    assert _score(features, "frobnic", "g.short") > _score(features, "frobnic", "g.long") * 1.2
+    monkeypatch.setattr(ranking, "BM25_B", {k: 0.0 for k in ranking.BM25_B})
+    assert _score(features, "frobnic", "g.short") == pytest.approx(_score(features, "frobnic", "g.long"))
+
+
+def test_field_weights_a_title_beats_three_mentions_in_the_body(features: KnowledgeBase, monkeypatch) -> None:
+    from kb.search import ranking
+    assert _score(features, "glorp", "g.titled") > _score(features, "glorp", "g.bodied")
+    monkeypatch.setattr(ranking, "FIELD_WEIGHTS", {k: 1.0 for k in ranking.FIELD_WEIGHTS})
+    assert _score(features, "glorp", "g.titled") < _score(features, "glorp", "g.bodied")
+
+
+def test_coordination_the_entry_matching_every_word_wins(features: KnowledgeBase, monkeypatch) -> None:
+    from kb.search import ranking
+    assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.both"
+    monkeypatch.setattr(ranking, "COORDINATION", 0.0)  # without it, one word in a title outweighs both in a body
+    assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.titled"
