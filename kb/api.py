@@ -7,7 +7,7 @@ import os
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from kb.core import cache
 from kb.examples import runner as _examples
@@ -22,6 +22,10 @@ from kb.mechanics.dice import chance, parse
 from kb.core.model import KINDS, LANGS, Entry, Game
 from kb.i18n.history import History
 from kb.i18n.status import check_translations
+
+if TYPE_CHECKING:
+    from kb.search.index import Reader
+    from kb.search.query import Result
 
 __all__ = ["KnowledgeBase", "ConceptView", "NoContent", "default_content_root", "find_root"]
 
@@ -244,12 +248,14 @@ class KnowledgeBase:
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, lang: str | None = None, game: str | None = None, kind: str | None = None,
-               limit: int = 10):
-        """Find entries by any of their names, in either language, with typos; returns a :class:`kb.search.Result`.
+               limit: int = 10) -> "Result":
+        """Find entries by any of their names, in either language, with typos; returns a
+        :class:`kb.search.query.Result` (``hits``, ``total``, ``by_game``, ``did_you_mean``; ``to_dict()``).
 
         ``lang`` (``es`` or ``en``) is the reader's language: titles and snippets in it, spelling drawn
         from it; the query matches both languages. ``game`` and ``kind`` filter; an unknown language or
-        game (or kind) raises :class:`kb.UnknownValue` naming the accepted ones. The index is brought up to
+        game (or kind) raises :class:`kb.UnknownValue` naming the accepted ones, a ``limit`` below 1 a
+        ``ValueError``. The index is brought up to
         date with this knowledge base on the first search (built, or updated for the files that changed;
         see :mod:`kb.search.index`), then kept open.
         """
@@ -259,9 +265,11 @@ class KnowledgeBase:
             raise UnknownValue("game", game, [*self.games, "common"])
         if kind is not None and kind not in KINDS:
             raise UnknownValue("kind", kind, KINDS)
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"limit must be a whole number of 1 or more, not {limit!r}")
         return self.search_reader().search(query, lang=lang, game=game, kind=kind, limit=limit)
 
-    def search_reader(self):
+    def search_reader(self) -> "Reader":
         """The search index, brought up to date on first use and then kept open (a :class:`kb.search.index.Reader`)."""
         if self._reader is None:
             from kb.search.index import SearchIndex

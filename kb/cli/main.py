@@ -201,9 +201,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     result = reader.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
     if args.json:
-        json.dump({"query": args.query, "did_you_mean": result.did_you_mean or None, "total": result.total,
-                   "by_game": dict(result.by_game), "hits": [h.to_json() for h in result.hits]},
-                  out, ensure_ascii=False, indent=2)
+        json.dump(result.to_dict(), out, ensure_ascii=False, indent=2)
         out.write("\n")
         return EXIT_OK
     if result.did_you_mean:

@@ -106,6 +106,9 @@ class Hit:
         return {"id": self.id, "game": self.game, "kind": self.kind, "title": self.title,
                 "score": round(self.score, 4), "snippet": self.snippet, "lang": self.lang}
 
+    to_dict = to_json
+    """The same as :meth:`to_json` (every returned type has ``to_dict()``)."""
+
 
 @dataclass(frozen=True)
 class Result:
@@ -125,6 +128,11 @@ class Result:
     """True when only fuzzy matching found anything."""
     context: str | None = None
     """The game the query's own words pointed to (its entries weighed more), when no game filter was given."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"query", "did_you_mean", "total", "by_game", "hits": [Hit.to_dict()...]}`` (what ``kb search --json`` prints)."""
+        return {"query": self.query, "did_you_mean": self.did_you_mean or None, "total": self.total,
+                "by_game": dict(self.by_game), "hits": [h.to_dict() for h in self.hits]}
 
 
 @dataclass(frozen=True)
