@@ -495,6 +495,16 @@ VALUE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     ),
 }
 MORE_CASES.update(VALUE_CASES)
+MORE_CASES["a game mechanics module that calls os._exit"] = (
+    {"g/mechanics.py": "import os\n\nos._exit(0)\n", "g/a.yaml": OK},
+    ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: os._exit(0): "
+     "the module exits"],
+)
+MORE_CASES["a game mechanics module that calls posix._exit"] = (
+    {"g/mechanics.py": "from posix import _exit\n\n_exit(3)\n", "g/a.yaml": OK},
+    ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: os._exit(3): "
+     "the module exits"],
+)
 WARNINGS = {"a link to itself"}
 """Cases that are warnings (``kb check --strict`` fails on them)."""
 SETUP = {"a fifo named like an entry": _fifo, "a file name that is not utf-8": _bad_name, "a symbolic link loop": _loop}

@@ -849,7 +849,7 @@ def test_glossary_neutralises_formula_cells_and_never_writes_invalid_xml(tree: C
     assert code == 0, err
     row = next(r for r in csv.DictReader(io.StringIO(out, newline="")) if r["context"] == "g.hostile")
     assert row["source"] == "'=HYPERLINK(\"http://x\")" and row["target"] == "'+cmd|' /C calc'!A0"
-    assert row["source_abbreviations"] == "'-2+3" and row["target_abbreviations"] == "'\tTAB; \rCR"
+    assert row["source_abbreviations"] == "'-2+3" and row["target_abbreviations"] == "'\tTAB; \\rCR"  # the loader writes a CR as \r
     assert row["developer_comments"].startswith("'=") and row["source_forms"].startswith("'=")
     for cells in csv.reader(io.StringIO(out, newline="")):
         assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells

@@ -7,10 +7,11 @@ import os
 import sys
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from kb.core import schema
 from kb.core import cache
@@ -150,6 +151,28 @@ def _load_game(folder: Path, limits: Limits) -> tuple[Game | None, list[Diagnost
     return game, found + check_game(game)
 
 
+class _Exit(SystemExit):
+    """``os._exit`` called while a game's mechanics module is imported."""
+
+
+@contextmanager
+def _no_exit() -> Iterator[None]:
+    """While a mechanics module is imported, ``os._exit`` (which ends the process at once, with no exception
+    to catch: every command, pytest included, would stop with the code it gives, 0 a silent green) raises
+    :class:`_Exit` instead, so the import is reported (docs/reliability.md)."""
+    import posix
+
+    def refuse(code: int = 0) -> None:
+        raise _Exit(f"os._exit({code!r})")
+
+    saved = os._exit
+    os._exit = posix._exit = refuse  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = posix._exit = saved  # type: ignore[assignment]
+
+
 def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     path = folder / MECHANICS
     if not path.exists() and not path.is_symlink():
@@ -163,14 +186,16 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
         assert spec and spec.loader
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
-        spec.loader.exec_module(module)
+        with _no_exit():
+            spec.loader.exec_module(module)
         found = Registry.scan(module)
     except (Exception, SystemExit) as exc:  # a broken (or exiting) game module is a located diagnostic
         sys.modules.pop(modname, None)
         here = os.path.abspath(path)
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
         line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
-        reason = f"SystemExit({exc.code!r}): the module exits" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        reason = (f"{exc}: the module exits" if isinstance(exc, _Exit) else f"SystemExit({exc.code!r}): the module exits"
+                  if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}")
         return [diag("mechanics-import", Location(path, line), reason=reason)]
     problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
                 for r in found if not r.name.startswith(game + ".")]
