@@ -57,7 +57,8 @@ def _header_json(data: str) -> bytes:
 
 PARSE, LINKED, MEMO, SEARCH = "parse/*/files.json", "linked/*/[0-9a-f]*.json", "linked/*/memo.json", "search/*"
 
-# name -> (what to damage under .kb-cache, how, damage lines expected)
+# name -> (what to damage under .kb-cache, how, damage lines expected); a file written by hand carries no signature
+# (kb/core/cache.py): it is said, as any damage, unless an older engine wrote it
 DAMAGE: dict[str, tuple[str, Callable[[Path], None], int]] = {
     "parse: truncated": (PARSE, _truncate, 1),
     "parse: empty file": (PARSE, _replace(b""), 1),
@@ -66,13 +67,13 @@ DAMAGE: dict[str, tuple[str, Callable[[Path], None], int]] = {
     "parse: a planted pickle": (PARSE, lambda p: p.write_bytes(pickle.dumps(_Planted())), 1),
     "parse: a folder": (PARSE, _to_folder, 1),
     "parse: an unknown type": (PARSE, _replace(_header_json('{"\\u0000t":"os.system","v":{"command":"x"}}')), 1),
-    "parse: wrongly shaped records": (PARSE, _replace(_header_json('{"g/rules/shoot.yaml":5,"x":[1,2]}')), 0),
+    "parse: wrongly shaped records": (PARSE, _replace(_header_json('{"g/rules/shoot.yaml":5,"x":[1,2]}')), 1),
     "parse: an older engine": (PARSE, _replace('{"header":{"format":"kb-cache/1","engine":"0000"},"data":{}}'), 0),
     "linked: truncated": (LINKED, _truncate, 1),
-    "linked: wrongly shaped": (LINKED, _replace(_header_json('{"links":3,"concepts":[],"problems":{}}')), 0),
+    "linked: wrongly shaped": (LINKED, _replace(_header_json('{"links":3,"concepts":[],"problems":{}}')), 1),
     "linked: a folder": (LINKED, _to_folder, 1),
     "memo: truncated": (MEMO, _truncate, 1),
-    "memo: a list": (MEMO, _replace(_header_json("[1,2]")), 0),
+    "memo: a list": (MEMO, _replace(_header_json("[1,2]")), 1),
     "search: manifest truncated": (SEARCH + "/current/manifest.json", _truncate, 1),
     "search: manifest wrongly shaped": (SEARCH + "/current/manifest.json",
                                         lambda p: p.write_text(f'{{"version": {VERSION}, "files": {{"a": 1}}}}'), 1),
@@ -150,3 +151,31 @@ def test_a_planted_pickle_is_never_unpickled(sample: Path, tmp_path: Path, caplo
     code, out, err = cli("check")
     assert code == 0, out + err
     assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("signature", ["none", "another key"])
+def test_a_planted_parse_record_is_never_trusted_over_the_file(signature: str, sample: Path) -> None:
+    """A record carrying a broken file's digest and the good file's entry (issue 28): once it made check --strict
+    pass a YAML syntax error and build publish the cached text. Records are signed with this user's key."""
+    import hashlib
+    import hmac
+
+    from kb.core import cache, codec
+    from kb.core.files import digest
+
+    assert cli("check")[0] == 0  # the cache now holds the good record
+    path = _one(Path(cache.cache_dir(sample, "parse")).parent.parent, PARSE)
+    body = cache._verified(path.read_bytes())
+    records = codec.loads(body, cache._header())
+    rel = "g/rules/melee.yaml"
+    broken = (sample / rel).read_bytes() + b"  bad: [unclosed\n"
+    (sample / rel).write_bytes(broken)
+    stamp, (entry, found, _) = records[rel]
+    records[rel] = (None, (entry, found, digest(broken)))
+    planted = codec.dumps(cache._header(), records)
+    if signature == "another key":
+        planted += b"\n#mac:" + hmac.new(b"not this user's key", planted, hashlib.sha256).hexdigest().encode()
+    path.write_bytes(planted)
+    code, out, _ = cli("check", "--strict")
+    assert code == 1
+    assert "content/g/rules/melee.yaml:" in out and "error[yaml-syntax]" in out

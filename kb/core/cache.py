@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import hmac
 import logging
 import os
+import secrets
 import shutil
 import sysconfig
 from functools import cache
@@ -101,11 +103,56 @@ def load(path: Path, types: tuple[type, ...] = ()) -> Any:
             report(path, exc.strerror or type(exc).__name__)  # e.g. a folder where the file should be
         return None
     try:
-        return codec.loads(raw, _header(), types)
+        return codec.loads(_verified(raw), _header(), types)
     except codec.Damaged as exc:
-        if not str(exc).startswith("written by another engine") or not _ours(raw):
+        if not (_ours(raw) and not raw.startswith(codec.dumps(_header(), None)[:-len(',"data":null}')])):
+            # an older engine's cache is simply stale; anything else is said
             report(path, str(exc))
         return None
+
+
+_MAC = b"\n#mac:"
+
+
+@cache
+def _key() -> bytes:
+    """This user's secret cache key (``<user data folder>/kb-rules/cache.key``, made once, mode 0600), outside
+    every content tree: a cache file planted in a repository's ``.kb-cache/`` cannot carry a valid signature.
+    Where it cannot be kept, a key for this run only (caches are then not reused between runs)."""
+    path = Path(platformdirs.user_data_dir("kb-rules")) / "cache.key"
+    try:
+        return path.read_bytes()[:64] or _new_key(path)
+    except OSError:
+        return _new_key(path)
+
+
+def _new_key(path: Path) -> bytes:
+    key = secrets.token_hex(32).encode()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(key)
+    except FileExistsError:  # another process made it first
+        return path.read_bytes()[:64] or key
+    except OSError:
+        pass
+    return key
+
+
+def _signed(body: bytes) -> bytes:
+    return body + _MAC + hmac.new(_key(), body, hashlib.sha256).hexdigest().encode()
+
+
+def _verified(raw: bytes) -> bytes:
+    """The body of a cache file this user's engine signed; :class:`codec.Damaged` for any other (planted,
+    copied from another machine, edited): its records are never trusted over the files they describe."""
+    body, sep, mac = raw.rpartition(_MAC)
+    if not sep:
+        raise codec.Damaged("not signed by this engine")
+    if not hmac.compare_digest(mac, hmac.new(_key(), body, hashlib.sha256).hexdigest().encode()):
+        raise codec.Damaged("its signature does not match")
+    return body
 
 
 def _ours(raw: bytes) -> bool:
@@ -163,7 +210,7 @@ def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
             report(path, "a folder where the cache keeps a file")
             shutil.rmtree(path, ignore_errors=True)
         sweep_temp(path.parent)
-        atomic_write(path, data)
+        atomic_write(path, _signed(data))
     except OSError as exc:
         log.debug(f"kb: cannot write the cache {path}: {exc}")
 
