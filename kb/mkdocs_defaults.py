@@ -24,9 +24,15 @@ SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js", "kb-offline.js"
 """The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
 tooltips, the language switch keeping the anchor); docs/site.md. In load order."""
 
-FEATURES = ("content.tooltips", "navigation.indexes", "navigation.sections", "navigation.prune",
+FEATURES = ("navigation.indexes", "navigation.sections", "navigation.prune",
             "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")
-"""Material features the generated pages rely on."""
+"""Material features the generated pages rely on. Never ``content.tooltips``: it builds the tooltip of a cut-off
+menu, contents, header or footer item with ``innerHTML`` from the item's text, so an escaped ``<svg/onload=…>``
+in a title becomes live on hover or Tab; without it the theme writes the plain ``title`` attribute (text, shown
+by the browser) and kb-table.js builds the glossary tooltips with ``textContent`` (docs/site.md)."""
+
+REFUSED = ("content.tooltips",)
+"""Material features taken out even when a pack's mkdocs.yml asks for them: they turn content text into markup."""
 
 EXTENSIONS: dict[str, dict[str, Any]] = {
     "abbr": {}, "admonition": {}, "attr_list": {}, "md_in_html": {}, "tables": {},
@@ -53,7 +59,7 @@ def apply_defaults(config: MkDocsConfig, lang: str = "es") -> None:
         config.theme = Theme(name="material", language=config.theme["locale"].language, font=False,
                              features=list(FEATURES))
     features = config.theme["features"] if "features" in config.theme else []
-    config.theme["features"] = list(features) + [f for f in FEATURES if f not in features]
+    config.theme["features"] = [f for f in features if f not in REFUSED] + [f for f in FEATURES if f not in features]
     if not config.theme.get("palette"):
         config.theme["palette"] = palette(lang)
     config.extra.setdefault("generator", False)  # no English "Made with Material for MkDocs" on Spanish pages

@@ -45,6 +45,24 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/a.yaml": OK, "g/b.yaml": OK},
         ["content/g/b.yaml:1:5: error[duplicate-id]: duplicate id 'g.ok', other instance in content/g/a.yaml:1"],
     ),
+    "two ids, one page": (  # g.index gets index-entry.html (the game page is index.html): g.index-entry's page
+        {"g/a.yaml": entry(id="id: g.index"), "g/b.yaml": entry(id="id: g.index-entry")},
+        ["content/g/b.yaml:1:5: error[page-collision]: id 'g.index-entry' would write the page 'g/index-entry.html' "
+         "that 'g.index' writes too (content/g/a.yaml:1); rename one"],
+    ),
+    "two ids, one page by case": (  # ids are lower case; a folded page name must not hide one anyway
+        {"g/a.yaml": entry(id="id: g.ok"), "g/b.yaml": entry(id="id: g.OK")},
+        ["content/g/b.yaml:1:5: error[invalid-id]: 'id': 'g.OK' is not a valid id; use '<game>.<slug>' with lowercase letters, digits and hyphens",
+         "content/g/b.yaml:1:5: error[page-collision]: id 'g.OK' would write the page 'g/ok.html' "
+         "that 'g.ok' writes too (content/g/a.yaml:1); rename one"],
+    ),
+    "tag with no space after its name": (
+        {"g/a.yaml": entry("text: {es: 'x <svg/onload=alert(1)>', en: '<details/open/ontoggle=alert(1)>'}\n"
+                           "notes: {es: '<img src=x onerror=alert(1) a=<>', en: 'y'}\n")},
+        ["content/g/a.yaml:6:15: error[raw-html]: raw HTML '<svg/onload=alert(1)>' in 'text'; write plain text (markup is escaped on the site)",
+         "content/g/a.yaml:6:44: error[raw-html]: raw HTML '<details/open/ontoggle=alert(1)>' in 'text'; write plain text (markup is escaped on the site)",
+         "content/g/a.yaml:7:14: error[raw-html]: raw HTML '<img' in 'notes'; write plain text (markup is escaped on the site)"],
+    ),
     "wrong type": (
         {"g/a.yaml": entry(title="title: 5")},
         ["content/g/a.yaml:4:8: error[wrong-type]: 'title' should be a mapping (key: value), not a whole number 5"],

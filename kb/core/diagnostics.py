@@ -50,6 +50,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unknown-kind": (ERROR, "unknown kind '{kind}'; valid kinds: {valid}{hint}"),
     # entries and games
     "duplicate-id": (ERROR, "duplicate id '{id}', other instance in {other}"),
+    "page-collision": (ERROR, "id '{id}' would write the page '{page}' that '{other_id}' writes too ({other}); rename one"),
     "id-prefix": (ERROR, "id '{id}' must start with '{game}.', the name of its folder"),
     "game-mismatch": (ERROR, "game '{game}' does not match the folder '{folder}'"),
     "missing-game-meta": (ERROR, "folder '{game}' has no game.yaml describing the game"),

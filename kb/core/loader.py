@@ -19,7 +19,7 @@ from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
 from kb.mechanics import Registry
-from kb.core.model import MAX_ID, Entry, Example, Game, Location, Marks, Term, Text
+from kb.core.model import MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
 __all__ = ["COMMON", "MAX_FILES", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
@@ -236,6 +236,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
         previous = {}
     current: dict[str, Any] = {}
     first_seen: dict[str, Entry] = {}
+    pages: dict[str, Entry] = {}  # page stem -> the entry writing it (two entries, one page: page-collision)
     for path in files:
         rel = path.relative_to(root)
         if rel.name == "game.yaml" and len(rel.parts) == 2:
@@ -256,6 +257,14 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
             out.diagnostics.append(diag("duplicate-id", entry.marks.at(("id",)), id=entry.id,
                                         other=f"{format_path(other.path)}:{other.line}"))
             continue
+        page = page_stem(entry.kind, entry.game, entry.id)
+        if page in pages and entry.kind != "concept":
+            other_entry = pages[page]
+            other = other_entry.location
+            out.diagnostics.append(diag("page-collision", entry.marks.at(("id",)), id=entry.id, page=page + ".html",
+                                        other_id=other_entry.id, other=f"{format_path(other.path)}:{other.line}"))
+            continue
+        pages[page] = entry
         first_seen[entry.id] = entry
     out.entries = first_seen
     if use_cache and current != previous:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any, Iterator, Mapping
 from kb.core.plain import Plain, plain
 
 __all__ = [
+    "page_stem",
     "LANGS",
     "SOURCE_LANG",
     "TARGET_LANG",
@@ -334,3 +336,22 @@ def field_key(data: Any, path: DataPath) -> str:
             out += f".{part}" if out else str(part)
             node = node.get(part) if isinstance(node, dict) else None
     return out
+
+
+RESERVED_PAGES = frozenset({"index", "glossary"})
+"""Page names a game folder uses itself; an entry with such a slug gets ``<slug>-entry``."""
+
+
+def page_stem(kind: str, game: str, entry_id: str) -> str:
+    """The page an entry is written to, without ``.md``/``.html``: ``<game>/<slug>`` (``<slug>-entry`` for a
+    reserved name), ``concepts`` for every concept. Lower-case ``[a-z0-9-]`` only, so a bad id or game cannot
+    leave the site, and two ids that differ in case or punctuation share a stem (``kb check`` reports it)."""
+    if kind == "concept":
+        return "concepts"
+    folder, slug = _safe(game), _safe(entry_id.split(".", 1)[-1])
+    return f"{folder}/{slug}{'-entry' if slug in RESERVED_PAGES else ''}"
+
+
+def _safe(part: str) -> str:
+    """``part`` as a file name: valid ids and games are unchanged; anything else keeps ``[a-z0-9-]`` only."""
+    return re.sub(r"[^a-z0-9-]+", "-", part.lower()).strip("-") or "-"

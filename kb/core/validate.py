@@ -13,8 +13,11 @@ __all__ = ["check_entry", "check_game", "control_characters", "BLOCKS", "RAW_HTM
 
 BLOCKS = ("action", "ability", "terrain", "sequence", "ruling", "term")
 """Kind-specific blocks; each belongs to entries of the kind with its name."""
-RAW_HTML = re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?\s*>|<!--|&#?\w+;")
-"""Markup that must not appear in text: tags, comments, entities."""
+RAW_HTML = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:[^<>]{0,80}>)?|<[!?]|&#?\w+;")
+"""Markup that must not appear in text: what an HTML tokenizer starts a tag on (``<`` or ``</`` and a letter,
+whatever follows: ``<svg/onload=…>``, ``<img src=x onerror=… a=<>``), comments and declarations (``<!``,
+``<?``), entities. A linter, not the defence (pages escape every text at the sink; docs/site.md): one pass,
+linear time — each ``<`` looks at most 80 characters ahead for the ``>`` the message quotes."""
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters (YAML escapes such as ``"\\e[2J"`` or ``"\\a"`` write them): none is text; a line break

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
-from kb.core.model import SOURCE_LANG, Entry, Text
+from kb.core.model import SOURCE_LANG, Entry, Text, page_stem
 from kb.site.render import anchor, entry_anchor
 from kb.view.worked import Names, name_finder
 from kb.site.findable import front_matter
@@ -38,8 +38,6 @@ __all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_pat
 
 LANGUAGES: dict[str, str] = {"es": "Español", "en": "English"}
 """The site's languages (Spanish first: the source) and their names in the language switcher."""
-RESERVED = frozenset({"index", "glossary"})
-"""Page names a game folder uses itself; an entry with such a slug gets ``<slug>-entry.md``."""
 
 
 @dataclass(frozen=True)
@@ -84,10 +82,7 @@ class Site:
 
 def entry_path(entry: Entry) -> str:
     """Where an entry is shown: its own page, or (concepts) the concept map."""
-    if entry.kind == "concept":
-        return "concepts.md"
-    game, slug = _safe(entry.game), _safe(entry.id.split(".", 1)[-1])  # a bad id or game cannot leave the site
-    return f"{game}/{slug}{'-entry' if slug in RESERVED else ''}.md"
+    return page_stem(entry.kind, entry.game, entry.id) + ".md"
 
 
 def entry_url(entry: Entry) -> str:
@@ -95,11 +90,6 @@ def entry_url(entry: Entry) -> str:
     concept map: what the search box and the previews link to."""
     url = entry_path(entry).removesuffix(".md") + ".html"
     return url + (f"#{entry_anchor(entry.id)}" if entry.kind == "concept" else "")
-
-
-def _safe(part: str) -> str:
-    """``part`` as a file name: valid ids and games are unchanged; anything else keeps ``[a-z0-9-]`` only."""
-    return re.sub(r"[^a-z0-9-]+", "-", part.lower()).strip("-") or "-"
 
 
 def relative(from_page: str, to_page: str) -> str:

@@ -255,6 +255,22 @@
     }
   }
 
+  /* ---------------------------------------------------------------- cut-off names in the menu, contents, header, footer */
+  /* The theme's own tooltips (Material's content.tooltips) are off: they copy an item's text in as markup, so an
+   * escaped "<svg/onload=...>" in a title would run. Here a cut-off item shows its whole name as a title attribute,
+   * set from textContent: the browser shows it as text, never parses it. */
+  var CUT = ".md-nav__link, .md-ellipsis, .md-header__topic, .md-footer__title, .md-footer__direction, .md-tabs__link";
+
+  function fullName(ev) {
+    var e = ev.target && ev.target.closest ? ev.target.closest(CUT) : null;
+    if (!e || e.hasAttribute("title")) return;
+    var text = (e.textContent || "").replace(/\s+/g, " ").trim();
+    if (text && e.scrollWidth > e.clientWidth) e.setAttribute("title", text);
+  }
+
+  document.addEventListener("pointerover", fullName);
+  document.addEventListener("focusin", fullName);
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();
