@@ -246,7 +246,15 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ---------------------------------------------------------------- kb build
 def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from importlib.util import find_spec
+
     from kb.cli import build as site_build
+
+    missing = [name for name in ("mkdocs", "material", "pymdownx") if find_spec(name) is None]
+    if missing:
+        err.write(f"kb build: the site needs the 'site' extra ({', '.join(missing)} not installed): "
+                  "pip install 'kb-rules[site]' (or 'PATH/TO/kb_rules-*.whl[site]')\n")
+        return EXIT_USAGE
 
     config = Path(args.config) if args.config else site_build.default_config()
     if not config.is_file():
