@@ -329,3 +329,14 @@ def test_coordination_the_entry_matching_every_word_wins(features: KnowledgeBase
     assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.both"
     monkeypatch.setattr(ranking, "COORDINATION", 0.0)  # without it, one word in a title outweighs both in a body
     assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.titled"
+
+
+def test_spelling_guard_a_known_word_is_never_corrected(features: KnowledgeBase) -> None:
+    assert features.search("tamto", lang="es").did_you_mean == "tanto"  # a typo of an indexed word is corrected
+    assert features.search("tango", lang="es").did_you_mean is None     # a word of the language is left alone
+
+
+def test_spelling_reaches_two_edits_in_a_long_word(features: KnowledgeBase) -> None:
+    result = features.search("frabnoc", lang="es")  # two letters wrong in a seven-letter word
+    assert result.did_you_mean == "frobnic" and result.hits[0].id == "g.short"
+
