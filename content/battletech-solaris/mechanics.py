@@ -357,8 +357,9 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     for m, v in mp.items():
         if top % v:
             raise RuleError("not-proportional",
-                            f"{v} PM de {m} no es proporcional a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
-                            f"{m}'s {v} MP is not proportional to {top}: the coincident-movement table is needed, and the text does not include it", kind="unstated")
+                            f"los {v} PM de {{mech}} no son proporcionales a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
+                            f"{{mech}}'s {v} MP is not proportional to {top}: the coincident-movement table is needed, and the text does not include it",
+                            kind="unstated", mech=m)
     trace.add("La fase se divide en {n} subturnos (los PM del más rápido)", "The phase is split into {n} sub-turns (the fastest 'Mech's MP)",
               n=top)
     spends: dict[str, list[int]] = {}
@@ -374,8 +375,8 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
         if any(c < 1 for c in costs):
             raise RuleError("bad-cost", "cada hexágono cuesta al menos 1 PM", "each hex costs at least 1 MP")
         if sum(costs) > mp[m]:
-            raise RuleError("not-enough-mp", f"el recorrido de {m} cuesta {sum(costs)} PM y solo gasta {mp[m]}",
-                            f"{m}'s path costs {sum(costs)} MP and it spends only {mp[m]}")
+            raise RuleError("not-enough-mp", f"el recorrido de {{mech}} cuesta {sum(costs)} PM y solo gasta {mp[m]}",
+                            f"{{mech}}'s path costs {sum(costs)} MP and it spends only {mp[m]}", mech=m)
         paid, times = 0, []
         for c in costs:
             paid += c

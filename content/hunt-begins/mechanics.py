@@ -127,8 +127,10 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         hits = None
         if hit_rolls:
             if len(hit_rolls) != checks:
-                raise RuleError("wrong-number-of-rolls", f"se hacen {checks} chequeos, no {len(hit_rolls)}",
-                                f"{checks} checks are made, not {len(hit_rolls)}")
+                one = checks == 1
+                raise RuleError("wrong-number-of-rolls",
+                                f"se hace{'' if one else 'n'} {checks} chequeo{'' if one else 's'}, no {len(hit_rolls)}",
+                                f"{checks} check{' is' if one else 's are'} made, not {len(hit_rolls)}")
             _rolls(hit_rolls)
             hits = sum(r <= n for r, n in zip(hit_rolls, needs))
             trace.add("Tiradas {rolls}: {hits} {hits:p:impacto|impactos}", "Rolls {rolls}: {hits} {hits:p:hit|hits}", rolls=hit_rolls, hits=hits)
@@ -522,8 +524,9 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
                         "sentries answer when another model completes one of its actions")
     for s, act in sentries.items():
         if act not in SENTRY_ACTIONS:
-            raise RuleError("not-a-sentry-action", f"{s}: con un marcador de centinela solo se mueve, dispara, combate o pasa, no {act}",
-                            f"{s}: a sentry marker only allows move, shoot, close combat or pass, not {act}")
+            raise RuleError("not-a-sentry-action", "{model}: con un marcador de centinela solo se mueve, dispara, combate o "
+                            "pasa, no {action}", "{model}: a sentry marker only allows move, shoot, close combat or pass, "
+                            "not {action}", model=s, action=f"hunt-begins.{act}")
         if owners.get(s) not in initiative:
             raise RuleError("unknown-owner", f"falta el jugador de {s} en la iniciativa", f"{s}'s player is missing from the initiative")
     if model in sentries:

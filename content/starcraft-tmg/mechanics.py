@@ -157,8 +157,8 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
             raise RuleError("already-passed", f"{player} ya ha pasado y no activa nada más en esta fase",
                             f"{player} has passed and activates nothing more this phase")
         if player != turn:
-            raise RuleError("not-your-turn", f"la decisión {n} es de {player}, pero le toca a {turn}",
-                            f"decision {n} is {player}'s, but it is {turn}'s turn")
+            raise RuleError("not-your-turn", f"la decisión {n} es de {{player}}, pero le toca a {{turn}}",
+                            f"decision {n} is {{player}}'s, but it is {{turn}}'s turn", player=player, turn=turn)
         can_activate = table[player] + waiting[player] > 0
         if action == PASS:
             if phase == "combat" and table[player] > 0:

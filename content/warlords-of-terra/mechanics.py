@@ -101,8 +101,10 @@ def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
         cg, cm = cost.get("gold", 0), cost.get("mana", 0)
         if cg > gold or cm > mana:
             raise RuleError("not-enough-resources",
-                            f"{name} cuesta {cg} de oro y {cm} de maná; solo quedan {gold} de oro y {mana} de maná",
-                            f"{name} costs {cg} gold and {cm} mana; only {gold} gold and {mana} mana are left")
+                            f"{{place}} cuesta {cg} de oro y {cm} de maná; solo queda{'' if gold + mana == 1 else 'n'} "
+                            f"{gold} de oro y {mana} de maná",
+                            f"{{place}} costs {cg} gold and {cm} mana; only {gold} gold and {mana} mana are left",
+                            place=name)
         gold, mana = gold - cg, mana - cm
         built.append(name)
         trace.add("Se construye {name} ({cg} oro, {cm} maná) → quedan {gold} oro y {mana} maná",
