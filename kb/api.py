@@ -79,29 +79,35 @@ class KnowledgeBase:
 
     def __init__(self, loaded: Loaded, graph: Graph, diagnostics: list[Diagnostic]) -> None:
         self._loaded = loaded
+        self.cache_base: Path | None = None
+        """Where its caches go (``$KB_CACHE`` when :meth:`load` read it); ``None``: beside the content."""
         self._reader: Any = None
         self.graph = graph
         self.diagnostics: list[Diagnostic] = sorted(diagnostics, key=sort_key)
         """Every problem found, sorted by file and line."""
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True) -> "KnowledgeBase":
+    def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True,
+             cache_base: str | os.PathLike[str] | None = None) -> "KnowledgeBase":
         """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content.
 
         Raises :class:`kb.NoContent` when ``path`` (or, without it, the current folder and those above it)
         holds no content tree: an empty success would hide the mistake.
 
         Unchanged files and an unchanged tree are taken from the cache (:mod:`kb.cache`);
-        ``use_cache=False`` parses and links everything afresh.
+        ``use_cache=False`` parses and links everything afresh. ``cache_base`` is the cache folder
+        (default ``$KB_CACHE``, else ``.kb-cache/`` beside the content): the environment is read here, at
+        the edge, and passed down; the core reads none.
         """
-        root = content_root(Path(path)) if path is not None else default_content_root()
+        root = content_root(Path(path)) if path is not None else default_content_root(given=os.environ.get("KB_CONTENT"))
         with _no_gc():
-            return cls._load(root, use_cache)
+            kb = cls._load(root, use_cache, cache_base or os.environ.get("KB_CACHE") or None)  # the API is an adapter
+        return kb
 
     @classmethod
-    def _load(cls, root: Path, use_cache: bool) -> "KnowledgeBase":
-        loaded = load_tree(root, use_cache=use_cache)
-        linked_path = cache.cache_dir(root, "linked") / f"{cache.tree_key(loaded.digests)}.json"
+    def _load(cls, root: Path, use_cache: bool, cache_base: str | os.PathLike[str] | None) -> "KnowledgeBase":
+        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base)
+        linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}.json"
         linked = cache.load(linked_path, (Link,)) if use_cache else None
         if not isinstance(linked, dict) or not _linked_shape(linked):
             memo_path = linked_path.with_name("memo.json")
@@ -120,7 +126,9 @@ class KnowledgeBase:
         else:
             graph = rebuild(loaded.entries, linked["links"], linked["concepts"])
             problems = linked["problems"]
-        return cls(loaded, graph, loaded.diagnostics + problems)
+        kb = cls(loaded, graph, loaded.diagnostics + problems)
+        kb.cache_base = Path(cache_base) if cache_base else None
+        return kb
 
     # ------------------------------------------------------------------ entries
     @property
@@ -274,7 +282,7 @@ class KnowledgeBase:
         if self._reader is None:
             from kb.search.index import SearchIndex
 
-            index = SearchIndex(self.root)
+            index = SearchIndex(self.root, cache.cache_dir(self.root, "search", self.cache_base))
             index.ensure(lambda: self)
             self._reader = index.open()
         return self._reader

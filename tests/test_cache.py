@@ -145,7 +145,7 @@ def test_a_planted_pickle_is_never_unpickled(sample: Path, tmp_path: Path, caplo
     from kb.core.cache import cache_dir
 
     for area, name in (("parse", "files.pickle"), ("linked", "memo.pickle")):
-        folder = cache_dir(sample, area)
+        folder = cache_dir(sample, area, os.environ.get("KB_CACHE"))
         folder.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(pickle.dumps(_Planted()))
     code, out, err = cli("check")
@@ -164,7 +164,7 @@ def test_a_planted_parse_record_is_never_trusted_over_the_file(signature: str, s
     from kb.core.files import digest
 
     assert cli("check")[0] == 0  # the cache now holds the good record
-    path = _one(Path(cache.cache_dir(sample, "parse")).parent.parent, PARSE)
+    path = _one(Path(cache.cache_dir(sample, "parse", os.environ.get("KB_CACHE"))).parent.parent, PARSE)
     body = cache._verified(path.read_bytes())
     records = codec.loads(body, cache._header())
     rel = "g/rules/melee.yaml"
@@ -179,3 +179,23 @@ def test_a_planted_parse_record_is_never_trusted_over_the_file(signature: str, s
     code, out, _ = cli("check", "--strict")
     assert code == 1
     assert "content/g/rules/melee.yaml:" in out and "error[yaml-syntax]" in out
+
+
+def test_the_parse_cache_serves_each_set_of_limits_its_own_answer(tree, tmp_path: Path, monkeypatch) -> None:
+    """The parse cache is used whatever the limits, keyed by them: a file too large under small limits stays
+    refused under them and loads under the defaults, each from its own cache file."""
+    from kb.core._yaml import Limits
+    from kb.core.loader import load_tree
+
+    root = tree(SAMPLE)
+    small = Limits(max_bytes=64)
+
+    def codes(limits: Limits | None = None) -> set[str]:
+        loaded = load_tree(root, limits or Limits(), cache_base=tmp_path / "cache")
+        return {d.code for d in loaded.diagnostics}
+
+    assert "file-too-large" in codes(small)
+    assert "file-too-large" not in codes()
+    assert "file-too-large" in codes(small)  # not the defaults' cached entries
+    names = sorted(p.name for p in (tmp_path / "cache").rglob("files*.json"))
+    assert len(names) == 2 and "files.json" in names

@@ -130,7 +130,9 @@ def test_a_missing_generation_is_rebuilt(root: Path) -> None:
 
 
 def test_the_index_lives_outside_the_content(root: Path, tmp_path: Path) -> None:
-    index = SearchIndex(root)
+    from kb.core.cache import cache_dir
+
+    index = SearchIndex(root, cache_dir(root, "search", tmp_path / "cache"))  # the caller passes the cache folder
     index.ensure(lambda: KnowledgeBase.load(root))
     assert index.dir.is_relative_to(tmp_path / "cache")
     assert not any(p.suffix in (".seg", ".toc") for p in root.rglob("*"))
@@ -212,8 +214,10 @@ def test_a_long_lived_knowledge_base_survives_another_process_rebuilding(root: P
 
     kb = KnowledgeBase.load(root)
     assert ids(kb.search("disparar"))[0] == "g.shoot"
-    code = ("import shutil, sys; from kb import KnowledgeBase; from kb.search.index import SearchIndex; "
-            "ix = SearchIndex(sys.argv[1]); shutil.rmtree(ix.current.resolve()); "
+    code = ("import os, shutil, sys; from kb import KnowledgeBase; from kb.search.index import SearchIndex; "
+            "from kb.core.cache import cache_dir; "
+            "ix = SearchIndex(sys.argv[1], cache_dir(sys.argv[1], 'search', os.environ.get('KB_CACHE'))); "
+            "shutil.rmtree(ix.current.resolve()); "
             "print(ix.ensure(lambda: KnowledgeBase.load(sys.argv[1])))")
     out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True, env=os.environ)
     assert out.stdout.strip() == "built"

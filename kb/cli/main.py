@@ -67,7 +67,7 @@ def _kb_class() -> "type[KnowledgeBase]":
 def _root(args: argparse.Namespace) -> Path:
     """The content tree: ``--content`` (a tree, or a folder or file inside one), else found from the current
     folder upward; :class:`NoContent` (exit 2) when there is none."""
-    return content_root(Path(args.content)) if args.content else default_content_root()
+    return content_root(Path(args.content)) if args.content else default_content_root(given=os.environ.get("KB_CONTENT"))
 
 
 def _load(args: argparse.Namespace) -> "KnowledgeBase":
@@ -185,12 +185,13 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ---------------------------------------------------------------- kb search
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kb.core.cache import cache_dir
     from kb.search.index import MAX_QUERY, SearchIndex
 
     root = _root(args)
     if len(args.query) > MAX_QUERY:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
-    index = SearchIndex(root)
+    index = SearchIndex(root, cache_dir(root, "search", os.environ.get("KB_CACHE")))
     def progress(message: str) -> None:
         err.write(message + "\n")
 

@@ -39,27 +39,32 @@ FORMAT = "kb-cache/1"
 log = logging.getLogger("kb.cache")
 
 
-def cache_dir(root: Path, area: str) -> Path:
-    """``<base>/<area>/<root hash>``: the base is ``$KB_CACHE``, else ``.kb-cache/`` beside the content folder,
-    else (that folder not writable, or inside an installed package) the user's cache folder."""
-    return _base(Path(root).resolve()) / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+_BASES: set[str] = set()
+"""Cache folders handed to :func:`cache_dir` so far (``ensure_dir`` tidies only inside a cache)."""
+
+
+def cache_dir(root: Path, area: str, base: str | os.PathLike[str] | None = None) -> Path:
+    """``<base>/<area>/<root hash>``: the base is ``base`` (adapters pass ``$KB_CACHE``; the core reads no
+    environment), else ``.kb-cache/`` beside the content folder, else (that folder not writable, or inside
+    an installed package) the user's cache folder."""
+    top = Path(base) if base else _base(Path(root).resolve())
+    _BASES.add(os.path.abspath(top))
+    return top / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
 
 
 def _base(root: Path) -> Path:
-    if os.environ.get("KB_CACHE"):
-        return Path(os.environ["KB_CACHE"])
     installed = {Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
     if os.access(root.parent, os.W_OK) and not any(root.is_relative_to(p) for p in installed):
         return root.parent / ".kb-cache"
     return Path(platformdirs.user_cache_dir("kb-rules"))
 
 
-def shared_cache_dir(area: str) -> Path:
-    """``$KB_CACHE/<area>``, else the user's cache folder: for what no content changes (the analysis of a
-    language's common words), so that every content tree, and every test's, shares it."""
-    if os.environ.get("KB_CACHE"):
-        return Path(os.environ["KB_CACHE"]) / area
-    return Path(platformdirs.user_cache_dir("kb-rules")) / area
+def shared_cache_dir(area: str, base: str | os.PathLike[str] | None = None) -> Path:
+    """``<base>/<area>`` (adapters pass ``$KB_CACHE``), else the user's cache folder: for what no content
+    changes (the analysis of a language's common words), so that every content tree, and every test's, shares it."""
+    top = Path(base) if base else Path(platformdirs.user_cache_dir("kb-rules"))
+    _BASES.add(os.path.abspath(top))
+    return top / area
 
 
 @cache
@@ -161,8 +166,9 @@ def _ours(raw: bytes) -> bool:
 
 
 def _cache_base(folder: Path) -> Path | None:
-    """The cache folder (``$KB_CACHE``, a ``.kb-cache`` or the user's cache folder) that holds ``folder``, if any."""
-    bases = {os.path.abspath(b) for b in (os.environ.get("KB_CACHE"), platformdirs.user_cache_dir("kb-rules")) if b}
+    """The cache folder (one given to :func:`cache_dir`, a ``.kb-cache`` or the user's cache folder) that holds
+    ``folder``, if any."""
+    bases = {*_BASES, os.path.abspath(platformdirs.user_cache_dir("kb-rules"))}
     for probe in (folder, *folder.parents):
         if probe.name == ".kb-cache" or os.path.abspath(probe) in bases:
             return probe

@@ -224,13 +224,13 @@ class NoContent(KbError, LookupError):
     """No content tree where one was looked for: the message says where, and how to give one."""
 
 
-def default_content_root(start: Path | None = None) -> Path:
-    """The content tree to work on: ``$KB_CONTENT``, else the tree holding ``start`` (the current folder)
+def default_content_root(start: Path | None = None, given: str | os.PathLike[str] | None = None) -> Path:
+    """The content tree to work on: ``given`` (an adapter passes ``$KB_CONTENT``: the core reads no
+    environment), else the tree holding ``start`` (the current folder)
     or a ``content/`` folder in it or in any folder above it. Raises :class:`NoContent` when there is none.
     """
-    env = os.environ.get("KB_CONTENT")
-    if env:
-        return Path(env)
+    if given:
+        return Path(given)
     here = Path(os.path.abspath(start if start is not None else Path.cwd()))
     for folder in (here, *here.parents):
         if _is_root(folder):

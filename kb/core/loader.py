@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import dataclasses
+import hashlib
 import os
 import sys
 import time
@@ -203,10 +205,12 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     return problems
 
 
-def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Loaded:
+def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
+              cache_base: str | os.PathLike[str] | None = None) -> Loaded:
     """Load every game, entry and game mechanics module below ``root``, collecting every problem.
 
-    Parsed files are reused from the cache (:mod:`kb.cache`) when they have not changed. Paths are
+    Parsed files are reused from the cache (:mod:`kb.cache`, under ``cache_base`` when given) when they have
+    not changed. Paths are
     absolute (diagnostics print them relative to the working directory).
     """
     root = Path(os.path.abspath(root))
@@ -230,7 +234,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
     for ns in namespaces:
         if (root / ns / MECHANICS).is_file():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
-    cache_path = cache.cache_dir(root, "parse") / "files.json"
+    cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
     previous = cache.load(cache_path) if use_cache else None
     if not isinstance(previous, dict):
         previous = {}
@@ -272,6 +276,14 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True) -> Lo
     return out
 
 
+def _parse_cache_name(limits: Limits) -> str:
+    """The parse cache of ``limits``: what a file gives depends on them, so each set of limits has its own."""
+    if limits == LIMITS:
+        return "files.json"
+    key = hashlib.sha256(repr(dataclasses.astuple(limits)).encode()).hexdigest()[:12]
+    return f"files-{key}.json"
+
+
 def _hit_shape(hit: Any, path: Path) -> bool:
     """True when a cached record has the shape :func:`_cached_entry` writes, for ``path``."""
     if not (isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[1], tuple) and len(hit[1]) == 3):
@@ -290,7 +302,7 @@ def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any,
         stamp: Any = (st.st_mtime_ns, st.st_size) if time.time_ns() - st.st_mtime_ns > 2_000_000_000 else None
     except OSError:
         stamp = None
-    usable = _hit_shape(hit, path) and limits == LIMITS
+    usable = _hit_shape(hit, path)  # the cache file is the one of these limits (_parse_cache_name)
     if usable and stamp is not None and hit[0] == stamp:
         return hit
     if usable:

@@ -45,6 +45,8 @@ class Linked(Protocol):
 
     graph: Graph
     """Links, backlinks, glossary terms and concepts."""
+    cache_base: Path | None
+    """The cache folder its loader was given (``None``: the default beside the content)."""
 
     @property
     def root(self) -> Path:

@@ -26,7 +26,7 @@ from kb.mechanics import Resolver
 from kb.view.worked import ExampleView, Names, example_view
 
 __all__ = ["Span", "Value", "Row", "Table", "Prose", "Step", "Steps", "Example", "Refs", "Questions", "Ruling",
-           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "interface", "content_texts", "shown_links", "CONTENT", "LITERAL", "REF"]
+           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "interface", "content_texts", "shown_links", "SECTIONS", "CONTENT", "LITERAL", "REF"]
 
 CONTENT, LITERAL, REF = "content", "literal", "ref"
 """The kinds of :class:`Span`."""
@@ -336,6 +336,72 @@ def _source(entry: Entry, lang: str, documents: Mapping[str, Text]) -> Source | 
                   None if lang == "es" else "es")  # section titles are the Spanish source's own headings
 
 
+@dataclass(frozen=True)
+class _Ask:
+    """What a section is built from."""
+
+    entry: Entry
+    lang: str
+    titles: Callable[[str], Text | None]
+    backlinks: tuple[Link, ...]
+    results: Mapping[str, ExampleResult]
+    resolvers: Callable[[str], Resolver | None]
+    names: Names
+
+
+def _text_of(a: _Ask) -> Body | None:
+    return Prose(a.entry.best("text", a.lang)) if a.entry.text("text") else None
+
+
+def _facts_of(a: _Ask) -> Body | None:
+    table = _table(a.entry, a.lang, a.titles, a.names)
+    return table if table.rows else None
+
+
+def _modifiers_of(a: _Ask) -> Body | None:
+    table = _modifiers(a.entry, a.lang)
+    return table if table.rows else None
+
+
+def _steps_of(a: _Ask) -> Body | None:
+    seq = a.entry.data.get("sequence") if a.entry.kind == "sequence" else None
+    if not isinstance(seq, dict):
+        return None
+    steps = sequence_steps(seq.get("steps", []), a.lang, a.entry.game, a.titles, a.names)
+    return Steps(steps, value(seq["repeats"], a.lang) if seq.get("repeats") else ())
+
+
+def _notes_of(a: _Ask) -> Body | None:
+    return Prose(a.entry.best("notes", a.lang)) if a.entry.text("notes") else None
+
+
+def _examples_of(a: _Ask) -> Body | None:
+    return tuple(Example(ex.id, example_view(a.entry, ex, a.results.get(ex.id), a.lang, a.resolvers(ex.mechanic), a.names))
+                 for ex in a.entry.examples) or None
+
+
+def _questions_of(a: _Ask) -> Body | None:
+    shown = shown_questions(a.entry, a.lang)
+    return Questions(shown) if shown else None
+
+
+def _see_also_of(a: _Ask) -> Body | None:
+    return Refs(tuple(_ref(t, a.lang, a.titles) for t in a.entry.see_also)) if a.entry.see_also else None
+
+
+def _referenced_by_of(a: _Ask) -> Body | None:
+    sources = sorted({lk.source for lk in a.backlinks if lk.source != a.entry.id})
+    return Refs(tuple(_ref(s, a.lang, a.titles) for s in sources)) if sources else None
+
+
+SECTIONS: tuple[tuple[str, Callable[[_Ask], Body | None]], ...] = (
+    ("ruling", lambda a: _ruling(a.entry, a.lang)), ("text", _text_of), ("facts", _facts_of),
+    ("modifiers", _modifiers_of), ("steps", _steps_of), ("notes", _notes_of), ("examples", _examples_of),
+    ("player_questions", _questions_of), ("see_also", _see_also_of), ("referenced_by", _referenced_by_of))
+"""The sections of an entry in reading order, each with what builds it (``None``: the entry has none).
+A new field is one more line here (and its markup in each output)."""
+
+
 def entry_view(
     entry: Entry,
     lang: str,
@@ -359,39 +425,8 @@ def entry_view(
     if entry.rule_type != "core":
         meta.append(interface(entry.rule_type, lang))
     summary = entry.text("summary")
-    sections: list[Section] = []
-
-    def add(key: str, body: Body) -> None:
-        sections.append(Section(key, interface(key, lang), body))
-
-    ruling = _ruling(entry, lang)
-    if ruling:
-        add("ruling", ruling)
-    if entry.text("text"):
-        add("text", Prose(entry.best("text", lang)))
-    table = _table(entry, lang, titles, names)
-    if table.rows:
-        add("facts", table)
-    mods = _modifiers(entry, lang)
-    if mods.rows:
-        add("modifiers", mods)
-    seq = entry.data.get("sequence") if entry.kind == "sequence" else None
-    if isinstance(seq, dict):
-        steps = sequence_steps(seq.get("steps", []), lang, entry.game, titles, names)
-        add("steps", Steps(steps, value(seq["repeats"], lang) if seq.get("repeats") else ()))
-    if entry.text("notes"):
-        add("notes", Prose(entry.best("notes", lang)))
-    if entry.examples:
-        add("examples", tuple(Example(ex.id, example_view(entry, ex, (results or {}).get(ex.id), lang,
-                                                           resolvers(ex.mechanic), names)) for ex in entry.examples))
-    shown = shown_questions(entry, lang)
-    if shown:
-        add("player_questions", Questions(shown))
-    if entry.see_also:
-        add("see_also", Refs(tuple(_ref(t, lang, titles) for t in entry.see_also)))
-    sources = sorted({lk.source for lk in backlinks if lk.source != entry.id})
-    if sources:
-        add("referenced_by", Refs(tuple(_ref(s, lang, titles) for s in sources)))
+    ask = _Ask(entry, lang, titles, tuple(backlinks), results or {}, resolvers, names)
+    sections = [Section(key, interface(key, lang), body) for key, build in SECTIONS if (body := build(ask))]
     return EntryView(entry.id, lang, entry.title.best(lang), tuple(meta), tuple(entry.also_called(lang)),
                      summary.best(lang) if summary else None, tuple(sections), _source(entry, lang, documents or {}))
 
