@@ -240,18 +240,27 @@ _HIDDEN_FACTS = ("concept", "concept_note", "forbidden", "do_not_translate")
 
 def _fact(key: str, data: Any, lang: str, titles: Callable[[str], Text | None], names: Names) -> Value:
     if key == "costs" and isinstance(data, list):
-        return _joined(value(c.get("base"), lang) + _literal(": ") + value(c.get("cost"), lang)
-                       for c in data if isinstance(c, dict))
+        return _costs(data, lang)
     if key in ("forms", "abbreviations") and isinstance(data, dict):
         return forms(data, lang)
-    if key == "phase" and isinstance(data, str) and "{" not in data and "}" not in data:
-        target, _, step_id = data.partition("#")
-        step = names(data) if step_id else None  # the step's own title, not the sequence's
-        shown = step.best(lang) if step and not set(step.best(lang)) & set("{}|") else _ref(target, lang, titles)[1]
-        return (Span(shown, REF, target, step_id or None),)  # a link to the step
+    if key == "phase" and isinstance(data, str) and not set(data) & set("{}"):
+        return _phase(data, lang, titles, names)
     if key == "movement_cost_change" and isinstance(data, int):
         return _literal(signed(data, lang))
     return value(data, lang, names)
+
+
+def _costs(data: list[Any], lang: str) -> Value:
+    """``base: cost`` pairs."""
+    return _joined(value(c.get("base"), lang) + _literal(": ") + value(c.get("cost"), lang) for c in data if isinstance(c, dict))
+
+
+def _phase(data: str, lang: str, titles: Callable[[str], Text | None], names: Names) -> Value:
+    """A link to the step ``<sequence id>#<step id>`` (or to the sequence), shown by the step's own title."""
+    target, _, step_id = data.partition("#")
+    step = names(data) if step_id else None  # the step's own title, not the sequence's
+    shown = step.best(lang) if step and not set(step.best(lang)) & set("{}|") else _ref(target, lang, titles)[1]
+    return (Span(shown, REF, target, step_id or None),)
 
 
 def facts(entry: Entry, lang: str, titles: Callable[[str], Text | None] = _no_names, names: Names = _no_names) -> list[Row]:
