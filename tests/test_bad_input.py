@@ -148,7 +148,9 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     ),
     "unknown resolver": (
         {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.od\n    given: {dice: 2d6}\n    probability: 1/2\n")},
-        ["content/g/a.yaml:8:15: error[unknown-resolver]: unknown resolver 'dice.od'; did you mean 'dice.odds'?"],
+        ["content/g/a.yaml:8:15: error[unknown-resolver]: unknown resolver 'dice.od'; did you mean 'dice.odds'? "
+         "(resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers; "
+         "no content/g/mechanics.py)"],
     ),
     "bad example inputs": (
         {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.odds\n    given: {dices: 2d6, at_least: five}\n"

@@ -78,7 +78,7 @@ CODES: dict[str, tuple[str, str]] = {
     # examples and mechanics
     "mechanics-import": (ERROR, "cannot load the game's mechanics module: {reason}"),
     "resolver-prefix": (ERROR, "resolver '{name}' in {game}'s mechanics must be named '{game}.<name>'"),
-    "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}"),
+    "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}{origin}"),
     "unknown-input": (ERROR, "resolver '{resolver}' takes no input '{name}'{hint}"),
     "missing-input": (ERROR, "resolver '{resolver}' needs input '{name}'"),
     "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}"),

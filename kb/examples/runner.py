@@ -116,7 +116,7 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
             res = registry.get(ex.mechanic)
             if res is None:
                 out.append(diag("unknown-resolver", entry.marks.at(base + ("mechanic",)), name=ex.mechanic,
-                                hint=hint(ex.mechanic, registry.names())))
+                                hint=hint(ex.mechanic, registry.names()), origin=_resolver_origin(entry)))
                 continue
             for name in ex.given:
                 if name not in res.inputs:
@@ -324,3 +324,14 @@ def run_examples(entries: Iterable[Entry], registry: Registry, lookup: Callable[
     chosen = parse_selectors(selectors)
     return [run_example(e, ex, registry, lookup) for e in entries if chosen.entry(e) for ex in e.examples
             if chosen.example(e, ex)]
+
+
+def _resolver_origin(entry: Any) -> str:
+    """Where resolvers come from, for an unknown one: the built-in ones and the game's ``mechanics.py`` (and its state)."""
+    folder = next((p for p in entry.path.parents if p.name == entry.game), None)
+    module = folder / "mechanics.py" if folder is not None else None
+    if module is None or not module.is_file():
+        where = f"; no {format_path(module)}" if module is not None else ""
+        return f" (resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers{where})"
+    return (f" (resolvers are kb's own, listed by 'kb resolvers', and those {format_path(module)} registers: it does not "
+            "register this name, or it did not load — then kb check reports it as error[mechanics-import])")
