@@ -28,7 +28,7 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
         out.append(diag("raw-html", locate(m.start()), tag=m.group(0)[:40], field=field))
     good, bad = parse_links(english)
     for off in bad:
-        out.append(diag("malformed-link", locate(off), text=english[off:].split("\n")[0][:40]))
+        out.append(diag("malformed-link", locate(off), text=english[off:off + 40].split("\n")[0]))
     for link in good:
         where = locate(link.start())
         kind, target, anchor = link["type"], link["target"], link["anchor"]

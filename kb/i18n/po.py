@@ -282,8 +282,13 @@ def _locator(po: polib.POFile) -> Callable[[polib.POEntry, int], Location]:
     except (OSError, UnicodeDecodeError, LookupError):
         lines = []
 
+    tables: dict[int, tuple[polib.POEntry, list[Location], Location]] = {}
+
     def locate(item: polib.POEntry, offset: int) -> Location:
-        return msgstr_location(path, lines, item, offset)
+        if id(item) not in tables:  # one pass over the message, then each offset at once: never quadratic
+            tables[id(item)] = (item, *msgstr_positions(path, lines, item))
+        _, table, last = tables[id(item)]
+        return table[offset] if 0 <= offset < len(table) else last
 
     return locate
 
@@ -293,11 +298,17 @@ _ESCAPE = re.compile(r'\\(.)|([^\\])')
 
 def msgstr_location(path: Path, lines: list[str], item: polib.POEntry, offset: int) -> Location:
     """Line and column (1-based) in the PO file of character ``offset`` of ``item``'s ``msgstr``."""
+    table, last = msgstr_positions(path, lines, item)
+    return table[offset] if 0 <= offset < len(table) else last
+
+
+def msgstr_positions(path: Path, lines: list[str], item: polib.POEntry) -> tuple[list[Location], Location]:
+    """The place in the PO file of each character of ``item``'s ``msgstr``, and of its end (one pass)."""
     start = max(0, (item.linenum or 1) - 2)
     row = next((i for i in range(start, len(lines)) if lines[i].startswith("msgstr ")), None)
     if row is None:
-        return Location(path, item.linenum or 1, 1)
-    count = 0
+        return [], Location(path, item.linenum or 1, 1)
+    table: list[Location] = []
     last = Location(path, row + 1, 1)
     while row < len(lines):
         line = lines[row]
@@ -306,15 +317,12 @@ def msgstr_location(path: Path, lines: list[str], item: polib.POEntry, offset: i
             break
         col = first_quote + 1
         body = line[col:line.rfind('"')] if line.rfind('"') > first_quote else ""
-        for m in _ESCAPE.finditer(body):
-            if count == offset:
-                return Location(path, row + 1, col + m.start() + 1)
-            count += 1
+        table += [Location(path, row + 1, col + m.start() + 1) for m in _ESCAPE.finditer(body)]
         last = Location(path, row + 1, col + len(body) + 1)
         row += 1
         if row < len(lines) and not lines[row].startswith('"'):
             break
-    return last
+    return table, last
 
 
 def _parse_context(context: str) -> tuple[str, str, int | None] | None:
