@@ -137,8 +137,10 @@ TEMP_PREFIX = ".kb-tmp-"
 loader); those a killed run left are removed by :func:`sweep_temp` at the next run."""
 
 
-class NotRegular(OSError):
+class NotRegular(KbError, OSError):
     """An output path names something that is not a regular file (a link, a FIFO, a device, a folder): never replaced."""
+
+    __str__ = OSError.__str__  # errno, message and path, as an OSError says them
 
 
 def _writable_target(path: Path) -> int | None:

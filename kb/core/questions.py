@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from kb.core.diagnostics import Diagnostic, diag
-from kb.core.model import Entry
+from kb.core.model import LANGS, Entry
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 
 __all__ = ["MAX_QUESTIONS", "SIMILAR", "form_problem", "question_problems", "same_question", "shown_questions"]
@@ -121,7 +121,7 @@ def question_problems(entries: Iterable[Entry]) -> list[Diagnostic]:
     for e in entries:
         if not isinstance(e.data.get("typed"), dict):
             continue
-        for lang in ("es", "en"):
+        for lang in LANGS:
             shown = e.questions(lang)
             if len(shown) > MAX_QUESTIONS:
                 out.append(diag("too-many-questions", e.marks.at(("questions", lang, MAX_QUESTIONS)), lang=lang,
