@@ -153,3 +153,16 @@ def test_a_long_message_full_of_broken_links_is_located_in_one_pass(content: Pat
     first, second = (p.split(": error")[0] for p in problems[:2])  # located: after the opening quote, 2 apart
     assert first.rsplit(":", 1)[0] == second.rsplit(":", 1)[0] and (first[-2:], second[-2:]) == (":2", ":4")
     assert passes.count("g.r0|title") == 1
+
+
+def test_two_messages_for_one_field_are_refused_not_one_silently_kept(content: Path, tmp_path: Path) -> None:
+    path, po = _po(content, tmp_path)
+    item = _item(po, "g.r0|title")
+    item.msgstr = "First"
+    po.save(str(path))
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + '\nmsgctxt "g.r0|title"\nmsgid "' + item.msgid + '"\nmsgstr "Second"\n', encoding="utf-8")
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert "a second message for this field (the first is at line" in out + err
+    assert _english(content)["g.r0"] is None  # neither was written
+    assert "Traceback" not in out + err and code != 0

@@ -353,8 +353,18 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
     titles = {e.id: e.title for e in kb.entries.values()}
     locate = _locator(po)
     groups: dict[tuple[str, str], list[tuple[int | None, polib.POEntry]]] = {}
+    first_at: dict[str, int] = {}
+    doubled: set[tuple[str, str]] = set()
     for item in po:
         context = item.msgctxt or ""
+        if not item.obsolete and context in first_at:  # two messages for one field: neither silently wins
+            result.refused.append((context, f"line {item.linenum} of the PO file: a second message for this field "
+                                   f"(the first is at line {first_at[context]}); keep one"))
+            parsed = _parse_context(context)
+            doubled.add((parsed[0], parsed[1]) if parsed else ("", ""))
+            continue
+        if not item.obsolete:
+            first_at[context] = item.linenum or 0
         if item.obsolete:
             result.skipped["obsolete"] += 1
             continue
@@ -366,6 +376,8 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
             result.unknown.append(context)
             continue
         groups.setdefault((parsed[0], parsed[1]), []).append((parsed[2], item))
+    for key in doubled:
+        groups.pop(key, None)
     plans: dict[Path, list[_Plan]] = {}
     for (owner_id, name), items in groups.items():
         st = statuses[(owner_id, name)]
