@@ -423,7 +423,7 @@ class _Terminal(io.TextIOBase):
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         self.stream.write(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
         return len(text)
 
