@@ -107,7 +107,9 @@ def test_the_right_probability_passes() -> None:
 
 
 def test_a_wrong_probability_fails() -> None:
-    failed(run("t.odds", probability="1/3"), "probability: expected 1/3, got 1/2")
+    wrong = run("t.odds", probability="1/3")
+    failed(wrong, "probability: expected 1/3, got 1/2")
+    assert wrong.mismatches == (("probability", "1/3", "1/2"),)
     failed(run("t.odds", {"state": "1/3"}, probability="1/2"), "probability: expected 1/2, got 1/3")
 
 
