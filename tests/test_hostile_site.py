@@ -477,3 +477,25 @@ def test_no_script_runs_from_the_menu_contents_header_footer_or_tooltips(chromiu
             context.close()
     assert moves > 1000
     assert ran == []
+
+
+def test_a_translators_po_cannot_bring_the_tag_into_a_game_name(tmp_path: Path) -> None:
+    """The PO road of issue 28 (a game name imported from PO ran script on every English page): the import
+    now sees ``<svg/…>`` (the linter catches a tag with no space after its name) and writes nothing; the
+    sink is closed anyway (the whole-page browser test above runs the same text from YAML)."""
+    import polib
+
+    root = tmp_path / "content"
+    whole_page_tree(root)
+    before = (root / "y" / "game.yaml").read_text(encoding="utf-8")
+    code, out, err = cli("--content", str(root), "i18n", "export", "--output", str(tmp_path / "en.po"))
+    assert code == 0, out + err
+    po = polib.pofile(str(tmp_path / "en.po"))
+    [item] = [i for i in po if i.msgctxt == "y|name"]
+    item.msgstr = "Name " + TAG
+    po.save(str(tmp_path / "en.po"))
+    code, out, err = cli("--content", str(root), "i18n", "import", str(tmp_path / "en.po"))
+    assert code == 1
+    assert f"error[raw-html]: raw HTML '<svg/onload={SET}>' in 'name'" in err
+    assert "refused y|name" in err
+    assert (root / "y" / "game.yaml").read_text(encoding="utf-8") == before
