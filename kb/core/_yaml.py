@@ -91,12 +91,13 @@ def _pos(mark: Any) -> tuple[int, int]:
 
 def _tag(event: ev.ScalarEvent) -> str:
     """The scalar's tag, resolved; a type tag on a value not of that type (`cost: !!int`) stops the walk."""
-    if event.tag in (None, "!"):
+    tag = event.tag
+    if tag is None or tag == "!":
         return _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-    if event.tag in _TYPED and _resolver.resolve(yaml.ScalarNode, event.value, (True, False)) != event.tag:
-        raise _Stop("yaml-syntax", event.start_mark, problem=f"the tag '!!{event.tag.rsplit(':', 1)[-1]}' is given to "
+    if tag in _TYPED and _resolver.resolve(yaml.ScalarNode, event.value, (True, False)) != tag:
+        raise _Stop("yaml-syntax", event.start_mark, problem=f"the tag '!!{tag.rsplit(':', 1)[-1]}' is given to "
                     f"{printable(repr(event.value[:40]))}, which is not one")
-    return event.tag
+    return tag
 
 
 def _number(value: Any, event: ev.ScalarEvent) -> Any:

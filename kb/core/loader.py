@@ -172,7 +172,7 @@ def _no_exit() -> Iterator[None]:
     try:
         yield
     finally:
-        os._exit = posix._exit = saved  # type: ignore[assignment]
+        os._exit = posix._exit = saved
 
 
 def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:

@@ -350,9 +350,22 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
     every = {o.id: o for o in owners(kb.entries.values(), kb.games)}
     baseline = history.written_from if history is not None else None
     statuses = {(o.id, st.field): st for o in every.values() for st in field_status(o, baseline)}
-    titles = {e.id: e.title for e in kb.entries.values()}
-    locate = _locator(po)
-    groups: dict[tuple[str, str], list[tuple[int | None, polib.POEntry]]] = {}
+    groups = _group_messages(po, statuses, result)
+    plans = _plan_fields(kb, po, groups, statuses, every, result)
+    result.changes.sort(key=lambda c: (str(c.path), c.entry, _field_order(statuses, c)))
+    if not dry_run:
+        for path, todo in plans.items():
+            _write_plans(path, todo, result)
+    return result
+
+
+Groups = dict[tuple[str, str], list[tuple[int | None, polib.POEntry]]]
+
+
+def _group_messages(po: polib.POFile, statuses: dict[tuple[str, str], FieldStatus], result: ImportResult) -> Groups:
+    """The live messages of ``po`` by field (paragraph number, message); two messages for one field: neither
+    is taken, both are refused with their lines."""
+    groups: Groups = {}
     first_at: dict[str, int] = {}
     doubled: set[tuple[str, str]] = set()
     for item in po:
@@ -363,11 +376,10 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
             parsed = _parse_context(context)
             doubled.add((parsed[0], parsed[1]) if parsed else ("", ""))
             continue
-        if not item.obsolete:
-            first_at[context] = item.linenum or 0
         if item.obsolete:
             result.skipped["obsolete"] += 1
             continue
+        first_at[context] = item.linenum or 0
         if item.msgid_plural:
             result.skipped["plural"] += 1
             continue
@@ -378,6 +390,14 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
         groups.setdefault((parsed[0], parsed[1]), []).append((parsed[2], item))
     for key in doubled:
         groups.pop(key, None)
+    return groups
+
+
+def _plan_fields(kb: "Linked", po: polib.POFile, groups: Groups, statuses: dict[tuple[str, str], FieldStatus],
+                 every: dict[str, Any], result: ImportResult) -> dict[Path, list["_Plan"]]:
+    """What each file gets: one plan per field whose messages pass the checks; the changes recorded."""
+    titles = {e.id: e.title for e in kb.entries.values()}
+    locate = _locator(po)
     plans: dict[Path, list[_Plan]] = {}
     for (owner_id, name), items in groups.items():
         st = statuses[(owner_id, name)]
@@ -388,26 +408,26 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
         plans.setdefault(owner.path, []).append(plan)
         result.changes.append(Change(owner.path, owner_id, name, "reviewed" if plan.new is None and plan.whole is None
                                      else "translated"))
-    result.changes.sort(key=lambda c: (str(c.path), c.entry, _field_order(statuses, c)))
-    for path, todo in plans.items():
-        if dry_run:
-            continue
-        moved: list[_Plan] = []
-        written: dict[Any, str] = {}
-        try:
-            if roundtrip_edit(path, _editor(todo, moved, written), check=_reads_back(written)):
-                result.files.append(path)
-        except RoundTripError as exc:  # what would be written does not read back as imported: the file is left as it was
-            done = {(p.status.entry, p.status.field) for p in todo}
-            for entry_id, name in sorted(done):
-                result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {exc}"))
-            result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
-            continue
-        for plan in moved:  # the file changed between loading and writing
-            context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
-            result.refused.append((context, "the file changed during the import; run it again"))
-            result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
-    return result
+    return plans
+
+
+def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
+    """One file's plans written in one round-trip edit, or none of them (refused, with the reason)."""
+    moved: list[_Plan] = []
+    written: dict[Any, str] = {}
+    try:
+        if roundtrip_edit(path, _editor(todo, moved, written), check=_reads_back(written)):
+            result.files.append(path)
+    except RoundTripError as exc:  # what would be written does not read back as imported: the file is left as it was
+        done = {(p.status.entry, p.status.field) for p in todo}
+        for entry_id, name in sorted(done):
+            result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {exc}"))
+        result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
+        return
+    for plan in moved:  # the file changed between loading and writing
+        context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
+        result.refused.append((context, "the file changed during the import; run it again"))
+        result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
 
 
 def _field_order(statuses: dict[tuple[str, str], FieldStatus], change: Change) -> int:

@@ -119,8 +119,8 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
     games = {}
     for game in sorted(d.name for d in game_dirs):
         pages = [home / "index.html"] + _files(site, home / game)
-        files = [[os.path.relpath(p, home).replace(os.sep, "/"), p.stat().st_size] for p in pages + shell]
-        games[game] = {"files": files, "bytes": sum(size for _, size in files)}
+        sizes = [(os.path.relpath(p, home).replace(os.sep, "/"), p.stat().st_size) for p in pages + shell]
+        games[game] = {"files": [list(f) for f in sizes], "bytes": sum(size for _, size in sizes)}
     return {"version": version, "lang": lang,
             "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games}
 
