@@ -17,6 +17,7 @@ into MkDocs warnings too).
 from __future__ import annotations
 
 import functools
+import html
 import json
 import os
 import posixpath
@@ -124,6 +125,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         else:
             lang, loaded = seed
         apply_defaults(config, lang)
+        names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
+        if len(names) == len(langs):
+            config.site_name = names[langs.index(lang)]
         config.theme["language"] = lang
         config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
         toc = config.mdx_configs.setdefault("toc", {})
@@ -177,8 +181,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
 
     def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
                         nav: Navigation) -> TemplateContext:
-        """Point the language switcher at this same page in every language."""
+        """Point the language switcher at this same page in every language; a game's pages' titles name the game."""
         build = self._builds[id(config)]
+        src = page.file.src_uri.removeprefix(build.prefix)
+        game = build.loaded.kb.games.get(src.split("/")[0]) if "/" in src else None
+        if game is not None and not src.endswith("/index.md") and page.title:
+            page.meta["title"] = f"{page.title} · {html.escape(game.name.best(build.lang))}"  # «Entrada · Juego»
         url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
         config.extra["alternate"] = [
             {"name": LANGUAGES[lg], "lang": lg, "link": (self._root_of(build, lg) + url) or "./"}

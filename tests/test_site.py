@@ -283,6 +283,19 @@ def test_the_theme_speaks_only_the_page_language(built: Path) -> None:
     assert "Material for MkDocs" not in es and "Material for MkDocs" not in en  # the theme's "Made with"
 
 
+def test_titles_name_the_game_and_the_site_in_the_page_language(built: Path) -> None:
+    import re
+
+    def title(path: Path) -> str:
+        return re.search(r"<title>(.*?)</title>", path.read_text()).group(1)
+
+    assert title(built / "es" / "mini" / "shooting.html") == "Disparo · Mini Escaramuza - Reglas"
+    assert title(built / "en" / "mini" / "shooting.html").startswith("Shooting · Mini ")
+    assert title(built / "en" / "mini" / "shooting.html").endswith(" - Rules")
+    assert title(built / "es" / "mini" / "glossary.html") == "Glosario · Mini Escaramuza - Reglas"
+    assert title(built / "es" / "index.html").endswith(" - Reglas") and "Rules" not in title(built / "es" / "index.html")
+
+
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
     assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
@@ -313,10 +326,10 @@ def test_script_in_an_entry_is_shown_as_text(tree, tmp_path: Path) -> None:
             assert not re.search(r"<script>alert|<img src=x|<b onmouseover|javascript:alert\(5\)\"", text), path
     page = (tmp_path / "site" / "es" / "g" / "evil.html").read_text()
     assert '<h1 id="g-evil">&lt;script&gt;alert(1)&lt;/script&gt; Malo' in page
-    assert "<title>&lt;script&gt;alert(1)&lt;/script&gt; Malo - " in page
+    assert re.search(r"<title>&lt;script&gt;alert\(1\)&lt;/script&gt; Malo · [^<]+ - ", page)  # «Entrada · Juego»
     assert "Texto &lt;/title&gt;&lt;script&gt;alert(4)&lt;/script&gt; &amp; más" in page
     en = (tmp_path / "site" / "en" / "g" / "evil.html").read_text()
-    assert "<title>&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; Bad - " in en
+    assert re.search(r"<title>&lt;/title&gt;&lt;script&gt;alert\(2\)&lt;/script&gt; Bad · [^<]+ - ", en)
 
 
 BROKEN = """\
