@@ -47,8 +47,8 @@ def browser() -> Iterator[object]:
     yield from launch_chromium()
 
 
-def launch_chromium() -> Iterator[object]:
-    """Debian's Chromium under Playwright, or a skip (a failure when KB_REQUIRE_BROWSER=1) saying why not."""
+def start_playwright() -> Iterator[object]:
+    """Playwright, ready to drive Debian's Chromium, or a skip (a failure when KB_REQUIRE_BROWSER=1) saying why not."""
     reason = _unavailable()
     if reason:
         if os.environ.get("KB_REQUIRE_BROWSER") == "1":
@@ -58,11 +58,18 @@ def launch_chromium() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+        yield p
+
+
+def launch_chromium() -> Iterator[object]:
+    """Debian's Chromium under Playwright, or a skip (a failure when KB_REQUIRE_BROWSER=1) saying why not."""
+    playwright = start_playwright()
+    b = next(playwright).chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    try:
+        yield b
+    finally:
+        b.close()
+        playwright.close()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import shutil
 import threading
 import time
@@ -21,7 +20,7 @@ from typing import Iterator
 import pytest
 
 from conftest import cli
-from test_browser import ARGS, CHROMIUM, FIXTURE, _Quiet, _unavailable
+from test_browser import ARGS, CHROMIUM, FIXTURE, _Quiet, start_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -31,16 +30,7 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[object]:
     """Playwright itself: the tests open persistent (not incognito) profiles, as an installed app has."""
-    reason = _unavailable()
-    if reason:
-        if os.environ.get("KB_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"KB_REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
+    yield from start_playwright()
 
 
 @pytest.fixture(scope="module")
