@@ -550,6 +550,8 @@ def test_import_refuses_a_forbidden_word_or_a_broken_link_where_it_stands_and_im
         f"en.po:{line}:{col - 17}: warning[glossary-missing]: Spanish 'summary' uses 'trabado' but the English "
         "does not say 'engaged' [g.shoot|summary]",
         f"en.po:{link_line}:{link_col}: error[unresolved-link]: unresolved link to 'g.nope' [g.shoot|text]",
+        f"en.po:{link_line}:2: warning[link-target-dropped]: Spanish 'text' links to 'g.engaged' but the English "
+        "does not; keep {@term g.engaged|...} around the words that translate it [g.shoot|text]",  # not also 'changed'
         f"{po_path}: refused g.shoot|summary: 1 error(s) in its English (see above); nothing of field 'summary' "
         "was written",
         f"{po_path}: refused g.shoot|text: 1 error(s) in its English (see above); nothing of field 'text' was written",

@@ -14,6 +14,7 @@ import polib
 import pytest
 
 from conftest import cli
+from kb.core.diagnostics import format_path
 
 ENTRY = """\
 id: g.{slug}
@@ -166,3 +167,70 @@ def test_two_messages_for_one_field_are_refused_not_one_silently_kept(content: P
     assert "a second message for this field (the first is at line" in out + err
     assert _english(content)["g.r0"] is None  # neither was written
     assert "Traceback" not in out + err and code != 0
+
+
+LINKED = """\
+id: g.linked
+kind: rule
+game: g
+title: {es: Enlazada}
+summary: {es: "Mira {@rule g.r1|la primera} y {@rule g.r2|la segunda}."}
+source: {doc: seed.txt, section: s}
+"""
+
+
+@pytest.fixture
+def linked(tree) -> Path:
+    return tree({"g/rules/linked.yaml": LINKED, **{f"g/rules/r{i}.yaml": ENTRY.format(slug=f"r{i}") for i in (1, 2, 3)}})
+
+
+def _import_summary(root: Path, tmp: Path, english: str) -> tuple[int, str, str, polib.POEntry, Path]:
+    path, po = _po(root, tmp)
+    item = _item(po, "g.linked|summary")
+    item.msgstr = english
+    po.save(str(path))
+    code, out, err = cli("--content", str(root), "i18n", "import", str(path))
+    return code, out, err, _item(polib.pofile(str(path)), "g.linked|summary"), path
+
+
+def _summary(root: Path) -> object:
+    from kb import KnowledgeBase
+
+    return KnowledgeBase.load(root, use_cache=False).entries["g.linked"].data["summary"].get("en")
+
+
+def test_a_translation_that_redirects_a_link_is_refused_at_the_link(linked: Path, tmp_path: Path) -> None:
+    """A translator's PO once changed where a page links without a word (issue 28)."""
+    english = "See {@rule g.r1|the first} and {@rule g.r3|the second}."
+    before = (linked / "g" / "rules" / "linked.yaml").read_bytes()
+    code, out, err, item, path = _import_summary(linked, tmp_path, english)
+    assert code == 1
+    line = path.read_text(encoding="utf-8").splitlines().index(f'msgstr "{english}"') + 1
+    column = len('msgstr "') + english.index("{@rule g.r3") + 1
+    start = len('msgstr "') + 1
+    shown = format_path(path)  # as every diagnostic names a file
+    assert err.splitlines() == [
+        f"{shown}:{line}:{column}: error[link-target-changed]: English 'summary' links to 'g.r3', which its Spanish "
+        "does not link to (it links to 'g.r1', 'g.r2'); keep the Spanish's {@kind id} and translate only the text "
+        "after '|' [g.linked|summary]",
+        f"{shown}:{line}:{start}: warning[link-target-dropped]: Spanish 'summary' links to 'g.r2' but "
+        "the English does not; keep {@rule g.r2|...} around the words that translate it [g.linked|summary]",
+        f"{path}: refused g.linked|summary: 1 error(s) in its English (see above); nothing of field 'summary' was "
+        "written"]
+    assert (linked / "g" / "rules" / "linked.yaml").read_bytes() == before
+
+
+def test_a_dropped_link_is_reported_and_the_rest_imported(linked: Path, tmp_path: Path) -> None:
+    english = "See the first and {@rule g.r2|the second}."
+    code, out, err, _, path = _import_summary(linked, tmp_path, english)
+    assert code == 0, out + err
+    [warning] = err.splitlines()
+    assert warning.startswith(f"{format_path(path)}:") and "warning[link-target-dropped]: Spanish 'summary' links to 'g.r1'" in warning
+    assert _summary(linked) == english
+
+
+def test_the_same_targets_in_another_order_import_cleanly(linked: Path, tmp_path: Path) -> None:
+    english = "The second, {@rule g.r2|here}, follows {@rule g.r1|the first} ({@rule g.r1|again})."
+    code, out, err, _, _ = _import_summary(linked, tmp_path, english)
+    assert (code, err) == (0, ""), out + err
+    assert _summary(linked) == english

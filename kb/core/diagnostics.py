@@ -96,6 +96,10 @@ CODES: dict[str, tuple[str, str]] = {
     "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; review it, then run 'kb i18n ack'"),
     "glossary-forbidden": (ERROR, "English '{field}' uses '{found}' for '{term}'; write '{preferred}'"),
     "glossary-missing": (WARNING, "Spanish '{field}' uses '{term}' but the English does not say '{preferred}'"),
+    "link-target-changed": (ERROR, "English '{field}' links to '{target}', which its Spanish does not link to "
+                            "(it links to {spanish}); keep the Spanish's {{@kind id}} and translate only the text after '|'"),
+    "link-target-dropped": (WARNING, "Spanish '{field}' links to '{target}' but the English does not; keep "
+                            "{{@{kind} {target}|...}} around the words that translate it"),
 }
 
 

@@ -3,10 +3,17 @@
 Markup (``raw-html``), links (``malformed-link``, ``unknown-link-type``, ``unresolved-link``,
 ``link-kind-mismatch``) and the glossary (``glossary-forbidden``, ``glossary-missing``), each
 located at the offending word through ``locate`` (an offset in the English -> a location).
+
+One more check is the import's own: the English links to the Spanish's targets. A link to a target
+(or a step or example of it) the Spanish does not link to is ``link-target-changed``, an error, at
+the link: a translator cannot redirect a page's links. A target of the Spanish the English no longer
+links to is ``link-target-dropped``, a warning at the message's start: reported, not refused (an
+English rewording may say a linked word without the link, as one bundled entry does).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Mapping
 
 from kb.core.diagnostics import Diagnostic, diag, hint
@@ -16,7 +23,32 @@ from kb.core.validate import RAW_HTML
 from kb.i18n.status import Owner, glossary_problems
 from kb.link.linker import LINK_TYPES, anchors, parse_links
 
-__all__ = ["check_english"]
+__all__ = ["check_english", "link_targets"]
+
+
+def _target(link: re.Match[str]) -> str:
+    """What a link points at: ``id`` or ``id#anchor``."""
+    return link["target"] + (f"#{link['anchor']}" if link["anchor"] else "")
+
+
+def link_targets(source: str, english: str, field: str, locate: Callable[[int], Location],
+                 reported: frozenset[int] = frozenset()) -> list[Diagnostic]:
+    """Links of ``english`` to targets ``source`` does not link to, and targets of ``source`` it drops.
+
+    A link starting at an offset in ``reported`` already has an error of its own (it does not resolve)."""
+    spanish = {_target(m): m["type"] for m in parse_links(source)[0]}
+    out = []
+    seen = set()
+    for link in parse_links(english)[0]:
+        target = _target(link)
+        seen.add(target)
+        if target not in spanish and link.start() not in reported:
+            named = ", ".join(f"'{t}'" for t in sorted(spanish)) or "nothing"
+            out.append(diag("link-target-changed", locate(link.start()), field=field, target=target, spanish=named))
+    for target, kind in spanish.items():
+        if target not in seen:
+            out.append(diag("link-target-dropped", locate(0), field=field, target=target, kind=kind))
+    return out
 
 
 def check_english(owner: Owner, field: str, source: str, english: str, entries: Mapping[str, Entry], terms: TermIndex,
@@ -29,8 +61,9 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
     good, bad = parse_links(english)
     for off in bad:
         out.append(diag("malformed-link", locate(off), text=english[off:off + 40].split("\n")[0]))
+    broken = set()
     for link in good:
-        where = locate(link.start())
+        where, before = locate(link.start()), len(out)
         kind, target, anchor = link["type"], link["target"], link["anchor"]
         found = entries.get(target)
         if kind not in LINK_TYPES:
@@ -42,6 +75,9 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
             out.append(diag("link-kind-mismatch", where, type=kind, target=target, kind=found.kind))
         elif anchor is not None and anchor not in anchors(found):
             out.append(diag("unresolved-link", where, target=f"{target}#{anchor}", hint=hint(anchor, anchors(found))))
+        if len(out) > before:
+            broken.add(link.start())
+    out += link_targets(source, english, field, locate, frozenset(broken))
     for p in glossary_problems(owner, source, english, terms, titles):
         out.append(diag(p.code, locate(p.offset or 0), field=field, **p.params))
     return out
