@@ -12,14 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
 from mkdocs.theme import Theme
 
 from kb.core.locale import pgettext
 
-__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults"]
+__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults", "asset_files"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
-"""The site's static files (stylesheet, search scripts): the docs_dir when a pack has none of its own."""
+"""The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
 SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js", "kb-offline.js")
 """The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
 tooltips, the language switch keeping the anchor); docs/site.md. In load order."""
@@ -64,12 +65,10 @@ def apply_defaults(config: MkDocsConfig, lang: str = "es") -> None:
         config.theme["palette"] = palette(lang)
     config.extra.setdefault("generator", False)  # no English "Made with Material for MkDocs" on Spanish pages
     _extensions(config)
-    if "kb.css" not in config.extra_css and (Path(config.docs_dir) / "kb.css").is_file():
+    if "kb.css" not in config.extra_css:  # the files come from docs_dir, else from the package (asset_files)
         config.extra_css.append("kb.css")
     present = {str(s) for s in config.extra_javascript}
-    for script in SCRIPTS:
-        if script not in present and (Path(config.docs_dir) / script).is_file():
-            config.extra_javascript.append(script)
+    config.extra_javascript.extend(script for script in SCRIPTS if script not in present)
     config.use_directory_urls = False  # pages open from disk as a.html
 
 
@@ -79,3 +78,12 @@ def _extensions(config: MkDocsConfig) -> None:
             config.markdown_extensions.append(name)
             if settings:
                 config.mdx_configs.setdefault(name, dict(settings))
+
+
+def asset_files(files: Files, config: MkDocsConfig) -> None:
+    """Add the package's assets (``ASSETS``) that the docs_dir does not hold itself, so every page keeps its
+    stylesheet and scripts whatever the pack's ``docs/`` holds (nothing, or a ``kb.css`` of its own)."""
+    for path in sorted(ASSETS.iterdir()):
+        if path.is_file() and files.get_file_from_path(path.name) is None:
+            files.append(File(path.name, src_dir=str(ASSETS), dest_dir=config.site_dir,
+                              use_directory_urls=config.use_directory_urls))

@@ -38,7 +38,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
 from kb.core.locale import pgettext
-from kb.mkdocs_defaults import apply_defaults
+from kb.mkdocs_defaults import apply_defaults, asset_files
 from kb.site import app
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
@@ -167,6 +167,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         for size in app.ICONS:
             files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
+        asset_files(files, config)
         for unused in [f for f in files if _unused(f.src_uri)]:
             files.remove(unused)
         if build.primary:

@@ -185,3 +185,40 @@ def test_new_cites_the_first_source_the_game_lists(pack: Path) -> None:
     found = json.loads(out)
     assert any(d["code"] == "unknown-source-doc" for d in found)
     assert not [d for d in found if "charge" in d["path"]]
+
+
+def _assets_of_every_page(site: Path) -> int:
+    """Check every page of ``site`` links the stylesheet and the four scripts, each to a file that exists."""
+    import re
+
+    from kb.mkdocs_defaults import SCRIPTS
+
+    pages = [p for p in site.rglob("*.html") if p.parent != site and p.name != "404.html"]  # 404s link from "/"
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        linked = dict((Path(url).name, url) for url in re.findall(r'(?:href|src)="([^"?#]+\.(?:css|js))"', html))
+        for asset in ("kb.css", *SCRIPTS):
+            assert asset in linked, (page, asset)
+            assert (page.parent / linked[asset]).is_file(), (page, linked[asset])
+    return len(pages)
+
+
+@pytest.mark.slow
+def test_every_page_keeps_its_assets_whatever_docs_holds(pack: Path) -> None:
+    """``mkdocs build`` with the docs/ that ``kb init`` makes (nothing in it but .gitkeep), then with a kb.css
+    of the pack's own in it (which wins), then ``kb build`` with no docs/ at all."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    assert [p.name for p in (pack / "docs").iterdir()] == [".gitkeep"]
+    build(load_config(str(pack / "mkdocs.yml"), site_dir=str(pack / "site")))
+    assert _assets_of_every_page(pack / "site") > 20
+    assert not (pack / "site" / ".gitkeep").exists()
+    (pack / "docs" / "kb.css").write_text("/* the pack's own */\n", encoding="utf-8")
+    build(load_config(str(pack / "mkdocs.yml"), site_dir=str(pack / "own")))
+    _assets_of_every_page(pack / "own")
+    assert (pack / "own" / "en" / "kb.css").read_text(encoding="utf-8") == "/* the pack's own */\n"
+    shutil.rmtree(pack / "docs")
+    code, _, err = kb("build", "--site-dir", str(pack / "bare"))
+    assert code == 0, err
+    assert _assets_of_every_page(pack / "bare") > 20

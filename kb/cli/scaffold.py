@@ -41,6 +41,7 @@ _PACK = {  # template -> path inside the pack (``$game`` filled in)
     "mkdocs.yml": "mkdocs.yml",
     "README.md": "README.md",
     "gitignore": ".gitignore",
+    "docs-gitkeep": "docs/.gitkeep",  # MkDocs wants its docs_dir to exist (``mkdocs serve`` aborts without it)
 }
 
 
