@@ -185,6 +185,34 @@ def test_the_query_words_set_the_game_context(tree, tmp_path: Path, monkeypatch:
     assert ids(kb.search("carga con mis bichos", game="g")) == ["g.charge"]  # a filter overrides the context
 
 
+NAMED = {**CONTEXT, "h/rules/charge-bugs.yaml": """\
+        id: h.charge-bugs
+        kind: rule
+        game: h
+        title: {es: Carga de bichos, en: Bug charge}
+        text: {es: Los bichos cargan en manada; una carga de bichos mueve el doble., en: Bugs charge in packs; a bug charge moves twice as far.}
+        source: {doc: seed.txt, section: Carga}
+        """}
+
+
+def test_the_game_named_in_the_query_counts_like_a_filter(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.search import ranking
+
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    root = tree(NAMED, games=("g", "h"))
+    for game, name in (("g", "Zorgon Wars"), ("h", "Blipper")):
+        (root / game / "game.yaml").write_text(f"id: {game}\nname: {{es: {name}, en: {name}}}\nsource_language: es\n"
+                                               "sources:\n  - doc: seed.txt\n", encoding="utf-8")
+    kb = KnowledgeBase.load(root)
+    assert ids(kb.search("carga de bichos"))[0] == "h.charge-bugs"          # no game named: the best match
+    result = kb.search("carga de bichos en zorgon")                        # the query names g: g's entry first
+    assert result.context == "g" and ids(result)[0] == "g.charge"
+    assert ids(kb.search("carga de bichos en zorgon", game="h"))[0] == "h.charge-bugs"  # a filter overrides it
+    assert ids(kb.search("carga de bichos", lang="en"))[0] == "h.charge-bugs"
+    monkeypatch.setattr(ranking, "NAMED_GAME_OTHERS", 1.0)                  # without the rule the other game's match wins
+    assert ids(kb.search("carga de bichos en zorgon"))[0] == "h.charge-bugs"
+
+
 def test_spelling_never_replaces_a_known_word(root: Path) -> None:
     kb = KnowledgeBase.load(root)
     assert kb.search("tengo que disparar").did_you_mean is None  # "tengo" is Spanish, though not in the index

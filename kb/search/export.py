@@ -212,6 +212,7 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "questionWords": sorted(ranking.QUESTION_WORDS),
         "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
         "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
+        "namedOthers": ranking.NAMED_GAME_OTHERS,
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),
         "spelling": {"min": 4, "maxdist": 2, "prefix": 1},

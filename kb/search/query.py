@@ -413,20 +413,20 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, A
     return docs, acc[docs] * factor[docs] * coord[matched[docs]]
 
 
-def factors(st: _Stats, exact: frozenset[str], context: str | None) -> Any:
+def factors(st: _Stats, exact: frozenset[str], context: str | None, named: frozenset[str] = frozenset()) -> Any:
     """:func:`ranking.entry_factor` of every document, as an array: the factor depends only on the kind, the game
     and whether the entry is named by the whole query, so it is computed once per such triple (the named case
     asked of a stand-in entry ``""`` listed as exact) and looked up for each document."""
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
-    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if named else frozenset(), context)
-                        for named in (False, True)] for g in games] for k in kinds])
-    named = np.zeros(st.n, dtype=np.int64)
+    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, named)
+                        for is_named in (False, True)] for g in games] for k in kinds])
+    exact_ix = np.zeros(st.n, dtype=np.int64)
     for e in exact:
         for lang in LANGS:
             if (e, lang) in st.doc_of:
-                named[st.doc_of[(e, lang)]] = 1
-    return table[kind_ix, game_ix, named]
+                exact_ix[st.doc_of[(e, lang)]] = 1
+    return table[kind_ix, game_ix, exact_ix]
 
 
 def filters(st: _Stats, game: str | None, kind: str | None) -> Any:
@@ -490,9 +490,10 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         keep = filters(st, game, kind)
         fixed = corrections(s, words, lang)
         said = [fixed.get(w, w) for w in words]
-        context = None if game else ranking.game_context(words, meta.context)
+        named = frozenset() if game else ranking.named_games(words, meta.context, meta.game_words)
+        context = None if game else ranking.game_context(words, meta.context, named)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
-        factor = factors(st, exact, context)
+        factor = factors(st, exact, context, named)
         docs, values = score(s, plan(words, fixed, expand.alternatives(" ".join(words))), factor, keep)
         fuzzy = False
         if not len(docs):

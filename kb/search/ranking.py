@@ -70,7 +70,7 @@ from kb.core.terms import STOPWORDS, fold
 __all__ = [
     "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
     "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
-    "entry_factor", "context_table", "game_context", "is_known_word", "query_language", "max_distance",
+    "entry_factor", "context_table", "game_context", "named_games", "NAMED_GAME_OTHERS", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
 
@@ -101,6 +101,10 @@ EXACT_NAME_BOOST = 3.0
 form, abbreviation): then the term wins. Replaces the kind prior."""
 GAME_CONTEXT_BOOST = 1.6
 """Weight of the entries of the game the query's own words point to (no ``game`` filter given)."""
+NAMED_GAME_OTHERS = 0.02
+"""Weight of every other entry when the query names a game (:func:`named_games`) and no ``game`` filter is
+given: the game named counts like a filter ("en starcraft, deep strike…"), yet a query that only matches
+elsewhere still finds something."""
 ALTERNATIVE_WEIGHT = 0.3
 """Weight of the glossary's other names for a name in the query: they help, the player's words lead."""
 MAX_ALTERNATIVES = 8
@@ -158,15 +162,19 @@ def name_keys(text: str, game_words: frozenset[str] = frozenset()) -> list[str]:
     return [key, bare] if bare and bare != key else [key]
 
 
-def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None) -> float:
+def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None,
+                 named: frozenset[str] = frozenset()) -> float:
     """The multiplier of every score of ``entry``'s documents for one query.
 
     ``exact``: entries one of whose names is the whole query; ``context``: the game the query's own
-    words point to (``None`` when a game filter is set or the words point nowhere).
+    words point to (``None`` when a game filter is set or the words point nowhere); ``named``: the games
+    the query names (:func:`named_games`; empty when a game filter is set).
     """
     factor = EXACT_NAME_BOOST if entry in exact else KIND_PRIOR.get(kind, 1.0)
     if context is not None and game == context:
         factor *= GAME_CONTEXT_BOOST
+    if named and game not in named:
+        factor *= NAMED_GAME_OTHERS
     return factor
 
 
@@ -195,8 +203,18 @@ def context_table(names: Mapping[str, Iterable[str]], texts: Mapping[str, Iterab
     return dict(sorted(table.items()))
 
 
-def game_context(words: Sequence[str], table: Mapping[str, str]) -> str | None:
-    """The game most of the query's words point to (a word, or it without a final ``s``/``es``), when one leads."""
+def named_games(words: Sequence[str], table: Mapping[str, str], game_words: frozenset[str]) -> frozenset[str]:
+    """The games the query names: its words that are words of a game's name (``game_words``) and that the
+    word → game table gives to one game ("starcraft", "malifaux", "warlords"; not "game" or "juego", which
+    every game's text holds)."""
+    return frozenset(table[w] for w in (fold(word) for word in words) if w in game_words and w in table)
+
+
+def game_context(words: Sequence[str], table: Mapping[str, str], named: frozenset[str] = frozenset()) -> str | None:
+    """The game the query names when it names one (:func:`named_games`), else the game most of the query's words
+    point to (a word, or it without a final ``s``/``es``), when one leads."""
+    if named:
+        return next(iter(named)) if len(named) == 1 else None
     votes: dict[str, int] = {}
     for word in words:
         w = fold(word)

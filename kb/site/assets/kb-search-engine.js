@@ -5,7 +5,7 @@
  * words up and scores, following the contract in kb/search/ranking.py: each word of the query is a
  * slot looked up in every field (BM25 per field, field weights), the glossary's other names lightly,
  * then each document's sum times the share of the query's words it matches (coordination) and its
- * entry's factor (kind prior, exact name, game context); "did you mean" for words the index does
+ * entry's factor (kind prior, exact name, game context, the game named); "did you mean" for words the index does
  * not know, nearest first, the misspelt word kept. Loaded as a plain script (works from file://);
  * also a CommonJS module for the tests.
  */
@@ -203,8 +203,19 @@
     return (kept.length ? kept : ws).join(" ");
   };
 
-  /* ranking.game_context: the game most of the words point to, when one leads. */
-  Engine.prototype.gameContext = function (ws) {
+  /* ranking.named_games: the games whose name the words say (a word of a game's name the word -> game table gives to one game). */
+  Engine.prototype.namedGames = function (ws) {
+    var out = new Set(), self = this;
+    ws.forEach(function (word) {
+      var w = fold(word);
+      if (self.gameWords.has(w) && self.context.has(w)) out.add(self.context.get(w));
+    });
+    return out;
+  };
+
+  /* ranking.game_context: the game the words name when they name one, else the game most of the words point to, when one leads. */
+  Engine.prototype.gameContext = function (ws, named) {
+    if (named && named.size) return named.size === 1 ? named.values().next().value : null;
     var votes = new Map(), self = this;
     ws.forEach(function (word) {
       var w = fold(word), forms = [w, /s$/.test(w) ? w.slice(0, -1) : null, /es$/.test(w) ? w.slice(0, -2) : null];
@@ -301,7 +312,8 @@
     var fixed = this.correct(ws);
     var said = ws.map(function (w) { return fixed[w] || w; });
     var didYouMean = Object.keys(fixed).length ? said.join(" ") : null;
-    var context = options.game ? null : this.gameContext(ws);
+    var named = options.game ? new Set() : this.namedGames(ws);
+    var context = options.game ? null : this.gameContext(ws, named);
     var key = this.nameKey(said.join(" ")), bare = key.split(" ").filter(function (w) { return !self.gameWords.has(w); }).join(" ");
     var exact = new Set((this.names.get(key) || []).concat(bare && bare !== key ? (this.names.get(bare) || []) : []));
     var run = this._run(ws, fixed, allow);
@@ -317,6 +329,7 @@
       var d = self.docs[doc];
       var f = exact.has(d.id) ? rules.exactBoost : (rules.kindPrior[d.kind] || 1);
       if (context !== null && d.game === context) f *= rules.gameBoost;
+      if (named.size && !named.has(d.game)) f *= rules.namedOthers;
       scored.push([doc, a[0] * f * coord[a[1]]]);
     });
     var ranked = scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });

@@ -1,0 +1,55 @@
+"""Tuning aid: the engine's figures on the TUNING parts only (fresh set, players' set) and relevance.yaml.
+
+    .venv/bin/python tests/benchmarks/search_tune.py [--misses] [--set NAME=VALUE ...]
+
+``--set`` overrides a constant of :mod:`kb.search.ranking` for this run (``--set COORDINATION=2``,
+``--set FIELD_WEIGHTS.title=3``) to compare variants. The held-back parts are never run here: their
+figures come from ``search_bench.py`` and are reported, never tuned on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+from kb import KnowledgeBase  # noqa: E402
+from kb.search import ranking  # noqa: E402
+from relevance import PLAYERS, fresh, measure, queries  # noqa: E402
+
+
+def override(spec: str) -> None:
+    name, value = spec.split("=", 1)
+    if "." in name:
+        table, key = name.split(".", 1)
+        setattr(ranking, table, {**getattr(ranking, table), key: float(value)})
+    else:
+        setattr(ranking, name, type(getattr(ranking, name))(float(value)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--set", action="append", default=[])
+    args = ap.parse_args()
+    for spec in args.set:
+        override(spec)
+    kb = KnowledgeBase.load(REPO / "content")
+    ours = lambda q, lang=None: [h.id for h in kb.search(q, lang=lang, limit=10).hits]  # noqa: E731
+    sets = {"relevance.yaml": measure(ours), "players-tune": measure(ours, queries(PLAYERS["tune"]), with_lang=True),
+            "fresh-tune": measure(ours, fresh("tune"), with_lang=True)}
+    for name, res in sets.items():
+        print(f"{name:<16} n={res['queries']:>3} MRR {res['mrr']:.3f} R@3 {res['recall@3']:.3f}")
+    styles = sets["fresh-tune"]["by_style"]
+    print("fresh-tune by style: " + ", ".join(f"{k} {v['mrr']:.3f}" for k, v in sorted(styles.items(), key=lambda kv: kv[1]["mrr"])))
+    if args.misses:
+        for q, want, got in sets["fresh-tune"]["misses"]:
+            print(f"  {q!r}: want {want}, got {got}")
+
+
+if __name__ == "__main__":
+    main()
