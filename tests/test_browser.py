@@ -314,7 +314,7 @@ def test_a_glossary_tooltip_on_the_first_mention_only_reachable_by_keyboard(page
 
 def test_a_link_to_an_entry_shows_its_preview(page, base: str) -> None:
     page.goto(f"{base}/es/mini/shooting.html")
-    page.locator("h2#citada-por + ul a", has_text="Apuntar").hover()
+    page.locator("h2#referenced-by + ul a", has_text="Apuntar").hover()
     card = page.locator("#kb-card")
     card.wait_for(state="visible")
     assert card.inner_text().startswith("Apuntar\nMini Escaramuza · Acción\nApuntar cuesta una acción")
@@ -331,8 +331,8 @@ def test_an_entry_page_knows_its_place(page, base: str) -> None:
 
 
 def _copy_first_paragraph(pg) -> str:
-    pg.locator("article > p.kb-cited").nth(2).hover()
-    button = pg.locator("article > p.kb-cited .kb-cite-btn").nth(2)
+    pg.locator("article p#text-1").hover()  # the text's first paragraph, its id written at build time
+    button = pg.locator("article p#text-1 > .kb-cite-btn")
     button.click()
     pg.locator(".kb-status").get_by_text("copied").wait_for()
     return button.evaluate("b => b.parentElement.id")
@@ -345,9 +345,9 @@ def test_copy_link_copies_the_url_and_a_citation(browser, base: str) -> None:
         pg.set_default_timeout(15_000)
         pg.goto(f"{base}/en/mini/shooting.html")
         anchor = _copy_first_paragraph(pg)
-        assert anchor.startswith("p-")
-        copied = pg.evaluate("navigator.clipboard.readText()")
-        assert copied == f"Shooting [mini.shooting ¶{anchor[2:]}]\n{base}/en/mini/shooting.html#{anchor}", copied
+        assert anchor == "text-1"
+        copied = pg.evaluate("navigator.clipboard.readText()")  # ¶2: the summary is the page's first block
+        assert copied == f"Shooting [mini.shooting ¶2]\n{base}/en/mini/shooting.html#{anchor}", copied
         pg.goto(f"{base}/en/mini/shooting.html#{anchor}")  # the anchor leads back to the paragraph
         box = pg.evaluate(f"(() => {{ const r = document.getElementById('{anchor}').getBoundingClientRect(); "
                           "return [r.top, r.bottom, innerHeight]; })()")
@@ -457,7 +457,7 @@ def test_the_search_dialog_is_a_modal(page, base: str) -> None:
 
 def test_following_a_referenced_by_link(page, base: str) -> None:
     page.goto(f"{base}/es/mini/shooting.html")
-    section = page.locator("h2#citada-por + ul")
+    section = page.locator("h2#referenced-by + ul")
     section.locator("a", has_text="Apuntar").click()
     page.wait_for_url(f"{base}/es/mini/aim.html")
     assert page.locator("article h1").first.inner_text().startswith("Apuntar")
@@ -483,10 +483,10 @@ def test_site_works_from_disk_offline(browser, site: Path) -> None:
         pg.keyboard.press("Enter")
         pg.wait_for_url("**/es/mini/line-of-sight.html")
         pg.goto((site / "es" / "mini" / "shooting.html").as_uri())  # copy-link from disk: the fallback copies
-        pg.locator("article > p.kb-cited").nth(2).hover()
-        pg.locator("article > p.kb-cited .kb-cite-btn").nth(2).click()
+        pg.locator("article p#text-1").hover()
+        pg.locator("article p#text-1 > .kb-cite-btn").click()
         pg.locator(".kb-status").get_by_text("Enlace y cita copiados").wait_for()
-        pg.locator("h2#citada-por + ul a", has_text="Apuntar").focus()  # previews from the shipped data
+        pg.locator("h2#referenced-by + ul a", has_text="Apuntar").focus()  # previews from the shipped data
         pg.locator("#kb-card").get_by_text("Mini Escaramuza · Acción").wait_for()
     finally:
         context.close()

@@ -57,15 +57,15 @@ def test_entry_page_golden_snippets(sites) -> None:
                          'con 2d6."\n---\n')
     for snippet in [
         "# Disparo {#mini-shooting}",
-        "> Para disparar hace falta línea de visión y sacar 8 o más con 2d6.",
+        "> Para disparar hace falta línea de visión y sacar 8 o más con 2d6.\n> {: #summary }",
         "Durante la [activación](turn-sequence.md#step-activation), una miniatura con\n"
-        "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.",
+        "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.\nSin LdV no se puede disparar.\n{: #text-1 }",
         "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
         "≈ 41,7\u00a0%.",  # Babel: Spanish decimal comma and a space before the sign
         "*✔ Comprobado en la compilación*",
-        "## Véase también\n\n- [Secuencia de turno](turn-sequence.md)",
-        "## Citada por\n\n- [Apuntar](aim.md)",
-        "*Fuente: “Reglas de prueba”, sección “Disparo”*",  # the document's title from game.yaml, not its file
+        "## Véase también {#see-also}\n\n- [Secuencia de turno](turn-sequence.md)",
+        "## Citada por {#referenced-by}\n\n- [Apuntar](aim.md)",
+        "*Fuente: “Reglas de prueba”, sección “Disparo”*\n{: #source }",  # the document's title from game.yaml, not its file
         # its place: breadcrumb before the title, citation and game after it
         "[Inicio](../index.md) › [Mini Escaramuza](index.md) › [Reglas](index.md#rule)\n{: .kb-crumbs }\n"
         "# Disparo {#mini-shooting}\n\nCitar como: `mini.shooting` · [Mini Escaramuza](index.md)\n{: .kb-place }",
@@ -386,8 +386,8 @@ def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> N
     es = render_entry(entry, "es", lambda _i: None)
     en = render_entry(entry, "en", lambda _i: None)
     assert "*También llamado:* salir del CaC, &lt;b&gt;huir&lt;/b&gt;" in es       # content is data, escaped
-    assert "## Responde a preguntas como\n\n- ¿Cómo saco a mi miniatura de un combate?\n\n" in es
-    assert "*Also called:* disengage" in en and "## Answers questions like\n\n- How do I get out of melee?\n\n" in en
+    assert "## Responde a preguntas como {#player-questions}\n\n- ¿Cómo saco a mi miniatura de un combate?\n\n" in es
+    assert "*Also called:* disengage" in en and "## Answers questions like {#player-questions}\n\n- How do I get out of melee?\n\n" in en
     assert "huir gratis" not in es and "for free" not in en   # a statement is never listed as a question
     assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words
 
@@ -479,3 +479,65 @@ def test_mkdocs_serve_shows_a_yaml_edit(tmp_path: Path) -> None:
     rebuild = log.read_text(errors="replace")[before:]
     assert "page(s) changed" in rebuild, rebuild  # a dirty rebuild: only what the edit changed was written
     assert "not included in" not in rebuild, rebuild
+
+
+# ---------------------------------------------------------------- block anchors (issue 29): the same ids in both languages
+def test_blocks_are_paragraphs_and_list_items() -> None:
+    from kb.view.anchors import blocks, chunks
+
+    text = "One\nline two.\n\n- a\n  more of a\n- b\n\n1. c\n2) d\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\nLast."
+    assert blocks(text) == ["One\nline two.", "- a\n  more of a", "- b", "1. c", "2) d", "| x | y |\n|---|---|\n| 1 | 2 |", "Last."]
+    assert [len(c) for c in chunks(text)] == [1, 2, 2, 1, 1]
+    assert blocks("\n\n") == [] and blocks("Only.\n") == ["Only."]
+
+
+def test_each_block_of_an_entry_carries_its_id_in_both_languages(tree) -> None:
+    from kb.site.render import render_entry
+    from kb.view.anchors import passages
+    from kb.view.entry import entry_view
+
+    root = tree({"g/rules/r.yaml": """\
+        id: g.r
+        kind: rule
+        game: g
+        title: {es: Regla, en: Rule}
+        summary: {es: "Resumen.\\n", en: "Summary.\\n"}
+        source: {doc: seed.txt, section: s}
+        text:
+          es: "Primero.\\n\\n- uno\\n  sigue\\n- dos\\n\\n| a | b |\\n|---|---|\\n| 1 | 2 |\\n\\nÚltimo {@rule g.r}.\\n"
+          en: "First.\\n\\n- one\\n  goes on\\n- two\\n\\n| a | b |\\n|---|---|\\n| 1 | 2 |\\n\\nLast {@rule g.r}.\\n"
+        notes: {es: "Nota uno.\\n\\nNota dos.", en: "Note one.\\n\\nNote two."}
+        see_also: [g.r]
+        """})
+    entry = KnowledgeBase.load(root).get("g.r")
+    ids = {}
+    for lang in ("es", "en"):
+        md = render_entry(entry, lang, lambda _i: None, link_to=lambda _t, _a: "r.md")
+        page = markdown.markdown(md, extensions=["attr_list", "md_in_html", "admonition", "tables", "toc"])
+        ids[lang] = re.findall(r'<(\w+) id="([^"]+)"', page)
+        shown = {a for _tag, a in ids[lang]}
+        assert [a for a, _t in passages(entry_view(entry, lang, lambda _i: None))] == [
+            "summary", "text-1", "text-2", "text-3", "text-4", "text-5", "notes-1", "notes-2", "see-also", "source"]
+        assert {a for a, _t in passages(entry_view(entry, lang, lambda _i: None))} <= shown  # every passage can be linked
+        assert "{:" not in page and page.count('id="text-') == 5
+    assert ids["es"] == ids["en"]
+    assert ("li", "text-2") in ids["es"] and ("li", "text-3") in ids["es"] and ("div", "text-4") in ids["es"]
+    assert ("p", "summary") in ids["es"] and ("p", "notes-2") in ids["es"] and ("h2", "see-also") in ids["es"]
+
+
+def test_entry_pages_have_the_same_ids_in_both_languages(built: Path, kb: KnowledgeBase) -> None:
+    from kb.view.anchors import passages
+    from kb.view.entry import entry_view
+
+    checked = 0
+    for page in sorted((built / "es").rglob("*.html")):
+        twin = built / "en" / page.relative_to(built / "es")
+        es, en = (re.findall(r'\sid="([^"]+)"', p.read_text(encoding="utf-8")) for p in (page, twin))
+        assert es == en, page
+        assert len(set(es)) == len(es), page  # no id twice on a page
+        checked += 1
+    assert checked > 10
+    page = (built / "en" / "mini" / "shooting.html").read_text(encoding="utf-8")
+    for anchor, _text in passages(entry_view(kb.entry("mini.shooting"), "en", lambda i: kb.get(i).title if kb.get(i) else None)):
+        assert f' id="{anchor}"' in page, anchor
+    assert 'id="referenced-by"' in page and 'id="text-1"' in page

@@ -17,6 +17,7 @@ from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
+from kb.view.anchors import ANSWER, QUESTION, SOURCE, SUMMARY, ITEM, anchor, block_anchor, chunks, entry_anchor, section_anchor
 from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row, Ruling, Section, Source, Step, Steps,
                            Table, Value, entry_view, forms, interface, shown_links)
 from kb.view.worked import ExampleView, Names
@@ -57,16 +58,6 @@ def code(text: object) -> str:
 
 def _plain(_: str, __: str | None) -> None:
     return None
-
-
-def anchor(prefix: str, item_id: str) -> str:
-    """The HTML id of a step or example: ``step-upkeep``, ``example-tie`` (only ``[a-z0-9-]`` kept)."""
-    return f"{prefix}-" + re.sub(r"[^a-z0-9-]+", "-", str(item_id).lower())
-
-
-def entry_anchor(entry_id: str) -> str:
-    """The HTML id of an entry's heading: ``malifaux.engaged`` -> ``malifaux-engaged``."""
-    return re.sub(r"[^a-z0-9-]+", "-", entry_id.lower())
 
 
 def ref(target: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain,
@@ -201,12 +192,17 @@ def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: Lin
     if view.also_called:
         out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", ""]
     if view.summary:
-        out += [f"> {page.fmt(view.summary)}", ""]
+        out += [f"> {page.fmt(view.summary).rstrip()}", f"> {_id(SUMMARY)}", ""]
     for section in view.sections:
         out += page.section(section)
     if view.source:
         out += page.source(view.source)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _id(name: str) -> str:
+    """An attribute list giving the block it ends the id ``name`` (a line of its own, under the block)."""
+    return f"{{: #{name} }}"
 
 
 class _Page:
@@ -228,26 +224,42 @@ class _Page:
     def section(self, section: Section) -> list[str]:
         body, lang = section.body, self.lang
         if isinstance(body, Ruling):
-            return ([f"**{label('question', lang)}:** {self.show(body.question)}", "",
-                     f"**{label('answer', lang)}:** {self.show(body.answer)}", ""]
+            return ([f"**{label('question', lang)}:** {self.show(body.question).rstrip()}", _id(QUESTION), "",
+                     f"**{label('answer', lang)}:** {self.show(body.answer).rstrip()}", _id(ANSWER), ""]
                     + self.table(body.rows, (interface("field", lang), interface("value", lang))))
         if isinstance(body, Prose) and section.key == "notes":
-            return [f"!!! note \"{escape(section.heading)}\"", "", "    " + self.fmt(body.text).replace("\n", "\n    "), ""]
+            return [f"!!! note \"{escape(section.heading)}\"", "", "    " + self.prose(section.key, body.text).replace("\n", "\n    "), ""]
         if isinstance(body, Prose):
-            return [self.fmt(body.text), ""]
-        out = [f"{self.h}# {escape(section.heading)}", ""]
+            return [self.prose(section.key, body.text), ""]
+        out = [f"{self.h}# {escape(section.heading)} {{#{section_anchor(section.key)}}}", ""]
         if isinstance(body, Table):
             return out + self.table(body, body.head)
         if isinstance(body, Steps):
             out += steps(body.steps, lang, self.show) + [""]
             return out + ([f"*{label('repeats', lang)}:* {self.show(body.repeats)}", ""] if body.repeats else [])
         if isinstance(body, Questions):
-            return out + [f"- {escape(q)}" for q in body.items] + [""]
+            return out + [f"- {escape(q)}" for q in body.items] + [""]  # players' own words, not translations: no ids
         if isinstance(body, Refs):
             return out + [f"- {self.link(target, shown)}" for target, shown in body.items] + [""]
         for ex in body:
             out += example_markdown(ex.view, anchor("example", ex.id), lang, self.fmt)
         return out
+
+    def prose(self, key: str, text: str) -> str:
+        """Content text, each of its blocks (:func:`kb.view.anchors.blocks`) with its id: a paragraph or a
+        list item gets an attribute list on a line under it, a table a ``<div>`` around it."""
+        out, n = [], 0
+        for chunk in chunks(text):
+            shown = []
+            for block in chunk:
+                n += 1
+                if block.lstrip().startswith("|"):
+                    shown.append(f'<div id="{block_anchor(key, n)}" markdown="1">\n\n{self.fmt(block)}\n\n</div>')
+                    continue
+                marker = ITEM.match(block)
+                shown.append(f"{self.fmt(block).rstrip()}\n{' ' * (len(marker.group(0)) if marker else 0)}{_id(block_anchor(key, n))}")
+            out.append("\n".join(shown))
+        return "\n\n".join(out)
 
     def link(self, target: str, shown: str) -> str:
         url = self.link_to(target, None)
@@ -258,4 +270,4 @@ class _Page:
         if src.section_lang:
             section = f'<span lang="{src.section_lang}">{section}</span>'
         shown = f"“{escape(src.title)}”" if src.title else code(src.doc)
-        return [f"*{label('source', self.lang)}: {shown}, {label('section', self.lang)} “{section}”*", ""]
+        return [f"*{label('source', self.lang)}: {shown}, {label('section', self.lang)} “{section}”*", _id(SOURCE), ""]

@@ -67,20 +67,27 @@
     return c ? c.textContent : null;
   }
 
+  /* The blocks that carry an id written at build time (kb/view/anchors.py: the same id in both languages):
+   * paragraphs and list items (#summary, #text-2, #notes-1, #question, #answer, #source), a table's <div>,
+   * a worked example's heading (#example-…) and a step's item (its id on the <span> it starts with). */
+  var CITED = "p[id], li[id], div[id], h3[id^='example-'], li:has(> span[id^='step-']), li:has(> p:first-child > span[id^='step-'])";
+
+  function blockId(b) {
+    if (b.id) return b.id;
+    var step = b.querySelector(":scope > span[id^='step-'], :scope > p:first-child > span[id^='step-']");
+    return step ? step.id : null;
+  }
+
   function numberParagraphs(article) {
     var cite = citation();
     var h1 = article.querySelector("h1");
     var title = h1 ? h1.textContent.replace(/[¶#]\s*$/, "").trim() : document.title;
-    var blocks = article.querySelectorAll(":scope > p, :scope > blockquote, :scope > ul > li, :scope > ol > li, " +
-      ":scope > h3[id^='example-'], :scope > .admonition");
     var n = 0;
-    Array.prototype.forEach.call(blocks, function (b) {
-      if (b.matches(".kb-crumbs, .kb-place")) return;
+    Array.prototype.forEach.call(article.querySelectorAll(CITED), function (b) {
+      var id = blockId(b);
+      if (!id || b.matches(".kb-crumbs, .kb-place, .kb-offline, .kb-offline *")) return;
       n += 1;
       var num = n;  /* this block's number (n goes on counting) */
-      var step = b.querySelector(":scope > span[id^='step-'], :scope > p > span[id^='step-']");
-      var id = b.id || (step && step.id) || "p-" + num;
-      if (!b.id && !step) b.id = id;
       var mark = "¶" + num;
       var btn = el("button", "kb-cite-btn", mark);
       btn.type = "button";
