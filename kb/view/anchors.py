@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from kb.view.entry import EntryView, Prose, Questions, Refs, Ruling, Step, Steps, Table, Value
+from kb.view.entry import EntryView, Prose, Ruling, Section, Step, Steps, Value
 
 __all__ = ["slug", "entry_anchor", "anchor", "section_anchor", "block_anchor", "blocks", "passages",
            "chunks", "ITEM", "SUMMARY", "QUESTION", "ANSWER", "SOURCE"]
@@ -93,23 +93,22 @@ def passages(view: EntryView) -> Iterator[tuple[str, str]]:
     if view.summary:
         yield SUMMARY, view.summary
     for section in view.sections:
-        body, key = section.body, section.key
-        if isinstance(body, Ruling):
-            yield QUESTION, _value(body.question)
-            yield ANSWER, _value(body.answer)
-            continue
-        if isinstance(body, Prose):
-            for n, block in enumerate(blocks(body.text), 1):
-                yield block_anchor(key, n), block
-            continue
+        yield from _section(section)
+    if view.source:
+        yield SOURCE, f"{view.source.title or view.source.doc}, {view.source.section}"
+
+
+def _section(section: Section) -> Iterator[tuple[str, str]]:
+    body, key = section.body, section.key
+    if isinstance(body, Ruling):
+        yield QUESTION, _value(body.question)
+        yield ANSWER, _value(body.answer)
+    elif isinstance(body, Prose):
+        yield from ((block_anchor(key, n), block) for n, block in enumerate(blocks(body.text), 1))
+    else:
         yield section_anchor(key), section.heading
         if isinstance(body, Steps):
             yield from _steps(body.steps)
         elif isinstance(body, tuple):
-            for ex in body:
-                yield anchor("example", ex.id), " ".join(filter(None, (ex.view.title, ex.view.note)))
-        elif isinstance(body, (Table, Refs, Questions)):
-            pass  # the heading's id only: a row, a link or a player's question (asked in each language in its own words) is no passage of its own
-    if view.source:
-        yield SOURCE, f"{view.source.title or view.source.doc}, {view.source.section}"
-
+            yield from ((anchor("example", ex.id), " ".join(filter(None, (ex.view.title, ex.view.note)))) for ex in body)
+        # a table's row, a link, a player's question (asked in each language in its own words): the heading's id only
