@@ -81,7 +81,7 @@ class KnowledgeBase:
         self._loaded = loaded
         self.cache_base: Path | None = None
         """Where its caches go (``$KB_CACHE`` when :meth:`load` read it); ``None``: beside the content."""
-        self._reader: Any = None
+        self._reader: Reader | None = None
         self.graph = graph
         self.diagnostics: list[Diagnostic] = sorted(diagnostics, key=sort_key)
         """Every problem found, sorted by file and line."""

@@ -52,7 +52,7 @@ __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
 log = get_plugin_logger(__name__)
 
 
-class KnowledgeBaseConfig(Config):
+class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ is untyped
     """Options of the ``kb`` plugin."""
 
     content = c.Optional(c.Type(str))
@@ -88,7 +88,7 @@ class _Build:
         return f"{self.lang}/" if self.primary else ""
 
 
-class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
+class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-untyped-call]  # as above
     """Generates every page of the site from the knowledge base.
 
     MkDocs keeps one instance of a plugin that has startup hooks for every configuration it
@@ -104,7 +104,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):
         self._dirty = False
         self._shown: dict[tuple[str, str], str] = {}
         """While serving: (language, page path) -> the Markdown the last build gave MkDocs."""
-        self._nav_shown: dict[str, tuple] = {}
+        self._nav_shown: dict[str, tuple[Any, ...]] = {}
         self._search_kept: dict[str, SearchData] = {}
 
     # ------------------------------------------------------------------ events

@@ -123,7 +123,7 @@ def _exchange(a: Path, b: Path) -> bool:
     except (OSError, AttributeError):
         return False
     at_fdcwd = -100
-    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0
+    return bool(renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0)
 
 
 def _swap(new: Path, target: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from kb.core.diagnostics import format_path, hint
 from kb.core.files import atomic_write
@@ -26,7 +26,7 @@ def _report(args: argparse.Namespace, out: TextIO, err: TextIO, line: str, data:
     stream.write(json.dumps({"output": args.output, **data}, ensure_ascii=False) + "\n" if args.json else line + "\n")
 
 
-def add_parser(sub: argparse._SubParsersAction, handler: Callable[..., int]) -> None:
+def add_parser(sub: argparse._SubParsersAction[Any], handler: Callable[..., int]) -> None:
     """Register ``kb i18n`` and its subcommands."""
     p = sub.add_parser("i18n", help="translation status, acknowledging edits, PO export and import, glossary")
     isub = p.add_subparsers(dest="i18n_command", metavar="ACTION", parser_class=type(p))

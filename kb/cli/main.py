@@ -452,7 +452,8 @@ def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     except SystemExit as exc:  # --help and --version print and "exit" 0
         return int(exc.code or 0)
     try:
-        return args.func(args, stdout, stderr)
+        code: int = args.func(args, stdout, stderr)
+        return code
     except NoContent as exc:
         stderr.write(f"kb {args.command}: {exc}\n")
         return EXIT_USAGE

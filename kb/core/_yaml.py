@@ -82,19 +82,24 @@ class _Frame:
     has_key: bool = False
     size: int = 1
     anchor: str | None = None
-    seen: dict | None = None
+    seen: dict[Any, Any] | None = None
 
 
 def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)  # PyYAML counts from 0; we count from 1, once, here
 
 
+def _resolved(value: str, implicit: tuple[bool, bool]) -> str:
+    """The tag YAML 1.1 gives a plain scalar ``value`` (``tag:yaml.org,2002:bool`` for ``no``)."""
+    return str(_resolver.resolve(yaml.ScalarNode, value, implicit))  # type: ignore[no-untyped-call]  # untyped in types-PyYAML
+
+
 def _tag(event: ev.ScalarEvent) -> str:
     """The scalar's tag, resolved; a type tag on a value not of that type (`cost: !!int`) stops the walk."""
     tag = event.tag
     if tag is None or tag == "!":
-        return _resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-    if tag in _TYPED and _resolver.resolve(yaml.ScalarNode, event.value, (True, False)) != tag:
+        return _resolved(event.value, event.implicit)
+    if tag in _TYPED and _resolved(event.value, (True, False)) != tag:
         raise _Stop("yaml-syntax", event.start_mark, problem=f"the tag '!!{tag.rsplit(':', 1)[-1]}' is given to "
                     f"{printable(repr(event.value[:40]))}, which is not one")
     return tag
@@ -305,7 +310,7 @@ def text_scalar(text: str) -> Any:
     """
     from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-    if _resolver.resolve(yaml.ScalarNode, text, (True, False)) != _STR:
+    if _resolved(text, (True, False)) != _STR:
         return DoubleQuotedScalarString(text)
     return text  # the writer quotes what YAML 1.2 itself needs quoted
 

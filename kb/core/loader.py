@@ -304,7 +304,7 @@ def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any,
         stamp = None
     usable = _hit_shape(hit, path)  # the cache file is the one of these limits (_parse_cache_name)
     if usable and stamp is not None and hit[0] == stamp:
-        return hit
+        return stamp, hit[1]
     if usable:
         raw, _ = read_bytes(path, limits)
         if raw is not None and hit[1][2] == content_digest(raw):

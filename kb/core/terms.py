@@ -6,7 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Any, Iterable
 
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import Entry, Term
@@ -41,7 +41,7 @@ def stem(word: str, lang: str) -> str:
         return "\0" + word
     if lang == "es":
         word = _singular_es(word)
-    base = _stemmer(_STEMMERS.get(lang, "english")).stemWord(word)
+    base: str = _stemmer(_STEMMERS.get(lang, "english")).stemWord(word)
     if lang == "es" and not (word.startswith(base) and word[len(base):] in _INFLECTIONS_ES):
         return word
     return base
@@ -57,13 +57,13 @@ def _singular_es(word: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _stemmer(name: str):
+def _stemmer(name: str) -> Any:
     import snowballstemmer
 
     return snowballstemmer.stemmer(name)
 
 
-class _FoldTable(dict):
+class _FoldTable(dict[int, str]):
     """``str.translate`` table built on demand: each character to one lowercase, unaccented character."""
 
     def __missing__(self, code: int) -> str:
@@ -126,7 +126,7 @@ class TermIndex:
                 for ab in abbrs:
                     self._add(self._abbr, lang, tuple(w for *_, w in tokens(ab)), t.id)
 
-    def _add(self, table: dict, lang: str, key: tuple[str, ...], term: str) -> None:
+    def _add(self, table: dict[str, dict[tuple[str, ...], list[str]]], lang: str, key: tuple[str, ...], term: str) -> None:
         if not key:
             return
         ids = table.setdefault(lang, {}).setdefault(key, [])

@@ -28,7 +28,7 @@ def _escaped(match: re.Match[str]) -> str:
     return match.group().encode("unicode_escape").decode("ascii")
 
 
-def _clean(text: str, marks: Marks, path: tuple) -> tuple[str, list[Diagnostic]]:
+def _clean(text: str, marks: Marks, path: tuple[Any, ...]) -> tuple[str, list[Diagnostic]]:
     m = CONTROL.search(text)
     if m is None:
         return text, []
@@ -36,7 +36,7 @@ def _clean(text: str, marks: Marks, path: tuple) -> tuple[str, list[Diagnostic]]
                                               where=where(path), char=_escaped(m))]
 
 
-def control_characters(data: Any, marks: Marks, path: tuple = ()) -> tuple[Any, list[Diagnostic]]:
+def control_characters(data: Any, marks: Marks, path: tuple[Any, ...] = ()) -> tuple[Any, list[Diagnostic]]:
     """``data`` with every control character in its strings written as a visible escape (``\\x1b``), and one
     located error per string that held one: nothing downstream (a terminal, a page, an XML export) ever
     receives one, even from a file that does not pass the check."""
@@ -51,7 +51,7 @@ def control_characters(data: Any, marks: Marks, path: tuple = ()) -> tuple[Any, 
     return data, []
 
 
-def _cleaned(items: Iterable[tuple[Any, Any]], marks: Marks, path: tuple) -> tuple[list[Any], list[Any], list[Diagnostic]]:
+def _cleaned(items: Iterable[tuple[Any, Any]], marks: Marks, path: tuple[Any, ...]) -> tuple[list[Any], list[Any], list[Diagnostic]]:
     """The keys, the cleaned values and the problems of a container's items."""
     keys, values, found = [], [], []
     for k, v in items:
@@ -98,7 +98,7 @@ def _duplicates(items: Iterable[tuple[str, Any]], what: str, marks: Marks) -> li
     return out
 
 
-def _steps(steps: Any, path: tuple) -> Iterable[tuple[str, tuple]]:
+def _steps(steps: Any, path: tuple[Any, ...]) -> Iterable[tuple[str, tuple[Any, ...]]]:
     for i, step in enumerate(steps if isinstance(steps, list) else []):
         if isinstance(step, dict) and isinstance(step.get("id"), str):
             yield step["id"], path + (i,)

@@ -91,7 +91,8 @@ class ExampleResult:
 
 
 def _raw(entry: Entry, ex: Example) -> Mapping[str, Any]:
-    return entry.data["examples"][ex.index]
+    raw: Mapping[str, Any] = entry.data["examples"][ex.index]
+    return raw
 
 
 def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnostic]:
@@ -148,7 +149,7 @@ def _describe(schema: Mapping[str, Any]) -> str:
     if kind == "object":
         return f"a mapping of {_describe(schema.get('additionalProperties', {}))}"
     return {"integer": "a whole number", "number": "a number", "boolean": "true or false", "string": "text",
-            "null": "empty"}.get(kind, kind)
+            "null": "empty"}.get(kind, str(kind))
 
 
 def _same(expected: Any, actual: Any, tol: float | None) -> bool:
@@ -160,7 +161,7 @@ def _same(expected: Any, actual: Any, tol: float | None) -> bool:
         return len(expected) == len(actual) and all(_same(a, b, tol) for a, b in zip(expected, actual, strict=True))
     if isinstance(expected, dict) and isinstance(actual, Mapping):
         return expected.keys() == actual.keys() and all(_same(v, actual[k], tol) for k, v in expected.items())
-    return expected == actual
+    return bool(expected == actual)
 
 
 def _not_an_outcome(result: Any) -> str | None:

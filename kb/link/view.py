@@ -35,7 +35,9 @@ class ConceptView(Plain):
 
     def to_dict(self) -> dict[str, Any]:
         """The concept as plain data, naming entries by id."""
-        ids = lambda by_game: {g: [e.id for e in es] for g, es in by_game.items()}  # noqa: E731
+        def ids(by_game: Mapping[str, tuple[Entry, ...]]) -> dict[str, list[str]]:
+            return {g: [e.id for e in es] for g, es in by_game.items()}
+
         return {"id": self.entry.id, "title": plain(self.entry.title), "terms": ids(self.terms),
                 "related": ids(self.related)}
 

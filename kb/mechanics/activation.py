@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver
 
 
 def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
@@ -19,7 +19,7 @@ def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
 
 @resolver("activation.alternate", outputs={"order": "who activates at each turn",
                                            "run": "activations the last player makes alone at the end"})
-def alternate(order: list[str], units: dict[str, int]):
+def alternate(order: list[str], units: dict[str, int]) -> Outcome:
     """Alternate activations in ``order`` until every unit has activated once."""
     missing = [p for p in units if p not in order]
     if missing:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver
 
 
 @resolver("cards.flip-select", outputs={"target": "the chosen candidate (absent while a tie is open)",
                                         "tied": "candidates sharing the deciding value"})
-def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None = None):
+def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None = None) -> Outcome:
     """One card per candidate; the lowest (or highest) value is chosen, ties settled by ``choice``."""
     if not flips:
         raise RuleError("no-candidates", "no hay candidatos", "there are no candidates")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kb.mechanics import Chance, Trace, outcome, resolver
+from kb.mechanics import Chance, Outcome, Trace, outcome, resolver
 from kb.mechanics.dice import chance, check_roll, parse
 
 __all__ = ["roll_under", "roll_over"]
@@ -52,7 +52,7 @@ def roll_over(trace: Trace, dice: str, target: int, roll: int | None, modifiers:
 
 
 @resolver("check.roll-under", outputs=_OUTPUTS)
-def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "1d20"):  # noqa: B006 (read only)
+def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "1d20") -> Outcome:  # noqa: B006 (read only)
     """A check that succeeds when the roll is at most the target number plus modifiers."""
     trace = Trace()
     need, success, p = roll_under(trace, dice, target, roll, modifiers)
@@ -62,7 +62,7 @@ def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, 
 
 
 @resolver("check.roll-over", outputs=_OUTPUTS)
-def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "2d6"):  # noqa: B006 (read only)
+def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "2d6") -> Outcome:  # noqa: B006 (read only)
     """A check that succeeds when the roll is at least the target number plus modifiers."""
     trace = Trace()
     need, success, p = roll_over(trace, dice, target, roll, modifiers)

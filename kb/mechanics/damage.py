@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.mechanics import Trace, outcome, resolver
+from kb.mechanics import Outcome, Trace, outcome, resolver
 
 
 def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: int) -> tuple[int, bool]:
@@ -19,7 +19,7 @@ def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: 
 
 
 @resolver("damage.apply", outputs={"life": "life left", "dead": "whether it dies"})
-def apply(life: int, damage: int, dies_below: int = 1):
+def apply(life: int, damage: int, dies_below: int = 1) -> Outcome:
     """Subtract damage from life."""
     trace = Trace()
     left, dead = hit(trace, ("Objetivo", "Target"), life, damage, dies_below)
@@ -28,7 +28,7 @@ def apply(life: int, damage: int, dies_below: int = 1):
 
 @resolver("damage.exchange", outputs={"attacker_life": "attacker's life left", "defender_life": "defender's life left",
                                       "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"})
-def exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int, dies_below: int = 1):
+def exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int, dies_below: int = 1) -> Outcome:
     """Both sides deal their attack to the other at the same time."""
     trace = Trace()
     d_left, d_dead = hit(trace, ("Defensor", "Defender"), defender_life, attacker_attack, dies_below)

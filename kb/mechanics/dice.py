@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from kb.mechanics import RuleError, Trace, Chance, outcome, resolver
+from kb.mechanics import RuleError, Outcome, Trace, Chance, outcome, resolver
 
 __all__ = ["Dice", "parse", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
 
@@ -109,7 +109,7 @@ def check_roll(dice: Dice, roll: int | None) -> None:
 @resolver("dice.odds", outputs={"favourable": "outcomes that meet the bound",
                                 "outcomes": "all equally likely outcomes",
                                 "probability": "favourable/outcomes as a fraction text"})
-def odds(dice: str, at_least: int | None = None, at_most: int | None = None):
+def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Outcome:
     """Exact odds that a dice total lands within bounds (2d6 >= 5 is 30/36)."""
     d = parse(dice)
     fav, total = chance(d, at_least, at_most)
@@ -124,7 +124,7 @@ def odds(dice: str, at_least: int | None = None, at_most: int | None = None):
 
 
 @resolver("dice.initiative", outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
-def initiative(rolls: list[dict[str, int]], highest_first: bool = True):
+def initiative(rolls: list[dict[str, int]], highest_first: bool = True) -> Outcome:
     """Order players by a roll, re-rolling ties among the tied players only.
 
     ``rolls[0]`` holds every player's roll; each later round holds the rolls of the players

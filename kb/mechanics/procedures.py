@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Context, RuleError, Outcome, Trace, outcome, resolver
 
 __all__ = ["flatten_steps", "numbered_steps"]
 
@@ -57,7 +57,7 @@ def _shown(number: Number) -> str:
 @resolver("procedure.step-allows", outputs={"allowed": "whether the action may be taken in the step",
                                             "number": "the step's number as the rulebook prints it (3, 3.2; absent when unnumbered)",
                                             "actions": "every action the step allows"})
-def step_allows(context: Context, step: str, action: str, sequence: str | None = None):
+def step_allows(context: Context, step: str, action: str, sequence: str | None = None) -> Outcome:
     """May ``action`` be taken in ``step``? Reads the step's ``allows`` list."""
     steps = _steps(context, sequence)
     found, number = steps[_find(steps, step)]
@@ -72,7 +72,7 @@ def step_allows(context: Context, step: str, action: str, sequence: str | None =
 
 @resolver("procedure.order", outputs={"order": "the items sorted by the sequence",
                                       "numbers": "each item's step number as the rulebook prints it"})
-def order(context: Context, items: list[str], sequence: str | None = None):
+def order(context: Context, items: list[str], sequence: str | None = None) -> Outcome:
     """Sort step ids into the order the sequence fixes."""
     steps = _steps(context, sequence)
     pos = {s: _find(steps, s) for s in items}
@@ -84,7 +84,7 @@ def order(context: Context, items: list[str], sequence: str | None = None):
 
 @resolver("procedure.next-step", outputs={"next": "the step that follows (absent after the last)",
                                           "number": "the step's number as the rulebook prints it"})
-def next_step(context: Context, step: str, sequence: str | None = None):
+def next_step(context: Context, step: str, sequence: str | None = None) -> Outcome:
     """Which step follows ``step``."""
     steps = _steps(context, sequence)
     i = _find(steps, step)

@@ -430,7 +430,7 @@ def _synonyms(gen: Path) -> dict[str, Any] | None:
     if not (isinstance(groups, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in groups)
             and isinstance(abbrs, list) and all(isinstance(a, str) for a in abbrs)):
         return None
-    return data
+    return data if isinstance(data, dict) else None
 
 
 class Reader:

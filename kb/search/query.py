@@ -26,7 +26,9 @@ import numpy as np
 from whoosh import index as windex
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.matching.wrappers import FilterMatcher
-from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.analysis.filters import CharsetFilter, LowercaseFilter, StopFilter
+from whoosh.analysis.morph import StemFilter
+from whoosh.analysis.tokenizers import RegexTokenizer
 from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.reading import TermNotFound
 from whoosh.support.charset import accent_map
@@ -48,7 +50,7 @@ def _analyzer(lang: str | None, stop: bool = True) -> Any:
         return chain
     if stop:
         chain = chain | StopFilter(lang=lang)
-    return chain | StemFilter(lang=lang)
+    return chain | StemFilter(lang=lang)  # type: ignore[no-untyped-call]  # whoosh3 leaves it untyped
 
 
 def _schema() -> Schema:
@@ -302,7 +304,7 @@ def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
     return distinct, np.array([where[v] for v in values], dtype=np.int64)
 
 
-_STATS: Any = weakref.WeakKeyDictionary()
+_STATS: weakref.WeakKeyDictionary[Any, _Stats] = weakref.WeakKeyDictionary()
 POSTINGS_CACHE = 2_000_000
 """Most decoded postings an open searcher keeps (about 30 MiB)."""
 STORED_CACHE = 4096
@@ -363,16 +365,17 @@ def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Seque
     """
     for leaf, offset in reader.leaf_readers():
         try:
-            m = leaf.postings(fieldname, term)
+            m: Any = leaf.postings(fieldname, term)
         except TermNotFound:
             continue
         if isinstance(m, FilterMatcher):
             m = m.child
         if isinstance(m, W3LeafMatcher):
-            while m.is_active():
-                m.id(), m.weight()  # decode the block
-                yield offset, m._ids, m._weights
-                m._next_block()
+            w3: Any = m  # whoosh3 leaves its leaf matcher's methods untyped
+            while w3.is_active():
+                w3.id(), w3.weight()  # decode the block
+                yield offset, w3._ids, w3._weights
+                w3._next_block()
         else:
             ids, tfs = [], []
             while m.is_active():

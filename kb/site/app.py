@@ -22,7 +22,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from kb.core.locale import pgettext
 
@@ -108,7 +108,7 @@ def _version(site: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict:
+def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes."""
     home = site / lang
     game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]

@@ -6,7 +6,7 @@ interface strings come from the gettext catalogs (:mod:`kb.core.locale`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
@@ -20,6 +20,7 @@ from kb.site.translators import WORDS as TRANSLATORS_WORDS, PATH as TRANSLATORS_
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
+    from kb.site.render import LinkTo
 
 __all__ = ["KIND_ORDER", "all_pages", "build_site", "navigation", "main_sequence"]
 
@@ -35,7 +36,7 @@ def _kind_label(ctx: SiteContext, kind: str) -> str:
     return t(ctx, "term_plural" if kind == "term" else kind)
 
 
-def _fmt(ctx: SiteContext, page: str):
+def _fmt(ctx: SiteContext, page: str) -> Callable[[str], str]:
     return lambda s: inline(s, ctx.lang, ctx.titles, ctx.link_from(page))
 
 
@@ -81,8 +82,7 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
     in_seq = sequence_order(main_sequence(ctx, entry.game), kb.entries)
     in_kind = ([e.id for e in _sorted(ctx, kb.filter(game=entry.game, kind=entry.kind))] if entry.kind in KINDS
                else [entry.id])  # an unknown kind (kb check reports it) has no neighbours
-    near = [((ctx.titles(i) or Text(i)).best(ctx.lang), link(i, None)) if i else None
-            for i in neighbours(entry.id, in_seq, in_kind)]
+    near = [_neighbour(ctx, link, i) for i in neighbours(entry.id, in_seq, in_kind)]
     game_page = relative(path, f"{entry.game}/index.md")
     lines = place_lines(entry, lambda k: t(ctx, k), relative(path, "index.md"), game_page,
                         kb.games[entry.game].name.best(ctx.lang), _kind_label(ctx, entry.kind), near[0], near[1])
@@ -135,7 +135,13 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
     return finish(ctx, path, name, body, game, description)
 
 
-def _text(value: Mapping[str, str]):
+def _neighbour(ctx: SiteContext, link: LinkTo, entry_id: str | None) -> tuple[str, str] | None:
+    """(title, link) of a neighbouring entry, for the place line; None when there is none."""
+    url = link(entry_id, None) if entry_id else None
+    return ((ctx.titles(entry_id) or Text(entry_id)).best(ctx.lang), url) if entry_id and url else None
+
+
+def _text(value: Mapping[str, str]) -> Text:
     from kb.core.model import Text
 
     return Text(value["es"], value.get("en"))

@@ -12,7 +12,7 @@ paragraph's copy-link button adds the paragraph's number (``[malifaux.engaged ¶
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from kb.core.model import Entry, Text
 from kb.site.render import escape
@@ -70,7 +70,7 @@ def place_lines(entry: Entry, t: Label, home: str, game_page: str, game_name: st
     return [crumbs, "{: .kb-crumbs }", "", " · ".join(parts), "{: .kb-place }", ""]
 
 
-def source_titles(game_data: Mapping) -> dict[str, Text]:
+def source_titles(game_data: Mapping[str, Any]) -> dict[str, Text]:
     """The titles of a game's documents (``sources:`` in ``game.yaml``), by file name."""
     out: dict[str, Text] = {}
     for src in game_data.get("sources") or ():

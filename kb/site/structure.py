@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import posixpath
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
@@ -31,6 +31,7 @@ from kb.site.findable import front_matter
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
+    from kb.site.render import LinkTo
 
 __all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "entry_url", "relative",
            "nav_config", "results_by_entry"]
@@ -133,7 +134,7 @@ class SiteContext:
         entry = self.kb.get(entry_id)
         return entry.title if entry else None
 
-    def link_from(self, page: str):
+    def link_from(self, page: str) -> LinkTo:
         """A ``LinkTo`` for :func:`kb.render.render_entry` on ``page``: relative ``.md`` links with anchors."""
 
         def link_to(target: str, frag: str | None) -> str | None:
@@ -175,13 +176,13 @@ def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None 
     return SitePage(path, title, front_matter(title, description) + body.rstrip() + "\n")
 
 
-def nav_config(nodes: Iterable[NavNode], prefix: str = "") -> list:
+def nav_config(nodes: Iterable[NavNode], prefix: str = "") -> list[Any]:
     """The navigation in ``mkdocs.yml`` form, paths under ``prefix``, titles HTML-escaped.
 
     Titles are escaped because the theme prints navigation titles without escaping them.
     A section with an index page lists that page first, bare, for ``navigation.indexes``.
     """
-    out: list = []
+    out: list[Any] = []
     for node in nodes:
         title = html.escape(node.title, quote=False)
         if node.children:
