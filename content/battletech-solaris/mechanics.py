@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between
 from kb.mechanics.checks import roll_over
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -87,7 +87,9 @@ def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[st
 
 # --- Swamp -------------------------------------------------------------------------------------
 
-@resolver("battletech-solaris.swamp-cost", outputs={"cost": "MP to enter the swamp hex"})
+@resolver("battletech-solaris.swamp-cost",
+          ranges={"base_cost": between(0, 6)},  # no cost in the seed: 0 (refused: at least 1) to 6 taken
+          outputs={"cost": "MP to enter the swamp hex"})
 def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry", "hovercraft"],
                base_allows_unit: bool = True):
     """MP to enter a swamp hex: the base terrain's cost plus 1, except for hovercraft."""
@@ -109,7 +111,10 @@ def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry
     return outcome(trace, cost=cost)
 
 
-@resolver("battletech-solaris.swamp-check", outputs={
+@resolver("battletech-solaris.swamp-check",
+          ranges={"piloting_skill": between(2, 13),  # no skill range in the seed: 2 (always) to 13 (never) cover every 2D6 odds
+                  "roll": between(2, 12)},  # 2D6
+          outputs={
     "check": "the roll made: piloting, infantry-2d6, automatic (stuck, no roll) or none (not stuck, no roll)",
     "target": "2D6 needed to stay free (on entering) or to get out (on escaping)",
     "stuck": "whether the unit is stuck after this roll (absent without a roll)",
@@ -173,7 +178,10 @@ def _free(p: Fraction, moment: str, roll: str | None = None) -> Chance:
     return Chance.of(p, es, en, output="stuck", when=False, roll=roll, dice="2d6" if roll else None)
 
 
-@resolver("battletech-solaris.to-hit", outputs={
+@resolver("battletech-solaris.to-hit",
+          ranges={"base": between(2, 16),  # no range in the seed: 2 to 16 (13 or more after both -2s always misses)
+                  "roll": between(2, 12)},  # 2D6
+          outputs={
     "modifier": "the to-hit modifier from the target's situation",
     "target": "2D6 the attack needs after that modifier",
     "hit": "whether the attack hits (absent without a roll)",

@@ -16,7 +16,7 @@ from kb.mechanics.dice import distribution, parse
 from kb.core.model import Entry, Example
 from kb.core.schema import found, where
 
-__all__ = ["ExampleResult", "check_examples", "check_chance", "run_example", "run_examples", "select", "Selection",
+__all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "check_chance", "run_example", "run_examples", "select", "Selection",
            "parse_selectors"]
 
 
@@ -126,6 +126,11 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
                     continue
                 for err in Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name]):
                     sub = base + ("given", name) + tuple(err.absolute_path)
+                    bound = out_of_range(err)
+                    if bound is not None:
+                        out.append(diag("input-out-of-range", entry.marks.at(sub), where=where(sub[2:]), value=repr(err.instance),
+                                        resolver=res.name, range=bound))
+                        break
                     out.append(diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
                                     expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}"))
                     break
@@ -136,6 +141,25 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
                     out.append(diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
                                     name=name, hint=hint(name, res.outputs)))
     return out
+
+
+_BOUNDS = ("minimum", "maximum", "multipleOf")
+
+
+def out_of_range(err: Any) -> str | None:
+    """What range a value breaks, worded (``from 2 to 12``), when the error is that (a number of the right type
+    outside the resolver's declared range, possibly inside an ``anyOf`` such as ``int | None``); else ``None``."""
+    candidates = [err] + [e for e in (err.context or ()) if err.validator == "anyOf"]
+    for e in candidates:
+        if e.validator in _BOUNDS:
+            return describe_range(e.schema)
+    return None
+
+
+def describe_range(schema: Mapping[str, Any]) -> str:
+    """A declared range in words: ``from 2 to 12``, ``from 0 to 12 in steps of 0.5``."""
+    text = f"from {schema.get('minimum', '-∞')} to {schema.get('maximum', '∞')}"
+    return text + (f" in steps of {schema['multipleOf']}" if "multipleOf" in schema else "")
 
 
 def _describe(schema: Mapping[str, Any]) -> str:

@@ -35,6 +35,8 @@ __all__ = [
     "Registry",
     "resolver",
     "outcome",
+    "between",
+    "allowed",
     "GENERIC_MODULES",
 ]
 
@@ -257,21 +259,79 @@ class Resolver:
 Labels = Mapping[str, "tuple[str, str]"]
 """Bilingual labels: key (an input, an output or a value) -> (Spanish, English)."""
 
+Ranges = Mapping[str, Mapping[str, Any]]
+"""Valid values of inputs: a path (``roll``, ``attacker.attack``, ``defenders.*.life``, ``hit_rolls[]``) ->
+the JSON Schema keywords that bound it (:func:`between`, :func:`allowed`)."""
 
-def resolver(name: str, *, outputs: Mapping[str, str], labels: Labels | None = None
+
+def between(minimum: int | float, maximum: int | float, step: int | float | None = None) -> dict[str, Any]:
+    """A number from ``minimum`` to ``maximum`` (both included), a multiple of ``step`` when one is given."""
+    if minimum > maximum:
+        raise ValueError(f"between({minimum}, {maximum}): the minimum is above the maximum")
+    found: dict[str, Any] = {"minimum": minimum, "maximum": maximum}
+    if step is not None:
+        found["multipleOf"] = step
+    return found
+
+
+def allowed(*values: Any) -> dict[str, Any]:
+    """One of ``values`` (for a text input that takes a few known values, such as ``2d6``)."""
+    return {"enum": list(values)}
+
+
+def resolver(name: str, *, outputs: Mapping[str, str], labels: Labels | None = None, ranges: Ranges | None = None
              ) -> Callable[[Callable[..., Outcome]], Callable[..., Outcome]]:
     """Mark a function as a resolver named ``name`` that returns the named ``outputs``.
 
     ``labels`` gives (Spanish, English) labels for its inputs, outputs and values; keys not given
     here are looked up in the ``LABELS`` mapping of the resolver's module, which holds the words its
-    resolvers share.
+    resolvers share. ``ranges`` declares the valid values of inputs (:data:`Ranges`): they join the
+    inputs' JSON Schema, so the checks of examples, the site's calculators and the docs read them.
     """
 
     def mark(func: Callable[..., Outcome]) -> Callable[..., Outcome]:
-        func.__kb_resolver__ = (name, dict(outputs), dict(labels or {}))  # type: ignore[attr-defined]
+        func.__kb_resolver__ = (name, dict(outputs), dict(labels or {}), dict(ranges or {}))  # type: ignore[attr-defined]
         return func
 
     return mark
+
+
+def _bound(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``schema`` with ``keywords`` added at ``path`` (through ``anyOf`` branches other than ``null``)."""
+    if "anyOf" in schema:
+        branches = [b if b.get("type") == "null" else _bound(dict(b), path, keywords, where) for b in schema["anyOf"]]
+        return {**schema, "anyOf": branches}
+    if not path:
+        if schema.get("type") not in ("integer", "number", "string") and "enum" not in keywords:
+            raise TypeError(f"range '{where}': bounds a {schema.get('type', 'value')}, not a number")
+        return {**schema, **keywords}
+    if path[0] == "[]":
+        if schema.get("type") != "array":
+            raise TypeError(f"range '{where}': '[]' on an input that is not a list")
+        return {**schema, "items": _bound(dict(schema.get("items", {})), path[1:], keywords, where)}
+    return _bound_key(schema, path, keywords, where)
+
+
+def _bound_key(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``_bound`` inside a mapping: key ``path[0]`` (``*``: any key)."""
+    head, rest = path[0], path[1:]
+    if schema.get("type") != "object":
+        raise TypeError(f"range '{where}': '{head}' inside an input that is not a mapping")
+    values = dict(schema.get("additionalProperties", {}))
+    if head == "*":
+        return {**schema, "additionalProperties": _bound(values, rest, keywords, where)}
+    known = dict(schema.get("properties", {}))
+    known[head] = _bound(dict(known.get(head, values)), rest, keywords, where)
+    return {**schema, "properties": known}
+
+
+def _split(path: str) -> list[str]:
+    """``a.b[].c`` -> ``["a", "b", "[]", "c"]``."""
+    parts: list[str] = []
+    for piece in path.split("."):
+        name, brackets = piece.partition("[]")[0], piece.count("[]")
+        parts += ([name] if name else []) + ["[]"] * brackets
+    return parts
 
 
 def _enums(schema: Mapping[str, Any]) -> list[Any]:
@@ -306,7 +366,7 @@ def _json_schema(hint: Any) -> dict[str, Any]:
 
 
 def _describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Resolver:
-    name, outputs, own = func.__kb_resolver__  # type: ignore[attr-defined]
+    name, outputs, own, ranges = func.__kb_resolver__  # type: ignore[attr-defined]
     hints = typing.get_type_hints(func)
     inputs: dict[str, Any] = {}
     required: set[str] = set()
@@ -318,6 +378,11 @@ def _describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Res
         inputs[pname] = _json_schema(hints.get(pname, Any))
         if param.default is inspect.Parameter.empty:
             required.add(pname)
+    for path, keywords in ranges.items():
+        top, *rest = _split(path)
+        if top not in inputs:
+            raise TypeError(f"resolver '{name}': range '{path}' names no input")
+        inputs[top] = _bound(inputs[top], rest, keywords, path)
     labels = {k: Text(es, en) for k, (es, en) in {**(shared or {}), **own}.items()}
     return Resolver(name, func, inputs, frozenset(required), outputs, wants_context, labels)
 

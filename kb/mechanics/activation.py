@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver
+from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver, between
 
 
 def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
@@ -17,7 +17,9 @@ def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
     return out
 
 
-@resolver("activation.alternate", outputs={"order": "who activates at each turn",
+@resolver("activation.alternate",
+          ranges={"units.*": between(0, 10)},  # generic: 0 to 10 units a side
+          outputs={"order": "who activates at each turn",
                                            "run": "activations the last player makes alone at the end"})
 def alternate(order: list[str], units: dict[str, int]) -> Outcome:
     """Alternate activations in ``order`` until every unit has activated once."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kb.mechanics import Chance, Outcome, Trace, outcome, resolver
+from kb.mechanics import Chance, Outcome, Trace, outcome, resolver, between
 from kb.mechanics.dice import chance, check_roll, parse
 
 __all__ = ["roll_under", "roll_over"]
@@ -51,7 +51,11 @@ def roll_over(trace: Trace, dice: str, target: int, roll: int | None, modifiers:
     return _check(trace, dice, target, roll, modifiers, under=False)
 
 
-@resolver("check.roll-under", outputs=_OUTPUTS)
+@resolver("check.roll-under",
+          ranges={"target": between(0, 21),  # a generic check: any target of the dice the seeds roll (1D6, 2D6, D20)
+                  "roll": between(1, 20),  # a roll the dice cannot give is refused (impossible-roll)
+                  "modifiers.*": between(-6, 6)},
+          outputs=_OUTPUTS)
 def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "1d20") -> Outcome:  # noqa: B006 (read only)
     """A check that succeeds when the roll is at most the target number plus modifiers."""
     trace = Trace()
@@ -61,7 +65,11 @@ def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, 
                    target=need, success=success, margin=margin)
 
 
-@resolver("check.roll-over", outputs=_OUTPUTS)
+@resolver("check.roll-over",
+          ranges={"target": between(0, 21),  # as roll-under
+                  "roll": between(1, 20),
+                  "modifiers.*": between(-6, 6)},
+          outputs=_OUTPUTS)
 def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "2d6") -> Outcome:  # noqa: B006 (read only)
     """A check that succeeds when the roll is at least the target number plus modifiers."""
     trace = Trace()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.mechanics import Outcome, Trace, outcome, resolver
+from kb.mechanics import Outcome, Trace, outcome, resolver, between
 
 
 def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: int) -> tuple[int, bool]:
@@ -18,7 +18,11 @@ def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: 
     return left, dead
 
 
-@resolver("damage.apply", outputs={"life": "life left", "dead": "whether it dies"})
+@resolver("damage.apply",
+          ranges={"life": between(0, 40),  # generic: 0 to 40, the most life an example gives
+                  "damage": between(0, 40),
+                  "dies_below": between(0, 1)},  # a model dies below 1 life, or (some games) at 0 and below
+          outputs={"life": "life left", "dead": "whether it dies"})
 def apply(life: int, damage: int, dies_below: int = 1) -> Outcome:
     """Subtract damage from life."""
     trace = Trace()
@@ -26,7 +30,13 @@ def apply(life: int, damage: int, dies_below: int = 1) -> Outcome:
     return outcome(trace, life=left, dead=dead)
 
 
-@resolver("damage.exchange", outputs={"attacker_life": "attacker's life left", "defender_life": "defender's life left",
+@resolver("damage.exchange",
+          ranges={"attacker_attack": between(0, 9),  # generic: the cards of the seeds print 0 to 9
+                  "attacker_life": between(0, 9),
+                  "defender_attack": between(0, 9),
+                  "defender_life": between(0, 9),
+                  "dies_below": between(0, 1)},
+          outputs={"attacker_life": "attacker's life left", "defender_life": "defender's life left",
                                       "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"})
 def exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int, dies_below: int = 1) -> Outcome:
     """Both sides deal their attack to the other at the same time."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from kb.mechanics import RuleError, Outcome, Trace, Chance, outcome, resolver
+from kb.mechanics import RuleError, Outcome, Trace, Chance, outcome, resolver, between
 
 __all__ = ["Dice", "parse", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
 
@@ -106,7 +106,10 @@ def check_roll(dice: Dice, roll: int | None) -> None:
                         f"{roll} cannot be rolled on {dice} ({dice.low}–{dice.high})")
 
 
-@resolver("dice.odds", outputs={"favourable": "outcomes that meet the bound",
+@resolver("dice.odds",
+          ranges={"at_least": between(0, 21),  # any bound of the dice the seeds roll (1D6, 2D6, D20)
+                  "at_most": between(0, 21)},
+          outputs={"favourable": "outcomes that meet the bound",
                                 "outcomes": "all equally likely outcomes",
                                 "probability": "favourable/outcomes as a fraction text"})
 def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Outcome:
@@ -123,7 +126,9 @@ def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> 
     return outcome(trace, event, favourable=fav, outcomes=total, probability=f"{fav}/{total}")
 
 
-@resolver("dice.initiative", outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
+@resolver("dice.initiative",
+          ranges={"rolls[].*": between(1, 20)},  # the seeds roll initiative on 2D6 or a D20
+          outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
 def initiative(rolls: list[dict[str, int]], highest_first: bool = True) -> Outcome:
     """Order players by a roll, re-rolling ties among the tied players only.
 

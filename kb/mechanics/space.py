@@ -1,0 +1,308 @@
+"""The finite space of a resolver's inputs around one worked example, and every outcome in it.
+
+A calculator on the site lets a player change an example's numbers and choices. The answers are the
+resolver's own, computed at build time: :func:`space` turns the resolver's inputs (their JSON Schema,
+with the ranges the resolver declares) and an example's ``given`` into :class:`Field` s, each with the
+finite tuple of values it takes; :func:`enumerate_space` calls the resolver once for every combination.
+A combination is numbered in mixed radix, the first field most significant (:meth:`Space.number`), so a
+page only turns the fields' values into positions and the positions into a number to find its answer.
+
+What is not a player's number or choice stays at the example's value (a ``fixed`` field): texts (ids of
+models, steps, players), numbers with no declared range, and fields that would take the space over
+``budget`` combinations (the fields are taken in the form's order: the inputs, then the values inside
+mappings and lists, which keep the example's keys and length).
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterator, Mapping
+
+from kb.mechanics import Outcome, Resolver, RuleError
+
+__all__ = ["MAX_COMBINATIONS", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
+           "takes_choices"]
+
+MAX_COMBINATIONS = 2048
+"""Most combinations one calculator enumerates (the build's time and the data's size grow with it)."""
+
+FIXED, INTEGER, NUMBER, BOOLEAN, ENUM = "fixed", "integer", "number", "boolean", "enum"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One value of the inputs a form shows."""
+
+    name: str
+    """The form's name for it: the input (``roll``), a key inside a mapping (``attacker.attack``), a list's item (``rolls[]``)."""
+    path: tuple[str | int, ...]
+    """Where it sits in ``given``: the input's name, then keys and list positions."""
+    key: str
+    """What labels it: the innermost mapping key or the input's name."""
+    kind: str
+    """``integer``, ``number``, ``boolean``, ``enum`` or ``fixed`` (stays at the example's value)."""
+    values: tuple[Any, ...]
+    """The values it takes, in order (``None``: not given); a fixed field's one value."""
+    bounds: Mapping[str, Any]
+    """The declared range (``minimum``, ``maximum``, ``multipleOf``) of a number; empty otherwise."""
+
+    @property
+    def optional(self) -> bool:
+        """True when "not given" is one of its values."""
+        return self.kind != FIXED and None in self.values
+
+
+@dataclass(frozen=True)
+class Space:
+    """The fields of a calculator and the example it starts from."""
+
+    resolver: str
+    """The resolver's name."""
+    base: Mapping[str, Any]
+    """The example's inputs, with the defaults of inputs it leaves out that a field shows."""
+    fields: tuple[Field, ...]
+    """Every field, in the form's order (fixed ones included)."""
+
+    @property
+    def variable(self) -> tuple[Field, ...]:
+        """The fields a player may change."""
+        return tuple(f for f in self.fields if f.kind != FIXED)
+
+    @property
+    def size(self) -> int:
+        """How many combinations the variable fields make."""
+        return math.prod(len(f.values) for f in self.variable)
+
+    def given(self, positions: tuple[int, ...]) -> dict[str, Any]:
+        """The inputs for one combination (a position in each variable field's values)."""
+        out = copy.deepcopy(dict(self.base))
+        for f, pos in zip(self.variable, positions, strict=True):
+            _put(out, f.path, f.values[pos])
+        return out
+
+    def number(self, positions: tuple[int, ...]) -> int:
+        """The combination's number: mixed radix, the first variable field most significant."""
+        n = 0
+        for f, pos in zip(self.variable, positions, strict=True):
+            n = n * len(f.values) + pos
+        return n
+
+    def positions(self, given: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """Each variable field's position for ``given`` (``None`` when a value is not one the space holds)."""
+        out = []
+        for f in self.variable:
+            value = _get(given, f.path)
+            found = next((i for i, v in enumerate(f.values) if _same(v, value)), None)
+            if found is None:
+                return None
+            out.append(found)
+        return tuple(out)
+
+    def combinations(self) -> Iterator[tuple[int, ...]]:
+        """Every combination, in number order."""
+        sizes = [len(f.values) for f in self.variable]
+        for n in range(self.size):
+            pos = []
+            for size in reversed(sizes):
+                n, r = divmod(n, size)
+                pos.append(r)
+            yield tuple(reversed(pos))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A combination the resolver refuses: its rule error (or ``resolver-failed`` when it raised anything else)."""
+
+    code: str
+    kind: str | None
+    error: RuleError | None
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
+
+
+def _put(data: Any, path: tuple[str | int, ...], value: Any) -> None:
+    for step in path[:-1]:
+        data = data[step]
+    data[path[-1]] = value
+
+
+def _get(data: Any, path: tuple[str | int, ...]) -> Any:
+    for step in path:
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            return _MISSING
+    return data
+
+
+_MISSING = object()
+
+
+def takes_choices(res: Resolver) -> bool:
+    """True when some input, at any depth, is a number, a yes/no or one of named values."""
+    return any(_has_choice(s) for s in res.inputs.values())
+
+
+def _has_choice(schema: Any) -> bool:
+    if not isinstance(schema, Mapping):
+        return False
+    if schema.get("type") in (INTEGER, NUMBER, BOOLEAN) or "enum" in schema:
+        return True
+    subs = list(schema.get("anyOf", [])) + list(schema.get("properties", {}).values())
+    subs += [schema[k] for k in ("items", "additionalProperties") if k in schema]
+    return any(_has_choice(s) for s in subs)
+
+
+def _branch(schema: Mapping[str, Any], value: Any) -> tuple[Mapping[str, Any], bool]:
+    """The branch of ``schema`` that ``value`` takes, and whether ``None`` is allowed."""
+    if "anyOf" not in schema:
+        return schema, schema.get("type") == "null"
+    branches = [b for b in schema["anyOf"] if b.get("type") != "null"]
+    nullable = len(branches) < len(schema["anyOf"])
+    if value is None:
+        return (branches[0] if len(branches) == 1 else {}), nullable
+    for b in branches:
+        if _fits(b, value):
+            return b, nullable
+    return {}, nullable
+
+
+def _fits(schema: Mapping[str, Any], value: Any) -> bool:
+    kind = schema.get("type")
+    if "enum" in schema:
+        return value in schema["enum"]
+    if isinstance(value, bool):
+        return kind == BOOLEAN
+    return {INTEGER: isinstance(value, int), NUMBER: isinstance(value, (int, float)), "string": isinstance(value, str),
+            "array": isinstance(value, list), "object": isinstance(value, Mapping)}.get(str(kind), False)
+
+
+def _numbers(schema: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """Every value a bounded number takes (``None`` when it declares no bounds)."""
+    if "minimum" not in schema or "maximum" not in schema:
+        return None
+    step = Fraction(str(schema.get("multipleOf", 1)))
+    low, high = Fraction(str(schema["minimum"])), Fraction(str(schema["maximum"]))
+    count = int((high - low) / step) + 1
+    found = [low + i * step for i in range(count)]
+    if schema.get("type") == INTEGER:
+        return tuple(int(v) for v in found)
+    return tuple(int(v) if v.denominator == 1 else float(v) for v in found)
+
+
+def _leaves(name: str, path: tuple[str | int, ...], key: str, schema: Mapping[str, Any], value: Any) -> list[Field]:
+    branch, nullable = _branch(schema, value)
+    kind = branch.get("type")
+    if isinstance(value, Mapping) and kind == "object":
+        known = branch.get("properties", {})
+        return [f for k, v in value.items()
+                for f in _leaves(f"{name}.{k}", path + (k,), str(k), known.get(k, branch.get("additionalProperties") or {}), v)]
+    if isinstance(value, list) and kind == "array":
+        return [f for i, v in enumerate(value) for f in _leaves(f"{name}[]", path + (i,), key, branch.get("items", {}), v)]
+    return [_leaf(name, path, key, branch, value, nullable)]
+
+
+def _leaf(name: str, path: tuple[str | int, ...], key: str, branch: Mapping[str, Any], value: Any, nullable: bool) -> Field:
+    """One value: a choice among the schema's values, or fixed at ``value``."""
+    found = _choices(branch, value)
+    if found is None:
+        return Field(name, path, key, FIXED, (value,), {})
+    kind, values, bounds = found
+    return Field(name, path, key, kind, ((None,) if nullable else ()) + values, bounds)
+
+
+def _choices(branch: Mapping[str, Any], value: Any) -> tuple[str, tuple[Any, ...], dict[str, Any]] | None:
+    """The kind, values and bounds of a choice that holds ``value`` (``None``: not a bounded choice)."""
+    kind = str(branch.get("type", ""))
+    bounds: dict[str, Any] = {}
+    values: tuple[Any, ...] | None = None
+    if "enum" in branch:
+        kind, values = ENUM, tuple(branch["enum"])
+    elif kind == BOOLEAN:
+        values = (False, True)
+    elif kind in (INTEGER, NUMBER):
+        values, bounds = _numbers(branch), {k: branch[k] for k in _BOUNDS if k in branch}
+    if values is None or not (value is None or any(_same(v, value) for v in values)):
+        return None
+    return kind, values, bounds
+
+
+_BOUNDS = ("minimum", "maximum", "multipleOf")
+
+
+def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATIONS) -> Space:
+    """The calculator of ``res`` that starts from ``given`` (an example's inputs)."""
+    params = inspect.signature(res.func).parameters
+    base: dict[str, Any] = {}
+    found: list[Field] = []
+    for name, schema in res.inputs.items():
+        if name in given:
+            value = given[name]
+        else:
+            default = params[name].default
+            value = None if default is inspect.Parameter.empty else copy.deepcopy(default)
+            if isinstance(value, (Mapping, list)):
+                continue  # an absent mapping or list stays absent: its keys and length are the example's to give
+        base[name] = value
+        found += _leaves(name, (name,), name, schema, value)
+    return Space(res.name, base, _within(found, base, budget))
+
+
+def _within(found: list[Field], base: Mapping[str, Any], budget: int) -> tuple[Field, ...]:
+    """The fields, those that would take the space over ``budget`` fixed at the example's value: the inputs
+    themselves first, then the values inside mappings and lists, each in the form's order."""
+    order = sorted(range(len(found)), key=lambda i: (len(found[i].path) > 1, i))
+    kept, total = set(), 1
+    for i in order:
+        f = found[i]
+        if f.kind != FIXED and total * len(f.values) <= budget:
+            kept.add(i)
+            total *= len(f.values)
+    return tuple(f if i in kept or f.kind == FIXED else Field(f.name, f.path, f.key, FIXED, (_get(base, f.path),), {})
+                 for i, f in enumerate(found))
+
+
+def enumerate_space(sp: Space, res: Resolver, context: Any = None) -> list[Outcome | Refusal]:
+    """The resolver's answer for every combination of ``sp``, in number order."""
+    out: list[Outcome | Refusal] = []
+    extra = {"context": context} if res.wants_context else {}
+    for pos in sp.combinations():
+        out.append(call(res, sp.given(pos), extra))
+    return out
+
+
+def call(res: Resolver, given: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> Outcome | Refusal:
+    """The resolver's answer for ``given``: its outcome, or its refusal."""
+    try:
+        return res.func(**given, **(extra or {}))
+    except RuleError as err:
+        return Refusal(err.code, err.kind, err)
+    except Exception:  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
+        return Refusal("resolver-failed", None, None)
+
+
+def plain(value: Any) -> Any:
+    """An outcome's value as JSON-ready data: fractions as ``"n/d"``, tuples as lists, mappings as dicts."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def answer(result: Outcome | Refusal) -> dict[str, Any]:
+    """What ``data-kb-outcome`` holds for a result: the outcome's values, or ``{"error": CODE, "kind": KIND}``."""
+    if isinstance(result, Refusal):
+        return {"error": result.code, "kind": result.kind}
+    return plain(dict(result.values))
+

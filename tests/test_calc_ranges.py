@@ -1,0 +1,87 @@
+"""Ranges declared by resolvers (issue 30): they join the inputs' JSON Schema at their path, `kb check`
+refuses an example outside them at the value's line, and every bundled resolver that takes a number
+declares the range of its player's numbers."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from conftest import cli
+from kb.mechanics import Registry, allowed, between, outcome, resolver, Trace
+
+BAD_RANGE = """\
+id: g.ok
+kind: rule
+game: g
+title: {es: Bien, en: Fine}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: check.roll-over
+    given: {target: 7, roll: 25, modifiers: {cover: 9}}
+    expect: {success: true}
+"""
+
+
+def _module(**ranges) -> Registry:
+    mod = types.ModuleType("kb_game_t")
+
+    @resolver("t.r", outputs={"x": "x"}, ranges=ranges)
+    def r(roll: int | None, who: dict[str, dict[str, int]], rolls: list[int], mods: dict[str, int] = {},  # noqa: B006
+          dice: str = "2d6"):
+        return outcome(Trace(), x=1)
+
+    r.__module__ = mod.__name__
+    mod.r = r  # type: ignore[attr-defined]
+    return Registry(Registry.scan(mod))
+
+
+def test_a_range_joins_the_schema_at_its_path() -> None:
+    res = _module(**{"roll": between(2, 12), "who.*.life": between(1, 5), "who.boss.life": between(1, 9),
+                     "rolls[]": between(1, 20), "mods.*": between(-3, 3, 1), "dice": allowed("2d6", "1d20")}).get("t.r")
+    assert res is not None
+    assert res.inputs["roll"] == {"anyOf": [{"type": "integer", "minimum": 2, "maximum": 12}, {"type": "null"}]}
+    who = res.inputs["who"]
+    assert who["additionalProperties"]["properties"]["life"] == {"type": "integer", "minimum": 1, "maximum": 5}
+    assert who["properties"]["boss"]["properties"]["life"] == {"type": "integer", "minimum": 1, "maximum": 9}
+    assert who["additionalProperties"]["additionalProperties"] == {"type": "integer"}  # other keys keep the type only
+    assert res.inputs["rolls"]["items"] == {"type": "integer", "minimum": 1, "maximum": 20}
+    assert res.inputs["mods"]["additionalProperties"] == {"type": "integer", "minimum": -3, "maximum": 3, "multipleOf": 1}
+    assert res.inputs["dice"] == {"type": "string", "enum": ["2d6", "1d20"]}
+
+
+@pytest.mark.parametrize("path, problem", [
+    ("luck", "names no input"),
+    ("who.life", "bounds a object"),
+    ("roll[]", r"'\[\]' on an input that is not a list"),
+    ("rolls.x", "inside an input that is not a mapping"),
+])
+def test_a_range_that_fits_no_input_is_refused_by_name(path: str, problem: str) -> None:
+    with pytest.raises(TypeError, match=problem):
+        _module(**{path: between(0, 1)})
+
+
+def test_between_refuses_an_empty_range() -> None:
+    with pytest.raises(ValueError, match="minimum is above the maximum"):
+        between(5, 2)
+
+
+def test_kb_check_refuses_an_example_outside_the_range_at_the_value(tree) -> None:
+    tree({"g/a.yaml": BAD_RANGE})
+    code, out, err = cli("check", "--no-warnings")
+    assert code == 1, out + err
+    assert "Traceback" not in out + err
+    assert out.splitlines() == [
+        "content/g/a.yaml:9:30: error[input-out-of-range]: 'given.roll' = 25 is outside what 'check.roll-over' takes: "
+        "from 1 to 20",
+        "content/g/a.yaml:9:53: error[input-out-of-range]: 'given.modifiers.cover' = 9 is outside what 'check.roll-over' "
+        "takes: from -6 to 6",
+    ]
+
+
+def test_a_value_inside_the_range_passes(tree) -> None:
+    tree({"g/a.yaml": BAD_RANGE.replace("roll: 25", "roll: 12").replace("cover: 9", "cover: 0")})
+    code, out, err = cli("check", "--no-warnings")
+    assert code == 0, out + err
