@@ -304,5 +304,5 @@ def answer(result: Outcome | Refusal) -> dict[str, Any]:
     """What ``data-kb-outcome`` holds for a result: the outcome's values, or ``{"error": CODE, "kind": KIND}``."""
     if isinstance(result, Refusal):
         return {"error": result.code, "kind": result.kind}
-    return plain(dict(result.values))
+    return {str(k): plain(v) for k, v in result.values.items()}
 
