@@ -69,3 +69,23 @@ def measure(search: Callable[..., Sequence[str]], items: list[dict] | None = Non
         if values:
             out[f"by_{facet}"] = {v: _summary([(i, r) for i, r in rows if i.get(facet) == v]) for v in values}
     return out
+
+
+def passage_answers(kb, items: list[dict]) -> dict:
+    """How often the passage a hit shows holds the answer (issue 31): over the items whose first hit is an
+    expected entry, the share whose passage text holds one of the item's ``answer`` phrases (folded,
+    case- and accent-insensitive substring). ``kb``: a :class:`kb.KnowledgeBase`."""
+    from kb.core.terms import fold
+
+    first = found = 0
+    for item in items:
+        answers = [a for a in item["answer"] if isinstance(a, str)]  # two items carry a YAML `false` (n 128, 129)
+        if not answers:
+            continue
+        hits = kb.search(item["q"], lang=item.get("lang"), limit=1).hits
+        if not hits or hits[0].id not in item["expect"]:
+            continue
+        first += 1
+        text = fold(hits[0].passage.text.lower()) if hits[0].passage else ""
+        found += any(fold(a.lower()) in text for a in answers)
+    return {"first": first, "answered": found, "share": found / first if first else 0.0}

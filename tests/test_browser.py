@@ -113,8 +113,8 @@ def _ready(pg) -> None:
 
 
 def _hits(pg) -> list[str]:
-    """The result links' hrefs, in rank order."""
-    return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.href)")
+    """The pages the result links open, in rank order (each link's href without its ``#passage``)."""
+    return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.href.split('#')[0])")
 
 
 def _ids(pg) -> list[str]:
@@ -157,6 +157,22 @@ def test_search_for_the_english_name_finds_the_spanish_page(page, base: str) -> 
     hits = _search(page, "line of sight")
     assert hits and hits[0] == f"{base}/es/mini/line-of-sight.html", hits
     assert all("/en/" not in h for h in hits)  # the Spanish site searches Spanish pages only
+
+
+def test_a_result_opens_its_page_at_the_passage_that_matched(page, base: str) -> None:
+    """Issue 31: a result links to the passage that matched best (``#text-1``: the paragraph saying LdV), and the
+    page opens there with that paragraph marked."""
+    page.goto(f"{base}/es/index.html")
+    _search(page, "sin LdV no se puede disparar")
+    first = page.locator("a.kb-search__hit").first
+    assert first.get_attribute("data-kb-id") == "mini.shooting"
+    assert first.evaluate("e => e.href") == f"{base}/es/mini/shooting.html#text-1"
+    first.click()
+    page.wait_for_url(f"{base}/es/mini/shooting.html#text-1")
+    target = page.locator(":target")
+    assert target.evaluate("e => e.id") == "text-1" and "LdV" in target.inner_text()
+    assert target.evaluate("e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+    assert page.evaluate("() => document.querySelector('#text-1').getBoundingClientRect().top") < 400  # scrolled to it
 
 
 def test_abbreviation_and_typo_find_their_entries(page, base: str) -> None:
@@ -216,7 +232,7 @@ def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
     assert page.locator("a.kb-search__hit[aria-selected]").count() == 0
     box.press("ArrowUp")
     box.press("Enter")  # the selected result: the first
-    page.wait_for_url(f"{base}/es/mini/line-of-sight.html")
+    page.wait_for_url(f"{base}/es/mini/line-of-sight.html#*")  # at the passage that matched
 
 
 def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, base: str) -> None:
@@ -481,7 +497,7 @@ def test_site_works_from_disk_offline(browser, site: Path) -> None:
         hits = _search(pg, "linea de vision")
         assert hits and hits[0] == (site / "es" / "mini" / "line-of-sight.html").as_uri(), hits
         pg.keyboard.press("Enter")
-        pg.wait_for_url("**/es/mini/line-of-sight.html")
+        pg.wait_for_url("**/es/mini/line-of-sight.html#*")
         pg.goto((site / "es" / "mini" / "shooting.html").as_uri())  # copy-link from disk: the fallback copies
         pg.locator("article p#text-1").hover()
         pg.locator("article p#text-1 > .kb-cite-btn").click()

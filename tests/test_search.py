@@ -372,3 +372,16 @@ def test_spelling_reaches_two_edits_in_a_long_word(features: KnowledgeBase) -> N
     result = features.search("frabnoc", lang="es")  # two letters wrong in a seven-letter word
     assert result.did_you_mean == "frobnic" and result.hits[0].id == "g.short"
 
+
+def test_a_hit_names_the_passage_that_answers(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    hit = kb.search("¿puedo disparar estando trabado?").hits[0]
+    assert hit.id == "g.shoot" and hit.passage is not None
+    assert hit.passage.anchor == "text-1" and "trabada no dispara" in hit.passage.text and "**trabada**" in hit.snippet
+    example = kb.search("disparar con un marine que saca un 8").hits[0]
+    assert example.id == "g.shoot" and example.passage is not None and example.passage.anchor == "example-hit"
+    assert kb.search("shooting an engaged model", lang="en").hits[0].passage.text.startswith("An engaged model")
+    data = hit.to_dict()["passage"]
+    assert data == {"anchor": "text-1", "text": hit.passage.text}
+    code, out, _ = cli("--content", str(root), "search", "disparar trabado", "--json")
+    assert code == 0 and json.loads(out)["hits"][0]["passage"]["anchor"] == "text-1"

@@ -123,6 +123,9 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
         docs = [_doc(r.stored_fields(d), lang, url) for d in docnums]
         terms: dict[str, int] = {}
         fields = [_field(s, r, name, field, docnums, docs, terms) for name, field in _fields(lang)]
+        for doc, d in zip(docs, docnums, strict=True):  # each passage's anchor and analysed terms (ranking.best_passage)
+            doc["passages"] = [[a, [terms.setdefault(t, len(terms)) for t in held]]
+                               for a, _text, held in json.loads(r.stored_fields(d).get("passages") or "[]")]
         spelling = {b.decode("utf-8"): 0 for b in r.lexicon(f"spell_{lang}")}
         for word in spelling:
             spelling[word] = r.frequency(f"spell_{lang}", word)

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 12
+VERSION = 13
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
@@ -84,7 +84,8 @@ def _distinct(names: list[str], lang: str, title: str) -> list[str]:
 
 def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
-    from kb.view.entry import content_texts, entry_view  # a build needs the entry view (and jsonschema); a query does not
+    from kb.view.entry import SECTIONS, content_texts, entry_view  # a build needs the entry view (and jsonschema); a query does not
+    from kb.view.anchors import SOURCE, SUMMARY, entry_anchor, passages, section_anchor
 
     def titles(entry_id: str) -> Text | None:
         found = kb.get(entry_id)
@@ -95,7 +96,12 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     out = []
     for lang in LANGS:
         summary = entry.text("summary")
-        body = [_plain(text, titles, lang) for text in content_texts(entry_view(entry, lang, titles))]
+        view = entry_view(entry, lang, titles)
+        body = [_plain(text, titles, lang) for text in content_texts(view)]
+        headings = {SOURCE, *(section_anchor(key) for key, _ in SECTIONS)}  # a heading or the source line answers nothing
+        shown = [(a, " ".join(t.split())) for a, t in passages(view) if t.strip() and a not in headings]
+        if entry.kind == "concept":  # a concept's page is the concept map: its heading is its one place
+            shown = [(entry_anchor(entry.id), shown[0][1])] if shown and shown[0][0] == SUMMARY else []
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
             allowed = (s.get("allows") for s in flatten_steps(seq.get("steps", [])))
@@ -109,10 +115,18 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
             f"questions_{lang}": "\n".join((*entry.questions(lang), *entry.typed(lang))),
             f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
             f"body_{lang}": "\n".join(body),
+            "passages": json.dumps([_passage(a, _plain(t, titles, lang), lang) for a, t in shown], ensure_ascii=False),
         }
         doc[f"spell_{lang}"] = "\n".join(doc[f"{f}_{lang}"] for f in FIELDS)
         out.append(doc)
     return out
+
+
+def _passage(anchor: str, text: str, lang: str) -> list[Any]:
+    """A passage as the index stores it: ``[anchor, text, [its distinct analysed terms, as in body_<lang>]]``."""
+    from kb.search.query import analyse
+
+    return [anchor, text, sorted(set(analyse(f"body_{lang}", text)))]
 
 
 def meta(kb: "Linked") -> dict[str, Any]:

@@ -38,7 +38,7 @@ from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 from kb.search import ranking
 
-__all__ = ["Hit", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
+__all__ = ["Hit", "Passage", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
            "SearchError", "LANGS"]
 
 _STOP = STOPWORDS["es"] | STOPWORDS["en"]
@@ -56,7 +56,7 @@ def _analyzer(lang: str | None, stop: bool = True) -> Any:
 def _schema() -> Schema:
     fields: dict[str, Any] = dict(
         key=ID(stored=True, unique=True), entry=ID(stored=True, sortable=True), game=ID(stored=True, sortable=True),
-        kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED,
+        kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED, passages=STORED,
     )
     for lang in LANGS:
         for name in ranking.FIELDS:
@@ -85,6 +85,14 @@ class SearchError(KbError):
 
 
 @dataclass(frozen=True)
+class Passage:
+    """A place of an entry's page (:mod:`kb.view.passages`): its HTML id there and its plain text."""
+
+    anchor: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Hit:
     """One entry found."""
 
@@ -102,11 +110,14 @@ class Hit:
     """A short passage with the matched words between ``**``."""
     lang: str
     """Language of the text that matched best."""
+    passage: Passage | None = None
+    """The passage of the entry's page (in ``lang``) that matched best: its anchor and its text."""
 
     def to_json(self) -> dict[str, Any]:
-        """The hit as JSON-ready data."""
+        """The hit as JSON-ready data (``passage``: ``{"anchor", "text"}`` or ``None``)."""
         return {"id": self.id, "game": self.game, "kind": self.kind, "title": self.title,
-                "score": round(self.score, 4), "snippet": self.snippet, "lang": self.lang}
+                "score": round(self.score, 4), "snippet": self.snippet, "lang": self.lang,
+                "passage": {"anchor": self.passage.anchor, "text": self.passage.text} if self.passage else None}
 
     to_dict = to_json
     """The same as :meth:`to_json` (every returned type has ``to_dict()``)."""
@@ -505,9 +516,9 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
                 docs, values = score(s, plan(words, near, ()), factor, keep)
                 fuzzy = bool(len(docs))
         did_you_mean = " ".join(said) if fixed else None
-        stems = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w))
-                 | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, stems, context)
+        terms = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w)) for lg in LANGS}
+        stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
+        return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
@@ -531,6 +542,26 @@ def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
         if ranked:
             out[w] = ranked[0]
     return out
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What of the query a hit's text is searched for, per language: ``terms``, the query's analysed words
+    (they choose the passage); ``stems``, those and the folded words as typed (they are marked)."""
+
+    terms: Mapping[str, frozenset[str]]
+    stems: Mapping[str, frozenset[str]]
+
+
+def best_passage(st: _Stats, items: Sequence[Sequence[Any]], terms: frozenset[str], lang: str) -> Passage | None:
+    """The passage (``[anchor, text, terms]`` as stored) holding the most of the query's analysed ``terms``, each
+    weighed by its IDF in the language's body field (:func:`ranking.best_passage`); ties to the first in reading
+    order (the summary comes first); none matching: the first."""
+    if not items:
+        return None
+    weights = {t: ranking.idf(st.n, st.reader.doc_frequency(f"body_{lang}", t)) for t in terms}
+    best = ranking.best_passage([set(item[2]) for item in items], weights)
+    return Passage(items[best][0], items[best][1])
 
 
 def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
@@ -562,7 +593,7 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
 
 
 def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | None, limit: int,
-             did_you_mean: str | None, fuzzy: bool, stems: dict[str, frozenset[str]], context: str | None) -> Result:
+             did_you_mean: str | None, fuzzy: bool, marks: Marks, context: str | None) -> Result:
     """One hit per entry (its best document), best first; ties by document number."""
     lang = want_lang or "es"
     entries, entry_ix = st.codes["entry"]
@@ -590,11 +621,8 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
         if want_lang and doc_lang != want_lang and (stored["entry"], want_lang) in st.doc_of:
             stored = st.stored(st.doc_of[(stored["entry"], want_lang)])  # the reader's language, whichever matched best
             doc_lang = stored["lang"]
-        snippet = ""
-        for name in (f"summary_{doc_lang}", f"body_{doc_lang}"):
-            snippet = _snippet(stored.get(name) or "", stems[doc_lang])
-            if "**" in snippet:
-                break
+        passage = best_passage(st, json.loads(stored.get("passages") or "[]"), marks.terms[doc_lang], doc_lang)
+        snippet = _snippet(passage.text if passage else stored.get(f"summary_{doc_lang}") or "", marks.stems[doc_lang])
         out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
-                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang))
+                       re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang, passage))
     return Result(text, tuple(out), len(found), by_game, did_you_mean, fuzzy, context)

@@ -70,7 +70,7 @@ from kb.core.terms import STOPWORDS, fold
 __all__ = [
     "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
     "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
-    "entry_factor", "context_table", "game_context", "named_games", "NAMED_GAME_OTHERS", "is_known_word", "query_language", "max_distance",
+    "entry_factor", "best_passage", "context_table", "game_context", "named_games", "NAMED_GAME_OTHERS", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
 
@@ -176,6 +176,18 @@ def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], contex
     if named and game not in named:
         factor *= NAMED_GAME_OTHERS
     return factor
+
+
+def best_passage(passages: Sequence[Iterable[str]], weights: Mapping[str, float]) -> int:
+    """Which of a hit's passages (each given by its analysed terms) it shows: the one whose terms hold the most
+    query weight (``weights``: each analysed query term's IDF in the body field), the first of equals; 0 when
+    none holds any (the summary, when the entry has one, is passage 0)."""
+    best, best_score = 0, 0.0
+    for i, held in enumerate(passages):
+        score = sum(w for t, w in weights.items() if t in held)
+        if score > best_score:
+            best, best_score = i, score
+    return best
 
 
 # ---------------------------------------------------------------- game context

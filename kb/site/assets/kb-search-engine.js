@@ -341,12 +341,32 @@
       byGame[d.game] = (byGame[d.game] || 0) + 1;
       byKind[d.kind] = (byKind[d.kind] || 0) + 1;
       if (hits.length < limit) {
-        hits.push({ doc: pair[0], id: d.id, title: d.title, game: d.game, kind: d.kind, url: d.url,
-                    summary: d.summary, score: pair[1] });
+        var at = self.passage(d, said);
+        hits.push({ doc: pair[0], id: d.id, title: d.title, game: d.game, kind: d.kind, passage: at,
+                    url: d.url && at && d.url.indexOf("#") < 0 ? d.url + "#" + at : d.url, summary: d.summary, score: pair[1] });
       }
     });
     return { query: text, hits: hits, total: seen.size, byGame: byGame, byKind: byKind, didYouMean: didYouMean,
              marks: this.marks(said) };
+  };
+
+  /* ranking.best_passage: the anchor of the document's passage whose terms hold the most IDF (body field) of the
+   * query's analysed words, the first of equals, the first when none holds any; null when it has none. */
+  Engine.prototype.passage = function (d, ws) {
+    var list = d.passages || [], body = this.fields.body, n = this.rules.docCount, weights = new Map(), self = this;
+    if (!list.length) return null;
+    ws.forEach(function (w) {
+      (self.lookup(fold(w)) || []).forEach(function (t) {
+        if (t >= 0) weights.set(t, Math.log(n / (((body && body.df.get(t)) || 0) + 1)) + 1);
+      });
+    });
+    var best = 0, bestScore = 0;
+    list.forEach(function (p, i) {
+      var held = new Set(p[1]), score = 0;
+      weights.forEach(function (wt, t) { if (held.has(t)) score += wt; });
+      if (score > bestScore) { best = i; bestScore = score; }
+    });
+    return list[best][0];
   };
 
   /* What to mark in a result's line: the query's analysed terms, and its words of three letters or more. */
