@@ -123,9 +123,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
         docs = [_doc(r.stored_fields(d), lang, url) for d in docnums]
         terms: dict[str, int] = {}
         fields = [_field(s, r, name, field, docnums, docs, terms) for name, field in _fields(lang)]
-        for doc, d in zip(docs, docnums, strict=True):  # each passage's anchor and analysed terms (ranking.best_passage)
-            doc["passages"] = [[a, [terms.setdefault(t, len(terms)) for t in held]]
-                               for a, _text, held in json.loads(r.stored_fields(d).get("passages") or "[]")]
+        _passages(r, docnums, docs, terms)
         spelling = {b.decode("utf-8"): 0 for b in r.lexicon(f"spell_{lang}")}
         for word in spelling:
             spelling[word] = r.frequency(f"spell_{lang}", word)
@@ -134,6 +132,13 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
     return {"version": FORMAT, "lang": lang, "docs": docs, "terms": list(terms), "fields": fields,
             "words": words, "spelling": sorted(spelling.items()), "rules": rules,
             "games": dict(sorted(game_names.items()))}
+
+
+def _passages(r: Any, docnums: list[int], docs: list[dict[str, Any]], terms: dict[str, int]) -> None:
+    """Each document's passages: anchor and analysed terms, as ids into ``terms`` (``ranking.best_passage``)."""
+    for doc, d in zip(docs, docnums, strict=True):
+        doc["passages"] = [[a, [terms.setdefault(t, len(terms)) for t in held]]
+                           for a, _text, held in json.loads(r.stored_fields(d).get("passages") or "[]")]
 
 
 def _doc(stored: Mapping[str, Any], lang: str, url: Callable[[str], str | None]) -> dict[str, Any]:

@@ -84,8 +84,7 @@ def _distinct(names: list[str], lang: str, title: str) -> list[str]:
 
 def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
-    from kb.view.entry import SECTIONS, content_texts, entry_view  # a build needs the entry view (and jsonschema); a query does not
-    from kb.view.anchors import SOURCE, SUMMARY, entry_anchor, passages, section_anchor
+    from kb.view.entry import content_texts, entry_view  # a build needs the entry view (and jsonschema); a query does not
 
     def titles(entry_id: str) -> Text | None:
         found = kb.get(entry_id)
@@ -98,10 +97,6 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
         summary = entry.text("summary")
         view = entry_view(entry, lang, titles)
         body = [_plain(text, titles, lang) for text in content_texts(view)]
-        headings = {SOURCE, *(section_anchor(key) for key, _ in SECTIONS)}  # a heading or the source line answers nothing
-        shown = [(a, " ".join(t.split())) for a, t in passages(view) if t.strip() and a not in headings]
-        if entry.kind == "concept":  # a concept's page is the concept map: its heading is its one place
-            shown = [(entry_anchor(entry.id), shown[0][1])] if shown and shown[0][0] == SUMMARY else []
         seq = entry.data.get("sequence")
         if isinstance(seq, dict):
             allowed = (s.get("allows") for s in flatten_steps(seq.get("steps", [])))
@@ -115,18 +110,27 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
             f"questions_{lang}": "\n".join((*entry.questions(lang), *entry.typed(lang))),
             f"summary_{lang}": _plain(summary.best(lang), titles, lang) if summary else "",
             f"body_{lang}": "\n".join(body),
-            "passages": json.dumps([_passage(a, _plain(t, titles, lang), lang) for a, t in shown], ensure_ascii=False),
+            "passages": json.dumps(_passages(entry, view, titles), ensure_ascii=False),
         }
         doc[f"spell_{lang}"] = "\n".join(doc[f"{f}_{lang}"] for f in FIELDS)
         out.append(doc)
     return out
 
 
-def _passage(anchor: str, text: str, lang: str) -> list[Any]:
-    """A passage as the index stores it: ``[anchor, text, [its distinct analysed terms, as in body_<lang>]]``."""
+def _passages(entry: Entry, view: Any, titles: Callable[[str], Any]) -> list[list[Any]]:
+    """The places of the entry's page a hit can point to (:func:`kb.view.anchors.passages`), as the index stores
+    them: ``[anchor, plain text, [its distinct analysed terms, as in body_<lang>]]``. Section headings and the
+    source line answer nothing and are left out; a concept's page is the concept map, where its heading is its
+    one place."""
     from kb.search.query import analyse
+    from kb.view.anchors import SOURCE, SUMMARY, entry_anchor, passages, section_anchor
+    from kb.view.entry import SECTIONS
 
-    return [anchor, text, sorted(set(analyse(f"body_{lang}", text)))]
+    headings = {SOURCE, *(section_anchor(key) for key, _ in SECTIONS)}
+    shown = [(a, " ".join(_plain(t, titles, view.lang).split())) for a, t in passages(view) if t.strip() and a not in headings]
+    if entry.kind == "concept":
+        shown = [(entry_anchor(entry.id), shown[0][1])] if shown and shown[0][0] == SUMMARY else []
+    return [[a, t, sorted(set(analyse(f"body_{view.lang}", t)))] for a, t in shown]
 
 
 def meta(kb: "Linked") -> dict[str, Any]:

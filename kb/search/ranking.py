@@ -227,6 +227,10 @@ def game_context(words: Sequence[str], table: Mapping[str, str], named: frozense
     point to (a word, or it without a final ``s``/``es``), when one leads."""
     if named:
         return next(iter(named)) if len(named) == 1 else None
+    return _vote(words, table)
+
+
+def _vote(words: Sequence[str], table: Mapping[str, str]) -> str | None:
     votes: dict[str, int] = {}
     for word in words:
         w = fold(word)
