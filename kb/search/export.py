@@ -49,10 +49,11 @@ from kb.core.cache import load, save
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import ranking
+from kb.search.index import MAX_QUERY
 
 __all__ = ["FORMAT", "export", "to_script", "EXTRA_WORDS"]
 
-FORMAT = 1
+FORMAT = 2
 """Version of the data layout; ``kb-search.js`` refuses other versions."""
 EXTRA_WORDS = 100000
 """How many of each language's most common words (wordfreq) are offered to the word map."""
@@ -223,8 +224,8 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "namedOthers": ranking.NAMED_GAME_OTHERS,
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),
-        "spelling": {"min": 4, "maxdist": 2, "prefix": 1},
-        "fuzzy": {"minLength": 3, "long": 5},
+        "spelling": {"min": ranking.SPELL_MIN_LENGTH, "short": ranking.SHORT_WORD, "prefix": ranking.SAME_PREFIX},
+        "fuzzy": {"minLength": ranking.FUZZY_MIN_LENGTH}, "maxQuery": MAX_QUERY,
     }
 
 

@@ -290,11 +290,11 @@ class _Stats:
             for btext, info in self.reader.iter_field(fieldname):
                 text = btext.decode("utf-8") if isinstance(btext, bytes) else btext
                 if text:
-                    table.setdefault((text[0], len(text)), []).append((text, info.doc_frequency()))
+                    table.setdefault((text[:ranking.SAME_PREFIX], len(text)), []).append((text, info.doc_frequency()))
         if not word:
             return []
-        d = ranking.max_distance(word)
-        return [c for n in range(len(word) - d, len(word) + d + 1) for c in table.get((word[0], n), ())]
+        d, head = ranking.max_distance(word), word[:ranking.SAME_PREFIX]
+        return [c for n in range(len(word) - d, len(word) + d + 1) for c in table.get((head, n), ())]
 
     def _lengths(self, fieldname: str) -> list[int]:
         out: list[int] = []
@@ -471,7 +471,7 @@ def _known(s: Any, word: str) -> bool:
 def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str]:
     """Misspelt word → its correction: only words neither in the index nor words of Spanish or English."""
     out: dict[str, str] = {}
-    unknown = [w for w in words if len(w) >= 4 and not w.isdigit() and not _known(s, w)]
+    unknown = [w for w in words if len(w) >= ranking.SPELL_MIN_LENGTH and not w.isdigit() and not _known(s, w)]
     unknown = [w for w in unknown if not ranking.is_known_word(w)]
     if not unknown:
         return out
@@ -532,7 +532,7 @@ def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for w in words:
         folded = fold(w.lower())
-        if len(folded) < 3:
+        if len(folded) < ranking.FUZZY_MIN_LENGTH:
             continue
         cands: dict[str, int] = {}
         for lg in LANGS:

@@ -69,7 +69,7 @@ from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
     "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
-    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
+    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "SPELL_MIN_LENGTH", "FUZZY_MIN_LENGTH", "SHORT_WORD", "SAME_PREFIX", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
     "entry_factor", "best_passage", "context_table", "game_context", "named_games", "NAMED_GAME_OTHERS", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
@@ -274,9 +274,19 @@ def query_language(words: Sequence[str]) -> str | None:
     return max(score, key=score.__getitem__)
 
 
+SPELL_MIN_LENGTH = 4
+"""Shortest word a spelling correction is sought for (shorter ones are taken as typed)."""
+FUZZY_MIN_LENGTH = 3
+"""Shortest word the last resort (nothing matched at all) looks a nearest indexed word up for."""
+SHORT_WORD = 5
+"""Words up to this many letters are corrected within one edit; longer ones within two (:func:`max_distance`)."""
+SAME_PREFIX = 1
+"""How many first letters a correction shares with the word typed."""
+
+
 def max_distance(word: str) -> int:
-    """Most edits allowed to correct ``word``: 1 up to 5 letters, 2 beyond."""
-    return 1 if len(word) <= 5 else 2
+    """Most edits allowed to correct ``word``: 1 up to :data:`SHORT_WORD` letters, 2 beyond."""
+    return 1 if len(word) <= SHORT_WORD else 2
 
 
 def edit_distance(a: str, b: str, limit: int | None = None) -> int:

@@ -12,8 +12,7 @@
 (function (root) {
   "use strict";
 
-  var FORMAT = 1;
-  var MAX_QUERY = 500;
+  var FORMAT = 2;
 
   /* Lowercase, accents off (the engine folds the same way; the data's words are folded already). */
   function fold(text) {
@@ -124,7 +123,7 @@
 
   /* The nearest indexed word (ranking.rank_corrections): fewest edits, then closest length, most frequent, alphabetical. */
   Engine.prototype.suggest = function (word) {
-    var prefix = word.slice(0, this.rules.spelling.prefix), max = word.length <= 5 ? 1 : 2;
+    var prefix = word.slice(0, this.rules.spelling.prefix), max = word.length <= this.rules.spelling.short ? 1 : 2;
     var best = null, bestKey = null;
     for (var i = 0; i < this.spelling.length; i++) {
       var cand = this.spelling[i][0];
@@ -296,7 +295,7 @@
   Engine.prototype.search = function (query, options) {
     options = options || {};
     var limit = options.limit || 10, self = this, rules = this.rules;
-    var text = String(query).slice(0, MAX_QUERY);
+    var text = String(query).slice(0, rules.maxQuery);
     var ws = words(text.replace(PUNCT, " "));
     var kept = ws.filter(function (w) { return !self.questionWords.has(fold(w)); });
     ws = kept.length ? kept : ws;
@@ -319,7 +318,7 @@
     var run = this._run(ws, fixed, allow);
     if (!run.acc.size) {
       var near = {};
-      ws.forEach(function (w) { var f = fold(w); if (f.length >= 3) { var c = self.suggest(f); if (c) near[w] = c; } });
+      ws.forEach(function (w) { var f = fold(w); if (f.length >= rules.fuzzy.minLength) { var c = self.suggest(f); if (c) near[w] = c; } });
       run = this._run(ws, near, allow);
     }
     var coord = [];

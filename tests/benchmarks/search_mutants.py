@@ -1,0 +1,95 @@
+"""Hand-written mutants of kb/search/ranking.py and kb/search/query.py (issue 31, item 5).
+
+    .venv/bin/python tests/benchmarks/search_mutants.py [--only N ...]
+
+Each mutant changes one decision of the ranking (a parameter, a rule, a branch); it is applied, the
+search tests run (``tests/test_search.py``, first failure stops them), the file is restored. Prints
+``killed`` or ``SURVIVED`` per mutant and the count; a mutant whose text is not found is reported as
+``STALE`` (the code moved: fix the mutant). The files are restored even when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+R, Q = "kb/search/ranking.py", "kb/search/query.py"
+
+MUTANTS: list[tuple[str, str, str, str]] = [
+    (R, "    return math.log(documents / (frequency + 1)) + 1", "    return 1.0", "no IDF"),
+    (R, '"summary": 0.75, "body": 0.75}', '"summary": 0.75, "body": 0.0}', "no length normalisation in the body"),
+    (R, '{"title": 4.0, "names": 3.0', '{"title": 1.0, "names": 3.0', "title weight 1"),
+    (R, "return ((1 + matched) / (1 + words)) ** COORDINATION if words else 1.0", "return 1.0", "no coordination"),
+    (R, "BM25_K1 = 1.2\n", "BM25_K1 = 0.0001\n", "no term-frequency saturation"),
+    (R, "EXACT_NAME_BOOST = 3.0\n", "EXACT_NAME_BOOST = 1.0\n", "no exact-name boost"),
+    (R, "GAME_CONTEXT_BOOST = 1.6\n", "GAME_CONTEXT_BOOST = 1.0\n", "no game context"),
+    (R, "NAMED_GAME_OTHERS = 0.02\n", "NAMED_GAME_OTHERS = 1.0\n", "the game named is no filter"),
+    (R, "COORDINATION = 3.0\n", "COORDINATION = 1.0\n", "coordination power 1"),
+    (R, "KNOWN_ZIPF = 1.5\n", "KNOWN_ZIPF = 99\n", "no spelling guard"),
+    (R, "return 1 if len(word) <= SHORT_WORD else 2", "return 1", "one edit at most"),
+    (R, 'KIND_PRIOR: Mapping[str, float] = {"term": 0.25, "concept": 0.2}', "KIND_PRIOR: Mapping[str, float] = {}",
+     "no kind prior"),
+    (R, "    kept = [w for w in words if fold(w) not in QUESTION_WORDS]", "    kept = words", "question words kept"),
+    (R, "    return [key, bare] if bare and bare != key else [key]", "    return [key]", "game words not left out of names"),
+    (R, "    if named and game not in named:", "    if False:", "the game named never filters"),
+    (R, "        return next(iter(named)) if len(named) == 1 else None", "        return None", "the game named is no context"),
+    (R, "        if score > best_score:", "        if score >= best_score:", "passage ties to the last"),
+    (R, "    score = {lang: 0.0 for lang in LANGS}\n    for word in words:", "    score = {lang: 0.0 for lang in LANGS}\n    for word in ():",
+     "no query language"),
+    (Q, "        if hit is not None and found:", "        if hit is not None:", "a word the index lacks counts"),
+    (Q, "    return table[kind_ix, game_ix, exact_ix]", "    return table[kind_ix, game_ix, 0]", "exact names ignored"),
+    (Q, "            keep &= ix == values.index(value) if value in values else False", "            pass", "no filters"),
+    (Q, "    unknown = [w for w in unknown if not ranking.is_known_word(w)]", "", "known words corrected"),
+    (Q, "        if not len(docs):\n            near = _nearest(s, words)", "        if False:\n            near = _nearest(s, words)",
+     "no fuzzy fallback"),
+    (Q, "        best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))",
+     "        best[entries[entry_ix[docs[i]]]] = (float(values[i]), int(docs[i]))", "an entry's worst document"),
+    (Q, "    if fieldname.startswith(\"names_\") and word == word.lower():", "    if False:", "lowercase names as names"),
+    (Q, "        clauses = {(f\"{name}_{lang}\", term): ranking.ALTERNATIVE_WEIGHT * ranking.FIELD_WEIGHTS[name]",
+     "        clauses = {(f\"{name}_{lang}\", term): 0.0 * ranking.FIELD_WEIGHTS[name]", "no glossary alternatives"),
+    (Q, "    weights = {t: ranking.idf(st.n, st.reader.doc_frequency(f\"body_{lang}\", t)) for t in terms}",
+     "    weights = {t: 1.0 for t in terms}", "passages by count, not IDF"),
+    (Q, "            stored = st.stored(st.doc_of[(stored[\"entry\"], want_lang)])", "            pass",
+     "the hit shown in the language that matched"),
+    (Q, "    if any(reader.doc_frequency(f\"spell_{lang}\", fold(word)) for lang in LANGS):\n        return True", "",
+     "an indexed word as typed is unknown"),
+    (Q, "                    cands[c] = cands.get(c, 0) + freq\n            ranked = ranking.rank_corrections(folded, cands)\n            if ranked:\n                out[w] = ranked[0]",
+     "                    cands[c] = cands.get(c, 0) + freq\n            ranked = ranking.rank_corrections(folded, cands)\n            if ranked:\n                out[w] = ranked[-1]",
+     "the farthest correction"),
+]
+
+
+def run(mutant: tuple[str, str, str, str]) -> str:
+    path, old, new, _ = mutant
+    file = REPO / path
+    text = file.read_text(encoding="utf-8")
+    if text.count(old) != 1:
+        return "STALE"
+    try:
+        file.write_text(text.replace(old, new), encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "pytest", "tests/test_search.py", "-q", "-x", "-p", "no:cacheprovider"],
+                              cwd=REPO, capture_output=True)
+    finally:
+        file.write_text(text, encoding="utf-8")
+    return "SURVIVED" if done.returncode == 0 else "killed"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", type=int, nargs="*", help="run these mutants only (1-based)")
+    args = ap.parse_args()
+    counts: dict[str, int] = {}
+    for n, mutant in enumerate(MUTANTS, 1):
+        if args.only and n not in args.only:
+            continue
+        verdict = run(mutant)
+        counts[verdict] = counts.get(verdict, 0) + 1
+        print(f"{n:>2} {verdict:<8} {mutant[0]}: {mutant[3]}", flush=True)
+    print(", ".join(f"{v} {c}" for v, c in sorted(counts.items())))
+
+
+if __name__ == "__main__":
+    main()
