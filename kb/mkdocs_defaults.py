@@ -21,9 +21,9 @@ __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults", "ass
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
-SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js", "kb-offline.js")
+SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js", "kb-offline.js", "kb-stepper.js")
 """The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
-tooltips, the language switch keeping the anchor); docs/site.md. In load order."""
+tooltips, the language switch keeping the anchor), the installable site, a sequence's stepper; docs/site.md. In load order."""
 
 FEATURES = ("navigation.indexes", "navigation.sections", "navigation.prune",
             "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")

@@ -338,7 +338,7 @@ def field_key(data: Any, path: DataPath) -> str:
     return out
 
 
-RESERVED_PAGES = frozenset({"index", "glossary"})
+RESERVED_PAGES = frozenset({"index", "glossary", "quickref"})
 """Page names a game folder uses itself; an entry with such a slug gets ``<slug>-entry``."""
 
 

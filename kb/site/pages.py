@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
-from kb.site.place import neighbours, place_lines, sequence_order, source_titles
+from kb.site.place import neighbours, place_lines, sequence_order, source_titles, turn_sequence
 from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
 from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
                                results_by_entry)
 from kb.view.entry import sequence_steps
+from kb.site.quickref import quickref_page, quickref_path
 from kb.site.translators import WORDS as TRANSLATORS_WORDS, PATH as TRANSLATORS_PATH, translators_page
 
 if TYPE_CHECKING:
@@ -92,14 +93,7 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
 
 def main_sequence(ctx: SiteContext, game: str) -> Entry | None:
     """The game's turn sequence: a core sequence, preferring ids that say turn or round, then the longest."""
-    seqs = ctx.kb.filter(game=game, kind="sequence")
-
-    def rank(e: Entry) -> tuple[Any, ...]:
-        slug = e.id.split(".", 1)[1]
-        count = len((e.data.get("sequence") or {}).get("steps", []))
-        return (e.rule_type != "core", "turn" not in slug, "round" not in slug, -count, e.id)
-
-    return min(seqs, key=rank) if seqs else None
+    return turn_sequence(ctx.kb.filter(game=game, kind="sequence"))
 
 
 def game_page(ctx: SiteContext, game: str) -> SitePage:
@@ -112,6 +106,7 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
     summary = meta.data.get("summary")
     if isinstance(summary, dict) and "es" in summary:
         out += [f"> {fmt(ctx.text(_text(summary), path, name))}", ""]
+    out += [f'[{t(ctx, "quickref")}](quickref.md){{: .kb-quickref-link data-kb-quickref="{entry_anchor(game)}" }}', ""]
     seq = main_sequence(ctx, game)
     if seq is not None:
         link = ctx.link_from(path)
@@ -250,7 +245,7 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
     """Every page, home first."""
     pages = [home_page(ctx)]
     for game in sorted(ctx.kb.games):
-        pages += [game_page(ctx, game), glossary_page(ctx, game)]
+        pages += [game_page(ctx, game), glossary_page(ctx, game), quickref_page(ctx, game)]
         pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
     pages.append(concepts_page(ctx))
     pages.append(translators_page(ctx))
@@ -265,7 +260,7 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
     """
     nodes = [NavNode(t(ctx, "home"), "index.md")]
     for game, meta in sorted(ctx.kb.games.items()):
-        items = [NavNode(t(ctx, "glossary"), f"{game}/glossary.md")]
+        items = [NavNode(t(ctx, "glossary"), f"{game}/glossary.md"), NavNode(t(ctx, "quickref"), quickref_path(game))]
         for kind in KIND_ORDER:
             entries = _sorted(ctx, ctx.kb.filter(game=game, kind=kind))
             if entries:

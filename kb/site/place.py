@@ -17,9 +17,20 @@ from typing import Any, Callable, Mapping
 from kb.core.model import Entry, Text
 from kb.site.render import escape
 
-__all__ = ["sequence_order", "neighbours", "place_lines", "source_titles"]
+__all__ = ["turn_sequence", "sequence_order", "neighbours", "place_lines", "source_titles"]
 
 Label = Callable[[str], str]
+
+
+def turn_sequence(sequences: list[Entry]) -> Entry | None:
+    """The game's turn sequence among its ``sequences``: a core one, preferring ids that say turn or round,
+    then the longest."""
+    def rank(e: Entry) -> tuple[Any, ...]:
+        slug = e.id.split(".", 1)[1]
+        count = len((e.data.get("sequence") or {}).get("steps", []))
+        return (e.rule_type != "core", "turn" not in slug, "round" not in slug, -count, e.id)
+
+    return min(sequences, key=rank) if sequences else None
 
 
 def sequence_order(sequence: Entry | None, entries: Mapping[str, Entry]) -> list[str]:

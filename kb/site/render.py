@@ -10,9 +10,11 @@ passes each page's HTML through an allow-list sanitiser (:mod:`kb.site.sanitise`
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Callable, Iterable, Mapping
 
+from kb.core.locale import pgettext
 from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
@@ -23,7 +25,7 @@ from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row,
 from kb.view.worked import ExampleView, Names
 
 __all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
-           "markdown_value", "steps", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
+           "markdown_value", "steps", "stepper", "STEPPER_WORDS", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
 """Maps (entry id, anchor) to a URL; ``None`` renders the link as plain text."""
@@ -134,7 +136,8 @@ def steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth:
         title = show(step.title)
         url = href(step.id) if href else None
         shown = f"[{title}]({url})" if url else title
-        mark = "" if href else f'<span id="{anchor("step", step.id)}"></span>'
+        number = f' data-kb-number="{html.escape(step.number)}"' if step.number else ""
+        mark = "" if href else f'<span id="{anchor("step", step.id)}"{number}></span>'
         n += step.numbered
         body = f"{pad}    " if step.numbered else pad  # an unnumbered step is a paragraph of its own, not an item
         lines = [f"{pad}{n}. {mark}**{shown}**" if step.numbered else f"{pad}{mark}**{shown}**"]
@@ -146,6 +149,19 @@ def steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth:
         out += [block] if step.numbered else ["", block, ""]
         out += steps(step.steps, lang, show, depth + step.numbered, href)
     return out
+
+
+STEPPER_WORDS = ("stepper", "previous", "next", "step_number", "step_position")
+"""The stepper's interface words (``msgctxt "site"``), handed to ``kb-stepper.js`` in ``data-kb-words``."""
+
+
+def stepper(sequence_id: str, lang: str, lines: list[str]) -> list[str]:
+    """A sequence's steps (``lines``, from :func:`steps`) inside the stepper's element,
+    ``data-kb-stepper="<sequence id>"``: ``kb-stepper.js`` shows them one at a time with next/back buttons;
+    without scripts the list reads as it is. Each step's mark carries its number (``data-kb-number``)."""
+    words = json.dumps({k: pgettext(lang, "site", k) for k in STEPPER_WORDS}, ensure_ascii=False)
+    return [f'<div class="kb-stepper" data-kb-stepper="{html.escape(sequence_id)}" '
+            f'data-kb-words="{html.escape(words)}" markdown="1">', "", *lines, "", "</div>"]
 
 
 def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str]) -> list[str]:
@@ -185,7 +201,7 @@ def render_entry(
 
 def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: LinkTo = _plain, heading: int = 1) -> str:
     """An entry's view as Markdown: title, meta, summary, then each section, then the source."""
-    page = _Page(view.lang, titles, link_to, "#" * heading)
+    page = _Page(view.lang, titles, link_to, "#" * heading, view.id)
     lang = view.lang
     out = [f"{page.h} {escape(view.title)} {{#{entry_anchor(view.id)}}}", "",
            f"*{' · '.join(escape(m) for m in view.meta)}* · {code(view.id)}", ""]
@@ -208,8 +224,8 @@ def _id(name: str) -> str:
 class _Page:
     """The Markdown of each kind of section, for one page (its language, links and heading level)."""
 
-    def __init__(self, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo, h: str) -> None:
-        self.lang, self.titles, self.link_to, self.h = lang, titles, link_to, h
+    def __init__(self, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo, h: str, entry_id: str) -> None:
+        self.lang, self.titles, self.link_to, self.h, self.id = lang, titles, link_to, h, entry_id
 
     def fmt(self, text: str) -> str:
         return inline(text, self.lang, self.titles, self.link_to)
@@ -235,7 +251,7 @@ class _Page:
         if isinstance(body, Table):
             return out + self.table(body, body.head)
         if isinstance(body, Steps):
-            out += steps(body.steps, lang, self.show) + [""]
+            out += stepper(self.id, lang, steps(body.steps, lang, self.show)) + [""]
             return out + ([f"*{label('repeats', lang)}:* {self.show(body.repeats)}", ""] if body.repeats else [])
         if isinstance(body, Questions):
             return out + [f"- {escape(q)}" for q in body.items] + [""]  # players' own words, not translations: no ids

@@ -22,7 +22,9 @@ TAGS: frozenset[str] = frozenset({
 
 ATTRIBUTES: dict[str, set[str]] = {
     "*": {"id", "class", "title", "lang", "hidden"},
-    "a": {"href"},
+    "a": {"href", "data-kb-quickref"},
+    "div": {"data-kb-stepper", "data-kb-words"},
+    "span": {"data-kb-number"},
     "ol": {"start"},
     "details": {"open"},
     "th": {"style"},

@@ -23,10 +23,11 @@ from kb.core.questions import shown_questions
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
+from kb.mechanics.procedures import numbered_steps
 from kb.view.worked import ExampleView, Names, example_view
 
 __all__ = ["Span", "Value", "Row", "Table", "Prose", "Step", "Steps", "Example", "Refs", "Questions", "Ruling",
-           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "interface", "content_texts", "shown_links", "SECTIONS", "CONTENT", "LITERAL", "REF"]
+           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "modifier_rows", "interface", "content_texts", "shown_links", "SECTIONS", "CONTENT", "LITERAL", "REF"]
 
 CONTENT, LITERAL, REF = "content", "literal", "ref"
 """The kinds of :class:`Span`."""
@@ -82,6 +83,9 @@ class Step:
     allows: tuple[Value, ...]
     numbered: bool
     steps: tuple["Step", ...]
+    number: str | None = None
+    """The step's number as the rulebook prints it (``3``, ``3.2``; ``None`` when unnumbered), counted as the
+    ``procedure.*`` resolvers count it (:func:`kb.mechanics.procedures.numbered_steps`)."""
 
 
 @dataclass(frozen=True)
@@ -263,23 +267,26 @@ def _phase(data: str, lang: str, titles: Callable[[str], Text | None], names: Na
     return (Span(shown, REF, target, step_id or None),)
 
 
-def facts(entry: Entry, lang: str, titles: Callable[[str], Text | None] = _no_names, names: Names = _no_names) -> list[Row]:
-    """Kind-specific facts as rows; ids among the values shown by their names. A sequence's steps and a
-    ruling's question and answer have sections of their own."""
+def facts(entry: Entry, lang: str, titles: Callable[[str], Text | None] = _no_names, names: Names = _no_names,
+          keys: Iterable[str] | None = None) -> list[Row]:
+    """Kind-specific facts as rows (only those named in ``keys`` when given); ids among the values shown by
+    their names. A sequence's steps and a ruling's question and answer have sections of their own."""
     block = entry.data.get(entry.kind)
     if not isinstance(block, dict) or entry.kind in ("sequence", "ruling"):
         return []
+    wanted = None if keys is None else set(keys)
     return [Row(_literal(interface(k, lang)), _fact(k, v, lang, titles, names)) for k, v in block.items()
-            if k not in _HIDDEN_FACTS]
+            if k not in _HIDDEN_FACTS and (wanted is None or k in wanted)]
 
 
 def sequence_steps(items: Any, lang: str, game: str = "", titles: Callable[[str], Text | None] = _no_names,
                    names: Names = _no_names) -> tuple[Step, ...]:
     """A sequence's steps worded in ``lang``; an allowed action links to ``<game>.<name>`` when that entry exists."""
-    return _steps(items, lang, _action(game, lang, titles, names))
+    numbers = {id(step): number for step, number in numbered_steps(items)}  # by the step's own mapping
+    return _steps(items, lang, _action(game, lang, titles, names), numbers)
 
 
-def _steps(items: Any, lang: str, allows: Callable[[str], Value]) -> tuple[Step, ...]:
+def _steps(items: Any, lang: str, allows: Callable[[str], Value], numbers: Mapping[int, Any]) -> tuple[Step, ...]:
     out = []
     for i, step in enumerate(items if isinstance(items, list) else [], 1):
         if not isinstance(step, dict):
@@ -288,7 +295,8 @@ def _steps(items: Any, lang: str, allows: Callable[[str], Value]) -> tuple[Step,
         allowed = step.get("allows")
         out.append(Step(str(step.get("id", i)), value(step.get("title", {}), lang), text,
                         tuple(allows(str(a)) for a in allowed) if isinstance(allowed, list) else (),
-                        step.get("numbered", True) is not False, _steps(step.get("steps", []), lang, allows)))
+                        step.get("numbered", True) is not False, _steps(step.get("steps", []), lang, allows, numbers),
+                        None if numbers.get(id(step)) is None else str(numbers[id(step)])))
     return tuple(out)
 
 
@@ -329,11 +337,15 @@ def _table(entry: Entry, lang: str, titles: Callable[[str], Text | None], names:
     return Table((interface("field", lang), interface("value", lang)), tuple(rows))
 
 
-def _modifiers(entry: Entry, lang: str) -> Table:
+def modifier_rows(entry: Entry, lang: str) -> tuple[Row, ...]:
+    """The entry's ``modifiers`` table as rows: the value with its sign, and when it applies."""
     mods = entry.data.get("modifiers")
-    rows = tuple(Row(value(m.get("value"), lang, sign=True), value(m.get("when"), lang))
+    return tuple(Row(value(m.get("value"), lang, sign=True), value(m.get("when"), lang))
                  for m in (mods if isinstance(mods, list) else []) if isinstance(m, dict))
-    return Table((interface("value", lang), interface("when", lang)), rows)
+
+
+def _modifiers(entry: Entry, lang: str) -> Table:
+    return Table((interface("value", lang), interface("when", lang)), modifier_rows(entry, lang))
 
 
 def _source(entry: Entry, lang: str, documents: Mapping[str, Text]) -> Source | None:

@@ -1,0 +1,125 @@
+/* The stepper of a sequence's page (docs/site.md, "Stepper"): the element data-kb-stepper="<sequence id>"
+ * holds the sequence's steps as the page's ordered list (readable as it is without scripts). This script
+ * shows them one at a time: the step's number as the rulebook prints it (data-kb-number on its mark), its
+ * title, what the active player may do now and its links, with buttons data-kb-step="back" / "next",
+ * the arrow keys (and Home / End) while the stepper has the focus, and a swipe on touch screens. The
+ * step is announced through an aria-live line. The words come from data-kb-words (the gettext catalog);
+ * the step's content is a copy of the page's own markup; nothing is built from text with innerHTML. */
+(function () {
+  "use strict";
+
+  function words(box) {
+    try { return JSON.parse(box.getAttribute("data-kb-words") || "{}"); } catch (e) { return {}; }
+  }
+
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (m, k) { return k in values ? values[k] : m; });
+  }
+
+  /* The step's own block (its list item or, unnumbered, its paragraph), without its sub-steps. */
+  function content(mark) {
+    var block = mark.closest("li, p") || mark.parentNode;
+    var copy = block.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll("ol, ul"), function (list) {
+      if (list.querySelector("[data-kb-number], span[id^='step-']")) list.remove();
+    });
+    Array.prototype.forEach.call(copy.querySelectorAll(".kb-cite-btn"), function (b) { b.remove(); });
+    Array.prototype.forEach.call(copy.querySelectorAll("[id]"), function (el) { el.removeAttribute("id"); });
+    copy.removeAttribute("id");
+    var out = document.createElement("div");
+    out.className = "kb-stepper__body";
+    while (copy.firstChild) out.appendChild(copy.firstChild);
+    return out;
+  }
+
+  function button(kind, text, arrow) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "md-button kb-stepper__button";
+    b.setAttribute("data-kb-step", kind);
+    b.textContent = kind === "back" ? arrow + " " + text : text + " " + arrow;
+    return b;
+  }
+
+  function setUp(box) {
+    var marks = Array.prototype.slice.call(box.querySelectorAll("span[id^='step-']"));
+    if (!marks.length || box.querySelector(".kb-stepper__ui")) return;
+    var w = words(box);
+    var ui = document.createElement("div");
+    ui.className = "kb-stepper__ui";
+    ui.setAttribute("role", "group");
+    ui.setAttribute("aria-label", w.stepper || "");
+    var status = document.createElement("p");
+    status.className = "kb-stepper__status";
+    status.setAttribute("aria-live", "polite");
+    status.setAttribute("aria-atomic", "true");
+    var panel = document.createElement("div");
+    panel.className = "kb-stepper__panel";
+    panel.tabIndex = 0;
+    var nav = document.createElement("div");
+    nav.className = "kb-stepper__nav";
+    var back = button("back", w.previous || "", "\u2190"), next = button("next", w.next || "", "\u2192");
+    nav.appendChild(back);
+    nav.appendChild(next);
+    ui.appendChild(status);
+    ui.appendChild(panel);
+    ui.appendChild(nav);
+    var at = -1;
+
+    function show(i) {
+      i = Math.max(0, Math.min(marks.length - 1, i));
+      if (i === at) return;
+      at = i;
+      var mark = marks[i], number = mark.getAttribute("data-kb-number");
+      var title = (mark.nextElementSibling && mark.nextElementSibling.textContent) || "";
+      var where = fill(w.step_position, { index: i + 1, count: marks.length });
+      var said = document.createElement("span");  /* the title, for screen readers: the panel shows it */
+      said.className = "kb-stepper__sr";
+      said.textContent = title ? ": " + title : "";
+      status.textContent = (number ? fill(w.step_number, { number: number }) + " \u00b7 " : "") + where;
+      status.appendChild(said);
+      box.setAttribute("data-kb-stepper-at", mark.id.replace(/^step-/, ""));
+      panel.replaceChildren(content(mark));
+      back.setAttribute("aria-disabled", String(i === 0));
+      next.setAttribute("aria-disabled", String(i === marks.length - 1));
+    }
+
+    back.addEventListener("click", function () { show(at - 1); });
+    next.addEventListener("click", function () { show(at + 1); });
+    ui.addEventListener("keydown", function (e) {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      var to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+                 Home: 0, End: marks.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      show(to);
+    });
+    var startX = null, startY = null;
+    panel.addEventListener("touchstart", function (e) {
+      if (e.touches.length !== 1) { startX = null; return; }
+      startX = e.touches[0].clientX;
+      startY = e.touches[0].clientY;
+    }, { passive: true });
+    panel.addEventListener("touchend", function (e) {
+      if (startX === null || !e.changedTouches.length) return;
+      var dx = e.changedTouches[0].clientX - startX, dy = e.changedTouches[0].clientY - startY;
+      startX = null;
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) show(dx < 0 ? at + 1 : at - 1);
+    }, { passive: true });
+
+    function fromHash() {
+      var id = decodeURIComponent(location.hash.slice(1));
+      var found = marks.findIndex(function (m) { return m.id === id; });
+      if (found >= 0) show(found);
+      return found >= 0;
+    }
+    box.insertBefore(ui, box.firstChild);
+    box.classList.add("kb-stepper--on");
+    if (!fromHash()) show(0);
+    window.addEventListener("hashchange", fromHash);
+  }
+
+  function init() { Array.prototype.forEach.call(document.querySelectorAll("[data-kb-stepper]"), setUp); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
