@@ -6,7 +6,7 @@ interface strings come from the gettext catalogs (:mod:`kb.core.locale`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
