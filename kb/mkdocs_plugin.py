@@ -1,27 +1,32 @@
 """MkDocs adapter: the knowledge base as a bilingual site (``plugins: [kb]`` in ``mkdocs.yml``).
 
-The build that ``mkdocs`` runs is the first language's (Spanish, pages under ``es/``, a root
-``index.html`` redirecting there). After it, :meth:`KnowledgeBasePlugin.on_post_build` runs one
-more MkDocs build per other language from the same ``mkdocs.yml`` into ``<site_dir>/<lang>/``, with
-that language as the theme's, so each language has its own interface strings and its own search
-index. Pages keep the same relative path in every language; each page's language switcher
-(``extra.alternate``) points at the same page in the others.
+One MkDocs build makes one language's site, the plugin's ``language`` (default: the first of ``languages``).
+The first language's pages go under ``<site_dir>/<lang>/`` with a root ``index.html`` redirecting to the
+reader's language; another language's build puts its whole site in ``<site_dir>/<lang>/``. ``kb build``
+runs one build per language, one after the other from the same ``mkdocs.yml``, then writes the service
+worker over all of them; ``mkdocs build`` and ``mkdocs serve`` make the one language. Pages keep the same
+relative path in every language; each page's language switcher (``extra.alternate``) points at the same
+page in the others.
+
+Only MkDocs' documented events and objects are used: no build inside a build, no patched method, no
+other object's private state (docs/architecture.md, "The MkDocs adapter").
 
 What pages exist and what they say is decided by :mod:`kb.site`; this module only loads the
-knowledge base once per build, hands the pages to MkDocs, reports problems and watches ``content/``.
-Knowledge-base errors and failed worked examples are logged as warnings, so ``mkdocs build --strict``
-fails on them; knowledge-base warnings are counted in one line (``fail_on_warnings: true`` turns them
-into MkDocs warnings too).
+knowledge base (once per process and content folder, again on each rebuild of ``mkdocs serve``), hands
+the pages to MkDocs, reports problems and watches ``content/``. Knowledge-base errors and failed worked
+examples are logged as warnings, so ``mkdocs build --strict`` fails on them; knowledge-base warnings are
+counted in one line (``fail_on_warnings: true`` turns them into MkDocs warnings too).
 """
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import os
 import posixpath
 import re
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -58,22 +63,25 @@ class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' _
     content = c.Optional(c.Type(str))
     """The content folder (default: ``$KB_CONTENT``, else ``content/`` beside ``mkdocs.yml``)."""
     languages = c.Type(list, default=list(LANGUAGES))
-    """Languages to build, the first at ``/<lang>/`` by ``mkdocs`` itself, the others after it."""
+    """The site's languages; the first is at ``/<lang>/`` with the root page redirecting to it."""
+    language = c.Optional(c.Type(str))
+    """The language this build makes (default: the first of ``languages``); ``kb build`` sets each in turn."""
     fail_on_warnings = c.Type(bool, default=False)
     """Report knowledge-base warnings (not only errors) as MkDocs warnings."""
 
 
 @dataclass(frozen=True)
 class _Loaded:
-    """What the first build loads and the other languages' builds reuse."""
+    """The knowledge base and its worked examples' results, loaded once for every language's build."""
 
+    root: str
     kb: KnowledgeBase
     results: dict[str, dict[str, ExampleResult]]
 
 
 @dataclass
 class _Build:
-    """The state of one language's build (MkDocs reuses plugin instances across configurations)."""
+    """The state of the build under way (builds run one at a time: ``on_config`` starts one)."""
 
     lang: str
     primary: bool
@@ -89,41 +97,47 @@ class _Build:
 
 
 class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-untyped-call]  # as above
-    """Generates every page of the site from the knowledge base.
+    """Generates every page of one language's site from the knowledge base.
 
-    MkDocs keeps one instance of a plugin that has startup hooks for every configuration it
-    loads in a process (``mkdocs serve`` rebuilds, and the other languages' builds here), so the
-    state of each build is kept per configuration object, never on the instance itself.
+    Having ``on_startup``, the instance lives for the whole process (MkDocs' documented behaviour for
+    ``mkdocs serve``; ``kb build`` starts it once for all its languages): the loaded knowledge base is
+    kept between builds of one command, and while serving, what the last build gave MkDocs.
     """
 
     def __init__(self) -> None:
-        self._builds: dict[int, _Build] = {}
-        self._seeds: dict[int, tuple[str, _Loaded]] = {}
-        self._content: str | None = None
+        self._build: _Build | None = None
+        self._loaded: _Loaded | None = None
         self._serving = False
-        self._dirty = False
-        self._shown: dict[tuple[str, str], str] = {}
-        """While serving: (language, page path) -> the Markdown the last build gave MkDocs."""
-        self._nav_shown: dict[str, tuple[Any, ...]] = {}
+        self._sources: _Sources | None = None
         self._search_kept: dict[str, SearchData] = {}
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Remember whether this process serves a preview (its rebuilds then write only what changed)."""
+        """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
+        self._loaded, self._search_kept = None, {}
         self._serving = command == "serve"
-        self._dirty = dirty
+        if self._serving and dirty:
+            self._sources = _Sources(tempfile.mkdtemp(prefix="kb-serve-"))
+
+    def on_shutdown(self) -> None:
+        if self._sources is not None:
+            shutil.rmtree(self._sources.folder, ignore_errors=True)
+        self._sources, self._loaded, self._build = None, None, None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         langs = self.config.languages
         if not langs or any(lg not in LANGUAGES for lg in langs):
             raise PluginError(f"kb: 'languages' must list some of {', '.join(LANGUAGES)}")
+        lang = self.config.language or langs[0]
+        if lang not in langs:
+            raise PluginError(f"kb: 'language' must be one of 'languages' ({', '.join(langs)}), not {lang!r}")
         started = time.monotonic()
-        seed = self._seeds.pop(id(config), None)
-        if seed is None:
-            self._builds.clear()
-            lang, loaded = langs[0], self._load(config)
-        else:
-            lang, loaded = seed
+        loaded = self._load(config)
+        primary = lang == langs[0]
+        if not primary:  # the other languages' sites sit inside the first's
+            config.site_dir = os.path.join(config.site_dir, lang)
+            if config.site_url:
+                config.site_url += f"{lang}/"
         apply_defaults(config, lang)
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
@@ -134,26 +148,19 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = build_site(loaded.kb, loaded.results, lang)
-        build = self._builds[id(config)] = _Build(lang, seed is None, loaded, site, started)
+        build = self._build = _Build(lang, primary, loaded, site, started)
         config.nav = nav_config(site.nav, build.prefix)
         log.info(f"{lang}: building {len(site.pages)} pages")
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        build = self._builds[id(config)]
-        same_nav = self._nav_shown.get(build.lang) == build.site.nav
-        self._nav_shown[build.lang] = build.site.nav
-        unchanged = 0
-        for page in build.site.pages:
-            file = File.generated(config, build.prefix + page.path, content=page.markdown)
-            if self._serving and same_nav and self._shown.get((build.lang, page.path)) == page.markdown:
-                file.is_modified = _unmodified  # type: ignore[method-assign]  # a dirty rebuild leaves its page as written
-                unchanged += 1
-            if self._serving:
-                self._shown[(build.lang, page.path)] = page.markdown
-            files.append(file)
-        if unchanged:
-            log.info(f"{build.lang}: {len(build.site.pages) - unchanged} page(s) changed")
+        build = self._current()
+        if self._sources is not None:
+            changed = self._sources.update(build, config, files)
+            log.info(f"{build.lang}: {changed} page(s) changed")
+        else:
+            for page in build.site.pages:
+                files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
         started = time.monotonic()
         kept = self._search_kept.get(build.lang) if self._serving else None
         build.search = kept or search_data(build.loaded.kb, build.loaded.kb.search_reader(), build.lang)
@@ -183,21 +190,21 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
                         nav: Navigation) -> TemplateContext:
         """Point the language switcher at this same page in every language; a game's pages' titles name the game."""
-        build = self._builds[id(config)]
+        build = self._current()
         src = page.file.src_uri.removeprefix(build.prefix)
         game = build.loaded.kb.games.get(src.split("/")[0]) if "/" in src else None
         if game is not None and not src.endswith("/index.md") and page.title:
             page.meta["title"] = f"{page.title} · {html.escape(game.name.best(build.lang))}"  # «Entrada · Juego»
         url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
         config.extra["alternate"] = [
-            {"name": LANGUAGES[lg], "lang": lg, "link": (self._root_of(build, lg) + url) or "./"}
+            {"name": LANGUAGES[lg], "lang": lg, "link": (_root_of(build, lg) + url) or "./"}
             for lg in self.config.languages
         ]
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Tell the page where its language's search data is (read by ``kb-search.js``)."""
-        build = self._builds[id(config)]
+        build = self._current()
         if "</head>" not in output:
             return output
         output = _compact_nav(output)
@@ -208,35 +215,21 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return output.replace("</head>", tag + "</head>", 1)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
-        """Watch ``content/``; rebuilds write only the pages an edit changed (MkDocs' dirty build).
-
-        ``mkdocs serve`` rebuilds everything after each edit (15–20 s on the bundled content); the
-        rebuilds here reload the knowledge base through its file cache, regenerate the pages' Markdown
-        and let MkDocs write only the pages whose Markdown changed (all of them when the menu changed).
-        ``mkdocs serve --clean`` keeps MkDocs' own full rebuilds.
-        """
-        server.watch(self._content or self._content_root(config))
-        if config.config_file_path and config.site_url:
-            server.builder = functools.partial(_dirty_rebuild, config.config_file_path, config.site_dir,
-                                               config.site_url, config.strict)
+        """Watch ``content/``: an edit rebuilds the preview (``mkdocs serve --dirty``: only the pages it changed)."""
+        server.watch(self._content_root(config))
         return server
 
     @event_priority(-200)  # after every other plugin has finished this language's build
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        build = self._builds.pop(id(config))
+        build = self._current()
+        self._build = None
         log.info(f"{build.lang}: built in {time.monotonic() - build.started:.1f} s")
-        if build.primary:
-            for lang in self.config.languages[1:]:
-                self._build_language(config, lang, build.loaded)
-            version = app.write_offline(config.site_dir, self.config.languages)
-            log.info(f"service worker and offline lists written (version {version})")
 
     # ------------------------------------------------------------------ helpers
-    def _root_of(self, build: _Build, lang: str) -> str:
-        """The root of ``lang``'s pages, relative to the root of ``build``'s site_dir."""
-        if build.primary:
-            return f"{lang}/"
-        return "" if lang == build.lang else f"../{lang}/"
+    def _current(self) -> _Build:
+        if self._build is None:  # pragma: no cover - MkDocs runs on_config first
+            raise PluginError("kb: a build event came before the build's configuration")
+        return self._build
 
     def _content_root(self, config: MkDocsConfig) -> str:
         base = os.path.dirname(config.config_file_path or "mkdocs.yml")
@@ -245,7 +238,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return os.environ.get("KB_CONTENT") or os.path.join(base, "content")
 
     def _load(self, config: MkDocsConfig) -> _Loaded:
-        root = self._content = self._content_root(config)
+        """The knowledge base of this command (loaded again for each rebuild of ``mkdocs serve``)."""
+        root = self._content_root(config)
+        if self._loaded is not None and self._loaded.root == root and not self._serving:
+            return self._loaded
         if not os.path.isdir(root):
             raise PluginError(f"kb: content folder not found: {root}")
         kb = KnowledgeBase.load(root)
@@ -264,24 +260,43 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 log.warning(r.diagnostic().format())
         ok = sum(r.passed for r in results)
         log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified")
-        return _Loaded(kb, results_by_entry(results))
+        self._loaded = _Loaded(root, kb, results_by_entry(results))
+        return self._loaded
 
-    def _build_language(self, config: MkDocsConfig, lang: str, loaded: _Loaded) -> None:
-        """Run a whole MkDocs build of ``lang`` into ``<site_dir>/<lang>`` from the same ``mkdocs.yml``."""
-        from mkdocs.commands.build import build
-        from mkdocs.config import load_config
 
-        if not config.config_file_path:
-            raise PluginError("kb: building the other languages needs the path of mkdocs.yml")
-        sub = load_config(config.config_file_path, site_dir=os.path.join(config.site_dir, lang),
-                          docs_dir=config.docs_dir, strict=config.strict,
-                          site_url=(config.site_url + f"{lang}/") if config.site_url else None)
-        plugin = next((p for p in sub.plugins.values() if isinstance(p, KnowledgeBasePlugin)), None)
-        if plugin is None:  # pragma: no cover - the same mkdocs.yml lists the plugin
-            raise PluginError("kb: the plugin is missing from the other language's configuration")
-        plugin._seeds[id(sub)] = (lang, loaded)
-        sub.theme["language"] = lang
-        build(sub, dirty=self._dirty)  # plugins of this process are already started: no startup/shutdown events
+class _Sources:
+    """``mkdocs serve --dirty``: the pages' Markdown as files, rewritten only when their text (or the menu)
+    changed, so that MkDocs' dirty build (``File.is_modified``: the source newer than the page) writes only
+    the pages an edit changed."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.shown: dict[tuple[str, str], str] = {}
+        self.nav: dict[str, tuple[Any, ...]] = {}
+
+    def update(self, build: _Build, config: MkDocsConfig, files: Files) -> int:
+        """Add the build's pages to ``files``, backed by their source files; how many were rewritten."""
+        same_nav = self.nav.get(build.lang) == build.site.nav
+        self.nav[build.lang] = build.site.nav
+        changed = 0
+        for page in build.site.pages:
+            uri = build.prefix + page.path
+            path = os.path.join(self.folder, build.lang, uri)
+            if not same_nav or self.shown.get((build.lang, uri)) != page.markdown:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as out:
+                    out.write(page.markdown)
+                self.shown[(build.lang, uri)] = page.markdown
+                changed += 1
+            files.append(File.generated(config, uri, abs_src_path=path))
+        return changed
+
+
+def _root_of(build: _Build, lang: str) -> str:
+    """The root of ``lang``'s pages, relative to the root of ``build``'s site_dir."""
+    if build.primary:
+        return f"{lang}/"
+    return "" if lang == build.lang else f"../{lang}/"
 
 
 def _url(path: str, directory_urls: bool) -> str:
@@ -300,23 +315,6 @@ def _unused(src_uri: str) -> bool:
     """A theme file no page loads: the theme's search (lunr and its worker; the engine's search replaces
     it) and source maps."""
     return src_uri.startswith(_UNUSED) or src_uri.endswith(".map")
-
-
-def _unmodified() -> bool:
-    return False
-
-
-def _dirty_rebuild(config_file: str, site_dir: str, site_url: str, strict: bool) -> None:
-    """``mkdocs serve``'s rebuild, dirty: the configuration read afresh, only changed pages written."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    config = load_config(config_file, site_dir=site_dir, strict=strict)
-    config.site_url = site_url
-    for plugin in config.plugins.values():  # the process's kb instance: its other languages' builds too
-        if isinstance(plugin, KnowledgeBasePlugin):
-            plugin._serving, plugin._dirty = True, True
-    build(config, serve_url=site_url, dirty=True)
 
 
 _NAV_START = '<nav class="md-nav md-nav--primary"'

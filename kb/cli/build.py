@@ -1,4 +1,4 @@
-"""``kb build``: run the MkDocs build of both languages with progress lines, replacing the site atomically.
+"""``kb build``: one MkDocs build per language, one after the other, with progress lines, replacing the site atomically.
 
 The site is built into a temporary sibling of the target folder; only a successful build is
 swapped in (two renames), so a failed build leaves the previous site as it was.
@@ -13,9 +13,12 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from kb.core.files import abandoned
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
 
 __all__ = ["default_config", "build"]
 
@@ -62,11 +65,8 @@ class _Lines(logging.Handler):
 def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path | None,
           out: TextIO, err: TextIO) -> int:
     """Build the site; returns 0 on success, 1 when the build failed (the old site is kept)."""
-    from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
-
-    from kb.mkdocs_plugin import KnowledgeBasePlugin
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")
@@ -87,16 +87,8 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         _sweep(target)
         tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
         tmp.chmod(0o755)
-        config.site_dir = str(tmp)
-        if content is not None:
-            for plugin in config.plugins.values():
-                if isinstance(plugin, KnowledgeBasePlugin):
-                    plugin.config.content = str(Path(content).resolve())
-        config.plugins.on_startup(command="build", dirty=False)
-        try:
-            mkdocs_build(config)
-        finally:
-            config.plugins.on_shutdown()
+        _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
+                         str(tmp), content)
         _swap(tmp, target)
         tmp = None
         out.write(f"kb build: site written to {target} in {time.monotonic() - start:.1f} s\n")
@@ -110,6 +102,38 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         kb_log.removeHandler(progress)
         mk.removeHandler(problems)
         mk.setLevel(old_level)
+
+
+def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site_dir: str,
+                     content: Path | None) -> None:
+    """One MkDocs build per language of the ``kb`` plugin into ``site_dir``, the first language first (its
+    build empties the folder), then the service worker over all of them. Without the plugin, one build."""
+    from mkdocs.commands.build import build as mkdocs_build
+
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
+    from kb.site import app
+
+    def plugin(config: MkDocsConfig) -> KnowledgeBasePlugin | None:
+        return next((p for p in config.plugins.values() if isinstance(p, KnowledgeBasePlugin)), None)
+
+    found = plugin(first)
+    langs: list[str | None] = list(found.config.languages) if found is not None else [None]
+    first.plugins.on_startup(command="build", dirty=False)  # once: the knowledge base is loaded once
+    try:
+        for n, lang in enumerate(langs):
+            config = first if n == 0 else load()
+            config.site_dir = site_dir
+            kb = plugin(config)
+            if kb is not None:
+                kb.config.language = lang
+                if content is not None:
+                    kb.config.content = str(Path(content).resolve())
+            mkdocs_build(config)
+    finally:
+        first.plugins.on_shutdown()
+    if found is not None:
+        version = app.write_offline(site_dir, [lg for lg in langs if lg])
+        logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
 
 
 _RENAME_EXCHANGE = 2
