@@ -29,7 +29,11 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import jinja2
+from markupsafe import Markup
 
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -55,6 +59,10 @@ from kb.site.structure import LANGUAGES, Site, nav_config, results_by_entry
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
 
 log = get_plugin_logger(__name__)
+
+THEME = Path(__file__).resolve().parent / "site" / "theme"
+"""The plugin's templates, found after the theme's own (a pack's ``custom_dir`` and Material come first)."""
+PAGE_TEMPLATE = "kb-page.html"
 
 
 class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ is untyped
@@ -161,6 +169,17 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         else:
             for page in build.site.pages:
                 files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
+        self._add_data(build, config, files)
+        asset_files(files, config)
+        for unused in [f for f in files if _unused(f.src_uri)]:
+            files.remove(unused)
+        if build.primary:
+            files.append(File.generated(config, "index.html",
+                                        content=_redirect(self.config.languages, config.use_directory_urls)))
+        return files
+
+    def _add_data(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
+        """The language's search data (kept from the first build while serving), previews, manifest and icons."""
         started = time.monotonic()
         kept = self._search_kept.get(build.lang) if self._serving else None
         build.search = kept or search_data(build.loaded.kb, build.loaded.kb.search_reader(), build.lang)
@@ -174,13 +193,19 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         for size in app.ICONS:
             files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
-        asset_files(files, config)
-        for unused in [f for f in files if _unused(f.src_uri)]:
-            files.remove(unused)
-        if build.primary:
-            files.append(File.generated(config, "index.html",
-                                        content=_redirect(self.config.languages, config.use_directory_urls)))
-        return files
+
+    def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        """Make the pages' template (``kb/site/theme/kb-page.html``) and its whitespace filter known to the theme."""
+        env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(str(THEME))] if env.loader
+                                         else [jinja2.FileSystemLoader(str(THEME))])
+        env.filters["kb_spaces"] = _spaces
+        return env
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """A generated page is rendered by ``kb-page.html`` (the theme's page, its sidebars' whitespace collapsed)."""
+        if config.theme.name == "material" and "template" not in page.meta:
+            page.meta["template"] = PAGE_TEMPLATE
+        return markdown
 
     @event_priority(-100)  # after every other plugin has changed the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -207,7 +232,6 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._current()
         if "</head>" not in output:
             return output
-        output = _compact_nav(output)
         tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", posixpath.dirname(page.file.dest_uri) or ".") + "/")
         if build.search is not None:
@@ -245,6 +269,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if not os.path.isdir(root):
             raise PluginError(f"kb: content folder not found: {root}")
         kb = KnowledgeBase.load(root)
+        results = self._report(kb)
+        self._loaded = _Loaded(root, kb, results_by_entry(results))
+        return self._loaded
+
+    def _report(self, kb: KnowledgeBase) -> list[ExampleResult]:
+        """Log the knowledge base's problems (errors as warnings) and run its worked examples, logging failures."""
         warnings = 0
         for d in kb.diagnostics:
             if d.severity == "error" or self.config.fail_on_warnings:
@@ -260,8 +290,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 log.warning(r.diagnostic().format())
         ok = sum(r.passed for r in results)
         log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified")
-        self._loaded = _Loaded(root, kb, results_by_entry(results))
-        return self._loaded
+        return results
 
 
 class _Sources:
@@ -317,21 +346,12 @@ def _unused(src_uri: str) -> bool:
     return src_uri.startswith(_UNUSED) or src_uri.endswith(".map")
 
 
-_NAV_START = '<nav class="md-nav md-nav--primary"'
-_NAV_END = '<div class="md-sidebar md-sidebar--secondary"'
+def _spaces(html_text: str) -> Markup:
+    """``html_text`` (the theme's already escaped sidebars) with its runs of whitespace made single spaces."""
+    return Markup(_SPACES.sub(" ", str(html_text)))
+
+
 _SPACES = re.compile(r"\s+")
-
-
-def _compact_nav(output: str) -> str:
-    """The page with the theme's menu's runs of whitespace made single spaces (as a browser shows them).
-
-    The menu lists the current kind's entries; its template's indentation was more than half its weight.
-    """
-    start = output.find(_NAV_START)
-    end = output.find(_NAV_END, start)
-    if start < 0 or end < 0:
-        return output
-    return output[:start] + _SPACES.sub(" ", output[start:end]) + output[end:]
 
 
 def _redirect(langs: list[str], directory_urls: bool) -> str:

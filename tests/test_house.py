@@ -14,7 +14,7 @@ import pytest
 
 KB = Path(__file__).resolve().parents[1] / "kb"
 
-MAX_C_OR_WORSE = 83
+MAX_C_OR_WORSE = 82
 """Blocks of ``kb/`` with cyclomatic complexity 11 or more (radon rank C..F); issue 33 aims at 40."""
 
 
@@ -87,3 +87,41 @@ def test_every_name_a_module_exports_exists() -> None:
         module = importlib.import_module(info.name)
         missing += [f"{info.name}.{n}" for n in getattr(module, "__all__", ()) if not hasattr(module, n)]
     assert missing == []
+
+
+ADAPTERS = ("mkdocs_plugin.py", "cli/build.py")
+"""The MkDocs adapter and ``kb build``, which drives MkDocs."""
+
+
+def _private_reads(path: Path) -> list[str]:
+    """``obj._name`` in ``path`` where ``obj`` is not ``self``/``cls`` (another object's private state)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+            found.append(f"{path.name}:{node.lineno} .{node.attr}")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
+                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and str(node.args[1].value).startswith("_")):
+            found.append(f"{path.name}:{node.lineno} {node.func.id}(…, {node.args[1].value!r})")
+    return found
+
+
+def test_the_mkdocs_adapter_touches_no_private_state_and_runs_no_build_inside_a_build() -> None:
+    """Issue 33: documented hooks only. No other object's private attribute (``config._x``, ``plugin._seeds``),
+    and the plugin never starts a build itself (``kb build`` runs one per language, one after the other)."""
+    private = [hit for name in ADAPTERS for hit in _private_reads(KB / name)]
+    assert private == []
+    plugin = (KB / "mkdocs_plugin.py").read_text(encoding="utf-8")
+    assert "mkdocs.commands" not in plugin and "load_config" not in plugin
+
+
+def test_whoosh_is_read_below_its_public_api_in_one_module_only() -> None:
+    """Issue 33: the array reads of Whoosh's internals (``m._ids``, ``leaf._perdoc`` …) live in
+    ``kb/search/whoosh_access.py``, each with a public fallback; no other module of ``kb/`` reads a private attribute
+    of another object in the search package."""
+    private = [hit for path in sorted((KB / "search").glob("*.py")) if path.name != "whoosh_access.py"
+               for hit in _private_reads(path)]
+    assert private == []
+    assert _private_reads(KB / "search" / "whoosh_access.py")  # the check sees them where they are

@@ -302,6 +302,17 @@ def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     assert any(p.startswith("assets/javascripts/bundle.") for p in shipped)
 
 
+def test_the_menu_is_written_without_its_templates_indentation(built: Path) -> None:
+    """The sidebars (menu and contents) come out of the pages' template block with single spaces; the page's
+    content keeps its own line breaks."""
+    page = (built / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
+    start = page.index('<div class="md-sidebar md-sidebar--primary"')
+    end = page.index('<div class="md-content"', start)
+    menu = page[start:end]
+    assert "Apuntar" in menu and "\n" not in menu and "  " not in menu
+    assert "\n" in page[end:]
+
+
 # ---------------------------------------------------------------- safety and failures
 EVIL = """\
 id: g.evil

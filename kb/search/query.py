@@ -1,4 +1,5 @@
-"""The only Whoosh import: the index schema, writing documents and answering queries.
+"""Whoosh's public API: the index schema, writing documents and answering queries (below it, only
+:mod:`kb.search.whoosh_access`).
 
 Freshness, documents and storage live in :mod:`kb.search.index`; every ranking parameter and rule
 lives in :mod:`kb.search.ranking` (pure data and functions, the contract the browser search
@@ -20,23 +21,20 @@ from collections import OrderedDict
 from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 from whoosh import index as windex
-from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.matching.wrappers import FilterMatcher
 from whoosh.analysis.filters import CharsetFilter, LowercaseFilter, StopFilter
 from whoosh.analysis.morph import StemFilter
 from whoosh.analysis.tokenizers import RegexTokenizer
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.reading import TermNotFound
 from whoosh.support.charset import accent_map
 
 from kb.core.errors import KbError
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
-from kb.search import ranking
+from kb.search import ranking, whoosh_access
 
 __all__ = ["Hit", "Passage", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
            "SearchError", "LANGS"]
@@ -250,7 +248,7 @@ class _Stats:
         tfs: list[Any] = []
         df = self.reader.doc_frequency(fieldname, term)
         if df:
-            for offset, block_ids, block_tfs in _blocks(self.reader, fieldname, term):
+            for offset, block_ids, block_tfs in whoosh_access.blocks(self.reader, fieldname, term):
                 ids.append(np.asarray(block_ids, dtype=np.int64) + offset)
                 tfs.append(np.asarray(block_tfs, dtype=np.float64))
         self._postings[key] = found = (np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64),
@@ -297,15 +295,7 @@ class _Stats:
         return [c for n in range(len(word) - d, len(word) + d + 1) for c in table.get((head, n), ())]
 
     def _lengths(self, fieldname: str) -> list[int]:
-        out: list[int] = []
-        for leaf, _offset in self.reader.leaf_readers():
-            per_doc = getattr(leaf, "_perdoc", None)
-            if per_doc is not None and hasattr(per_doc, "doc_field_length_reader"):  # whoosh3: one column, read once
-                get = per_doc.doc_field_length_reader(fieldname, 1)
-            else:
-                get = lambda d, leaf=leaf: leaf.doc_field_length(d, fieldname, 1)  # noqa: E731
-            out += [get(d) or 1 for d in range(leaf.doc_count_all())]
-        return out
+        return whoosh_access.field_lengths(self.reader, fieldname)
 
 
 def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
@@ -365,35 +355,6 @@ def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[
         if clauses:
             slots.append(Slot(clauses, False))
     return slots
-
-
-def _blocks(reader: Any, fieldname: str, term: str) -> Iterator[tuple[int, Sequence[int], Sequence[float]]]:
-    """The postings of a term as (document offset, ids, term frequencies), a block at a time.
-
-    Whoosh's leaf matcher decodes a block of up to 128 postings into arrays; reading those arrays
-    (``whoosh3`` is pinned exactly) avoids three method calls per posting. Any other matcher is read
-    a posting at a time. Deleted documents are left in: the caller drops them.
-    """
-    for leaf, offset in reader.leaf_readers():
-        try:
-            m: Any = leaf.postings(fieldname, term)
-        except TermNotFound:
-            continue
-        if isinstance(m, FilterMatcher):
-            m = m.child
-        if isinstance(m, W3LeafMatcher):
-            w3: Any = m  # whoosh3 leaves its leaf matcher's methods untyped
-            while w3.is_active():
-                w3.id(), w3.weight()  # decode the block
-                yield offset, w3._ids, w3._weights
-                w3._next_block()
-        else:
-            ids, tfs = [], []
-            while m.is_active():
-                ids.append(m.id())
-                tfs.append(m.weight())
-                m.next()
-            yield offset, ids, tfs
 
 
 def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, Any]:

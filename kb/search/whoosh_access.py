@@ -1,0 +1,66 @@
+"""The one place that reads Whoosh below its public API, for speed, each read with a public fallback.
+
+Scoring (:mod:`kb.search.query`) needs every posting of a term and every document's field length as
+arrays. Whoosh's public API gives them one method call per posting or per document; ``whoosh3`` (pinned
+exactly in ``pyproject.toml``) decodes a block of up to 128 postings into arrays and keeps a segment's
+field lengths in one column, so reading those directly is several times faster. If a Whoosh upgrade
+changes them, the public path is taken instead (same values, slower), and
+``tests/test_whoosh_scores.py`` compares the scores built on these reads with Whoosh's own BM25F for
+every query of the relevance sets.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Sequence
+
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.matching.wrappers import FilterMatcher
+from whoosh.reading import TermNotFound
+
+__all__ = ["blocks", "field_lengths"]
+
+
+def blocks(reader: Any, fieldname: str, term: str, fast: bool = True) -> Iterator[tuple[int, Sequence[int], Sequence[float]]]:
+    """The postings of a term as (document offset, ids, term frequencies), a block at a time.
+
+    Deleted documents are left in: the caller drops them. ``fast=False`` reads through the public API only.
+    """
+    for leaf, offset in reader.leaf_readers():
+        try:
+            m = leaf.postings(fieldname, term)
+        except TermNotFound:
+            continue
+        if isinstance(m, FilterMatcher):
+            m = m.child
+        if fast and isinstance(m, W3LeafMatcher) and hasattr(m, "_next_block"):
+            while m.is_active():
+                m.id(), m.weight()  # decode the block
+                yield offset, m._ids, m._weights
+                m._next_block()
+        else:
+            ids, tfs = [], []
+            while m.is_active():
+                ids.append(m.id())
+                tfs.append(m.weight())
+                m.next()
+            yield offset, ids, tfs
+
+
+def field_lengths(reader: Any, fieldname: str, fast: bool = True) -> list[int]:
+    """The length of ``fieldname`` in every document, in document order (1 where a document has none)."""
+    out: list[int] = []
+    for leaf, _offset in reader.leaf_readers():
+        get = _length_reader(leaf, fieldname, fast)
+        out += [get(d) or 1 for d in range(leaf.doc_count_all())]
+    return out
+
+
+def _length_reader(leaf: Any, fieldname: str, fast: bool) -> Callable[[int], int]:
+    per_doc = getattr(leaf, "_perdoc", None) if fast else None
+    if per_doc is not None and hasattr(per_doc, "doc_field_length_reader"):  # whoosh3: one column, read once
+        fast_get: Callable[[int], int] = per_doc.doc_field_length_reader(fieldname, 1)
+        return fast_get
+
+    def get(d: int) -> int:
+        return int(leaf.doc_field_length(d, fieldname, 1) or 0)
+    return get
