@@ -308,7 +308,7 @@ def test_the_menu_is_written_without_its_templates_indentation(built: Path) -> N
     page = (built / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
     start = page.index('<div class="md-sidebar md-sidebar--primary"')
     end = page.index('<div class="md-content"', start)
-    menu = page[start:end]
+    menu = page[start:page.rindex("</div>", start, end) + len("</div>")]  # the block, without the space after it
     assert "Apuntar" in menu and "\n" not in menu and "  " not in menu
     assert "\n" in page[end:]
 

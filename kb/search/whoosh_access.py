@@ -27,16 +27,17 @@ def blocks(reader: Any, fieldname: str, term: str, fast: bool = True) -> Iterato
     """
     for leaf, offset in reader.leaf_readers():
         try:
-            m = leaf.postings(fieldname, term)
+            m: Any = leaf.postings(fieldname, term)
         except TermNotFound:
             continue
         if isinstance(m, FilterMatcher):
             m = m.child
         if fast and isinstance(m, W3LeafMatcher) and hasattr(m, "_next_block"):
-            while m.is_active():
-                m.id(), m.weight()  # decode the block
-                yield offset, m._ids, m._weights
-                m._next_block()
+            w3: Any = m  # whoosh3 leaves its leaf matcher's methods untyped
+            while w3.is_active():
+                w3.id(), w3.weight()  # decode the block
+                yield offset, w3._ids, w3._weights
+                w3._next_block()
         else:
             ids, tfs = [], []
             while m.is_active():
