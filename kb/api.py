@@ -19,7 +19,7 @@ from kb.core.files import NoContent, content_root, default_content_root, find_ro
 from kb.core.loader import Loaded, load_tree
 from kb.mechanics import Registry
 from kb.mechanics.dice import chance, parse
-from kb.core.model import KINDS, LANGS, Entry, Game
+from kb.core.model import KINDS, LANGS, Entry, Game, Text
 from kb.i18n.history import History
 from kb.i18n.status import check_translations
 
@@ -176,6 +176,29 @@ class KnowledgeBase:
         if found is None:
             raise UnknownEntry(entry_id, self._loaded.entries)
         return found
+
+    def text(self, entry_id: str, lang: str = "es") -> str:
+        """Entry ``entry_id`` as plain wrapped text in ``lang`` (``"es"`` or ``"en"``): title, facts, sections,
+        worked examples with their verified results, source and backlinks, links shown as their words, no Markdown
+        or HTML. What ``kb show ID`` prints (:func:`kb.site.text.render_text` over :mod:`kb.view`'s entry view).
+        Raises :class:`kb.UnknownEntry` or :class:`kb.UnknownValue` (an unknown language)."""
+        from kb.site.place import source_titles
+        from kb.site.text import render_text
+        from kb.view.worked import name_finder
+
+        entry = self.entry(entry_id)
+        if lang not in LANGS:
+            raise UnknownValue("language", lang, LANGS)
+        results = {r.example.id: r for r in self.run_examples([entry.id])}
+        meta = self.games.get(entry.game)
+        names = name_finder(entry.game, meta.name if meta else None, meta.data.get("names") if meta else None,
+                            self.entries)
+        return render_text(entry, lang, self._title, self.backlinks(entry.id), results, resolvers=self.registry.get,
+                           names=names, documents=source_titles(meta.data) if meta else None)
+
+    def _title(self, entry_id: str) -> Text | None:
+        found = self.get(entry_id)
+        return found.title if found else None
 
     def filter(self, game: str | None = None, kind: str | None = None, rule_type: str | None = None) -> list[Entry]:
         """Entries of a game, kind and rule type (any, when not given), sorted by id.

@@ -20,13 +20,79 @@ def test_every_public_type_converts_to_json(kb: KnowledgeBase) -> None:
     term = kb.entry("malifaux.engaged")
     values = [entry, entry.title, entry.examples[0], entry.examples[0].location, term.term,
               kb.games["malifaux"], kb.backlinks("malifaux.engaged")[0], kb.concept("common.line-of-sight"),
-              kb.run_examples(["malifaux.shooting-into-combat"])[0], *kb.diagnostics[:1]]
+              kb.run_examples(["malifaux.shooting-into-combat"])[0], *kb.diagnostics[:1],
+              kb.run_examples(["malifaux.shooting-into-combat"])[0].outcome, kb.search("disparo"),
+              kb.search("disparo").hits[0], kb.registry, kb.registry.get("dice.odds")]
     for value in values:
         data = value.to_dict()
         assert isinstance(data, dict) and data
         assert json.loads(json.dumps(data)) == data, type(value).__name__
     assert entry.to_dict()["id"] == "malifaux.shooting-into-combat"
     assert entry.to_dict()["data"]["title"]["en"] == "Shooting into combat"
+    odds = kb.registry.get("dice.odds")
+    assert odds is not None and odds.to_dict()["labels"]["dice"]["en"]
+    assert kb.registry.to_dict()["resolvers"][0] == kb.registry.get(kb.registry.names()[0]).to_dict()
+
+
+def _kb_classes(hint: object) -> set[type]:
+    """The classes of ``kb`` a return annotation names (inside list[...], Mapping[..., ...], X | None)."""
+    import typing
+
+    args = typing.get_args(hint)
+    if args:
+        return set().union(*map(_kb_classes, args))
+    return {hint} if isinstance(hint, type) and hint.__module__.startswith("kb.") else set()
+
+
+def test_every_type_the_api_returns_has_to_dict() -> None:
+    """Walks the public methods and properties of KnowledgeBase: each kb class they return has ``to_dict()``
+    (the search index handle of ``search_reader()`` and the KnowledgeBase itself are not data)."""
+    import dataclasses
+    import inspect
+    import typing
+
+    from kb.search.index import Reader
+    from kb.search.query import Result
+
+    def returned(cls: type) -> set[type]:
+        """The kb classes that ``cls``'s public methods and properties return and its dataclass fields hold."""
+        hints: list[object] = []
+        for name, member in inspect.getmembers(cls):
+            func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+            if not name.startswith("_") and inspect.isfunction(func):
+                hints.append(typing.get_type_hints(func, localns={"Reader": Reader, "Result": Result}).get("return"))
+        if dataclasses.is_dataclass(cls):  # less the side tables to_dict() leaves out (Entry.marks)
+            skip = getattr(cls, "_plain_skip", ())
+            hints += [h for f, h in typing.get_type_hints(cls).items() if f not in skip]
+        return set().union(set(), *map(_kb_classes, hints))
+
+    found, todo = {KnowledgeBase}, [KnowledgeBase]
+    while todo:  # KnowledgeBase's results, what those hold (Result.hits: Hit...) and return (Registry.get: Resolver)
+        held = returned(todo.pop()) - found
+        found |= held
+        todo += held
+    found -= {KnowledgeBase, Reader}
+    assert {"Hit", "Outcome", "Text", "Example", "Location", "Resolver"} <= {c.__name__ for c in found}, found
+    missing = sorted(c.__name__ for c in found if not callable(getattr(c, "to_dict", None)))
+    assert not missing, missing
+
+
+def test_an_entry_as_plain_text_is_what_kb_show_prints(kb: KnowledgeBase) -> None:
+    import io
+
+    from kb.cli.main import run
+
+    text = kb.text("malifaux.shooting-into-combat", "en")
+    assert text.startswith("Shooting into combat\n====")
+    assert "{@" not in text and "<" not in text and "](" not in text  # no markup, no Markdown links
+    out = io.StringIO()
+    assert run(["show", "malifaux.shooting-into-combat", "--lang", "en"], out, io.StringIO()) == 0
+    assert out.getvalue() == text
+    assert kb.text("malifaux.shooting-into-combat") != text  # Spanish by default
+    with pytest.raises(UnknownEntry):
+        kb.text("malifaux.nope")
+    with pytest.raises(UnknownValue, match="language"):
+        kb.text("malifaux.shooting-into-combat", "fr")
 
 
 def test_reprs_are_short(kb: KnowledgeBase) -> None:

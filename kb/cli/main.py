@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from kb.core.files import NoContent, content_root, default_content_root
 from kb.core.diagnostics import hint
-from kb.core.model import GAME_KINDS, KINDS, LANGS, Text
+from kb.core.model import GAME_KINDS, KINDS, LANGS
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -126,26 +126,14 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if entry is None:
         err.write(f"kb show: no entry '{args.id}'{hint(args.id, kb.entries)}\n")
         return EXIT_ERRORS
-    results = {r.example.id: r for r in kb.run_examples([entry.id])}
     if args.json:
         data = dict(entry.data)
         data["backlinks"] = sorted({lk.source for lk in kb.backlinks(entry.id)})
-        data["example_results"] = [r.to_json() for r in results.values()]
+        data["example_results"] = [r.to_json() for r in kb.run_examples([entry.id])]
         json.dump(data, out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
-    from kb.site.place import source_titles
-    from kb.site.text import render_text
-    from kb.view.worked import name_finder
-
-    def titles(entry_id: str) -> Text | None:
-        found = kb.get(entry_id)
-        return found.title if found else None
-
-    meta = kb.games.get(entry.game)
-    names = name_finder(entry.game, meta.name if meta else None, meta.data.get("names") if meta else None, kb.entries)
-    out.write(render_text(entry, args.lang, titles, kb.backlinks(entry.id), results, resolvers=kb.registry.get,
-                          names=names, documents=source_titles(meta.data) if meta else None))
+    out.write(kb.text(entry.id, args.lang))
     return EXIT_OK
 
 
@@ -224,13 +212,7 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
     names = [n for n in kb.registry.names() if not args.prefix or n.startswith(args.prefix)]
     if args.json:
-        rows = []
-        for name in names:
-            r = kb.registry.get(name)
-            assert r is not None
-            rows.append({"name": name, "inputs": list(r.inputs), "required": sorted(r.required),
-                         "outputs": list(r.outputs), "doc": r.doc,
-                         "labels": {w: {"es": r.label(w, "es"), "en": r.label(w, "en")} for w in r.vocabulary()}})
+        rows = [r.to_dict() for r in map(kb.registry.get, names) if r is not None]
         json.dump(rows, out, ensure_ascii=False, indent=2)
         out.write("\n")
         return EXIT_OK

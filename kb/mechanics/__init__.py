@@ -22,6 +22,7 @@ from babel import Locale
 
 from kb.core.errors import KbError
 from kb.core.model import Text
+from kb.core.plain import Plain
 
 __all__ = [
     "Step",
@@ -45,7 +46,7 @@ GENERIC_MODULES = ("dice", "checks", "cards", "procedures", "activation", "damag
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Plain):
     """One step of an explanation, already worded in both languages."""
 
     text: Text
@@ -108,7 +109,7 @@ def _show(value: Any) -> str:
 
 
 @dataclass(frozen=True)
-class Chance:
+class Chance(Plain):
     """The exact probability of a named event, and how the engine can check it.
 
     ``event`` says in words what the probability measures ("herir con un disparo" / "wounding with
@@ -141,7 +142,7 @@ class Chance:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Plain):
     """What a resolver computed."""
 
     values: Mapping[str, Any]
@@ -232,6 +233,14 @@ class Resolver:
     """True when the function takes a ``context`` parameter."""
     labels: Mapping[str, Text] = field(default_factory=dict)
     """Bilingual labels of its inputs, outputs and values (the decorator's over its module's ``LABELS``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{name, inputs, required, outputs, doc, labels: {word: {es, en}}}``: input and output names, the
+        required inputs, the docstring's first paragraph and every word's labels (``None`` where missing);
+        what ``kb resolvers --json`` prints for each."""
+        return {"name": self.name, "inputs": list(self.inputs), "required": sorted(self.required),
+                "outputs": list(self.outputs), "doc": self.doc,
+                "labels": {w: {"es": self.label(w, "es"), "en": self.label(w, "en")} for w in self.vocabulary()}}
 
     def label(self, key: str, lang: str) -> str | None:
         """The label of an input, output or value in ``lang`` (``None`` when none is declared)."""
@@ -422,6 +431,10 @@ class Registry:
     def names(self) -> list[str]:
         """All registered names, sorted."""
         return sorted(self._by_name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"resolvers": [Resolver.to_dict()...]}``, sorted by name."""
+        return {"resolvers": [self._by_name[n].to_dict() for n in self.names()]}
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name

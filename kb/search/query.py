@@ -89,6 +89,10 @@ class Passage:
     anchor: str
     text: str
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{"anchor", "text"}``."""
+        return {"anchor": self.anchor, "text": self.text}
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -115,7 +119,7 @@ class Hit:
         """The hit as JSON-ready data (``passage``: ``{"anchor", "text"}`` or ``None``)."""
         return {"id": self.id, "game": self.game, "kind": self.kind, "title": self.title,
                 "score": round(self.score, 4), "snippet": self.snippet, "lang": self.lang,
-                "passage": {"anchor": self.passage.anchor, "text": self.passage.text} if self.passage else None}
+                "passage": self.passage.to_dict() if self.passage else None}
 
     to_dict = to_json
     """The same as :meth:`to_json` (every returned type has ``to_dict()``)."""
