@@ -55,6 +55,9 @@ class Step(Plain):
     """The numbers and names the step used."""
     templates: tuple[str, str] | None = None
     """The Spanish and English wording with ``{name}`` fields, kept so a page can fill them in its language."""
+    rule: str | None = None
+    """The rule the step applies when it is not the example's own entry: an entry id (``<game>.<id>`` or,
+    within the game, ``<id>``), optionally with ``#<step id>`` for a step of a sequence."""
 
     def say(self, lang: str, show: Callable[[Any], str]) -> str:
         """The step in ``lang``, each plain ``{name}`` field shown by ``show`` (names, numbers per locale).
@@ -87,13 +90,14 @@ class Trace:
     def __init__(self) -> None:
         self.steps: list[Step] = []
 
-    def add(self, es: str, en: str, **values: Any) -> None:
-        """Add a step; ``{name}`` fields in both templates are filled from ``values``.
+    def add(self, es: str, en: str, *, rule: str | None = None, **values: Any) -> None:
+        """Add a step; ``{name}`` fields in both templates are filled from ``values``; ``rule`` names the
+        rule it applies when that is not the example's own entry (``Step.rule``).
 
         Values stay data: a page shows ids by their names and numbers the way its language writes them.
         """
         text = Text(_Fill(_show, "es").vformat(es, (), values), _Fill(_show, "en").vformat(en, (), values))
-        self.steps.append(Step(text, values, (es, en)))
+        self.steps.append(Step(text, values, (es, en), rule))
 
 
 def _show(value: Any) -> str:

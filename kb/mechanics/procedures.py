@@ -38,9 +38,15 @@ def _steps(context: Context, sequence: str | None) -> list[tuple[Mapping[str, An
     data = context.entry if sequence is None else context.lookup(sequence)
     if data is None or "sequence" not in data:
         name = sequence or data and data.get("id")
-        raise RuleError("no-sequence", f"{name} no es una secuencia", f"{name} is not a sequence")
+        raise RuleError("no-sequence", "{name} no es una secuencia", "{name} is not a sequence", name=name)
     body = data["sequence"]
     return list(numbered_steps(body.get("steps", []) if isinstance(body, Mapping) else []))
+
+
+def _cite(context: Context, sequence: str | None, step: str | None) -> str:
+    """The rule a step of the trace applies: the sequence's step ``<sequence id>#<step id>``."""
+    seq = sequence or str(context.entry.get("id", ""))
+    return f"{seq}#{step}" if step else seq
 
 
 def _find(steps: list[tuple[Mapping[str, Any], Number]], step: str) -> int:
@@ -64,9 +70,13 @@ def step_allows(context: Context, step: str, action: str, sequence: str | None =
     allows = list(found.get("allows", []))
     ok = action in allows
     trace = Trace()
-    trace.add("Paso {n} ({step}) permite: {allows}", "Step {n} ({step}) allows: {allows}", n=_shown(number), step=step,
-              allows=allows or ["—"])
-    trace.add("{action}: {ok}", "{action}: {ok}", action=action, ok=ok)
+    rule = _cite(context, sequence, step)
+    trace.add("El paso {n} ({step}) permite: {allows}", "Step {n} ({step}) allows: {allows}", rule=rule,
+              n=_shown(number), step=step, allows=allows or ["—"])
+    if ok:
+        trace.add("En este paso se permite {action}", "This step allows {action}", rule=rule, action=action)
+    else:
+        trace.add("En este paso no se permite {action}", "This step does not allow {action}", rule=rule, action=action)
     return outcome(trace, allowed=ok, number=number, actions=allows)
 
 
@@ -78,21 +88,26 @@ def order(context: Context, items: list[str], sequence: str | None = None) -> Ou
     pos = {s: _find(steps, s) for s in items}
     ordered = sorted(items, key=pos.__getitem__)
     trace = Trace()
-    trace.add("Orden fijado por la secuencia: {order}", "Order fixed by the sequence: {order}", order=ordered)
+    trace.add("Orden fijado por la secuencia: {order}", "Order fixed by the sequence: {order}",
+              rule=_cite(context, sequence, None), order=ordered)
     return outcome(trace, order=ordered, numbers=[steps[pos[s]][1] for s in ordered])
 
 
 @resolver("procedure.next-step", outputs={"next": "the step that follows (absent after the last)",
-                                          "number": "the step's number as the rulebook prints it"})
+                                          "number": "the number of the step that follows, as the rulebook prints it"})
 def next_step(context: Context, step: str, sequence: str | None = None) -> Outcome:
-    """Which step follows ``step``."""
+    """Which step follows ``step``, and its number."""
     steps = _steps(context, sequence)
     i = _find(steps, step)
-    nxt = steps[i + 1][0]["id"] if i + 1 < len(steps) else None
     trace = Trace()
-    trace.add("Tras {step} (paso {n}) viene {next}", "After {step} (step {n}) comes {next}", step=step, n=_shown(steps[i][1]),
-              next=nxt or "—")
-    return outcome(trace, next=nxt, number=steps[i][1])
+    if i + 1 >= len(steps):
+        trace.add("El paso {n} ({step}) es el último: no le sigue ninguno", "Step {n} ({step}) is the last: none follows it",
+                  rule=_cite(context, sequence, step), n=_shown(steps[i][1]), step=step)
+        return outcome(trace, next=None, number=None)
+    nxt, number = steps[i + 1][0]["id"], steps[i + 1][1]
+    trace.add("Tras el paso {n} ({step}) viene el paso {m} ({next})", "After step {n} ({step}) comes step {m} ({next})",
+              rule=_cite(context, sequence, nxt), n=_shown(steps[i][1]), step=step, m=_shown(number), next=nxt)
+    return outcome(trace, next=nxt, number=number)
 
 
 LABELS = {
@@ -100,7 +115,7 @@ LABELS = {
     "sequence": ("secuencia", "sequence"),
     "next": ("paso siguiente", "next step"),
     "number": ("número de paso", "step number"),
-    "items": ("pasos", "steps"),
+    "items": ("pasos a ordenar", "steps to order"),
     "order": ("orden", "order"),
     "numbers": ("números de paso", "step numbers"),
     "action": ("acción", "action"),

@@ -164,22 +164,33 @@ def stepper(sequence_id: str, lang: str, lines: list[str]) -> list[str]:
             f'data-kb-words="{html.escape(words)}" markdown="1">', "", *lines, "", "</div>"]
 
 
-def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str]) -> list[str]:
-    """A worked example as Markdown: the situation, the steps and the outcome as short paragraphs."""
-    out = [f"### {escape(view.title)} {{#{anchor_id}}}", ""]
+_REFUSAL_BOX = {"forbidden": "failure", "unstated": "question", "elsewhere": "info"}
+"""The admonition that sets a refusal apart, by its kind of "no"."""
+
+
+def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable[[str], str],
+                     cite: Callable[[str, str | None, str], str] = lambda _t, _a, shown: escape(shown)) -> list[str]:
+    """A worked example as a rulebook prints it: the situation as a small table, the steps as a numbered
+    list each citing its rule (``cite(entry id, step id, shown)`` makes the link), the outcome set apart
+    in a box with the odds beside it. The whole example is one block (``kb-example``): the page's ¶
+    numbers count the example, not each of its lines."""
+    out = ['<div class="kb-example" markdown>', "", f"### {escape(view.title)} {{#{anchor_id}}}", ""]
     if view.note:
         out += [fmt(view.note), ""]
-    if view.situation:
-        out += [f"**{label('situation', lang)}.** {escape(view.situation)}", ""]
+    out += _table(((escape(k), escape(v)) for k, v in view.given), (label("situation", lang), label("value", lang)))
     if view.steps:
-        out += [f"**{label('how', lang)}.** {escape(' '.join(view.steps))}", ""]
-    if view.outcome:
-        out += [f"**{label('result', lang)}.** {escape(view.outcome)}", ""]
-    if view.odds:
-        out += [escape(view.odds), ""]
+        out += [f"**{label('how', lang)}**", ""]
+        out += [f"{i}. {escape(s.text)} <span class=\"kb-cite\">→ {cite(s.rule, s.anchor, s.rule_name)}</span>"
+                for i, s in enumerate(view.steps, 1)] + [""]
+    box = _REFUSAL_BOX.get(view.refusal or "", "success")
+    body = _table(((escape(k), escape(v)) for k, v in view.result), (label("field", lang), label("value", lang)))
+    body += [escape(view.outcome), ""] if view.outcome else []
+    body += [f"**{escape(view.odds)}**", ""] if view.odds else []
+    if body:
+        out += [f'!!! {box} "{label("result", lang)}"', ""] + [f"    {line}" if line else "" for line in body]
     if view.verified is not None:
         out += [f"*{'✔ ' + label('verified', lang) if view.verified else '✘ ' + label('failed', lang)}*", ""]
-    return out
+    return out + ["</div>", ""]
 
 
 def render_entry(
@@ -258,7 +269,7 @@ class _Page:
         if isinstance(body, Refs):
             return out + [f"- {self.link(target, shown)}" for target, shown in body.items] + [""]
         for ex in body:
-            out += example_markdown(ex.view, anchor("example", ex.id), lang, self.fmt)
+            out += example_markdown(ex.view, anchor("example", ex.id), lang, self.fmt, self.cite)
         return out
 
     def prose(self, key: str, text: str) -> str:
@@ -276,6 +287,12 @@ class _Page:
                 shown.append(f"{self.fmt(block).rstrip()}\n{' ' * (len(marker.group(0)) if marker else 0)}{_id(block_anchor(key, n))}")
             out.append("\n".join(shown))
         return "\n\n".join(out)
+
+    def cite(self, target: str, step: str | None, shown: str) -> str:
+        """A worked example's step citing its rule: the entry's own text (this page's top) or another entry's step."""
+        if target == self.id and not step:
+            return f"[{escape(shown)}](#{entry_anchor(target)})"
+        return ref(target, self.lang, self.titles, self.link_to, step, shown)
 
     def link(self, target: str, shown: str) -> str:
         url = self.link_to(target, None)

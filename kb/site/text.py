@@ -67,19 +67,21 @@ def _heading(title: str, char: str = "-") -> list[str]:
     return ["", title, char * len(title)]
 
 
-def _steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth: int = 0) -> list[str]:
+def _steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth: int = 0, prefix: str = "") -> list[str]:
+    """A sequence's steps numbered as the rulebook numbers them: ``2.``, then ``2.1.`` for a nested step."""
     out: list[str] = []
     pad = "   " * depth
     n = 0
     for step in items:
         n += step.numbered
-        out.append(f"{pad}{n}. {show(step.title)}" if step.numbered else f"{pad}{show(step.title)}")
+        number = f"{prefix}{n}"
+        out.append(f"{pad}{number}. {show(step.title)}" if step.numbered else f"{pad}{show(step.title)}")
         inner = pad + "   " if step.numbered else pad
         if step.text:
             out += _wrap(show(step.text), inner)
         if step.allows:
             out += _wrap(f"{label('allows', lang)}: {', '.join(show(a) for a in step.allows)}", inner)
-        out += _steps(step.steps, lang, show, depth + step.numbered)
+        out += _steps(step.steps, lang, show, depth + step.numbered, f"{number}." if step.numbered else prefix)
     return out
 
 
@@ -100,7 +102,7 @@ def render_text(
 
 def text(view: EntryView, titles: Callable[[str], Text | None]) -> str:
     """An entry's view as plain wrapped text: title, meta, summary, each section, source."""
-    shower = _Text(view.lang, titles)
+    shower = _Text(view.lang, titles, view.id)
     out = [view.title, "=" * len(view.title), " · ".join(view.meta) + f"  [{view.id}]"]
     if view.summary:
         out += [""] + _wrap(shower.plain(view.summary), "  ")
@@ -118,8 +120,8 @@ def text(view: EntryView, titles: Callable[[str], Text | None]) -> str:
 class _Text:
     """The text of each kind of section in one language."""
 
-    def __init__(self, lang: str, titles: Callable[[str], Text | None]) -> None:
-        self.lang, self.titles = lang, titles
+    def __init__(self, lang: str, titles: Callable[[str], Text | None], entry_id: str = "") -> None:
+        self.lang, self.titles, self.entry_id = lang, titles, entry_id
 
     def plain(self, content: str) -> str:
         return _EMPHASIS.sub("", plain_text(content, self.lang, self.titles))
@@ -150,15 +152,40 @@ class _Text:
         return out
 
     def example(self, ex: Example) -> list[str]:
+        """As on the site: the situation as two columns, the numbered steps each with the rule it applies
+        (its id beside the name when it is another entry's), the outcome and its odds set apart."""
         view, lang = ex.view, self.lang
         out = ["", f"* {view.title}"]
         if view.note:
             out += _wrap(self.plain(view.note), "  ")
-        for lead, body in (("situation", view.situation), ("how", " ".join(view.steps)), ("result", view.outcome)):
-            if body:
-                out += _wrap(f"{label(lead, lang)}. {body}", "  ")
-        if view.odds:
-            out += _wrap(view.odds, "  ")
+        if view.given:
+            out += ["", f"  {label('situation', lang)}"] + _columns(view.given, "    ")
+        if view.steps:
+            out += ["", f"  {label('how', lang)}"]
+            for i, s in enumerate(view.steps, 1):
+                rule = s.rule_name if s.rule == self.entry_id else f"{s.rule_name} [{s.rule}]"
+                out += textwrap.wrap(f"{s.text} → {rule}", WIDTH, initial_indent=f"    {i}. ",
+                                     subsequent_indent=" " * (len(str(i)) + 6), break_on_hyphens=False)
+        if view.result or view.outcome or view.odds:
+            out += ["", f"  {label('result', lang)}"]
+            out += _columns(view.result, "  │ ")
+            out += _wrap(view.outcome, "  │ ") if view.outcome else []
+            out += _wrap(view.odds, "  │ ") if view.odds else []
         if view.verified is not None:
-            out.append("  " + ("✔ " + label("verified", lang) if view.verified else "✘ " + label("failed", lang)))
+            out += ["", "  " + ("✔ " + label("verified", lang) if view.verified else "✘ " + label("failed", lang))]
         return out
+
+
+def _columns(rows: Iterable[tuple[str, str]], indent: str) -> list[str]:
+    """Label–value rows as two columns, the values lined up (a long label wraps the value below it)."""
+    rows = list(rows)
+    width = min(max((len(k) for k, _ in rows), default=0), 30)
+    out: list[str] = []
+    for key, val in rows:
+        if len(key) > width:
+            out += _wrap(key, indent)
+            out += _wrap(val, indent + " " * (width + 2))
+        else:
+            out += textwrap.wrap(val, WIDTH, initial_indent=f"{indent}{key.ljust(width)}  ",
+                                 subsequent_indent=indent + " " * (width + 2), break_on_hyphens=False) or [indent + key]
+    return out

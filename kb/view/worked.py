@@ -1,5 +1,9 @@
 """A worked example as a rulebook prints it: the situation, the steps, the outcome, in one language.
 
+The situation and the outcome are rows (a label and a value: a small table); the steps are numbered
+sentences, each citing the rule it applies (the step's own ``rule`` when the resolver names one, such
+as the step of a sequence a procedure reads, else the example's entry); the odds go with the outcome.
+
 Everything here is plain text in the page's language; the Markdown and terminal renderers add
 their own markup. Values never reach the reader as data: an input or output is named by the
 label its resolver declares, a value the resolver knows (``walk``, ``entering``) by its label, an
@@ -16,13 +20,30 @@ from typing import Any, Callable, Iterable, Mapping
 from kb.core.locale import gettext, join, number, percent
 from kb.core.model import Entry, Example, Text
 from kb.examples.runner import ExampleResult
-from kb.mechanics import Resolver
+from kb.mechanics import Resolver, Step
 from kb.mechanics.procedures import flatten_steps
 
-__all__ = ["Names", "ExampleView", "name_finder", "example_view", "value_shower", "refusal_sentence"]
+__all__ = ["Names", "ExampleView", "WorkedStep", "Pair", "name_finder", "example_view", "value_shower", "refusal_sentence"]
 
 Names = Callable[[str], "Text | None"]
 """Maps an id met in an example (a model, a unit, a step, an action, a game) to its name per language."""
+
+
+Pair = tuple[str, str]
+"""A label and its value, worded (one row of the situation or the outcome)."""
+
+
+@dataclass(frozen=True)
+class WorkedStep:
+    """One step of a worked example: its sentence and the rule it applies."""
+
+    text: str
+    rule: str
+    """The id of the entry whose rule the step applies (the example's own entry unless the resolver names another)."""
+    anchor: str | None
+    """The place in that entry (a sequence step's id), if any."""
+    rule_name: str
+    """The rule's name in the language (the step's own title for a sequence step)."""
 
 
 @dataclass(frozen=True)
@@ -33,12 +54,14 @@ class ExampleView:
     """The example's title."""
     note: str | None
     """The author's words on what it shows (content text: may hold ``{@…}`` links)."""
-    situation: str
-    """The inputs as a sentence: ``Atacante: Guardia del Gremio; objetivo: Silúrido.``"""
-    steps: tuple[str, ...]
-    """The resolver's steps, each a sentence."""
+    given: tuple[Pair, ...]
+    """The inputs as rows: ``(Atacante, Guardia del Gremio)``, ``(objetivo, Silúrido)``."""
+    steps: tuple[WorkedStep, ...]
+    """The resolver's steps, in order."""
+    result: tuple[Pair, ...]
+    """The outputs as rows (empty on a refusal)."""
     outcome: str
-    """The outputs as a sentence, or what the rule forbids."""
+    """What the rule forbids, or why it gives no answer (empty when the resolver answered)."""
     odds: str | None
     """``Probabilidad de herir con un disparo: 63/200 ≈ 31,5 %.``"""
     verified: bool | None
@@ -124,9 +147,24 @@ def _sentence(text: str) -> str:
     return text if text[-1] in ".!?:…" else text + "."
 
 
-def _pairs(items: Iterable[tuple[str, Any]], lang: str, resolver: Resolver | None, show: Callable[[Any], str]) -> str:
-    parts = [f"{(resolver.label(k, lang) if resolver else None) or k}: {show(v)}" for k, v in items if v is not None]
-    return _sentence("; ".join(parts)) if parts else ""
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _pairs(items: Iterable[tuple[str, Any]], lang: str, resolver: Resolver | None, show: Callable[[Any], str]) -> tuple[Pair, ...]:
+    return tuple((_capital((resolver.label(k, lang) if resolver else None) or k), show(v)) for k, v in items if v is not None)
+
+
+def _worked_step(step: Step, entry: Entry, lang: str, show: Callable[[Any], str], find: Names) -> WorkedStep:
+    """The step's sentence and the rule it cites: its own ``rule`` (``<entry id>#<step id>``, or a game's
+    entry without the game's prefix) when the resolver names one, else the example's entry."""
+    target, _, anchor = (step.rule or entry.id).partition("#")
+    if target not in ("", entry.id) and "." not in target:
+        target = f"{entry.game}.{target}"
+    target = target or entry.id
+    name = find(f"{target}#{anchor}") if anchor else None
+    name = name or find(target) or (entry.title if target == entry.id else None)
+    return WorkedStep(_sentence(step.say(lang, show)), target, anchor or None, name.best(lang) if name else target)
 
 
 def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: str, resolver: Resolver | None,
@@ -136,12 +174,13 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
     find: Names = lambda v: own.get(v) or names(v)  # noqa: E731
     show = value_shower(lang, resolver, find)
     title = ex.title.best(lang) if ex.title else ex.id
-    situation = _pairs(ex.given.items(), lang, resolver, show)
-    steps: tuple[str, ...] = ()
+    given = _pairs(ex.given.items(), lang, resolver, show)
+    steps: tuple[WorkedStep, ...] = ()
+    rows: tuple[Pair, ...] = ()
     outcome, odds = "", None
     if result is not None and result.outcome is not None:
-        steps = tuple(_sentence(s.say(lang, show)) for s in result.outcome.trace)
-        outcome = _pairs(result.outcome.values.items(), lang, resolver, show)
+        steps = tuple(_worked_step(s, entry, lang, show, find) for s in result.outcome.trace)
+        rows = _pairs(result.outcome.values.items(), lang, resolver, show)
         ch = result.outcome.chance
         if ch is not None and ch.event.get(lang):
             p = ch.probability
@@ -159,7 +198,7 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
         refusal, see = ex.error_kind or "forbidden", ex.error_see
         outcome = refusal_sentence(refusal, None, _see_name(see, entry, find, lang), lang)
     note = ex.note.best(lang) if ex.note else None
-    return ExampleView(title, note, situation, steps, outcome, odds, None if result is None else result.passed,
+    return ExampleView(title, note, given, steps, rows, outcome, odds, None if result is None else result.passed,
                        refusal, see)
 
 

@@ -1,0 +1,81 @@
+"""Worked examples laid out as a rulebook prints them (issue 30, item 4), on the site and in ``kb show``:
+the situation as a small table of named values, the steps as a numbered list each citing the rule it
+applies, the outcome set apart with the odds beside it; a step of a sequence numbered one way only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import cli
+from kb.api import KnowledgeBase
+from kb.site.pages import build_site
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
+
+
+@pytest.fixture(scope="module")
+def sites():
+    kb = KnowledgeBase.load(FIXTURE)
+    results = kb.run_examples()
+    return {lang: build_site(kb, results, lang) for lang in ("es", "en")}
+
+
+def _example(md: str, anchor: str) -> str:
+    start = md.rindex('<div class="kb-example" markdown>', 0, md.index(f"{{#{anchor}}}"))
+    return md[start:md.index("</div>", start)]
+
+
+def test_the_situation_is_a_table_of_named_values(sites) -> None:
+    ex = _example(sites["es"].page("mini/shooting.md").markdown, "example-eight-or-more")
+    assert "| Situación | Valor |\n|---|---|\n| Dados | 2d6 |\n| Como mínimo | 8 |\n" in ex
+    en = _example(sites["en"].page("mini/shooting.md").markdown, "example-eight-or-more")
+    assert "| Situation | Value |\n|---|---|\n| Dice | 2d6 |\n" in en
+
+
+def test_steps_are_numbered_and_each_cites_its_rule(sites) -> None:
+    ex = _example(sites["es"].page("mini/shooting.md").markdown, "example-eight-or-more")
+    assert "**Pasos**\n\n1. 2d6 da ≥ 8 en 15 de 36 resultados. " in ex
+    assert '<span class="kb-cite">→ [Disparo](#mini-shooting)</span>' in ex  # its own rule: this page's text
+    seq = _example(sites["es"].page("mini/turn-sequence.md").markdown, "example-shoot-in-activation")
+    # a procedure's step cites the sequence's step it reads, by the step's own title, and numbers it once
+    assert "\n1. El paso 2 (Activación) permite: " in seq and "\n2. En este paso se permite " in seq
+    assert seq.count("→ [Activación](turn-sequence.md#step-activation)") == 2
+
+
+def test_the_outcome_is_set_apart_with_its_odds(sites) -> None:
+    ex = _example(sites["es"].page("mini/shooting.md").markdown, "example-eight-or-more")
+    box = ex[ex.index('!!! success "Resultado"'):]
+    assert "    | Dato | Valor |\n    |---|---|\n    | Resultados favorables | 15 |" in box
+    assert "    **Probabilidad de sacar ≥ 8 en 2d6: 5/12 ≈ 41,7\u00a0%.**" in box  # the odds in the same box
+    assert ex.index("**Pasos**") < ex.index("!!! success")
+
+
+def test_a_refusal_box_says_its_kind(sites) -> None:
+    from kb.site.render import _REFUSAL_BOX
+
+    assert _REFUSAL_BOX == {"forbidden": "failure", "unstated": "question", "elsewhere": "info"}
+
+
+def test_kb_show_prints_the_same_layout() -> None:
+    code, out, err = cli("--content", str(FIXTURE), "show", "mini.shooting")
+    assert code == 0, err
+    ex = out[out.index("* Sacar 8 o más con 2d6"):]
+    assert "  Situación\n    Dados        2d6\n    Como mínimo  8\n" in ex
+    assert "  Pasos\n    1. 2d6 da ≥ 8 en 15 de 36 resultados. → Disparo\n" in ex
+    assert "  Resultado\n  │ Resultados favorables  15\n" in ex
+    assert "  │ Probabilidad de sacar ≥ 8 en 2d6: 5/12 ≈ 41,7\u00a0%." in ex
+    code, out, err = cli("--content", str(FIXTURE), "show", "mini.turn-sequence")
+    assert "2. Activación" in out and "   2.1. Fin de la activación" in out  # the rulebook's numbering: 2.1, not a nested 1.
+    assert "→ Activación" in out
+
+
+def test_next_step_shows_the_next_steps_number_beside_its_name() -> None:
+    code, out, err = cli("show", "--lang", "en", "hunt-begins.turn-sequence")
+    assert code == 0, err
+    assert "After step 2.2 (Draw strategy cards) comes step 2.3 (Remove activation markers)." in out
+    ex = out[out.index("* After drawing strategy cards"):]
+    ex = ex[:ex.index("\n* ")]
+    assert "│ Next step    Remove activation markers\n  │ Step number  2.3\n" in ex
+    assert "2.2" not in ex.replace("After step 2.2 (Draw", "")  # the given step's number only where it is named
