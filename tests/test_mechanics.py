@@ -113,7 +113,9 @@ def test_procedures_read_the_entry_steps() -> None:
         "allowed": False, "number": 1, "actions": ["deploy", "move"]}
     assert call("procedure.order", context=ctx, items=["score", "move", "sub"]).values == {
         "order": ["move", "sub", "score"], "numbers": [1, "2.1", 3]}
-    assert call("procedure.next-step", context=ctx, step="sub").values == {"next": "score", "number": "2.1"}
+    assert call("procedure.next-step", context=ctx, step="sub").values == {"next": "score", "number": 3}  # the next's number
+    assert call("procedure.next-step", context=ctx, step="assault").values == {"next": "sub", "number": "2.1"}
+    assert call("procedure.next-step", context=ctx, step="score").values == {"next": None, "number": None}
     with pytest.raises(RuleError):
         call("procedure.next-step", context=ctx, step="nope")
 
@@ -132,7 +134,10 @@ def test_step_numbers_are_the_rulebook_numbers() -> None:
     out = call("procedure.step-allows", context=ctx, step="two", action="x")
     assert out.values["number"] == 2
     assert "Step 2 (two)" in [t.text.en for t in out.trace][0]
-    assert call("procedure.next-step", context=ctx, step="intro").values == {"next": "one", "number": None}
+    assert call("procedure.next-step", context=ctx, step="intro").values == {"next": "one", "number": 1}
+    out = call("procedure.next-step", context=ctx, step="one-a")
+    assert [t.text.en for t in out.trace] == ["After step 1.1 (one-a) comes step 1.2 (one-b)"]  # one scheme, both numbers
+    assert out.trace[0].rule == "#one-b"  # the step it names (the running entry has no id here)
 
 
 def test_resolver_signatures_become_json_schemas() -> None:
