@@ -178,19 +178,31 @@ def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable
     if view.note:
         out += [fmt(view.note), ""]
     out += _table(((escape(k), escape(v)) for k, v in view.given), (label("situation", lang), label("value", lang)))
-    if view.steps:
-        out += [f"**{label('how', lang)}**", ""]
-        out += [f"{i}. {escape(s.text)} <span class=\"kb-cite\">→ {cite(s.rule, s.anchor, s.rule_name)}</span>"
-                for i, s in enumerate(view.steps, 1)] + [""]
-    box = _REFUSAL_BOX.get(view.refusal or "", "success")
-    body = _table(((escape(k), escape(v)) for k, v in view.result), (label("field", lang), label("value", lang)))
-    body += [escape(view.outcome), ""] if view.outcome else []
-    body += [f"**{escape(view.odds)}**", ""] if view.odds else []
-    if body:
-        out += [f'!!! {box} "{label("result", lang)}"', ""] + [f"    {line}" if line else "" for line in body]
+    out += _example_steps(view, lang, cite) + _example_outcome(view, lang)
     if view.verified is not None:
         out += [f"*{'✔ ' + label('verified', lang) if view.verified else '✘ ' + label('failed', lang)}*", ""]
     return out + ["</div>", ""]
+
+
+def _example_steps(view: ExampleView, lang: str, cite: Callable[[str, str | None, str], str]) -> list[str]:
+    """The steps as a numbered list, each ending in ``→ rule``."""
+    if not view.steps:
+        return []
+    return [f"**{label('how', lang)}**", ""] + [
+        f'{i}. {escape(s.text)} <span class="kb-cite">→ {cite(s.rule, s.anchor, s.rule_name)}</span>'
+        for i, s in enumerate(view.steps, 1)] + [""]
+
+
+def _example_outcome(view: ExampleView, lang: str) -> list[str]:
+    """The outcome in a box of its own (by the kind of "no" on a refusal): the outputs' table, the
+    refusal's sentence, the odds."""
+    body = _table(((escape(k), escape(v)) for k, v in view.result), (label("field", lang), label("value", lang)))
+    body += [escape(view.outcome), ""] if view.outcome else []
+    body += [f"**{escape(view.odds)}**", ""] if view.odds else []
+    if not body:
+        return []
+    box = _REFUSAL_BOX.get(view.refusal or "", "success")
+    return [f'!!! {box} "{label("result", lang)}"', ""] + [f"    {line}" if line else "" for line in body]
 
 
 def render_entry(

@@ -19,7 +19,7 @@ from kb.mechanics import Resolver
 from kb.site.render import plain_text
 from kb.view.entry import (CONTENT, Example, EntryView, Prose, Questions, Refs, Ruling, Section, Step, Steps, Table,
                            Value, entry_view, interface as label)
-from kb.view.worked import Names
+from kb.view.worked import ExampleView, Names
 
 __all__ = ["render_text", "text"]
 
@@ -160,20 +160,26 @@ class _Text:
             out += _wrap(self.plain(view.note), "  ")
         if view.given:
             out += ["", f"  {label('situation', lang)}"] + _columns(view.given, "    ")
-        if view.steps:
-            out += ["", f"  {label('how', lang)}"]
-            for i, s in enumerate(view.steps, 1):
-                rule = s.rule_name if s.rule == self.entry_id else f"{s.rule_name} [{s.rule}]"
-                out += textwrap.wrap(f"{s.text} → {rule}", WIDTH, initial_indent=f"    {i}. ",
-                                     subsequent_indent=" " * (len(str(i)) + 6), break_on_hyphens=False)
-        if view.result or view.outcome or view.odds:
-            out += ["", f"  {label('result', lang)}"]
-            out += _columns(view.result, "  │ ")
-            out += _wrap(view.outcome, "  │ ") if view.outcome else []
-            out += _wrap(view.odds, "  │ ") if view.odds else []
+        out += self.worked_steps(view) + _outcome(view, lang)
         if view.verified is not None:
             out += ["", "  " + ("✔ " + label("verified", lang) if view.verified else "✘ " + label("failed", lang))]
         return out
+
+    def worked_steps(self, view: ExampleView) -> list[str]:
+        out = ["", f"  {label('how', self.lang)}"] if view.steps else []
+        for i, s in enumerate(view.steps, 1):
+            rule = s.rule_name if s.rule == self.entry_id else f"{s.rule_name} [{s.rule}]"
+            out += textwrap.wrap(f"{s.text} → {rule}", WIDTH, initial_indent=f"    {i}. ",
+                                 subsequent_indent=" " * (len(str(i)) + 6), break_on_hyphens=False)
+        return out
+
+
+def _outcome(view: ExampleView, lang: str) -> list[str]:
+    """The outcome set apart by a rule down its left: the outputs as two columns, the refusal, the odds."""
+    if not (view.result or view.outcome or view.odds):
+        return []
+    out = ["", f"  {label('result', lang)}"] + _columns(view.result, "  │ ")
+    return out + [line for t in (view.outcome, view.odds) if t for line in _wrap(t, "  │ ")]
 
 
 def _columns(rows: Iterable[tuple[str, str]], indent: str) -> list[str]:

@@ -159,11 +159,8 @@ def _worked_step(step: Step, entry: Entry, lang: str, show: Callable[[Any], str]
     """The step's sentence and the rule it cites: its own ``rule`` (``<entry id>#<step id>``, or a game's
     entry without the game's prefix) when the resolver names one, else the example's entry."""
     target, _, anchor = (step.rule or entry.id).partition("#")
-    if target not in ("", entry.id) and "." not in target:
-        target = f"{entry.game}.{target}"
-    target = target or entry.id
-    name = find(f"{target}#{anchor}") if anchor else None
-    name = name or find(target) or (entry.title if target == entry.id else None)
+    target = target if "." in target else (f"{entry.game}.{target}" if target else entry.id)
+    name = (find(f"{target}#{anchor}") if anchor else None) or find(target) or (entry.title if target == entry.id else None)
     return WorkedStep(_sentence(step.say(lang, show)), target, anchor or None, name.best(lang) if name else target)
 
 
