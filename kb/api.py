@@ -118,9 +118,7 @@ class KnowledgeBase:
             problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from,
                                            loaded.games.values())
             if use_cache:
-                for old in [*linked_path.parent.glob("*.json"), *linked_path.parent.glob("*.pickle")]:
-                    if old.name != memo_path.name and old != linked_path:
-                        cache.remove(old)  # one linked state per tree is enough
+                cache.prune(linked_path.parent, {memo_path, linked_path})  # one linked state per tree is enough
                 cache.save(linked_path, {"links": graph.links, "concepts": graph.concepts, "problems": problems}, (Link,))
                 cache.save(memo_path, memo.current)
         else:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
-from kb.core.files import abandoned
+from kb.core.files import abandoned, os_problem
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -80,12 +80,16 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     kb_log.addHandler(progress)
     start = time.monotonic()
     tmp: Path | None = None
+    target: Path | None = None
     try:
         config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
         target = Path(site_dir or config.site_dir).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
         _sweep(target)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
+        except OSError as exc:  # a read-only folder: name the site, not the temporary name
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
         tmp.chmod(0o755)
         _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
                          str(tmp), content)
@@ -95,6 +99,12 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         return 0
     except MkDocsException as exc:
         err.write(f"kb build: failed, the previous site is kept: {exc}\n")
+        return 1
+    except OSError as exc:  # a full disk, a read-only folder: the temporary folder goes, the old site stays
+        shown = os_problem(exc, unnamed="the site")
+        if tmp is not None and target is not None:
+            shown = shown.replace(str(tmp), str(target))  # the page's place in the site, not the temporary name
+        err.write(f"kb build: failed, the previous site is kept: {shown}\n")
         return 1
     finally:
         if tmp is not None:

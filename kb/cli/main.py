@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from kb.core.files import NoContent, content_root, default_content_root
+from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.diagnostics import hint
 from kb.core.model import GAME_KINDS, KINDS, LANGS
 
@@ -125,6 +125,8 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     entry = kb.get(args.id)
     if entry is None:
         err.write(f"kb show: no entry '{args.id}'{hint(args.id, kb.entries)}\n")
+        for d in kb.not_loaded({args.id.split(".")[0]}):
+            err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load (or cannot be read)
         return EXIT_ERRORS
     if args.json:
         data = dict(entry.data)
@@ -183,7 +185,12 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     def progress(message: str) -> None:
         err.write(message + "\n")
 
-    index.ensure(lambda: _kb_class().load(root), progress=progress)
+    try:
+        index.ensure(lambda: _kb_class().load(root), progress=progress)
+    except OSError as exc:  # a full disk, a read-only cache folder: the index as it was is kept, not half-updated
+        err.write(f"kb search: cannot write the search index: {os_problem(exc, unnamed=str(index.dir))}; "
+                  "the index as it was is kept (KB_CACHE may name a folder with room, that you may write)\n")
+        return EXIT_USAGE
     reader = index.open()
     if args.game is not None and args.game not in (*reader.games, "common"):
         err.write(f"kb search: unknown game '{args.game}'{hint(args.game, reader.games)}; games: {', '.join(reader.games)}\n")
@@ -402,11 +409,16 @@ class _Terminal(io.TextIOBase):
     """A stream that writes control characters as visible escapes (``\\x1b``): nothing a command prints, whatever
     the content holds, clears a screen, moves the cursor or fakes a line. Line breaks and tabs pass."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO, name: str = "standard output") -> None:
+        self.stream, self.name = stream, name
 
     def write(self, text: str) -> int:
-        self.stream.write(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
+        try:
+            self.stream.write(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk under a redirected output: say which stream
+            raise OSError(exc.errno, exc.strerror, self.name) from exc
         return len(text)
 
     def flush(self) -> None:
@@ -425,7 +437,7 @@ class _Terminal(io.TextIOBase):
 
 def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     """Run ``kb`` with ``argv``; returns the exit code (0 ok, 1 errors found, 2 usage)."""
-    stdout, stderr = _Terminal(stdout), _Terminal(stderr)  # type: ignore[assignment]
+    stdout, stderr = _Terminal(stdout), _Terminal(stderr, "standard error")  # type: ignore[assignment]
     try:
         args = build_parser().parse_args(argv)
     except _Usage as exc:
@@ -439,6 +451,18 @@ def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     except NoContent as exc:
         stderr.write(f"kb {args.command}: {exc}\n")
         return EXIT_USAGE
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a fault of the machine (a full disk, a read-only or unreadable folder): one line
+        command = " ".join(filter(None, (args.command, getattr(args, "i18n_command", None))))
+        stderr.write(f"kb {command}: {os_problem(exc, unnamed='(a file it does not name)')}\n")
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device: Python's flush at exit must not fail (and print) again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -446,12 +470,19 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a console that cannot show a character gets '?', not a traceback
         if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
             stream.reconfigure(errors="replace")
+    code = EXIT_OK
     try:
-        return run(sys.argv[1:] if argv is None else argv, sys.stdout, sys.stderr)
+        code = run(sys.argv[1:] if argv is None else argv, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:  # `kb ... | head` closed the pipe: stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return EXIT_OK
+    except OSError as exc:  # the rest of the output cannot be written (a full disk): said once, not again at exit
+        _drop_stdout()
+        if code != EXIT_USAGE:  # else ``run`` has said it
+            sys.stderr.write(f"kb: {os_problem(exc)}\n")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

@@ -31,7 +31,7 @@ from kb.core import codec
 from kb.core.diagnostics import format_path
 from kb.core.files import atomic_write, sweep_temp
 
-__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "report",
+__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
            "Memo", "FORMAT"]
 
 FORMAT = "kb-cache/1"
@@ -201,6 +201,17 @@ def remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
     else:
         path.unlink(missing_ok=True)
+
+
+def prune(folder: Path, keep: set[Path]) -> None:
+    """Remove the cache files of ``folder`` but ``keep``; a folder that cannot be read (or files that cannot go)
+    are left: a cache that cannot be tidied is not an error."""
+    try:
+        for old in [*folder.glob("*.json"), *folder.glob("*.pickle")]:
+            if old not in keep:
+                remove(old)
+    except OSError as exc:
+        log.debug(f"kb: cache folder {folder} not tidied: {exc}")
 
 
 def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 from kb.core.errors import KbError
-from kb.core.diagnostics import Diagnostic, diag
+from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.model import Location
 
-__all__ = ["find_files", "atomic_write", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent"]
+__all__ = ["find_files", "atomic_write", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
 
 
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
@@ -167,7 +167,10 @@ def atomic_write(path: Path, data: bytes) -> None:
     mode = _writable_target(path)
     if mode is None:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name[:100]}.", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name[:100]}.", dir=path.parent)
+    except OSError as exc:  # a read-only folder: say which file could not be written, not the temporary name
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -175,9 +178,11 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.lexists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):  # a full disk: the file meant, not the temporary one (nor no file at all)
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
 
 
@@ -220,6 +225,22 @@ def sweep_temp(folder: Path) -> int:
         except OSError:
             pass
     return removed
+
+
+def named(exc: OSError, path: Path | str) -> OSError:
+    """``exc``, or when it names no file (a ``write`` on a full disk), the same error naming ``path``."""
+    if exc.filename is not None or exc.errno is None:
+        return exc
+    return OSError(exc.errno, exc.strerror, str(path))
+
+
+def os_problem(exc: OSError, unnamed: str = "standard output") -> str:
+    """A failed read or write in one line: the file (the destination of a copy) and the system's reason (``No
+    space left on device``, ``Read-only file system``, ``Permission denied``); ``unnamed`` when it names none. The
+    file is named as diagnostics name files (relative to the working folder when inside it)."""
+    path = exc.filename2 if exc.filename2 is not None else exc.filename
+    where = format_path(Path(os.fsdecode(path))) if isinstance(path, (str, bytes, os.PathLike)) else unnamed
+    return f"{where}: {exc.strerror or exc}"
 
 
 class NoContent(KbError, LookupError):

@@ -300,6 +300,8 @@ def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any,
         # a file changed within the last seconds may change again within the clock's granularity
         # with the same size ("racy git"): its stamp is not trusted, its content hash is checked
         stamp: Any = (st.st_mtime_ns, st.st_size) if time.time_ns() - st.st_mtime_ns > 2_000_000_000 else None
+        if not os.access(path, os.R_OK):  # made unreadable since (chmod keeps the stamp): read it, and say it cannot be
+            stamp = None
     except OSError:
         stamp = None
     usable = _hit_shape(hit, path)  # the cache file is the one of these limits (_parse_cache_name)

@@ -33,7 +33,7 @@ import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
 from kb.core.diagnostics import ERROR, Diagnostic
-from kb.core.files import atomic_write
+from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Text
 from kb.i18n.checks import check_english
 from kb.i18n.history import History
@@ -418,10 +418,12 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
     try:
         if roundtrip_edit(path, _editor(todo, moved, written), check=_reads_back(written)):
             result.files.append(path)
-    except RoundTripError as exc:  # what would be written does not read back as imported: the file is left as it was
+    except (RoundTripError, OSError) as exc:  # it would not read back as imported, or the disk refused it (full,
+        # read-only): the file is left as it was
+        why = f"cannot write {os_problem(exc, unnamed=str(path))}" if isinstance(exc, OSError) else str(exc)
         done = {(p.status.entry, p.status.field) for p in todo}
         for entry_id, name in sorted(done):
-            result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {exc}"))
+            result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {why}"))
         result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
         return
     for plan in moved:  # the file changed between loading and writing

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 
 from kb.core.cache import cache_dir, ensure_dir, report
-from kb.core.files import atomic_write, file_digest
+from kb.core.files import atomic_write, file_digest, named
 from kb.core.model import LANGS, Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
@@ -318,7 +318,17 @@ class SearchIndex:
             yield
 
     def ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None] = lambda _m: None) -> str:
-        """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed."""
+        """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed.
+        An ``OSError`` (a full disk) names the index's folder when the system names no file."""
+        try:
+            return self._ensure(load, progress)
+        except OSError as exc:
+            better = named(exc, self.dir)
+            if better is exc:
+                raise
+            raise better from exc
+
+    def _ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None]) -> str:
         from kb.search import query as search
 
         status, changed = self.changes()
