@@ -86,10 +86,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         target = Path(site_dir or config.site_dir).resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
         _sweep(target)
-        try:
-            tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
-        except OSError as exc:  # a read-only folder: name the site, not the temporary name
-            raise OSError(exc.errno, exc.strerror, str(target)) from exc
+        tmp = _temporary(target)
         tmp.chmod(0o755)
         _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
                          str(tmp), content)
@@ -101,10 +98,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         err.write(f"kb build: failed, the previous site is kept: {exc}\n")
         return 1
     except OSError as exc:  # a full disk, a read-only folder: the temporary folder goes, the old site stays
-        shown = os_problem(exc, unnamed="the site")
-        if tmp is not None and target is not None:
-            shown = shown.replace(str(tmp), str(target))  # the page's place in the site, not the temporary name
-        err.write(f"kb build: failed, the previous site is kept: {shown}\n")
+        err.write(f"kb build: failed, the previous site is kept: {_fault(exc, tmp, target)}\n")
         return 1
     finally:
         if tmp is not None:
@@ -144,6 +138,20 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site
     if found is not None:
         version = app.write_offline(site_dir, [lg for lg in langs if lg])
         logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
+
+
+def _temporary(target: Path) -> Path:
+    """A new folder beside ``target`` to build into; an ``OSError`` (a read-only folder) names ``target``."""
+    try:
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
+
+
+def _fault(exc: OSError, tmp: Path | None, target: Path | None) -> str:
+    """The file and the reason, a page named at its place in the site rather than in the temporary folder."""
+    shown = os_problem(exc, unnamed="the site")
+    return shown.replace(str(tmp), str(target)) if tmp is not None and target is not None else shown
 
 
 _RENAME_EXCHANGE = 2

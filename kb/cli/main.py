@@ -17,6 +17,7 @@ from kb.core.model import GAME_KINDS, KINDS, LANGS
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
+    from kb.search.index import SearchIndex
 
 __all__ = ["main", "run", "build_parser"]
 
@@ -174,22 +175,28 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 # ---------------------------------------------------------------- kb search
-def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _ready_index(root: Path, query: str, err: TextIO) -> "SearchIndex | None":
+    """The tree's index, made fresh (progress, and a query too long to be kept whole, said on ``err``); None, said
+    in one line, when it cannot be written: the index as it was is kept."""
     from kb.core.cache import cache_dir
     from kb.search.index import MAX_QUERY, SearchIndex
 
-    root = _root(args)
-    if len(args.query) > MAX_QUERY:
+    if len(query) > MAX_QUERY:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root, cache_dir(root, "search", os.environ.get("KB_CACHE")))
-    def progress(message: str) -> None:
-        err.write(message + "\n")
-
     try:
-        index.ensure(lambda: _kb_class().load(root), progress=progress)
-    except OSError as exc:  # a full disk, a read-only cache folder: the index as it was is kept, not half-updated
+        index.ensure(lambda: _kb_class().load(root), progress=lambda message: err.write(message + "\n"))
+        return index
+    except OSError as exc:  # a full disk, a read-only cache folder
         err.write(f"kb search: cannot write the search index: {os_problem(exc, unnamed=str(index.dir))}; "
                   "the index as it was is kept (KB_CACHE may name a folder with room, that you may write)\n")
+        return None
+
+
+def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    root = _root(args)
+    index = _ready_index(root, args.query, err)
+    if index is None:
         return EXIT_USAGE
     reader = index.open()
     if args.game is not None and args.game not in (*reader.games, "common"):

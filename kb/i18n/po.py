@@ -418,18 +418,24 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
     try:
         if roundtrip_edit(path, _editor(todo, moved, written), check=_reads_back(written)):
             result.files.append(path)
-    except (RoundTripError, OSError) as exc:  # it would not read back as imported, or the disk refused it (full,
-        # read-only): the file is left as it was
-        why = f"cannot write {os_problem(exc, unnamed=str(path))}" if isinstance(exc, OSError) else str(exc)
-        done = {(p.status.entry, p.status.field) for p in todo}
-        for entry_id, name in sorted(done):
-            result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {why}"))
-        result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
+    except RoundTripError as exc:  # what would be written does not read back as imported: the file is left as it was
+        _not_written(todo, str(exc), result)
+        return
+    except OSError as exc:  # the disk refused it (full, read-only): the file is left as it was
+        _not_written(todo, f"cannot write {os_problem(exc, unnamed=str(path))}", result)
         return
     for plan in moved:  # the file changed between loading and writing
         context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
         result.refused.append((context, "the file changed during the import; run it again"))
         result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
+
+
+def _not_written(todo: list["_Plan"], why: str, result: ImportResult) -> None:
+    """Every field of one file refused, with the reason; their changes taken back."""
+    done = {(p.status.entry, p.status.field) for p in todo}
+    for entry_id, name in sorted(done):
+        result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {why}"))
+    result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
 
 
 def _field_order(statuses: dict[tuple[str, str], FieldStatus], change: Change) -> int:
