@@ -185,7 +185,7 @@ def _ready_index(root: Path, query: str, err: TextIO) -> "SearchIndex | None":
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root, cache_dir(root, "search", os.environ.get("KB_CACHE")))
     try:
-        index.ensure(lambda: _kb_class().load(root), progress=lambda message: err.write(message + "\n"))
+        index.ensure(lambda: _kb_class().load(root), progress=lambda message: print(message, file=err))
         return index
     except OSError as exc:  # a full disk, a read-only cache folder
         err.write(f"kb search: cannot write the search index: {os_problem(exc, unnamed=str(index.dir))}; "
