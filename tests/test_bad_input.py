@@ -289,6 +289,22 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     ),
 }
 
+UNLABELLED = ("from typing import Literal\n\nfrom kb.mechanics import Trace, outcome, resolver\n\n\n"
+              "@resolver('g.lamp', outputs={'lamp_out': 'the lamp goes out'})\n"
+              "def lamp(roll: int, mode: Literal['dim', 'lit'] = 'lit'):\n    return outcome(Trace(), lamp_out=roll < 3)\n\n\n"
+              "LABELS = {'roll': ('tirada', 'roll'), 'mode': ('modo', ''), 'dim': ('tenue', 'dim')}\n")
+
+
+def test_a_resolver_without_labels_fails_strict(tree) -> None:
+    tree({"g/mechanics.py": UNLABELLED, "g/a.yaml": OK})
+    assert cli("check")[0] == 0  # a warning: the pack works, its pages show bare words
+    code, out, _ = cli("check", "--strict")
+    assert code == 1
+    assert out.splitlines() == ["content/g/mechanics.py:6:1: warning[resolver-label]: resolver 'g.lamp' has no label "
+                                "for mode (en), lamp_out (es), lamp_out (en), lit (es), lit (en): give them in the "
+                                "mechanics module's LABELS (word: (Spanish, English)) or the decorator's labels=; "
+                                "pages would show the bare words"]
+
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_bad_input_is_reported_exactly(name: str, tree) -> None:

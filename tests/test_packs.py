@@ -62,8 +62,10 @@ def test_new_adds_an_entry_that_checks(pack: Path) -> None:
     head = made.read_text(encoding="utf-8").splitlines()[0]
     assert head == "# yaml-language-server: $schema=../../../schema/entry.schema.json"
     assert (made.parent / head.split("=", 1)[1]).resolve().is_file()
-    code, _, err = kb("check", "--strict")
-    assert code == 0, err
+    code, _, err = kb("check")
+    assert code == 0, err                     # it loads and links; its texts are still the template's
+    code, out, _ = kb("check", "--strict")
+    assert code == 1 and out.count("warning[template-text]") == 5, out
     code, _, err = kb("new", "rule", "skirmish.charge")
     assert code == 2 and "already exists" in err
     code, _, err = kb("new", "rule", "nogame.charge")
@@ -184,7 +186,7 @@ def test_new_cites_the_first_source_the_game_lists(pack: Path) -> None:
     code, out, err = kb("check", "--json")  # the sample entries still cite rules.txt: errors there, none in charge
     found = json.loads(out)
     assert any(d["code"] == "unknown-source-doc" for d in found)
-    assert not [d for d in found if "charge" in d["path"]]
+    assert not [d for d in found if "charge" in d["path"] and d["code"] != "template-text"]
 
 
 def _assets_of_every_page(site: Path) -> int:
@@ -222,3 +224,30 @@ def test_every_page_keeps_its_assets_whatever_docs_holds(pack: Path) -> None:
     code, _, err = kb("build", "--site-dir", str(pack / "bare"))
     assert code == 0, err
     assert _assets_of_every_page(pack / "bare") > 20
+
+
+def test_every_text_kb_new_writes_is_a_placeholder_strict_refuses(pack: Path) -> None:
+    """Each kind's new entry: every text but the title (made from the id) is one of TEMPLATE_TEXTS, each is
+    reported at its place, and once written in the author's words --strict passes."""
+    import yaml
+
+    from kb.core.model import iter_texts
+    from kb.core.validate import TEMPLATE_TEXTS
+    from kb.cli.scaffold import KIND_FOLDERS
+
+    for kind in KIND_FOLDERS:
+        code, out, err = kb("new", kind, f"skirmish.new-{kind}")
+        assert code == 0, err
+        path = Path(out.strip())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        texts = [(p, t) for p, t in iter_texts(data) if p != ("title",)]
+        assert texts and all(v.strip() in TEMPLATE_TEXTS for _, t in texts for v in t.values()), (kind, texts)
+        assert data["source"]["section"] in TEMPLATE_TEXTS
+        found = [d for d in json.loads(kb("check", "--json", str(path))[1]) if d["code"] == "template-text"]
+        assert len(found) == 2 * len(texts) + 1, (kind, found)
+        text = path.read_text(encoding="utf-8")
+        for placeholder in TEMPLATE_TEXTS:
+            text = text.replace(placeholder, "Texto propio" if placeholder == "Sección" else f"Own words {len(text)}")
+        path.write_text(text, encoding="utf-8")
+        found = [d for d in json.loads(kb("check", "--json", str(path))[1]) if d["code"] == "template-text"]
+        assert found == [], found

@@ -134,7 +134,7 @@ def _installed_schema() -> Path:
 
 
 _KIND_BLOCK = {
-    "sequence": "sequence:\n  steps:\n    - id: first\n      title: {es: Primer paso, en: First step}\n",
+    "sequence": "sequence:\n  steps:\n    - id: first\n      title: {es: Nombre del primer paso, en: The first step's name}\n",
     "ruling": ("ruling:\n  question:\n    es: ¿Pregunta que hacen los jugadores?\n    en: The players' question?\n"
                "  answer:\n    es: La respuesta, en una o dos frases.\n    en: The answer, in a sentence or two.\n"),
     "term": "term:\n  forms:\n    es: [$words]\n    en: [$words]\n",

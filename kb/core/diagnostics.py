@@ -63,6 +63,7 @@ CODES: dict[str, tuple[str, str]] = {
     # links and glossary
     "malformed-link": (ERROR, "malformed link '{text}'; write {{@kind id}} or {{@kind id|shown text}}"),
     "unknown-link-type": (ERROR, "unknown link type '@{type}'; valid: {valid}{hint}"),
+    "template-text": (WARNING, "'{field}' is still kb new's placeholder text: write the entry's own words"),
     "self-link": (WARNING, "'{field}' links to this entry itself"),
     "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
     "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to an entry of kind '{kind}'; write {{@{kind} {target}}}"),
@@ -77,6 +78,8 @@ CODES: dict[str, tuple[str, str]] = {
     "lonely-concept": (WARNING, "concept '{id}' is named or linked by only {count} game(s); a concept connects games"),
     # examples and mechanics
     "mechanics-import": (ERROR, "cannot load the game's mechanics module: {reason}"),
+    "resolver-label": (WARNING, "resolver '{name}' has no label for {words}: give them in the mechanics module's "
+                       "LABELS (word: (Spanish, English)) or the decorator's labels=; pages would show the bare words"),
     "resolver-prefix": (ERROR, "resolver '{name}' in {game}'s mechanics must be named '{game}.<name>'"),
     "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}{origin}"),
     "unknown-input": (ERROR, "resolver '{resolver}' takes no input '{name}'{hint}"),

@@ -20,8 +20,8 @@ from kb.core import cache
 from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
-from kb.mechanics import Registry
-from kb.core.model import MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
+from kb.mechanics import Registry, Resolver
+from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
 __all__ = ["COMMON", "MAX_FILES", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
@@ -202,7 +202,17 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
                 for r in found if not r.name.startswith(game + ".")]
     registry.add(r for r in found if r.name.startswith(game + "."))
-    return problems
+    return problems + [p for r in found if (p := _unlabelled(r, path)) is not None]
+
+
+def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
+    """The words of ``r``'s vocabulary (inputs, outputs, input values) missing a Spanish or English label, if any:
+    a page would show the bare word («lamp_out: no» on a Spanish page)."""
+    missing = [f"{word} ({lang})" for word in r.vocabulary() for lang in LANGS if not (r.label(word, lang) or "").strip()]
+    if not missing:
+        return None
+    line = getattr(getattr(r.func, "__code__", None), "co_firstlineno", 1)
+    return diag("resolver-label", Location(path, line), name=r.name, words=", ".join(missing))
 
 
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
