@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import json
 
 import pytest
@@ -85,7 +87,9 @@ def test_check_exit_codes_and_json(tree) -> None:
     assert code == 0 and "0 error(s)" in err
     code, out, _ = cli("check", "--format", "json")
     data = json.loads(out)
-    assert code == 0 and data and set(data[0]) == {"code", "severity", "path", "line", "column", "message"}
+    assert code == 0 and data and set(data[0]) == {"code", "severity", "path", "line", "column", "message", "args"}
+    from kb.core.diagnostics import render
+    assert all(render(d["code"], d["args"]) == d["message"] for d in data)  # the message is made from the data
     code, _, _ = cli("check", "--strict")
     assert code == 1  # warnings fail in strict mode
     code, _, err = cli("check", "no/such/place")
@@ -178,6 +182,10 @@ def test_a_resolver_that_raises_is_an_example_error(tree) -> None:
         "integer division or modulo by zero",
         "0 passed, 1 failed",
     ]
+    from kb.api import KnowledgeBase
+    [result] = [r for r in KnowledgeBase.load(Path.cwd() / "content").run_examples() if r.example.id == "hit"]
+    assert result.error == "resolver-raised"  # a code (issue 33); what was raised is in the details
+    assert result.details == ("ZeroDivisionError: integer division or modulo by zero",)
 
 
 def test_a_full_ack_forgets_hashes_of_fields_that_are_gone(tree) -> None:

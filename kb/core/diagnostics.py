@@ -5,13 +5,13 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from kb.core.model import Location
 
-__all__ = ["Diagnostic", "CODES", "diag", "printable", "suggest", "hint", "format_path", "has_errors", "sort_key"]
+__all__ = ["Diagnostic", "CODES", "diag", "render", "printable", "suggest", "hint", "format_path", "has_errors", "sort_key"]
 
 ERROR, WARNING = "error", "warning"
 
@@ -119,6 +119,14 @@ class Diagnostic:
     """Human-readable explanation, with the valid form or a suggestion."""
     location: Location
     """Where the problem is."""
+    args: tuple[tuple[str, Arg], ...] = field(default=(), compare=False)
+    """The template's arguments, as plain data (``(name, value)`` pairs): the message is
+    ``render(code, args)``, so a tool reads the target (``target``, ``field``, ``id``…) here, never by parsing it."""
+
+    @property
+    def arguments(self) -> dict[str, Arg]:
+        """:attr:`args` as a mapping."""
+        return dict(self.args)
 
     def format(self) -> str:
         """``path:line:col: severity[code]: message``."""
@@ -139,6 +147,7 @@ class Diagnostic:
             "line": loc.line,
             "column": loc.column,
             "message": self.message,
+            "args": self.arguments,
         }
 
 
@@ -150,11 +159,24 @@ def printable(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+Arg = str | int | float | bool | None
+"""A template argument as a diagnostic keeps it: plain data (anything else is kept as its text)."""
+
+
+def _plain(value: object) -> Arg:
+    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+
+
+def render(code: str, args: Mapping[str, Arg]) -> str:
+    """The message of ``code`` with ``args`` (control characters escaped)."""
+    return printable(CODES[code][1].format(**{"hint": "", **args}))
+
+
 def diag(code: str, location: Location, **args: object) -> Diagnostic:
-    """Build the diagnostic ``code`` at ``location`` from its message template (control characters escaped)."""
-    severity, template = CODES[code]
-    args.setdefault("hint", "")
-    return Diagnostic(code, severity, printable(template.format(**args)), location)
+    """Build the diagnostic ``code`` at ``location``: its arguments kept as data, its message rendered from them."""
+    severity = CODES[code][0]
+    kept = tuple((name, _plain(value)) for name, value in args.items())
+    return Diagnostic(code, severity, render(code, dict(kept)), location, kept)
 
 
 def suggest(word: str, choices: Iterable[str]) -> str | None:

@@ -35,7 +35,9 @@ class ExampleResult:
     mismatches: tuple[tuple[str, Any, Any], ...] = ()
     """(output, expected, actual) for each difference."""
     error: str | None = None
-    """The rule error code raised, or the unexpected exception."""
+    """A code, always: the rule error's code when the resolver refused (``too-far``), else what went wrong —
+    ``unknown-resolver``, ``limit-exceeded``, ``invalid-probability``, ``timeout``, ``resolver-raised`` (an
+    exception or exit, named in :attr:`details`), ``bad-outcome`` (not made with ``outcome()``)."""
     details: tuple[str, ...] = field(default_factory=tuple)
     """Human-readable lines explaining a failure."""
     message: Step | None = None
@@ -58,7 +60,8 @@ class ExampleResult:
         if self.error == "timeout":
             return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{EXAMPLE_LIMITS.seconds:g}")
         code = "example-error" if self.status == "error" else "example-failed"
-        return diag(code, self.example.location, id=self.example.id, error=self.error, details="; ".join(self.details))
+        said = self.details[0] if self.error in _SAID_IN_DETAILS and self.details else self.error
+        return diag(code, self.example.location, id=self.example.id, error=said, details="; ".join(self.details))
 
     def __repr__(self) -> str:
         return f"ExampleResult({self.entry.id}#{self.example.id}, {self.status})"
@@ -243,11 +246,12 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
                              details=(f"ran longer than {seconds:g} s, the limit per worked example",))
     except (Exception, SystemExit) as exc:  # a resolver bug (or an exit): reported, never a crash of the run
         what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
-        return ExampleResult(entry, ex, "error", error=what, details=(what,))
+        return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
     problem = _not_an_outcome(result)
     if problem:
-        return ExampleResult(entry, ex, "error", error=f"bad outcome: {problem}",
-                             details=(f"the resolver returned {problem}, not an outcome made with outcome()",))
+        return ExampleResult(entry, ex, "error", error="bad-outcome",
+                             details=(f"bad outcome: {problem}",
+                                      f"the resolver returned {problem}, not an outcome made with outcome()"))
     details: list[str] = []
     mismatches: list[tuple[str, Any, Any]] = []
     if ex.expect_error:
@@ -272,9 +276,13 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
                                  details=(f"ran longer than {seconds:g} s, the limit per worked example",))
         except (Exception, SystemExit) as exc:
             what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
-            return ExampleResult(entry, ex, "error", error=what, details=(what,))
+            return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
     status = "failed" if details else "passed"
     return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
+
+
+_SAID_IN_DETAILS = ("resolver-raised", "bad-outcome")
+"""Errors whose diagnostic says what happened (the exception, the wrong value) rather than the code."""
 
 
 def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> list[str]:
