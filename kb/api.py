@@ -113,7 +113,7 @@ class KnowledgeBase:
             memo_path = linked_path.with_name("memo.json")
             memo = cache.Memo(_memo_shape(cache.load(memo_path)) if use_cache else None, _glossary_signature(loaded.entries),
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
-            graph, problems = link(loaded.entries, memo)
+            graph, problems = link(loaded.entries, memo, loaded.unloaded)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
             problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from,
                                            loaded.games.values())

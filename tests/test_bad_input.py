@@ -281,6 +281,22 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/mechanics.py": "import math\n\nraise ValueError('oops')\n", "g/a.yaml": OK},
         ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: ValueError: oops"],
     ),
+    "link into a file that does not parse": (
+        {"g/t.yaml": "id: g.t\nkind: term\n  bad: [\n", "g/named.yaml": "id: g.other\nkind: [\n",
+         "g/a.yaml": entry("text: {es: 'Ver {@term g.t} y {@rule g.other}', en: 'See {@term g.t} and {@rule g.other}'}\n",
+                           id="id: g.ok")},
+        ["content/g/a.yaml:6:17: error[link-to-unloaded]: link to 'g.t', whose file content/g/t.yaml does not load: "
+         "fix the error reported there",
+         "content/g/a.yaml:6:31: error[link-to-unloaded]: link to 'g.other', whose file content/g/named.yaml does not "
+         "load: fix the error reported there",  # the id its id: line names
+         "content/g/a.yaml:6:58: error[link-to-unloaded]: link to 'g.t', whose file content/g/t.yaml does not load: "
+         "fix the error reported there",
+         "content/g/a.yaml:6:74: error[link-to-unloaded]: link to 'g.other', whose file content/g/named.yaml does not "
+         "load: fix the error reported there",
+         "content/g/named.yaml:3:1: error[yaml-syntax]: invalid YAML: while parsing a flow node did not find expected "
+         "node content",
+         "content/g/t.yaml:3:6: error[yaml-syntax]: invalid YAML: mapping values are not allowed in this context"],
+    ),
     "resolver outside its game prefix": (
         {"g/mechanics.py": "from kb.mechanics import Trace, outcome, resolver\n\n\n"
                            "@resolver('other.thing', outputs={'x': 'x'})\ndef thing(a: int):\n    return outcome(Trace(), x=a)\n",

@@ -6,6 +6,7 @@ import importlib.util
 import dataclasses
 import hashlib
 import os
+import re
 import sys
 import time
 import traceback
@@ -50,6 +51,9 @@ class Loaded:
     """Every problem found."""
     digests: dict[str, str] = field(default_factory=dict)
     """Content hash of each file, by path relative to ``root`` (for caches and incremental indexing)."""
+    unloaded: dict[str, Path] = field(default_factory=dict)
+    """Ids that files which gave no entry (they do not parse, or fail the schema) would have held -> the file:
+    the ``id:`` line the file writes, and ``<game>.<file name>``. Links to them name the file as the cause."""
 
 
 def _text(value: Any, fallback: str) -> Text:
@@ -264,6 +268,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
         out.digests[str(rel)] = digest
         out.diagnostics += found
         if entry is None:
+            out.unloaded.update(dict.fromkeys(_claimed_ids(path, rel), path))
             continue
         out.diagnostics += check_entry(entry, rel.parts[0], out.games.get(rel.parts[0]), COMMON)
         if entry.id in first_seen:
@@ -284,6 +289,20 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
     if use_cache and current != previous:
         cache.save(cache_path, current)
     return out
+
+
+_ID_LINE = re.compile(rb"^id:[ \t]*['\"]?([a-z0-9][a-z0-9.-]*)", re.M)
+
+
+def _claimed_ids(path: Path, rel: Path) -> list[str]:
+    """The ids a file that gave no entry meant to hold: ``<game>.<file name>`` and the one its ``id:`` line writes."""
+    ids = [f"{rel.parts[0]}.{rel.stem}"]
+    try:
+        if path.is_file() and not path.is_symlink() and path.stat().st_size <= 1_000_000:
+            ids += [m.decode() for m in _ID_LINE.findall(path.read_bytes())[:1]]
+    except OSError:
+        pass
+    return ids
 
 
 def _parse_cache_name(limits: Limits) -> str:

@@ -6,11 +6,12 @@ import re
 from collections import defaultdict
 from functools import partial
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
 
 from kb.core.cache import no_memo
 from kb.core.plain import Plain
-from kb.core.diagnostics import Diagnostic, diag, hint
+from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
@@ -91,6 +92,7 @@ class _Linker:
         self.graph = Graph()
         self.problems: list[Diagnostic] = []
         self._hints: dict[str, str] = {}
+        self.unloaded: dict[str, Path] = {}
         self._self_links: dict[str, set[str]] = {}
         self._by_ns: dict[str, list[str]] = {}
 
@@ -107,6 +109,9 @@ class _Linker:
     def resolve(self, entry: Entry, type_: str, target: str, fld: str, loc: Location,
                 anchor: str | None = None, display: str | None = None, expect_kind: str | None = None) -> None:
         found = self.entries.get(target)
+        if found is None and target in self.unloaded:
+            self.problems.append(diag("link-to-unloaded", loc, target=target, path=format_path(self.unloaded[target])))
+            return
         if found is None:
             self.problems.append(diag("unresolved-link", loc, target=target, hint=self._near(target)))
             return
@@ -210,12 +215,16 @@ def _terms_in(index: TermIndex, entry: Entry) -> frozenset[str]:
                      for m in index.detect(value, lang, entry.game) if m.term != entry.id)
 
 
-def link(entries: dict[str, Entry], memo: Callable[[str, Entry, Callable[[], Any]], Any] = no_memo) -> tuple[Graph, list[Diagnostic]]:
+def link(entries: dict[str, Entry], memo: Callable[[str, Entry, Callable[[], Any]], Any] = no_memo,
+         unloaded: Mapping[str, Path] | None = None) -> tuple[Graph, list[Diagnostic]]:
     """Resolve every link of every entry, compute backlinks and the glossary graph.
 
     ``memo`` may return an entry's term detection from an earlier run (see :class:`kb.cache.Memo`).
+    ``unloaded``: the ids of files that did not load (:attr:`kb.core.loader.Loaded.unloaded`); a link to one
+    names that file as the cause instead of suggesting another entry.
     """
     linker = _Linker(entries, memo)
+    linker.unloaded = dict(unloaded or {})
     for entry in entries.values():
         linker.inline(entry)
         linker.structural(entry)
