@@ -51,6 +51,7 @@ from kb.mkdocs_defaults import apply_defaults, asset_files
 from kb.site import app
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
+from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import build_site
@@ -97,6 +98,7 @@ class _Build:
     site: Site
     started: float
     search: SearchData | None = None
+    calc: CalcSite | None = None
 
     @property
     def prefix(self) -> str:
@@ -191,8 +193,20 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         files.append(File.generated(config, build.prefix + table_name(build.lang),
                                     content=table_data(build.loaded.kb, build.lang)))
         files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
+        self._add_calculators(build, config, files)
         for size in app.ICONS:
             files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
+
+    @staticmethod
+    def _add_calculators(build: _Build, config: MkDocsConfig, files: Files) -> None:
+        """The calculators' data scripts, one per game and resolver (kb/site/calc.py; the answers are worked out once
+        for every language of the command)."""
+        started = time.monotonic()
+        build.calc = calc_site(build.loaded.kb, build.lang)
+        for path, text in build.calc.files.items():
+            files.append(File.generated(config, build.prefix + path, content=text))
+        log.info(f"{build.lang}: {sum(map(len, build.calc.forms.values()))} calculators, {len(build.calc.files)} data "
+                 f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB in {time.monotonic() - started:.1f} s")
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         """Make the pages' template (``kb/site/theme/kb-page.html``) and its whitespace filter known to the theme."""
@@ -233,6 +247,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if "</head>" not in output:
             return output
         tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
+        forms = build.calc.forms.get(page.file.src_uri.removeprefix(build.prefix)) if build.calc else None
+        if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
+            output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
+            src = posixpath.relpath(CALC_SCRIPT, posixpath.dirname(page.file.dest_uri) or ".")
+            tag += f'<script defer src="{src}"></script>'  # only pages with a calculator load its script
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", posixpath.dirname(page.file.dest_uri) or ".") + "/")
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
@@ -326,6 +345,10 @@ def _root_of(build: _Build, lang: str) -> str:
     if build.primary:
         return f"{lang}/"
     return "" if lang == build.lang else f"../{lang}/"
+
+
+_CALC_SLOT = re.compile(r'<div class="kb-calc-slot" id="kb-calc-(\d+)"></div>')
+"""A calculator's place on its page (kb.site.calc.slot), as the sanitiser leaves it."""
 
 
 def _url(path: str, directory_urls: bool) -> str:

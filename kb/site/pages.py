@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
+from kb.site.calc import calc_markdown
 from kb.site.place import neighbours, place_lines, sequence_order, source_titles, turn_sequence
 from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
 from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
@@ -59,6 +60,7 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
     body = render_entry(entry, ctx.lang, ctx.titles, kb.backlinks(entry.id), ctx.results.get(entry.id, {}),
                         ctx.link_from(path), resolvers=kb.registry.get, names=ctx.names(entry.game),
                         documents=source_titles(game.data) if game else None)
+    body += calc_markdown(entry, kb.registry.get, ctx.lang)
     body = _with_place(ctx, entry, path, body)
     missing, stale = ctx.untranslated(entry)
     notes = []

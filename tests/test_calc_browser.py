@@ -1,0 +1,313 @@
+"""The calculators in Chromium (issue 30), on the site built from the bundled content.
+
+Every calculator, in both languages, is set to at least 30 random valid inputs (chosen in the page,
+among the values its fields offer) and each ``data-kb-outcome`` is compared with the Python resolver
+called directly on the same inputs: identical. A page without a calculator requests no calculator
+file (Chromium's network log); the calculators work from ``file://`` and offline after "save for
+offline play"; out-of-range values give the resolver's message, never a script error; a phone's
+screen and the keyboard are enough; axe-core finds nothing serious.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import http.server
+import json
+import os
+import threading
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from conftest import cli
+from kb.api import KnowledgeBase
+from kb.mechanics import Context, RuleError
+from kb.mechanics.space import plain, takes_choices
+from kb.site.structure import entry_path
+from test_browser import ARGS, CHROMIUM, _Quiet, axe_script, start_playwright  # noqa: F401
+from test_browser_offline import _controlled, _save_by_keyboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIES = 30
+PHONE = {"width": 390, "height": 844}
+
+# Sets every variable field of form `f` to a random value it offers (seeded), `tries` times; returns the values
+# set (by data-kb-path) and the outcome shown after each.
+RANDOMISE = """([f, seed, tries]) => {
+  let s = seed >>> 0;
+  const rnd = (n) => { s = (s + 0x6D2B79F5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return (((t ^ (t >>> 14)) >>> 0) % n); };
+  const form = document.querySelectorAll('form[data-kb-resolver]')[f];
+  const fields = [...form.querySelectorAll('[data-kb-field]')];
+  const out = [];
+  for (let k = 0; k < tries; k++) {
+    const given = [];
+    for (const el of fields) {
+      const path = JSON.parse(el.dataset.kbPath);
+      if (el.tagName === 'SELECT') {
+        el.selectedIndex = rnd(el.options.length);
+        given.push([path, JSON.parse(el.value)]);
+      } else {
+        const min = Number(el.min), max = Number(el.max), step = Number(el.step);
+        const count = Math.round((max - min) / step) + 1, optional = el.hasAttribute('placeholder');
+        const i = rnd(count + (optional ? 1 : 0));
+        if (optional && i === count) { el.value = ''; given.push([path, null]); }
+        else { const v = Math.round((min + i * step) * 1e6) / 1e6; el.value = String(v); given.push([path, v]); }
+      }
+    }
+    if (fields.length) fields[fields.length - 1].dispatchEvent(new Event('change', {bubbles: true}));
+    out.push([given, form.querySelector('[data-kb-outcome]').getAttribute('data-kb-outcome')]);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(ROOT / "content")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if os.environ.get("KB_CALC_SITE"):  # a site already built from this tree (kb build --site-dir DIR), while working
+        return Path(os.environ["KB_CALC_SITE"])
+    out = tmp_path_factory.mktemp("calc") / "site"
+    code, stdout, stderr = cli("--content", str(ROOT / "content"), "build", "--site-dir", str(out))
+    assert code == 0, stdout + stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def base(site: Path) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Any]:
+    yield from start_playwright()
+
+
+@pytest.fixture(scope="module")
+def browser(playwright) -> Iterator[Any]:
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    pg.set_default_timeout(15_000)
+    pg.kb_errors = []
+    pg.on("pageerror", lambda e: pg.kb_errors.append(str(e)))
+    yield pg
+    context.close()
+
+
+def expected_calculators(kb: KnowledgeBase) -> dict[tuple[str, str], Any]:
+    """(page path, resolver) -> (entry, its first example of that resolver), for every example whose resolver takes
+    a number or a choice, worked out here from the content (not from the site's code)."""
+    out: dict[tuple[str, str], Any] = {}
+    for e in kb.entries.values():
+        for ex in e.examples:
+            res = kb.registry.get(ex.mechanic)
+            if res is not None and takes_choices(res):
+                out.setdefault((entry_path(e).removesuffix(".md") + ".html", ex.mechanic), (e, ex))
+    return out
+
+
+def _put(given: dict[str, Any], path: list[Any], value: Any) -> None:
+    data: Any = given
+    for step in path[:-1]:
+        data = data[step]
+    data[path[-1]] = value
+
+
+def python_answer(kb: KnowledgeBase, entry: Any, mechanic: str, given: dict[str, Any]) -> Any:
+    """What the resolver itself says for ``given``: its outputs as JSON data, or its refusal's code and kind."""
+    res = kb.registry.get(mechanic)
+    extra = {"context": Context(entry.data, kb.data)} if res.wants_context else {}
+    try:
+        values = res.func(**given, **extra).values
+    except RuleError as err:
+        return {"error": err.code, "kind": err.kind}
+    return json.loads(json.dumps({k: plain(v) for k, v in values.items()}))
+
+
+def _forms(pg) -> list[str]:
+    pg.wait_for_function("[...document.querySelectorAll('form[data-kb-resolver]')].every(f => f.dataset.kbReady)")
+    return pg.eval_on_selector_all("form[data-kb-resolver]", "fs => fs.map(f => f.dataset.kbResolver)")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_calculator_gives_the_resolvers_own_answers(page, base: str, kb: KnowledgeBase, lang: str) -> None:
+    wanted = expected_calculators(kb)
+    assert len({m for _, m in wanted}) >= 59
+    pages = sorted({p for p, _ in wanted})
+    found: set[tuple[str, str]] = set()
+    differ: list[str] = []
+    checked = 0
+    for n, path in enumerate(pages):
+        page.goto(f"{base}/{lang}/{path}")
+        for f, mechanic in enumerate(_forms(page)):
+            found.add((path, mechanic))
+            entry, ex = wanted[(path, mechanic)]
+            first = json.loads(page.locator("form[data-kb-resolver]").nth(f).locator("[data-kb-outcome]")
+                               .get_attribute("data-kb-outcome"))
+            if first != python_answer(kb, entry, mechanic, copy.deepcopy(dict(ex.given))):
+                differ.append(f"{lang}/{path} {mechanic}: the example's own inputs give {first}")
+            for sets, shown in page.evaluate(RANDOMISE, [f, 1000 * n + f, TRIES]):
+                given = copy.deepcopy(dict(ex.given))
+                for where, value in sets:
+                    _put(given, where, value)
+                want = python_answer(kb, entry, mechanic, given)
+                if json.loads(shown) != want:
+                    differ.append(f"{lang}/{path} {mechanic} {given}: page {shown}, resolver {want}")
+                checked += 1
+    assert found == set(wanted), sorted(set(wanted) ^ found)[:10]
+    assert not differ, "\n".join(differ[:20])
+    assert checked >= TRIES * len(wanted)
+    assert page.kb_errors == []
+
+
+def _calc_requests(pg, url: str) -> list[str]:
+    seen: list[str] = []
+    pg.on("request", lambda r: seen.append(r.url))
+    pg.goto(url)
+    pg.wait_for_load_state("networkidle")
+    return [u.rsplit("/", 1)[-1] for u in seen if "kb-calc" in u]
+
+
+def test_a_page_without_a_calculator_requests_no_calculator_file(page, base: str, kb: KnowledgeBase) -> None:
+    wanted = expected_calculators(kb)
+    with_calc = {p for p, _ in wanted}
+    plain_entry = next(entry_path(e).removesuffix(".md") + ".html" for e in sorted(kb.entries.values(), key=lambda e: e.id)
+                       if entry_path(e).removesuffix(".md") + ".html" not in with_calc)
+    for path in ["index.html", "battletech-solaris/index.html", "battletech-solaris/glossary.html", plain_entry]:
+        assert _calc_requests(page, f"{base}/es/{path}") == [], path
+    path = "battletech-solaris/swamp-stuck.html"
+    files = sorted(set(_calc_requests(page, f"{base}/es/{path}")))
+    names = {m.replace(".", "-") for p, m in wanted if p == path}
+    assert files == sorted(["kb-calc.js"] + [f"kb-calc-{n}.js" for n in names])
+
+
+def _set_and_read(pg, form, name: str, value: str) -> Any:
+    field = form.locator(f'[name="{name}"]')
+    if field.evaluate("e => e.tagName") == "SELECT":
+        field.select_option(value)
+    else:
+        field.fill(value)
+    return json.loads(form.locator("[data-kb-outcome]").get_attribute("data-kb-outcome"))
+
+
+SWAMP = 'form[data-kb-resolver="battletech-solaris.swamp-check"]'
+
+
+def _swamp_answer(kb: KnowledgeBase, **given: Any) -> Any:
+    entry, ex = expected_calculators(kb)[("battletech-solaris/swamp-stuck.html", "battletech-solaris.swamp-check")]
+    return python_answer(kb, entry, "battletech-solaris.swamp-check", {**dict(ex.given), **given})
+
+
+def test_out_of_range_gives_the_resolvers_message_and_no_script_error(page, base: str, kb: KnowledgeBase) -> None:
+    page.goto(f"{base}/es/battletech-solaris/swamp-stuck.html")
+    _forms(page)
+    form = page.locator(SWAMP).first
+    assert _set_and_read(page, form, "piloting_skill", "14") == {"error": "input-out-of-range", "input": "piloting_skill"}
+    message = form.locator(".kb-calc-message").text_content()
+    assert message == "habilidad de pilotaje: 14 está fuera de lo que admite la regla (de 2 a 13)."
+    assert form.locator('[name="piloting_skill"]').get_attribute("aria-invalid") == "true"
+    assert _set_and_read(page, form, "piloting_skill", "2.5")["error"] == "input-out-of-range"
+    assert _set_and_read(page, form, "piloting_skill", "8") == _swamp_answer(kb, piloting_skill=8)
+    assert form.locator('[name="piloting_skill"]').get_attribute("aria-invalid") is None
+    assert page.kb_errors == []
+
+
+def test_the_odds_table_marks_the_players_value(page, base: str, kb: KnowledgeBase) -> None:
+    page.goto(f"{base}/en/battletech-solaris/swamp-stuck.html")
+    _forms(page)
+    form = page.locator(SWAMP).first
+    _set_and_read(page, form, "piloting_skill", "9")
+    rows = form.locator(".kb-calc-odds-table tbody tr")
+    assert rows.count() == 12  # skill 2 to 13
+    current = form.locator('.kb-calc-odds-table tr[aria-current="true"]')
+    assert current.count() == 1
+    assert current.locator("td").all_text_contents() == ["9", "5/18 ≈ 27.8%"]  # 2D6 of 9 or more: 10 of 36
+    assert rows.first.locator("td").all_text_contents() == ["2", "100%"]
+
+
+def test_from_file_the_calculator_answers(page, site: Path, kb: KnowledgeBase) -> None:
+    page.goto((site / "es" / "battletech-solaris" / "swamp-stuck.html").as_uri())
+    _forms(page)
+    form = page.locator(SWAMP).first
+    assert _set_and_read(page, form, "roll", "11") == _swamp_answer(kb, roll=11)
+    assert _set_and_read(page, form, "unit", '"infantry"') == _swamp_answer(kb, roll=11, unit="infantry")
+    assert page.kb_errors == []
+
+
+def test_keyboard_and_a_phone_are_enough(page, base: str, kb: KnowledgeBase) -> None:
+    page.goto(f"{base}/es/battletech-solaris/swamp-stuck.html")
+    _forms(page)
+    form = page.locator(SWAMP).first
+    unit = form.locator('[name="unit"]')
+    unit.focus()
+    page.keyboard.press("ArrowDown")  # from 'Mech to ground vehicle
+    page.keyboard.press("Tab")
+    assert json.loads(form.locator("[data-kb-outcome]").get_attribute("data-kb-outcome")) == _swamp_answer(
+        kb, unit=json.loads(unit.input_value()))
+    assert unit.input_value() != '"mech"'
+    assert form.evaluate("f => f.scrollWidth <= f.clientWidth + 1")  # nothing wider than the phone's screen
+    box = form.locator('[name="roll"]').bounding_box()
+    assert box and box["height"] >= 32  # a finger can hit it
+
+
+def test_offline_after_saving_the_game(playwright_persistent, base: str, kb: KnowledgeBase) -> None:
+    pg = playwright_persistent.new_page()
+    pg.goto(f"{base}/es/battletech-solaris/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "battletech-solaris")
+    playwright_persistent.set_offline(True)
+    pg.goto(f"{base}/es/battletech-solaris/swamp-stuck.html")  # never visited: from the saved copy
+    _forms(pg)
+    form = pg.locator(SWAMP).first
+    assert _set_and_read(pg, form, "piloting_skill", "7") == _swamp_answer(kb, piloting_skill=7)
+
+
+@pytest.fixture
+def playwright_persistent(playwright, tmp_path: Path) -> Iterator[Any]:
+    """A phone with its own profile (a service worker and the saved game's caches live in it)."""
+    ctx = playwright.chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS,
+                                                        viewport=PHONE, is_mobile=True, has_touch=True, locale="es-ES")
+    ctx.set_default_timeout(30_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_axe_finds_nothing_serious_in_the_calculators(page, base: str, axe_script: str, lang: str) -> None:
+    found = []
+    for path in ["battletech-solaris/swamp-stuck.html", "warlords-of-terra/area-strike.html", "hunt-begins/aim.html"]:
+        page.goto(f"{base}/{lang}/{path}")
+        _forms(page)
+        page.add_script_tag(content=axe_script)
+        result = page.evaluate("""() => axe.run({include: [['form.kb-calc']]}, {resultTypes: ['violations']})""")
+        assert result["passes"], path  # axe did look at the forms
+        found += [f"{path}: {v['id']} {n['target']}" for v in result["violations"]
+                  if v["impact"] in ("serious", "critical") for n in v["nodes"]]
+    assert not found, "\n".join(found)
+
+
+def test_fractions_in_outcomes_read_as_json_text() -> None:
+    """The comparison's own yardstick: a Fraction output is compared as the text the page shows ("7/12")."""
+    assert plain({"p": Fraction(7, 12), "xs": (1, 2)}) == {"p": "7/12", "xs": [1, 2]}
