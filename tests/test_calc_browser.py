@@ -295,7 +295,7 @@ def playwright_persistent(playwright, tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_axe_finds_nothing_serious_in_the_calculators(page, base: str, axe_script: str, lang: str) -> None:
+def test_axe_finds_nothing_serious_in_the_calculators(page, base: str, axe_script: str, lang: str) -> None:  # noqa: F811
     found = []
     for path in ["battletech-solaris/swamp-stuck.html", "warlords-of-terra/area-strike.html", "hunt-begins/aim.html"]:
         page.goto(f"{base}/{lang}/{path}")

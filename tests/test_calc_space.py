@@ -9,7 +9,7 @@ import pytest
 
 from kb.api import KnowledgeBase
 from kb.mechanics import Outcome
-from kb.mechanics.space import FIXED, Refusal, answer, call, enumerate_space, space
+from kb.mechanics.space import FIXED, answer, call, enumerate_space, space
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from weakref import WeakKeyDictionary
 from kb.core.locale import number, percent, pgettext
 from kb.core.model import Entry, Example
 from kb.mechanics import Context, Outcome, Resolver
-from kb.mechanics.space import FIXED, Field, Refusal, Space, answer, enumerate_space, space, takes_choices
+from kb.mechanics.space import Field, Refusal, Space, answer, enumerate_space, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
 from kb.view.worked import refusal_sentence, value_shower
 
