@@ -267,6 +267,30 @@ class KnowledgeBase:
         """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""
         return _examples.run_examples(self.entries.values(), self.registry, self.data, selectors)
 
+    def wording(self, results: Iterable[_examples.ExampleResult] | None = None) -> list[Diagnostic]:
+        """The wording lint of every worked example in both languages (:mod:`kb.view.wording`): raw ids,
+        words of the other language, a number and its noun that disagree; one located warning each."""
+        from kb.core.diagnostics import diag
+        from kb.view.wording import content_vocabularies, lint_results
+        from kb.view.worked import example_view
+
+        done = list(self.run_examples() if results is None else results)
+        resolvers = [r for r in map(self.registry.get, self.registry.names()) if r]
+        vocab = content_vocabularies(self.entries, self.games, resolvers, done)
+
+        def view_of(d: _examples.ExampleResult, lang: str):  # type: ignore[no-untyped-def]
+            return example_view(d.entry, d.example, d, lang, self.registry.get(d.example.mechanic), self._names(d.entry.game))
+
+        return [diag("example-wording", d.example.location, id=d.example.id, lang=lang, finding=str(f))
+                for d, lang, f in lint_results(done, vocab, view_of)]
+
+    def _names(self, game: str) -> Any:
+        """The names of a game's ids (:func:`kb.view.worked.name_finder`)."""
+        from kb.view.worked import name_finder
+
+        meta = self.games.get(game)
+        return name_finder(game, meta.name if meta else None, meta.data.get("names") if meta else None, self.entries)
+
     def run_example(self, entry_id: str, example_id: str) -> _examples.ExampleResult:
         """Run one example."""
         entry = self.entry(entry_id)

@@ -468,7 +468,8 @@ def skid_slide(hexes_moved: int, falling_damage: int,
                         "neither hexes moved nor damage can be negative")
     slide = ceil(hexes_moved / 2)
     per_hex = ceil(falling_damage / 2)
-    trace.add("Se desliza {m} / 2 = {s} hexágonos (redondeando hacia arriba)", "Slides {m} / 2 = {s} hexes (rounded up)",
+    trace.add("Se desliza {m} / 2 = {s} {s:p:hexágono|hexágonos} (redondeando hacia arriba)",
+              "Slides {m} / 2 = {s} {s:p:hex|hexes} (rounded up)",
               m=hexes_moved, s=slide)
     trace.add("Cada hexágono: la mitad de {f} = {p} (redondeando hacia arriba), columna frontal",
               "Each hex: half of {f} = {p} (rounded up), Front column", f=falling_damage, p=per_hex)
@@ -822,7 +823,7 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
                        run_mp=None, frozen=True)
     odds = _odds_at_least(need)
     trace.add("Historial {h}: escalón {s}, hace falta {n} o más en 2D6 ({f})", "History {h}: step {s}, needs 2D6 of {n} or more ({f})",
-              h=["sí" if u else "no" for u in history] or ["—"], s=step, n=need, f=_shown_odds(need))
+              h=history or ["—"], s=step, n=need, f=_shown_odds(need))
     success = frozen = run_mp = None
     if roll is not None:
         success = roll >= need

@@ -180,11 +180,11 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
     hit = False
     for striker, hits in strikes.items():
         if striker not in engaged_enemies:
-            raise RuleError("striker-not-engaged", f"{striker} no está trabada con la miniatura que se destraba",
-                            f"{striker} is not engaged with the disengaging model")
+            raise RuleError("striker-not-engaged", "la miniatura {s} no está trabada con la que se destraba",
+                            "{s} is not engaged with the disengaging model", s=striker)
         if not engaged_enemies[striker]:
-            raise RuleError("out-of-melee-range", f"{striker} no tiene a la miniatura al alcance de un Ataque de Combate",
-                            f"{striker} does not have the model within range of a melee attack")
+            raise RuleError("out-of-melee-range", "{s} no tiene a la miniatura al alcance de un Ataque de Combate",
+                            "{s} does not have the model within range of a melee attack", s=striker)
         trace.add("Golpe de {s}, impacta: {ok} (sin daño ni otros efectos)", "Strike by {s}, hits: {ok} (no damage, no other effect)",
                   s=striker, ok=hits)
         hit = hit or hits

@@ -134,7 +134,8 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
     trace.add("Velocidad {s}", "Speed {s}", s=speed)
     if preparation:
         limit = max(0, limit - 1)
-        trace.add("Turno de Preparación: −1 de Velocidad → {n} zonas", "Preparation turn: −1 Speed → {n} zones", n=limit)
+        trace.add("Turno de Preparación: −1 de Velocidad → {n} {n:p:zona|zonas}", "Preparation turn: −1 Speed → {n} {n:p:zone|zones}",
+                  n=limit)
     if charge and ends_in_threat_area:
         limit += 1
         trace.add("Carga: acaba en un área de amenaza enemiga, +1 zona → {n}",
@@ -142,9 +143,9 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
     if zones < 0:
         raise RuleError("bad-zones", "no se mueve un número negativo de zonas", "a troop cannot move a negative number of zones")
     if zones > limit:
-        raise RuleError("too-far", f"mueve {zones} zonas y solo puede {limit}",
-                        f"it moves {zones} zones but may only move {limit}")
-    trace.add("Mueve {z} de {n} zonas", "Moves {z} of {n} zones", z=zones, n=limit)
+        raise RuleError("too-far", "mueve {z} {z:p:zona|zonas} y solo puede {n}",
+                        "it moves {z} {z:p:zone|zones} but may only move {n}", z=zones, n=limit)
+    trace.add("Mueve {z} de {n} {n:p:zona|zonas}", "Moves {z} of {n} {n:p:zone|zones}", z=zones, n=limit)
     if ends_in_threat_area and not attack:
         attack = True
         trace.add("Acaba en el área de amenaza de una tropa enemiga: el combate no es voluntario, ataca",
@@ -298,8 +299,8 @@ def _choose_target(trace: Trace, a: dict, enemies: Troops, forced: list[str], ta
         raise RuleError("unknown-target", f"{target} no es una tropa enemiga de este combate",
                         f"{target} is not an enemy troop in this combat")
     if not enemies[target].get("adjacent", True) and not a.get("distance"):
-        raise RuleError("out-of-reach", f"{target} no está adyacente y el atacante no tiene Distancia",
-                        f"{target} is not adjacent and the attacker lacks Distance")
+        raise RuleError("out-of-reach", "{t} no está adyacente y el atacante no tiene Distancia",
+                        "{t} is not adjacent and the attacker lacks Distance", t=target)
     trace.add("El atacante golpea a {t}", "The attacker hits {t}", t=target)
     return target
 

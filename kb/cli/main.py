@@ -84,6 +84,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _kb_class().load(content_root(target))
     scope = Path(os.path.abspath(target))
     found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
+    if args.strict:  # the worked examples' wording (issue 27): only over content that loads cleanly
+        found += [d for d in kb.wording() if _within(d.location.path, scope)]
     if args.no_warnings:
         found = [d for d in found if d.severity == "error"]
     errors = sum(d.severity == "error" for d in found)

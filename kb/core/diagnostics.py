@@ -93,6 +93,7 @@ CODES: dict[str, tuple[str, str]] = {
                            " (forbidden: a rule forbids it; unstated: the source does not say; elsewhere: another entry's case, with 'see')"),
     "error-see-missing": (ERROR, "example '{id}': a refusal of kind 'elsewhere' names the entry that covers the case: add 'see: <id>'"),
     "example-failed": (ERROR, "example '{id}' failed: {details}"),
+    "example-wording": (WARNING, "example '{id}' ({lang}) reads wrong: {finding}"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
     "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),
     "limit-exceeded": (ERROR, "{where} is too big to work out: {problem}"),

@@ -1,0 +1,236 @@
+"""The wording lint of worked examples (issue 27, item 4): what the engine writes around the rules, read as
+a proof-reader would, in each language.
+
+Every worked example is worded (:func:`kb.view.worked.example_view`) and its generated lines — the
+situation's and the outcome's rows, the steps, the refusal, the odds — are read for three faults:
+
+- ``raw-id``: a word that is an identifier of the content (an entry's slug, a step id, a key of a game's
+  ``names:``, a resolver's value) where the reader should have seen its name: the word is not a word of
+  the language's own vocabulary (``knight`` on a Spanish page, ``marine-1`` anywhere);
+- ``other-language``: a word of the other language's vocabulary only (``sí`` on an English page, ``run``
+  on a Spanish one);
+- ``agreement``: a number and the noun (or verb) beside it that disagree, by the language's plural rule
+  (CLDR through Babel: ``1`` is *one* in both languages, ``0`` is *other*): «1 zonas», «quedan 1»,
+  "1 hits". The singular and plural forms are the vocabulary's own pairs: the gettext catalogue's plural
+  messages, the resolvers' ``{n:p:one|other}`` templates, and the pairs the content's own words make
+  (a word and the same word with the language's plural ending, of one Snowball stem).
+
+The vocabulary of a language is every word of the content's texts in it, the labels of the resolvers in
+it and its catalogue's messages. :func:`lint_view` takes it ready (:class:`Vocabulary`), so a test can
+plant a case of each kind in a few words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import polib
+import snowballstemmer
+from babel import Locale
+
+from kb.core.locale import catalog_path
+from kb.core.model import LANGS, Entry, Game, Text, iter_texts
+from kb.examples.runner import ExampleResult
+from kb.mechanics import Resolver
+from kb.mechanics.procedures import flatten_steps
+from kb.view.worked import ExampleView
+
+__all__ = ["Vocabulary", "Finding", "example_lines", "lint_view", "plural_pairs", "words", "content_ids", "vocabularies", "content_vocabularies", "lint_results"]
+
+_WORD = re.compile(r"[^\W\d_]+(?:[-_'’][^\W_]+)*|[a-z0-9]+(?:[-_][a-z0-9]+)+", re.I)
+_NUMBER_WORD = re.compile(r"(?<![\w.,/])(\d+)\s+([^\W\d_]+)")
+_NAME_BEFORE = re.compile(r"[A-ZÁÉÍÓÚÑ][\w-]*\s$")
+"""A number and the word after it; not the number of a name («Marine 1 suelta…», "Unit 1 gains")."""
+_PLURAL_END = {"es": ("s", "es"), "en": ("s", "es")}
+_STEMMER = {"es": "spanish", "en": "english"}
+
+
+def words(text: str) -> Iterator[str]:
+    """The words of ``text``, lower-cased (hyphenated and ``a_b`` identifiers kept whole)."""
+    return (m.group(0).lower() for m in _WORD.finditer(text))
+
+
+@dataclass
+class Vocabulary:
+    """What the lint knows of each language: its words, the other language's, the content's ids and the
+    singular–plural pairs."""
+
+    lang: str
+    own: set[str]
+    """Every word the language's own texts, labels and catalogue use."""
+    other: set[str]
+    """The other language's words."""
+    ids: set[str]
+    """Identifiers of the content's data (lower case)."""
+    pairs: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each singular or plural form -> (singular, plural)."""
+    declared: set[str] = field(default_factory=set)
+    """The forms whose pair is declared (catalogue plurals, ``{n:p:…}`` templates), not only found in the vocabulary."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One fault in one line of a worked example."""
+
+    kind: str
+    """``raw-id``, ``other-language`` or ``agreement``."""
+    word: str
+    line: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.word!r} in “{self.line}”"
+
+
+def example_lines(view: ExampleView) -> Iterator[str]:
+    """The lines of a worked example the engine wrote (not the author's title and note)."""
+    for key, value in (*view.given, *view.result):
+        yield key
+        yield value
+    for step in view.steps:
+        yield step.text
+    yield from (t for t in (view.outcome, view.odds) if t)
+
+
+def plural_pairs(lang: str, vocabulary: Iterable[str], declared: Iterable[tuple[str, str]] = ()) -> dict[str, tuple[str, str]]:
+    """Singular–plural pairs: ``declared`` ones (catalogue plurals, ``{n:p:…}`` templates) and those of
+    ``vocabulary``: a word and the word plus a plural ending of ``lang`` sharing one Snowball stem."""
+    stem = snowballstemmer.stemmer(_STEMMER[lang]).stemWord
+    vocab = set(vocabulary)
+    out: dict[str, tuple[str, str]] = {}
+    found = list(declared)
+    for w in vocab:
+        found += [(w, w + end) for end in _PLURAL_END[lang] if len(w) > 2 and w + end in vocab and stem(w) == stem(w + end)]
+    for one, other in found:
+        if one != other:
+            out.setdefault(one, (one, other))
+            out.setdefault(other, (one, other))
+    return out
+
+
+def lint_view(view: ExampleView, vocab: Vocabulary) -> list[Finding]:
+    """The faults of one worded example (see the module's docstring)."""
+    found: list[Finding] = []
+    for line in example_lines(view):
+        found += _lint_line(line, vocab)
+    return found
+
+
+def _lint_line(line: str, vocab: Vocabulary) -> Iterator[Finding]:
+    for w in dict.fromkeys(words(line)):
+        if w in vocab.ids and w not in vocab.own and len(w) > 1:
+            yield Finding("raw-id", w, line)
+        elif w in vocab.other and w not in vocab.own and len(w) > 1:
+            yield Finding("other-language", w, line)
+    yield from _agreement(line, vocab)
+
+
+def _agreement(line: str, vocab: Vocabulary) -> Iterator[Finding]:
+    """A number and the word after it in the form the language's plural rule wants for the number. A pair
+    only found in the vocabulary is trusted one way: a plural after a number whose form is *one* («1
+    zonas»); the other way, a singular after 3, is often right (a mass noun, "3 damage"), so it counts
+    only for a declared pair."""
+    plural = Locale.parse(vocab.lang).plural_form
+    for m in _NUMBER_WORD.finditer(line):
+        n, w = int(m.group(1)), m.group(2).lower()
+        if _NAME_BEFORE.search(line[:m.start()]):
+            continue  # the number of a name
+        one, other = vocab.pairs.get(w, (w, w))
+        if one == other:
+            continue
+        if plural(n) == "one" and w == other or w in vocab.declared and plural(n) != "one" and w == one:
+            yield Finding("agreement", m.group(0), line)
+
+
+def _catalog(lang: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """A catalogue's translated messages and the (singular, plural) word pairs of its plural messages."""
+    texts: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    for e in polib.pofile(str(catalog_path(lang))):
+        forms = [e.msgstr_plural[k] for k in sorted(e.msgstr_plural)] if e.msgid_plural else [e.msgstr or e.msgid]
+        if lang == "en" and e.msgid_plural:
+            forms = [e.msgid, e.msgid_plural]
+        texts += forms
+        if len(forms) >= 2:
+            one, other = (re.findall(r"\}\s+([^\W\d_]+)", f) for f in forms[:2])
+            pairs += list(zip(one, other, strict=False))
+    return texts, pairs
+
+
+_SPEC = re.compile(r"\{[^}:]*:p:([^}|]+)\|([^}]+)\}")
+
+
+def _found_texts(entries: Iterable[Entry], games: Iterable[Game]) -> Iterator[Mapping[str, str]]:
+    for item in [*(e.data for e in entries), *(g.data for g in games)]:
+        yield from (t for _, t in iter_texts(item))
+
+
+def _texts(entries: Iterable[Entry], games: Iterable[Game], labels: Iterable[Text]) -> dict[str, list[str]]:
+    """Every text of the content, the games and the labels, per language."""
+    found = [*_found_texts(entries, games), *({lang: label.get(lang) or "" for lang in LANGS} for label in labels)]
+    return {lang: [t.get(lang) or "" for t in found] for lang in LANGS}
+
+
+def _strings(data: Any) -> Iterator[str]:
+    """The strings inside plain data (an example's inputs and outputs)."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, (Mapping, list, tuple)):
+        for v in data.values() if isinstance(data, Mapping) else data:
+            yield from _strings(v)
+
+
+def _entry_ids(e: Entry) -> set[str]:
+    ids = {e.id, e.id.partition(".")[2]}
+    ids |= {str(s.get("id")) for s in flatten_steps((e.data.get("sequence") or {}).get("steps", []))}
+    return ids | {v for ex in e.examples for v in _strings((ex.given, ex.expect)) if not v.isalpha()}
+
+
+def content_ids(entries: Iterable[Entry], games: Mapping[str, Game], vocabulary: Iterable[str]) -> set[str]:
+    """The identifiers a reader must not see: games, entries and their slugs, steps, keys of the games'
+    ``names:``; and, of the examples' data and the resolvers' ``vocabulary``, the strings that cannot be
+    words (``guild-guard``, ``melee_a``, ``marine-1``)."""
+    ids: set[str] = set(games).union(*(_entry_ids(e) for e in entries))
+    ids |= {str(k) for g in games.values() for k in (g.data.get("names") or {})}
+    return ids | {w for w in vocabulary if not w.isalpha() and not w.isdigit()}
+
+
+def _declared(templates: Iterable[tuple[str, str]]) -> dict[str, list[tuple[str, str]]]:
+    """The singular–plural pairs the catalogue's plurals and the steps' ``{n:p:one|other}`` declare."""
+    declared: dict[str, list[tuple[str, str]]] = {lang: _catalog(lang)[1] for lang in LANGS}
+    for pair in templates:
+        for lang, template in zip(LANGS, pair, strict=True):
+            declared[lang] += _SPEC.findall(template)
+    return {lang: [(a.lower(), b.lower()) for a, b in found] for lang, found in declared.items()}
+
+
+def vocabularies(entries: Iterable[Entry], games: Iterable[Game], labels: Iterable[Text],
+                 templates: Iterable[tuple[str, str]], ids: Iterable[str]) -> dict[str, Vocabulary]:
+    """Each language's :class:`Vocabulary`: the words of the content's, the games' and the labels' texts
+    and of the catalogue; the pairs of the catalogue's plurals and of the steps' ``templates``
+    (``{n:p:one|other}``; their other words are what is linted, not the vocabulary)."""
+    texts = _texts(entries, games, labels)
+    own = {lang: {w for t in texts[lang] + _catalog(lang)[0] for w in words(t)} for lang in LANGS}
+    declared = _declared(templates)
+    id_set = {i.lower() for i in ids}
+    return {lang: Vocabulary(lang, own[lang], set().union(*(own[lg] for lg in LANGS if lg != lang)), id_set,
+                             plural_pairs(lang, own[lang], declared[lang]), {w for pair in declared[lang] for w in pair})
+            for lang in LANGS}
+
+
+def content_vocabularies(entries: Mapping[str, Entry], games: Mapping[str, Game], resolvers: Iterable[Resolver],
+                         results: Iterable[ExampleResult]) -> dict[str, Vocabulary]:
+    """:func:`vocabularies` of a knowledge base: its entries, games, resolvers and examples' results."""
+    resolvers = list(resolvers)
+    ids = content_ids(entries.values(), games, [w for r in resolvers for w in r.vocabulary()])
+    templates = [s.templates for d in results if d.outcome for s in d.outcome.trace if s.templates]
+    return vocabularies(entries.values(), games.values(), [t for r in resolvers for t in r.labels.values()], templates, ids)
+
+
+def lint_results(results: Iterable[ExampleResult], vocab: Mapping[str, Vocabulary], view_of: Callable[[ExampleResult, str], ExampleView]
+                 ) -> Iterator[tuple[ExampleResult, str, Finding]]:
+    """Every fault of every example's result, worded by ``view_of(result, lang)`` in each language."""
+    for r in results:
+        for lang in LANGS:
+            yield from ((r, lang, f) for f in lint_view(view_of(r, lang), vocab[lang]))

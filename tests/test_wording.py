@@ -1,0 +1,96 @@
+"""The wording lint of worked examples (issue 27, item 4; :mod:`kb.view.wording`): clean on the bundled
+content in both languages, and each kind of fault planted in a small game is reported by
+``kb check --strict`` at the example, while the same game worded right is clean."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import cli
+from kb.api import KnowledgeBase
+
+GAME = """\
+id: g
+name: {es: Juego g, en: Game g}
+source_language: es
+sources:
+  - doc: seed.txt
+names:
+  guild-guard: {es: Guardia del Gremio, en: Guild Guard}
+"""
+
+MECHANICS = '''\
+from kb.mechanics import RuleError, Trace, outcome, resolver
+
+LABELS = {"unit": ("unidad", "unit"), "zones": ("zonas", "zones"), "moved": ("movida", "moved"),
+          "variant": ("variante", "variant")}
+
+
+@resolver("g.move", outputs={"moved": "whether it moves"})
+def move(unit: str, zones: int, variant: int = 0):
+    """A planted resolver: ``variant`` picks the fault its wording carries (0: none)."""
+    trace = Trace()
+    if variant == 1:
+        trace.add(f"{unit} avanza", f"{unit} advances")  # an f-string: the id, not its name
+    elif variant == 2:
+        trace.add("{unit} avanza: sí", "{unit} advances: sí", unit=unit)  # Spanish on the English page
+    elif variant == 3:
+        trace.add("{unit} avanza {z} zonas", "{unit} advances {z} zones", unit=unit, z=zones)  # no plural rule
+    else:
+        trace.add("{unit} avanza {z} {z:p:zona|zonas}", "{unit} advances {z} {z:p:zone|zones}", unit=unit, z=zones)
+    return outcome(trace, moved=True)
+'''
+
+
+def _rule(bad: int) -> str:
+    return textwrap.dedent(f"""\
+        id: g.advance
+        kind: rule
+        game: g
+        title: {{es: Avanzar, en: Advancing}}
+        summary: {{es: Una unidad avanza por zonas., en: A unit advances zone by zone.}}
+        source: {{doc: seed.txt, section: Avance}}
+        examples:
+          - id: one-zone
+            title: {{es: Una zona, en: One zone}}
+            mechanic: g.move
+            given: {{unit: guild-guard, zones: 1, variant: {bad}}}
+            expect: {{moved: true}}
+        """)
+
+
+def _check(tree, bad: int) -> list[str]:
+    tree({"g/game.yaml": GAME, "g/mechanics.py": MECHANICS, "g/rules/advance.yaml": _rule(bad)})
+    code, out, _ = cli("check", "--strict")
+    return [ln for ln in out.splitlines() if "example-wording" in ln]
+
+
+def test_the_game_worded_right_is_clean(tree) -> None:
+    assert _check(tree, 0) == []
+
+
+@pytest.mark.parametrize("bad, langs, finding", [
+    (1, ("es", "en"), "raw-id: 'guild-guard'"),
+    (2, ("en",), "other-language: 'sí'"),
+    (3, ("es", "en"), "agreement: '1 zon"),
+])
+def test_a_planted_fault_is_reported_at_its_example(tree, bad: int, langs: tuple[str, ...], finding: str) -> None:
+    found = _check(tree, bad)
+    assert found, bad
+    assert all(ln.startswith("content/g/rules/advance.yaml:8:5: warning[example-wording]: example 'one-zone'") for ln in found)
+    assert sorted({ln.split("(")[1][:2] for ln in found}) == sorted(langs)
+    assert all(finding in ln for ln in found), found
+
+
+def test_plain_kb_check_does_not_run_the_wording_lint(tree) -> None:
+    tree({"g/game.yaml": GAME, "g/mechanics.py": MECHANICS, "g/rules/advance.yaml": _rule(1)})
+    code, out, _ = cli("check")
+    assert code == 0 and "example-wording" not in out
+
+
+def test_the_bundled_examples_read_right_in_both_languages() -> None:
+    kb = KnowledgeBase.load()
+    found = kb.wording()
+    assert [d.format() for d in found] == []
