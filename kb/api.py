@@ -107,7 +107,9 @@ class KnowledgeBase:
     @classmethod
     def _load(cls, root: Path, use_cache: bool, cache_base: str | os.PathLike[str] | None) -> "KnowledgeBase":
         loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base)
-        linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}.json"
+        history = History()
+        head = history.state(root)  # the translation stage reads git history: its results are kept per commit
+        linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}-{head[:16]}.json"
         linked = cache.load(linked_path, (Link,)) if use_cache else None
         if not isinstance(linked, dict) or not _linked_shape(linked):
             memo_path = linked_path.with_name("memo.json")
@@ -115,8 +117,9 @@ class KnowledgeBase:
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo, loaded.unloaded)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
-            problems += check_translations(loaded.entries.values(), graph.terms, memo, History().written_from,
-                                           loaded.games.values())
+            problems += check_translations(loaded.entries.values(), graph.terms,
+                                           lambda stage, e, compute: memo(f"{stage}@{head}", e, compute),
+                                           history.written_from, loaded.games.values())
             if use_cache:
                 cache.prune(linked_path.parent, {memo_path, linked_path})  # one linked state per tree is enough
                 cache.save(linked_path, {"links": graph.links, "concepts": graph.concepts, "problems": problems}, (Link,))

@@ -892,3 +892,27 @@ def test_export_and_glossary_report_as_json(root: Path, tmp_path: Path) -> None:
     code, out, err = kb_(root, "i18n", "glossary", "--format", "csv", "-o", "-", "--json")
     assert code == 0 and out.startswith("source,target,")
     assert json.loads(err) == {"output": "-", "format": "csv", "game": None, "terms": 2}
+
+
+def test_the_kept_translation_check_is_redone_when_the_git_history_changes(root: Path, tmp_path: Path) -> None:
+    """The translation stage reads git history (``written_from``), so its kept results are keyed by the commit the
+    content is at (issue 33): the same files with a history added give the answer that history implies."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    path = root / "g/rules/shoot.yaml"
+    edit(path, f"    summary: {H('Si el objetivo está trabado, se elige al azar.')}\n", "")
+    written = path.read_text(encoding="utf-8")  # the English was written from this Spanish …
+    edit(path, "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    now = path.read_text(encoding="utf-8")  # … which has changed since
+
+    def stale() -> list[str]:
+        return [d.message for d in KnowledgeBase.load(root).diagnostics if d.code == "stale-translation"]
+
+    assert not any("'summary'" in m for m in stale())  # no history: nothing says what the English was made from
+    path.write_text(written, encoding="utf-8")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "both languages, never acknowledged")
+    path.write_text(now, encoding="utf-8")
+    _git(tmp_path, "commit", "-q", "-am", "the Spanish changed")
+    assert any("'summary'" in m for m in stale())  # the very same files as the first load, another history

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TextIO
@@ -146,7 +147,8 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
     if _unknown_game("export", args.game, kb, err):
         return 2
-    po, counts = build_po(kb, args.game, None if args.no_history or args.template else History(), args.template)
+    po, counts = build_po(kb, args.game, None if args.no_history or args.template else History(), args.template,
+                          epoch=os.environ.get("SOURCE_DATE_EPOCH"))  # reproducible files: the date comes from outside
     if args.output == "-":
         text = str(po)
         out.write(text if text.endswith("\n") else text + "\n")

@@ -61,6 +61,12 @@ class History:
         self.max_commits = max_commits
         self._files: dict[Path, _File | None] = {}
 
+    def state(self, folder: Path) -> str:
+        """What the answers for files under ``folder`` depend on: the commit its repository is at (``""`` without
+        git or a repository). A cache of anything worked out from this history keys on it."""
+        out = _git(["rev-parse", "HEAD"], folder)
+        return out.decode("ascii", "replace").strip() if out else ""
+
     def previous(self, path: Path, field_name: str, recorded: str | None) -> str | None:
         """The Spanish of ``field_name`` (or of any field) whose source hash is ``recorded``, if git has it."""
         if not recorded:

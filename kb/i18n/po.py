@@ -21,7 +21,6 @@ the word in ``msgstr``), and nothing of that field is written; the rest imports.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from datetime import datetime, timezone
@@ -153,20 +152,22 @@ def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool,
     return notes
 
 
-def creation_date() -> str:
-    """Now (or ``SOURCE_DATE_EPOCH``, for reproducible files) as gettext writes dates: ``2026-12-01 22:05+0000``."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+def creation_date(epoch: str | None = None) -> str:
+    """``epoch`` (seconds, the adapter's ``SOURCE_DATE_EPOCH`` for reproducible files), else now, as gettext
+    writes dates: ``2026-12-01 22:05+0000``."""
+    epoch = epoch or ""
     when = datetime.fromtimestamp(int(epoch), timezone.utc) if epoch.isdigit() else datetime.now(timezone.utc)
     return when.strftime("%Y-%m-%d %H:%M+0000")
 
 
 def build_po(kb: "Linked", game: str | None = None, history: History | None = None,
-             template: bool = False) -> tuple[polib.POFile, Counter[str]]:
+             template: bool = False, epoch: str | None = None) -> tuple[polib.POFile, Counter[str]]:
     """The PO file of the English translation (of one game, or all), with counts per field status.
 
     The counter holds ``current``, ``stale``, ``missing`` (fields) and ``previous`` (stale fields
     whose old Spanish was found in git history). ``template``: a POT file, every ``msgstr`` empty
-    and nothing fuzzy (for ``msgmerge``), its header without ``Language``.
+    and nothing fuzzy (for ``msgmerge``), its header without ``Language``. ``epoch``: the creation date, as
+    :func:`creation_date` takes it.
     """
     po = polib.POFile(wrapwidth=78)
     po.header = "English translation of the rules knowledge base, written by 'kb i18n export'.\n" \
@@ -177,7 +178,7 @@ def build_po(kb: "Linked", game: str | None = None, history: History | None = No
         "PO-Revision-Date": "",
         "Last-Translator": "",
         "Language-Team": "",
-        "POT-Creation-Date": creation_date(),
+        "POT-Creation-Date": creation_date(epoch),
         **({} if template else {"Language": TARGET}),
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",

@@ -89,6 +89,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _page(url: str) -> str:
+    """The page, or "" while the server is busy rebuilding (it answers once the build is done)."""
+    try:
+        return urllib.request.urlopen(url, timeout=30).read().decode("utf-8")
+    except OSError:  # a timeout included
+        return ""
+
+
 def serve_edit(*flags: str) -> None:
     # livereload stays on: with --no-livereload MkDocs watches nothing and never rebuilds
     print(f"== 2. mkdocs serve {' '.join(flags)}: an edit of one YAML file until its page shows it")
@@ -118,7 +126,7 @@ def serve_edit(*flags: str) -> None:
             assert mark in edited, "could not place the mark in the summary"
             EDITED.write_text(edited, encoding="utf-8")
             t0 = time.perf_counter()
-            while mark not in urllib.request.urlopen(url, timeout=5).read().decode("utf-8"):
+            while mark not in _page(url):
                 if time.perf_counter() - t0 > 120:
                     raise SystemExit("the edit never showed")
                 time.sleep(0.05)
