@@ -208,8 +208,9 @@ def test_the_game_named_in_the_query_counts_like_a_filter(tree, tmp_path: Path, 
     result = kb.search("carga de bichos en zorgon")                        # the query names g: g's entry first
     assert result.context == "g" and ids(result)[0] == "g.charge"
     assert ids(kb.search("carga de bichos en zorgon", game="h"))[0] == "h.charge-bugs"  # a filter overrides it
-    assert ids(kb.search("carga de bichos", lang="en"))[0] == "h.charge-bugs"
-    monkeypatch.setattr(ranking, "NAMED_GAME_OTHERS", 1.0)                  # without the rule the other game's match wins
+    assert set(kb.search("carga de bichos en zorgon").by_game) == {"g"}      # like a filter
+    assert ids(kb.search("bichos en zorgon"))[0] == "h.bug"                 # unless nothing of the game matches
+    monkeypatch.setattr(ranking, "named_games", lambda *_: frozenset())      # without the rule the other game's match wins
     assert ids(kb.search("carga de bichos en zorgon"))[0] == "h.charge-bugs"
 
 
@@ -385,3 +386,70 @@ def test_a_hit_names_the_passage_that_answers(root: Path) -> None:
     assert data == {"anchor": "text-1", "text": hit.passage.text}
     code, out, _ = cli("--content", str(root), "search", "disparar trabado", "--json")
     assert code == 0 and json.loads(out)["hits"][0]["passage"]["anchor"] == "text-1"
+
+
+RULES = {**SAMPLE, "g/rules/staying-engaged.yaml": """\
+        id: g.staying-engaged
+        kind: rule
+        game: g
+        title: {es: Seguir trabado, en: Staying engaged}
+        summary: {es: Una miniatura trabada sigue trabada hasta que se destraba., en: An engaged model stays engaged until it disengages.}
+        text:
+          es: |
+            Trabado una vez, trabado siempre: la miniatura trabada no puede mover ni disparar mientras siga trabada.
+            Quien queda trabado, trabado se queda.
+          en: |
+            Once engaged, always engaged: the engaged model can neither move nor shoot while it stays engaged.
+        source: {doc: seed.txt, section: Combate}
+        questions:
+          es: ["¿Sigo trabado?", "¿Cuándo dejo de estar trabado?"]
+          en: ["Am I still engaged?"]
+        """,
+    "g/rules/questions.yaml": """\
+        id: g.questions
+        kind: rule
+        game: g
+        title: {es: Preguntas de la mesa, en: Table questions}
+        text:
+          es: |
+            ¿Qué pasa si puedo mover? ¿Qué significa contarlo? Pasa lo que pasa, puedo lo que puedo.
+          en: |
+            How can I tell when I can move? How can I count it?
+        source: {doc: seed.txt, section: Mesa}
+        """}
+
+
+@pytest.fixture
+def rules(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KnowledgeBase:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    return KnowledgeBase.load(tree(RULES, games=("g", "h")))
+
+
+def test_the_exact_name_boost_lifts_a_term_over_a_rule_that_repeats_it(rules: KnowledgeBase, monkeypatch) -> None:
+    """A rule saying "trabado" eight times outweighs the term's title, unless the whole query is the term's name
+    (ranking.EXACT_NAME_BOOST); the game's name typed beside it does not change that ("trabado juego")."""
+    from kb.search import ranking
+
+    assert ids(rules.search("trabado"))[0] == "g.engaged"
+    assert ids(rules.search("trabado juego"))[0] == "g.engaged"          # "Juego g": a word of the game's name
+    assert ids(rules.search("trabado mover"))[0] == "g.staying-engaged"  # not a name: the rule
+    monkeypatch.setattr(ranking, "EXACT_NAME_BOOST", 1.0)
+    assert ids(rules.search("trabado"))[0] == "g.staying-engaged"
+
+
+def test_question_words_are_no_words_of_the_query(rules: KnowledgeBase, monkeypatch) -> None:
+    from kb.search import ranking
+
+    assert ranking.query_words("¿Cómo puedo disparar?") == ["disparar"]
+    assert ranking.query_words("la LoS de el mech") == ["LoS", "mech"]  # lowercase stop words of either language out
+    question = "¿puedo disparar? ¿qué pasa? ¿qué significa?"
+    assert ids(rules.search(question))[0] == "g.shoot"
+    monkeypatch.setattr(ranking, "QUESTION_WORDS", frozenset())      # "puedo", "pasa", "significa" would be words matched
+    assert ids(rules.search(question))[0] == "g.questions"
+
+
+def test_a_passage_tie_goes_to_the_first_in_reading_order(rules: KnowledgeBase) -> None:
+    hit = rules.search("se destraba").hits[0]
+    assert hit.id == "g.staying-engaged" and hit.passage is not None and hit.passage.anchor == "summary"
+    hit = rules.search("trabado siempre").hits[0]  # "siempre" is only in the text
+    assert hit.passage is not None and hit.passage.anchor == "text-1"

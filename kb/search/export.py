@@ -221,7 +221,6 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "questionWords": sorted(ranking.QUESTION_WORDS),
         "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
         "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
-        "namedOthers": ranking.NAMED_GAME_OTHERS,
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),
         "spelling": {"min": ranking.SPELL_MIN_LENGTH, "short": ranking.SHORT_WORD, "prefix": ranking.SAME_PREFIX},

@@ -392,13 +392,13 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, A
     return docs, acc[docs] * factor[docs] * coord[matched[docs]]
 
 
-def factors(st: _Stats, exact: frozenset[str], context: str | None, named: frozenset[str] = frozenset()) -> Any:
+def factors(st: _Stats, exact: frozenset[str], context: str | None) -> Any:
     """:func:`ranking.entry_factor` of every document, as an array: the factor depends only on the kind, the game
     and whether the entry is named by the whole query, so it is computed once per such triple (the named case
     asked of a stand-in entry ``""`` listed as exact) and looked up for each document."""
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
-    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, named)
+    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context)
                         for is_named in (False, True)] for g in games] for k in kinds])
     exact_ix = np.zeros(st.n, dtype=np.int64)
     for e in exact:
@@ -408,14 +408,18 @@ def factors(st: _Stats, exact: frozenset[str], context: str | None, named: froze
     return table[kind_ix, game_ix, exact_ix]
 
 
-def filters(st: _Stats, game: str | None, kind: str | None) -> Any:
-    """The documents a query may return (not deleted, of the game and kind asked for), as a boolean array."""
+def filters(st: _Stats, game: str | None, kind: str | None, named: frozenset[str] = frozenset()) -> list[Any]:
+    """The documents a query may return (not deleted, of the game and kind asked for), as boolean arrays to try
+    in turn: first only those of the games the query names (``named``), when it names some, then all."""
     keep = st.alive.copy()
     for column, value in (("game", game), ("kind", kind)):
         if value is not None:
             values, ix = st.codes[column]
             keep &= ix == values.index(value) if value in values else False
-    return keep
+    if not named:
+        return [keep]
+    values, ix = st.codes["game"]
+    return [keep & np.isin(ix, [values.index(g) for g in named if g in values]), keep]
 
 
 # ---------------------------------------------------------------- queries
@@ -466,21 +470,24 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         return Result(text, (), 0)
     try:
         st = _stats(s)
-        keep = filters(st, game, kind)
         fixed = corrections(s, words, lang)
         said = [fixed.get(w, w) for w in words]
-        named = frozenset() if game else ranking.named_games(words, meta.context, meta.game_words)
-        context = None if game else ranking.game_context(words, meta.context, named)
+        named = frozenset() if game else ranking.named_games(said, meta.context, meta.game_words)  # "malifux": its correction
+        context = None if game else ranking.game_context(said, meta.context, named)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
-        factor = factors(st, exact, context, named)
-        docs, values = score(s, plan(words, fixed, expand.alternatives(" ".join(words))), factor, keep)
+        factor = factors(st, exact, context)
+        slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))))  # names keep their "de"
+        for keep in filters(st, game, kind, named):  # the games named, then (nothing of theirs matched) every game
+            docs, values = score(s, slots, factor, keep)
+            if len(docs):
+                break
         fuzzy = False
         if not len(docs):
             near = _nearest(s, words)
             if near:
                 docs, values = score(s, plan(words, near, ()), factor, keep)
                 fuzzy = bool(len(docs))
-        did_you_mean = " ".join(said) if fixed else None
+        did_you_mean = " ".join(fixed.get(w, w) for w in ranking.query_tokens(text)) if fixed else None
         terms = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w)) for lg in LANGS}
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
         return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)

@@ -39,7 +39,8 @@ when the whole query *is* one of the entry's names (:func:`name_keys` of the que
 name table, which maps :func:`name_key` of every name to entry ids), times
 :data:`GAME_CONTEXT_BOOST` when no game filter is set and the query's own words point to the
 entry's game (:func:`game_context` over the word→game table of :func:`context_table`). Filters
-(game, kind) drop documents; results are one per entry (its best document), highest score first,
+(game, kind) drop documents; with no game filter, the games the query names (:func:`named_games`)
+filter, unless no document of theirs matches; results are one per entry (its best document), highest score first,
 ties by document number.
 
 **Spelling.** A word of 4+ letters is corrected only when it is in no field of the index (as typed,
@@ -69,8 +70,8 @@ from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
     "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
-    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "SPELL_MIN_LENGTH", "FUZZY_MIN_LENGTH", "SHORT_WORD", "SAME_PREFIX", "QUESTION_WORDS", "KNOWN_ZIPF", "query_words", "name_key", "name_keys",
-    "entry_factor", "best_passage", "context_table", "game_context", "named_games", "NAMED_GAME_OTHERS", "is_known_word", "query_language", "max_distance",
+    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "SPELL_MIN_LENGTH", "FUZZY_MIN_LENGTH", "SHORT_WORD", "SAME_PREFIX", "QUESTION_WORDS", "KNOWN_ZIPF", "query_tokens", "query_words", "name_key", "name_keys",
+    "entry_factor", "best_passage", "context_table", "game_context", "named_games", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
 
@@ -85,8 +86,9 @@ the other language's title, players' names (``also_called``, both languages), gl
 abbreviations, a concept's names in every game, tags, id words. ``questions``: the questions
 players ask (``questions`` and the spellings they type, ``typed``, of the document's language). ``summary`` and ``body``: the text."""
 
-FIELD_WEIGHTS: Mapping[str, float] = {"title": 4.0, "names": 3.0, "questions": 2.0, "summary": 1.5, "body": 1.0}
-"""Clause weight of a query term in each field."""
+FIELD_WEIGHTS: Mapping[str, float] = {"title": 4.0, "names": 2.0, "questions": 3.0, "summary": 1.5, "body": 1.0}
+"""Clause weight of a query term in each field. The players' questions weigh more than the other names since
+issue 31 (chosen on the tuning parts: a situation in a player's words is best met by a player's question)."""
 
 BM25_B: Mapping[str, float] = {"title": 0.75, "names": 0.5, "questions": 0.75, "summary": 0.75, "body": 0.75}
 """BM25 length normalisation per field (Whoosh ``BM25F(B=..., <field>_<lang>_B=...)``)."""
@@ -101,10 +103,6 @@ EXACT_NAME_BOOST = 3.0
 form, abbreviation): then the term wins. Replaces the kind prior."""
 GAME_CONTEXT_BOOST = 1.6
 """Weight of the entries of the game the query's own words point to (no ``game`` filter given)."""
-NAMED_GAME_OTHERS = 0.02
-"""Weight of every other entry when the query names a game (:func:`named_games`) and no ``game`` filter is
-given: the game named counts like a filter ("en starcraft, deep strike…"), yet a query that only matches
-elsewhere still finds something."""
 ALTERNATIVE_WEIGHT = 0.3
 """Weight of the glossary's other names for a name in the query: they help, the player's words lead."""
 MAX_ALTERNATIVES = 8
@@ -122,14 +120,21 @@ _WORDS = re.compile(r"\w+")
 _PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>\"'’`´]+")
 
 
-def query_words(text: str) -> list[str]:
-    """The words of a query as typed, question words dropped (all of them kept if nothing else is left)."""
-    words = _WORDS.findall(_PUNCT.sub(" ", text))
-    kept = [w for w in words if fold(w) not in QUESTION_WORDS]
-    return kept or words
-
-
 _STOP = STOPWORDS["es"] | STOPWORDS["en"]
+
+
+def query_tokens(text: str) -> list[str]:
+    """Every word of a query as typed (what "did you mean" repeats, misspelt words replaced)."""
+    return _WORDS.findall(_PUNCT.sub(" ", text))
+
+
+def query_words(text: str) -> list[str]:
+    """The words of a query as typed, question words dropped, and the stop words of either language typed in
+    lowercase ("el", "la", "en" of a Spanish query would otherwise be words of the English fields, where they
+    are no stop words; "LoS" stays); all of them kept if nothing else is left."""
+    words = query_tokens(text)
+    kept = [w for w in words if fold(w) not in QUESTION_WORDS and not (w == w.lower() and fold(w) in _STOP)]
+    return kept or words
 
 
 def name_key(text: str) -> str:
@@ -139,7 +144,7 @@ def name_key(text: str) -> str:
     return " ".join(kept or words)
 
 
-COORDINATION = 3.0
+COORDINATION = 4.0
 """Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** COORDINATION``.
 A rule that answers the whole question outranks an entry that names one of its nouns."""
 
@@ -162,19 +167,15 @@ def name_keys(text: str, game_words: frozenset[str] = frozenset()) -> list[str]:
     return [key, bare] if bare and bare != key else [key]
 
 
-def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None,
-                 named: frozenset[str] = frozenset()) -> float:
+def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None) -> float:
     """The multiplier of every score of ``entry``'s documents for one query.
 
     ``exact``: entries one of whose names is the whole query; ``context``: the game the query's own
-    words point to (``None`` when a game filter is set or the words point nowhere); ``named``: the games
-    the query names (:func:`named_games`; empty when a game filter is set).
+    words point to (``None`` when a game filter is set or the words point nowhere).
     """
     factor = EXACT_NAME_BOOST if entry in exact else KIND_PRIOR.get(kind, 1.0)
     if context is not None and game == context:
         factor *= GAME_CONTEXT_BOOST
-    if named and game not in named:
-        factor *= NAMED_GAME_OTHERS
     return factor
 
 
@@ -199,26 +200,28 @@ def _context_words(phrase: str) -> set[str]:
 
 
 def context_table(names: Mapping[str, Iterable[str]], texts: Mapping[str, Iterable[str]]) -> dict[str, str]:
-    """The word → game table: a word of a game's names (game name, titles, glossary forms, players'
+    """The word → game table: a word of one game's names only (game name, titles, glossary forms, players'
     names) that appears in no other game's text at all. ``names`` and ``texts``: per game id."""
     seen: dict[str, set[str]] = {}
     for game, parts in texts.items():
         for part in parts:
             for w in _WORDS.findall(fold(part)):
                 seen.setdefault(w, set()).add(game)
-    table: dict[str, str] = {}
+    named: dict[str, set[str]] = {}
     for game, phrases in names.items():
         for phrase in phrases:
             for w in _context_words(phrase):
-                if seen.get(w, {game}) <= {game}:
-                    table[w] = game
+                named.setdefault(w, set()).add(game)
+    table = {w: next(iter(games)) for w, games in named.items()  # one game's name only, in no other game's text
+             if len(games) == 1 and seen.get(w, games) <= games}
     return dict(sorted(table.items()))
 
 
 def named_games(words: Sequence[str], table: Mapping[str, str], game_words: frozenset[str]) -> frozenset[str]:
     """The games the query names: its words that are words of a game's name (``game_words``) and that the
     word → game table gives to one game ("starcraft", "malifaux", "warlords"; not "game" or "juego", which
-    every game's text holds)."""
+    every game's text holds). With no ``game`` filter given, they act as one: only their entries are searched,
+    unless none of them matches (then every game's are)."""
     return frozenset(table[w] for w in (fold(word) for word in words) if w in game_words and w in table)
 
 

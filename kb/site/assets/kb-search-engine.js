@@ -239,7 +239,7 @@
   };
 
   /* Slots (ranking / query.plan) scored: doc index -> [sum, matched words, last slot]; returns also the counted words. */
-  Engine.prototype._run = function (ws, fixed, allow) {
+  Engine.prototype._run = function (ws, fixed, allow, typed) {
     var self = this, rules = this.rules, acc = new Map(), counted = 0, names = Object.keys(this.fields);
     /* acc: doc -> [sum, matched words, last slot that matched it]; slot < 0 is an alternative (never counted).
      * Returns whether any clause has postings (a word the data holds nowhere does not count). */
@@ -275,7 +275,7 @@
       if (any) plan.push(clauses);
     });
     plan.forEach(function (clauses, i) { if (slot(clauses, i)) counted += 1; });
-    this.alternatives(ws.join(" ")).slice(0, rules.alternatives.max).forEach(function (alt) {
+    this.alternatives(typed.join(" ")).slice(0, rules.alternatives.max).forEach(function (alt) {
       var clauses = new Map();
       rules.alternatives.fields.forEach(function (name) {
         var field = self.fields[name];
@@ -296,8 +296,10 @@
     options = options || {};
     var limit = options.limit || 10, self = this, rules = this.rules;
     var text = String(query).slice(0, rules.maxQuery);
-    var ws = words(text.replace(PUNCT, " "));
-    var kept = ws.filter(function (w) { return !self.questionWords.has(fold(w)); });
+    var ws = words(text.replace(PUNCT, " ")), typed = ws;
+    var kept = ws.filter(function (w) {  /* ranking.query_words: question words, and stop words typed in lowercase, out */
+      return !self.questionWords.has(fold(w)) && !(w === w.toLowerCase() && self.stop.has(fold(w)));
+    });
     ws = kept.length ? kept : ws;
     var empty = { query: text, hits: [], total: 0, byGame: {}, byKind: {}, didYouMean: null, marks: [] };
     if (!ws.length) return empty;
@@ -310,16 +312,18 @@
     }
     var fixed = this.correct(ws);
     var said = ws.map(function (w) { return fixed[w] || w; });
-    var didYouMean = Object.keys(fixed).length ? said.join(" ") : null;
-    var named = options.game ? new Set() : this.namedGames(ws);
-    var context = options.game ? null : this.gameContext(ws, named);
+    var didYouMean = Object.keys(fixed).length ? typed.map(function (w) { return fixed[w] || w; }).join(" ") : null;
+    var named = options.game ? new Set() : this.namedGames(said);
+    var context = options.game ? null : this.gameContext(said, named);
     var key = this.nameKey(said.join(" ")), bare = key.split(" ").filter(function (w) { return !self.gameWords.has(w); }).join(" ");
     var exact = new Set((this.names.get(key) || []).concat(bare && bare !== key ? (this.names.get(bare) || []) : []));
-    var run = this._run(ws, fixed, allow);
+    var only = named.size ? function (doc) { return (!allow || allow(doc)) && named.has(self.docs[doc].game); } : null;
+    var run = this._run(ws, fixed, only || allow, typed);  /* the games the query names act as a filter, unless nothing of theirs matches */
+    if (only && !run.acc.size) run = this._run(ws, fixed, allow, typed);
     if (!run.acc.size) {
       var near = {};
       ws.forEach(function (w) { var f = fold(w); if (f.length >= rules.fuzzy.minLength) { var c = self.suggest(f); if (c) near[w] = c; } });
-      run = this._run(ws, near, allow);
+      run = this._run(ws, near, allow, []);  /* as the engine: no glossary alternatives in the last resort */
     }
     var coord = [];
     for (var m = 0; m <= run.counted; m++) coord.push(run.counted ? Math.pow((1 + m) / (1 + run.counted), rules.coordination) : 1);
@@ -328,7 +332,6 @@
       var d = self.docs[doc];
       var f = exact.has(d.id) ? rules.exactBoost : (rules.kindPrior[d.kind] || 1);
       if (context !== null && d.game === context) f *= rules.gameBoost;
-      if (named.size && !named.has(d.game)) f *= rules.namedOthers;
       scored.push([doc, a[0] * f * coord[a[1]]]);
     });
     var ranked = scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
