@@ -405,6 +405,15 @@ RULES = {**SAMPLE, "g/rules/staying-engaged.yaml": """\
           es: ["¿Sigo trabado?", "¿Cuándo dejo de estar trabado?"]
           en: ["Am I still engaged?"]
         """,
+    "g/rules/buzzer.yaml": """\
+        id: g.buzzer
+        kind: rule
+        game: g
+        title: {es: Aturdir, en: Stunning}
+        summary: {es: Una miniatura aturdida pierde su turno., en: A stunned model loses its turn.}
+        text: {es: El zumbador deja aturdido a quien toca., en: The buzzer stuns whoever it touches.}
+        source: {doc: seed.txt, section: Aturdir}
+        """,
     "g/rules/questions.yaml": """\
         id: g.questions
         kind: rule
@@ -453,3 +462,30 @@ def test_a_passage_tie_goes_to_the_first_in_reading_order(rules: KnowledgeBase) 
     assert hit.id == "g.staying-engaged" and hit.passage is not None and hit.passage.anchor == "summary"
     hit = rules.search("trabado siempre").hits[0]  # "siempre" is only in the text
     assert hit.passage is not None and hit.passage.anchor == "text-1"
+
+
+def test_a_passage_is_chosen_by_the_weight_of_its_words_not_their_number(rules: KnowledgeBase) -> None:
+    """"zumbador" is in one document, "miniatura" in many: the paragraph with the rare word is shown."""
+    hit = rules.search("miniatura zumbador").hits[0]
+    assert hit.id == "g.buzzer" and hit.passage is not None and hit.passage.anchor == "text-1"
+
+
+def test_a_hit_is_shown_in_the_readers_language_whichever_matched(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    shown = kb.search("engaged", lang="es").hits[0]
+    assert shown.id == "g.engaged" and shown.lang == "es" and shown.passage and shown.passage.text == "En combate cuerpo a cuerpo."
+    shown = kb.search("trabado", lang="en").hits[0]
+    assert shown.id == "g.engaged" and shown.lang == "en" and shown.passage and shown.passage.text == "In melee."
+
+
+def test_when_nothing_matches_the_nearest_indexed_word_is_tried(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    result = kb.search("trabajo")  # a Spanish word (never corrected) that no document holds
+    assert result.fuzzy and ids(result)[0] == "g.engaged"
+    assert not kb.search("trabado").fuzzy
+
+
+def test_glossary_alternatives_reach_another_games_term(root: Path) -> None:
+    kb = KnowledgeBase.load(root)
+    result = kb.search("linea de vision", game="h")  # h.locked says none of these words; LdV is one of its names
+    assert ids(result) == ["h.locked"] and not result.fuzzy
