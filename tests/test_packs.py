@@ -214,7 +214,7 @@ def test_every_page_keeps_its_assets_whatever_docs_holds(pack: Path) -> None:
 
     assert [p.name for p in (pack / "docs").iterdir()] == [".gitkeep"]
     build(load_config(str(pack / "mkdocs.yml"), site_dir=str(pack / "site")))
-    assert _assets_of_every_page(pack / "site") > 20
+    assert _assets_of_every_page(pack / "site") >= 10
     assert not (pack / "site" / ".gitkeep").exists()
     (pack / "docs" / "kb.css").write_text("/* the pack's own */\n", encoding="utf-8")
     build(load_config(str(pack / "mkdocs.yml"), site_dir=str(pack / "own")))
@@ -223,7 +223,7 @@ def test_every_page_keeps_its_assets_whatever_docs_holds(pack: Path) -> None:
     shutil.rmtree(pack / "docs")
     code, _, err = kb("build", "--site-dir", str(pack / "bare"))
     assert code == 0, err
-    assert _assets_of_every_page(pack / "bare") > 20
+    assert _assets_of_every_page(pack / "bare") >= 10
 
 
 def test_every_text_kb_new_writes_is_a_placeholder_strict_refuses(pack: Path) -> None:
@@ -251,3 +251,32 @@ def test_every_text_kb_new_writes_is_a_placeholder_strict_refuses(pack: Path) ->
         path.write_text(text, encoding="utf-8")
         found = [d for d in json.loads(kb("check", "--json", str(path))[1]) if d["code"] == "template-text"]
         assert found == [], found
+
+
+def test_kb_docs_prints_the_authors_guide() -> None:
+    from kb.cli.docs import TOPICS
+
+    code, out, _ = kb("docs")
+    assert code == 0 and all(f"  {name} " in out for name in TOPICS)
+    for name in TOPICS:
+        code, out, err = kb("docs", name)
+        assert code == 0, err
+        assert out == (REPO / "docs" / f"{name}.md").read_text(encoding="utf-8")
+    code, out, err = kb("docs", "pack")
+    assert (code, out) == (2, "") and "did you mean 'packs'" in err
+    guide = kb("docs", "packs")[1]
+    for subject in ("mechanics.py", "LABELS", "pytest", "{@action", "examples:", "kb i18n", "term:"):
+        assert subject in guide, subject  # entries, links, terms, resolvers with labels, examples, pytest, translations
+    from kb.cli.main import build_parser
+
+    assert "'kb docs'" in build_parser().format_help()
+
+
+def test_the_wheel_carries_the_guide() -> None:
+    """pyproject.toml ships every page of the guide as a data file (the fresh-venv test reads them installed)."""
+    import tomllib
+
+    from kb.cli.docs import SHARED, TOPICS
+
+    shipped = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["data-files"]
+    assert sorted(shipped[SHARED]) == sorted(f"docs/{name}.md" for name in TOPICS)

@@ -333,9 +333,17 @@ def _i18n(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return i18n_cli.run(args, _load(args), out, err)
 
 
+def _docs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from kb.cli.docs import docs
+
+    return docs(args.topic, out, err)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.")
+    p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.",
+                epilog="The authors' guide ships with kb: 'kb docs' lists its pages (packs, format, translators), "
+                       "'kb docs packs' prints the first.")
     p.add_argument("--version", action="version", version=f"kb {_version()}")
     p.add_argument("--content", metavar="PATH", help=CONTENT_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -399,6 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("id", help="<game>.<slug>, e.g. my-game.charge")
     w.add_argument("--json", action="store_true", help="print what was made as JSON")
     w.set_defaults(func=_new)
+
+    g = sub.add_parser("docs", help="print the authors' guide: kb docs lists its pages, kb docs TOPIC prints one")
+    g.add_argument("topic", nargs="?", metavar="TOPIC", help="packs, format or translators")
+    g.set_defaults(func=_docs)
 
     m = sub.add_parser("completion", help="print a shell completion script: kb completion bash > ~/.local/share/bash-completion/completions/kb")
     m.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell")
