@@ -188,3 +188,34 @@ def test_content_is_text_and_a_rule_named_quickref_keeps_its_own_page(tree: Call
 def test_the_sanitiser_keeps_the_quick_reference_mark_only() -> None:
     out = sanitise('<a href="quickref.html" data-kb-quickref="g" data-kb-other="x" onclick="y">r</a>')
     assert 'data-kb-quickref="g"' in out and "data-kb-other" not in out and "onclick" not in out
+
+
+def test_every_sequence_page_holds_a_stepper_with_the_rulebook_numbers(kb: KnowledgeBase, sites) -> None:
+    from kb.mechanics.procedures import numbered_steps
+
+    sequences = kb.filter(kind="sequence")
+    assert len(sequences) >= 10
+    for lang, site in sites.items():
+        for entry in sequences:
+            md = site.page(entry_path(entry)).markdown
+            assert md.count(f'<div class="kb-stepper" data-kb-stepper="{entry.id}" data-kb-words="') == 1, (lang, entry.id)
+            for step, number in numbered_steps(entry.data["sequence"]["steps"]):
+                mark = f'<span id="{anchor("step", step["id"])}"'
+                want = mark + (f' data-kb-number="{number}"></span>' if number is not None else "></span>")
+                assert want in md, (lang, entry.id, want)
+
+
+def test_the_steppers_words_are_the_pages_language() -> None:
+    from kb.site.render import stepper
+
+    es, en = stepper("g.turn", "es", ["1. paso"]), stepper("g.turn", "en", ["1. step"])
+    assert "&quot;next&quot;: &quot;Siguiente&quot;" in es[0] and "&quot;next&quot;: &quot;Next&quot;" in en[0]
+    assert "&quot;step_number&quot;: &quot;Paso {number}&quot;" in es[0]
+    assert stepper('g."><script>', "es", [])[0].count("<script>") == 0
+
+
+def test_the_sanitiser_keeps_the_steppers_marks_only() -> None:
+    out = sanitise('<div class="kb-stepper" data-kb-stepper="g.turn" data-kb-words="{}" data-kb-x="1">'
+                   '<span id="step-a" data-kb-number="3.2" data-kb-y="2"></span></div>')
+    assert 'data-kb-stepper="g.turn"' in out and 'data-kb-words="{}"' in out and 'data-kb-number="3.2"' in out
+    assert "data-kb-x" not in out and "data-kb-y" not in out
