@@ -83,6 +83,8 @@ def test_every_game_has_a_quick_reference_in_both_languages(kb: KnowledgeBase, s
             page = site.page(quickref_path(game))
             assert page is not None, (lang, game)
             assert missing(kb, game, page.markdown) == {"action": [], "phase": [], "rule": []}, (lang, game)
+            intro = page.markdown.partition("-quickref}\n\n")[2].partition("\n")[0]
+            assert f"[{kb.games[game].name.best(lang)}](index.md)" in intro and "{" not in intro, (lang, intro)
 
 
 def test_the_bundled_games_give_each_kind_something_to_link(kb: KnowledgeBase) -> None:

@@ -174,7 +174,7 @@ def quickref_page(ctx: SiteContext, game: str) -> SitePage:
     name = ctx.kb.games[game].name.best(ctx.lang)
     title = f"{t(ctx, 'quickref')} — {name}"
     head = [f"# {escape(title)} {{#{entry_anchor(game)}-quickref}}", "",
-            f"{escape(t(ctx, 'quickref_intro'))} [{escape(name)}](index.md)", ""]
+            escape(t(ctx, "quickref_intro")).replace(escape("{game}"), f"[{escape(name)}](index.md)"), ""]
     body = page.turn() + page.actions() + page.numbers() + page.rules() + page.sequences()
     markdown = "\n".join(head + ['<div class="kb-quickref" markdown="1">', ""] + body + ["</div>", ""])
     return finish(ctx, page.path, title, markdown, game, f"{t(ctx, 'quickref')}: {name}")
