@@ -651,3 +651,88 @@ def test_every_bad_input_goes_through_every_command(name: str, tree, tmp_path: P
         assert code in (0, 1, 2), (argv, out, err)
         assert "Traceback" not in out + err, argv
         assert not CONTROL.search(out + err), (argv, out + err)
+
+
+# ---------------------------------------------------------------- mkdocs build and pytest, per case (issue 28)
+
+THROUGH_EVERY_ADAPTER = ["a tagged empty value", "a float tag on empty text", "a bool tag on empty text",
+                         "a null tag on text", "a whole number of 29 digits", "a number too big", "an infinity",
+                         "not a number", "a float too big to hold", "an integer of more than 4300 digits",
+                         "control characters in texts", "an id of 300 characters", "an id ending in a line break",
+                         "a game mechanics module that calls os._exit", "a game mechanics module that exits",
+                         "two ids, one page", "yaml syntax", "python tag"]
+"""The cases the issue saw crash `mkdocs build` or stop pytest's collection (and a few of the oldest)."""
+
+
+def _errors(name: str) -> list[str]:
+    return [line for line in {**CASES, **MORE_CASES}[name][1] if ": error[" in line]
+
+
+def _case(name: str, tree) -> Path:
+    files, _ = {**CASES, **MORE_CASES}[name]
+    root = tree({k: v for k, v in files.items() if k != "g/game.yaml"})
+    if "g/game.yaml" in files:
+        (root / "g" / "game.yaml").write_text(str(files["g/game.yaml"]), encoding="utf-8")
+    if name in SETUP:
+        SETUP[name](root)
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["a tagged empty value", "a whole number of 29 digits", "control characters in texts",
+                                  "an id of 300 characters", "a game mechanics module that calls os._exit",
+                                  "two ids, one page"])  # a whole site build each: the issue's own cases
+def test_mkdocs_build_reports_each_case_at_its_place(name: str, tree, tmp_path: Path,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """`mkdocs build` (the MkDocs command, not `kb build`) on the broken tree: no exception, and every error
+    `kb check` reports is a warning line of the build, located as `kb check` locates it."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    root = _case(name, tree)
+    (tmp_path / "docs").mkdir()
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"site_name: x\nplugins:\n  - kb:\n      content: {json.dumps(str(root))}\n", encoding="utf-8")
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    with caplog.at_level("WARNING"):
+        build(load_config(str(config), site_dir=str(tmp_path / "site")))
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    missing = [line for line in _errors(name) if f"kb: {line}" not in said]
+    assert _errors(name) and missing == [], "\n".join(said)
+    assert (tmp_path / "site" / "es" / "index.html").is_file()  # a plain build goes on past errors
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", THROUGH_EVERY_ADAPTER)
+def test_pytest_runs_each_case_to_a_located_failure(name: str, pytester: pytest.Pytester, monkeypatch) -> None:
+    """pytest on the broken tree collects it (no interrupted collection, exit 2, nor a silent exit 0) and fails
+    with the located errors of every file that does not load, as `kb test` lists them."""
+    root = _case(name, lambda files: _tree_in(pytester.path, files))
+    monkeypatch.chdir(pytester.path)
+    code, out, _ = cli("--content", str(root), "test")
+    result = pytester.runpytest_inprocess("content", "-q", "-p", "no:cacheprovider")
+    text = result.stdout.str()
+    assert "INTERNALERROR" not in text and "Traceback" not in text, text
+    not_loaded = [line for line in out.splitlines() if ": error[" in line]
+    ran = int(out.splitlines()[-1].split()[0])  # "N passed, ..." : with no example and nothing broken, pytest has no item
+    assert result.ret == (1 if code == 1 else 0 if ran else pytest.ExitCode.NO_TESTS_COLLECTED), text
+    assert [line for line in not_loaded if line not in text] == [], text
+
+
+def _tree_in(folder: Path, files: dict[str, str | bytes]) -> Path:
+    """What the ``tree`` fixture writes, in ``folder`` (pytester's own working folder)."""
+    import textwrap
+
+    from conftest import GAME_YAML
+
+    root = folder / "content"
+    (root / "g").mkdir(parents=True, exist_ok=True)
+    (root / "g" / "game.yaml").write_text(GAME_YAML.format(game="g"), encoding="utf-8")
+    for rel, body in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(body, bytes):
+            path.write_bytes(body)
+        else:
+            path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return root
