@@ -365,8 +365,8 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     for m, v in mp.items():
         if top % v:
             raise RuleError("not-proportional",
-                            f"los {v} PM de {{mech}} no son proporcionales a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
-                            f"{{mech}}'s {v} MP is not proportional to {top}: the coincident-movement table is needed, and the text does not include it",
+                            f"los {v} PM del 'Mech {{mech}} no son proporcionales a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
+                            f"the {v} MP of 'Mech {{mech}} are not proportional to {top}: the coincident-movement table is needed, and the text does not include it",
                             kind="unstated", mech=m)
     trace.add("La fase se divide en {n} subturnos (los PM del más rápido)", "The phase is split into {n} sub-turns (the fastest 'Mech's MP)",
               n=top)
@@ -706,7 +706,8 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
     mod = CLIMBING_PILOTING_MODIFIER[working_hands]
     trace.add("{h} {h:p:mano|manos} {h:p:operativa|operativas}: {p} PM por nivel × {n} niveles = {t} PM de andar",
               "{h} working {h:p:hand|hands}: {p} MP per level × {n} levels = {t} walking MP", h=working_hands, p=per, n=n, t=per * n)
-    trace.add("{n} chequeos de pilotaje, cada uno con {m:+d}", "{n} piloting rolls, each at {m:+d}", n=n, m=mod)
+    trace.add("{n} {n:p:chequeo|chequeos} de pilotaje, cada uno con {m:+d}", "{n} piloting {n:p:roll|rolls}, each at {m:+d}",
+              n=n, m=mod)
     trace.add("Ataques contra el 'Mech que escala: {a:+d}", "Attacks against the climbing 'Mech: {a:+d}", a=ATTACKS_AGAINST_CLIMBER)
     target, odds = None, None
     if piloting_skill is not None:

@@ -207,7 +207,7 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
             seen[k] = action_id
         cost = int(block.get("cost", 1))
         if cost > left:
-            raise RuleError("not-enough-points", "{a} cuesta {cost} y quedan {left}", "{a} costs {cost} and {left} are left",
+            raise RuleError("not-enough-points", "{a} cuesta {cost} y {left:p:queda|quedan} {left}", "{a} costs {cost} and {left} {left:p:is|are} left",
                             a=action_id, cost=cost, left=left)
         if all(a in actions[:actions.index(action_id) + 1] for a in EXCLUSIVE):
             raise RuleError("shotgun-and-point-blank", "¡Escopeta! y Disparo a quemarropa no se usan en el mismo turno",
@@ -218,7 +218,7 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
             hidden = True
         elif action_id not in KEEPS_HIDDEN:
             hidden = False
-        trace.add("{a}: {cost} {cost:p:punto|puntos}, tipo {k}; quedan {left}", "{a}: {cost} {cost:p:point|points}, type {k}; {left} left",
+        trace.add("{a}: {cost} {cost:p:punto|puntos}, tipo {k}; {left:p:queda|quedan} {left}", "{a}: {cost} {cost:p:point|points}, type {k}; {left} left",
                   a=action_id, cost=cost, k=kinds, left=left)
         if action_id in ENDS_ACTIVATION:
             ended_by = action_id
@@ -390,7 +390,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("too-many-models", "demasiadas miniaturas para calcular", "too many models to work out")
     possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None
                    for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
-    trace.add("Sobran {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
+    trace.add("{e:p:Sobra|Sobran} {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
               e=excess, p=possible)
     if not displaced:
         if not possible:
@@ -745,7 +745,7 @@ LABELS = {
     "owners": ("bandos", "sides"),
     "mover_points": ("puntos de quien entra", "points of the model moving in"),
     "mover_owner": ("bando de quien entra", "side of the model moving in"),
-    "mover_base": ("peana de quien entra", "base of the model moving in"),
+    "mover_base": ("peana de la miniatura que entra", "base of the model moving in"),
     "displaced": ("desplazadas", "displaced"),
     "before": ("ocupación antes", "occupancy before"),
     "needed": ("hay que desplazar", "displacement needed"),

@@ -124,7 +124,7 @@ def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
     "max_zones": "how many zones the troop may move this activation",
     "flip_ability_allowed": "whether it may still use an ability that flips it",
     "flipped": "whether the troop ends flipped",
-})
+}, labels={"attack": ("ataca", "attacks"), "flipped": ("queda volteada", "ends flipped")})
 def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = False,
          flip_ability: bool = False, charge: bool = False, ends_in_threat_area: bool = False,
          distance: bool = False):
@@ -431,7 +431,7 @@ def _flips(trace: Trace, a: dict, defenders: Troops, attacker_name: str, fighter
     "player_hit": "whether the enemy player takes a hit (as the target, or through Trample)",
     "must_fight": "adjacent enemy troops it has to fight instead",
     "ignored": "adjacent enemy troops a flier ignores",
-})
+}, labels={"adjacent": ("tropas enemigas adyacentes", "adjacent enemy troops")})
 def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False, trample: bool = False):
     """May a troop on the enemy's summoning line hit the enemy player? Not as its target while an enemy troop is adjacent.
 
@@ -505,7 +505,7 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
 @resolver("warlords-of-terra.regenerate", outputs={
     "life": "Life after the turn's damage and the end-of-turn healing",
     "dead": "whether the troop died before it could regenerate",
-})
+}, labels={"dead": ("muere", "dies")})
 def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
     """Regenerate (X): damage during the turn first, then X Life healed at the end of each turn."""
     if x < 1 or turns < 1:
@@ -568,9 +568,9 @@ LABELS = {
     "life": ("vida", "life"),
     "dead": ("mueren", "die"),
     "magical": ("daño mágico", "magical damage"),
-    "flipped": ("giradas", "flipped"),
+    "flipped": ("volteadas", "flipped"),
     "player_damage": ("daño al jugador enemigo", "damage to the enemy player"),
-    "adjacent": ("tropas enemigas adyacentes", "adjacent enemy troops"),
+    "adjacent": ("adyacente", "adjacent"),
     "flies": ("vuela", "flies"),
     "allowed": ("permitido", "allowed"),
     "player_hit": ("el jugador enemigo recibe el golpe", "the enemy player is hit"),
@@ -597,12 +597,12 @@ LABELS = {
     "speed": ("velocidad", "speed"),
     "zones": ("zonas", "zones"),
     "preparation": ("en preparación", "in preparation"),
-    "attack": ("ataca", "attacks"),
+    "attack": ("ataque", "attack"),
     "flip_ability": ("usa una habilidad que la gira", "uses an ability that flips it"),
     "charge": ("carga", "charges"),
     "ends_in_threat_area": ("acaba en un área de amenaza", "ends in a threat area"),
     "max_zones": ("zonas que puede mover", "zones it may move"),
-    "flip_ability_allowed": ("aún puede usar una habilidad que la gira", "may still use an ability that flips it"),
+    "flip_ability_allowed": ("aún puede usar una habilidad de volteo", "may still use an ability that flips it"),
     "x": ("X", "X"),
     "damage": ("daño", "damage"),
     "turns": ("turnos", "turns"),
