@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import threading
+import re
 from pathlib import Path
 from typing import Iterator
 
@@ -307,25 +308,92 @@ def test_search_data_waits_for_the_reader_and_the_dialog_speaks_the_page_languag
         context.close()
 
 
-def test_a_glossary_tooltip_on_the_first_mention_only_reachable_by_keyboard(page, base: str) -> None:
+def test_a_glossary_tooltip_on_the_first_mention_only_and_the_terms_in_one_tab_stop(page, base: str) -> None:
     page.goto(f"{base}/es/mini/shooting.html")
     terms = page.locator("article .kb-term")
     # the summary's "línea de visión" is the section's first mention; the text's is a link, its "LdV" a repeat
     assert terms.all_inner_texts() == ["línea de visión"]
     assert page.locator("article h1 .kb-term, article a .kb-term, article h2 .kb-term").count() == 0
-    page.locator("body").focus()
-    for _ in range(40):  # Tab until the term has the focus
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.classList.contains('kb-term')"):
-            break
-    else:
-        pytest.fail("40 Tab presses never reached the glossary term")
+    assert page.evaluate("[...document.querySelectorAll('.kb-term')].every(t => t.tabIndex < 0)")  # no tab stop each
+    terms.first.hover()
     tip = page.locator("#kb-tip")
     tip.wait_for(state="visible")
     assert tip.inner_text().startswith("Línea de visión\nMini Escaramuza · Término\nUna miniatura tiene línea de visión")
-    assert page.evaluate("document.activeElement.getAttribute('aria-describedby')") == "kb-tip"
     page.keyboard.press("Escape")
     tip.wait_for(state="hidden")
+    page.locator("body").focus()  # the keyboard's way: one stop, the list of the page's terms, at the article's end
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('details.kb-terms > summary')"):
+            break
+    else:
+        pytest.fail("40 Tab presses never reached the page's terms")
+    assert page.evaluate("document.activeElement.textContent") == "Términos de esta página (1)"
+    page.keyboard.press("Enter")
+    item = page.locator("details.kb-terms li")
+    assert item.count() == 1 and item.inner_text().startswith("Línea de visión — Una miniatura tiene línea de visión")
+    assert item.locator("a").get_attribute("href").endswith("/es/mini/line-of-sight.html")
+
+
+def test_the_copy_links_are_one_tab_stop_named_by_what_they_show(page, base: str) -> None:
+    page.goto(f"{base}/en/mini/shooting.html")
+    buttons = page.locator("article .kb-cite-btn")
+    assert buttons.count() >= 3
+    assert page.evaluate("[...document.querySelectorAll('.kb-cite-btn')].map(b => b.tabIndex)") == [0] + [-1] * (buttons.count() - 1)
+    assert buttons.first.get_attribute("aria-label") == "¶1 Copy link: " + page.evaluate(
+        "document.querySelector('#summary').textContent.replace(/^¶1/, '').trim().split(/\\s+/).slice(0, 8).join(' ')") + "…"
+    assert buttons.first.evaluate("b => getComputedStyle(b).opacity") == "0"  # out of sight until wanted
+    buttons.first.focus()
+    assert buttons.first.evaluate("b => getComputedStyle(b).opacity") == "1"
+    page.keyboard.press("ArrowDown")  # the arrows move along the paragraphs' buttons
+    assert page.evaluate("document.activeElement.parentElement.id") == "text-1"
+    assert page.evaluate("[...document.querySelectorAll('.kb-cite-btn')].map(b => b.tabIndex).slice(0, 2)") == [-1, 0]
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.parentElement.id") == "source"
+
+
+def test_on_a_phone_the_copy_link_shows_on_a_long_press_only(browser, base: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        pg = context.new_page()
+        pg.goto(f"{base}/es/mini/shooting.html")
+        pg.wait_for_load_state("networkidle")
+        visible = "[...document.querySelectorAll('.kb-cite-btn')].filter(b => getComputedStyle(b).opacity !== '0').length"
+        assert pg.evaluate(visible) == 0
+        box = pg.locator("#summary").bounding_box()  # its first words, «Para disparar», are no link
+        x, y = box["x"] + 20, box["y"] + 8
+        cdp = context.new_cdp_session(pg)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        pg.wait_for_timeout(150)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})  # a tap: nothing
+        assert pg.evaluate(visible) == 0
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        pg.wait_for_timeout(800)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert pg.evaluate(visible) == 1
+        assert pg.url.endswith("/es/mini/shooting.html")
+        btn = pg.locator("#summary > .kb-cite-btn").bounding_box()
+        assert btn["width"] >= 24 and btn["height"] >= 24, btn  # a target a finger can hit
+    finally:
+        context.close()
+
+
+def test_the_entry_id_is_shown_once(page, base: str) -> None:
+    page.goto(f"{base}/es/mini/shooting.html")
+    assert page.locator("article code", has_text="mini.shooting").count() == 1
+
+
+def _printed_pages(pg) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pg.pdf(format="A4")))
+
+
+def test_a_rule_prints_on_one_a4_page(page, base: str) -> None:
+    page.goto(f"{base}/es/mini/shooting.html")
+    page.wait_for_load_state("networkidle")
+    assert _printed_pages(page) == 1
+    page.emulate_media(media="print")
+    hidden = ".md-header, .md-sidebar--primary, .kb-cite-btn, .kb-terms, #referenced-by"
+    assert page.evaluate(f"[...document.querySelectorAll('{hidden}')].every(e => getComputedStyle(e).display === 'none')")
 
 
 def test_a_link_to_an_entry_shows_its_preview(page, base: str) -> None:
@@ -674,3 +742,25 @@ def test_content_in_the_search_dialog_is_text_never_markup(browser, tree, tmp_pa
         assert alerts == []
     finally:
         context.close()
+
+
+def test_the_glossary_has_an_a_to_z_bar_and_a_filter(page, full_base: str) -> None:
+    page.goto(f"{full_base}/en/malifaux/glossary.html")
+    letters = page.locator(".kb-az a")
+    assert letters.count() >= 10
+    first = letters.first.get_attribute("href")
+    assert first.startswith("#malifaux-") and page.locator(f"h2{first}").count() == 1
+    heads = page.locator("article h2")
+    total = heads.count()
+    box = page.locator("input.kb-filter")
+    assert box.get_attribute("aria-label") == "Filter terms"
+    box.press_sequentially("sight")
+    shown = page.locator("article h2:not([hidden])")
+    assert 1 <= shown.count() < total and any(t.startswith("Line of sight") for t in shown.all_inner_texts())  # its title or definition
+    assert page.locator(".kb-filter__count").inner_text() == f"Terms shown: {shown.count()}"
+    box.fill("zzzz")
+    box.dispatch_event("input")
+    assert shown.count() == 0 and page.locator(".kb-filter__count").inner_text() == "No term matches"
+    box.fill("")
+    box.dispatch_event("input")
+    assert shown.count() == total

@@ -59,7 +59,8 @@ def entry_page(ctx: SiteContext, entry: Entry) -> SitePage:
     game = kb.games.get(entry.game)
     body = render_entry(entry, ctx.lang, ctx.titles, kb.backlinks(entry.id), ctx.results.get(entry.id, {}),
                         ctx.link_from(path), resolvers=kb.registry.get, names=ctx.names(entry.game),
-                        documents=source_titles(game.data) if game else None)
+                        documents=source_titles(game.data) if game else None,
+                        show_id=game is None)  # with a game, the citation line under the title shows the id
     body += calc_markdown(entry, kb.registry.get, ctx.lang)
     body = _with_place(ctx, entry, path, body)
     missing, stale = ctx.untranslated(entry)
@@ -168,7 +169,9 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
     title = f"{t(ctx, 'glossary')} — {name}"
     out = [f"# {escape(title)} {{#glossary}}", ""]
     link = ctx.link_from(path)
-    for e in _sorted(ctx, ctx.kb.filter(game=game, kind="term")):
+    terms = _sorted(ctx, ctx.kb.filter(game=game, kind="term"))
+    out += _letters(ctx, terms)
+    for e in terms:
         term_title = ctx.text(e.title, path, e.title.es)
         out += [f"## [{escape(term_title)}]({link(e.id, None)}) {{#{entry_anchor(e.id)}}}", ""]
         summary = e.text("summary")
@@ -186,6 +189,22 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
         out += rows + [""]
     body = _notice(ctx, path, "\n".join(out))
     return finish(ctx, path, title, body, game)
+
+
+def _letters(ctx: SiteContext, terms: list[Entry]) -> list[str]:
+    """The glossary's A–Z bar: each initial its terms start with, linking to the first of them (kb-table.js
+    adds the filter under it)."""
+    from kb.core.terms import fold
+
+    first: dict[str, str] = {}
+    for e in terms:
+        initial = fold(e.title.best(ctx.lang))[:1].upper()
+        if initial.isalnum():
+            first.setdefault(initial, entry_anchor(e.id))
+    if not first:
+        return []
+    bar = " ".join(f"[{escape(letter)}](#{anchor})" for letter, anchor in first.items())
+    return [f"*{t(ctx, 'az')}:* {bar}", "{: .kb-az }", ""]
 
 
 def concepts_page(ctx: SiteContext) -> SitePage:

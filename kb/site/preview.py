@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TABLE_LABELS", "data_name", "table_data", "script_tag"]
 
-TABLE_LABELS = ("cite_as", "copy_link", "copied", "copy_failed", "paragraph")
+TABLE_LABELS = ("cite_as", "copy_link", "copied", "copy_failed", "paragraph", "terms_here", "filter_terms", "terms_shown", "no_term")
 """The interface words the page helpers use (``msgctxt "site"`` in the gettext catalogs)."""
 
 

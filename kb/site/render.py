@@ -216,18 +216,22 @@ def render_entry(
     resolvers: Callable[[str], Resolver | None] = lambda _name: None,
     names: Names = lambda _id: None,
     documents: Mapping[str, Text] | None = None,
+    show_id: bool = True,
 ) -> str:
     """The entry as Markdown in ``lang``: its view (:func:`kb.view.entry.entry_view`, which says what the
-    other arguments give) marked up by :func:`markdown`."""
-    return markdown(entry_view(entry, lang, titles, backlinks, results, resolvers, names, documents), titles, link_to, heading)
+    other arguments give) marked up by :func:`markdown`; ``show_id=False`` leaves the id out of the meta line
+    (the site's page shows it once, in its citation line)."""
+    return markdown(entry_view(entry, lang, titles, backlinks, results, resolvers, names, documents), titles, link_to, heading,
+                    show_id)
 
 
-def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: LinkTo = _plain, heading: int = 1) -> str:
+def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: LinkTo = _plain, heading: int = 1,
+             show_id: bool = True) -> str:
     """An entry's view as Markdown: title, meta, summary, then each section, then the source."""
     page = _Page(view.lang, titles, link_to, "#" * heading, view.id)
     lang = view.lang
     out = [f"{page.h} {escape(view.title)} {{#{entry_anchor(view.id)}}}", "",
-           f"*{' · '.join(escape(m) for m in view.meta)}* · {code(view.id)}", ""]
+           f"*{' · '.join(escape(m) for m in view.meta)}*" + (f" · {code(view.id)}" if show_id else ""), ""]
     if view.also_called:
         out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", ""]
     if view.summary:

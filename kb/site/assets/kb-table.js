@@ -78,11 +78,53 @@
     return step ? step.id : null;
   }
 
+  function words(b) {
+    var t = (b.textContent || "").replace(/\s+/g, " ").trim().split(" ");
+    return t.slice(0, 8).join(" ") + (t.length > 8 ? "…" : "");
+  }
+
+  /* The ¶ buttons are one tab stop together (a roving tabindex): Tab reaches the current one, the arrow
+   * keys move to the next or previous paragraph's, Home and End to the first and last. */
+  function rove(buttons) {
+    function go(i) {
+      if (i < 0 || i >= buttons.length) return;
+      buttons.forEach(function (b, j) { b.tabIndex = j === i ? 0 : -1; });
+      buttons[i].focus();
+    }
+    buttons.forEach(function (btn, i) {
+      btn.tabIndex = i === 0 ? 0 : -1;
+      btn.addEventListener("keydown", function (ev) {
+        var to = { ArrowDown: i + 1, ArrowRight: i + 1, ArrowUp: i - 1, ArrowLeft: i - 1, Home: 0, End: buttons.length - 1 }[ev.key];
+        if (to == null) return;
+        ev.preventDefault();
+        go(to);
+      });
+    });
+    var hashed = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var at = hashed ? buttons.indexOf(hashed.querySelector(".kb-cite-btn")) : -1;
+    if (at > 0) buttons.forEach(function (b, j) { b.tabIndex = j === at ? 0 : -1; });
+  }
+
+  /* On a touch screen the ¶ of a block shows after a long press on it (0.4 s, the finger still; the browser's own
+   * long press, which may cancel the touch, counts too). */
+  function longPress(b) {
+    var timer = null;
+    function stop() { window.clearTimeout(timer); timer = null; }
+    function on() {
+      stop();
+      Array.prototype.forEach.call(document.querySelectorAll(".kb-cite--on"), function (o) { o.classList.remove("kb-cite--on"); });
+      b.classList.add("kb-cite--on");
+    }
+    b.addEventListener("touchstart", function () { stop(); timer = window.setTimeout(on, 400); }, { passive: true });
+    ["touchend", "touchmove", "touchcancel"].forEach(function (t) { b.addEventListener(t, stop, { passive: true }); });
+    b.addEventListener("contextmenu", function (ev) { if (!ev.target.closest("a")) on(); });
+  }
+
   function numberParagraphs(article) {
     var cite = citation();
     var h1 = article.querySelector("h1");
     var title = h1 ? h1.textContent.replace(/[¶#]\s*$/, "").trim() : document.title;
-    var n = 0;
+    var n = 0, buttons = [];
     Array.prototype.forEach.call(article.querySelectorAll(CITED), function (b) {
       var id = blockId(b);
       if (!id || b.matches(".kb-crumbs, .kb-place, .kb-offline, .kb-offline *")) return;
@@ -91,7 +133,8 @@
       var mark = "¶" + num;
       var btn = el("button", "kb-cite-btn", mark);
       btn.type = "button";
-      btn.setAttribute("aria-label", label("copy_link") + " (" + label("paragraph") + " " + num + ")");
+      btn.setAttribute("aria-label", mark + " " + label("copy_link") + ": " + words(b));
+      btn.setAttribute("aria-keyshortcuts", "ArrowUp ArrowDown");
       btn.title = label("copy_link");
       btn.addEventListener("click", function () {
         var url = location.href.replace(/#.*$/, "") + "#" + id;
@@ -101,7 +144,15 @@
       });
       b.insertBefore(btn, b.firstChild);
       b.classList.add("kb-cited");
+      buttons.push(btn);
+      longPress(b);
     });
+    rove(buttons);
+    document.addEventListener("touchstart", function (ev) {
+      Array.prototype.forEach.call(document.querySelectorAll(".kb-cite--on"), function (o) {
+        if (!o.contains(ev.target)) o.classList.remove("kb-cite--on");
+      });
+    }, { passive: true });
   }
 
   /* ---------------------------------------------------------------- tooltips and preview cards */
@@ -148,6 +199,12 @@
   function bind(target, box, key, withTitle) {
     target.addEventListener("mouseenter", function () { show(box, target, key, withTitle); });
     target.addEventListener("focus", function () { show(box, target, key, withTitle); });
+    if (target.classList.contains("kb-term")) {
+      target.addEventListener("click", function () {  /* a tap on a touch screen */
+        if (box.hidden || target.getAttribute("aria-describedby") !== box.id) show(box, target, key, withTitle);
+        else hideAll();
+      });
+    }
     target.addEventListener("mouseleave", later);
     target.addEventListener("blur", later);
   }
@@ -183,7 +240,7 @@
       re = new RegExp("(?<![\\p{L}\\p{N}])(" + Object.keys(byForm).map(escapeRe).join("|") + ")(?![\\p{L}\\p{N}])", "u");
     } catch (e) { return; }
     var self = entryKey(location.href.replace(/#.*$/, ""));
-    var seen = {};
+    var seen = {}, found = [];
     var walker = document.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
       acceptNode: function (node) {
         if (node.nodeType === 1) return node.matches(SKIP) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
@@ -208,13 +265,61 @@
           continue;
         }
         seen[mark] = true;
+        if (found.indexOf(key) < 0) found.push(key);
         var word = rest.splitText(m.index);
         rest = word.splitText(m[0].length);
-        var span = el("span", "kb-term", word.nodeValue);
-        span.tabIndex = 0;
+        var span = el("span", "kb-term", word.nodeValue);  /* not a tab stop: the list below holds them all */
         word.parentNode.replaceChild(span, word);
         bind(span, tip, key, true);
       }
+    });
+    termsList(article, found);
+  }
+
+  /* The page's glossary terms in one place, one tab stop: a <details> at the end of the article, each
+   * term a link to its entry with its definition (what the tooltips show on hover or tap). */
+  function termsList(article, keys) {
+    if (!keys.length || article.querySelector(".kb-az")) return;  /* the glossary is that list already */
+    var box = el("details", "kb-terms");
+    box.appendChild(el("summary", null, label("terms_here") + " (" + keys.length + ")"));
+    var list = el("ul");
+    keys.slice().sort(function (a, b) { return data.entries[a][0].localeCompare(data.entries[b][0], data.lang); })
+      .forEach(function (key) {
+        var e = data.entries[key], li = el("li"), a = el("a", null, e[0]);
+        a.href = root + key;
+        li.appendChild(a);
+        if (e[3]) li.appendChild(document.createTextNode(" — " + e[3]));
+        list.appendChild(li);
+      });
+    box.appendChild(list);
+    article.appendChild(box);
+  }
+
+  /* ---------------------------------------------------------------- the glossary's filter */
+  function fold(s) { return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
+
+  function glossaryFilter(article) {
+    var bar = article.querySelector(".kb-az");
+    if (!bar) return;
+    var input = el("input", "kb-filter");
+    input.type = "search";
+    input.setAttribute("aria-label", label("filter_terms"));
+    input.placeholder = label("filter_terms");
+    var count = el("p", "kb-filter__count");
+    count.setAttribute("role", "status");
+    bar.parentNode.insertBefore(input, bar.nextSibling);
+    input.parentNode.insertBefore(count, input.nextSibling);
+    var heads = Array.prototype.slice.call(article.querySelectorAll("h2"));
+    input.addEventListener("input", function () {
+      var q = fold(input.value.trim()), shown = 0;
+      heads.forEach(function (h) {
+        var part = [h], x = h.nextElementSibling;
+        while (x && x.tagName !== "H2" && !x.classList.contains("kb-terms")) { part.push(x); x = x.nextElementSibling; }
+        var on = !q || fold(part.map(function (p) { return p.textContent; }).join(" ")).indexOf(q) >= 0;
+        part.forEach(function (p) { p.hidden = !on; });
+        if (on) shown += 1;
+      });
+      count.textContent = q ? (shown ? label("terms_shown").replace("{n}", shown) : label("no_term")) : "";
     });
   }
 
@@ -255,6 +360,7 @@
     });
     previews(article);
     tooltips(article);
+    glossaryFilter(article);
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideAll(); });
     if (location.hash) {
       var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
