@@ -321,13 +321,14 @@ def test_a_glossary_tooltip_on_the_first_mention_only_and_the_terms_in_one_tab_s
     assert tip.inner_text().startswith("Línea de visión\nMini Escaramuza · Término\nUna miniatura tiene línea de visión")
     page.keyboard.press("Escape")
     tip.wait_for(state="hidden")
+    assert page.locator("details.kb-terms > summary").count() == 1
     page.locator("body").focus()  # the keyboard's way: one stop, the list of the page's terms, at the article's end
-    for _ in range(40):
+    for _ in range(80):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.matches('details.kb-terms > summary')"):
             break
     else:
-        pytest.fail("40 Tab presses never reached the page's terms")
+        pytest.fail("80 Tab presses never reached the page's terms")
     assert page.evaluate("document.activeElement.textContent") == "Términos de esta página (1)"
     page.keyboard.press("Enter")
     item = page.locator("details.kb-terms li")
