@@ -70,7 +70,7 @@
   /* The blocks that carry an id written at build time (kb/view/anchors.py: the same id in both languages):
    * paragraphs and list items (#summary, #text-2, #notes-1, #question, #answer, #source), a table's <div>,
    * a worked example's heading (#example-…) and a step's item (its id on the <span> it starts with). */
-  var CITED = "p[id], li[id], div[id], h3[id^='example-'], li:has(> span[id^='step-']), li:has(> p:first-child > span[id^='step-'])";
+  var CITED = "p[id], li[id], div[id^='text-'], div[id^='notes-'], h3[id^='example-'], li:has(> span[id^='step-']), li:has(> p:first-child > span[id^='step-'])";
 
   function blockId(b) {
     if (b.id) return b.id;
