@@ -141,7 +141,7 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
     if isinstance(seq, dict):
         found += _duplicates(_steps(seq.get("steps"), ("sequence", "steps")), "step", marks)
     source = data.get("source")
-    if isinstance(source, dict) and source.get("section") in TEMPLATE_TEXTS:
+    if isinstance(source, dict) and isinstance(source.get("section"), str) and source["section"] in TEMPLATE_TEXTS:
         found.append(diag("template-text", marks.at(("source", "section")), field="source.section"))
     if game is not None and isinstance(source, dict) and isinstance(source.get("doc"), str):
         sources = game.data.get("sources")
