@@ -12,6 +12,7 @@ so its examples cannot silently drop out of the run.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -22,17 +23,35 @@ if TYPE_CHECKING:
 
 from kb.core.errors import KbError
 from kb.api import KnowledgeBase, find_root
-from kb.core.diagnostics import format_path
+from kb.core.diagnostics import Diagnostic, format_path
 from kb.examples.runner import ExampleResult
 from kb.core.model import Entry, Example
 
-_KBS = pytest.StashKey[dict[Path, KnowledgeBase]]()
+@dataclass
+class _Tree:
+    """A loaded tree, its entries and the problems of its files that do not load, by resolved file path: each
+    file's collection looks its own up (going through every entry for every file was quadratic: pytest's
+    collection of 20,000 entries did not finish, issue 28)."""
+
+    kb: KnowledgeBase
+    entries: dict[Path, list[Entry]]
+    broken: dict[Path, list[tuple[int, Diagnostic]]]
 
 
-def _kb_for(config: pytest.Config, root: Path) -> KnowledgeBase:
-    cache = config.stash.setdefault(_KBS, {})
+_TREES = pytest.StashKey[dict[Path, _Tree]]()
+
+
+def _tree_for(config: pytest.Config, root: Path) -> _Tree:
+    cache = config.stash.setdefault(_TREES, {})
     if root not in cache:
-        cache[root] = KnowledgeBase.load(root)
+        kb = KnowledgeBase.load(root)
+        entries: dict[Path, list[Entry]] = {}
+        for entry in kb.entries.values():
+            entries.setdefault(entry.path.resolve(), []).append(entry)
+        broken: dict[Path, list[tuple[int, Diagnostic]]] = {}
+        for n, d in enumerate(kb.not_loaded()):
+            broken.setdefault(Path(d.location.path).resolve(), []).append((n, d))
+        cache[root] = _Tree(kb, entries, broken)
     return cache[root]
 
 
@@ -57,16 +76,16 @@ class ExampleFile(pytest.File):
         self.root = root
 
     def collect(self) -> Iterator[pytest.Item]:
-        kb = _kb_for(self.config, self.root)
+        tree = _tree_for(self.config, self.root)
         target = self.path.resolve()
-        mine = {target, target.with_name("mechanics.py")} if self.path.name == "game.yaml" else {target}
-        broken = [d for d in kb.not_loaded() if Path(d.location.path).resolve() in mine]
+        mine = (target, target.with_name("mechanics.py")) if self.path.name == "game.yaml" else (target,)
+        found = [pair for path in mine for pair in tree.broken.get(path, [])]
+        broken = [d for _, d in sorted(found, key=lambda pair: pair[0])]  # in the order kb reports them
         if broken:
             yield NotLoadedItem.from_parent(self, name="not-loaded", problems=broken)
-        for entry in kb.entries.values():
-            if entry.path.resolve() == target:
-                for ex in entry.examples:
-                    yield ExampleItem.from_parent(self, name=f"{entry.id}#{ex.id}", kb=kb, entry=entry, example=ex)
+        for entry in tree.entries.get(target, []):
+            for ex in entry.examples:
+                yield ExampleItem.from_parent(self, name=f"{entry.id}#{ex.id}", kb=tree.kb, entry=entry, example=ex)
 
 
 class NotLoaded(KbError):
