@@ -221,3 +221,15 @@ def test_the_sanitiser_keeps_the_steppers_marks_only() -> None:
                    '<span id="step-a" data-kb-number="3.2" data-kb-y="2"></span></div>')
     assert 'data-kb-stepper="g.turn"' in out and 'data-kb-words="{}"' in out and 'data-kb-number="3.2"' in out
     assert "data-kb-x" not in out and "data-kb-y" not in out
+
+
+def test_an_english_reference_showing_spanish_says_so(tree: Callable[..., Path]) -> None:
+    files = dict(HOSTILE)
+    files["g/rules/quickref.yaml"] = files["g/rules/quickref.yaml"].replace(
+        "summary: {es: \"Resumen [con](javascript:alert(1)) corchetes\", en: Summary}", "summary: {es: Solo en español}")
+    kb = KnowledgeBase.load(tree(files))
+    en = build_site(kb, [], "en").page(quickref_path("g")).markdown
+    assert "Solo en español" in en
+    assert en.partition("---\n")[2].partition("---\n")[2].lstrip().startswith("!!! warning")
+    es = build_site(kb, [], "es").page(quickref_path("g")).markdown
+    assert "!!! warning" not in es

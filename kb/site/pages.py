@@ -266,7 +266,7 @@ def all_pages(ctx: SiteContext) -> list[SitePage]:
     """Every page, home first."""
     pages = [home_page(ctx)]
     for game in sorted(ctx.kb.games):
-        pages += [game_page(ctx, game), glossary_page(ctx, game), quickref_page(ctx, game)]
+        pages += [game_page(ctx, game), glossary_page(ctx, game), quickref_page(ctx, game, _notice)]
         pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
     pages.append(concepts_page(ctx))
     pages.append(translators_page(ctx))

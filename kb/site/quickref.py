@@ -19,7 +19,7 @@ renderer's escaping (:mod:`kb.site.render`); interface words come from the gette
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from kb.core.locale import pgettext
 from kb.core.model import Entry
@@ -168,8 +168,14 @@ class _Page:
                 *(f"- {self.entry_link(e)}" for e in others), ""]
 
 
-def quickref_page(ctx: SiteContext, game: str) -> SitePage:
-    """The quick reference of ``game`` in the context's language."""
+def _as_is(_ctx: SiteContext, _path: str, body: str) -> str:
+    return body
+
+
+def quickref_page(ctx: SiteContext, game: str,
+                  notice: Callable[[SiteContext, str, str], str] = _as_is) -> SitePage:
+    """The quick reference of ``game`` in the context's language; ``notice`` heads the body with the page's
+    notice of texts shown in Spanish (the site's pages give theirs)."""
     page = _Page(ctx, game)
     name = ctx.kb.games[game].name.best(ctx.lang)
     title = f"{t(ctx, 'quickref')} — {name}"
@@ -177,4 +183,4 @@ def quickref_page(ctx: SiteContext, game: str) -> SitePage:
             escape(t(ctx, "quickref_intro")).replace(escape("{game}"), f"[{escape(name)}](index.md)"), ""]
     body = page.turn() + page.actions() + page.numbers() + page.rules() + page.sequences()
     markdown = "\n".join(head + ['<div class="kb-quickref" markdown="1">', ""] + body + ["</div>", ""])
-    return finish(ctx, page.path, title, markdown, game, f"{t(ctx, 'quickref')}: {name}")
+    return finish(ctx, page.path, title, notice(ctx, page.path, markdown), game, f"{t(ctx, 'quickref')}: {name}")
