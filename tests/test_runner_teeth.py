@@ -33,6 +33,15 @@ def _odds(roll: int = 4, state: str = "1/2") -> Any:
     return outcome(Trace(), Chance(Fraction(state), Text("acertar", "hitting")), hit=roll >= 4)
 
 
+@resolver("t.silent", outputs={"hit": "true on 4 or more"})
+def _silent(roll: int = 4, kind: str = "unstated") -> Any:
+    """On 1d6: 6 is refused (of ``kind``); 4 and 5 hit; the chance counts 4 and 5 of 6."""
+    if roll == 6:
+        raise RuleError("six", "el texto no dice qué pasa con un 6", "the text does not say what a 6 does", kind=kind)
+    return outcome(Trace(), Chance.of(Fraction(2, 6), "acertar", "hitting", output="hit", roll="roll", dice="1d6"),
+                   hit=roll >= 4)
+
+
 @resolver("t.refuse", outputs={"never": "never given"})
 def _refuse(code: str = "too-far", kind: str = "forbidden", refuse: bool = True) -> Any:
     if refuse:
@@ -160,9 +169,17 @@ def test_tolerance_is_the_bound_and_no_more() -> None:
     failed(run("t.values", {"items": 2}, expect={"items": [0.25, 1]}, tolerance=0.125), "items: expected")
 
 
+def test_odds_over_a_total_the_rules_do_not_cover_are_not_exact() -> None:
+    """The odds side of "unstated": a total on which the source is silent is not a miss; the stated chance
+    cannot be checked as exact (a forbidden total is: it cannot happen)."""
+    failed(run("t.silent", probability="1/3"), "cannot be exact: the rules do not say what happens when 1d6 gives 6")
+    assert run("t.silent", {"kind": "forbidden"}, probability="1/3").passed
+
+
 def test_a_mapping_is_not_a_list_nor_a_list_a_mapping() -> None:
     failed(run("t.values", expect={"items": {"0": 0, "1": 1}}), "items: expected")
     failed(run("t.values", expect={"table": [0, 1]}), "table: expected")
+    failed(run("t.values", {"word": "ab"}, expect={"word": ["a", "b"]}), "word: expected")  # nor a text a list of its letters
 
 
 # --- the data check --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ changed, a call statement removed) to the functions that compare, and runs the t
 mutant module standing in for ``kb.examples.runner``.
 
     .venv/bin/python tools/mutate_runner.py            # every mutant; exit 1 when one survives
+    .venv/bin/python tools/mutate_runner.py _same _refusal_details   # only these functions
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ SOURCE = REPO / "kb" / "examples" / "runner.py"
 TESTS = REPO / "tests" / "test_runner_teeth.py"
 COMPARING = ("_same", "_refusal_details", "run_example", "check_examples")
 """The functions whose comparisons and checks the teeth tests guard."""
+
+EQUIVALENT = {
+    ("_same", "True -> False", "strict=True"):
+        "zip(..., strict=False) in _same: the lengths are compared first (len(expected) == len(actual) and ...), "
+        "so zip never meets lists of unequal length",
+}
+"""Mutants that cannot change what the runner does, each with the reason: (function, mutation, a piece of the
+mutated line) -> why. Reported, not counted as survivors."""
 
 _SWAP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
          ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
@@ -72,18 +81,19 @@ class _Replace(ast.NodeTransformer):
         return super().visit(node)
 
 
-def mutants(tree: ast.Module) -> list[tuple[str, int, str, ast.Module]]:
-    """(function, line, description, mutated tree) for every mutation inside :data:`COMPARING`."""
+def mutants(tree: ast.Module, functions: tuple[str, ...] = COMPARING) -> list[tuple[str, int, str, ast.Module]]:
+    """(function, line, description, mutated tree) for every mutation inside ``functions``."""
     out = []
     for fn in tree.body:
-        if not (isinstance(fn, ast.FunctionDef) and fn.name in COMPARING):
+        if not (isinstance(fn, ast.FunctionDef) and fn.name in functions):
             continue
         words = {id(n) for j in ast.walk(fn) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)}
+        words |= {id(n) for j in ast.walk(fn) if isinstance(j, ast.Expr) and isinstance(j.value, ast.Constant)
+                  for n in ast.walk(j)}  # a docstring, and the string inside it
+        words |= {id(n) for j in ast.walk(fn) if isinstance(j, ast.arg) and j.annotation for n in ast.walk(j.annotation)}
         for node in ast.walk(fn):
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-                continue  # a docstring
             if id(node) in words:
-                continue  # the words of a message (an f-string), not a comparison
+                continue  # the words of a message (an f-string), a docstring, an annotation: not a comparison
             for what, new in _variants(node):
                 mutated = copy.deepcopy(tree)
                 # find the same node in the copy by position
@@ -114,11 +124,25 @@ def main() -> int:
     if killed(tree):
         print("the tests fail on the unmutated runner")
         return 2
-    found = mutants(tree)
-    survivors = [(f, line, what) for f, line, what, t in found if not killed(t)]
-    for f, line, what in survivors:
+    functions = tuple(sys.argv[1:]) or COMPARING
+    unknown = set(functions) - set(COMPARING)
+    if unknown:
+        print(f"not a comparing function: {', '.join(sorted(unknown))} (one of {', '.join(COMPARING)})")
+        return 2
+    found = mutants(tree, functions)
+    lines = SOURCE.read_text(encoding="utf-8").splitlines()
+    survivors, equivalent = [], []
+    for f, line, what, t in found:
+        if killed(t):
+            continue
+        why = next((w for (fn, mut, piece), w in EQUIVALENT.items() if (fn, mut) == (f, what) and piece in lines[line - 1]), None)
+        (equivalent if why else survivors).append((f, line, what, why))
+    for f, line, what, why in equivalent:
+        print(f"equivalent: runner.py:{line} in {f}: {what} ({why})")
+    for f, line, what, _ in survivors:
         print(f"survived: runner.py:{line} in {f}: {what}")
-    print(f"{len(found)} mutants of {', '.join(COMPARING)}: {len(found) - len(survivors)} killed, {len(survivors)} survived")
+    print(f"{len(found)} mutants of {', '.join(functions)}: {len(found) - len(survivors) - len(equivalent)} killed, "
+          f"{len(equivalent)} equivalent, {len(survivors)} survived")
     return 1 if survivors else 0
 
 

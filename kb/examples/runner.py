@@ -307,12 +307,18 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
         return problems
     ways = distribution(parse(ch.dice))
     hits = 0
+    silent = []  # totals on which the source does not say what happens: the odds cannot count them as misses
     for total, n in ways.items():
         try:
             values = res.func(**{**kwargs, ch.roll: total}).values
-        except RuleError:
+        except RuleError as err:
+            if err.kind == "unstated":
+                silent.append(total)
             continue
         hits += n * (values.get(ch.output) == ch.when)
+    if silent:
+        problems.append(f"the chance of {ch.event.en} cannot be exact: the rules do not say what happens when "
+                        f"{ch.dice} gives {', '.join(map(str, silent))}")
     counted = Fraction(hits, sum(ways.values()))
     if counted != ch.probability:
         problems.append(f"the chance of {ch.event.en} is stated as {ch.probability}, but {ch.output} = {ch.when!r} "
