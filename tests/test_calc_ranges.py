@@ -63,6 +63,20 @@ def test_a_range_that_fits_no_input_is_refused_by_name(path: str, problem: str) 
         _module(**{path: between(0, 1)})
 
 
+def test_a_range_bounds_the_number_branch_of_a_mixed_value() -> None:
+    mod = types.ModuleType("kb_game_u")
+
+    @resolver("u.r", outputs={"x": "x"}, ranges={"troop.*": between(0, 9)})
+    def r(troop: dict[str, int | bool]):
+        return outcome(Trace(), x=1)
+
+    r.__module__ = mod.__name__
+    mod.r = r  # type: ignore[attr-defined]
+    res = Registry(Registry.scan(mod)).get("u.r")
+    assert res.inputs["troop"]["additionalProperties"] == {
+        "anyOf": [{"type": "integer", "minimum": 0, "maximum": 9}, {"type": "boolean"}]}
+
+
 def test_between_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError, match="minimum is above the maximum"):
         between(5, 2)
@@ -85,3 +99,35 @@ def test_a_value_inside_the_range_passes(tree) -> None:
     tree({"g/a.yaml": BAD_RANGE.replace("roll: 25", "roll: 12").replace("cover: 9", "cover: 0")})
     code, out, err = cli("check", "--no-warnings")
     assert code == 0, out + err
+
+
+def test_every_number_a_player_gives_has_a_declared_range() -> None:
+    """Each integer or decimal input (at any depth) of a resolver that the bundled examples use declares a range."""
+    from kb.api import KnowledgeBase
+
+    kb = KnowledgeBase.load("content")
+    used = {ex.mechanic for e in kb.entries.values() for ex in e.examples}
+    missing = []
+    for name in sorted(used):
+        res = kb.registry.get(name)
+        assert res is not None
+        for top, schema in res.inputs.items():
+            missing += [f"{name}:{where}" for where in _unbounded(top, schema)]
+    assert missing == []
+
+
+def _unbounded(where: str, schema: dict) -> list[str]:
+    if "anyOf" in schema:
+        return [w for b in schema["anyOf"] for w in _unbounded(where, b)]
+    kind = schema.get("type")
+    if kind in ("integer", "number"):
+        return [] if "minimum" in schema and "maximum" in schema else [where]
+    found = []
+    if kind == "array" and isinstance(schema.get("items"), dict):
+        found += _unbounded(where + "[]", schema["items"])
+    if kind == "object":
+        for key, sub in schema.get("properties", {}).items():
+            found += _unbounded(f"{where}.{key}", sub)
+        if isinstance(schema.get("additionalProperties"), dict):
+            found += _unbounded(where + ".*", schema["additionalProperties"])
+    return found

@@ -218,7 +218,9 @@ CASES = ("different-paths-different-targets", "different-paths-same-target",
          "similar-paths-different-targets", "similar-paths-same-target")
 
 
-@resolver("battletech-solaris.movement-conflict", outputs={
+@resolver("battletech-solaris.movement-conflict",
+          ranges={"rolls[].*": between(2, 12)},  # 2D6 initiative
+          outputs={
     "case": "the case that applies after jumping is taken into account (or no-conflict)",
     "winner": "the 'Mech that won the 2D6 initiative",
     "first": "the 'Mech that moves first (absent when the seed does not say)",
@@ -282,7 +284,10 @@ def movement_conflict(case: Literal["different-paths-different-targets", "differ
     return outcome(trace, case=case, winner=winner, first=loser, final=final, options=options, resolved=True)
 
 
-@resolver("battletech-solaris.movement-mode", outputs={"counts_as": "walk or run, for heat and firing"})
+@resolver("battletech-solaris.movement-mode",
+          ranges={"walking_mp": between(1, 12),  # no bound in the seed: 1 to 12 MP taken
+                  "mp_spent": between(0, 24)},  # up to twice 12 walking MP
+          outputs={"counts_as": "walk or run, for heat and firing"})
 def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: int, blocked: bool = False,
                   backwards: bool = False):
     """Which movement mode counts for heat and firing, with Solaris's rule for a blocked run."""
@@ -309,7 +314,10 @@ def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: i
 
 # --- Minimum movement, MP by MP, charges -----------------------------------------------------------
 
-@resolver("battletech-solaris.minimum-move", outputs={
+@resolver("battletech-solaris.minimum-move",
+          ranges={"mp_available": between(0, 12),  # no bound in the seed: 0 to 12 MP taken
+                  "hex_cost": between(1, 6)},  # no bound in the seed: 1 to 6 MP a hex taken
+          outputs={
     "allowed": "whether the move (or the attempt to stand) may be made",
     "minimum_rule": "whether the minimum-movement rule was needed",
     "counts_as": "the movement mode it counts as",
@@ -344,7 +352,10 @@ def minimum_move(mp_available: int, action: Literal["enter-hex", "stand-up"] = "
     return outcome(trace, allowed=True, minimum_rule=True, counts_as="run", stand_attempts=None)
 
 
-@resolver("battletech-solaris.mp-schedule", outputs={
+@resolver("battletech-solaris.mp-schedule",
+          ranges={"mp.*": between(0, 12),  # no bound in the seed: 0 to 12 MP taken
+                  "hex_costs.*[]": between(1, 6)},  # 1 to 6 MP a hex taken
+          outputs={
     "subturns": "how many sub-turns the movement phase is split into",
     "spends": "for each 'Mech, the sub-turns in which it spends one MP",
     "enters": "for each 'Mech, the sub-turn in which it enters each hex of its path",
@@ -395,7 +406,9 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     return outcome(trace, subturns=top, spends=spends, enters=enters)
 
 
-@resolver("battletech-solaris.charge-allowed", outputs={"allowed": "whether the charge may be attempted"})
+@resolver("battletech-solaris.charge-allowed",
+          ranges={"hexes_moved": between(0, 10)},  # no bound in the seed: 0 to 10 hexes taken
+          outputs={"allowed": "whether the charge may be attempted"})
 def charge_allowed(hexes_moved: int, target_prone: bool = False, same_elevation: bool = True):
     """May a 'Mech charge? It must have moved at least one hex, against a standing target at its elevation."""
     trace = Trace()
@@ -414,7 +427,10 @@ def charge_allowed(hexes_moved: int, target_prone: bool = False, same_elevation:
 
 # --- Ice, pavement, skids --------------------------------------------------------------------------
 
-@resolver("battletech-solaris.skid-check", outputs={
+@resolver("battletech-solaris.skid-check",
+          ranges={"modified_skill": between(2, 13),  # every 2D6 odds
+                  "roll": between(2, 12)},  # 2D6
+          outputs={
     "needed": "whether a skid roll is needed before moving on",
     "target": "2D6 needed (the piloting skill already modified by the skid table)",
     "falls": "whether the unit falls and skids (absent without a roll)",
@@ -445,7 +461,10 @@ def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
     return outcome(trace, event, needed=True, target=modified_skill, falls=falls)
 
 
-@resolver("battletech-solaris.skid-slide", outputs={
+@resolver("battletech-solaris.skid-slide",
+          ranges={"hexes_moved": between(-1, 15),  # no bound in the seed: 0 to 15 hexes taken (-1 kept: refused)
+                  "falling_damage": between(0, 20)},  # the seed points to a table it does not hold: 0 to 20 taken
+          outputs={
     "slide_hexes": "hexes the unit would slide: hexes moved this turn / 2, rounded up",
     "damage_per_hex": "damage per hex slid: half the falling damage, rounded up",
     "hexes_slid": "hexes actually slid before an obstacle stopped it",
@@ -502,7 +521,9 @@ def skid_slide(hexes_moved: int, falling_damage: int,
 
 # --- Underwater ------------------------------------------------------------------------------------
 
-@resolver("battletech-solaris.underwater-status", outputs={"underwater": "whether the unit counts as underwater"})
+@resolver("battletech-solaris.underwater-status",
+          ranges={"depth": between(0, 4)},  # depths the seed names (0 to 2) and deeper water
+          outputs={"underwater": "whether the unit counts as underwater"})
 def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"], depth: int, prone: bool = False):
     """Does a unit count as underwater: a 'Mech in depth 2+, a prone 'Mech in depth 1, a submarine at depth 1+."""
     trace = Trace()
@@ -521,7 +542,11 @@ def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"],
     return outcome(trace, underwater=under)
 
 
-@resolver("battletech-solaris.underwater-path", outputs={
+@resolver("battletech-solaris.underwater-path",
+          ranges={"depths[]": between(1, 4),  # depths 1 and 2 have costs in the seed; 3 and 4 are refused (unstated)
+                  "start_depth": between(0, 4),
+                  "mp_per_level": between(1, 6)},  # no bound in the seed: 1 to 6 MP taken
+          outputs={
     "water_mp": "MP for the water hexes: 2 per depth-1 hex, 4 per depth-2 hex",
     "level_changes": "levels of depth changed along the path (each paid at the standard elevation cost)",
     "piloting_rolls": "one piloting roll per water hex entered",
@@ -561,7 +586,10 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
                    underwater=under)
 
 
-@resolver("battletech-solaris.water-level", outputs={
+@resolver("battletech-solaris.water-level",
+          ranges={"depth": between(0, 4),  # as underwater-status
+                  "other_level": between(-4, 4)},  # no bound in the seed: 4 levels below to 4 above taken
+          outputs={
     "level": "the water hex's level for line of sight (depth as a negative number)",
     "difference": "levels between the water hex and the other hex",
 })
@@ -596,7 +624,9 @@ def underwater_weapon(weapon: Literal["laser", "ppc", "other-energy", "torpedo",
     return outcome(trace, allowed=True)
 
 
-@resolver("battletech-solaris.underwater-physical", outputs={
+@resolver("battletech-solaris.underwater-physical",
+          ranges={"damage": between(0, 30)},  # no bound in the seed: 0 to 30 points taken
+          outputs={
     "damage": "damage dealt after the water's effect",
     "rounding_stated": "false when the seed says 'half' without saying how to round",
 })
@@ -627,7 +657,10 @@ def underwater_physical(attack: Literal["physical", "death-from-above"], damage:
     return outcome(trace, damage=damage, rounding_stated=True)
 
 
-@resolver("battletech-solaris.hull-breach", outputs={
+@resolver("battletech-solaris.hull-breach",
+          ranges={"roll": between(2, 12),  # 2D6 (10 or more breaches)
+                  "engine_slots": between(0, 6)},  # no bound in the seed: 0 to 6 engine slots taken
+          outputs={
     "roll_needed": "whether the 2D6 breach roll is made",
     "breached": "whether the location is breached and flooded (absent without a roll)",
     "engine_hits": "engine critical hits the flooded location counts as (its engine slots)",
@@ -669,7 +702,12 @@ def _fall_height(levels: int, reached: int) -> int:
     return reached if levels > 0 else abs(levels) - reached
 
 
-@resolver("battletech-solaris.climb", outputs={
+@resolver("battletech-solaris.climb",
+          ranges={"levels": between(-6, 6),  # no bound in the seed: 6 levels down to 6 up (climbing 2 or less, or down, is refused)
+                  "working_hands": between(0, 2),  # a Mech has two hand actuators
+                  "piloting_skill": between(2, 13),  # 2 (always) to 13 (never) cover every 2D6 odds
+                  "rolls[]": between(2, 12)},  # 2D6
+          outputs={
     "mp": "walking MP the climb costs",
     "piloting_rolls": "one piloting roll per level",
     "piloting_modifier": "modifier to every piloting roll while climbing (+1, or +2 with one hand)",
@@ -746,7 +784,12 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
                    fall_height=height)
 
 
-@resolver("battletech-solaris.drop-down", outputs={
+@resolver("battletech-solaris.drop-down",
+          ranges={"levels": between(0, 8),  # no bound in the seed: 0 to 8 levels taken
+                  "piloting_skill": between(2, 13),  # every 2D6 odds
+                  "leg_roll": between(2, 12),  # 2D6
+                  "fall_roll": between(2, 12)},  # 2D6
+          outputs={
     "mp": "MP the drop costs",
     "leg_modifier": "modifier to the first roll (leg damage): levels × 2",
     "fall_modifier": "modifier to the second roll (falling): levels",
@@ -796,7 +839,10 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
 
 # --- MASC --------------------------------------------------------------------------------------------
 
-@resolver("battletech-solaris.masc-roll", outputs={
+@resolver("battletech-solaris.masc-roll",
+          ranges={"roll": between(2, 13),  # 2D6; 13 is kept so that the refusal of an impossible roll shows
+                  "walking_mp": between(1, 12)},  # no bound in the seed: 1 to 12 MP taken
+          outputs={
     "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",
     "threshold": "2D6 needed this turn (absent when failure is automatic)",
     "success": "whether MASC works this turn (absent without a roll)",
@@ -842,7 +888,9 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
     return outcome(trace, event, step=step, threshold=need, success=success, run_mp=run_mp, frozen=frozen)
 
 
-@resolver("battletech-solaris.masc-weight", outputs={
+@resolver("battletech-solaris.masc-weight",
+          ranges={"tonnage": between(10, 100, 5)},  # the seed weighs Mechs of 10 to 100 tons (5-ton steps, as its examples)
+          outputs={
     "exact": "tonnage divided by 25 (Clan) or 20 (Inner Sphere), before rounding",
     "tons": "weight rounded to the nearest half ton, at least 1",
     "slots": "critical slots: as many as its tons, at least 1 (absent for a weight ending in a half ton)",

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between
 from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -49,7 +49,18 @@ def _rolls(rolls: list[int]) -> None:
 # Attacks: shooting and close combat
 
 
-@resolver("hunt-begins.attack", outputs={
+@resolver("hunt-begins.attack",
+          ranges={"skill": between(1, 20),  # checks roll a D20 under the skill
+                  "rof": between(1, 4),  # no bound in the seed: 1 to 4 shots taken
+                  "hit_rolls[]": between(1, 20),  # D20
+                  "armour": between(1, 20),  # D20 under the armour
+                  "armour_reduction": between(0, 10),  # no bound in the seed: 0 to 10 taken
+                  "save_rolls[]": between(1, 20),  # D20
+                  "wounds": between(1, 6),  # no bound in the seed: 1 to 6 wounds taken
+                  "wounds_per_failed_save": between(1, 3),  # the seed knows 1 and 2
+                  "contested_squares": between(0, 4),  # no bound in the seed: 0 to 4 taken
+                  "modifiers.*": between(-6, 6)},  # no bound in the seed: -6 to +6 taken
+          outputs={
     "checks": "number of RC/CC checks made (one per RoF point)",
     "needs": "the number each check needs, or less, on the D20",
     "hits": "checks that hit (all of them for an automatic hit)",
@@ -265,7 +276,9 @@ def first_activation(models: list[str], choice: str, last_activated: str | None 
     return outcome(trace, allowed=True)
 
 
-@resolver("hunt-begins.upkeep-draw", outputs={"draws": "strategy cards drawn", "hand": "cards in hand afterwards"})
+@resolver("hunt-begins.upkeep-draw",
+          ranges={"hand": between(0, 8)},  # no bound in the seed: 0 to 8 cards taken
+          outputs={"draws": "strategy cards drawn", "hand": "cards in hand afterwards"})
 def upkeep_draw(hand: int):
     """Upkeep: each player draws strategy cards until holding five."""
     if hand < 0:
@@ -276,7 +289,11 @@ def upkeep_draw(hand: int):
     return outcome(trace, draws=draws, hand=max(hand, HAND_SIZE))
 
 
-@resolver("hunt-begins.play-strategy-cards", outputs={"played": "cards played this turn afterwards",
+@resolver("hunt-begins.play-strategy-cards",
+          ranges={"hand": between(0, 8),  # no bound in the seed: 0 to 8 cards taken
+                  "play": between(0, 4),
+                  "played_this_turn": between(0, 4)},
+          outputs={"played": "cards played this turn afterwards",
                                                       "remaining": "cards that may still be played this turn",
                                                       "hand": "cards left in hand"})
 def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
@@ -347,7 +364,11 @@ def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[s
     return None
 
 
-@resolver("hunt-begins.displacement", outputs={
+@resolver("hunt-begins.displacement",
+          ranges={"capacity": between(1, 8),  # the seed: a square holds 8 occupancy points
+                  "occupants.*": between(1, 3),  # small 1, medium 2, large 3 points, as the seed sizes bases
+                  "mover_points": between(0, 6)},  # no bound in the seed: 0 to 6 taken
+          outputs={
     "before": "occupancy points in the square before the move",
     "needed": "whether models must be displaced",
     "after": "occupancy points once the mover is in and the displaced are out",
@@ -428,7 +449,11 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
 # Movement and objective markers
 
 
-@resolver("hunt-begins.movement", outputs={"squares": "squares the model may move"})
+@resolver("hunt-begins.movement",
+          ranges={"m": between(0, 8),  # no bound in the seed: 0 to 8 squares taken
+                  "modifiers.*": between(-4, 4),  # no bound in the seed: -4 to +4 taken
+                  "moved_this_activation": between(0, 16)},
+          outputs={"squares": "squares the model may move"})
 def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", carrying: bool = False,
              modifiers: dict[str, int] = {}, moved_this_activation: int = 0):
     """Squares a move covers: M for Move, M + 1 for Run, one for Tactical move; at most two an activation while carrying an objective marker."""
@@ -448,7 +473,11 @@ def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", c
     return outcome(trace, squares=squares)
 
 
-@resolver("hunt-begins.disengage", outputs={
+@resolver("hunt-begins.disengage",
+          ranges={"cc": between(1, 20),  # D20 under the close-combat skill
+                  "roll": between(1, 20),
+                  "modifiers.*": between(-6, 6)},  # no bound in the seed: -6 to +6 taken
+          outputs={
     "target": "the CC the D20 must not exceed",
     "moves": "whether the model steps into an adjacent square with no enemies (absent without a roll)",
     "points_spent": "action points the attempt costs, whether it works or not",
@@ -505,7 +534,9 @@ def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
     return outcome(trace, carrier=carrier, pick_ups=picks)
 
 
-@resolver("hunt-begins.sentry-interrupt", outputs={
+@resolver("hunt-begins.sentry-interrupt",
+          ranges={"after": between(0, 4)},  # no bound in the seed: after 0 to 4 actions taken
+          outputs={
     "order": "who acts, in order: the active model, the sentries one by one, the active model again",
     "sentry_actions": "the action each sentry takes, in the order they act",
     "resumes": "the actions the interrupted model still takes afterwards",
@@ -562,7 +593,10 @@ def door_assist(forcer: Literal["alien", "hound"], adjacent: list[Literal["alien
     return outcome(trace, bonus=len(counted), assistants=len(counted))
 
 
-@resolver("hunt-begins.treat-wounds", outputs={"target": "the number to roll or less", "success": "a wound is recovered",
+@resolver("hunt-begins.treat-wounds",
+          ranges={"wounds_lost": between(0, 6),  # no bound in the seed: 0 to 6 taken
+                  "roll": between(1, 20)},  # D20
+          outputs={"target": "the number to roll or less", "success": "a wound is recovered",
                                                "wounds_lost": "wounds still lost afterwards"})
 def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool = False, contested: bool = False):
     """Treating wounds: D20 <= 10 recovers one wound, once a game, never in a contested square."""
@@ -586,7 +620,11 @@ def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool 
     return outcome(trace, event, target=TREAT_WOUNDS_TARGET, success=success, wounds_lost=left)
 
 
-@resolver("hunt-begins.seal", outputs={"allowed": "the action may be taken", "success": "the door is placed (doors only)",
+@resolver("hunt-begins.seal",
+          ranges={"done_before": between(0, 6),  # no bound in the seed: 0 to 6 taken
+                  "close_combat": between(1, 20),  # D20 under the skill
+                  "roll": between(1, 20)},  # D20
+          outputs={"allowed": "the action may be taken", "success": "the door is placed (doors only)",
                                        "left": "vents or doors that may still be sealed or created this game"})
 def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = False, close_combat: int | None = None,
          roll: int | None = None):
@@ -613,7 +651,11 @@ def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = 
     return outcome(trace, event, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
 
 
-@resolver("hunt-begins.shotgun", outputs={"checks": "RC checks made", "strength": "strength of each hit"})
+@resolver("hunt-begins.shotgun",
+          ranges={"distance": between(0, 6),  # no bound in the seed: 0 to 6 squares taken
+                  "enemies_target": between(0, 8),  # a square holds 8 occupancy points
+                  "enemies_between": between(0, 8)},
+          outputs={"checks": "RC checks made", "strength": "strength of each hit"})
 def shotgun(distance: int, enemies_target: int, enemies_between: int = 0, line_of_sight: bool = True,
             used_point_blank: bool = False):
     """Shotgun!: a square in line of sight up to two away; one RC check for up to four enemies there and up to four in the square between; each hit is S8."""
@@ -633,7 +675,9 @@ def shotgun(distance: int, enemies_target: int, enemies_between: int = 0, line_o
     return outcome(trace, checks=a + b, strength=8)
 
 
-@resolver("hunt-begins.point-blank", outputs={"checks": "CC checks made"})
+@resolver("hunt-begins.point-blank",
+          ranges={"targets": between(0, 8)},  # a square holds 8 occupancy points
+          outputs={"checks": "CC checks made"})
 def point_blank(targets: int, used_shotgun: bool = False):
     """Point-blank shot: up to three models engaged with the shooter, one CC check each."""
     if used_shotgun:
@@ -645,7 +689,12 @@ def point_blank(targets: int, used_shotgun: bool = False):
     return outcome(trace, checks=targets)
 
 
-@resolver("hunt-begins.scorching-inferno", outputs={"automatic_hits": "automatic hits dealt in the square",
+@resolver("hunt-begins.scorching-inferno",
+          ranges={"distance": between(0, 6),  # no bound in the seed: 0 to 6 squares taken
+                  "models": between(0, 8),  # a square holds 8 occupancy points
+                  "rof": between(1, 4),  # no bound in the seed: 1 to 4 taken
+                  "alert_within": between(0, 6)},
+          outputs={"automatic_hits": "automatic hits dealt in the square",
                                                     "dodge_allowed": "whether dodge saves are allowed"})
 def scorching_inferno(distance: int, models: int, rof: int, target: Literal["square", "vent", "corner"] = "square",
                       line_of_sight: bool = True, alert_within: int | None = None):
@@ -672,7 +721,11 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
     return outcome(trace, automatic_hits=hits, dodge_allowed=False)
 
 
-@resolver("hunt-begins.smart-disc", outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
+@resolver("hunt-begins.smart-disc",
+          ranges={"distance": between(0, 6),  # as shotgun
+                  "enemies_target": between(0, 8),
+                  "enemies_between": between(0, 8)},
+          outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
 def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, target: Literal["square", "vent"] = "square"):
     """Smart-disc throw: a square up to two away, no line of sight needed; an RC attack with RoF 2 there and in the square between, where enemies are."""
     if not 1 <= distance <= 2:
@@ -687,7 +740,10 @@ def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, tar
     return outcome(trace, squares_attacked=squares, checks=2 * squares)
 
 
-@resolver("hunt-begins.acid-spit", outputs={"checks": "RC checks made", "strength": "strength of each hit", "av": "AV of each hit"})
+@resolver("hunt-begins.acid-spit",
+          ranges={"distance": between(0, 6),  # no bound in the seed: 0 to 6 squares taken
+                  "enemies": between(0, 8)},  # a square holds 8 occupancy points
+          outputs={"checks": "RC checks made", "strength": "strength of each hit", "av": "AV of each hit"})
 def acid_spit(distance: int, enemies: int):
     """Acid spit: an adjacent square, one RC check per enemy model in it; each hit is S12, AV0."""
     if distance != 1:

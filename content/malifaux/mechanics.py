@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver, between
 from kb.mechanics.cards import flip_select
 from kb.mechanics.procedures import numbered_steps
 
@@ -61,7 +61,14 @@ def _shown(value: float | None) -> str:
     return "—" if value is None else str(value)
 
 
-@resolver("malifaux.combat-distance", outputs={
+@resolver("malifaux.combat-distance",
+          ranges={"distance": between(0, 12, 0.5),  # inches, in half inches; no bound in the seed: 0 to 12 taken
+                  "elevation_a": between(0, 6, 0.5),  # no bound in the seed: 0 to 6 inches taken
+                  "elevation_b": between(0, 6, 0.5),
+                  "ht_a": between(0, 6, 0.5),  # no bound in the seed: Ht 0 to 6 taken
+                  "ht_b": between(0, 6, 0.5),
+                  "attack_range": between(0, 12, 0.5)},
+          outputs={
     "difference": "the difference between the two elevations",
     "added": "whether that difference is added to the distance",
     "distance": "the distance used for engagement range and melee attack range",
@@ -80,7 +87,15 @@ def combat_distance(distance: float, elevation_a: float = 0, elevation_b: float 
     return outcome(trace, difference=diff, added=added, distance=total, in_range=in_range)
 
 
-@resolver("malifaux.engaged", outputs={
+@resolver("malifaux.engaged",
+          ranges={"distance": between(0, 6, 0.5),  # inches, in half inches; no bound in the seed: 0 to 6 taken
+                  "melee_ranges_a[]": between(0, 3, 0.5),  # no bound in the seed: engagement ranges 0 to 3 inches taken
+                  "melee_ranges_b[]": between(0, 3, 0.5),
+                  "elevation_a": between(0, 6, 0.5),
+                  "elevation_b": between(0, 6, 0.5),
+                  "ht_a": between(0, 6, 0.5),
+                  "ht_b": between(0, 6, 0.5)},
+          outputs={
     "range_a": "engagement range of model A (its longest melee attack; absent without one)",
     "range_b": "engagement range of model B (absent without a melee attack)",
     "distance": "the distance used, after elevation",
@@ -195,7 +210,10 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
     return outcome(trace, disengaging=True, may_strike=may, moves=not hit, ap_spent=True)
 
 
-@resolver("malifaux.random-target", outputs={
+@resolver("malifaux.random-target",
+          ranges={"distances.*": between(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
+                  "flips.*": between(0, 14)},  # a fate card: 1 to 13, the Black Joker 0, the Red Joker 14
+          outputs={
     "random": "whether the target is picked at random",
     "candidates": "models that get a card: the target and the models within 2\" of it, never the attacker",
     "target": "the model the attack now targets (absent while a tie is open)",

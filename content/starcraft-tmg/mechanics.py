@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -84,7 +84,10 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
 # --------------------------------------------------------------------------- resolvers
 
 
-@resolver("starcraft-tmg.activation-phase", outputs={
+@resolver("starcraft-tmg.activation-phase",
+          ranges={"units.*": between(0, 6),  # no bound in the seed: 0 to 6 units a player taken
+                  "reserves.*": between(0, 6)},
+          outputs={
     "turns": "what happened at each turn, as 'player: action'",
     "first_to_pass": "the player who passed first",
     "next_first_player": "who takes the First Player Marker for the next phase (the first to pass)",
@@ -210,7 +213,11 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                    activations=activations, markers=markers, finishing_run=run)
 
 
-@resolver("starcraft-tmg.first-player", outputs={
+@resolver("starcraft-tmg.first-player",
+          ranges={"round": between(0, 10),  # a game has 5 rounds (§8.1); 0 and 6 to 10 are kept: refused
+                  "roll_off.*": between(1, 13),  # 2D6; 1 and 13 kept: refused
+                  "vp.*": between(0, 12)},  # no bound in the seed: 0 to 12 VP taken
+          outputs={
     "holder": "who receives the First Player Marker for the round (empty when chapter 07 does not settle it)",
     "decided_by": "roll-off (round 1), fewer-vp, or vp-tie-roll-off",
     "roll_off_winner": "who won the Roll-Off, when one was made",
@@ -294,7 +301,9 @@ def roll_off_odds(result: Literal["win", "tie", "lose"], dice: str = ROLL_OFF_DI
                    probability=f"{fav}/{total}")
 
 
-@resolver("starcraft-tmg.arrival-check", outputs={
+@resolver("starcraft-tmg.arrival-check",
+          ranges={"distance": between(0, 24, 0.1)},  # inches, in tenths (the seed measures 6" exactly); 0 to 24 taken
+          outputs={
     "legal": "whether the unit may end its arrival there",
     "margin": "inches beyond the Zone of Influence",
 })

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable, Literal
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between
 
 BANNER = {"gold": 1, "mana": 1}
 """What the Banner gives every resources phase."""
@@ -25,7 +25,11 @@ _RES_ES = {"gold": "oro", "mana": "maná"}
 # --------------------------------------------------------------------------------------------
 
 
-@resolver("warlords-of-terra.resources", outputs={
+@resolver("warlords-of-terra.resources",
+          ranges={"turn": between(1, 10),  # no bound in the seed: turns 1 to 10 taken
+                  "places.*.*": between(0, 5),  # no bound in the seed: 0 to 5 of each taken
+                  "divert": between(0, 5)},
+          outputs={
     "gold": "gold the player keeps for this turn (after any diversion)",
     "mana": "mana the player keeps for this turn (after any diversion)",
     "hero_power": "resources added to the Hero's Power this turn (0 or 1)",
@@ -88,7 +92,11 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
     return outcome(trace, gold=gold, mana=mana, hero_power=hero_power, producing=producing, draws=draws)
 
 
-@resolver("warlords-of-terra.build", outputs={
+@resolver("warlords-of-terra.build",
+          ranges={"gold": between(0, 10),  # no bound in the seed: 0 to 10 taken
+                  "mana": between(0, 10),
+                  "places.*.*": between(0, 5)},
+          outputs={
     "gold_left": "gold left after building",
     "mana_left": "mana left after building",
     "built": "places built, in order",
@@ -120,7 +128,10 @@ def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
 # --------------------------------------------------------------------------------------------
 
 
-@resolver("warlords-of-terra.move", outputs={
+@resolver("warlords-of-terra.move",
+          ranges={"speed": between(0, 4),  # no bound in the seed: Speed 0 to 4 taken
+                  "zones": between(0, 4)},  # the zones a troop crosses: 0 to 4 taken
+          outputs={
     "max_zones": "how many zones the troop may move this activation",
     "flip_ability_allowed": "whether it may still use an ability that flips it",
     "flipped": "whether the troop ends flipped",
@@ -206,7 +217,10 @@ def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
                             f"{name}: its {key} (a whole number) is missing")
 
 
-@resolver("warlords-of-terra.combat", outputs={
+@resolver("warlords-of-terra.combat",
+          ranges={"attacker.*": between(0, 9),  # the values of a troop (attack, life, Fire Shield X): no bound in the seed, 0 to 9 taken
+                  "defenders.*.*": between(0, 9)},
+          outputs={
     "target": "the troop the attacker chose to hit",
     "fighters": "enemy troops that fight the attacker (deal it damage), in input order",
     "struck": "troops that take the attacker's damage",
@@ -502,7 +516,12 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
                    success=success, roll_when=when)
 
 
-@resolver("warlords-of-terra.regenerate", outputs={
+@resolver("warlords-of-terra.regenerate",
+          ranges={"life": between(0, 9),  # no bound in the seed: 0 to 9 taken
+                  "x": between(0, 5),  # Regenerate X: 0 to 5 taken
+                  "damage": between(0, 9),
+                  "turns": between(1, 5)},
+          outputs={
     "life": "Life after the turn's damage and the end-of-turn healing",
     "dead": "whether the troop died before it could regenerate",
 }, labels={"dead": ("muere", "dies")})

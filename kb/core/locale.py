@@ -15,7 +15,7 @@ from typing import Literal
 import gettext as _gettext
 import io
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
@@ -77,6 +77,12 @@ def number(value: int | float | Fraction, lang: str) -> str:
         value = float(value)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    return _decimal(type(value).__name__, value, lang)
+
+
+@lru_cache(maxsize=8192)
+def _decimal(_kind: str, value: int | float, lang: str) -> str:
+    """Babel's formatting, remembered: the calculators word the same few numbers hundreds of thousands of times."""
     return format_decimal(value, locale=lang)
 
 

@@ -10,6 +10,7 @@ the generic modules below and each game's own ``content/<game>/mechanics.py``.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import string
 import types
@@ -80,8 +81,14 @@ class _Fill(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec.startswith("p:"):
             one, _, other = format_spec[2:].partition("|")
-            return one if Locale.parse(self.lang).plural_form(abs(value)) == "one" else (other or one)
+            return one if _plural_form(self.lang)(abs(value)) == "one" else (other or one)
         return format(value, format_spec) if format_spec else self.show(value)
+
+
+@functools.cache
+def _plural_form(lang: str) -> Callable[[Any], str]:
+    """The language's CLDR plural rule (parsed once per language)."""
+    return Locale.parse(lang).plural_form
 
 
 class Trace:
@@ -312,8 +319,7 @@ def resolver(name: str, *, outputs: Mapping[str, str], labels: Labels | None = N
 def _bound(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any], where: str) -> dict[str, Any]:
     """``schema`` with ``keywords`` added at ``path`` (through ``anyOf`` branches other than ``null``)."""
     if "anyOf" in schema:
-        branches = [b if b.get("type") == "null" else _bound(dict(b), path, keywords, where) for b in schema["anyOf"]]
-        return {**schema, "anyOf": branches}
+        return {**schema, "anyOf": _bound_branches(schema["anyOf"], path, keywords, where)}
     if not path:
         if schema.get("type") not in ("integer", "number", "string") and "enum" not in keywords:
             raise TypeError(f"range '{where}': bounds a {schema.get('type', 'value')}, not a number")
@@ -323,6 +329,21 @@ def _bound(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any],
             raise TypeError(f"range '{where}': '[]' on an input that is not a list")
         return {**schema, "items": _bound(dict(schema.get("items", {})), path[1:], keywords, where)}
     return _bound_key(schema, path, keywords, where)
+
+
+def _bound_branches(branches: list[dict[str, Any]], path: list[str], keywords: Mapping[str, Any], where: str
+                    ) -> list[dict[str, Any]]:
+    """The branches of an ``anyOf`` (``int | bool``, ``int | None``), bounded where they can be; an error when none can."""
+    out, problems = [], []
+    for b in branches:
+        try:
+            out.append(b if b.get("type") == "null" else _bound(dict(b), path, keywords, where))
+        except TypeError as exc:
+            out.append(b)
+            problems.append(exc)
+    if problems and len(problems) == len([b for b in branches if b.get("type") != "null"]):
+        raise problems[0]
+    return out
 
 
 def _bound_key(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any], where: str) -> dict[str, Any]:

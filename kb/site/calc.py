@@ -25,7 +25,7 @@ from weakref import WeakKeyDictionary
 from kb.core.locale import number, percent, pgettext
 from kb.core.model import Entry, Example
 from kb.mechanics import Context, Outcome, Resolver
-from kb.mechanics.space import Field, Refusal, Space, answer, enumerate_space, space, takes_choices
+from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, answer, enumerate_space, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
 from kb.view.worked import refusal_sentence, value_shower
 
@@ -55,14 +55,31 @@ class Calculator:
         return hashlib.sha256(raw.encode()).hexdigest()[:10]
 
 
-def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None]) -> list[Calculator]:
-    """The entry's calculators: one per resolver its examples use that takes a number or a choice, from its first example."""
+FILE_BUDGET = 6144
+"""Most combinations one data file (a game's calculators of one resolver) holds: a resolver on many pages gets
+smaller spaces on each (never under ``MIN_BUDGET``)."""
+MIN_BUDGET = 128
+
+
+def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None],
+                budget: Callable[[str], int] = lambda _name: MAX_COMBINATIONS) -> list[Calculator]:
+    """The entry's calculators: one per resolver its examples use that takes a number or a choice, from its first
+    example, each within ``budget(resolver name)`` combinations."""
     out: dict[str, Calculator] = {}
     for ex in entry.examples:
         res = resolver_of(ex.mechanic)
         if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
-            out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given))
+            out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget(ex.mechanic)))
     return list(out.values())
+
+
+def _budgets(kb: "Linked") -> dict[tuple[str, str], int]:
+    """Each game's budget per calculator of each resolver: ``FILE_BUDGET`` shared by its calculators."""
+    count: dict[tuple[str, str], int] = {}
+    for entry in kb.entries.values():
+        for calc in calculators(entry, kb.registry.get, lambda _name: 1):
+            count[(entry.game, calc.resolver.name)] = count.get((entry.game, calc.resolver.name), 0) + 1
+    return {k: max(MIN_BUDGET, min(MAX_COMBINATIONS, FILE_BUDGET // n)) for k, n in count.items()}
 
 
 def slot(n: int) -> str:
@@ -269,8 +286,9 @@ def calc_site(kb: "Linked", lang: str) -> CalcSite:
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite()
     files: dict[str, _File] = {}
+    budgets = _budgets(kb)
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
-        found = calculators(entry, kb.registry.get)
+        found = calculators(entry, kb.registry.get, lambda name: budgets.get((entry.game, name), MAX_COMBINATIONS))
         page = entry_path(entry)
         for n, calc in enumerate(found):
             results = _answers(kb, calc)
