@@ -14,6 +14,7 @@ markup, every value in them escaped here) and writes the files.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -71,6 +72,10 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None],
         if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
             out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget(ex.mechanic)))
     return list(out.values())
+
+
+def _budget(budgets: Mapping[tuple[str, str], int], game: str, name: str) -> int:
+    return budgets.get((game, name), MAX_COMBINATIONS)
 
 
 def _budgets(kb: "Linked") -> dict[tuple[str, str], int]:
@@ -288,7 +293,7 @@ def calc_site(kb: "Linked", lang: str) -> CalcSite:
     files: dict[str, _File] = {}
     budgets = _budgets(kb)
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
-        found = calculators(entry, kb.registry.get, lambda name: budgets.get((entry.game, name), MAX_COMBINATIONS))
+        found = calculators(entry, kb.registry.get, functools.partial(_budget, budgets, entry.game))
         page = entry_path(entry)
         for n, calc in enumerate(found):
             results = _answers(kb, calc)
