@@ -255,7 +255,15 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", posixpath.dirname(page.file.dest_uri) or ".") + "/")
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
-        return output.replace("</head>", tag + "</head>", 1)
+        return app.without_alternates(output).replace("</head>", tag + "</head>", 1)
+
+    def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
+        """The other languages' 404 page: MkDocs roots its links at ``/`` (no ``site_url``), where the first
+        language's site is; they belong under ``/<lang>/`` (42 broken links in ``en/404.html``, issue 29)."""
+        build = self._build
+        if template_name != "404.html" or build is None or build.primary or config.site_url:
+            return output_content
+        return re.sub(r'(\s(?:href|src)=")/(?!/)', rf"\1/{build.lang}/", output_content)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Watch ``content/``: an edit rebuilds the preview (``mkdocs serve --dirty``: only the pages it changed)."""

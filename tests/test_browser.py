@@ -765,3 +765,44 @@ def test_the_glossary_has_an_a_to_z_bar_and_a_filter(page, full_base: str) -> No
     box.fill("")
     box.dispatch_event("input")
     assert shown.count() == total
+
+
+def _local_refs(page: Path) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    refs = re.findall(r'<(?:a|link)\b[^>]*?\shref="([^"#][^"]*?)"', text) + re.findall(r'<(?:script|img|source)\b[^>]*?\ssrc="([^"]+)"', text)
+    return [r for r in refs if not re.match(r"[a-z]+:", r)]
+
+
+def test_crawl_every_link_script_and_image_resolves_in_both_languages(browser, site: Path, base: str) -> None:
+    import html as _html
+    from urllib.parse import unquote
+
+    pages = sorted(p for p in site.rglob("*.html"))
+    assert any(p.parts[-3:-1] == ("en", "mini") for p in pages) and any(p.parts[-3:-1] == ("es", "mini") for p in pages)
+    broken = []
+    for page in pages:  # every relative href and src of every built page names a file of the site
+        for ref in _local_refs(page):
+            rel, _, frag = unquote(_html.unescape(ref)).partition("#")
+            rel = rel.split("?")[0]
+            target = ((site / rel.lstrip("/")) if rel.startswith("/") else (page.parent / rel)).resolve()  # "/": the site's root
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                broken.append(f"{page.relative_to(site)}: {ref}")
+            elif frag and target.suffix == ".html" and f' id="{frag}"' not in target.read_text(encoding="utf-8"):
+                broken.append(f"{page.relative_to(site)}: {ref} (no such anchor)")
+    assert broken == [], broken[:20]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:  # and in Chromium nothing a page asks for fails (the theme's sitemap.xml fetches were two per page)
+        pg = context.new_page()
+        failed: list[str] = []
+        pg.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        pg.on("requestfailed", lambda r: failed.append(f"failed {r.url}"))
+        for path in ("es/index.html", "en/index.html", "es/mini/index.html", "en/mini/shooting.html", "es/mini/glossary.html",
+                     "en/concepts.html", "es/mini/turn-sequence.html"):
+            pg.goto(f"{base}/{path}")
+            pg.wait_for_load_state("networkidle")
+        assert failed == [], failed
+        assert pg.locator(".md-select__link[hreflang='en']").count() == 1  # the switcher stays
+    finally:
+        context.close()

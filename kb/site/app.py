@@ -16,6 +16,7 @@ Pure apart from :func:`write_offline`, which reads the built site and writes int
 from __future__ import annotations
 
 import functools
+import re
 import hashlib
 import json
 import os
@@ -26,7 +27,7 @@ from typing import Any, Iterable
 
 from kb.core.locale import pgettext
 
-__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline"]
+__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates"]
 
 MANIFEST = "manifest.webmanifest"
 ICONS = (192, 512)
@@ -141,3 +142,14 @@ def write_offline(site_dir: str, langs: list[str]) -> str:
             _write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
     _write(site / WORKER, _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version).encode())
     return version
+
+
+_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[a-z-]+">\n?')
+
+
+def without_alternates(page: str) -> str:
+    """``page`` without the theme's ``<link rel="alternate" hreflang>`` tags in its head. For each of them
+    Material fetches ``sitemap.xml`` in the folder of the linked page (``es/malifaux/sitemap.xml``), which no
+    site has: two failed fetches on every page (issue 29). The header's language switcher, built from the
+    same ``extra.alternate``, stays."""
+    return _ALTERNATE.sub("", page)
