@@ -97,25 +97,71 @@ def test_staleness_starts_when_the_spanish_changes_after_the_english(pack: Path)
     assert kb("check", "--strict")[0] == 0                      # the English caught up
 
 
+def _serve_once(exe: Path, pack: Path, env: dict[str, str]) -> tuple[str, int]:
+    """``mkdocs serve`` in ``pack`` on a free port (it previews the first language): the Spanish shoot page's HTML
+    and the status of the kb.css it links."""
+    import re
+    import socket
+    import time
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([str(exe), "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"], cwd=pack, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/es/my-game/shoot.html", timeout=10) as r:
+                    html = r.read().decode("utf-8")
+                break
+            except urllib.error.HTTPError:
+                raise  # the server answered: a missing page is a failure, not a wait
+            except (urllib.error.URLError, ConnectionError):
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read() if server.stderr else ""
+                time.sleep(1)
+        css = re.search(r'href="([^"]*kb\.css)"', html)
+        assert css, html[:2000]
+        url = urllib.parse.urljoin(f"http://127.0.0.1:{port}/es/my-game/shoot.html", css.group(1))
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return html, r.status
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
 @pytest.mark.slow
-def test_the_wheel_installed_outside_the_repository_makes_a_working_pack(tmp_path: Path) -> None:
-    """Build the wheel, install it in a fresh virtual environment, then init, check, test, search, build."""
+def test_a_wheel_from_the_sdist_in_a_fresh_venv_makes_a_pack_that_works_from_the_first_command(tmp_path: Path) -> None:
+    """The whole path of a new group, with only the installed package: sdist -> wheel -> fresh venv; in an empty
+    folder kb init, kb new (then the author's own words), check --strict, test, pytest, kb build, mkdocs build and
+    mkdocs serve with the site's assets, kb docs. No file of the repository is used after the sdist is made."""
+    import tarfile
+
     dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(REPO)],
+    subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(dist), str(REPO)],
                    check=True, capture_output=True, timeout=600)
+    sdist = next(dist.glob("kb_rules-*.tar.gz"))
+    with tarfile.open(sdist) as tar:
+        assert any(n.endswith("/tests/conftest.py") for n in tar.getnames())
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist),
+                    str(sdist)], check=True, capture_output=True, timeout=600)
     wheel = next(dist.glob("kb_rules-*.whl"))
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
-    py = env_dir / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, timeout=900)
-    exe = str(env_dir / "bin" / "kb")
+    py, bin_dir = env_dir / "bin" / "python", env_dir / "bin"
     work = tmp_path / "elsewhere"
     work.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "PYTHON"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "PYTHON", "VIRTUAL_ENV"))}
+    env["NO_MKDOCS_2_WARNING"] = "1"
 
-    def call(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([exe, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    def call(*argv: str, cwd: Path, exe: str = "kb") -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(bin_dir / exe), *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
+    subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, timeout=900)
     empty = call("test", cwd=work)
     assert empty.returncode == 2 and "no content found" in empty.stderr
     assert call("init", "mypack", cwd=work).returncode == 0
@@ -125,17 +171,37 @@ def test_the_wheel_installed_outside_the_repository_makes_a_working_pack(tmp_pat
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
     no_site = call("build", "--strict", cwd=pack)
     assert no_site.returncode == 2 and "kb-rules[site]" in no_site.stderr and "Traceback" not in no_site.stderr
-    subprocess.run([str(py), "-m", "pip", "install", "-q", f"{wheel}[site]"], check=True, capture_output=True,
-                   timeout=900)
+    guide = call("docs", "packs", cwd=work)
+    assert guide.returncode == 0 and "mechanics.py" in guide.stdout and "pytest" in guide.stdout, guide.stderr
+
+    new = call("new", "rule", "my-game.charge", cwd=pack)
+    assert new.returncode == 0, new.stderr
+    assert call("check", "--strict", cwd=pack).returncode == 1  # kb new's placeholders are not content yet
+    from kb.core.validate import TEMPLATE_TEXTS
+
+    charge = Path(new.stdout.strip())
+    text = charge.read_text(encoding="utf-8")
+    for n, placeholder in enumerate(sorted(TEMPLATE_TEXTS)):
+        text = text.replace(placeholder, "Carga" if placeholder == "Sección" else f"Palabras propias {n}.")
+    charge.write_text(text, encoding="utf-8")
+    done = call("check", "--strict", cwd=pack)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+
+    subprocess.run([str(py), "-m", "pip", "install", "-q", f"{wheel}[site]", "pytest"], check=True,
+                   capture_output=True, timeout=900)
+    done = call("-q", "-p", "no:cacheprovider", cwd=pack, exe="pytest")  # the kb plugin: one item per example
+    assert done.returncode == 0 and "7 passed" in done.stdout, (done.stdout, done.stderr)
     done = call("build", "--strict", cwd=(pack / "content"))  # mkdocs.yml is found upward
     assert done.returncode == 0, (done.stdout, done.stderr)
-    assert "7 passed, 0 failed" in call("test", cwd=pack).stdout
+    done = call("build", "--strict", "-d", "site2", cwd=pack, exe="mkdocs")
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert _assets_of_every_page(pack / "site") >= 20  # kb build: both languages
+    assert _assets_of_every_page(pack / "site2") >= 10  # mkdocs build: the first language
+    html = (pack / "site" / "en" / "my-game" / "shoot.html").read_text(encoding="utf-8")
+    assert "{#" not in html and "Shoot" in html and "kb-search-en.js" in html
+    served, css_status = _serve_once(bin_dir / "mkdocs", pack, env)
+    assert css_status == 200 and "kb-search.js" in served
     assert "my-game.line-of-sight" in call("search", "LoS", cwd=pack).stdout
-    page = (pack / "site" / "es" / "my-game" / "actions" / "shoot.html")
-    assert page.is_file() or any((pack / "site" / "es").rglob("shoot*.html"))
-    html = next((pack / "site" / "en").rglob("shoot*.html")).read_text(encoding="utf-8")
-    assert "{#" not in html and "Shoot" in html
-    assert "kb-search.js" in html and "kb-search-en.js" in html  # the search box, with the plugin's defaults alone
     site_packages = next((env_dir / "lib").glob("python*/site-packages"))
     assert not list(site_packages.rglob(".kb-cache"))
 
@@ -219,7 +285,7 @@ def test_every_page_keeps_its_assets_whatever_docs_holds(pack: Path) -> None:
     (pack / "docs" / "kb.css").write_text("/* the pack's own */\n", encoding="utf-8")
     build(load_config(str(pack / "mkdocs.yml"), site_dir=str(pack / "own")))
     _assets_of_every_page(pack / "own")
-    assert (pack / "own" / "en" / "kb.css").read_text(encoding="utf-8") == "/* the pack's own */\n"
+    assert (pack / "own" / "kb.css").read_text(encoding="utf-8") == "/* the pack's own */\n"
     shutil.rmtree(pack / "docs")
     code, _, err = kb("build", "--site-dir", str(pack / "bare"))
     assert code == 0, err
