@@ -49,6 +49,19 @@ def _refuse(code: str = "too-far", kind: str = "forbidden", refuse: bool = True)
     return outcome(Trace(), never=1)
 
 
+@resolver("t.broken", outputs={"x": "never given"})
+def _broken(how: str = "raise") -> Any:
+    """A resolver bug of each kind the runner reports: it raises, loops past the limit, or returns no outcome."""
+    if how == "raise":
+        return 1 // 0
+    if how == "exit":
+        raise SystemExit(3)
+    if how == "loop":
+        while True:
+            pass
+    return 42
+
+
 REG = Registry(Registry.scan(sys.modules[__name__]))
 PATH = Path("t.yaml")
 
@@ -193,3 +206,25 @@ def test_a_mapping_is_not_a_list_nor_a_list_a_mapping() -> None:
 def test_a_refusal_without_its_kind_or_entry_is_an_error(error: Any, codes: list[str]) -> None:
     found = [d.code for d in check_examples([entry({"id": "x", "mechanic": "t.refuse", "given": {}, "expect_error": error})], REG)]
     assert found == codes
+
+
+# --- the early answers: each its status, code and words ---------------------------------------------
+
+def _error(result, code: str, says: str) -> None:
+    assert (result.status, result.error) == ("error", code), (result.status, result.error, result.details)
+    assert any(says in d for d in result.details), result.details
+
+
+def test_each_early_answer_is_an_error_with_its_code() -> None:
+    _error(run("t.nope"), "unknown-resolver", "no resolver 't.nope'")
+    _error(run("t.values", {"items": 10 ** 12}), "limit-exceeded", "'given.items': the number")
+    _error(run("t.values", probability="a lot"), "invalid-probability", "probability 'a lot' is not a fraction")
+    _error(run("t.broken"), "resolver-raised", "ZeroDivisionError: integer division or modulo by zero")
+    _error(run("t.broken", {"how": "exit"}), "resolver-raised", "SystemExit(3)")
+    _error(run("t.broken", {"how": "none"}), "bad-outcome", "the resolver returned a int, not an outcome")
+    e = entry({"id": "x", "mechanic": "t.broken", "given": {"how": "loop"}})
+    _error(run_example(e, e.examples[0], REG, seconds=0.2), "timeout", "ran longer than 0.2 s")
+
+
+def test_a_probability_the_resolver_does_not_state_is_said() -> None:
+    failed(run("t.values", probability="1/2"), "the resolver states no probability")
