@@ -120,11 +120,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._serving = False
         self._sources: _Sources | None = None
         self._search_kept: dict[str, SearchData] = {}
+        self._calc_kept: dict[str, CalcSite] = {}
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
-        self._loaded, self._search_kept = None, {}
+        self._loaded, self._search_kept, self._calc_kept = None, {}, {}
         self._serving = command == "serve"
         if self._serving and dirty:
             self._sources = _Sources(tempfile.mkdtemp(prefix="kb-serve-"))
@@ -197,12 +198,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         for size in app.ICONS:
             files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
 
-    @staticmethod
-    def _add_calculators(build: _Build, config: MkDocsConfig, files: Files) -> None:
+    def _add_calculators(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
         """The calculators' data scripts, one per game and resolver (kb/site/calc.py; the answers are worked out once
-        for every language of the command)."""
+        for every language of the command, and kept from the first build while serving, as the search data is)."""
         started = time.monotonic()
-        build.calc = calc_site(build.loaded.kb, build.lang)
+        build.calc = (self._calc_kept.get(build.lang) if self._serving else None) or calc_site(build.loaded.kb, build.lang)
+        if self._serving:
+            self._calc_kept[build.lang] = build.calc
         for path, text in build.calc.files.items():
             files.append(File.generated(config, build.prefix + path, content=text))
         log.info(f"{build.lang}: {sum(map(len, build.calc.forms.values()))} calculators, {len(build.calc.files)} data "
