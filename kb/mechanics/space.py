@@ -280,11 +280,12 @@ def enumerate_space(sp: Space, res: Resolver, context: Any = None) -> list[Outco
 def call(res: Resolver, given: Mapping[str, Any], extra: Mapping[str, Any] | None = None) -> Outcome | Refusal:
     """The resolver's answer for ``given``: its outcome, or its refusal."""
     try:
-        return res.func(**given, **(extra or {}))
+        result = res.func(**given, **(extra or {}))
     except RuleError as err:
         return Refusal(err.code, err.kind, err)
-    except Exception:  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
+    except (Exception, SystemExit):  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
         return Refusal("resolver-failed", None, None)
+    return result if isinstance(result, Outcome) else Refusal("resolver-failed", None, None)
 
 
 def plain(value: Any) -> Any:

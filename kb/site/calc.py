@@ -25,6 +25,7 @@ from weakref import WeakKeyDictionary
 
 from kb.core.locale import number, percent, pgettext
 from kb.core.model import Entry, Example
+from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, answer, enumerate_space, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
@@ -124,7 +125,11 @@ def _answers(kb: "Linked", calc: Calculator) -> list[Outcome | Refusal]:
     key = (calc.resolver.name, calc.key)
     if key not in kept:
         ctx = Context(calc.entry.data, lambda i: e.data if (e := kb.get(i)) else None) if calc.resolver.wants_context else None
-        kept[key] = enumerate_space(calc.space, calc.resolver, ctx)
+        try:  # a resolver that never answers gets a failed answer everywhere, never a hung build
+            with time_limit(EXAMPLE_LIMITS.seconds):
+                kept[key] = enumerate_space(calc.space, calc.resolver, ctx)
+        except TimeLimit:
+            kept[key] = [Refusal("resolver-failed", None, None)] * calc.space.size
     return kept[key]
 
 
