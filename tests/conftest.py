@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import io
 import textwrap
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -143,3 +147,29 @@ def cli(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = run(list(argv), out, err)
     return code, out.getvalue(), err.getvalue()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def served(directory: Path) -> Iterator[str]:
+    """``directory`` over HTTP on a free local port, for the browser tests: its base URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled content's site, built once for every browser test that reads it (none writes into it)."""
+    out = tmp_path_factory.mktemp("bundled") / "site"
+    code, stdout, stderr = cli("--content", str(CONTENT), "build", "--site-dir", str(out))
+    assert code == 0, stdout + stderr
+    return out

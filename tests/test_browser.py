@@ -11,19 +11,16 @@ Skips with the reason when Chromium or Playwright is missing, unless ``KB_REQUIR
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
 import subprocess
-import threading
 import re
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import cli
+from conftest import cli, served
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -81,21 +78,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def base(site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(site) as url:
+        yield url
 
 
 @pytest.fixture
@@ -613,13 +599,8 @@ def _mrr(ranked: list[list[str]], expected: list[list[str]]) -> float:
 
 
 @pytest.fixture(scope="module")
-def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from conftest import CONTENT
-
-    out = tmp_path_factory.mktemp("full") / "site"
-    code, stdout, stderr = cli("--content", str(CONTENT), "build", "--site-dir", str(out))
-    assert code == 0, stdout + stderr
-    return out
+def full_site(bundled_site: Path) -> Path:
+    return bundled_site
 
 
 @pytest.fixture(scope="module")
@@ -660,14 +641,8 @@ def _site_ranks(browser, start: dict[str, str], items: list[tuple[str, str]]) ->
 
 @pytest.fixture(scope="module")
 def full_base(full_site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(full_site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(full_site) as url:
+        yield url
 
 
 @pytest.mark.parametrize("transport", ["http", "file"])

@@ -8,19 +8,16 @@ the site is served on 127.0.0.1, a secure context for service workers. Skips lik
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import shutil
-import threading
 import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import cli
-from test_browser import ARGS, CHROMIUM, FIXTURE, _Quiet, start_playwright
+from conftest import cli, served
+from test_browser import ARGS, CHROMIUM, FIXTURE, start_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -54,13 +51,8 @@ def site(content: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def base(site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(site) as url:
+        yield url
 
 
 @pytest.fixture

@@ -11,23 +11,20 @@ screen and the keyboard are enough; axe-core finds nothing serious.
 from __future__ import annotations
 
 import copy
-import functools
-import http.server
 import json
 import os
-import threading
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
-from conftest import cli
+from conftest import served
 from kb.api import KnowledgeBase
 from kb.mechanics import Context, RuleError
 from kb.mechanics.space import plain, takes_choices
 from kb.site.structure import entry_path
-from test_browser import ARGS, CHROMIUM, _Quiet, axe_script, start_playwright  # noqa: F401
+from test_browser import ARGS, CHROMIUM, axe_script, start_playwright  # noqa: F401
 from test_browser_offline import _controlled, _save_by_keyboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -73,24 +70,17 @@ def kb() -> KnowledgeBase:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site(request: pytest.FixtureRequest) -> Path:
     if os.environ.get("KB_CALC_SITE"):  # a site already built from this tree (kb build --site-dir DIR), while working
         return Path(os.environ["KB_CALC_SITE"])
-    out = tmp_path_factory.mktemp("calc") / "site"
-    code, stdout, stderr = cli("--content", str(ROOT / "content"), "build", "--site-dir", str(out))
-    assert code == 0, stdout + stderr
-    return out
+    site: Path = request.getfixturevalue("bundled_site")
+    return site
 
 
 @pytest.fixture(scope="module")
 def base(site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -17,22 +17,19 @@ Skips like tests/test_browser.py (fails instead when ``KB_REQUIRE_BROWSER=1``).
 from __future__ import annotations
 
 import base64
-import functools
-import http.server
 import json
 import re
-import threading
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import cli
+from conftest import served
 from kb.api import KnowledgeBase
 from kb.core.model import LANGS
 from kb.mechanics.procedures import numbered_steps
 from kb.site.structure import entry_path
-from test_browser import _Quiet, _serious, axe_script, launch_chromium  # noqa: F401  (axe_script: a fixture)
+from test_browser import _serious, axe_script, launch_chromium  # noqa: F401  (axe_script: a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,22 +45,14 @@ def kb() -> KnowledgeBase:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("quickref") / "site"
-    code, stdout, stderr = cli("build", "--site-dir", str(out))
-    assert code == 0, stdout + stderr
-    return out
+def site(bundled_site: Path) -> Path:
+    return bundled_site
 
 
 @pytest.fixture(scope="module")
 def base(site: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
