@@ -25,6 +25,7 @@ from kb.i18n.status import check_translations
 
 if TYPE_CHECKING:
     from kb.search.index import Reader
+    from kb.search.ranking import Params
     from kb.search.query import Result
 
 __all__ = ["KnowledgeBase", "ConceptView", "NoContent", "default_content_root", "find_root"]
@@ -82,13 +83,15 @@ class KnowledgeBase:
         self.cache_base: Path | None = None
         """Where its caches go (``$KB_CACHE`` when :meth:`load` read it); ``None``: beside the content."""
         self._reader: Reader | None = None
+        self.ranking: Params | None = None
+        """The search's ranking figures (:class:`kb.search.ranking.Params`); ``None``: the tuned defaults."""
         self.graph = graph
         self.diagnostics: list[Diagnostic] = sorted(diagnostics, key=sort_key)
         """Every problem found, sorted by file and line."""
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True,
-             cache_base: str | os.PathLike[str] | None = None) -> "KnowledgeBase":
+             cache_base: str | os.PathLike[str] | None = None, ranking: "Params | None" = None) -> "KnowledgeBase":
         """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content.
 
         Raises :class:`kb.NoContent` when ``path`` (or, without it, the current folder and those above it)
@@ -97,11 +100,13 @@ class KnowledgeBase:
         Unchanged files and an unchanged tree are taken from the cache (:mod:`kb.cache`);
         ``use_cache=False`` parses and links everything afresh. ``cache_base`` is the cache folder
         (default ``$KB_CACHE``, else ``.kb-cache/`` beside the content): the environment is read here, at
-        the edge, and passed down; the core reads none.
+        the edge, and passed down; the core reads none. ``ranking``: the search's figures
+        (``dataclasses.replace(kb.search.ranking.DEFAULTS, ...)`` for a variant; default the tuned ones).
         """
         root = content_root(Path(path)) if path is not None else default_content_root(given=os.environ.get("KB_CONTENT"))
         with _no_gc():
             kb = cls._load(root, use_cache, cache_base or os.environ.get("KB_CACHE") or None)  # the API is an adapter
+        kb.ranking = ranking
         return kb
 
     @classmethod
@@ -332,7 +337,7 @@ class KnowledgeBase:
 
             index = SearchIndex(self.root, cache.cache_dir(self.root, "search", self.cache_base))
             index.ensure(lambda: self)
-            self._reader = index.open()
+            self._reader = index.open(self.ranking) if self.ranking is not None else index.open()
         return self._reader
 
     @staticmethod

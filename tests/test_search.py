@@ -336,6 +336,15 @@ def _score(kb: KnowledgeBase, query: str, entry: str) -> float:
     return next(h.score for h in kb.search(query, lang="es", limit=50).hits if h.id == entry)
 
 
+def _variant(kb: KnowledgeBase, **changes: object) -> KnowledgeBase:
+    """The same knowledge base whose search ranks with some of the tuned figures changed (ranking.Params)."""
+    from dataclasses import replace
+
+    from kb.search.ranking import DEFAULTS
+
+    return KnowledgeBase.load(kb.root, ranking=replace(DEFAULTS, **changes))
+
+
 def test_idf_a_rare_word_weighs_more_than_a_common_one(features: KnowledgeBase, monkeypatch) -> None:
     from kb.search import ranking
     assert _score(features, "zorbix quandle", "g.rare") > _score(features, "zorbix quandle", "g.common") * 1.2
@@ -343,25 +352,22 @@ def test_idf_a_rare_word_weighs_more_than_a_common_one(features: KnowledgeBase, 
     assert _score(features, "zorbix quandle", "g.rare") == pytest.approx(_score(features, "zorbix quandle", "g.common"))
 
 
-def test_length_normalisation_a_short_text_beats_a_long_one(features: KnowledgeBase, monkeypatch) -> None:
-    from kb.search import ranking
+def test_length_normalisation_a_short_text_beats_a_long_one(features: KnowledgeBase) -> None:
     assert _score(features, "frobnic", "g.short") > _score(features, "frobnic", "g.long") * 1.2
-    monkeypatch.setattr(ranking, "BM25_B", {k: 0.0 for k in ranking.BM25_B})
-    assert _score(features, "frobnic", "g.short") == pytest.approx(_score(features, "frobnic", "g.long"))
+    flat = _variant(features, bm25_b={k: 0.0 for k in features.search_reader().params.bm25_b})
+    assert _score(flat, "frobnic", "g.short") == pytest.approx(_score(flat, "frobnic", "g.long"))
 
 
-def test_field_weights_a_title_beats_three_mentions_in_the_body(features: KnowledgeBase, monkeypatch) -> None:
-    from kb.search import ranking
+def test_field_weights_a_title_beats_three_mentions_in_the_body(features: KnowledgeBase) -> None:
     assert _score(features, "glorp", "g.titled") > _score(features, "glorp", "g.bodied")
-    monkeypatch.setattr(ranking, "FIELD_WEIGHTS", {k: 1.0 for k in ranking.FIELD_WEIGHTS})
-    assert _score(features, "glorp", "g.titled") < _score(features, "glorp", "g.bodied")
+    flat = _variant(features, field_weights={k: 1.0 for k in features.search_reader().params.field_weights})
+    assert _score(flat, "glorp", "g.titled") < _score(flat, "glorp", "g.bodied")
 
 
-def test_coordination_the_entry_matching_every_word_wins(features: KnowledgeBase, monkeypatch) -> None:
-    from kb.search import ranking
+def test_coordination_the_entry_matching_every_word_wins(features: KnowledgeBase) -> None:
     assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.both"
-    monkeypatch.setattr(ranking, "COORDINATION", 0.0)  # without it, one word in a title outweighs both in a body
-    assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.titled"
+    flat = _variant(features, coordination=0.0)  # without it, one word in a title outweighs both in a body
+    assert [h.id for h in flat.search("glorp zorbix", lang="es").hits][0] == "g.titled"
 
 
 def test_spelling_guard_a_known_word_is_never_corrected(features: KnowledgeBase) -> None:
@@ -434,27 +440,24 @@ def rules(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KnowledgeBas
     return KnowledgeBase.load(tree(RULES, games=("g", "h")))
 
 
-def test_the_exact_name_boost_lifts_a_term_over_a_rule_that_repeats_it(rules: KnowledgeBase, monkeypatch) -> None:
+def test_the_exact_name_boost_lifts_a_term_over_a_rule_that_repeats_it(rules: KnowledgeBase) -> None:
     """A rule saying "trabado" eight times outweighs the term's title, unless the whole query is the term's name
-    (ranking.EXACT_NAME_BOOST); the game's name typed beside it does not change that ("trabado juego")."""
-    from kb.search import ranking
-
+    (ranking.Params.exact_name_boost); the game's name typed beside it does not change that ("trabado juego")."""
     assert ids(rules.search("trabado"))[0] == "g.engaged"
     assert ids(rules.search("trabado juego"))[0] == "g.engaged"          # "Juego g": a word of the game's name
     assert ids(rules.search("trabado mover"))[0] == "g.staying-engaged"  # not a name: the rule
-    monkeypatch.setattr(ranking, "EXACT_NAME_BOOST", 1.0)
-    assert ids(rules.search("trabado"))[0] == "g.staying-engaged"
+    assert ids(_variant(rules, exact_name_boost=1.0).search("trabado"))[0] == "g.staying-engaged"
 
 
-def test_question_words_are_no_words_of_the_query(rules: KnowledgeBase, monkeypatch) -> None:
+def test_question_words_are_no_words_of_the_query(rules: KnowledgeBase) -> None:
     from kb.search import ranking
 
     assert ranking.query_words("¿Cómo puedo disparar?") == ["disparar"]
     assert ranking.query_words("la LoS de el mech") == ["LoS", "mech"]  # lowercase stop words of either language out
     question = "¿puedo disparar? ¿qué pasa? ¿qué significa?"
     assert ids(rules.search(question))[0] == "g.shoot"
-    monkeypatch.setattr(ranking, "QUESTION_WORDS", frozenset())      # "puedo", "pasa", "significa" would be words matched
-    assert ids(rules.search(question))[0] == "g.questions"
+    kept = _variant(rules, question_words=frozenset())               # "puedo", "pasa", "significa" would be words matched
+    assert ids(kept.search(question))[0] == "g.questions"
 
 
 def test_a_passage_tie_goes_to_the_first_in_reading_order(rules: KnowledgeBase) -> None:

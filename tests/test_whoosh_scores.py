@@ -20,6 +20,8 @@ from kb.api import KnowledgeBase
 from kb.search import query as q, ranking, whoosh_access
 from relevance import PLAYERS, fresh, queries
 
+P = ranking.DEFAULTS
+
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 
 
@@ -47,7 +49,7 @@ def whoosh_bm25f(s, slots: list[q.Slot]) -> dict[int, float]:
                 continue
             found = True
             field = fieldname.rsplit("_", 1)[0]
-            scorer = scoring.BM25F(B=ranking.BM25_B[field], K1=ranking.BM25_K1).scorer(s, fieldname, term)
+            scorer = scoring.BM25F(B=P.bm25_b[field], K1=P.bm25_k1).scorer(s, fieldname, term)
             m = s.postings(fieldname, term)
             while m.is_active():
                 total[m.id()] += weight * scorer.score(m)
@@ -56,7 +58,7 @@ def whoosh_bm25f(s, slots: list[q.Slot]) -> dict[int, float]:
         if slot.counts and found:
             matched[sorted(hit)] += 1
             counted += 1
-    return {int(d): float(total[d] * ranking.coordination(int(matched[d]), counted))
+    return {int(d): float(total[d] * ranking.coordination(int(matched[d]), counted, P.coordination))
             for d in np.flatnonzero(total)}
 
 
@@ -71,9 +73,9 @@ def test_the_array_scores_are_whooshs_bm25f_for_every_relevance_query(reader) ->
         words = ranking.query_words(item["q"])
         if not words:
             continue
-        fixed = q.corrections(s, words, item.get("lang"))
-        slots = q.plan(words, fixed, reader.expander.alternatives(" ".join(words)))
-        docs, values = q.score(s, slots, ones, alive)
+        fixed = q.corrections(s, words, item.get("lang"), P)
+        slots = q.plan(words, fixed, reader.expander.alternatives(" ".join(words)), P)
+        docs, values = q.score(s, slots, ones, alive, P)
         ours = dict(zip(docs.tolist(), values.tolist(), strict=True))
         theirs = {d: v for d, v in whoosh_bm25f(s, slots).items() if alive[d]}
         assert ours.keys() == theirs.keys(), item["q"]

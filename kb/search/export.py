@@ -123,7 +123,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
         docnums = [d for d in range(r.doc_count_all()) if not r.is_deleted(d) and langs[d] == lang]
         docs = [_doc(r.stored_fields(d), lang, url) for d in docnums]
         terms: dict[str, int] = {}
-        fields = [_field(s, r, name, field, docnums, docs, terms) for name, field in _fields(lang)]
+        fields = [_field(s, r, name, field, docnums, docs, terms, reader.params) for name, field in _fields(lang)]
         _passages(r, docnums, docs, terms)
         spelling = {b.decode("utf-8"): 0 for b in r.lexicon(f"spell_{lang}")}
         for word in spelling:
@@ -151,7 +151,7 @@ def _doc(stored: Mapping[str, Any], lang: str, url: Callable[[str], str | None])
 
 
 def _field(s: Any, r: Any, name: str, field: str, docnums: list[int], docs: list[dict[str, Any]],
-           terms: dict[str, int]) -> dict[str, Any]:
+           terms: dict[str, int], p: ranking.Params) -> dict[str, Any]:
     """One scored field: weight, B, average length, each document's length and the postings of ``docnums``."""
     position = {d: i for i, d in enumerate(docnums)}
     postings: list[list[Any]] = []
@@ -166,7 +166,7 @@ def _field(s: Any, r: Any, name: str, field: str, docnums: list[int], docs: list
             m.next()
         if len(row) > 2:
             postings.append(row)
-    return {"name": name, "weight": ranking.FIELD_WEIGHTS[name], "b": ranking.BM25_B[name], "analyzer": "stem",
+    return {"name": name, "weight": p.field_weights[name], "b": p.bm25_b[name], "analyzer": "stem",
             "avg": s.avg_field_length(field) or 1,
             "lengths": [r.doc_field_length(d, field, 0) for d in docnums], "postings": postings}
 
@@ -207,24 +207,24 @@ def _words(schema: Any, r: Any, lang: str, fields: list[dict[str, Any]], terms: 
 
 
 def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
-    """The ranking rules' data (:mod:`kb.search.ranking`'s parameters, the name and word→game tables)."""
-    expander = reader.expander
+    """The ranking rules' data (the reader's :class:`kb.search.ranking.Params`, the name and word→game tables)."""
+    expander, p = reader.expander, reader.params
     return {
-        "bm25": {"k1": ranking.BM25_K1, "b": ranking.BM25_B["body"]}, "docCount": doc_count,
-        "alternatives": {"max": ranking.MAX_ALTERNATIVES, "boost": ranking.ALTERNATIVE_WEIGHT,
+        "bm25": {"k1": p.bm25_k1, "b": p.bm25_b["body"]}, "docCount": doc_count,
+        "alternatives": {"max": p.max_alternatives, "boost": p.alternative_weight,
                          "slop": ALTERNATIVE_SLOP, "fields": ["title", "names"],
                          # each name as the engine offers it (its words) and as it is matched (folded words)
                          "groups": [[[_joined(a), _joined(fold(a))] for a in g] for g in expander.groups],
                          "keys": {" ".join(k): sorted(ids) for k, ids in expander.keys.items()},
                          "longest": expander.longest, "exact": sorted(" ".join(k) for k in expander.exact),
                          "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"])},
-        "questionWords": sorted(ranking.QUESTION_WORDS),
-        "coordination": ranking.COORDINATION, "kindPrior": dict(ranking.KIND_PRIOR),
-        "exactBoost": ranking.EXACT_NAME_BOOST, "gameBoost": ranking.GAME_CONTEXT_BOOST,
+        "questionWords": sorted(p.question_words),
+        "coordination": p.coordination, "kindPrior": dict(p.kind_prior),
+        "exactBoost": p.exact_name_boost, "gameBoost": p.game_context_boost,
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),
-        "spelling": {"min": ranking.SPELL_MIN_LENGTH, "short": ranking.SHORT_WORD, "prefix": ranking.SAME_PREFIX},
-        "fuzzy": {"minLength": ranking.FUZZY_MIN_LENGTH}, "maxQuery": MAX_QUERY,
+        "spelling": {"min": p.spell_min_length, "short": p.short_word, "prefix": p.same_prefix},
+        "fuzzy": {"minLength": p.fuzzy_min_length}, "maxQuery": MAX_QUERY,
     }
 
 

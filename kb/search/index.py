@@ -31,7 +31,7 @@ from kb.core.files import atomic_write, file_digest, named
 from kb.core.model import LANGS, Entry, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
-from kb.search.ranking import FIELDS, context_table, name_key
+from kb.search.ranking import DEFAULTS, FIELDS, Params, context_table, name_key
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -418,9 +418,10 @@ class SearchIndex:
         search.write(search.open_dir(gen), docs, remove_entries=sorted(touched))
         self._write_meta(gen, kb)
 
-    def open(self) -> "Reader":
-        """A reader kept open for many queries, following rebuilds and updates (call :meth:`ensure` first)."""
-        return Reader(self.current)
+    def open(self, params: Params = DEFAULTS) -> "Reader":
+        """A reader kept open for many queries, following rebuilds and updates (call :meth:`ensure` first);
+        ``params``: the ranking's figures it answers with."""
+        return Reader(self.current, params)
 
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Query the current generation (call :meth:`ensure` first)."""
@@ -465,8 +466,10 @@ class Reader:
     """The served generation, its searcher kept open: refreshed when an update commits, reopened when another
     process swaps in a new generation (an old generation is deleted a minute after the swap)."""
 
-    def __init__(self, current: Path) -> None:
+    def __init__(self, current: Path, params: Params = DEFAULTS) -> None:
         self.current = current
+        self.params = params
+        """The ranking's figures (:class:`kb.search.ranking.Params`): the queries' and the browser export's."""
         self._open()
 
     def _link(self) -> str:
@@ -513,7 +516,8 @@ class Reader:
         for attempt in (1, 2):
             try:
                 self._fresh()
-                return search.query(self.searcher, text[:MAX_QUERY], expander or self.expander, self.meta, **filters)
+                return search.query(self.searcher, text[:MAX_QUERY], expander or self.expander, self.meta,
+                                    params=self.params, **filters)
             except (search.SearchError, OSError):
                 if attempt == 2:
                     raise

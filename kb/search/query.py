@@ -235,7 +235,7 @@ class _Stats:
         self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(cols["entry"], cols["lang"], strict=True))
                        if self.alive[d]}
         self._norms: dict[tuple[str, float, float], Any] = {}
-        self._vocab: dict[str, dict[tuple[str, int], list[tuple[str, int]]]] = {}
+        self._vocab: dict[tuple[str, int], dict[tuple[str, int], list[tuple[str, int]]]] = {}
         self._postings: OrderedDict[tuple[str, str], tuple[Any, Any, int]] = OrderedDict()
         self._held = 0
         self._stored: OrderedDict[int, dict[str, Any]] = OrderedDict()
@@ -283,19 +283,19 @@ class _Stats:
             self._stored.move_to_end(doc)
         return found
 
-    def near(self, fieldname: str, word: str) -> list[tuple[str, int]]:
+    def near(self, fieldname: str, word: str, p: ranking.Params) -> list[tuple[str, int]]:
         """Indexed words of ``fieldname`` that may be within :func:`ranking.max_distance` of ``word``: same first
-        letter, length within the distance (the exact distance is :func:`ranking.rank_corrections`' to take)."""
-        table = self._vocab.get(fieldname)
+        letters, length within the distance (the exact distance is :func:`ranking.rank_corrections`' to take)."""
+        table = self._vocab.get((fieldname, p.same_prefix))
         if table is None:
-            table = self._vocab[fieldname] = {}
+            table = self._vocab[(fieldname, p.same_prefix)] = {}
             for btext, info in self.reader.iter_field(fieldname):
                 text = btext.decode("utf-8") if isinstance(btext, bytes) else btext
                 if text:
-                    table.setdefault((text[:ranking.SAME_PREFIX], len(text)), []).append((text, info.doc_frequency()))
+                    table.setdefault((text[:p.same_prefix], len(text)), []).append((text, info.doc_frequency()))
         if not word:
             return []
-        d, head = ranking.max_distance(word), word[:ranking.SAME_PREFIX]
+        d, head = ranking.max_distance(word, p.short_word), word[:p.same_prefix]
         return [c for n in range(len(word) - d, len(word) + d + 1) for c in table.get((head, n), ())]
 
     def _lengths(self, fieldname: str) -> list[int]:
@@ -339,9 +339,9 @@ def _analyse_word(fieldname: str, word: str) -> list[str]:
     return analyse(fieldname, word)
 
 
-def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[str]) -> list[Slot]:
+def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[str], p: ranking.Params) -> list[Slot]:
     """The query as slots: each word (with its correction) in every field of both languages at the field's
-    weight; each glossary alternative in ``title`` and ``names`` at :data:`ranking.ALTERNATIVE_WEIGHT`.
+    weight; each glossary alternative in ``title`` and ``names`` at :attr:`ranking.Params.alternative_weight`.
     Words that give no term in any field (stop words) have no slot."""
     slots: list[Slot] = []
     for word in words:
@@ -350,24 +350,24 @@ def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[
             for name in ranking.FIELDS:
                 for lang in LANGS:
                     for term in _analyse_word(f"{name}_{lang}", form):
-                        clauses[(f"{name}_{lang}", term)] = ranking.FIELD_WEIGHTS[name]
+                        clauses[(f"{name}_{lang}", term)] = p.field_weights[name]
         if clauses:
             slots.append(Slot(clauses, True))
-    for alt in alternatives[:ranking.MAX_ALTERNATIVES]:
-        clauses = {(f"{name}_{lang}", term): ranking.ALTERNATIVE_WEIGHT * ranking.FIELD_WEIGHTS[name]
+    for alt in alternatives[:p.max_alternatives]:
+        clauses = {(f"{name}_{lang}", term): p.alternative_weight * p.field_weights[name]
                    for name in ("title", "names") for lang in LANGS for term in _analyse_word(f"{name}_{lang}", alt)}
         if clauses:
             slots.append(Slot(clauses, False))
     return slots
 
 
-def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, Any]:
+def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any, p: ranking.Params) -> tuple[Any, Any]:
     """The documents that match and their scores, as arrays: ``factor × coordination × Σ weight × bm25``
     (see :mod:`kb.search.ranking`); coordination counts only the player's words that some document holds,
     so a word that matches nothing in the index (a typo left uncorrected, a word of another game) does
     not sink the query. ``factor`` and ``keep``: per-document arrays (multiplier, filter)."""
     st = _stats(s)
-    k1 = ranking.BM25_K1
+    k1 = p.bm25_k1
     acc = np.zeros(st.n)
     matched = np.zeros(st.n, dtype=np.int64)
     counted = 0
@@ -380,25 +380,25 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any) -> tuple[Any, A
                 continue
             found = True
             scale = weight * ranking.idf(st.n, df) * (k1 + 1)
-            norms = st.norms(fieldname, k1, ranking.BM25_B[fieldname.rsplit("_", 1)[0]])
+            norms = st.norms(fieldname, k1, p.bm25_b[fieldname.rsplit("_", 1)[0]])
             acc[ids] += scale * tfs / (tfs + norms[ids])  # a term's postings name each document once
             if hit is not None:
                 hit[ids] = True
         if hit is not None and found:  # a word the index does not hold at all does not count (issue 31)
             matched += hit
             counted += 1
-    coord = np.array([ranking.coordination(m, counted) for m in range(counted + 1)])
+    coord = np.array([ranking.coordination(m, counted, p.coordination) for m in range(counted + 1)])
     docs = np.flatnonzero((acc != 0) & keep)
     return docs, acc[docs] * factor[docs] * coord[matched[docs]]
 
 
-def factors(st: _Stats, exact: frozenset[str], context: str | None) -> Any:
+def factors(st: _Stats, exact: frozenset[str], context: str | None, p: ranking.Params) -> Any:
     """:func:`ranking.entry_factor` of every document, as an array: the factor depends only on the kind, the game
     and whether the entry is named by the whole query, so it is computed once per such triple (the named case
     asked of a stand-in entry ``""`` listed as exact) and looked up for each document."""
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
-    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context)
+    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p)
                         for is_named in (False, True)] for g in games] for k in kinds])
     exact_ix = np.zeros(st.n, dtype=np.int64)
     for e in exact:
@@ -437,14 +437,14 @@ def _known(s: Any, word: str) -> bool:
     return False
 
 
-def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str]:
+def corrections(s: Any, words: Sequence[str], lang: str | None, p: ranking.Params) -> dict[str, str]:
     """Misspelt word → its correction: only words neither in the index nor words of Spanish or English."""
     out: dict[str, str] = {}
-    unknown = [w for w in words if len(w) >= ranking.SPELL_MIN_LENGTH and not w.isdigit() and not _known(s, w)]
-    unknown = [w for w in unknown if not ranking.is_known_word(w)]
+    unknown = [w for w in words if len(w) >= p.spell_min_length and not w.isdigit() and not _known(s, w)]
+    unknown = [w for w in unknown if not ranking.is_known_word(w, p.known_zipf)]
     if not unknown:
         return out
-    said = ranking.query_language(words) or lang
+    said = ranking.query_language(words, p.known_zipf) or lang
     order = (said, *(lg for lg in LANGS if lg != said)) if said else LANGS
     for w in unknown:
         folded = fold(w.lower())
@@ -452,9 +452,9 @@ def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str
             cands: dict[str, int] = {}
             for lg in group:
                 fieldname = f"spell_{lg}"
-                for c, freq in _stats(s).near(fieldname, folded):
+                for c, freq in _stats(s).near(fieldname, folded, p):
                     cands[c] = cands.get(c, 0) + freq
-            ranked = ranking.rank_corrections(folded, cands)
+            ranked = ranking.rank_corrections(folded, cands, p.short_word)
             if ranked:
                 out[w] = ranked[0]
                 break
@@ -462,30 +462,31 @@ def corrections(s: Any, words: Sequence[str], lang: str | None) -> dict[str, str
 
 
 def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, game: str | None = None,
-          kind: str | None = None, limit: int = 10) -> Result:
+          kind: str | None = None, limit: int = 10, params: ranking.Params = ranking.DEFAULTS) -> Result:
     """Run a query on an open searcher: words, glossary alternatives and spelling corrections together;
-    the nearest indexed words as a last resort."""
-    words = ranking.query_words(text)
+    the nearest indexed words as a last resort. ``params``: the ranking's figures (the caller's)."""
+    p = params
+    words = ranking.query_words(text, p.question_words)
     if not words or s.doc_count_all() == 0:  # an index of no entries has no columns to read
         return Result(text, (), 0)
     try:
         st = _stats(s)
-        fixed = corrections(s, words, lang)
+        fixed = corrections(s, words, lang, p)
         said = [fixed.get(w, w) for w in words]
         named = frozenset() if game else ranking.named_games(said, meta.context, meta.game_words)  # "malifux": its correction
         context = None if game else ranking.game_context(said, meta.context, named)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
-        factor = factors(st, exact, context)
-        slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))))  # names keep their "de"
+        factor = factors(st, exact, context, p)
+        slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))), p)  # names keep their "de"
         for keep in filters(st, game, kind, named):  # the games named, then (nothing of theirs matched) every game
-            docs, values = score(s, slots, factor, keep)
+            docs, values = score(s, slots, factor, keep, p)
             if len(docs):
                 break
         fuzzy = False
         if not len(docs):
-            near = _nearest(s, words)
+            near = _nearest(s, words, p)
             if near:
-                docs, values = score(s, plan(words, near, ()), factor, keep)
+                docs, values = score(s, plan(words, near, (), p), factor, keep, p)
                 fuzzy = bool(len(docs))
         did_you_mean = " ".join(fixed.get(w, w) for w in ranking.query_tokens(text)) if fixed else None
         terms = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w)) for lg in LANGS}
@@ -499,18 +500,18 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         raise
 
 
-def _nearest(s: Any, words: Sequence[str]) -> dict[str, str]:
+def _nearest(s: Any, words: Sequence[str], p: ranking.Params) -> dict[str, str]:
     """The last resort when nothing matched: the nearest indexed word of each word, in either language."""
     out: dict[str, str] = {}
     for w in words:
         folded = fold(w.lower())
-        if len(folded) < ranking.FUZZY_MIN_LENGTH:
+        if len(folded) < p.fuzzy_min_length:
             continue
         cands: dict[str, int] = {}
         for lg in LANGS:
-            for c, freq in _stats(s).near(f"spell_{lg}", folded):
+            for c, freq in _stats(s).near(f"spell_{lg}", folded, p):
                 cands[c] = cands.get(c, 0) + freq
-        ranked = ranking.rank_corrections(folded, cands)
+        ranked = ranking.rank_corrections(folded, cands, p.short_word)
         if ranked:
             out[w] = ranked[0]
     return out

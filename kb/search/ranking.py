@@ -16,16 +16,16 @@ game-name words from ``meta.json`` beside it (``Reader.meta``).
 **Query.** :func:`query_words` gives the words of a query (question words dropped). Each word
 makes one *slot*: the word analysed for every field of both languages (for ``names_*``, a word typed
 all lowercase is analysed as for ``body_*``, stop words dropped: "LoS" is a name, "los" an article),
-each distinct (field, term) a clause of weight :data:`FIELD_WEIGHTS` ``[field]``; a word's spelling
+each distinct (field, term) a clause of weight :attr:`Params.field_weights` ``[field]``; a word's spelling
 correction (below) adds its clauses to the same slot. Glossary alternatives of the names in the
-query (``synonyms.json``, :class:`kb.search.index.Expander`; at most :data:`MAX_ALTERNATIVES`) are
-extra slots over ``title`` and ``names`` only, weighted ``ALTERNATIVE_WEIGHT × FIELD_WEIGHTS``; they
+query (``synonyms.json``, :class:`kb.search.index.Expander`; at most :attr:`Params.max_alternatives`) are
+extra slots over ``title`` and ``names`` only, weighted ``alternative_weight × field_weights``; they
 do not count as words. A word with no clause (a stop word) has no slot.
 
 **Score of a document** = ``entry_factor × coordination(matched, words) × Σ weight × bm25`` over
 the clauses whose term is in the document's field, with Whoosh's BM25F per field::
 
-    bm25  = idf × tf × (K1 + 1) / (tf + K1 × (1 − B + B × fl / avgfl))       (K1 = BM25_K1, B = BM25_B[field])
+    bm25  = idf × tf × (K1 + 1) / (tf + K1 × (1 − B + B × fl / avgfl))       (K1 = bm25_k1, B = bm25_b[field])
     idf   = ln(N / (df + 1)) + 1     N = documents in the index (both languages, deleted ones included
                                      until merged: Whoosh's doc_count_all), df = documents whose field
                                      holds the term (idem)
@@ -33,11 +33,11 @@ the clauses whose term is in the document's field, with Whoosh's BM25F per field
             index), avgfl = total length of the field / N
 
 ``matched`` counts the word slots with at least one clause in the document, ``words`` the word
-slots (:func:`coordination`). :func:`entry_factor`: the kind prior (:data:`KIND_PRIOR`: a glossary
-entry that merely names a noun of the question weighs less), replaced by :data:`EXACT_NAME_BOOST`
+slots (:func:`coordination`). :func:`entry_factor`: the kind prior (:attr:`Params.kind_prior`: a glossary
+entry that merely names a noun of the question weighs less), replaced by :attr:`Params.exact_name_boost`
 when the whole query *is* one of the entry's names (:func:`name_keys` of the query looked up in the
 name table, which maps :func:`name_key` of every name to entry ids), times
-:data:`GAME_CONTEXT_BOOST` when no game filter is set and the query's own words point to the
+:attr:`Params.game_context_boost` when no game filter is set and the query's own words point to the
 entry's game (:func:`game_context` over the word→game table of :func:`context_table`). Filters
 (game, kind) drop documents; with no game filter, the games the query names (:func:`named_games`)
 filter, unless no document of theirs matches; results are one per entry (its best document), highest score first,
@@ -51,17 +51,20 @@ none) within :func:`max_distance` edits sharing the first letter; the first of
 :func:`rank_corrections` is taken. If no document matches at all, each word's nearest indexed word
 in either language is tried the same way ("fuzzy").
 
-Everything here is data or a pure function of its arguments: the exporter may call
-:func:`context_table`, :func:`name_key`, :func:`rank_corrections`, :func:`edit_distance` or
-serialise the constants as they are.
+Everything here is data or a pure function of its arguments: the tunable figures are one frozen
+:class:`Params` (defaults :data:`DEFAULTS`), given to the engine and the exporter by their caller; the
+exporter may call :func:`context_table`, :func:`name_key`, :func:`rank_corrections`, :func:`edit_distance`
+or serialise the parameters as they are.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
 
 from rapidfuzz.distance import OSA
 
@@ -69,8 +72,7 @@ from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
-    "TOKEN", "FIELDS", "FIELD_WEIGHTS", "BM25_B", "BM25_K1", "KIND_PRIOR", "EXACT_NAME_BOOST", "GAME_CONTEXT_BOOST",
-    "ALTERNATIVE_WEIGHT", "MAX_ALTERNATIVES", "SPELL_MIN_LENGTH", "FUZZY_MIN_LENGTH", "SHORT_WORD", "SAME_PREFIX", "QUESTION_WORDS", "KNOWN_ZIPF", "query_tokens", "query_words", "name_key", "name_keys",
+    "TOKEN", "FIELDS", "Params", "DEFAULTS", "QUESTION_WORDS", "query_tokens", "query_words", "name_key", "name_keys",
     "entry_factor", "best_passage", "context_table", "game_context", "named_games", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
@@ -86,36 +88,62 @@ the other language's title, players' names (``also_called``, both languages), gl
 abbreviations, a concept's names in every game, tags, id words. ``questions``: the questions
 players ask (``questions`` and the spellings they type, ``typed``, of the document's language). ``summary`` and ``body``: the text."""
 
-FIELD_WEIGHTS: Mapping[str, float] = {"title": 4.0, "names": 2.0, "questions": 3.0, "summary": 1.5, "body": 1.0}
-"""Clause weight of a query term in each field. The players' questions weigh more than the other names since
-issue 31 (chosen on the tuning parts: a situation in a player's words is best met by a player's question)."""
-
-BM25_B: Mapping[str, float] = {"title": 0.75, "names": 0.5, "questions": 0.75, "summary": 0.75, "body": 0.75}
-"""BM25 length normalisation per field (Whoosh ``BM25F(B=..., <field>_<lang>_B=...)``)."""
-BM25_K1 = 1.2
-"""BM25 term-frequency saturation."""
-
-KIND_PRIOR: Mapping[str, float] = {"term": 0.25, "concept": 0.2}
-"""Weight of an entry by kind (others 1.0): a glossary entry that merely names a noun of the
-question ranks below the rule that answers it."""
-EXACT_NAME_BOOST = 3.0
-"""Weight of an entry when the whole query is one of its names (title, players' name, glossary
-form, abbreviation): then the term wins. Replaces the kind prior."""
-GAME_CONTEXT_BOOST = 1.6
-"""Weight of the entries of the game the query's own words point to (no ``game`` filter given)."""
-ALTERNATIVE_WEIGHT = 0.3
-"""Weight of the glossary's other names for a name in the query: they help, the player's words lead."""
-MAX_ALTERNATIVES = 8
-"""Most glossary alternatives added to one query."""
-
 QUESTION_WORDS = frozenset(
     "puedo puede pueden podemos cuanto cuantos cuanta cuantas como que cual cuales quien quienes cuando donde hay "
     "significa significado pasa ocurre "
     "can could may does do did how what which who whom when where why is are happens mean means meaning".split())
 """Words of a question that say nothing about the rule ("¿puedo...?", "how does..."): dropped."""
 
-KNOWN_ZIPF = 1.5
-"""A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this."""
+
+def _table(values: Mapping[str, float]) -> Any:
+    return field(default_factory=lambda: MappingProxyType(dict(values)))
+
+
+@dataclass(frozen=True)
+class Params:
+    """Every tunable figure of the ranking, declared once here (the defaults) and given to the engine by its
+    caller (:meth:`kb.KnowledgeBase.load`'s ``ranking``; ``dataclasses.replace(DEFAULTS, coordination=2.0)``
+    for a variant). The browser search gets the same figures from the exported data."""
+
+    field_weights: Mapping[str, float] = _table({"title": 4.0, "names": 2.0, "questions": 3.0, "summary": 1.5, "body": 1.0})
+    """Clause weight of a query term in each field of :data:`FIELDS`. The players' questions weigh more than the other
+    names since issue 31 (chosen on the tuning parts: a situation in a player's words is best met by a player's question)."""
+    bm25_b: Mapping[str, float] = _table({"title": 0.75, "names": 0.5, "questions": 0.75, "summary": 0.75, "body": 0.75})
+    """BM25 length normalisation per field (Whoosh ``BM25F(B=..., <field>_<lang>_B=...)``)."""
+    bm25_k1: float = 1.2
+    """BM25 term-frequency saturation."""
+    kind_prior: Mapping[str, float] = _table({"term": 0.25, "concept": 0.2})
+    """Weight of an entry by kind (others 1.0): a glossary entry that merely names a noun of the
+    question ranks below the rule that answers it."""
+    exact_name_boost: float = 3.0
+    """Weight of an entry when the whole query is one of its names (title, players' name, glossary
+    form, abbreviation): then the term wins. Replaces the kind prior."""
+    game_context_boost: float = 1.6
+    """Weight of the entries of the game the query's own words point to (no ``game`` filter given)."""
+    alternative_weight: float = 0.3
+    """Weight of the glossary's other names for a name in the query: they help, the player's words lead."""
+    max_alternatives: int = 8
+    """Most glossary alternatives added to one query."""
+    coordination: float = 4.0
+    """Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** coordination``.
+    A rule that answers the whole question outranks an entry that names one of its nouns."""
+    question_words: frozenset[str] = QUESTION_WORDS
+    """Words a query drops (:func:`query_words`)."""
+    known_zipf: float = 1.5
+    """A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this."""
+    spell_min_length: int = 4
+    """Shortest word a spelling correction is sought for (shorter ones are taken as typed)."""
+    fuzzy_min_length: int = 3
+    """Shortest word the last resort (nothing matched at all) looks a nearest indexed word up for."""
+    short_word: int = 5
+    """Words up to this many letters are corrected within one edit; longer ones within two (:func:`max_distance`)."""
+    same_prefix: int = 1
+    """How many first letters a correction shares with the word typed."""
+
+
+DEFAULTS = Params()
+"""The ranking as tuned (docs/search.md)."""
+
 _WORDS = re.compile(r"\w+")
 _PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>\"'’`´]+")
 
@@ -128,12 +156,12 @@ def query_tokens(text: str) -> list[str]:
     return _WORDS.findall(_PUNCT.sub(" ", text))
 
 
-def query_words(text: str) -> list[str]:
+def query_words(text: str, question_words: frozenset[str] = QUESTION_WORDS) -> list[str]:
     """The words of a query as typed, question words dropped, and the stop words of either language typed in
     lowercase ("el", "la", "en" of a Spanish query would otherwise be words of the English fields, where they
     are no stop words; "LoS" stays); all of them kept if nothing else is left."""
     words = query_tokens(text)
-    kept = [w for w in words if fold(w) not in QUESTION_WORDS and not (w == w.lower() and fold(w) in _STOP)]
+    kept = [w for w in words if fold(w) not in question_words and not (w == w.lower() and fold(w) in _STOP)]
     return kept or words
 
 
@@ -144,14 +172,9 @@ def name_key(text: str) -> str:
     return " ".join(kept or words)
 
 
-COORDINATION = 4.0
-"""Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** COORDINATION``.
-A rule that answers the whole question outranks an entry that names one of its nouns."""
-
-
-def coordination(matched: int, words: int) -> float:
+def coordination(matched: int, words: int, power: float) -> float:
     """The multiplier for a document matching ``matched`` of the query's ``words`` (in any field)."""
-    return ((1 + matched) / (1 + words)) ** COORDINATION if words else 1.0
+    return ((1 + matched) / (1 + words)) ** power if words else 1.0
 
 
 def idf(documents: int, frequency: int) -> float:
@@ -167,15 +190,15 @@ def name_keys(text: str, game_words: frozenset[str] = frozenset()) -> list[str]:
     return [key, bare] if bare and bare != key else [key]
 
 
-def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None) -> float:
+def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None, p: Params) -> float:
     """The multiplier of every score of ``entry``'s documents for one query.
 
     ``exact``: entries one of whose names is the whole query; ``context``: the game the query's own
     words point to (``None`` when a game filter is set or the words point nowhere).
     """
-    factor = EXACT_NAME_BOOST if entry in exact else KIND_PRIOR.get(kind, 1.0)
+    factor = p.exact_name_boost if entry in exact else p.kind_prior.get(kind, 1.0)
     if context is not None and game == context:
-        factor *= GAME_CONTEXT_BOOST
+        factor *= p.game_context_boost
     return factor
 
 
@@ -258,18 +281,18 @@ def _zipf(word: str, lang: str) -> float:
 
 
 @lru_cache(maxsize=4096)
-def is_known_word(word: str, langs: Sequence[str] = LANGS) -> bool:
-    """True when ``word`` (as typed, or folded) is a word of one of ``langs`` by the ``wordfreq`` lists."""
+def is_known_word(word: str, zipf: float, langs: Sequence[str] = LANGS) -> bool:
+    """True when ``word`` (as typed, or folded) is a word of one of ``langs`` by the ``wordfreq`` lists (Zipf ``zipf`` or more)."""
     lower = word.lower()
-    return any(_zipf(w, lang) >= KNOWN_ZIPF for lang in langs for w in dict.fromkeys((lower, fold(lower))))
+    return any(_zipf(w, lang) >= zipf for lang in langs for w in dict.fromkeys((lower, fold(lower))))
 
 
-def query_language(words: Sequence[str]) -> str | None:
+def query_language(words: Sequence[str], zipf: float) -> str | None:
     """``es`` or ``en`` when the query's words are clearly of one language (``wordfreq``), else ``None``."""
     score = {lang: 0.0 for lang in LANGS}
     for word in words:
         zs = {lang: _zipf(word.lower(), lang) for lang in LANGS}
-        if max(zs.values()) >= KNOWN_ZIPF:
+        if max(zs.values()) >= zipf:
             for lang in LANGS:
                 score[lang] += zs[lang]
     if abs(score["es"] - score["en"]) < 1.0:
@@ -277,19 +300,9 @@ def query_language(words: Sequence[str]) -> str | None:
     return max(score, key=score.__getitem__)
 
 
-SPELL_MIN_LENGTH = 4
-"""Shortest word a spelling correction is sought for (shorter ones are taken as typed)."""
-FUZZY_MIN_LENGTH = 3
-"""Shortest word the last resort (nothing matched at all) looks a nearest indexed word up for."""
-SHORT_WORD = 5
-"""Words up to this many letters are corrected within one edit; longer ones within two (:func:`max_distance`)."""
-SAME_PREFIX = 1
-"""How many first letters a correction shares with the word typed."""
-
-
-def max_distance(word: str) -> int:
-    """Most edits allowed to correct ``word``: 1 up to :data:`SHORT_WORD` letters, 2 beyond."""
-    return 1 if len(word) <= SHORT_WORD else 2
+def max_distance(word: str, short_word: int) -> int:
+    """Most edits allowed to correct ``word``: 1 up to ``short_word`` letters (:attr:`Params.short_word`), 2 beyond."""
+    return 1 if len(word) <= short_word else 2
 
 
 def edit_distance(a: str, b: str, limit: int | None = None) -> int:
@@ -298,11 +311,11 @@ def edit_distance(a: str, b: str, limit: int | None = None) -> int:
     return OSA.distance(a, b, score_cutoff=limit)
 
 
-def rank_corrections(word: str, candidates: Mapping[str, int]) -> list[str]:
+def rank_corrections(word: str, candidates: Mapping[str, int], short_word: int) -> list[str]:
     """``candidates`` (indexed word → document frequency) within :func:`max_distance` of ``word``,
     nearest first (edits, then difference in length), then most frequent, then alphabetical."""
     w = fold(word.lower())
-    limit = max_distance(w)
+    limit = max_distance(w, short_word)
     scored = [(d, abs(len(c) - len(w)), -freq, c) for c, freq in candidates.items()
               if c != w and (d := edit_distance(w, c, limit)) <= limit]
     return [c for *_, c in sorted(scored)]

@@ -15,7 +15,7 @@ import sys
 COLUMNS = ("title", "names", "questions", "summary", "body")
 """The engine's scored fields (kb.search.ranking.FIELDS), one FTS5 column each."""
 WEIGHTS = (4.0, 3.0, 2.0, 1.5, 1.0)
-"""The engine's field weights (kb.search.ranking.FIELD_WEIGHTS), in column order."""
+"""The engine's field weights (kb.search.ranking.Params.field_weights), in column order."""
 
 
 def lookup(db: sqlite3.Connection, query: str, limit: int = 10) -> list[str]:

@@ -13,7 +13,7 @@ part's misses (never the held-back part's).
 FTS5 gets exactly the text the engine indexes — per entry and language the title, the other names
 (other-language title, players' names, glossary forms and abbreviations, tags, id words), the
 players' questions, the summary and the body — in the same columns with the same weights
-(`kb.search.ranking.FIELD_WEIGHTS`), `unicode61 remove_diacritics 2` (case and accent folding; FTS5
+(`kb.search.ranking.Params.field_weights`), `unicode61 remove_diacritics 2` (case and accent folding; FTS5
 has no Spanish stemmer), any-word matching, BM25, one hit per entry.
 """
 

@@ -2,8 +2,8 @@
 
     .venv/bin/python tests/benchmarks/search_tune.py [--misses] [--set NAME=VALUE ...]
 
-``--set`` overrides a constant of :mod:`kb.search.ranking` for this run (``--set COORDINATION=2``,
-``--set FIELD_WEIGHTS.title=3``) to compare variants. The held-back parts are never run here: their
+``--set`` overrides a figure of :class:`kb.search.ranking.Params` for this run (``--set coordination=2``,
+``--set field_weights.title=3``) to compare variants. The held-back parts are never run here: their
 figures come from ``search_bench.py`` and are reported, never tuned on.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -22,13 +23,12 @@ from kb.search import ranking  # noqa: E402
 from relevance import PLAYERS, fresh, measure, queries  # noqa: E402
 
 
-def override(spec: str) -> None:
+def override(params: ranking.Params, spec: str) -> ranking.Params:
     name, value = spec.split("=", 1)
     if "." in name:
         table, key = name.split(".", 1)
-        setattr(ranking, table, {**getattr(ranking, table), key: float(value)})
-    else:
-        setattr(ranking, name, type(getattr(ranking, name))(float(value)))
+        return replace(params, **{table: {**getattr(params, table), key: float(value)}})
+    return replace(params, **{name: type(getattr(params, name))(float(value))})
 
 
 def main() -> None:
@@ -36,9 +36,10 @@ def main() -> None:
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--set", action="append", default=[])
     args = ap.parse_args()
+    params = ranking.DEFAULTS
     for spec in args.set:
-        override(spec)
-    kb = KnowledgeBase.load(REPO / "content")
+        params = override(params, spec)
+    kb = KnowledgeBase.load(REPO / "content", ranking=params)
     ours = lambda q, lang=None: [h.id for h in kb.search(q, lang=lang, limit=10).hits]  # noqa: E731
     sets = {"relevance.yaml": measure(ours), "players-tune": measure(ours, queries(PLAYERS["tune"]), with_lang=True),
             "fresh-tune": measure(ours, fresh("tune"), with_lang=True)}
