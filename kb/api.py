@@ -277,7 +277,8 @@ class KnowledgeBase:
 
     def wording(self, results: Iterable[_examples.ExampleResult] | None = None) -> list[Diagnostic]:
         """The wording lint of every worked example in both languages (:mod:`kb.view.wording`): raw ids,
-        words of the other language, a number and its noun that disagree; one located warning each."""
+        words of the other language, a number and its noun that disagree; one located warning each; and each
+        message of a game's mechanics module worded with an f-string (``message-fstring``)."""
         from kb.core.diagnostics import diag
         from kb.view.wording import content_vocabularies, lint_results
         from kb.view.worked import example_view
@@ -290,7 +291,24 @@ class KnowledgeBase:
             return example_view(d.entry, d.example, d, lang, self.registry.get(d.example.mechanic), self._names(d.entry.game))
 
         return [diag("example-wording", d.example.location, id=d.example.id, lang=lang, finding=str(f))
-                for d, lang, f in lint_results(done, vocab, view_of)]
+                for d, lang, f in lint_results(done, vocab, view_of)] + self._fstring_messages()
+
+    def _fstring_messages(self) -> list[Diagnostic]:
+        """Each game's mechanics module's messages worded with an f-string (:func:`kb.view.wording.fstring_messages`)."""
+        from kb.core.diagnostics import diag
+        from kb.core.loader import MECHANICS
+        from kb.core.model import Location
+        from kb.view.wording import fstring_messages
+
+        out = []
+        for game in sorted(self.games):
+            path = Path(self.root) / game / MECHANICS
+            try:
+                found = list(fstring_messages(path.read_text(encoding="utf-8"))) if path.is_file() else []
+            except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+                continue  # a module that cannot be read or parsed is reported by the loader
+            out += [diag("message-fstring", Location(path, line, col), text=text) for line, col, text in found]
+        return out
 
     def _names(self, game: str) -> Any:
         """The names of a game's ids (:func:`kb.view.worked.name_finder`)."""

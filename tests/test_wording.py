@@ -94,3 +94,61 @@ def test_the_bundled_examples_read_right_in_both_languages() -> None:
     kb = KnowledgeBase.load()
     found = kb.wording()
     assert [d.format() for d in found] == []
+
+
+REFUSING = '''\
+from kb.mechanics import RuleError, Trace, outcome, resolver
+
+LABELS = {"unit": ("unidad", "unit"), "zones": ("zonas", "zones"), "moved": ("movida", "moved")}
+
+
+@resolver("g.move", outputs={"moved": "whether it moves"})
+def move(unit: str, zones: int):
+    """A planted resolver whose refusal no example reaches."""
+    if zones > 9:
+        raise RuleError("too-far", @ES@, @EN@@VALUES@)
+    seen = set()
+    seen.add(f"{unit}")  # a set's add, not a message
+    trace = Trace()
+    trace.add("{unit} avanza", "{unit} advances", unit=unit)
+    return outcome(trace, moved=True)
+'''
+
+
+def _fstrings(tree, es: str, en: str, values: str = "") -> list[str]:
+    tree({"g/game.yaml": GAME, "g/mechanics.py": REFUSING.replace("@ES@", es).replace("@EN@", en).replace("@VALUES@", values),
+          "g/rules/advance.yaml": _rule(0).replace(", variant: 0", "")})
+    code, out, _ = cli("check", "--strict")
+    return [ln for ln in out.splitlines() if "warning[" in ln]
+
+
+def test_an_fstring_refusal_no_example_reaches_is_reported_at_its_line(tree) -> None:
+    found = _fstrings(tree, 'f"{unit} no llega a {zones} zonas"', '"{unit} cannot reach " + f"{zones} zones"')
+    assert [ln.split(": warning")[0] for ln in found] == ["content/g/mechanics.py:10:36", "content/g/mechanics.py:10:97"]
+    assert all("[message-fstring]" in ln for ln in found)
+    assert "f\"{unit} no llega a {zones} zonas\"" in found[0]
+
+
+def test_the_same_refusal_with_fields_is_clean(tree) -> None:
+    assert _fstrings(tree, '"{unit} no llega a {zones} zonas"', '"{unit} cannot reach {zones} zones"',
+                     ", unit=unit, zones=zones") == []
+
+
+def test_no_message_of_the_engine_or_the_packs_is_an_fstring() -> None:
+    import pathlib
+
+    from kb.view.wording import fstring_messages
+
+    root = pathlib.Path(__file__).parents[1]
+    files = [*sorted((root / "kb" / "mechanics").glob("*.py")), *sorted((root / "content").glob("*/mechanics.py"))]
+    assert len(files) >= 10
+    found = [f"{p.relative_to(root)}:{line}:{col}: {text}" for p in files for line, col, text in fstring_messages(p.read_text())]
+    assert found == []
+
+
+def test_an_fstring_step_is_reported_too(tree) -> None:
+    tree({"g/game.yaml": GAME, "g/rules/advance.yaml": _rule(0).replace(", variant: 0", ""),
+          "g/mechanics.py": REFUSING.replace("@ES@", '"lejos"').replace("@EN@", '"far"').replace("@VALUES@", "")
+          .replace('trace.add("{unit} avanza"', 'trace.add(f"{unit} avanza"')})
+    code, out, _ = cli("check", "--strict")
+    assert [ln.split(": warning")[0] for ln in out.splitlines() if "[message-fstring]" in ln] == ["content/g/mechanics.py:14:15"]

@@ -69,8 +69,8 @@ def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[st
         raise RuleError("two-mechs", "el conflicto se resuelve entre dos 'Mechs", "a conflict is settled between two 'Mechs")
     for n, rnd in enumerate(rolls, 1):
         if set(rnd) != set(mechs):
-            raise RuleError("bad-initiative", f"la tirada {n} debe dar un 2D6 a cada 'Mech ({', '.join(mechs)})",
-                            f"round {n} must give a 2D6 to each 'Mech ({', '.join(mechs)})")
+            raise RuleError("bad-initiative", "la tirada {n} debe dar un 2D6 a cada 'Mech ({mechs})",
+                            "round {n} must give a 2D6 to each 'Mech ({mechs})", n=n, mechs=mechs)
         for v in rnd.values():
             _check_2d6(v)
         a, b = mechs
@@ -241,11 +241,11 @@ def movement_conflict(case: Literal["different-paths-different-targets", "differ
         raise RuleError("two-mechs", "el conflicto se resuelve entre dos 'Mechs", "a conflict is settled between two 'Mechs")
     for m, p in paths.items():
         if len(p) < 2:
-            raise RuleError("no-movement", f"{m} no se mueve: su recorrido necesita al menos un hexágono más que el inicial",
-                            f"{m} does not move: its path needs at least one hex after the starting one")
+            raise RuleError("no-movement", "{m} no se mueve: su recorrido necesita al menos un hexágono más que el inicial",
+                            "{m} does not move: its path needs at least one hex after the starting one", m=m)
     for m in jumping:
         if m not in paths:
-            raise RuleError("unknown-mech", f"{m} no está en el combate", f"{m} is not in the fight")
+            raise RuleError("unknown-mech", "{m} no está en el combate", "{m} is not in the fight", m=m)
     a, b = mechs
     same = paths[a][-1] == paths[b][-1]
     if case.endswith("same-target") and not same:
@@ -376,9 +376,9 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     for m, v in mp.items():
         if top % v:
             raise RuleError("not-proportional",
-                            f"los {v} PM del 'Mech {{mech}} no son proporcionales a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
-                            f"the {v} MP of 'Mech {{mech}} are not proportional to {top}: the coincident-movement table is needed, and the text does not include it",
-                            kind="unstated", mech=m)
+                            "los {v} PM del 'Mech {mech} no son proporcionales a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
+                            "the {v} MP of 'Mech {mech} are not proportional to {top}: the coincident-movement table is needed, and the text does not include it",
+                            kind="unstated", mech=m, v=v, top=top)
     trace.add("La fase se divide en {n} subturnos (los PM del más rápido)", "The phase is split into {n} sub-turns (the fastest 'Mech's MP)",
               n=top)
     spends: dict[str, list[int]] = {}
@@ -390,12 +390,12 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     enters: dict[str, list[int]] = {}
     for m, costs in hex_costs.items():
         if m not in mp:
-            raise RuleError("unknown-mech", f"{m} no tiene PM asignados", f"{m} has no MP given")
+            raise RuleError("unknown-mech", "{m} no tiene PM asignados", "{m} has no MP given", m=m)
         if any(c < 1 for c in costs):
             raise RuleError("bad-cost", "cada hexágono cuesta al menos 1 PM", "each hex costs at least 1 MP")
         if sum(costs) > mp[m]:
-            raise RuleError("not-enough-mp", f"el recorrido de {{mech}} cuesta {sum(costs)} PM y solo gasta {mp[m]}",
-                            f"{{mech}}'s path costs {sum(costs)} MP and it spends only {mp[m]}", mech=m)
+            raise RuleError("not-enough-mp", "el recorrido de {mech} cuesta {c} PM y solo gasta {mp}",
+                            "{mech}'s path costs {c} MP and it spends only {mp}", mech=m, c=sum(costs), mp=mp[m])
         paid, times = 0, []
         for c in costs:
             paid += c
@@ -566,8 +566,8 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
     for d in depths:
         if d not in UNDERWATER_MP:
             raise RuleError("depth-cost-unstated",
-                            f"el texto solo da el coste de profundidad 1 y 2, no de {d}",
-                            f"the text only gives the cost of depth 1 and 2, not of {d}", kind="unstated")
+                            "el texto solo da el coste de profundidad 1 y 2, no de {d}",
+                            "the text only gives the cost of depth 1 and 2, not of {d}", kind="unstated", d=d)
         water += UNDERWATER_MP[d]
         changes += abs(d - prev)
         prev = d
@@ -772,11 +772,11 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
                           "Level {k}: rolls {r}, fails; it falls from the last level it reached, {h} {h:p:level|levels} above the lower hex",
                           k=k, r=r, h=height)
         if len(rolls) > n:
-            raise RuleError("too-many-rolls", f"{n} niveles piden {n} chequeos, no {len(rolls)}",
-                            f"{n} levels call for {n} rolls, not {len(rolls)}")
+            raise RuleError("too-many-rolls", "{n} {n:p:nivel pide|niveles piden} {n} {n:p:chequeo|chequeos}, no {r}",
+                            "{n} {n:p:level calls|levels call} for {n} {n:p:roll|rolls}, not {r}", n=n, r=len(rolls))
         if not falls and len(rolls) < n:
-            raise RuleError("missing-rolls", f"{n} niveles piden {n} chequeos y solo hay {len(rolls)}",
-                            f"{n} levels call for {n} rolls and there are only {len(rolls)}")
+            raise RuleError("missing-rolls", "{n} {n:p:nivel pide|niveles piden} {n} {n:p:chequeo|chequeos} y solo hay {r}",
+                            "{n} {n:p:level calls|levels call} for {n} {n:p:roll|rolls} and there {r:p:is|are} only {r}", n=n, r=len(rolls))
     event = None if odds is None else Chance.of(odds, "superar el chequeo de pilotaje de un nivel",
                                              "passing one level's piloting roll")
     return outcome(trace, event, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
@@ -826,9 +826,11 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
                       "Legs: rolls {r}; {d} damage to each leg and {c} critical {c:p:roll|rolls} per leg", r=leg_roll, d=leg_damage, c=crits)
         if fall_roll is not None:
             falls = fall_roll < piloting_skill + fall_mod
-            trace.add("Caída: sale {r}; {t}", "Fall: rolls {r}; {t_en}", r=fall_roll,
-                      t=f"cae {levels} niveles en el hexágono de destino" if falls else "sigue en pie",
-                      t_en=f"falls {levels} levels into the hex below" if falls else "stays standing")
+            if falls:
+                trace.add("Caída: sale {r}; cae {n} {n:p:nivel|niveles} en el hexágono de destino",
+                          "Fall: rolls {r}; falls {n} {n:p:level|levels} into the hex below", r=fall_roll, n=levels)
+            else:
+                trace.add("Caída: sale {r}; sigue en pie", "Fall: rolls {r}; stays standing", r=fall_roll)
     elif leg_roll is not None or fall_roll is not None:
         raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
                         "the piloting skill is needed to judge the rolls")
@@ -857,8 +859,8 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
     for n, used in enumerate(history, 1):
         if used:
             if MASC_THRESHOLDS[step] is None:
-                raise RuleError("legs-frozen", f"en el turno {n} las piernas ya se congelaron: no hay más MASC",
-                                f"on turn {n} the legs already froze: no more MASC")
+                raise RuleError("legs-frozen", "en el turno {n} las piernas ya se congelaron: no hay más MASC",
+                                "on turn {n} the legs already froze: no more MASC", n=n)
             step += 1
         else:
             step = max(0, step - 1)
@@ -908,8 +910,9 @@ def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_stre
     halves = exact * 2
     if halves.denominator == 2:
         raise RuleError("rounding-tie",
-                        f"{tonnage}/{div} = {float(exact)} queda a igual distancia de dos medias toneladas; el texto no dice hacia dónde redondear",
-                        f"{tonnage}/{div} = {float(exact)} is equally near two half tons; the text does not say which way to round", kind="unstated")
+                        "{t}/{d} = {x} queda a igual distancia de dos medias toneladas; el texto no dice hacia dónde redondear",
+                        "{t}/{d} = {x} is equally near two half tons; the text does not say which way to round", kind="unstated",
+                        t=tonnage, d=div, x=float(exact))
     rounded = Fraction(round(halves), 2)
     tons = max(rounded, Fraction(1))
     trace.add("{t} / {d} = {e}; a la media tonelada más cercana: {r}", "{t} / {d} = {e}; to the nearest half ton: {r}",

@@ -104,22 +104,21 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     trace.add("{checks} {checks:p:chequeo|chequeos} de {stat}", "{checks} {stat_en} {checks:p:check|checks}", checks=checks,
               stat="CD" if kind == "shooting" else "CC", stat_en="RC" if kind == "shooting" else "CC")
     need = skill
-    mods: list[tuple[str, str, int]] = []
+    mods: list[tuple[str, str, int, dict[str, Any]]] = []
     if target_engaged:
-        mods.append(("objetivo trabado", "target engaged", ENGAGED_PENALTY))
+        mods.append(("objetivo trabado", "target engaged", ENGAGED_PENALTY, {}))
     if target_hidden:
-        mods.append(("objetivo oculto (sustituye a −4)", "hidden target (replaces −4)", HIDDEN_PENALTY))
+        mods.append(("objetivo oculto (sustituye a −4)", "hidden target (replaces −4)", HIDDEN_PENALTY, {}))
     if contested_squares:
-        mods.append((f"{contested_squares} {'cuadrante' if contested_squares == 1 else 'cuadrantes'} en disputa",
-                     f"{contested_squares} contested {'square' if contested_squares == 1 else 'squares'}",
-                     CONTESTED_PENALTY * contested_squares))
+        mods.append(("{c} {c:p:cuadrante|cuadrantes} en disputa", "{c} contested {c:p:square|squares}",
+                     CONTESTED_PENALTY * contested_squares, {"c": contested_squares}))
     if rapid_fire:
-        mods.append(("fuego rápido", "rapid fire", RAPID_FIRE_PENALTY))
+        mods.append(("fuego rápido", "rapid fire", RAPID_FIRE_PENALTY, {}))
     for name, value in modifiers.items():
-        mods.append((name, name, value))
-    for es, en, value in mods:
+        mods.append(("{name}", "{name}", value, {"name": name}))
+    for es, en, value, fields in mods:
         need += value
-        trace.add("{n_es}: {value:+d} → {need}", "{n_en}: {value:+d} → {need}", n_es=es, n_en=en, value=value, need=need)
+        trace.add(es + ": {value:+d} → {need}", en + ": {value:+d} → {need}", value=value, need=need, **fields)
     needs = [need] * checks
     if aim:
         needs[0] += AIM_BONUS
@@ -138,10 +137,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         hits = None
         if hit_rolls:
             if len(hit_rolls) != checks:
-                one = checks == 1
                 raise RuleError("wrong-number-of-rolls",
-                                f"se hace{'' if one else 'n'} {checks} chequeo{'' if one else 's'}, no {len(hit_rolls)}",
-                                f"{checks} check{' is' if one else 's are'} made, not {len(hit_rolls)}")
+                                "{c:p:se hace|se hacen} {c} {c:p:chequeo|chequeos}, no {r}",
+                                "{c} {c:p:check is|checks are} made, not {r}", c=checks, r=len(hit_rolls))
             _rolls(hit_rolls)
             hits = sum(r <= n for r, n in zip(hit_rolls, needs))
             trace.add("Tiradas {rolls}: {hits} {hits:p:impacto|impactos}", "Rolls {rolls}: {hits} {hits:p:hit|hits}", rolls=hit_rolls, hits=hits)
@@ -155,8 +153,10 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         odds = p_hit * (1 - _d20(save_target))
         if hits is not None:
             if len(save_rolls) != hits:
-                raise RuleError("wrong-number-of-saves", f"hay {hits} impactos y {len(save_rolls)} tiradas de salvación: tiene que haber una por impacto",
-                                f"there are {hits} hits and {len(save_rolls)} save rolls: there must be one for each hit")
+                raise RuleError("wrong-number-of-saves",
+                                "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
+                                "there {h:p:is|are} {h} {h:p:hit|hits} and {s} save {s:p:roll|rolls}: there must be one for each hit",
+                                h=hits, s=len(save_rolls))
             _rolls(save_rolls)
             failed = sum(r > save_target for r in save_rolls)
             wounds_caused = failed * wounds_per_failed_save
@@ -181,7 +181,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
 def _action(context: Context, action_id: str) -> Mapping[str, Any]:
     data = context.lookup(action_id)
     if data is None or data.get("kind") != "action":
-        raise RuleError("unknown-action", f"{action_id} no es una acción", f"{action_id} is not an action")
+        raise RuleError("unknown-action", "{a} no es una acción", "{a} is not an action", a=action_id)
     return data
 
 
@@ -208,8 +208,8 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
         if ended_by:
             raise RuleError("activation-ended", "{a} termina la activación", "{a} ends the activation", a=ended_by)
         if block.get("passive"):
-            raise RuleError("passive-action", f"{action_id} es pasiva: no se elige ni cuesta puntos",
-                            f"{action_id} is passive: it is not chosen and costs no points")
+            raise RuleError("passive-action", "{a} es una acción pasiva: no se elige ni cuesta puntos",
+                            "{a} is a passive action: it is not chosen and costs no points", a=action_id)
         kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
         for k in kinds:
             if k in seen:
@@ -247,7 +247,7 @@ def pass_initiative(order: list[str], to: str):
     if len(order) < 2:
         raise RuleError("no-opponent", "hace falta al menos un oponente", "at least one opponent is needed")
     if to not in order:
-        raise RuleError("not-a-player", f"{to} no está en la partida", f"{to} is not playing")
+        raise RuleError("not-a-player", "{p} no está en la partida", "{p} is not playing", p=to)
     if to == order[0]:
         raise RuleError("same-player", "el ganador no puede cederse la iniciativa a sí mismo",
                         "the winner cannot hand the initiative to themselves")
@@ -265,8 +265,8 @@ def pass_initiative(order: list[str], to: str):
 def first_activation(models: list[str], choice: str, last_activated: str | None = None):
     """A player's first activation of the turn: not the model they activated last in the previous turn, unless it is the only one left."""
     if choice not in models:
-        raise RuleError("unknown-model", f"{choice} no está entre las miniaturas del jugador",
-                        f"{choice} is not among the player's models")
+        raise RuleError("unknown-model", "{m} no está entre las miniaturas del jugador",
+                        "{m} is not among the player's models", m=choice)
     trace = Trace()
     others = [m for m in models if m != last_activated]
     if choice == last_activated and others:
@@ -301,12 +301,12 @@ def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
     if play < 1:
         raise RuleError("bad-count", "hay que jugar al menos una carta", "at least one card must be played")
     if play > hand:
-        raise RuleError("not-enough-cards", f"no hay bastantes cartas en la mano (hay {hand})",
-                        f"there are not enough cards in hand ({hand})")
+        raise RuleError("not-enough-cards", "no hay bastantes cartas en la mano (hay {h})",
+                        "there are not enough cards in hand ({h})", h=hand)
     total = played_this_turn + play
     if total > CARDS_PER_TURN:
-        raise RuleError("two-per-turn", f"ya se han jugado {played_this_turn}; el máximo por turno es 2",
-                        f"{played_this_turn} already played; the limit is 2 a turn")
+        raise RuleError("two-per-turn", "ya {n:p:se ha jugado|se han jugado} {n}; el máximo por turno es 2",
+                        "{n} already played; the limit is 2 a turn", n=played_this_turn)
     trace = Trace()
     trace.add("Jugadas este turno: {t} de 2", "Played this turn: {t} of 2", t=total)
     return outcome(trace, played=total, remaining=CARDS_PER_TURN - total, hand=hand - play)
@@ -387,7 +387,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
                         "only a model with a medium or larger base engages by displacement")
     missing = [m for m in occupants if m not in owners]
     if missing:
-        raise RuleError("unknown-owner", f"falta el dueño de {missing}", f"the owner of {missing} is missing")
+        raise RuleError("unknown-owner", "falta el dueño de {m}", "the owner of {m} is missing", m=missing)
     before = sum(occupants.values())
     free = capacity - before
     trace.add("Ocupación {b} de {c}: {f} {f:p:libre|libres}; la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
@@ -421,7 +421,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
                        possible=possible, attacks_as_if_engaged=not possible)
     for m in displaced:
         if m not in occupants:
-            raise RuleError("not-in-square", f"{m} no está en la casilla", f"{m} is not in the square")
+            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m)
     problem = _valid_choice(tuple(displaced), owners, own, occupants)
     if problem == "own-models-first":
         raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
@@ -433,10 +433,10 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     trace.add("Desplazadas {d}: {b} + {m} − {out} = {a}", "Displaced {d}: {b} + {m} − {out} = {a}", d=displaced,
               b=before, m=mover_points, out=sum(occupants[m] for m in displaced), a=after)
     if after > capacity:
-        raise RuleError("still-over", f"{after} supera el límite de {capacity}", f"{after} exceeds the limit of {capacity}")
+        raise RuleError("still-over", "{a} supera el límite de {c}", "{a} exceeds the limit of {c}", a=after, c=capacity)
     if after < capacity:
-        raise RuleError("not-full", f"la casilla quedaría con {after} de {capacity}: no está totalmente ocupada",
-                        f"the square would hold {after} of {capacity}: it is not fully occupied")
+        raise RuleError("not-full", "la casilla quedaría con {a} de {c}: no está totalmente ocupada",
+                        "the square would hold {a} of {c}: it is not fully occupied", a=after, c=capacity)
     stay = [m for m in occupants if m not in displaced]
     factions = {owners[m] for m in stay} | {mover_owner}
     contested = len(factions) >= 2
@@ -513,17 +513,17 @@ def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
     for n, step in enumerate(actions, 1):
         model, action = step.get("model"), step.get("action")
         if not model or action not in ("pick-up", "drop") or set(step) - {"model", "action"}:
-            raise RuleError("bad-action", f"la acción {n} debe ser {{model: ..., action: pick-up o drop}}",
-                            f"action {n} must be {{model: ..., action: pick-up or drop}}")
+            raise RuleError("bad-action", "la acción {n} debe decir qué miniatura recoge o suelta el marcador",
+                            "action {n} must say which model picks up or drops the marker", n=n)
         if action == "drop":
             if carrier != model:
-                raise RuleError("not-carrying", f"{model} no lleva el marcador", f"{model} is not carrying the marker")
+                raise RuleError("not-carrying", "{m} no lleva el marcador", "{m} is not carrying the marker", m=model)
             carrier = None
             trace.add("{m} suelta el marcador en su cuadrante (acción de interactuar)",
                       "{m} drops the marker in its square (an interact action)", m=model)
             continue
         if carrier is not None:
-            raise RuleError("already-carried", f"{carrier} ya lleva el marcador", f"{carrier} already carries the marker")
+            raise RuleError("already-carried", "{m} ya lleva el marcador", "{m} already carries the marker", m=carrier)
         if picks:
             raise RuleError("once-a-turn", "cada marcador solo se puede recoger una vez por turno",
                             "each marker may be picked up only once a turn")
@@ -559,9 +559,9 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
                             "pasa, no {action}", "{model}: a sentry marker only allows move, shoot, close combat or pass, "
                             "not {action}", model=s, action=f"hunt-begins.{act}")
         if owners.get(s) not in initiative:
-            raise RuleError("unknown-owner", f"falta el jugador de {s} en la iniciativa", f"{s}'s player is missing from the initiative")
+            raise RuleError("unknown-owner", "falta el jugador de {m} en la iniciativa", "{m}'s player is missing from the initiative", m=s)
     if model in sentries:
-        raise RuleError("own-sentry", f"{model} no responde a su propia acción", f"{model} does not answer its own action")
+        raise RuleError("own-sentry", "{m} no responde a su propia acción", "{m} does not answer its own action", m=model)
     trace = Trace()
     trace.add("{m} completa: {a}", "{m} completes: {a}", m=model, a=actions[:after])
     queues = {p: [s for s in sentries if owners[s] == p] for p in initiative}
@@ -634,7 +634,7 @@ def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = 
         raise RuleError("contested-square", "no se puede desde un cuadrante en disputa", "not allowed from a contested square")
     if done_before >= limit:
         code = "vent-limit" if what == "vent" else "door-limit"
-        raise RuleError(code, f"ya se ha llegado al máximo de {limit} por partida", f"the limit of {limit} a game is reached")
+        raise RuleError(code, "ya se ha llegado al máximo de {n} por partida", "the limit of {n} a game is reached", n=limit)
     trace = Trace()
     trace.add("{d} de {l} usados", "{d} of {l} used", d=done_before, l=limit)
     if what == "vent":

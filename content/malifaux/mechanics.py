@@ -176,8 +176,8 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
         why_en = "it is not the Walk action" if movement != "walk" else "it leaves no engagement range"
         trace.add("Sin golpes de destrabamiento: {why}", "No disengaging strikes: {why_en}", why=why_es, why_en=why_en)
         if strikes:
-            raise RuleError("no-disengaging-strike", f"no hay golpes de destrabamiento: {why_es}",
-                            f"there are no disengaging strikes: {why_en}")
+            raise RuleError("no-disengaging-strike", "no hay golpes de destrabamiento: {why}",
+                            "there are no disengaging strikes: {why_en}", why=why_es, why_en=why_en)
         return outcome(trace, disengaging=False, may_strike=[], moves=True,
                        ap_spent=True if movement == "walk" else None)
     if not declared:
@@ -303,13 +303,13 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
     """
     seq = context.lookup(SEQUENCING)
     if seq is None or "sequence" not in seq:
-        raise RuleError("no-sequence", f"falta la secuencia {SEQUENCING}", f"the sequence {SEQUENCING} is missing")
+        raise RuleError("no-sequence", "falta la secuencia {s}", "the sequence {s} is missing", s=SEQUENCING)
     numbers = {s["id"]: n for s, n in numbered_steps(seq["sequence"]["steps"])}
     steps = list(numbers)
     unknown = sorted(e for e, src in effects.items() if src not in steps)
     if unknown:
-        raise RuleError("unknown-source", f"origen desconocido para {', '.join(unknown)}",
-                        f"unknown source for {', '.join(unknown)}")
+        raise RuleError("unknown-source", "{e}: su origen no es un paso de la secuencia", "{e}: the source is not a step of the sequence",
+                        e=unknown)
     chosen = {"first-player": first_player_order, "second-player": second_player_order}
     trace = Trace()
     order: list[str] = []

@@ -38,16 +38,17 @@ PASS = "pass"
 # --------------------------------------------------------------------------- helpers
 
 
-def _two_players(players: list[str], what_es: str, what_en: str) -> None:
+def _two_players(players: list[str], what: str) -> None:
+    """``what`` is the input (shown by its label) that must name the two players."""
     if len(players) != 2:
-        raise RuleError("two-players", f"{what_es} debe nombrar exactamente a los dos jugadores, no {players}",
-                        f"{what_en} must name exactly the two players, not {players}")
+        raise RuleError("two-players", "{what}: hacen falta exactamente los dos jugadores, no {players}",
+                        "{what}: exactly the two players are needed, not {players}", what=what, players=players)
 
 
 def _round_steps(context: Context) -> list[Mapping[str, Any]]:
     data = context.lookup(SEQUENCE)
     if data is None or "sequence" not in data:
-        raise RuleError("no-sequence", f"falta la secuencia {SEQUENCE}", f"the sequence {SEQUENCE} is missing")
+        raise RuleError("no-sequence", "falta la secuencia {s}", "the sequence {s} is missing", s=SEQUENCE)
     return list(data["sequence"]["steps"])
 
 
@@ -62,20 +63,20 @@ def _check_2d6(rolls: dict[str, int]) -> None:
     dice = parse(ROLL_OFF_DICE)
     for player, value in rolls.items():
         if not dice.low <= value <= dice.high:
-            raise RuleError("impossible-roll", f"{player} no puede sacar {value} con 2D6 (2–12)",
-                            f"{player} cannot roll {value} on 2D6 (2–12)")
+            raise RuleError("impossible-roll", "{p} no puede sacar {v} con 2D6 (2–12)",
+                            "{p} cannot roll {v} on 2D6 (2–12)", p=player, v=value)
 
 
 def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
     """Winner of one 2D6 Roll-Off; a tie is refused because chapter 07 does not say how to break it."""
-    _two_players(list(rolls), "El Roll-Off", "The Roll-Off")
+    _two_players(list(rolls), "roll_off")
     _check_2d6(rolls)
     trace.add("Roll-Off (2D6): {rolls}", "Roll-Off (2D6): {rolls}", rolls=dict(rolls))
     (a, ra), (b, rb) = rolls.items()
     if ra == rb:
         raise RuleError("roll-off-tie",
-                        f"empate a {ra} en el Roll-Off: el capítulo 07 no explica cómo se deshace",
-                        f"the Roll-Off is tied at {ra}: chapter 07 does not say how to break the tie", kind="unstated")
+                        "empate a {r} en el Roll-Off: el capítulo 07 no explica cómo se deshace",
+                        "the Roll-Off is tied at {r}: chapter 07 does not say how to break the tie", kind="unstated", r=ra)
     winner = a if ra > rb else b
     trace.add("Gana el Roll-Off {w}", "{w} wins the Roll-Off", w=winner)
     return winner
@@ -108,21 +109,21 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     or ``{player: pass}``; the list must play the phase to its end (both players have passed).
     """
     players = list(units)
-    _two_players(players, "«units»", "'units'")
+    _two_players(players, "units")
     reserves = dict(reserves or {})
     for p, n in [*units.items(), *reserves.items()]:
         if n < 0:
-            raise RuleError("bad-count", f"{p} no puede tener {n} unidades", f"{p} cannot have {n} units")
+            raise RuleError("bad-count", "{p} no puede tener {n} {n:p:unidad|unidades}", "{p} cannot have {n} {n:p:unit|units}", p=p, n=n)
     for p in reserves:
         if p not in players:
-            raise RuleError("unknown-player", f"{p} no juega esta partida", f"{p} is not playing this game")
+            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=p)
     if reserves and phase != "movement":
         raise RuleError("deploy-only-in-movement", "solo se despliega desde la reserva en la fase de Movimiento",
                         "units are only deployed from Reserves in the Movement phase")
     starts = starts or holder
     for who in (holder, starts):
         if who not in players:
-            raise RuleError("unknown-player", f"{who} no juega esta partida", f"{who} is not playing this game")
+            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=who)
 
     steps = _round_steps(context)
     allowed = list(_step(steps, phase).get("allows", []))
@@ -150,24 +151,25 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
 
     for n, decision in enumerate(decisions, 1):
         if len(passed) == 2:
-            raise RuleError("phase-over", f"la decisión {n} llega cuando los dos jugadores ya han pasado",
-                            f"decision {n} comes after both players have passed")
+            raise RuleError("phase-over", "la decisión {n} llega cuando los dos jugadores ya han pasado",
+                            "decision {n} comes after both players have passed", n=n)
         if len(decision) != 1:
-            raise RuleError("bad-decision", f"la decisión {n} debe ser {{jugador: acción}}",
-                            f"decision {n} must be {{player: action}}")
+            raise RuleError("bad-decision", "la decisión {n} debe nombrar a un jugador y lo que hace",
+                            "decision {n} must name one player and what they do", n=n)
         (player, action), = decision.items()
         if player in passed:
-            raise RuleError("already-passed", f"{player} ya ha pasado y no activa nada más en esta fase",
-                            f"{player} has passed and activates nothing more this phase")
+            raise RuleError("already-passed", "{p} ya ha pasado y no activa nada más en esta fase",
+                            "{p} has passed and activates nothing more this phase", p=player)
         if player != turn:
-            raise RuleError("not-your-turn", f"la decisión {n} es de {{player}}, pero le toca a {{turn}}",
-                            f"decision {n} is {{player}}'s, but it is {{turn}}'s turn", player=player, turn=turn)
+            raise RuleError("not-your-turn", "la decisión {n} es de {player}, pero le toca a {turn}",
+                            "decision {n} is {player}'s, but it is {turn}'s turn", n=n, player=player, turn=turn)
         can_activate = table[player] + waiting[player] > 0
         if action == PASS:
             if phase == "combat" and table[player] > 0:
                 raise RuleError("must-fight",
-                                f"{player} aún tiene unidades trabadas ({table[player]}): en Combate solo se pasa sin ninguna",
-                                f"{player} still has engaged units ({table[player]}): in Combat you pass only with none left")
+                                "{p} aún tiene {k} {k:p:unidad trabada|unidades trabadas}: en Combate solo se pasa sin ninguna",
+                                "{p} still has {k} engaged {k:p:unit|units}: in Combat you pass only with none left",
+                                p=player, k=table[player])
             passed.append(player)
             turns.append(f"{player}: {PASS}")
             if len(passed) == 1:
@@ -186,13 +188,13 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                                 "{action} is not an action of the {phase} phase ({allowed})", action=action, phase=phase,
                                 allowed=list(allowed))
             if not can_activate:
-                raise RuleError("must-pass", f"a {player} no le queda ninguna unidad que activar: tiene que pasar",
-                                f"{player} has no unit left to activate: they must pass")
+                raise RuleError("must-pass", "a {p} no le queda ninguna unidad que activar: tiene que pasar",
+                                "{p} has no unit left to activate: they must pass", p=player)
             pool = waiting if action == "deploy" else table
             if pool[player] == 0:
                 raise RuleError("no-unit-for-action",
-                                f"{player} no tiene ninguna unidad que pueda hacer {action}",
-                                f"{player} has no unit that can take {action}")
+                                "{p} no tiene ninguna unidad que pueda hacer {a}",
+                                "{p} has no unit that can take {a}", p=player, a=action)
             pool[player] -= 1
             activations[player] += 1
             markers[player] += 1
@@ -232,27 +234,27 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
     """
     trace = Trace()
     if round < 1:
-        raise RuleError("bad-round", f"no hay ronda {round}", f"there is no round {round}")
+        raise RuleError("bad-round", "no hay ronda {r}", "there is no round {r}", r=round)
     if round > LAST_ROUND:
-        raise RuleError("past-last-round", f"la partida dura como mucho {LAST_ROUND} rondas: no hay ronda {round}",
-                        f"a game lasts at most {LAST_ROUND} rounds: there is no round {round}")
+        raise RuleError("past-last-round", "la partida dura como mucho {n} rondas: no hay ronda {r}",
+                        "a game lasts at most {n} rounds: there is no round {r}", n=LAST_ROUND, r=round)
     if round == 1:
         if roll_off is None:
             raise RuleError("missing-roll-off", "la ronda 1 empieza con un Roll-Off de 2D6",
                             "round 1 starts with a 2D6 Roll-Off")
         winner = _roll_off(trace, roll_off)
         if choice is None:
-            raise RuleError("missing-choice", f"{winner} tiene que decidir a quién da el First Player Marker",
-                            f"{winner} must decide who gets the First Player Marker")
+            raise RuleError("missing-choice", "{w} tiene que decidir a quién da el First Player Marker",
+                            "{w} must decide who gets the First Player Marker", w=winner)
         if choice not in roll_off:
-            raise RuleError("unknown-player", f"{choice} no juega esta partida", f"{choice} is not playing this game")
+            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=choice)
         trace.add("{w} da el First Player Marker a {c}", "{w} gives the First Player Marker to {c}", w=winner, c=choice)
         return outcome(trace, holder=choice, decided_by="roll-off", roll_off_winner=winner)
 
     if vp is None:
-        raise RuleError("missing-vp", f"para la ronda {round} hacen falta los VP al final de la ronda {round - 1}",
-                        f"round {round} needs the VP at the end of round {round - 1}")
-    _two_players(list(vp), "«vp»", "'vp'")
+        raise RuleError("missing-vp", "para la ronda {r} hacen falta los VP al final de la ronda {b}",
+                        "round {r} needs the VP at the end of round {b}", r=round, b=round - 1)
+    _two_players(list(vp), "vp")
     trace.add("VP al final de la ronda {r}: {vp}", "VP at the end of round {r}: {vp}", r=round - 1,
               vp=dict(vp))
     (a, va), (b, vb) = vp.items()
@@ -326,12 +328,13 @@ def arrival_check(distance: float, in_coherency: bool = True,
               z=ZONE_OF_INFLUENCE, d=distance)
     if distance < ZONE_OF_INFLUENCE:
         raise RuleError("inside-zone-of-influence",
-                        f"a {distance}\" del borde rival la unidad acaba dentro de su Zone of Influence ({ZONE_OF_INFLUENCE}\")",
-                        f"at {distance}\" from the opposing edge the unit ends inside their Zone of Influence ({ZONE_OF_INFLUENCE}\")")
+                        "a {d}\" del borde rival la unidad acaba dentro de su Zone of Influence ({z}\")",
+                        "at {d}\" from the opposing edge the unit ends inside their Zone of Influence ({z}\")",
+                        d=distance, z=ZONE_OF_INFLUENCE)
     if distance == ZONE_OF_INFLUENCE:
         raise RuleError("zone-boundary",
-                        f"a {distance}\" justos el capítulo 07 no aclara si la unidad está dentro o fuera",
-                        f"at exactly {distance}\" chapter 07 does not say whether the unit is inside or outside", kind="unstated")
+                        "a {d}\" justos el capítulo 07 no aclara si la unidad está dentro o fuera",
+                        "at exactly {d}\" chapter 07 does not say whether the unit is inside or outside", kind="unstated", d=distance)
     if not in_coherency:
         raise RuleError("out-of-coherency", "no caben todas en Coherency: no se puede desplegar ahí",
                         "they do not all fit in Coherency: you cannot deploy there")
@@ -353,7 +356,7 @@ def start_of_round(first_player: str, units: dict[str, list[str]], effects: dict
     """
     effects = dict(effects or {})
     if len(effects) > 2:
-        _two_players(list(effects), "«effects»", "'effects'")
+        _two_players(list(effects), "effects")
     trace = Trace()
     statuses: dict[str, list[str]] = {}
     for unit, has in units.items():

@@ -47,8 +47,8 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
     if turn < 1:
         raise RuleError("bad-turn", "el número de turno empieza en 1", "turn numbers start at 1")
     if divert < 0 or divert > 1:
-        raise RuleError("divert-one", f"solo se puede desviar UN recurso al Poder del Héroe, no {divert}",
-                        f"only ONE resource may be diverted to the Hero's Power, not {divert}")
+        raise RuleError("divert-one", "solo se puede desviar UN recurso al Poder del Héroe, no {d}",
+                        "only ONE resource may be diverted to the Hero's Power, not {d}", d=divert)
     trace = Trace()
     gold, mana = BANNER["gold"], BANNER["mana"]
     trace.add("Estandarte: {g} de oro y {m} de maná", "Banner: {g} gold and {m} mana", g=gold, m=mana)
@@ -56,12 +56,12 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
     for name, place in places.items():
         for key in place:
             if key not in ("gold", "mana", "built"):
-                raise RuleError("unknown-stat", f"el lugar {name} tiene un dato desconocido: {key}",
-                                f"place {name} has an unknown field: {key}")
+                raise RuleError("unknown-stat", "el lugar {p} tiene un dato desconocido: «{k}»",
+                                "place {p} has an unknown field: “{k}”", p=name, k=key)
         built = place.get("built", 0)
         if built > turn:
-            raise RuleError("built-later", f"{name} se construye en el turno {built}, después del turno {turn}",
-                            f"{name} is built in turn {built}, after turn {turn}")
+            raise RuleError("built-later", "{p} se construye en el turno {b}, después del turno {t}",
+                            "{p} is built in turn {b}, after turn {t}", p=name, b=built, t=turn)
         if built == turn:
             trace.add("{name}: construido en este mismo turno (fase de construcción, posterior a la de recursos); aún no produce",
                       "{name}: built this very turn (construction comes after resources); it does not produce yet",
@@ -109,10 +109,9 @@ def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
         cg, cm = cost.get("gold", 0), cost.get("mana", 0)
         if cg > gold or cm > mana:
             raise RuleError("not-enough-resources",
-                            f"{{place}} cuesta {cg} de oro y {cm} de maná; solo queda{'' if gold + mana == 1 else 'n'} "
-                            f"{gold} de oro y {mana} de maná",
-                            f"{{place}} costs {cg} gold and {cm} mana; only {gold} gold and {mana} mana are left",
-                            place=name)
+                            "{place} cuesta {cg} de oro y {cm} de maná; solo quedan {g} de oro y {m} de maná",
+                            "{place} costs {cg} gold and {cm} mana; only {g} gold and {m} mana are left",
+                            place=name, cg=cg, cm=cm, g=gold, m=mana)
         gold, mana = gold - cg, mana - cm
         built.append(name)
         trace.add("Se construye {name} ({cg} oro, {cm} maná) → quedan {gold} oro y {mana} maná",
@@ -210,11 +209,11 @@ def _nullify(trace: Trace, name: str, data: dict) -> dict:
 def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
     for key in data:
         if key not in allowed:
-            raise RuleError("unknown-stat", f"{name}: dato desconocido '{key}'", f"{name}: unknown field '{key}'")
+            raise RuleError("unknown-stat", "{t}: dato desconocido «{k}»", "{t}: unknown field “{k}”", t=name, k=key)
     for key in ("attack", "life"):
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
-            raise RuleError("missing-stat", f"{name}: falta su {key} (número entero)",
-                            f"{name}: its {key} (a whole number) is missing")
+            raise RuleError("missing-stat", "{t}: falta su {k} (un número entero)",
+                            "{t}: its {k} (a whole number) is missing", t=name, k=key)
 
 
 @resolver("warlords-of-terra.combat",
@@ -310,8 +309,8 @@ def _choose_target(trace: Trace, a: dict, enemies: Troops, forced: list[str], ta
             raise RuleError("choose-target", "{f} obligan a combatir: el atacante debe elegir a quién golpea",
                             "{f} force combat: the attacker must choose whom to hit", f=forced)
     if target not in enemies:
-        raise RuleError("unknown-target", f"{target} no es una tropa enemiga de este combate",
-                        f"{target} is not an enemy troop in this combat")
+        raise RuleError("unknown-target", "{t} no es una tropa enemiga de este combate",
+                        "{t} is not an enemy troop in this combat", t=target)
     if not enemies[target].get("adjacent", True) and not a.get("distance"):
         raise RuleError("out-of-reach", "{t} no está adyacente y el atacante no tiene Distancia",
                         "{t} is not adjacent and the attacker lacks Distance", t=target)
@@ -347,8 +346,8 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
             trace.add("Arrasar: detrás está el jugador enemigo, que recibe {d}", "Trample: the enemy player is behind and takes {d}",
                       d=player_damage)
         elif behind == target:
-            raise RuleError("behind-is-target", f"{behind} es el blanco: no puede estar también detrás de sí misma",
-                            f"{behind} is the target: it cannot also stand behind itself")
+            raise RuleError("behind-is-target", "{b} es el blanco: una tropa no puede estar detrás de sí misma",
+                            "{b} is the target: a troop cannot stand behind itself", b=behind)
         elif behind in struck:
             trace.add("Arrasar: {b}, detrás de {t}, ya recibe el golpe del Golpe en Área; no se golpea dos veces",
                       "Trample: {b}, behind {t}, already takes the Area Strike hit; it is not hit twice", b=behind, t=target)
@@ -358,7 +357,7 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
                       b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
                       ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
         else:
-            raise RuleError("unknown-target", f"{behind} no está en la lista de tropas", f"{behind} is not a listed troop")
+            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind)
     return behind_hit, player_damage
 
 
@@ -460,7 +459,7 @@ def hit_player(adjacent: dict[str, dict[str, bool]] = {}, flies: bool = False, t
     for n, d in adjacent.items():
         for key in d:
             if key not in ("flies", "player_behind"):
-                raise RuleError("unknown-stat", f"{n}: dato desconocido '{key}'", f"{n}: unknown field '{key}'")
+                raise RuleError("unknown-stat", "{t}: dato desconocido «{k}»", "{t}: unknown field “{k}”", t=n, k=key)
         if flies and not d.get("flies"):
             ignored.append(n)
             trace.add("{n} no vuela: la voladora la ignora", "{n} does not fly: the flier ignores it", n=n)

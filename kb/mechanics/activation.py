@@ -25,7 +25,8 @@ def alternate(order: list[str], units: dict[str, int]) -> Outcome:
     """Alternate activations in ``order`` until every unit has activated once."""
     missing = [p for p in units if p not in order]
     if missing:
-        raise RuleError("unknown-player", f"{missing} no están en el orden", f"{missing} are not in the order")
+        raise RuleError("unknown-player", "{m} no {n:p:está|están} en el orden", "{m} {n:p:is|are} not in the order",
+                        m=missing, n=len(missing))
     seq = alternate_order(order, units)
     run = 0
     for p in reversed(seq):

@@ -68,10 +68,12 @@ def parse(expr: str) -> Dice:
     """Parse ``NdS[+K]``; raise :class:`RuleError` ``bad-dice`` when it is not one or passes the limits."""
     m = _DICE.match(expr) if len(expr) <= 100 else None
     if m and over_limits(expr):
-        raise RuleError("dice-limit", f"'{expr}': {over_limits(expr)}", f"'{expr}': {over_limits(expr)}")
+        raise RuleError("dice-limit", "«{e}» pasa los límites: hasta {d} dados de hasta {s} caras y un modificador de hasta {b}",
+                        "“{e}” is over the limits: up to {d} dice of up to {s} sides and a bonus up to {b}",
+                        e=expr, d=MAX_DICE, s=MAX_SIDES, b=MAX_BONUS)
     if not m or int(m.group(2)) < 2 or (m.group(1) and int(m.group(1)) < 1):
-        raise RuleError("bad-dice", f"'{expr}' no es una expresión de dados como 2d6 o d20",
-                        f"'{expr}' is not a dice expression such as 2d6 or d20")
+        raise RuleError("bad-dice", "«{e}» no es una expresión de dados como 2d6 o d20",
+                        "“{e}” is not a dice expression such as 2d6 or d20", e=expr)
     bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
     return Dice(int(m.group(1) or 1), int(m.group(2)), bonus)
 
@@ -102,8 +104,8 @@ def chance(dice: Dice, at_least: int | None = None, at_most: int | None = None) 
 def check_roll(dice: Dice, roll: int | None) -> None:
     """Raise ``impossible-roll`` when ``roll`` cannot come out of ``dice``."""
     if roll is not None and not dice.low <= roll <= dice.high:
-        raise RuleError("impossible-roll", f"{roll} no puede salir en {dice} ({dice.low}–{dice.high})",
-                        f"{roll} cannot be rolled on {dice} ({dice.low}–{dice.high})")
+        raise RuleError("impossible-roll", "{r} no puede salir en {d} ({lo}–{hi})",
+                        "{r} cannot be rolled on {d} ({lo}–{hi})", r=roll, d=str(dice), lo=dice.low, hi=dice.high)
 
 
 @resolver("dice.odds",
@@ -154,8 +156,8 @@ def initiative(rolls: list[dict[str, int]], highest_first: bool = True) -> Outco
                 continue
             again = next(rounds, None)
             if again is None or set(again) != set(tied):
-                raise RuleError("unresolved-tie", f"empate sin desempatar entre {', '.join(tied)}",
-                                f"tie between {', '.join(tied)} needs a re-roll of exactly those players")
+                raise RuleError("unresolved-tie", "el empate entre {t} sigue sin deshacer: repiten la tirada solo ellos",
+                                "the tie between {t} needs a re-roll of exactly those players", t=tied)
             used += 1
             trace.add("Empate a {value} entre {tied}: repiten la tirada ({again})",
                       "Tie at {value} between {tied}: they roll again ({again})",

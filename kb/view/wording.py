@@ -22,6 +22,7 @@ plant a case of each kind in a few words.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -37,7 +38,8 @@ from kb.mechanics import Resolver
 from kb.mechanics.procedures import flatten_steps
 from kb.view.worked import ExampleView
 
-__all__ = ["Vocabulary", "Finding", "example_lines", "lint_view", "plural_pairs", "words", "content_ids", "vocabularies", "content_vocabularies", "lint_results"]
+__all__ = ["Vocabulary", "Finding", "example_lines", "lint_view", "plural_pairs", "words", "content_ids", "vocabularies", "content_vocabularies", "lint_results",
+           "fstring_messages"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-_'’][^\W_]+)*|[a-z0-9]+(?:[-_][a-z0-9]+)+", re.I)
 _NUMBER_WORD = re.compile(r"(?<![\w.,/])(\d+)\s+([^\W\d_]+)")
@@ -234,3 +236,27 @@ def lint_results(results: Iterable[ExampleResult], vocab: Mapping[str, Vocabular
     for r in results:
         for lang in LANGS:
             yield from ((r, lang, f) for f in lint_view(view_of(r, lang), vocab[lang]))
+
+
+def _message_args(call: ast.Call) -> list[ast.expr]:
+    """The wording arguments of a call that words a message: ``RuleError(code, es, en, ...)``'s ``es`` and
+    ``en``, ``<trace>.add(es, en, ...)``'s first two (a set's ``add`` takes one argument)."""
+    name = call.func.id if isinstance(call.func, ast.Name) else call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    if name == "RuleError":
+        return list(call.args[1:3])
+    if name == "add" and isinstance(call.func, ast.Attribute) and len(call.args) >= 2:
+        return list(call.args[:2])
+    return []
+
+
+def fstring_messages(source: str) -> Iterator[tuple[int, int, str]]:
+    """Where a resolver words a refusal or a step with an f-string that interpolates a value (line, column,
+    1-based; and the f-string's text): the value is then baked into the text, so a page cannot show an id
+    by its name, a number the way its language writes it or a count with its plural. ``{name}`` fields and
+    keyword values are the way (``docs/format.md``)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            for arg in _message_args(node):
+                for sub in ast.walk(arg):
+                    if isinstance(sub, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in sub.values):
+                        yield sub.lineno, sub.col_offset + 1, ast.get_source_segment(source, sub) or ""
