@@ -307,3 +307,28 @@ def test_files_that_cannot_be_read_are_located_errors(tree, tmp_path: Path) -> N
     assert (code, out) == (1, "") and err.splitlines() == ["kb show: no entry 'h.melee'; did you mean 'g.melee'?", unreadable]
     code, out, err = _kb("i18n", "import", str(po), **here)
     assert (code, out, err) == (2, "", "kb i18n import: en.po: Permission denied\n")  # as diagnostics name files
+
+
+def test_search_says_which_files_it_cannot_read_and_leaves_them_out(tree, tmp_path: Path) -> None:
+    """A chmod keeps a file's stamp: the index's manifest would call the tree unchanged and serve the file's old
+    entries without a word. Said as ``kb check`` says it, exit 1, the results of the rest still printed."""
+    prefix = _without_root_reads()
+    root = tree(SAMPLE, games=("g", "h"))
+    env = {**os.environ, "KB_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    here = dict(cwd=tmp_path, env=env, prefix=prefix)
+    code, out, _ = _kb("search", "melé", **here)
+    assert code == 0 and "h.melee" in out and "g.melee" in out  # the index holds both
+    (root / "h" / "rules" / "melee.yaml").chmod(0)
+    unreadable = "content/h/rules/melee.yaml:1:1: error[unreadable]: cannot read file: Permission denied"
+    for _ in range(2):  # the run that updates the index, and the next, which finds it fresh
+        code, out, err = _kb("search", "melé", **here)
+        assert code == 1 and unreadable in err.splitlines(), err
+        assert "g.melee" in out and "h.melee" not in out
+    (root / "g").chmod(0)
+    code, out, err = _kb("search", "melé", "--json", **here)
+    assert code == 1 and "content/g:1:1: error[unreadable]: cannot read file: Permission denied" in err.splitlines()
+    assert "Traceback" not in err and '"g.melee"' not in out
+    (root / "g").chmod(0o755)
+    (root / "h" / "rules" / "melee.yaml").chmod(0o644)
+    code, out, err = _kb("search", "melé", **here)
+    assert code == 0 and "error" not in err and "h.melee" in out and "g.melee" in out

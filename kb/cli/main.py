@@ -18,6 +18,7 @@ from kb.core.model import GAME_KINDS, KINDS, LANGS
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
     from kb.search.index import SearchIndex
+    from kb.search.query import Result
 
 __all__ = ["main", "run", "build_parser"]
 
@@ -188,6 +189,8 @@ def _ready_index(root: Path, query: str, err: TextIO) -> "SearchIndex | None":
     index = SearchIndex(root, cache_dir(root, "search", os.environ.get("KB_CACHE")))
     try:
         index.ensure(lambda: _kb_class().load(root), progress=lambda message: print(message, file=err))
+        for problem in index.unreadable.values():  # as kb check says it; their entries are not searched
+            err.write(problem.format() + "\n")
         return index
     except OSError as exc:  # a full disk, a read-only cache folder
         err.write(f"kb search: cannot write the search index: {os_problem(exc, unnamed=str(index.dir))}; "
@@ -208,19 +211,23 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         json.dump(result.to_dict(), out, ensure_ascii=False, indent=2)
         out.write("\n")
-        return EXIT_OK
+    else:
+        _say_hits(result, out)
+    return EXIT_ERRORS if index.unreadable else EXIT_OK  # the results, but not of every file
+
+
+def _say_hits(result: "Result", out: TextIO) -> None:
     if result.did_you_mean:
         out.write(f"did you mean: {result.did_you_mean}\n")
     if not result.hits:
         out.write("no results\n")
-        return EXIT_OK
+        return
     for n, hit in enumerate(result.hits, 1):
         out.write(f"{n}. {hit.title}  [{hit.game} · {hit.kind}]  {hit.id}\n")
         if hit.snippet:
             out.write(f"   {hit.snippet}\n")
     counts = ", ".join(f"{g} {n}" for g, n in result.by_game.items())
     out.write(f"{result.total} result(s): {counts}\n")
-    return EXIT_OK
 
 
 # ---------------------------------------------------------------- kb resolvers

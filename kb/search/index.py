@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 
 from kb.core.cache import cache_dir, ensure_dir, report
+from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write, file_digest, named
-from kb.core.model import LANGS, Entry, Text, iter_texts
+from kb.core.model import LANGS, Entry, Location, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.mechanics.procedures import flatten_steps
 from kb.search.ranking import DEFAULTS, FIELDS, Params, context_table, name_key
@@ -230,6 +231,12 @@ class SearchIndex:
         self.root = Path(root)
         self.dir = Path(cache) if cache else cache_dir(self.root, "search")
         self._reported: set[Path] = set()
+        self.unreadable: dict[Path, Diagnostic] = {}
+        """Content files and folders this user cannot read, by path, as the last look at the tree met them: each
+        the ``error[unreadable]`` line ``kb check`` gives. Their entries are not in the index."""
+
+    def _cannot_read(self, path: str, exc: OSError) -> None:
+        self.unreadable[Path(path)] = diag("unreadable", Location(Path(path)), reason=exc.strerror or str(exc))
 
     def _damaged(self, path: Path, problem: str) -> None:
         """Say once that a damaged part of the index is ignored (it is rebuilt)."""
@@ -245,6 +252,7 @@ class SearchIndex:
     def _stats(self) -> dict[str, tuple[int, int]]:
         """(modification time, size) of every content file, by relative path: one ``scandir`` walk, no parsing."""
         out: dict[str, tuple[int, int]] = {}
+        self.unreadable = {}
         real_root = os.path.realpath(self.root) + os.sep
         pending = [(str(self.root), "")]
         while pending:
@@ -261,11 +269,15 @@ class SearchIndex:
                                 continue  # the loader refuses links leaving the content
                             try:
                                 st = item.stat()
-                            except OSError:
+                                _readable(item.path)  # a chmod keeps the stamp: the manifest would say "fresh"
+                            except OSError as exc:
+                                self._cannot_read(item.path, exc)
                                 continue
                             out[prefix + item.name] = (st.st_mtime_ns, st.st_size)
-            except OSError:
+            except OSError as exc:
+                self._cannot_read(folder, exc)
                 continue
+        self.unreadable = dict(sorted(self.unreadable.items()))
         return out
 
     def _manifest(self) -> dict[str, Any] | None:
@@ -426,6 +438,12 @@ class SearchIndex:
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Query the current generation (call :meth:`ensure` first)."""
         return self.open().search(text, expander, **filters)
+
+
+def _readable(path: str) -> None:
+    """Raise the ``OSError`` that reading ``path`` would (one ``access`` call when it may be read)."""
+    if not os.access(path, os.R_OK):
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # the system's reason (or, where access() is wrong, no error)
 
 
 def _manifest_shape(data: dict[str, Any]) -> bool:
