@@ -8,6 +8,7 @@ site's stylesheet and offline shim, and file URLs that work from disk.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from mkdocs.theme import Theme
 
 from kb.core.locale import pgettext
 
-__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "apply_defaults", "asset_files"]
+__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "apply_defaults", "asset_files", "set_site_url"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
@@ -40,6 +41,19 @@ EXTENSIONS: dict[str, dict[str, Any]] = {
     "toc": {"permalink": True}, "pymdownx.details": {}, "pymdownx.superfences": {},
 }
 """Markdown extensions the generated Markdown is written for, with their settings."""
+
+
+SITE_URL = "http://127.0.0.1:8000/"
+"""Where the site is read when neither ``mkdocs.yml`` (``site_url``) nor ``$KB_SITE_URL`` says: the address of
+``mkdocs serve`` and of ``python3 -m http.server -d site``. The canonical links and sitemaps are absolute from it,
+so a site put on a host of its own is built with ``KB_SITE_URL=https://host/path/`` (docs/site.md)."""
+
+
+def set_site_url(config: MkDocsConfig) -> str:
+    """The site's absolute URL, ending in ``/``: ``mkdocs.yml``'s ``site_url``, else ``$KB_SITE_URL``, else ``SITE_URL``."""
+    url = config.site_url or os.environ.get("KB_SITE_URL") or SITE_URL
+    config.site_url = url if url.endswith("/") else url + "/"
+    return config.site_url
 
 
 def palette(lang: str) -> list[dict[str, Any]]:

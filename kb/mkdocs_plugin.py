@@ -47,8 +47,8 @@ from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
 from kb.core.locale import pgettext
-from kb.mkdocs_defaults import apply_defaults, asset_files
-from kb.site import app
+from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
+from kb.site import app, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_name as table_name, script_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
@@ -97,6 +97,7 @@ class _Build:
     loaded: _Loaded
     site: Site
     started: float
+    root_url: str
     search: SearchData | None = None
     calc: CalcSite | None = None
 
@@ -145,10 +146,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         started = time.monotonic()
         loaded = self._load(config)
         primary = lang == langs[0]
+        root_url = set_site_url(config)
         if not primary:  # the other languages' sites sit inside the first's
             config.site_dir = os.path.join(config.site_dir, lang)
-            if config.site_url:
-                config.site_url += f"{lang}/"
+            config.site_url = f"{root_url}{lang}/"
         apply_defaults(config, lang)
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
@@ -159,7 +160,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = build_site(loaded.kb, loaded.results, lang)
-        build = self._build = _Build(lang, primary, loaded, site, started)
+        build = self._build = _Build(lang, primary, loaded, site, started, root_url)
         config.nav = nav_config(site.nav, build.prefix)
         log.info(f"{lang}: building {len(site.pages)} pages")
         return config
@@ -179,6 +180,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if build.primary:
             files.append(File.generated(config, "index.html",
                                         content=_redirect(self.config.languages, config.use_directory_urls)))
+            files.append(File.generated(config, "robots.txt", content=sitemap.robots(build.root_url, self.config.languages)))
         return files
 
     def _add_data(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
@@ -260,12 +262,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return app.without_alternates(output).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
-        """The other languages' 404 page: MkDocs roots its links at ``/`` (no ``site_url``), where the first
-        language's site is; they belong under ``/<lang>/`` (42 broken links in ``en/404.html``, issue 29)."""
+        """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language."""
         build = self._build
-        if template_name != "404.html" or build is None or build.primary or config.site_url:
+        if template_name != "sitemap.xml" or build is None:
             return output_content
-        return re.sub(r'(\s(?:href|src)=")/(?!/)', rf"\1/{build.lang}/", output_content)
+        urls = [_url(page.path, config.use_directory_urls) for page in build.site.pages]
+        return sitemap.sitemap(urls, build.lang, build.root_url, self.config.languages)
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Watch ``content/``: an edit rebuilds the preview (``mkdocs serve --dirty``: only the pages it changed)."""

@@ -748,6 +748,40 @@ def _local_refs(page: Path) -> list[str]:
     return [r for r in refs if not re.match(r"[a-z]+:", r)]
 
 
+def _canonical_links_and_sitemaps_name_every_page(site: Path, pages: list[Path]) -> None:
+    """Every page of both languages has one absolute canonical link, its own address from ``site_url``, and no
+    ``<link rel="alternate">`` (Material would fetch a sitemap from its folder); each language's sitemap lists every
+    page of that language, each with its twin in both, and robots.txt names both sitemaps."""
+    from xml.etree import ElementTree
+
+    from kb.mkdocs_defaults import SITE_URL
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    listed: dict[str, set[str]] = {}
+    for lang, where in (("es", "sitemap.xml"), ("en", "en/sitemap.xml")):
+        for url in ElementTree.parse(site / where).getroot().findall("s:url", ns):
+            loc = url.findtext("s:loc", namespaces=ns)
+            assert loc.startswith(f"{SITE_URL}{lang}/"), loc
+            twins = {a.get("hreflang"): a.get("href") for a in url.findall("x:link[@rel='alternate']", ns)}
+            assert twins == {lg: loc.replace(f"{SITE_URL}{lang}/", f"{SITE_URL}{lg}/", 1) for lg in ("es", "en")}, loc
+            listed.setdefault(lang, set()).update(twins.values())
+    wrong = []
+    for page in pages:
+        rel = page.relative_to(site).as_posix()
+        if page.parent == site or page.name == "404.html":  # the root's redirect; the 404 pages are no address
+            continue
+        text = page.read_text(encoding="utf-8")
+        canonical = re.findall(r'<link rel="canonical" href="([^"]*)"', text)
+        if canonical != [f"{SITE_URL}{rel}"] or '<link rel="alternate"' in text:
+            wrong.append(f"{rel}: canonical {canonical}")
+        if f"{SITE_URL}{rel}" not in listed.get(rel.split("/")[0], set()):
+            wrong.append(f"{rel}: not in its language's sitemap")
+    assert wrong == [], wrong[:20]
+    assert sum(map(len, listed.values())) == 2 * len([p for p in pages if p.parent != site and p.name != "404.html"])
+    assert (site / "robots.txt").read_text(encoding="utf-8").splitlines()[-2:] == [
+        f"Sitemap: {SITE_URL}sitemap.xml", f"Sitemap: {SITE_URL}en/sitemap.xml"]
+
+
 def test_crawl_every_link_script_and_image_resolves_in_both_languages(browser, site: Path, base: str) -> None:
     import html as _html
     from urllib.parse import unquote
@@ -767,6 +801,7 @@ def test_crawl_every_link_script_and_image_resolves_in_both_languages(browser, s
             elif frag and target.suffix == ".html" and f' id="{frag}"' not in target.read_text(encoding="utf-8"):
                 broken.append(f"{page.relative_to(site)}: {ref} (no such anchor)")
     assert broken == [], broken[:20]
+    _canonical_links_and_sitemaps_name_every_page(site, pages)
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:  # and in Chromium nothing a page asks for fails (the theme's sitemap.xml fetches were two per page)
         pg = context.new_page()

@@ -37,7 +37,7 @@ WORKER = "kb-sw.js"
 OFFLINE = "kb-offline.json"
 OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_failed")
 _SOURCE = Path(__file__).resolve().parent / "worker" / WORKER
-_SKIP = (".map", ".gz", "sitemap.xml")
+_SKIP = (".map", ".gz", "sitemap.xml", "robots.txt")
 
 
 def icon_name(size: int) -> str:
@@ -91,7 +91,7 @@ def icon_png(size: int) -> bytes:
 
 
 def _files(root: Path, below: Path, skip: Iterable[Path] = ()) -> list[Path]:
-    """The files under ``below`` (not under ``skip``), sorted, leaving out maps, gzip copies and sitemaps."""
+    """The files under ``below`` (not under ``skip``), sorted, leaving out maps, gzip copies, sitemaps and robots.txt."""
     out = []
     skipped = tuple(skip)
     for dirpath, dirnames, filenames in os.walk(below):
