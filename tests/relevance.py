@@ -32,6 +32,9 @@ def fresh(part: str) -> list[dict]:
     if part not in ("tune", "held"):
         raise ValueError(f"part must be 'tune' or 'held', not {part!r}")
     items = yaml.load(FRESH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    for item in items:
+        if not all(isinstance(a, str) and a for a in item["answer"]):
+            raise ValueError(f"{FRESH}: item n={item['n']}: every answer phrase must be a non-empty string (quote yes/no)")
     return [item for item in items if item["split"] == part]
 
 
@@ -79,9 +82,7 @@ def passage_answers(kb, items: list[dict]) -> dict:
 
     first = found = 0
     for item in items:
-        answers = [a for a in item["answer"] if isinstance(a, str)]  # two items carry a YAML `false` (n 128, 129)
-        if not answers:
-            continue
+        answers = item["answer"]
         hits = kb.search(item["q"], lang=item.get("lang"), limit=1).hits
         if not hits or hits[0].id not in item["expect"]:
             continue
