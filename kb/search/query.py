@@ -441,7 +441,7 @@ def corrections(s: Any, words: Sequence[str], lang: str | None, p: ranking.Param
     """Misspelt word → its correction: only words neither in the index nor words of Spanish or English."""
     out: dict[str, str] = {}
     unknown = [w for w in words if len(w) >= p.spell_min_length and not w.isdigit() and not _known(s, w)]
-    unknown = [w for w in unknown if not ranking.is_known_word(w, p.known_zipf)]
+    unknown = [w for w in unknown if not ranking.is_known_word(w, p.real_word_zipf)]
     if not unknown:
         return out
     said = ranking.query_language(words, p.known_zipf) or lang

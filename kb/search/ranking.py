@@ -43,9 +43,9 @@ entry's game (:func:`game_context` over the word→game table of :func:`context_
 filter, unless no document of theirs matches; results are one per entry (its best document), highest score first,
 ties by document number.
 
-**Spelling.** A word of 4+ letters is corrected only when it is in no field of the index (as typed,
-folded, or as a stem) and is not a word of Spanish or English (:func:`is_known_word`, the
-``wordfreq`` lists). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
+**Spelling.** A word of :attr:`Params.spell_min_length`\+ letters is corrected only when it is in no field of
+the index (as typed, folded, or as a stem) and is not a common word of Spanish or English (:func:`is_known_word`,
+the ``wordfreq`` lists, Zipf ≥ :attr:`Params.real_word_zipf`). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
 language (:func:`query_language`, else the reader's ``lang``; the other language only if that finds
 none) within :func:`max_distance` edits sharing the first letter; the first of
 :func:`rank_corrections` is taken. If no document matches at all, each word's nearest indexed word
@@ -130,9 +130,15 @@ class Params:
     question_words: frozenset[str] = QUESTION_WORDS
     """Words a query drops (:func:`query_words`)."""
     known_zipf: float = 1.5
-    """A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this."""
-    spell_min_length: int = 4
-    """Shortest word a spelling correction is sought for (shorter ones are taken as typed)."""
+    """A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this (:func:`query_language`)."""
+    real_word_zipf: float = 3.0
+    """The spelling guard: a word the index does not hold is taken as meant, never corrected, when its Zipf frequency
+    in Spanish or English reaches this (:func:`is_known_word`). Issue 31: at 1.5 rare forms that are mostly typos
+    ("breech", "frist", "chek", "aera", "preperation" are all in the lists) were never corrected; "tango", "tengo",
+    "squad", "couple" (Zipf 3.6–5.9) are still words."""
+    spell_min_length: int = 3
+    """Shortest word a spelling correction is sought for (shorter ones are taken as typed). 3 since issue 31 ("hul",
+    "luk": within one edit, only when the index does not hold the word and it is no common word)."""
     fuzzy_min_length: int = 3
     """Shortest word the last resort (nothing matched at all) looks a nearest indexed word up for."""
     short_word: int = 5
