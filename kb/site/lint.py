@@ -24,6 +24,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from kb.core.model import Entry, Text, iter_texts
 from kb.link.linker import LINK
+from kb.view.entry import Step, entry_steps, fact_data
 
 __all__ = ["Finding", "visible_text", "lint_page", "identifiers", "catalog_phrases"]
 
@@ -129,17 +130,17 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
 
 
 def _data_strings(e: Entry) -> Iterator[str]:
-    """The strings of an entry's data a reader should never see raw: examples' inputs and outputs, step
-    ids and allowed actions, the values of the kind-specific facts."""
-    for ex in e.data.get("examples") or []:
-        if isinstance(ex, Mapping):
-            yield from (*_strings(ex.get("given")), *_strings(ex.get("expect")))
-    for step in _steps((e.data.get("sequence") or {}).get("steps", []) if e.kind == "sequence" else []):
-        yield str(step.get("id"))
-        yield from (str(a) for a in step.get("allows", []))
-    block = e.data.get(e.kind)
-    if isinstance(block, Mapping) and e.kind != "sequence":
-        yield from (s for k, v in block.items() if k not in ("forms", "abbreviations") for s in _strings(v, keys=False))
+    """The strings of an entry's data a reader should never see raw: examples' inputs and outputs (the model's
+    :class:`~kb.core.model.Example`), step ids and allowed actions (the view's steps, unworded), the values of
+    the kind-specific facts the page shows (:func:`kb.view.entry.fact_data`), a term's forbidden forms."""
+    for ex in e.examples:
+        yield from (*_strings(ex.given), *_strings(ex.expect))
+    for step in _steps(entry_steps(e, "es")):
+        yield step.id
+        yield from (span.text for action in step.allows for span in action)
+    yield from (s for k, v in fact_data(e).items() if k not in ("forms", "abbreviations") for s in _strings(v, keys=False))
+    if e.term:  # words a term must never be rendered as (the model's Term.forbidden), in either language
+        yield from (w for words in e.term.forbidden.values() for w in words)
 
 
 def _prose_words(e: Entry, lang: str) -> set[str]:
@@ -155,11 +156,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w.strip("-'’").lower() for w in _WORD.findall(LINK.sub(" ", text)))
 
 
-def _steps(steps: Any) -> Iterator[Mapping[str, Any]]:
-    for step in steps if isinstance(steps, list) else []:
-        if isinstance(step, Mapping):
-            yield step
-            yield from _steps(step.get("steps"))
+def _steps(steps: Iterable[Step]) -> Iterator[Step]:
+    for step in steps:
+        yield step
+        yield from _steps(step.steps)
 
 
 def catalog_phrases(mine: dict[str, str], theirs: dict[str, str]) -> set[str]:

@@ -27,7 +27,7 @@ from kb.mechanics.procedures import numbered_steps
 from kb.view.worked import ExampleView, Names, example_view
 
 __all__ = ["Span", "Value", "Row", "Table", "Prose", "Step", "Steps", "Example", "Refs", "Questions", "Ruling",
-           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "value", "forms", "facts", "modifier_rows", "interface", "content_texts", "shown_links", "SECTIONS", "CONTENT", "LITERAL", "REF"]
+           "Source", "Section", "EntryView", "entry_view", "sequence_steps", "entry_steps", "fact_data", "value", "forms", "facts", "modifier_rows", "interface", "content_texts", "shown_links", "SECTIONS", "CONTENT", "LITERAL", "REF"]
 
 CONTENT, LITERAL, REF = "content", "literal", "ref"
 """The kinds of :class:`Span`."""
@@ -267,16 +267,38 @@ def _phase(data: str, lang: str, titles: Callable[[str], Text | None], names: Na
     return (Span(shown, REF, target, step_id or None),)
 
 
+def fact_data(entry: Entry) -> dict[str, Any]:
+    """The kind-specific facts an entry's page shows, as the content gives them (key → datum): what :func:`facts`
+    words, and a ruling's authority and date (its section shows them). A sequence's steps are
+    :func:`entry_steps`; a ruling's question and answer are prose."""
+    block = entry.data.get(entry.kind)
+    if not isinstance(block, dict) or entry.kind == "sequence":
+        return {}
+    if entry.kind == "ruling":
+        return {k: block[k] for k in _RULING_FACTS if k in block}
+    return {k: v for k, v in block.items() if k not in _HIDDEN_FACTS}
+
+
+_RULING_FACTS = ("authority", "date")
+
+
 def facts(entry: Entry, lang: str, titles: Callable[[str], Text | None] = _no_names, names: Names = _no_names,
           keys: Iterable[str] | None = None) -> list[Row]:
     """Kind-specific facts as rows (only those named in ``keys`` when given); ids among the values shown by
-    their names. A sequence's steps and a ruling's question and answer have sections of their own."""
-    block = entry.data.get(entry.kind)
-    if not isinstance(block, dict) or entry.kind in ("sequence", "ruling"):
+    their names. A sequence's steps and a ruling have sections of their own."""
+    if entry.kind == "ruling":
         return []
     wanted = None if keys is None else set(keys)
-    return [Row(_literal(interface(k, lang)), _fact(k, v, lang, titles, names)) for k, v in block.items()
-            if k not in _HIDDEN_FACTS and (wanted is None or k in wanted)]
+    return [Row(_literal(interface(k, lang)), _fact(k, v, lang, titles, names)) for k, v in fact_data(entry).items()
+            if wanted is None or k in wanted]
+
+
+def entry_steps(entry: Entry, lang: str, titles: Callable[[str], Text | None] = _no_names,
+                names: Names = _no_names) -> tuple[Step, ...]:
+    """A sequence entry's steps (none for another kind) by :func:`sequence_steps`; without ``titles`` and
+    ``names``, step ids and allowed actions are the content's own words."""
+    seq = entry.data.get("sequence") if entry.kind == "sequence" else None
+    return sequence_steps(seq.get("steps", []), lang, entry.game, titles, names) if isinstance(seq, dict) else ()
 
 
 def sequence_steps(items: Any, lang: str, game: str = "", titles: Callable[[str], Text | None] = _no_names,
@@ -322,7 +344,7 @@ def _ruling(entry: Entry, lang: str) -> Ruling | None:
     data = entry.data.get("ruling") if entry.kind == "ruling" else None
     if not isinstance(data, dict):
         return None
-    rows = tuple(Row(_literal(interface(k, lang)), value(data[k], lang)) for k in ("authority", "date") if k in data)
+    rows = tuple(Row(_literal(interface(k, lang)), value(v, lang)) for k, v in fact_data(entry).items())
     return Ruling(value(data.get("question"), lang), value(data.get("answer"), lang), rows)
 
 
@@ -388,7 +410,7 @@ def _steps_of(a: _Ask) -> Body | None:
     seq = a.entry.data.get("sequence") if a.entry.kind == "sequence" else None
     if not isinstance(seq, dict):
         return None
-    steps = sequence_steps(seq.get("steps", []), a.lang, a.entry.game, a.titles, a.names)
+    steps = entry_steps(a.entry, a.lang, a.titles, a.names)
     return Steps(steps, value(seq["repeats"], a.lang) if seq.get("repeats") else ())
 
 
