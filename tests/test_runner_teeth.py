@@ -18,7 +18,8 @@ import pytest
 from kb.core.loader import _examples
 from kb.core.model import Entry, Marks, Text
 from kb.examples.runner import check_examples, run_example
-from kb.mechanics import Chance, Registry, RuleError, Trace, outcome, resolver
+from kb.mechanics import KINDS_OF_NO, Chance, Registry, RuleError, Trace, outcome, resolver
+from kb.view.worked import refusal_sentence
 
 
 @resolver("t.values", outputs={"n": "a number", "f": "a fraction", "items": "a list", "table": "a mapping",
@@ -96,11 +97,13 @@ def test_a_wrong_error_code_fails() -> None:
 
 
 def test_a_wrong_kind_of_no_fails() -> None:
-    for got, want in (("unstated", "forbidden"), ("forbidden", "elsewhere"), ("elsewhere", "unstated")):
-        failed(run("t.refuse", {"kind": got}, expect_error={"code": "too-far", "kind": want}),
-               f"kind {got}; expected {want}")
-    r = run("t.refuse", {"kind": "unstated"}, expect_error={"code": "too-far", "kind": "unstated"})
-    assert r.passed and r.kind == "unstated"
+    for got in KINDS_OF_NO:
+        for want in KINDS_OF_NO:
+            r = run("t.refuse", {"kind": got}, expect_error={"code": "too-far", "kind": want, "see": "t.other"})
+            if got == want:
+                assert r.passed and r.kind == got and r.details == (), r.details
+            else:
+                assert r.status == "failed" and r.details == (f"the refusal is of kind {got}; expected {want}",)
 
 
 def test_elsewhere_carries_the_entry_it_names() -> None:
@@ -118,8 +121,25 @@ def test_a_refusal_no_example_expects_fails() -> None:
 
 
 def test_a_resolver_cannot_raise_an_unknown_kind() -> None:
-    with pytest.raises(ValueError, match="one of forbidden, unstated, elsewhere"):
+    with pytest.raises(ValueError, match="one of forbidden, unstated, elsewhere, impossible, incomplete"):
         RuleError("x", "x", "x", kind="maybe")
+
+
+@pytest.mark.parametrize("kind, es, en", [
+    ("forbidden", "La regla lo prohíbe: 13 en 2D6", "The rules forbid it: 13 en 2D6"),
+    ("unstated", "El texto no lo dice: 13 en 2D6", "The rules don't say: 13 en 2D6"),
+    ("elsewhere", "Es otro caso: 13 en 2D6 Véase Tirada.", "Another case: 13 en 2D6 See Tirada."),
+    ("impossible", "Esa situación no puede darse: 13 en 2D6", "That cannot happen: 13 en 2D6"),
+    ("incomplete", "Falta un dato: 13 en 2D6", "Missing information: 13 en 2D6"),
+])
+def test_each_kind_of_no_reads_as_its_own_sentence(kind: str, es: str, en: str) -> None:
+    """What a page, kb show and a calculator print for each kind, in both languages: only ``forbidden``
+    says the rules forbid it."""
+    see = "Tirada" if kind == "elsewhere" else None
+    assert (refusal_sentence(kind, "13 en 2D6", see, "es"), refusal_sentence(kind, "13 en 2D6", see, "en")) == (es, en)
+    bare = {lang: refusal_sentence(kind, None, None, lang) for lang in ("es", "en")}
+    forbids = [lang for lang, said in bare.items() if "prohíbe" in said or "forbid" in said]
+    assert forbids == (["es", "en"] if kind == "forbidden" else [])
 
 
 # --- probabilities ---------------------------------------------------------------------------------
@@ -186,7 +206,11 @@ def test_odds_over_a_total_the_rules_do_not_cover_are_not_exact() -> None:
     """The odds side of "unstated": a total on which the source is silent is not a miss; the stated chance
     cannot be checked as exact (a forbidden total is: it cannot happen)."""
     failed(run("t.silent", probability="1/3"), "cannot be exact: the rules do not say what happens when 1d6 gives 6")
-    assert run("t.silent", {"kind": "forbidden"}, probability="1/3").passed
+    failed(run("t.silent", {"kind": "incomplete"}, probability="1/3"),
+           "cannot be exact: the rule needs a fact the example does not give when 1d6 gives 6")
+    for out_of_the_count in ("forbidden", "impossible", "elsewhere"):
+        r = run("t.silent", {"kind": out_of_the_count}, probability="1/3")
+        assert r.passed, (out_of_the_count, r.details)
 
 
 def test_a_mapping_is_not_a_list_nor_a_list_a_mapping() -> None:
@@ -228,3 +252,22 @@ def test_each_early_answer_is_an_error_with_its_code() -> None:
 
 def test_a_probability_the_resolver_does_not_state_is_said() -> None:
     failed(run("t.values", probability="1/2"), "the resolver states no probability")
+
+
+def test_the_schema_takes_every_kind_of_no_and_no_other() -> None:
+    import json
+
+    from kb.core.schema import schema_text
+
+    found = json.loads(schema_text())
+    stack, enums = [found], []
+    while stack:  # every 'kind' enum under expect_error, wherever the schema nests it
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "expect_error" in node.get("properties", {}):
+                enums += [alt["properties"]["kind"]["enum"] for alt in node["properties"]["expect_error"]["anyOf"]
+                          if "properties" in alt]
+            stack += list(node.values())
+        elif isinstance(node, list):
+            stack += node
+    assert enums == [list(KINDS_OF_NO)]

@@ -55,7 +55,8 @@ def test_the_outcome_is_set_apart_with_its_odds(sites) -> None:
 def test_a_refusal_box_says_its_kind(sites) -> None:
     from kb.site.render import _REFUSAL_BOX
 
-    assert _REFUSAL_BOX == {"forbidden": "failure", "unstated": "question", "elsewhere": "info"}
+    assert _REFUSAL_BOX == {"forbidden": "failure", "unstated": "question", "elsewhere": "info", "impossible": "warning",
+                            "incomplete": "note"}
 
 
 def test_kb_show_prints_the_same_layout() -> None:

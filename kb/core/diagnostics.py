@@ -89,8 +89,9 @@ CODES: dict[str, tuple[str, str]] = {
     "input-out-of-range": (ERROR, "{where} = {value} is outside what '{resolver}' takes: {range}"),
     "unknown-output": (ERROR, "resolver '{resolver}' gives no output '{name}'{hint}"),
     "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),
-    "error-kind-missing": (ERROR, "example '{id}': 'expect_error' names no kind; write {{code: {error}, kind: forbidden|unstated|elsewhere}}"
-                           " (forbidden: a rule forbids it; unstated: the source does not say; elsewhere: another entry's case, with 'see')"),
+    "error-kind-missing": (ERROR, "example '{id}': 'expect_error' names no kind; write {{code: {error}, kind: forbidden|unstated|elsewhere|impossible|incomplete}}"
+                           " (forbidden: a rule forbids it; unstated: the source does not say; elsewhere: another entry's case, with 'see';"
+                           " impossible: the situation cannot happen; incomplete: a fact the rule needs is missing)"),
     "error-see-missing": (ERROR, "example '{id}': a refusal of kind 'elsewhere' names the entry that covers the case: add 'see: <id>'"),
     "example-failed": (ERROR, "example '{id}' failed: {details}"),
     "example-wording": (WARNING, "example '{id}' ({lang}) reads wrong: {finding}"),

@@ -128,7 +128,7 @@ class Example(Plain):
     expect_error: str | None
     """Expected error code instead of outputs."""
     error_kind: str | None
-    """What the expected refusal means: ``forbidden``, ``unstated`` or ``elsewhere`` (``None`` when not given)."""
+    """What the expected refusal means: ``forbidden``, ``unstated``, ``elsewhere``, ``impossible`` or ``incomplete`` (``None`` when not given)."""
     error_see: str | None
     """The entry the refusal points to: the rule that forbids it, or the entry that covers the other case."""
     tolerance: float | None

@@ -43,7 +43,7 @@ class ExampleResult:
     message: Step | None = None
     """What the rule error said, in both languages (when the resolver refused the inputs)."""
     kind: str | None = None
-    """What the refusal means, when the resolver refused: ``forbidden``, ``unstated`` or ``elsewhere``."""
+    """What the refusal means, when the resolver refused: ``forbidden``, ``unstated``, ``elsewhere``, ``impossible`` or ``incomplete``."""
 
     @property
     def see(self) -> str | None:
@@ -307,18 +307,21 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
         return problems
     ways = distribution(parse(ch.dice))
     hits = 0
-    silent = []  # totals on which the source does not say what happens: the odds cannot count them as misses
+    silent: list[int] = []  # totals on which the source does not say what happens: not misses, not hits
+    lacking: list[int] = []  # totals on which the rule needs a fact the inputs do not give (a re-roll, a choice)
     for total, n in ways.items():
         try:
             values = res.func(**{**kwargs, ch.roll: total}).values
-        except RuleError as err:
-            if err.kind == "unstated":
-                silent.append(total)
+        except RuleError as err:  # forbidden, impossible, elsewhere: that total cannot happen here, out of the count
+            {"unstated": silent, "incomplete": lacking}.get(err.kind, []).append(total)
             continue
         hits += n * (values.get(ch.output) == ch.when)
     if silent:
         problems.append(f"the chance of {ch.event.en} cannot be exact: the rules do not say what happens when "
                         f"{ch.dice} gives {', '.join(map(str, silent))}")
+    if lacking:
+        problems.append(f"the chance of {ch.event.en} cannot be exact: the rule needs a fact the example does not give "
+                        f"when {ch.dice} gives {', '.join(map(str, lacking))}")
     counted = Fraction(hits, sum(ways.values()))
     if counted != ch.probability:
         problems.append(f"the chance of {ch.event.en} is stated as {ch.probability}, but {ch.output} = {ch.when!r} "

@@ -180,10 +180,12 @@ def outcome(trace: Trace, odds: Chance | Fraction | None = None, /, **values: An
     return Outcome(values, tuple(trace.steps), odds)
 
 
-KINDS_OF_NO = ("forbidden", "unstated", "elsewhere")
+KINDS_OF_NO = ("forbidden", "unstated", "elsewhere", "impossible", "incomplete")
 """What a refusal means: ``forbidden`` — a rule forbids it (the example's entry, or the one it names);
 ``unstated`` — the source does not say, and the knowledge base will not invent a ruling (the message
-says what is missing); ``elsewhere`` — another case, which another entry covers (the example names it)."""
+says what is missing); ``elsewhere`` — another case, which another entry covers (the example names it);
+``impossible`` — the situation cannot happen at the table (13 on 2D6, a phase the round does not have);
+``incomplete`` — the situation lacks a fact the rule needs to settle it (a Roll-Off, a height, a choice)."""
 
 
 class RuleError(KbError):
@@ -191,7 +193,8 @@ class RuleError(KbError):
 
     ``kind`` is one of :data:`KINDS_OF_NO`: ``forbidden`` (the default: a rule forbids what the inputs
     describe), ``unstated`` (the source does not say what happens: the message says what is missing),
-    ``elsewhere`` (another case, covered by another entry).
+    ``elsewhere`` (another case, covered by another entry), ``impossible`` (the inputs describe what
+    cannot happen), ``incomplete`` (the inputs lack a fact the rule needs: the message names it).
 
     Like :meth:`Trace.add`, the message may hold ``{name}`` fields filled from ``values``: a page then
     shows the ids among them by their names (``RuleError("same-type", "{a} y {b} son del mismo tipo",
@@ -210,7 +213,7 @@ class RuleError(KbError):
         super().__init__(step.text.en)
         self.code = code
         self.kind = kind
-        """``forbidden``, ``unstated`` or ``elsewhere`` (:data:`KINDS_OF_NO`)."""
+        """``forbidden``, ``unstated``, ``elsewhere``, ``impossible`` or ``incomplete`` (:data:`KINDS_OF_NO`)."""
         self.text = step.text
         self.step = step
         """The message as a step: worded per language, with its values kept as data."""

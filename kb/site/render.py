@@ -164,7 +164,8 @@ def stepper(sequence_id: str, lang: str, lines: list[str]) -> list[str]:
             f'data-kb-words="{html.escape(words)}" markdown="1">', "", *lines, "", "</div>"]
 
 
-_REFUSAL_BOX = {"forbidden": "failure", "unstated": "question", "elsewhere": "info"}
+_REFUSAL_BOX = {"forbidden": "failure", "unstated": "question", "elsewhere": "info", "impossible": "warning",
+                "incomplete": "note"}
 """The admonition that sets a refusal apart, by its kind of "no"."""
 
 

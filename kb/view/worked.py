@@ -67,7 +67,7 @@ class ExampleView:
     verified: bool | None
     """Whether the build verified it (``None`` when not run)."""
     refusal: str | None = None
-    """When the outcome is a refusal, its kind: ``forbidden``, ``unstated`` or ``elsewhere``."""
+    """When the outcome is a refusal, its kind: ``forbidden``, ``unstated``, ``elsewhere``, ``impossible`` or ``incomplete``."""
     see: str | None = None
     """The id of the entry the refusal points to (the rule that forbids it, or the other case's entry)."""
 
@@ -209,7 +209,14 @@ def _see_name(see: str | None, entry: Entry, find: Names, lang: str) -> str | No
 
 def refusal_sentence(kind: str, reason: str | None, see: str | None, lang: str) -> str:
     """What a refusal tells a player, by its kind: the rules forbid it (naming the rule when it is another
-    entry's), the rules don't say, or it is another case (naming the entry that covers it)."""
+    entry's), the rules don't say, it is another case (naming the entry that covers it), that cannot happen,
+    or a fact is missing."""
+    if kind == "impossible":
+        return gettext(lang, "That cannot happen: {reason}").format(reason=reason) if reason \
+            else gettext(lang, "That cannot happen.")
+    if kind == "incomplete":
+        return gettext(lang, "Missing information: {reason}").format(reason=reason) if reason \
+            else gettext(lang, "Missing information.")
     if kind == "unstated":
         return gettext(lang, "The rules don't say: {reason}").format(reason=reason) if reason \
             else gettext(lang, "The rules don't say.")
