@@ -29,7 +29,7 @@ examples:
   - id: bad-roll
     mechanic: check.roll-under
     given: {target: 10, roll: 25}
-    expect_error: {code: impossible-roll, kind: forbidden}
+    expect_error: {code: impossible-roll, kind: impossible}
 """
 
 

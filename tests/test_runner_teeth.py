@@ -271,3 +271,29 @@ def test_the_schema_takes_every_kind_of_no_and_no_other() -> None:
         elif isinstance(node, list):
             stack += node
     assert enums == [list(KINDS_OF_NO)]
+
+
+def test_the_documented_count_of_each_kind_is_the_bundled_contents() -> None:
+    """docs/format.md's table of refusals by pack and kind is the bundled content's (a kind changed in a
+    pack, or an example added, without the reading documented fails here)."""
+    import re
+    from collections import Counter
+
+    from kb.api import KnowledgeBase
+
+    root = Path(__file__).resolve().parent.parent
+    kb = KnowledgeBase.load(root / "content", use_cache=False)
+    found = Counter((e.game, ex.error_kind) for e in kb.entries.values() for ex in e.examples if ex.expect_error)
+    doc = (root / "docs" / "format.md").read_text(encoding="utf-8")
+    head = "| pack | " + " | ".join(KINDS_OF_NO) + " | total |"
+    assert head in doc
+    rows = doc[doc.index(head):].split("\n\n", 1)[0].splitlines()[2:]
+    table = {}
+    for row in rows:
+        pack, *counts = [c.strip() for c in row.strip("|").split("|")]
+        table[pack] = [int(re.sub(r"\D", "", c)) for c in counts]
+    games = sorted({g for g, _ in found})
+    want = {g: [found[g, k] for k in KINDS_OF_NO] + [sum(found[g, k] for k in KINDS_OF_NO)] for g in games}
+    want["all"] = [sum(found[g, k] for g in games) for k in KINDS_OF_NO] + [sum(found.values())]
+    assert None not in {k for _, k in found}
+    assert table == want

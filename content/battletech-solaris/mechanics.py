@@ -82,7 +82,7 @@ def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[st
             return win, lose
         trace.add("Empate: se repite la tirada", "Tie: roll again")
     raise RuleError("unresolved-tie", "la iniciativa sigue empatada: falta otra tirada",
-                    "initiative is still tied: another round of rolls is needed")
+                    "initiative is still tied: another round of rolls is needed", kind="incomplete")
 
 
 # --- Swamp -------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
             trace.add("La infantería que salta no queda atrapada", "Jumping infantry does not get stuck")
             return outcome(trace, _free(Fraction(1), moment), check="none", target=None, stuck=False)
         raise RuleError("cannot-jump", "solo los 'Mechs y la infantería saltan en estas reglas",
-                        "only 'Mechs and infantry jump in these rules")
+                        "only 'Mechs and infantry jump in these rules", kind="unstated")
     if unit == "infantry":
         need = INFANTRY_STUCK_AT_MOST + 1 if moment == "entering" else INFANTRY_ESCAPE_AT_LEAST
         if moment == "entering":
@@ -149,7 +149,7 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
     else:
         if piloting_skill is None:
             raise RuleError("missing-skill", "hace falta la habilidad de pilotaje de la unidad",
-                            "the unit's piloting skill is needed")
+                            "the unit's piloting skill is needed", kind="incomplete")
         need = piloting_skill
         what = "al entrar" if moment == "entering" else "al principio de la fase de movimiento"
         what_en = "on entering" if moment == "entering" else "at the start of the movement phase"
@@ -484,7 +484,7 @@ def skid_slide(hexes_moved: int, falling_damage: int,
     trace = Trace()
     if hexes_moved < 0 or falling_damage < 0:
         raise RuleError("negative", "ni los hexágonos movidos ni el daño pueden ser negativos",
-                        "neither hexes moved nor damage can be negative")
+                        "neither hexes moved nor damage can be negative", kind="impossible")
     slide = ceil(hexes_moved / 2)
     per_hex = ceil(falling_damage / 2)
     trace.add("Se desliza {m} / 2 = {s} {s:p:hexágono|hexágonos} (redondeando hacia arriba)",
@@ -635,7 +635,7 @@ def underwater_physical(attack: Literal["physical", "death-from-above"], damage:
     """Physical attacks and death from above when water is involved."""
     trace = Trace()
     if damage < 0:
-        raise RuleError("negative", "el daño no puede ser negativo", "damage cannot be negative")
+        raise RuleError("negative", "el daño no puede ser negativo", "damage cannot be negative", kind="impossible")
     if attack == "death-from-above":
         if attacker_in_water or attacker_underwater:
             raise RuleError("dfa-from-water", "desde el agua no hay muerte desde el cielo: los retrorreactores no funcionan",
@@ -672,7 +672,7 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
     trace = Trace()
     _check_2d6(roll)
     if engine_slots < 0:
-        raise RuleError("negative", "los espacios del reactor no son negativos", "engine slots are not negative")
+        raise RuleError("negative", "los espacios del reactor no son negativos", "engine slots are not negative", kind="impossible")
     if event == "submerging-damaged":
         if roll is not None:
             raise RuleError("no-roll-on-submerging", "no se tira por sumergirse ya dañado",
@@ -757,7 +757,7 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
     if rolls is not None:
         if target is None:
             raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
-                            "the piloting skill is needed to judge the rolls")
+                            "the piloting skill is needed to judge the rolls", kind="incomplete")
         reached, falls = 0, False
         for k, r in enumerate(rolls, 1):
             if falls:
@@ -833,7 +833,7 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
                 trace.add("Caída: sale {r}; sigue en pie", "Fall: rolls {r}; stays standing", r=fall_roll)
     elif leg_roll is not None or fall_roll is not None:
         raise RuleError("missing-skill", "para juzgar las tiradas hace falta la habilidad de pilotaje",
-                        "the piloting skill is needed to judge the rolls")
+                        "the piloting skill is needed to judge the rolls", kind="incomplete")
     event = None if odds is None else Chance.of(odds, "superar los dos chequeos de pilotaje", "passing both piloting rolls")
     return outcome(trace, event, mp=DROP_DOWN_MP, leg_modifier=leg_mod, fall_modifier=fall_mod, leg_damage=leg_damage,
                    leg_critical_rolls=crits, falls=falls)

@@ -95,7 +95,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                         used=used, kind="elsewhere")
     if target_hidden and (target_engaged or kind == "close-combat"):
         raise RuleError("hidden-and-engaged", "trabarse en combate revela a la miniatura oculta",
-                        "being engaged reveals a hidden model")
+                        "being engaged reveals a hidden model", kind="impossible")
     if aim and rapid_fire:
         raise RuleError("one-shooting-action",
                         "Apuntar y Fuego rápido son dos acciones de disparo: solo cabe una por turno",
@@ -209,7 +209,7 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
             raise RuleError("activation-ended", "{a} termina la activación", "{a} ends the activation", a=ended_by)
         if block.get("passive"):
             raise RuleError("passive-action", "{a} es una acción pasiva: no se elige ni cuesta puntos",
-                            "{a} is a passive action: it is not chosen and costs no points", a=action_id)
+                            "{a} is a passive action: it is not chosen and costs no points", a=action_id, kind="elsewhere")
         kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
         for k in kinds:
             if k in seen:
@@ -302,7 +302,7 @@ def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
         raise RuleError("bad-count", "hay que jugar al menos una carta", "at least one card must be played")
     if play > hand:
         raise RuleError("not-enough-cards", "no hay bastantes cartas en la mano (hay {h})",
-                        "there are not enough cards in hand ({h})", h=hand)
+                        "there are not enough cards in hand ({h})", h=hand, kind="impossible")
     total = played_this_turn + play
     if total > CARDS_PER_TURN:
         raise RuleError("two-per-turn", "ya {n:p:se ha jugado|se han jugado} {n}; el máximo por turno es 2",

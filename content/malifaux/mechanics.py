@@ -43,7 +43,7 @@ def _with_elevation(trace: Trace, distance: float, elevation_a: float, elevation
         return diff, distance, False
     if ht_a is None or ht_b is None:
         raise RuleError("missing-height", "con elevaciones distintas hace falta la Ht de las dos miniaturas",
-                        "with different elevations the Ht of both models is needed")
+                        "with different elevations the Ht of both models is needed", kind="incomplete")
     smaller = min(ht_a, ht_b)
     if smaller > diff:
         trace.add("Diferencia de elevación {diff}; la miniatura menor tiene Ht {ht} > {diff}: no se suma",
@@ -238,7 +238,7 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
     unmeasured = [m for m in engaged_with if m not in distances]
     if unmeasured:
         raise RuleError("missing-distance", "falta la distancia al objetivo de {m}",
-                        "the distance to the target is missing for {m}", m=unmeasured)
+                        "the distance to the target is missing for {m}", m=unmeasured, kind="incomplete")
     within_2 = [m for m, d in distances.items() if m != target and d <= SHOOTING_INTO_COMBAT_RADIUS]
     trace.add("A {r}\" o menos de {t} (distancia en pulgadas): {w}", "Within {r}\" of {t} (distance in inches): {w}",
               r=SHOOTING_INTO_COMBAT_RADIUS, t=target, w={m: distances[m] for m in within_2} or ["—"])
@@ -276,7 +276,8 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
             raise RuleError("attacker-flips", "el Atacante no voltea carta por sí mismo",
                             "the attacker flips no card for itself")
         raise RuleError("wrong-flips", "hay que voltear exactamente una carta por cada una: {c}",
-                        "exactly one card must be flipped for each of them: {c}", c=candidates)
+                        "exactly one card must be flipped for each of them: {c}", c=candidates,
+                        kind="incomplete" if set(candidates) - set(flips) else "forbidden")
     picked = flip_select(flips, True, choice)
     trace.steps.extend(picked.trace)
     final = picked.values["target"]
@@ -323,10 +324,10 @@ def simultaneous(context: Context, effects: dict[str, Source], first_player_orde
                                 step=step, group=group, kind="unstated")
             if pick is None:
                 raise RuleError("choice-needed", "el jugador del paso «{step}» debe elegir el orden de {group}",
-                                "the player of the step “{step}” must choose the order of {group}", step=step, group=group)
+                                "the player of the step “{step}” must choose the order of {group}", step=step, group=group, kind="incomplete")
             if sorted(pick) != sorted(group):
                 raise RuleError("bad-choice", "el orden elegido debe contener exactamente {group}",
-                                "the chosen order must hold exactly {group}", group=group)
+                                "the chosen order must hold exactly {group}", group=group, kind="incomplete")
             group = list(pick)
         if group and numbers[step] is None:
             trace.add("Antes de los pasos numerados ({step}): {g}", "Before the numbered steps ({step}): {g}", step=step, g=group)

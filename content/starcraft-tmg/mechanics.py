@@ -56,7 +56,7 @@ def _step(steps: list[Mapping[str, Any]], step_id: str) -> Mapping[str, Any]:
     for step in flatten_steps(steps):
         if step["id"] == step_id:
             return step
-    raise RuleError("unknown-step", "la ronda no tiene un paso «{step}»", "the round has no step “{step}”", step=step_id)
+    raise RuleError("unknown-step", "la ronda no tiene un paso «{step}»", "the round has no step “{step}”", step=step_id, kind="impossible")
 
 
 def _check_2d6(rolls: dict[str, int]) -> None:
@@ -64,7 +64,7 @@ def _check_2d6(rolls: dict[str, int]) -> None:
     for player, value in rolls.items():
         if not dice.low <= value <= dice.high:
             raise RuleError("impossible-roll", "{p} no puede sacar {v} con 2D6 (2–12)",
-                            "{p} cannot roll {v} on 2D6 (2–12)", p=player, v=value)
+                            "{p} cannot roll {v} on 2D6 (2–12)", p=player, v=value, kind="impossible")
 
 
 def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
@@ -116,14 +116,14 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
             raise RuleError("bad-count", "{p} no puede tener {n} {n:p:unidad|unidades}", "{p} cannot have {n} {n:p:unit|units}", p=p, n=n)
     for p in reserves:
         if p not in players:
-            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=p)
+            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=p, kind="impossible")
     if reserves and phase != "movement":
         raise RuleError("deploy-only-in-movement", "solo se despliega desde la reserva en la fase de Movimiento",
                         "units are only deployed from Reserves in the Movement phase")
     starts = starts or holder
     for who in (holder, starts):
         if who not in players:
-            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=who)
+            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=who, kind="impossible")
 
     steps = _round_steps(context)
     allowed = list(_step(steps, phase).get("allows", []))
@@ -152,7 +152,7 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     for n, decision in enumerate(decisions, 1):
         if len(passed) == 2:
             raise RuleError("phase-over", "la decisión {n} llega cuando los dos jugadores ya han pasado",
-                            "decision {n} comes after both players have passed", n=n)
+                            "decision {n} comes after both players have passed", n=n, kind="impossible")
         if len(decision) != 1:
             raise RuleError("bad-decision", "la decisión {n} debe nombrar a un jugador y lo que hace",
                             "decision {n} must name one player and what they do", n=n)
@@ -194,7 +194,7 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
             if pool[player] == 0:
                 raise RuleError("no-unit-for-action",
                                 "{p} no tiene ninguna unidad que pueda hacer {a}",
-                                "{p} has no unit that can take {a}", p=player, a=action)
+                                "{p} has no unit that can take {a}", p=player, a=action, kind="impossible")
             pool[player] -= 1
             activations[player] += 1
             markers[player] += 1
@@ -207,7 +207,7 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
 
     if len(passed) < 2:
         raise RuleError("phase-unfinished", "las decisiones acaban antes de que pasen los dos jugadores",
-                        "the decisions end before both players have passed")
+                        "the decisions end before both players have passed", kind="incomplete")
     if marker_for:
         trace.add("{p} tendrá el First Player Marker en la fase {nxt}", "{p} will hold the First Player Marker in the {nxt} phase",
                   p=passed[0], nxt=marker_for)
@@ -237,23 +237,23 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
         raise RuleError("bad-round", "no hay ronda {r}", "there is no round {r}", r=round)
     if round > LAST_ROUND:
         raise RuleError("past-last-round", "la partida dura como mucho {n} rondas: no hay ronda {r}",
-                        "a game lasts at most {n} rounds: there is no round {r}", n=LAST_ROUND, r=round)
+                        "a game lasts at most {n} rounds: there is no round {r}", n=LAST_ROUND, r=round, kind="impossible")
     if round == 1:
         if roll_off is None:
             raise RuleError("missing-roll-off", "la ronda 1 empieza con un Roll-Off de 2D6",
-                            "round 1 starts with a 2D6 Roll-Off")
+                            "round 1 starts with a 2D6 Roll-Off", kind="incomplete")
         winner = _roll_off(trace, roll_off)
         if choice is None:
             raise RuleError("missing-choice", "{w} tiene que decidir a quién da el First Player Marker",
-                            "{w} must decide who gets the First Player Marker", w=winner)
+                            "{w} must decide who gets the First Player Marker", w=winner, kind="incomplete")
         if choice not in roll_off:
-            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=choice)
+            raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=choice, kind="impossible")
         trace.add("{w} da el First Player Marker a {c}", "{w} gives the First Player Marker to {c}", w=winner, c=choice)
         return outcome(trace, holder=choice, decided_by="roll-off", roll_off_winner=winner)
 
     if vp is None:
         raise RuleError("missing-vp", "para la ronda {r} hacen falta los VP al final de la ronda {b}",
-                        "round {r} needs the VP at the end of round {b}", r=round, b=round - 1)
+                        "round {r} needs the VP at the end of round {b}", r=round, b=round - 1, kind="incomplete")
     _two_players(list(vp), "vp")
     trace.add("VP al final de la ronda {r}: {vp}", "VP at the end of round {r}: {vp}", r=round - 1,
               vp=dict(vp))
@@ -265,9 +265,9 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
         return outcome(trace, holder=holder, decided_by="fewer-vp", roll_off_winner=None)
     trace.add("Empate a {v} VP: se hace otro Roll-Off", "Tied at {v} VP: another Roll-Off is made", v=va)
     if roll_off is None:
-        raise RuleError("missing-roll-off", "con empate a VP hace falta otro Roll-Off", "a VP tie needs another Roll-Off")
+        raise RuleError("missing-roll-off", "con empate a VP hace falta otro Roll-Off", "a VP tie needs another Roll-Off", kind="incomplete")
     if set(roll_off) != set(vp):
-        raise RuleError("unknown-player", "el Roll-Off debe ser entre los dos jugadores", "the Roll-Off must be between the two players")
+        raise RuleError("unknown-player", "el Roll-Off debe ser entre los dos jugadores", "the Roll-Off must be between the two players", kind="impossible")
     winner = _roll_off(trace, roll_off)
     trace.add("El capítulo 07 no dice si {w} se queda el marcador o lo asigna como en la ronda 1",
               "Chapter 07 does not say whether {w} keeps the marker or assigns it as in round 1", w=winner)

@@ -304,13 +304,13 @@ def _choose_target(trace: Trace, a: dict, enemies: Troops, forced: list[str], ta
             target = forced[0]
         elif not forced:
             raise RuleError("no-combat", "ninguna área de amenaza activa obliga a combatir y no se ha elegido a quién golpear",
-                            "no active threat area forces a combat and no troop was chosen to hit")
+                            "no active threat area forces a combat and no troop was chosen to hit", kind="elsewhere")
         else:
             raise RuleError("choose-target", "{f} obligan a combatir: el atacante debe elegir a quién golpea",
-                            "{f} force combat: the attacker must choose whom to hit", f=forced)
+                            "{f} force combat: the attacker must choose whom to hit", f=forced, kind="incomplete")
     if target not in enemies:
         raise RuleError("unknown-target", "{t} no es una tropa enemiga de este combate",
-                        "{t} is not an enemy troop in this combat", t=target)
+                        "{t} is not an enemy troop in this combat", t=target, kind="impossible")
     if not enemies[target].get("adjacent", True) and not a.get("distance"):
         raise RuleError("out-of-reach", "{t} no está adyacente y el atacante no tiene Distancia",
                         "{t} is not adjacent and the attacker lacks Distance", t=target)
@@ -357,7 +357,7 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
                       b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
                       ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
         else:
-            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind)
+            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind, kind="impossible")
     return behind_hit, player_damage
 
 
@@ -530,7 +530,7 @@ def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
         raise RuleError("bad-value", "X y el número de turnos son al menos 1", "X and the number of turns are at least 1")
     if life < 1:
         raise RuleError("already-dead", "una tropa con Vida por debajo de 1 ya ha muerto y se ha descartado",
-                        "a troop with Life below 1 is already dead and discarded")
+                        "a troop with Life below 1 is already dead and discarded", kind="impossible")
     trace = Trace()
     if damage:
         life -= damage

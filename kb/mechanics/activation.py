@@ -26,7 +26,7 @@ def alternate(order: list[str], units: dict[str, int]) -> Outcome:
     missing = [p for p in units if p not in order]
     if missing:
         raise RuleError("unknown-player", "{m} no {n:p:está|están} en el orden", "{m} {n:p:is|are} not in the order",
-                        m=missing, n=len(missing))
+                        m=missing, n=len(missing), kind="impossible")
     seq = alternate_order(order, units)
     run = 0
     for p in reversed(seq):

@@ -10,7 +10,7 @@ from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver
 def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None = None) -> Outcome:
     """One card per candidate; the lowest (or highest) value is chosen, ties settled by ``choice``."""
     if not flips:
-        raise RuleError("no-candidates", "no hay candidatos", "there are no candidates")
+        raise RuleError("no-candidates", "no hay candidatos", "there are no candidates", kind="impossible")
     trace = Trace()
     trace.add("Cartas: {flips}", "Cards: {flips}", flips=dict(flips))
     best = min(flips.values()) if lowest else max(flips.values())

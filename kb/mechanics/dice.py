@@ -105,7 +105,7 @@ def check_roll(dice: Dice, roll: int | None) -> None:
     """Raise ``impossible-roll`` when ``roll`` cannot come out of ``dice``."""
     if roll is not None and not dice.low <= roll <= dice.high:
         raise RuleError("impossible-roll", "{r} no puede salir en {d} ({lo}–{hi})",
-                        "{r} cannot be rolled on {d} ({lo}–{hi})", r=roll, d=str(dice), lo=dice.low, hi=dice.high)
+                        "{r} cannot be rolled on {d} ({lo}–{hi})", r=roll, d=str(dice), lo=dice.low, hi=dice.high, kind="impossible")
 
 
 @resolver("dice.odds",
@@ -138,7 +138,7 @@ def initiative(rolls: list[dict[str, int]], highest_first: bool = True) -> Outco
     still tied, in the order the ties are met.
     """
     if not rolls or not rolls[0]:
-        raise RuleError("no-rolls", "falta la primera tirada", "the first round of rolls is missing")
+        raise RuleError("no-rolls", "falta la primera tirada", "the first round of rolls is missing", kind="incomplete")
     trace = Trace()
     rounds = iter(rolls[1:])
     used = 0
@@ -157,7 +157,7 @@ def initiative(rolls: list[dict[str, int]], highest_first: bool = True) -> Outco
             again = next(rounds, None)
             if again is None or set(again) != set(tied):
                 raise RuleError("unresolved-tie", "el empate entre {t} sigue sin deshacer: repiten la tirada solo ellos",
-                                "the tie between {t} needs a re-roll of exactly those players", t=tied)
+                                "the tie between {t} needs a re-roll of exactly those players", t=tied, kind="incomplete")
             used += 1
             trace.add("Empate a {value} entre {tied}: repiten la tirada ({again})",
                       "Tie at {value} between {tied}: they roll again ({again})",

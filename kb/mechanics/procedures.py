@@ -53,7 +53,7 @@ def _find(steps: list[tuple[Mapping[str, Any], Number]], step: str) -> int:
     for i, (s, _) in enumerate(steps):
         if s.get("id") == step:
             return i
-    raise RuleError("unknown-step", "no hay paso «{step}»", "there is no step “{step}”", step=step)
+    raise RuleError("unknown-step", "no hay paso «{step}»", "there is no step “{step}”", step=step, kind="impossible")
 
 
 def _shown(number: Number) -> str:
