@@ -306,16 +306,8 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
     if ch.roll is None or ch.dice is None:
         return problems
     ways = distribution(parse(ch.dice))
-    hits = 0
-    silent: list[int] = []  # totals on which the source does not say what happens: not misses, not hits
-    lacking: list[int] = []  # totals on which the rule needs a fact the inputs do not give (a re-roll, a choice)
-    for total, n in ways.items():
-        try:
-            values = res.func(**{**kwargs, ch.roll: total}).values
-        except RuleError as err:  # forbidden, impossible, elsewhere: that total cannot happen here, out of the count
-            {"unstated": silent, "incomplete": lacking}.get(err.kind, []).append(total)
-            continue
-        hits += n * (values.get(ch.output) == ch.when)
+    hits, refused = _hits(res, kwargs, ch, ways)
+    silent, lacking = refused["unstated"], refused["incomplete"]
     if silent:
         problems.append(f"the chance of {ch.event.en} cannot be exact: the rules do not say what happens when "
                         f"{ch.dice} gives {', '.join(map(str, silent))}")
@@ -327,6 +319,22 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
         problems.append(f"the chance of {ch.event.en} is stated as {ch.probability}, but {ch.output} = {ch.when!r} "
                         f"for {counted} of the {ch.dice} rolls")
     return problems
+
+
+def _hits(res: Resolver, kwargs: Mapping[str, Any], ch: Any, ways: Mapping[int, int]) -> tuple[int, dict[str, list[int]]]:
+    """How many of the dice's ways make the event happen, and the totals refused as ``unstated`` (the source
+    does not say what happens) or ``incomplete`` (the rule needs a fact the inputs lack): neither hits nor
+    misses. A total refused otherwise (forbidden, impossible, elsewhere) cannot happen here: a miss."""
+    hits = 0
+    refused: dict[str, list[int]] = {"unstated": [], "incomplete": []}
+    for total, n in ways.items():
+        try:
+            values = res.func(**{**kwargs, ch.roll: total}).values
+        except RuleError as err:
+            refused.get(err.kind, []).append(total)
+            continue
+        hits += n * (values.get(ch.output) == ch.when)
+    return hits, refused
 
 
 @dataclass(frozen=True)

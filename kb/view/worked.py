@@ -207,24 +207,24 @@ def _see_name(see: str | None, entry: Entry, find: Names, lang: str) -> str | No
     return name.best(lang) if name else see
 
 
+_SAID = {
+    "forbidden": ("The rules forbid it: {reason}", "The rules forbid it."),
+    "unstated": ("The rules don't say: {reason}", "The rules don't say."),
+    "impossible": ("That cannot happen: {reason}", "That cannot happen."),
+    "incomplete": ("Missing information: {reason}", "Missing information."),
+}
+"""The sentence of each kind of "no" but ``elsewhere`` (which names its entry): with a reason, and bare."""
+
+
 def refusal_sentence(kind: str, reason: str | None, see: str | None, lang: str) -> str:
     """What a refusal tells a player, by its kind: the rules forbid it (naming the rule when it is another
     entry's), the rules don't say, it is another case (naming the entry that covers it), that cannot happen,
     or a fact is missing."""
-    if kind == "impossible":
-        return gettext(lang, "That cannot happen: {reason}").format(reason=reason) if reason \
-            else gettext(lang, "That cannot happen.")
-    if kind == "incomplete":
-        return gettext(lang, "Missing information: {reason}").format(reason=reason) if reason \
-            else gettext(lang, "Missing information.")
-    if kind == "unstated":
-        return gettext(lang, "The rules don't say: {reason}").format(reason=reason) if reason \
-            else gettext(lang, "The rules don't say.")
     if kind == "elsewhere":
         if reason:
             return gettext(lang, "Another case: {reason} See {entry}.").format(reason=reason, entry=see or "")
         return gettext(lang, "Another case: see {entry}.").format(entry=see or "")
-    if see and reason:
+    if kind == "forbidden" and see and reason:
         return gettext(lang, "{rule} forbids it: {reason}").format(rule=see, reason=reason)
-    return gettext(lang, "The rules forbid it: {reason}").format(reason=reason) if reason \
-        else gettext(lang, "The rules forbid it.")
+    with_reason, bare = _SAID[kind]
+    return gettext(lang, with_reason).format(reason=reason) if reason else gettext(lang, bare)
