@@ -382,6 +382,27 @@ def test_spelling_corrects_a_three_letter_word(features: KnowledgeBase) -> None:
     assert result.did_you_mean == "otro wumble" and result.hits[0].id == "g.bodied"
 
 
+def test_spelling_draws_from_the_language_the_query_is_in(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typo as near to a Spanish word as to an English one is corrected in the language the query's other words
+    are in, whatever the reader's language; alone, in the reader's."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = {"g/rules/x.yaml": "id: g.x\nkind: rule\ngame: g\ntitle: {es: Uno, en: One}\n"
+                               "text: {es: zumba carga., en: zumba cargo.}\nsource: {doc: seed.txt, section: S}\n"}
+    kb = KnowledgeBase.load(tree(files, games=("g",)))
+    assert kb.search("cargu", lang="es").did_you_mean == "carga"
+    assert kb.search("cargu", lang="en").did_you_mean == "cargo"
+    assert kb.search("cargu shooting model", lang="es").did_you_mean == "cargo shooting model"
+
+
+def test_a_capitalised_word_is_a_name_a_lowercase_one_is_analysed_as_text() -> None:
+    """"LoS" is looked up in the names as it is (stop words kept there); "los" is an article there too."""
+    from kb.search.query import plan
+    from kb.search.ranking import DEFAULTS
+
+    assert ("names_es", "los") in plan(["LoS"], {}, (), DEFAULTS)[0].clauses
+    assert ("names_es", "los") not in plan(["los"], {}, (), DEFAULTS)[0].clauses
+
+
 def test_spelling_reaches_two_edits_in_a_long_word(features: KnowledgeBase) -> None:
     result = features.search("frabnoc", lang="es")  # two letters wrong in a seven-letter word
     assert result.did_you_mean == "frobnic" and result.hits[0].id == "g.short"

@@ -43,7 +43,7 @@ entry's game (:func:`game_context` over the word→game table of :func:`context_
 filter, unless no document of theirs matches; results are one per entry (its best document), highest score first,
 ties by document number.
 
-**Spelling.** A word of :attr:`Params.spell_min_length`\+ letters is corrected only when it is in no field of
+**Spelling.** A word of :attr:`Params.spell_min_length` letters or more is corrected only when it is in no field of
 the index (as typed, folded, or as a stem) and is not a common word of Spanish or English (:func:`is_known_word`,
 the ``wordfreq`` lists, Zipf ≥ :attr:`Params.real_word_zipf`). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
 language (:func:`query_language`, else the reader's ``lang``; the other language only if that finds
