@@ -278,7 +278,8 @@ class KnowledgeBase:
     def wording(self, results: Iterable[_examples.ExampleResult] | None = None) -> list[Diagnostic]:
         """The wording lint of every worked example in both languages (:mod:`kb.view.wording`): raw ids,
         words of the other language, a number and its noun that disagree; one located warning each; and each
-        message of a game's mechanics module worded with an f-string (``message-fstring``)."""
+        message of a game's mechanics module worded with an f-string (``message-fstring``), and each sequence step
+        whose title carries another number than the step's (``step-number``)."""
         from kb.core.diagnostics import diag
         from kb.view.wording import content_vocabularies, lint_results
         from kb.view.worked import example_view
@@ -291,7 +292,15 @@ class KnowledgeBase:
             return example_view(d.entry, d.example, d, lang, self.registry.get(d.example.mechanic), self._names(d.entry.game))
 
         return [diag("example-wording", d.example.location, id=d.example.id, lang=lang, finding=str(f))
-                for d, lang, f in lint_results(done, vocab, view_of)] + self._fstring_messages()
+                for d, lang, f in lint_results(done, vocab, view_of)] + self._fstring_messages() + self._step_numbers()
+
+    def _step_numbers(self) -> list[Diagnostic]:
+        """Sequence steps whose title carries a number other than the step's (:func:`kb.view.wording.step_number_faults`)."""
+        from kb.core.diagnostics import diag
+        from kb.view.wording import step_number_faults
+
+        return [diag("step-number", e.marks.at(path), id=e.id, lang=lang, title=title, number=number or "none")
+                for e in self.entries.values() for path, lang, title, number in step_number_faults(e)]
 
     def _fstring_messages(self) -> list[Diagnostic]:
         """Each game's mechanics module's messages worded with an f-string (:func:`kb.view.wording.fstring_messages`)."""

@@ -38,6 +38,8 @@ def move(unit: str, zones: int, variant: int = 0):
         trace.add("{unit} avanza: sí", "{unit} advances: sí", unit=unit)  # Spanish on the English page
     elif variant == 3:
         trace.add("{unit} avanza {z} zonas", "{unit} advances {z} zones", unit=unit, z=zones)  # no plural rule
+    elif variant == 4:
+        trace.add("Paso 3 ({s})", "Step 3 ({s})", s="g.turn#advance")  # the step is number 1
     else:
         trace.add("{unit} avanza {z} {z:p:zona|zonas}", "{unit} advances {z} {z:p:zone|zones}", unit=unit, z=zones)
     return outcome(trace, moved=True)
@@ -61,8 +63,29 @@ def _rule(bad: int) -> str:
         """)
 
 
+def _sequence(numbered: bool = False) -> str:
+    """A turn of two steps: an unnumbered preparation, then «Fase 1 · Avance» (numbered 2 when the preparation is numbered)."""
+    return textwrap.dedent(f"""\
+        id: g.turn
+        kind: sequence
+        game: g
+        title: {{es: El turno, en: The turn}}
+        summary: {{es: Un turno tiene una preparación y una fase., en: A turn has a preparation and one phase.}}
+        source: {{doc: seed.txt, section: Turno}}
+        sequence:
+          steps:
+            - id: prepare
+              numbered: {'true' if numbered else 'false'}
+              title: {{es: Preparación, en: Preparation}}
+              text: {{es: Se prepara la mesa., en: The table is set.}}
+            - id: advance
+              title: {{es: Fase 1 · Avance, en: Phase 1 · Advance}}
+              text: {{es: Las unidades avanzan., en: Units advance.}}
+        """)
+
+
 def _check(tree, bad: int) -> list[str]:
-    tree({"g/game.yaml": GAME, "g/mechanics.py": MECHANICS, "g/rules/advance.yaml": _rule(bad)})
+    tree({"g/game.yaml": GAME, "g/mechanics.py": MECHANICS, "g/rules/advance.yaml": _rule(bad), "g/turn.yaml": _sequence()})
     code, out, _ = cli("check", "--strict")
     return [ln for ln in out.splitlines() if "example-wording" in ln]
 
@@ -75,6 +98,7 @@ def test_the_game_worded_right_is_clean(tree) -> None:
     (1, ("es", "en"), "raw-id: 'guild-guard'"),
     (2, ("en",), "other-language: 'sí'"),
     (3, ("es", "en"), "agreement: '1 zon"),
+    (4, ("es", "en"), "step-number: '"),
 ])
 def test_a_planted_fault_is_reported_at_its_example(tree, bad: int, langs: tuple[str, ...], finding: str) -> None:
     found = _check(tree, bad)
@@ -152,3 +176,11 @@ def test_an_fstring_step_is_reported_too(tree) -> None:
           .replace('trace.add("{unit} avanza"', 'trace.add(f"{unit} avanza"')})
     code, out, _ = cli("check", "--strict")
     assert [ln.split(": warning")[0] for ln in out.splitlines() if "[message-fstring]" in ln] == ["content/g/mechanics.py:14:15"]
+
+
+def test_a_step_titled_with_another_number_is_reported_at_its_title(tree) -> None:
+    tree({"g/game.yaml": GAME, "g/mechanics.py": MECHANICS, "g/rules/advance.yaml": _rule(0), "g/turn.yaml": _sequence(True)})
+    code, out, _ = cli("check", "--strict")
+    found = [ln for ln in out.splitlines() if "[step-number]" in ln]
+    assert [ln.split(": warning")[0] for ln in found] == ["content/g/turn.yaml:14:19", "content/g/turn.yaml:14:40"]
+    assert all("says 1 but the step is numbered 2" in ln for ln in found)

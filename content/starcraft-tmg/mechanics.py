@@ -131,7 +131,7 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     marker_for = ids[ids.index(phase) + 1] if ids.index(phase) + 1 < len(ids) else None
 
     trace = Trace()
-    trace.add("Fase {phase}: acciones posibles {allowed}", "Phase {phase}: available actions {allowed}",
+    trace.add("Fase de {phase}: acciones posibles {allowed}", "{phase} phase: available actions {allowed}",
               phase=phase, allowed=allowed)
     if starts == holder:
         trace.add("{h} tiene el First Player Marker y empieza", "{h} holds the First Player Marker and goes first", h=holder)
@@ -209,7 +209,7 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
         raise RuleError("phase-unfinished", "las decisiones acaban antes de que pasen los dos jugadores",
                         "the decisions end before both players have passed", kind="incomplete")
     if marker_for:
-        trace.add("{p} tendrá el First Player Marker en la fase {nxt}", "{p} will hold the First Player Marker in the {nxt} phase",
+        trace.add("{p} tendrá el First Player Marker en la fase de {nxt}", "{p} will hold the First Player Marker in the {nxt} phase",
                   p=passed[0], nxt=marker_for)
     return outcome(trace, turns=turns, first_to_pass=passed[0], next_first_player=passed[0], marker_for=marker_for,
                    activations=activations, markers=markers, finishing_run=run)

@@ -95,6 +95,8 @@ CODES: dict[str, tuple[str, str]] = {
     "error-see-missing": (ERROR, "example '{id}': a refusal of kind 'elsewhere' names the entry that covers the case: add 'see: <id>'"),
     "example-failed": (ERROR, "example '{id}' failed: {details}"),
     "example-wording": (WARNING, "example '{id}' ({lang}) reads wrong: {finding}"),
+    "step-number": (WARNING, "sequence '{id}' ({lang}): the step's title says {title} but the step is numbered {number}; "
+                             "number the steps as the rulebook does ('numbered: false' for a step it leaves unnumbered)"),
     "message-fstring": (WARNING, "a message worded with an f-string: {text}; give each value as a '{{name}}' field and a "
                                  "keyword argument, so a page names ids and writes numbers and plurals in its language"),
     "example-error": (ERROR, "example '{id}' raised {error}"),

@@ -39,7 +39,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.view.worked import ExampleView
 
 __all__ = ["Vocabulary", "Finding", "example_lines", "lint_view", "plural_pairs", "words", "content_ids", "vocabularies", "content_vocabularies", "lint_results",
-           "fstring_messages"]
+           "fstring_messages", "step_number_faults"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-_'’][^\W_]+)*|[a-z0-9]+(?:[-_][a-z0-9]+)+", re.I)
 _NUMBER_WORD = re.compile(r"(?<![\w.,/])(\d+)\s+([^\W\d_]+)")
@@ -70,6 +70,8 @@ class Vocabulary:
     """Each singular or plural form -> (singular, plural)."""
     declared: set[str] = field(default_factory=set)
     """The forms whose pair is declared (catalogue plurals, ``{n:p:…}`` templates), not only found in the vocabulary."""
+    steps: dict[str, set[str]] = field(default_factory=dict)
+    """Each sequence step's name in the language (its title, its game's ``names:``), lower case -> its numbers."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,19 @@ def _lint_line(line: str, vocab: Vocabulary) -> Iterator[Finding]:
         elif w in vocab.other and w not in vocab.own and len(w) > 1:
             yield Finding("other-language", w, line)
     yield from _agreement(line, vocab)
+    yield from _step_numbers(line, vocab)
+
+
+_STEP_CITED = re.compile(r"\b(?:paso|fase|step|phase)\s+(\d+(?:\.\d+)*)\s+\(([^()]+)\)", re.I)
+"""«el paso 2 (Movimiento)», "Step 3.2 (Remaining sentry markers)": a number and the step it names."""
+
+
+def _step_numbers(line: str, vocab: Vocabulary) -> Iterator[Finding]:
+    """A step cited with a number that is not the number of the step it names («Paso 2 (Fase 1 · Movimiento)»)."""
+    for m in _STEP_CITED.finditer(line):
+        known = vocab.steps.get(m.group(2).strip().lower())
+        if known and m.group(1) not in known:
+            yield Finding("step-number", m.group(0), line)
 
 
 def _agreement(line: str, vocab: Vocabulary) -> Iterator[Finding]:
@@ -223,11 +238,35 @@ def vocabularies(entries: Iterable[Entry], games: Iterable[Game], labels: Iterab
 
 def content_vocabularies(entries: Mapping[str, Entry], games: Mapping[str, Game], resolvers: Iterable[Resolver],
                          results: Iterable[ExampleResult]) -> dict[str, Vocabulary]:
-    """:func:`vocabularies` of a knowledge base: its entries, games, resolvers and examples' results."""
+    """:func:`vocabularies` of a knowledge base: its entries, games, resolvers and examples' results; with
+    each language's step names and numbers (:func:`step_names`)."""
     resolvers = list(resolvers)
     ids = content_ids(entries.values(), games, [w for r in resolvers for w in r.vocabulary()])
     templates = [s.templates for d in results if d.outcome for s in d.outcome.trace if s.templates]
-    return vocabularies(entries.values(), games.values(), [t for r in resolvers for t in r.labels.values()], templates, ids)
+    found = vocabularies(entries.values(), games.values(), [t for r in resolvers for t in r.labels.values()], templates, ids)
+    for lang, names in step_names(entries.values(), games).items():
+        found[lang].steps = names
+    return found
+
+
+def step_names(entries: Iterable[Entry], games: Mapping[str, Game]) -> dict[str, dict[str, set[str]]]:
+    """Per language, each numbered sequence step's names — its title and its game's ``names:`` of its id —
+    in lower case, and the numbers the engine gives the steps of that name."""
+    out: dict[str, dict[str, set[str]]] = {lang: {} for lang in LANGS}
+    for e in entries:
+        body = e.data.get("sequence")
+        if e.kind != "sequence" or not isinstance(body, Mapping):
+            continue
+        game_names = (games[e.game].data.get("names") or {}) if e.game in games else {}
+        for step, number, _ in _walk_steps(body.get("steps", []), ()):
+            if number is None:
+                continue
+            for name in (step.get("title"), game_names.get(str(step.get("id")))):
+                for lang in LANGS:
+                    text = name.get(lang) if isinstance(name, Mapping) else None
+                    if isinstance(text, str) and text.strip():
+                        out[lang].setdefault(text.strip().lower(), set()).add(number)
+    return out
 
 
 def lint_results(results: Iterable[ExampleResult], vocab: Mapping[str, Vocabulary], view_of: Callable[[ExampleResult, str], ExampleView]
@@ -260,3 +299,41 @@ def fstring_messages(source: str) -> Iterator[tuple[int, int, str]]:
                 for sub in ast.walk(arg):
                     if isinstance(sub, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in sub.values):
                         yield sub.lineno, sub.col_offset + 1, ast.get_source_segment(source, sub) or ""
+
+
+_TITLE_NUMBER = {
+    "es": re.compile(r"^\s*(?:(?:fase|paso|etapa)\s+)?(\d+(?:\.\d+)*)(?=\s*(?:[·:.–—-]|$))", re.I),
+    "en": re.compile(r"^\s*(?:(?:phase|step|stage)\s+)?(\d+(?:\.\d+)*)(?=\s*(?:[·:.–—-]|$))", re.I),
+}
+"""A step title that carries its rulebook number: «Fase 1 · Movimiento», "Step 3: …", «2 – Puesta en guardia»."""
+
+
+def _walk_steps(steps: Any, path: tuple[str | int, ...], prefix: str = "") -> Iterator[tuple[Mapping[str, Any], str | None, tuple[str | int, ...]]]:
+    """Each step with its number as the engine gives it (:func:`kb.mechanics.procedures.numbered_steps`) and its data path."""
+    n = 0
+    for i, step in enumerate(steps if isinstance(steps, list) else ()):
+        if not isinstance(step, Mapping):
+            continue
+        number = None
+        if step.get("numbered", True) is not False:
+            n += 1
+            number = f"{prefix}.{n}" if prefix else str(n)
+        yield step, number, (*path, i)
+        yield from _walk_steps(step.get("steps", []), (*path, i, "steps"), prefix if number is None else number)
+
+
+def step_number_faults(entry: Entry) -> Iterator[tuple[tuple[str | int, ...], str, str, str | None]]:
+    """The steps of a sequence whose title carries a number other than the one the engine gives the step
+    (what a worked example prints as «paso 2»): (data path of the title, language, the title's number, the
+    step's number or ``None`` when unnumbered). A title without a number is not checked: most rulebooks name
+    their phases without one, and then the order is the only number there is."""
+    body = entry.data.get("sequence")
+    if entry.kind != "sequence" or not isinstance(body, Mapping):
+        return
+    for step, number, path in _walk_steps(body.get("steps", []), ("sequence", "steps")):
+        title = step.get("title")
+        for lang in LANGS:
+            text = title.get(lang) if isinstance(title, Mapping) else None
+            m = _TITLE_NUMBER[lang].match(text) if isinstance(text, str) else None
+            if m and m.group(1) != number:
+                yield (*path, "title", lang), lang, m.group(1), number
