@@ -259,14 +259,18 @@ def step_names(entries: Iterable[Entry], games: Mapping[str, Game]) -> dict[str,
             continue
         game_names = (games[e.game].data.get("names") or {}) if e.game in games else {}
         for step, number, _ in _walk_steps(body.get("steps", []), ()):
-            if number is None:
-                continue
-            for name in (step.get("title"), game_names.get(str(step.get("id")))):
-                for lang in LANGS:
-                    text = name.get(lang) if isinstance(name, Mapping) else None
-                    if isinstance(text, str) and text.strip():
-                        out[lang].setdefault(text.strip().lower(), set()).add(number)
+            for lang, name in _step_name_texts(step, game_names) if number is not None else ():
+                out[lang].setdefault(name, set()).add(number)
     return out
+
+
+def _step_name_texts(step: Mapping[str, Any], game_names: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(language, lower-case name) of a step's title and of its game's ``names:`` entry for its id."""
+    for name in (step.get("title"), game_names.get(str(step.get("id")))):
+        for lang in LANGS:
+            text = name.get(lang) if isinstance(name, Mapping) else None
+            if isinstance(text, str) and text.strip():
+                yield lang, text.strip().lower()
 
 
 def lint_results(results: Iterable[ExampleResult], vocab: Mapping[str, Vocabulary], view_of: Callable[[ExampleResult, str], ExampleView]
