@@ -259,8 +259,8 @@ def step_names(entries: Iterable[Entry], games: Mapping[str, Game]) -> dict[str,
             continue
         game_names = (games[e.game].data.get("names") or {}) if e.game in games else {}
         for step, number, _ in _walk_steps(body.get("steps", []), ()):
-            for lang, name in _step_name_texts(step, game_names) if number is not None else ():
-                out[lang].setdefault(name, set()).add(number)
+            for lang, name in _step_name_texts(step, game_names):
+                out[lang].setdefault(name, set()).update([number] if number is not None else [])
     return out
 
 
