@@ -18,7 +18,7 @@ import pytest
 from kb.core.loader import _examples
 from kb.core.model import Entry, Marks, Text
 from kb.examples.runner import check_examples, run_example
-from kb.mechanics import KINDS_OF_NO, Chance, Registry, RuleError, Trace, outcome, resolver
+from kb.mechanics import KINDS_OF_NO, Chance, Registry, RuleError, Trace, between, outcome, resolver
 from kb.view.worked import refusal_sentence
 
 
@@ -61,6 +61,26 @@ def _broken(how: str = "raise") -> Any:
         while True:
             pass
     return 42
+
+
+@resolver("t.rerun", outputs={"hit": "true on 4 or more"})
+def _rerun(roll: int = 4, how: str = "raise") -> Any:
+    """Answers the example's roll; fails on a 6, which only the chance's re-run over 1d6 meets."""
+    if roll == 6:
+        _broken(how)
+    return outcome(Trace(), Chance.of(Fraction(1, 2), "acertar", "hitting", output="hit", roll="roll", dice="1d6"),
+                   hit=roll >= 4)
+
+
+@resolver("t.looks", outputs={"found": "what the lookup gives for another entry"})
+def _looks(context: Any) -> Any:
+    return outcome(Trace(), found=context.lookup("t.other"))
+
+
+@resolver("t.typed", outputs={"total": "roll plus the bonuses"}, ranges={"roll": between(1, 6)})
+def _typed(roll: int, bonus: dict[str, int] | None = None, twice: bool = False) -> Any:
+    """Typed inputs, one required and one with a range: what the data check reads."""
+    return outcome(Trace(), total=roll + sum((bonus or {}).values()))
 
 
 REG = Registry(Registry.scan(sys.modules[__name__]))
@@ -234,24 +254,44 @@ def test_a_refusal_without_its_kind_or_entry_is_an_error(error: Any, codes: list
 
 # --- the early answers: each its status, code and words ---------------------------------------------
 
-def _error(result, code: str, says: str) -> None:
-    assert (result.status, result.error) == ("error", code), (result.status, result.error, result.details)
-    assert any(says in d for d in result.details), result.details
+def _error(result, code: str, *says: str) -> None:
+    """An error answer: its status, its code and every line of its details, whole."""
+    assert (result.status, result.error, result.details) == ("error", code, says)
 
 
 def test_each_early_answer_is_an_error_with_its_code() -> None:
     _error(run("t.nope"), "unknown-resolver", "no resolver 't.nope'")
-    _error(run("t.values", {"items": 10 ** 12}), "limit-exceeded", "'given.items': the number")
+    _error(run("t.values", {"items": 10 ** 12}), "limit-exceeded",
+           "'given.items': the number 1000000000000; the limit is ±1,000,000")
     _error(run("t.values", probability="a lot"), "invalid-probability", "probability 'a lot' is not a fraction")
     _error(run("t.broken"), "resolver-raised", "ZeroDivisionError: integer division or modulo by zero")
     _error(run("t.broken", {"how": "exit"}), "resolver-raised", "SystemExit(3)")
-    _error(run("t.broken", {"how": "none"}), "bad-outcome", "the resolver returned a int, not an outcome")
+    _error(run("t.broken", {"how": "none"}), "bad-outcome", "bad outcome: a int",
+           "the resolver returned a int, not an outcome made with outcome()")
     e = entry({"id": "x", "mechanic": "t.broken", "given": {"how": "loop"}})
-    _error(run_example(e, e.examples[0], REG, seconds=0.2), "timeout", "ran longer than 0.2 s")
+    _error(run_example(e, e.examples[0], REG, seconds=0.2), "timeout", "ran longer than 0.2 s, the limit per worked example")
+
+
+def test_the_chances_second_run_answers_its_own_failures() -> None:
+    """The re-run of the resolver over every total of the chance's dice: a total that raises, exits or
+    loops is reported as the first run's would be, never a crash or a hang."""
+    _error(run("t.rerun", expect={"hit": True}), "resolver-raised", "ZeroDivisionError: integer division or modulo by zero")
+    _error(run("t.rerun", {"how": "exit"}, expect={"hit": True}), "resolver-raised", "SystemExit(3)")
+    e = entry({"id": "x", "mechanic": "t.rerun", "given": {"how": "loop"}, "expect": {"hit": True}})
+    _error(run_example(e, e.examples[0], REG, seconds=0.2), "timeout", "ran longer than 0.2 s, the limit per worked example")
 
 
 def test_a_probability_the_resolver_does_not_state_is_said() -> None:
-    failed(run("t.values", probability="1/2"), "the resolver states no probability")
+    r = run("t.values", probability="1/2")
+    assert (r.status, r.details, r.mismatches) == ("failed", ("the resolver states no probability",), ())
+
+
+def test_a_resolver_reads_other_entries_through_the_lookup_it_is_given() -> None:
+    """By default the lookup finds nothing (None, not an empty text); a given lookup is the one the resolver reads."""
+    r = run("t.looks", expect={"found": None})
+    assert r.passed and r.outcome.values == {"found": None}, r.details
+    e = entry({"id": "x", "mechanic": "t.looks", "given": {}, "expect": {"found": {"id": "t.other"}}})
+    assert run_example(e, e.examples[0], REG, lambda i: {"id": i}).passed
 
 
 def test_the_schema_takes_every_kind_of_no_and_no_other() -> None:
@@ -297,3 +337,64 @@ def test_the_documented_count_of_each_kind_is_the_bundled_contents() -> None:
     want["all"] = [sum(found[g, k] for g in games) for k in KINDS_OF_NO] + [sum(found.values())]
     assert None not in {k for _, k in found}
     assert table == want
+
+
+CHECKED = """\
+id: g.checked
+kind: rule
+game: g
+title: {es: E, en: E}
+examples:
+  - {id: each, mechanic: t.typed, given: {roll: 2}, expect: {total: 2}}
+  - {id: only-error, mechanic: t.refuse, given: {}, expect_error: {code: too-far, kind: forbidden}}
+  - {id: only-odds, mechanic: t.odds, given: {}, probability: 1/1}
+  - {id: nothing-expected, mechanic: t.typed, given: {roll: 2}}
+  - {id: bare-code, mechanic: t.refuse, given: {}, expect_error: too-far}
+  - {id: no-see, mechanic: t.refuse, given: {}, expect_error: {code: too-far, kind: elsewhere}}
+  - {id: not-a-fraction, mechanic: t.odds, given: {}, probability: a lot}
+  - {id: above-one, mechanic: t.odds, given: {}, probability: 3/2}
+  - {id: too-big, mechanic: t.typed, given: {roll: 2, bonus: {a: 1000000000000}}, expect: {total: 2}}
+  - {id: no-such, mechanic: t.typd, given: {rol: 2}, expect: {totl: 2}}
+  - {id: wrong-names, mechanic: t.typed, given: {rol: 2}, expect: {totl: 2}}
+  - {id: wrong-types, mechanic: t.typed, given: {roll: two, bonus: {a: x, b: y}, twice: 1}, expect: {total: 2}}
+  - {id: out-of-range, mechanic: t.typed, given: {roll: 7}, expect: {total: 7}}
+"""
+
+
+def test_the_data_check_says_each_problem_where_it_stands(tmp_path: Path) -> None:
+    """Every diagnostic check_examples makes, as the whole line it prints (code, line, column, message):
+    and none for an example that has each of expect, expect_error and probability, or a fraction of 1/1."""
+    from kb.core.loader import load_entry
+
+    path = tmp_path / "g" / "rules" / "checked.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(CHECKED, encoding="utf-8")
+    checked, problems, _ = load_entry(path, "g")
+    assert checked is not None
+    p = str(path)
+    origin = ("(resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers; "
+              f"no {tmp_path / 'g' / 'mechanics.py'})")
+    fraction = "is not allowed; a fraction from 0/1 to 1/1 such as 30/36"
+    assert [d.format() for d in check_examples([checked], REG)] == [
+        f"{p}:9:5: error[no-expectation]: example 'nothing-expected' needs 'expect', 'expect_error' or 'probability'",
+        f"{p}:10:66: error[error-kind-missing]: example 'bare-code': 'expect_error' names no kind; write {{code: too-far, "
+        "kind: forbidden|unstated|elsewhere|impossible|incomplete} (forbidden: a rule forbids it; unstated: the source "
+        "does not say; elsewhere: another entry's case, with 'see'; impossible: the situation cannot happen; incomplete: "
+        "a fact the rule needs is missing)",
+        f"{p}:11:63: error[error-see-missing]: example 'no-see': a refusal of kind 'elsewhere' names the entry that covers "
+        "the case: add 'see: <id>'",
+        f"{p}:12:68: error[invalid-value]: 'examples[6].probability': 'a lot' {fraction}",
+        f"{p}:13:63: error[invalid-value]: 'examples[7].probability': '3/2' {fraction}",
+        f"{p}:14:66: error[limit-exceeded]: 'examples[8].given.bonus.a' is too big to work out: the number 1000000000000; "
+        "the limit is ±1,000,000",
+        f"{p}:15:29: error[unknown-resolver]: unknown resolver 't.typd'; did you mean 't.typed'? {origin}",
+        f"{p}:16:50: error[unknown-input]: resolver 't.typed' takes no input 'rol'; did you mean 'roll'?",
+        f"{p}:16:49: error[missing-input]: resolver 't.typed' needs input 'roll'",
+        f"{p}:16:68: error[unknown-output]: resolver 't.typed' gives no output 'totl'; did you mean 'total'?",
+        f"{p}:17:56: error[wrong-input-type]: input 'roll' of 't.typed' should be a whole number; 'given.roll' is text 'two'",
+        f"{p}:17:68: error[wrong-input-type]: input 'bonus' of 't.typed' should be a mapping of a whole number or empty; "
+        "'given.bonus' is a mapping",
+        f"{p}:17:89: error[wrong-input-type]: input 'twice' of 't.typed' should be true or false; 'given.twice' is a whole "
+        "number 1",
+        f"{p}:18:57: error[input-out-of-range]: 'given.roll' = 7 is outside what 't.typed' takes: from 1 to 6",
+    ]
