@@ -7,7 +7,7 @@ import os
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
 from kb.core import cache
 from kb.examples import runner as _examples
@@ -65,10 +65,20 @@ def _memo_shape(memo: Any) -> dict[Any, Any] | None:
     """The records of a cached memo that have the shape the stages write (the rest is recomputed)."""
     if not isinstance(memo, dict):
         return None
-    return {k: v for k, v in memo.items()
-            if isinstance(k, tuple) and len(k) == 4 and all(isinstance(x, str) for x in k)
-            and ((isinstance(v, frozenset) and all(isinstance(x, str) for x in v))
-                 or (isinstance(v, list) and all(isinstance(d, Diagnostic) for d in v)))}
+    return {k: v for k, v in memo.items() if _all_of(k, tuple, str, 4) and (_all_of(v, frozenset, str) or _all_of(v, list, Diagnostic))}
+
+
+def _all_of(value: Any, container: type[Collection[Any]], item: type, size: int | None = None) -> bool:
+    """True when ``value`` is a ``container`` (of ``size`` items, when given) of ``item`` only."""
+    return (isinstance(value, container) and (size is None or len(value) == size)
+            and all(isinstance(x, item) for x in value))
+
+
+def _one_of(what: str, value: str | None, allowed: Iterable[str]) -> None:
+    """Raise :class:`kb.UnknownValue` when ``value`` is given and not one of ``allowed``."""
+    allowed = list(allowed)
+    if value is not None and value not in allowed:
+        raise UnknownValue(what, value, allowed)
 
 
 RULE_TYPES = ("core", "optional", "variant", "clarification")
@@ -211,15 +221,16 @@ class KnowledgeBase:
 
         An unknown game, kind or rule type raises :class:`kb.UnknownValue`: a typo is not an empty answer.
         """
-        if game is not None and game not in self.games and game != "common":
-            raise UnknownValue("game", game, [*self.games, "common"])
-        if kind is not None and kind not in KINDS:
-            raise UnknownValue("kind", kind, KINDS)
-        if rule_type is not None and rule_type not in RULE_TYPES:
-            raise UnknownValue("rule type", rule_type, RULE_TYPES)
+        self._known(game=game, kind=kind)
+        _one_of("rule type", rule_type, RULE_TYPES)
+        wanted = {"game": game, "kind": kind, "rule_type": rule_type}
         return sorted((e for e in self.entries.values()
-                       if (game is None or e.game == game) and (kind is None or e.kind == kind)
-                       and (rule_type is None or e.rule_type == rule_type)), key=lambda e: e.id)
+                       if all(v is None or getattr(e, k) == v for k, v in wanted.items())), key=lambda e: e.id)
+
+    def _known(self, game: str | None = None, kind: str | None = None) -> None:
+        """Raise :class:`kb.UnknownValue` for a game or kind this knowledge base does not have."""
+        _one_of("game", game, [*self.games, "common"])
+        _one_of("kind", kind, KINDS)
 
     # ------------------------------------------------------------------ links
     def links_from(self, entry_id: str) -> list[Link]:
@@ -347,12 +358,8 @@ class KnowledgeBase:
         date with this knowledge base on the first search (built, or updated for the files that changed;
         see :mod:`kb.search.index`), then kept open.
         """
-        if lang is not None and lang not in LANGS:
-            raise UnknownValue("language", lang, LANGS)
-        if game is not None and game not in self.games and game != "common":
-            raise UnknownValue("game", game, [*self.games, "common"])
-        if kind is not None and kind not in KINDS:
-            raise UnknownValue("kind", kind, KINDS)
+        _one_of("language", lang, LANGS)
+        self._known(game=game, kind=kind)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"limit must be a whole number of 1 or more, not {limit!r}")
         return self.search_reader().search(query, lang=lang, game=game, kind=kind, limit=limit)

@@ -68,22 +68,32 @@ def palette(lang: str) -> list[dict[str, Any]]:
 
 def apply_defaults(config: MkDocsConfig, lang: str = "es") -> None:
     """Fill in what ``config`` leaves unsaid (never overriding what it says); interface words in ``lang``."""
+    if config.theme.name not in (None, "mkdocs", "material"):
+        return _extensions(config)  # a theme chosen on purpose is left alone
     if config.theme.name != "material":
-        if config.theme.name not in (None, "mkdocs"):
-            return _extensions(config)  # a theme chosen on purpose is left alone
         config.theme = Theme(name="material", language=config.theme["locale"].language, font=False,
                              features=list(FEATURES))
+    _theme(config, lang)
+    config.extra.setdefault("generator", False)  # no English "Made with Material for MkDocs" on Spanish pages
+    _extensions(config)
+    _assets(config)
+    config.use_directory_urls = False  # pages open from disk as a.html
+
+
+def _theme(config: MkDocsConfig, lang: str) -> None:
+    """Material's features (ours added, the refused ones taken out) and a palette when none is said."""
     features = config.theme["features"] if "features" in config.theme else []
     config.theme["features"] = [f for f in features if f not in REFUSED] + [f for f in FEATURES if f not in features]
     if not config.theme.get("palette"):
         config.theme["palette"] = palette(lang)
-    config.extra.setdefault("generator", False)  # no English "Made with Material for MkDocs" on Spanish pages
-    _extensions(config)
+
+
+def _assets(config: MkDocsConfig) -> None:
+    """Our stylesheet and scripts, after those the configuration lists."""
     if "kb.css" not in config.extra_css:  # the files come from docs_dir, else from the package (asset_files)
         config.extra_css.append("kb.css")
     present = {str(s) for s in config.extra_javascript}
     config.extra_javascript.extend(script for script in SCRIPTS if script not in present)
-    config.use_directory_urls = False  # pages open from disk as a.html
 
 
 def _extensions(config: MkDocsConfig) -> None:

@@ -120,6 +120,13 @@ class ExampleFailed(KbError):
         self.result = result
 
 
+def _mismatch_lines(r: ExampleResult) -> list[str]:
+    """Expected against actual values, then the result's other details."""
+    lines = ["  expected vs actual:"] if r.mismatches else []
+    lines += [f"    {name}: expected {want!r}, got {got!r}" for name, want, got in r.mismatches]
+    return lines + [f"  {d}" for d in r.details if not any(d.startswith(f"{m[0]}:") for m in r.mismatches)]
+
+
 class ExampleItem(pytest.Item):
     """One worked example, run against its resolver."""
 
@@ -142,11 +149,8 @@ class ExampleItem(pytest.Item):
             f"  resolver: {self.example.mechanic}",
             "  given:",
             *(f"    {k} = {v!r}" for k, v in self.example.given.items()),
+            *_mismatch_lines(r),
         ]
-        if r.mismatches:
-            lines.append("  expected vs actual:")
-            lines += [f"    {name}: expected {want!r}, got {got!r}" for name, want, got in r.mismatches]
-        lines += [f"  {d}" for d in r.details if not any(d.startswith(f"{m[0]}:") for m in r.mismatches)]
         if r.outcome and r.outcome.trace:
             lines.append("  trace:")
             lines += [f"    {i}. {s.text.en}" for i, s in enumerate(r.outcome.trace, 1)]

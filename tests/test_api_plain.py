@@ -53,6 +53,7 @@ def test_every_type_the_api_returns_has_to_dict() -> None:
 
     from kb.search.index import Reader
     from kb.search.query import Result
+    from kb.search.ranking import Params
 
     def returned(cls: type) -> set[type]:
         """The kb classes that ``cls``'s public methods and properties return and its dataclass fields hold."""
@@ -60,7 +61,7 @@ def test_every_type_the_api_returns_has_to_dict() -> None:
         for name, member in inspect.getmembers(cls):
             func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
             if not name.startswith("_") and inspect.isfunction(func):
-                hints.append(typing.get_type_hints(func, localns={"Reader": Reader, "Result": Result}).get("return"))
+                hints.append(typing.get_type_hints(func, localns={"Reader": Reader, "Result": Result, "Params": Params}).get("return"))
         if dataclasses.is_dataclass(cls):  # less the side tables to_dict() leaves out (Entry.marks)
             skip = getattr(cls, "_plain_skip", ())
             hints += [h for f, h in typing.get_type_hints(cls).items() if f not in skip]

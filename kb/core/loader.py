@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from kb.core import schema
 from kb.core import cache
@@ -64,23 +64,24 @@ def _text(value: Any, fallback: str) -> Text:
 
 
 def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
-    out = []
     examples = data.get("examples")
-    for i, ex in enumerate(examples if isinstance(examples, list) else []):
-        if not isinstance(ex, dict) or not isinstance(ex.get("id"), str) or not isinstance(ex.get("mechanic"), str):
-            continue
-        given: dict[str, Any] = ex["given"] if isinstance(ex.get("given"), dict) else {}
-        expect = ex.get("expect") if isinstance(ex.get("expect"), dict) else None
-        prob = ex.get("probability")
-        out.append(Example(
-            id=ex["id"], mechanic=ex["mechanic"], given=given, expect=expect,
-            expect_error=_refusal(ex, "code"), error_kind=_refusal(ex, "kind"), error_see=_refusal(ex, "see"),
-            tolerance=ex.get("tolerance") if isinstance(ex.get("tolerance"), (int, float)) else None,
-            probability=_fraction(prob), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
-            note=_text(ex["note"], "") if isinstance(ex.get("note"), dict) else None,
-            index=i, location=marks.at(("examples", i)),
-        ))
+    out = [_example(ex, i, marks) for i, ex in enumerate(examples if isinstance(examples, list) else [])
+           if isinstance(ex, dict) and isinstance(ex.get("id"), str) and isinstance(ex.get("mechanic"), str)]
     return tuple(out)
+
+
+def _example(ex: dict[str, Any], i: int, marks: Marks) -> Example:
+    """The model of the ``i``-th example (its ``id`` and ``mechanic`` are strings); the schema reports the rest."""
+    given: dict[str, Any] = ex["given"] if isinstance(ex.get("given"), dict) else {}
+    tolerance = ex.get("tolerance")
+    return Example(
+        id=ex["id"], mechanic=ex["mechanic"], given=given, expect=ex["expect"] if isinstance(ex.get("expect"), dict) else None,
+        expect_error=_refusal(ex, "code"), error_kind=_refusal(ex, "kind"), error_see=_refusal(ex, "see"),
+        tolerance=tolerance if isinstance(tolerance, (int, float)) else None,
+        probability=_fraction(ex.get("probability")), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
+        note=_text(ex["note"], "") if isinstance(ex.get("note"), dict) else None,
+        index=i, location=marks.at(("examples", i)),
+    )
 
 
 def _refusal(ex: dict[str, Any], part: str) -> str | None:
@@ -188,25 +189,44 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     game = folder.name
     modname = "kb_game_" + game.replace("-", "_")
     try:
-        spec = importlib.util.spec_from_file_location(modname, path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[modname] = module
-        with _no_exit():
-            spec.loader.exec_module(module)
-        found = Registry.scan(module)
+        found = Registry.scan(_import(modname, path))
     except (Exception, SystemExit) as exc:  # a broken (or exiting) game module is a located diagnostic
         sys.modules.pop(modname, None)
-        here = os.path.abspath(path)
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
-        line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
-        reason = (f"{exc}: the module exits" if isinstance(exc, _Exit) else f"SystemExit({exc.code!r}): the module exits"
-                  if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}")
-        return [diag("mechanics-import", Location(path, line), reason=reason)]
+        return [_import_failure(exc, path)]
+    return _register(found, game, path, registry)
+
+
+def _register(found: list[Resolver], game: str, path: Path, registry: Registry) -> list[Diagnostic]:
+    """Add the game's resolvers named ``<game>.…`` to ``registry``; the others and unlabelled words are problems."""
     problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
                 for r in found if not r.name.startswith(game + ".")]
     registry.add(r for r in found if r.name.startswith(game + "."))
     return problems + [p for r in found if (p := _unlabelled(r, path)) is not None]
+
+
+def _import(modname: str, path: Path) -> Any:
+    """The game's mechanics module, imported from ``path`` under ``modname`` (it may not exit the process)."""
+    spec = importlib.util.spec_from_file_location(modname, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    with _no_exit():
+        spec.loader.exec_module(module)
+    return module
+
+
+def _import_failure(exc: BaseException, path: Path) -> Diagnostic:
+    """``mechanics-import`` at the module's line that raised (or exited)."""
+    here = os.path.abspath(path)
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
+    line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
+    if isinstance(exc, _Exit):
+        reason = f"{exc}: the module exits"
+    elif isinstance(exc, SystemExit):
+        reason = f"SystemExit({exc.code!r}): the module exits"
+    else:
+        reason = f"{type(exc).__name__}: {exc}"
+    return diag("mechanics-import", Location(path, line), reason=reason)
 
 
 def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
@@ -236,6 +256,19 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
     if len(files) > MAX_FILES:
         out.diagnostics.append(diag("too-many-entries", Location(root), limit=MAX_FILES))
         return out
+    _load_games(root, files, limits, out)
+    cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
+    previous = cache.load(cache_path) if use_cache else None
+    if not isinstance(previous, dict):
+        previous = {}
+    current = _load_entries(root, files, previous, limits, out)
+    if use_cache and current != previous:
+        cache.save(cache_path, current)
+    return out
+
+
+def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded) -> None:
+    """Each game folder's ``game.yaml`` and mechanics module into ``out`` (and the module's digest)."""
     namespaces = sorted({p.relative_to(root).parts[0] for p in files if len(p.relative_to(root).parts) > 1})
     for ns in namespaces:
         if ns == COMMON:
@@ -248,12 +281,11 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
     for ns in namespaces:
         if (root / ns / MECHANICS).is_file():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
-    cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
-    previous = cache.load(cache_path) if use_cache else None
-    if not isinstance(previous, dict):
-        previous = {}
+
+
+def _load_entries(root: Path, files: list[Path], previous: dict[str, Any], limits: Limits, out: Loaded) -> dict[str, Any]:
+    """Every entry file into ``out`` (parsed, or from ``previous`` when unchanged); returns the cache's new records."""
     current: dict[str, Any] = {}
-    first_seen: dict[str, Entry] = {}
     pages: dict[str, Entry] = {}  # page stem -> the entry writing it (two entries, one page: page-collision)
     for path in files:
         rel = path.relative_to(root)
@@ -271,24 +303,27 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
             out.unloaded.update(dict.fromkeys(_claimed_ids(path, rel), path))
             continue
         out.diagnostics += check_entry(entry, rel.parts[0], out.games.get(rel.parts[0]), COMMON)
-        if entry.id in first_seen:
-            other = first_seen[entry.id].location
-            out.diagnostics.append(diag("duplicate-id", entry.marks.at(("id",)), id=entry.id,
-                                        other=f"{format_path(other.path)}:{other.line}"))
+        clash = _clash(entry, out.entries, pages)
+        if clash is not None:
+            out.diagnostics.append(clash)
             continue
-        page = page_stem(entry.kind, entry.game, entry.id)
-        if page in pages and entry.kind != "concept":
-            other_entry = pages[page]
-            other = other_entry.location
-            out.diagnostics.append(diag("page-collision", entry.marks.at(("id",)), id=entry.id, page=page + ".html",
-                                        other_id=other_entry.id, other=f"{format_path(other.path)}:{other.line}"))
-            continue
-        pages[page] = entry
-        first_seen[entry.id] = entry
-    out.entries = first_seen
-    if use_cache and current != previous:
-        cache.save(cache_path, current)
-    return out
+        pages[page_stem(entry.kind, entry.game, entry.id)] = entry
+        out.entries[entry.id] = entry
+    return current
+
+
+def _clash(entry: Entry, seen: Mapping[str, Entry], pages: Mapping[str, Entry]) -> Diagnostic | None:
+    """``duplicate-id`` when an earlier entry has ``entry``'s id, ``page-collision`` when one writes its page."""
+    if entry.id in seen:
+        other = seen[entry.id].location
+        return diag("duplicate-id", entry.marks.at(("id",)), id=entry.id, other=f"{format_path(other.path)}:{other.line}")
+    page = page_stem(entry.kind, entry.game, entry.id)
+    if page in pages and entry.kind != "concept":
+        other_entry = pages[page]
+        other = other_entry.location
+        return diag("page-collision", entry.marks.at(("id",)), id=entry.id, page=page + ".html",
+                    other_id=other_entry.id, other=f"{format_path(other.path)}:{other.line}")
+    return None
 
 
 _ID_LINE = re.compile(rb"^id:[ \t]*['\"]?([a-z0-9][a-z0-9.-]*)", re.M)
@@ -318,8 +353,16 @@ def _hit_shape(hit: Any, path: Path) -> bool:
     if not (isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[1], tuple) and len(hit[1]) == 3):
         return False
     entry, found, digest = hit[1]
-    return ((entry is None or (isinstance(entry, Entry) and entry.path == path)) and isinstance(digest, str)
-            and isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found))
+    return _entry_of(entry, path) and isinstance(digest, str) and _diagnostics(found)
+
+
+def _entry_of(entry: Any, path: Path) -> bool:
+    """True for no entry, or an entry of ``path``."""
+    return entry is None or (isinstance(entry, Entry) and entry.path == path)
+
+
+def _diagnostics(found: Any) -> bool:
+    return isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found)
 
 
 def _cached_entry(path: Path, rel: Path, hit: Any, limits: Limits) -> tuple[Any, tuple[Entry | None, list[Diagnostic], str]]:

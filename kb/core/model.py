@@ -329,13 +329,21 @@ def field_key(data: Any, path: DataPath) -> str:
     for part in path:
         if isinstance(part, int):
             item = node[part] if isinstance(node, list) and part < len(node) else None
-            name = next((item[k] for k in ("id", "doc") if isinstance(item, dict) and isinstance(item.get(k), str)), None)
-            out += f"[{name}]" if name is not None else f"[{part}]"
+            out += f"[{_item_name(item, part)}]"
             node = item
         else:
             out += f".{part}" if out else str(part)
             node = node.get(part) if isinstance(node, dict) else None
     return out
+
+
+def _item_name(item: Any, index: int) -> str | int:
+    """A list item's name in a field key: its ``id`` or ``doc`` when it has one, else its index."""
+    if isinstance(item, dict):
+        for key in ("id", "doc"):
+            if isinstance(item.get(key), str):
+                return str(item[key])
+    return index
 
 
 RESERVED_PAGES = frozenset({"index", "glossary", "quickref"})

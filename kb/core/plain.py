@@ -19,21 +19,29 @@ def plain(value: Any) -> Any:
     """``value`` as JSON-able plain data."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, PurePath):
-        return str(value)
+    if isinstance(value, (Fraction, PurePath)):
+        return _scalar(value)
     to_dict = getattr(value, "to_dict", None)
     if callable(to_dict) and not isinstance(value, type):
         return to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _fields(value)
+    return _collection(value)
+
+
+def _collection(value: Any) -> Any:
+    """A mapping as a dict, a sequence or set as a list (a set sorted), anything else as its text."""
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
         return [plain(v) for v in items]
     return str(value)
+
+
+def _scalar(value: Fraction | PurePath) -> str:
+    """A fraction as ``n/d``, a path as its text."""
+    return f"{value.numerator}/{value.denominator}" if isinstance(value, Fraction) else str(value)
 
 
 def _fields(value: Any) -> dict[str, Any]:

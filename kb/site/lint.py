@@ -119,14 +119,29 @@ def identifiers(entries: Iterable[Entry], vocabulary: Mapping[str, Text], lang: 
     (such as the games' summaries) and the ``lang`` labels use, and ids whose ``names`` in ``lang`` are
     the id itself ("support" is the English name of ``support``). One-letter names are left alone."""
     entries = list(entries)
-    data = {s for e in entries for s in _data_strings(e)}
-    prose = {w for e in entries for w in _prose_words(e, lang)}
-    words = prose | {w for t in prose_texts for w in _words(t)}
-    found = {w for w in data if _DATUM.fullmatch(w) and len(w) > 1}
-    found |= {w for w, label in vocabulary.items() if label.get(lang) and label.get(lang) != w}
-    labels = {w for label in vocabulary.values() for w in _words(label.get(lang) or "")}
+    found = _data_ids(entries) | _vocabulary_ids(vocabulary, lang)
+    used = _used_words(entries, lang, prose_texts) | _label_words(vocabulary, lang)
     same = {w for w, name in names.items() if (name.get(lang) or "").lower() == w.lower()}
-    return {w for w in found if w.lower() not in words and w.lower() not in labels and w not in same}
+    return {w for w in found if w.lower() not in used and w not in same}
+
+
+def _data_ids(entries: Iterable[Entry]) -> set[str]:
+    """The identifier-like strings (lower case, two letters or more) of the entries' data."""
+    return {s for e in entries for s in _data_strings(e) if len(s) > 1 and _DATUM.fullmatch(s)}
+
+
+def _vocabulary_ids(vocabulary: Mapping[str, Text], lang: str) -> set[str]:
+    """The resolvers' words whose label in ``lang`` is another word."""
+    return {w for w, label in vocabulary.items() if label.get(lang) not in (None, "", w)}
+
+
+def _label_words(vocabulary: Mapping[str, Text], lang: str) -> set[str]:
+    return {w for label in vocabulary.values() for w in _words(label.get(lang) or "")}
+
+
+def _used_words(entries: Iterable[Entry], lang: str, prose_texts: Iterable[str]) -> set[str]:
+    """The words the content's own ``lang`` prose and ``prose_texts`` use."""
+    return {w for e in entries for w in _prose_words(e, lang)} | {w for t in prose_texts for w in _words(t)}
 
 
 def _data_strings(e: Entry) -> Iterator[str]:
@@ -135,12 +150,17 @@ def _data_strings(e: Entry) -> Iterator[str]:
     the kind-specific facts the page shows (:func:`kb.view.entry.fact_data`), a term's forbidden forms."""
     for ex in e.examples:
         yield from (*_strings(ex.given), *_strings(ex.expect))
-    for step in _steps(entry_steps(e, "es")):
-        yield step.id
-        yield from (span.text for action in step.allows for span in action)
+    yield from _step_strings(e)
     yield from (s for k, v in fact_data(e).items() if k not in ("forms", "abbreviations") for s in _strings(v, keys=False))
     if e.term:  # words a term must never be rendered as (the model's Term.forbidden), in either language
         yield from (w for words in e.term.forbidden.values() for w in words)
+
+
+def _step_strings(e: Entry) -> Iterator[str]:
+    """A sequence's step ids and allowed actions as the content names them."""
+    for step in _steps(entry_steps(e, "es")):
+        yield step.id
+        yield from (span.text for action in step.allows for span in action)
 
 
 def _prose_words(e: Entry, lang: str) -> set[str]:
