@@ -11,7 +11,7 @@ import dataclasses
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic
@@ -35,25 +35,43 @@ def _enc(value: Any, types: dict[str, type]) -> Any:
     if isinstance(value, list):
         return [_enc(v, types) for v in value]
     if isinstance(value, dict):
-        if all(isinstance(k, str) and k != _TAG for k in value):
-            return {k: _enc(v, types) for k, v in value.items()}
-        return {_TAG: "map", "v": [[_enc(k, types), _enc(v, types)] for k, v in value.items()]}
-    if isinstance(value, tuple):
-        return {_TAG: "tuple", "v": [_enc(v, types) for v in value]}
-    if isinstance(value, frozenset):
-        return {_TAG: "frozenset", "v": sorted((_enc(v, types) for v in value), key=repr)}
-    if isinstance(value, Fraction):
-        return {_TAG: "fraction", "v": [value.numerator, value.denominator]}
-    if isinstance(value, Path):
-        return {_TAG: "path", "v": str(value)}
-    if isinstance(value, Marks):  # compact: [line, column, *data path] per mark
-        rows = [[[lc[0], lc[1], *p] for p, lc in table.items()] for table in (value.values, value.keys)]
-        return {_TAG: "marks", "v": [str(value.path), *rows]}
+        return _enc_dict(value, types)
+    return _enc_tagged(value, types)
+
+
+def _enc_dict(value: dict[Any, Any], types: dict[str, type]) -> dict[str, Any]:
+    """A dict of string keys as itself, any other as ``{TAG: "map", "v": [[key, value]...]}``."""
+    if all(isinstance(k, str) and k != _TAG for k in value):
+        return {k: _enc(v, types) for k, v in value.items()}
+    return {_TAG: "map", "v": [[_enc(k, types), _enc(v, types)] for k, v in value.items()]}
+
+
+def _enc_tagged(value: Any, types: dict[str, type]) -> dict[str, Any]:
+    """A value JSON has no type for, as ``{TAG: its type, "v": its parts}``."""
+    for cls, tag, parts in _TAGGED:
+        if isinstance(value, cls):
+            return {_TAG: tag, "v": parts(value, types)}
     name = type(value).__name__
     if types.get(name) is type(value):
         fields = dataclasses.fields(value)  # type: ignore[arg-type]  # one of `types`: a dataclass
         return {_TAG: name, "v": {f.name: _field(getattr(value, f.name), types) for f in fields}}
     raise TypeError(f"cannot cache a {name}")
+
+
+def _enc_marks(value: Marks, _: dict[str, type]) -> list[Any]:
+    """Compact: ``[path, values, keys]``, each table ``[line, column, *data path]`` per mark."""
+    rows = [[[lc[0], lc[1], *p] for p, lc in table.items()] for table in (value.values, value.keys)]
+    return [str(value.path), *rows]
+
+
+_TAGGED: tuple[tuple[type, str, Callable[[Any, dict[str, type]], Any]], ...] = (
+    (tuple, "tuple", lambda v, types: [_enc(x, types) for x in v]),
+    (frozenset, "frozenset", lambda v, types: sorted((_enc(x, types) for x in v), key=repr)),
+    (Fraction, "fraction", lambda v, _: [v.numerator, v.denominator]),
+    (Path, "path", lambda v, _: str(v)),
+    (Marks, "marks", _enc_marks),
+)
+"""(type, tag, its parts) of the values that are neither JSON nor one of the cached dataclasses."""
 
 
 def _field(value: Any, types: dict[str, type]) -> Any:
@@ -89,31 +107,35 @@ def _dec(value: Any, types: dict[str, type]) -> Any:
         return {k: _dec(v, types) for k, v in value.items()}
     body: Any = value.get("v")
     try:
-        if tag == "map":
-            return {_hashable(_dec(k, types)): _dec(v, types) for k, v in body}
-        if tag == "tuple":
-            return tuple(_dec(v, types) for v in body)
-        if tag == "frozenset":
-            return frozenset(_hashable(_dec(v, types)) for v in body)
-        if tag == "fraction":
-            return Fraction(int(body[0]), int(body[1]))
-        if tag == "path":
-            return Path(str(body))
-        if tag == "raw":
-            return body
-        if tag == "marks":
-            return _marks(body)
-        cls = types.get(tag) if isinstance(tag, str) else None
-        if cls is None or not isinstance(body, dict):
-            raise Damaged(f"unknown type {str(tag)[:40]!r}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        if set(body) - names:
-            raise Damaged(f"unexpected fields in {tag}")
-        return cls(**{k: _dec(v, types) for k, v in body.items()})
+        decode = _DECODERS.get(tag) if isinstance(tag, str) else None
+        return decode(body, types) if decode is not None else _dec_dataclass(tag, body, types)
     except Damaged:
         raise
     except (TypeError, ValueError, ZeroDivisionError, KeyError) as exc:
         raise Damaged(f"bad {str(tag)[:40]}: {exc}") from None
+
+
+def _dec_dataclass(tag: Any, body: Any, types: dict[str, type]) -> Any:
+    """One of the cached dataclasses, from its fields; :class:`Damaged` for an unknown type or field."""
+    cls = types.get(tag) if isinstance(tag, str) else None
+    if cls is None or not isinstance(body, dict):
+        raise Damaged(f"unknown type {str(tag)[:40]!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    if set(body) - names:
+        raise Damaged(f"unexpected fields in {tag}")
+    return cls(**{k: _dec(v, types) for k, v in body.items()})
+
+
+_DECODERS: dict[str, Callable[[Any, dict[str, type]], Any]] = {
+    "map": lambda body, types: {_hashable(_dec(k, types)): _dec(v, types) for k, v in body},
+    "tuple": lambda body, types: tuple(_dec(v, types) for v in body),
+    "frozenset": lambda body, types: frozenset(_hashable(_dec(v, types)) for v in body),
+    "fraction": lambda body, _: Fraction(int(body[0]), int(body[1])),
+    "path": lambda body, _: Path(str(body)),
+    "raw": lambda body, _: body,
+    "marks": lambda body, _: _marks(body),
+}
+"""Tag → decoder of the tagged values (the rest are the cached dataclasses)."""
 
 
 def _hashable(value: Any) -> Any:
