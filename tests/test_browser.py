@@ -645,6 +645,37 @@ def full_base(full_site: Path) -> Iterator[str]:
         yield url
 
 
+def _entries_of_kind(*kinds: str) -> list[str]:
+    """The page paths (``<game>/<slug>.html``) of every bundled entry of ``kinds``."""
+    from conftest import CONTENT
+    from kb.api import KnowledgeBase
+    from kb.site.structure import entry_path
+
+    kb = KnowledgeBase.load(str(CONTENT))
+    return sorted(entry_path(e).removesuffix(".md") + ".html" for e in kb.entries.values() if e.kind in kinds)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_action_and_rule_prints_on_one_a4_page_and_a_game_page_on_at_most_three(browser, full_base: str,
+                                                                                     lang: str) -> None:
+    """Issue 29: "an action on one A4 page, a game page on two or three", over every bundled action and rule (the
+    worked examples as runs of values in three columns: the print CSS, no content left out)."""
+    entries = _entries_of_kind("action", "rule")
+    assert len(entries) >= 100
+    context = browser.new_context()
+    try:
+        pg = context.new_page()
+        counts = {}
+        for path in entries + [f"{game}/index.html" for game in {p.split("/")[0] for p in entries}]:
+            pg.goto(f"{full_base}/{lang}/{path}")
+            pg.wait_for_load_state("networkidle")
+            counts[path] = _printed_pages(pg)
+    finally:
+        context.close()
+    too_long = {p: n for p, n in counts.items() if n > (3 if p.endswith("/index.html") else 1)}
+    assert too_long == {}, too_long
+
+
 @pytest.mark.parametrize("transport", ["http", "file"])
 def test_site_search_ranks_as_the_api(browser, full_site: Path, full_base: str, api_ranks, transport: str) -> None:
     if transport == "http":
