@@ -104,46 +104,61 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
     for entry in entries:
         for ex in entry.examples:
             base = ("examples", ex.index)
-            raw = _raw(entry, ex)
-            if not any(k in raw for k in ("expect", "expect_error", "probability")):
-                out.append(diag("no-expectation", ex.location, id=ex.id))
-            if ex.expect_error and ex.error_kind is None:
-                out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
-            if ex.error_kind == "elsewhere" and not ex.error_see:
-                out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
-            if "probability" in raw and (ex.probability is None or ex.probability > 1):
-                out.append(diag("invalid-value", entry.marks.at(base + ("probability",)), where=where(base + ("probability",)),
-                                value=repr(raw["probability"]), expected="a fraction from 0/1 to 1/1 such as 30/36"))
-            for sub, problem in over_limits(ex.given):
-                out.append(diag("limit-exceeded", entry.marks.at(base + ("given",) + sub),
-                                where=where(base + ("given",) + sub), problem=problem))
+            out += _expectation_problems(entry, ex)
+            out += [diag("limit-exceeded", entry.marks.at(base + ("given",) + sub), where=where(base + ("given",) + sub),
+                         problem=problem) for sub, problem in over_limits(ex.given)]
             res = registry.get(ex.mechanic)
             if res is None:
                 out.append(diag("unknown-resolver", entry.marks.at(base + ("mechanic",)), name=ex.mechanic,
                                 hint=hint(ex.mechanic, registry.names()), origin=_resolver_origin(entry)))
                 continue
-            for name in ex.given:
-                if name not in res.inputs:
-                    out.append(diag("unknown-input", entry.marks.at(base + ("given", name), key=True), resolver=res.name,
-                                    name=name, hint=hint(name, res.inputs)))
-                    continue
-                for err in Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name]):
-                    sub = base + ("given", name) + tuple(err.absolute_path)
-                    bound = out_of_range(err)
-                    if bound is not None:
-                        out.append(diag("input-out-of-range", entry.marks.at(sub), where=where(sub[2:]), value=repr(err.instance),
-                                        resolver=res.name, range=bound))
-                        break
-                    out.append(diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
-                                    expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}"))
-                    break
-            for name in sorted(res.required - set(ex.given)):
-                out.append(diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name))
-            for name in (ex.expect or {}):
-                if name not in res.outputs:
-                    out.append(diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
-                                    name=name, hint=hint(name, res.outputs)))
+            out += _input_problems(entry, ex, res)
+            out += [diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
+                         name=name, hint=hint(name, res.outputs)) for name in (ex.expect or {}) if name not in res.outputs]
     return out
+
+
+def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
+    """An example that expects nothing, a refusal without its kind (or, ``elsewhere``, its place), a bad probability."""
+    base = ("examples", ex.index)
+    raw = _raw(entry, ex)
+    out = []
+    if not any(k in raw for k in ("expect", "expect_error", "probability")):
+        out.append(diag("no-expectation", ex.location, id=ex.id))
+    if ex.expect_error and ex.error_kind is None:
+        out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
+    if ex.error_kind == "elsewhere" and not ex.error_see:
+        out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
+    if "probability" in raw and (ex.probability is None or ex.probability > 1):
+        out.append(diag("invalid-value", entry.marks.at(base + ("probability",)), where=where(base + ("probability",)),
+                        value=repr(raw["probability"]), expected="a fraction from 0/1 to 1/1 such as 30/36"))
+    return out
+
+
+def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
+    """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing."""
+    base = ("examples", ex.index)
+    out: list[Diagnostic] = []
+    for name in ex.given:
+        if name not in res.inputs:
+            out.append(diag("unknown-input", entry.marks.at(base + ("given", name), key=True), resolver=res.name,
+                            name=name, hint=hint(name, res.inputs)))
+            continue
+        err = next(iter(Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name])), None)
+        if err is not None:
+            out.append(_input_error(entry, res, name, base + ("given", name) + tuple(err.absolute_path), err))
+    return out + [diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
+                  for name in sorted(res.required - set(ex.given))]
+
+
+def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], err: Any) -> Diagnostic:
+    """The first schema error of an input: out of the declared range, or of the wrong type."""
+    bound = out_of_range(err)
+    if bound is not None:
+        return diag("input-out-of-range", entry.marks.at(sub), where=where(sub[2:]), value=repr(err.instance),
+                    resolver=res.name, range=bound)
+    return diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
+                expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}")
 
 
 _BOUNDS = ("minimum", "maximum", "multipleOf")
@@ -184,6 +199,11 @@ def _same(expected: Any, actual: Any, tol: float | None) -> bool:
         return expected is actual
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float, Fraction)):
         return math.isclose(float(expected), float(actual), rel_tol=0, abs_tol=tol or 0)
+    return _same_parts(expected, actual, tol)
+
+
+def _same_parts(expected: Any, actual: Any, tol: float | None) -> bool:
+    """Lists item by item, mappings key by key (:func:`_same` within ``tol``), anything else by equality."""
     if isinstance(expected, list) and isinstance(actual, (list, tuple)):
         return len(expected) == len(actual) and all(_same(a, b, tol) for a, b in zip(expected, actual, strict=True))
     if isinstance(expected, dict) and isinstance(actual, Mapping):
@@ -223,6 +243,48 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
     res = registry.get(ex.mechanic)
     if res is None:
         return ExampleResult(entry, ex, "error", error="unknown-resolver", details=(f"no resolver '{ex.mechanic}'",))
+    kwargs = dict(ex.given)
+    if res.wants_context:
+        kwargs["context"] = Context(entry.data, lookup)
+    result = _unrunnable(entry, ex) or _run(entry, ex, res, kwargs, seconds)
+    if isinstance(result, ExampleResult):
+        return result
+    problem = _not_an_outcome(result)
+    if problem:
+        return ExampleResult(entry, ex, "error", error="bad-outcome",
+                             details=(f"bad outcome: {problem}",
+                                      f"the resolver returned {problem}, not an outcome made with outcome()"))
+    details, mismatches = _compare(ex, result)
+    if result.chance is not None:  # runs the resolver again for every total: within the same limits
+        try:
+            details += _timed(seconds, check_chance, res, kwargs, result)
+        except (Exception, SystemExit, TimeLimit) as exc:
+            return _crashed(entry, ex, exc, seconds)
+    status = "failed" if details else "passed"
+    return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
+
+
+def _timed(seconds: float, func: Callable[..., Any], *args: Any) -> Any:
+    """``func(*args)`` within ``seconds`` (:class:`TimeLimit` beyond)."""
+    with time_limit(seconds):
+        return func(*args)
+
+
+def _run(entry: Entry, ex: Example, res: Resolver, kwargs: dict[str, Any], seconds: float) -> Any:
+    """What the resolver returns for the example's inputs, or the example's result when it refused (a
+    :class:`RuleError`: passed when the example expects that refusal), ran out of time, raised or exited."""
+    try:
+        return _timed(seconds, lambda: res.func(**kwargs))
+    except RuleError as err:
+        said = _refusal_details(ex, err)
+        return ExampleResult(entry, ex, "failed" if said else "passed", error=err.code, message=err.step,
+                             kind=err.kind, details=said)
+    except (Exception, SystemExit, TimeLimit) as exc:  # a resolver bug (or an exit): reported, never a crash of the run
+        return _crashed(entry, ex, exc, seconds)
+
+
+def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
+    """The error of an example that is not run: inputs over the limits, a probability that is no fraction."""
     too_big = over_limits(ex.given)
     if too_big:
         return ExampleResult(entry, ex, "error", error="limit-exceeded",
@@ -231,27 +293,20 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
     if isinstance(raw, Mapping) and "probability" in raw and ex.probability is None:
         return ExampleResult(entry, ex, "error", error="invalid-probability",
                              details=(f"probability {raw['probability']!r} is not a fraction",))
-    kwargs = dict(ex.given)
-    if res.wants_context:
-        kwargs["context"] = Context(entry.data, lookup)
-    try:
-        with time_limit(seconds):
-            result = res.func(**kwargs)
-    except RuleError as err:
-        said = _refusal_details(ex, err)
-        return ExampleResult(entry, ex, "failed" if said else "passed", error=err.code, message=err.step,
-                             kind=err.kind, details=said)
-    except TimeLimit:
+    return None
+
+
+def _crashed(entry: Entry, ex: Example, exc: BaseException, seconds: float) -> ExampleResult:
+    """A resolver that ran out of time, raised or exited."""
+    if isinstance(exc, TimeLimit):
         return ExampleResult(entry, ex, "error", error="timeout",
                              details=(f"ran longer than {seconds:g} s, the limit per worked example",))
-    except (Exception, SystemExit) as exc:  # a resolver bug (or an exit): reported, never a crash of the run
-        what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
-        return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
-    problem = _not_an_outcome(result)
-    if problem:
-        return ExampleResult(entry, ex, "error", error="bad-outcome",
-                             details=(f"bad outcome: {problem}",
-                                      f"the resolver returned {problem}, not an outcome made with outcome()"))
+    what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
+    return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
+
+
+def _compare(ex: Example, result: Outcome) -> tuple[list[str], list[tuple[str, Any, Any]]]:
+    """How the outcome differs from what the example expects: the details, and the mismatched (name, want, got)."""
     details: list[str] = []
     mismatches: list[tuple[str, Any, Any]] = []
     if ex.expect_error:
@@ -267,18 +322,7 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
         elif result.probability != ex.probability:
             mismatches.append(("probability", str(ex.probability), str(result.probability)))
             details.append(f"probability: expected {ex.probability}, got {result.probability}")
-    if result.chance is not None:  # runs the resolver again for every total: within the same limits
-        try:
-            with time_limit(seconds):
-                details += check_chance(res, kwargs, result)
-        except TimeLimit:
-            return ExampleResult(entry, ex, "error", error="timeout",
-                                 details=(f"ran longer than {seconds:g} s, the limit per worked example",))
-        except (Exception, SystemExit) as exc:
-            what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
-            return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
-    status = "failed" if details else "passed"
-    return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
+    return details, mismatches
 
 
 _SAID_IN_DETAILS = ("resolver-raised", "bad-outcome")
@@ -291,20 +335,31 @@ def check_chance(res: Resolver, kwargs: Mapping[str, Any], result: Outcome) -> l
     resolver itself says the event happens."""
     ch = result.chance
     assert ch is not None
-    problems: list[str] = []
     if not (ch.event.es.strip() and (ch.event.en or "").strip()):
         return [f"{res.name} states a probability ({ch.probability}) without naming its event in both languages"]
     if ch.output is not None and ch.output not in res.outputs:
         return [f"{res.name}: the event's output '{ch.output}' is not one of its outputs"]
     if ch.output is None:
+        return []
+    problems = _certainty_problems(ch, result.values.get(ch.output))
+    if ch.roll is None or ch.dice is None:
         return problems
-    happened = result.values.get(ch.output)
+    return problems + _roll_problems(res, kwargs, ch)
+
+
+def _certainty_problems(ch: Any, happened: Any) -> list[str]:
+    """A chance of 0 whose event happened, or of 1 whose event did not."""
+    problems = []
     if ch.probability == 0 and happened == ch.when:
         problems.append(f"the chance of {ch.event.en} is 0, yet {ch.output} = {happened!r}")
     if ch.probability == 1 and happened is not None and happened != ch.when:
         problems.append(f"the chance of {ch.event.en} is 1, yet {ch.output} = {happened!r}")
-    if ch.roll is None or ch.dice is None:
-        return problems
+    return problems
+
+
+def _roll_problems(res: Resolver, kwargs: Mapping[str, Any], ch: Any) -> list[str]:
+    """The stated chance against the share of the dice's totals for which the resolver says the event happens."""
+    problems: list[str] = []
     ways = distribution(parse(ch.dice))
     hits, refused = _hits(res, kwargs, ch, ways)
     silent, lacking = refused["unstated"], refused["incomplete"]
