@@ -40,8 +40,11 @@ def move(unit: str, zones: int, variant: int = 0):
         trace.add("{unit} avanza {z} zonas", "{unit} advances {z} zones", unit=unit, z=zones)  # no plural rule
     elif variant == 4:
         trace.add("Paso 3 ({s})", "Step 3 ({s})", s="g.turn#advance")  # the step is number 1
+    elif variant == 5:
+        trace.add("Quedan {z} por recorrer", "{z} {z:p:zone is|zones are} left", z=zones)  # the verb ignores the number
     else:
         trace.add("{unit} avanza {z} {z:p:zona|zonas}", "{unit} advances {z} {z:p:zone|zones}", unit=unit, z=zones)
+        trace.add("{z:p:Queda|Quedan} {z} por recorrer", "{z} {z:p:zone is|zones are} left", z=zones)
     return outcome(trace, moved=True)
 '''
 
@@ -59,6 +62,11 @@ def _rule(bad: int) -> str:
             title: {{es: Una zona, en: One zone}}
             mechanic: g.move
             given: {{unit: guild-guard, zones: 1, variant: {bad}}}
+            expect: {{moved: true}}
+          - id: three-zones
+            title: {{es: Tres zonas, en: Three zones}}
+            mechanic: g.move
+            given: {{unit: guild-guard, zones: 3}}
             expect: {{moved: true}}
         """)
 
@@ -99,6 +107,7 @@ def test_the_game_worded_right_is_clean(tree) -> None:
     (2, ("en",), "other-language: 'sí'"),
     (3, ("es", "en"), "agreement: '1 zon"),
     (4, ("es", "en"), "step-number: '"),
+    (5, ("es",), "agreement: 'Quedan 1'"),
 ])
 def test_a_planted_fault_is_reported_at_its_example(tree, bad: int, langs: tuple[str, ...], finding: str) -> None:
     found = _check(tree, bad)

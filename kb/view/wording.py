@@ -39,7 +39,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.view.worked import ExampleView
 
 __all__ = ["Vocabulary", "Finding", "example_lines", "lint_view", "plural_pairs", "words", "content_ids", "vocabularies", "content_vocabularies", "lint_results",
-           "fstring_messages", "step_number_faults"]
+           "fstring_messages", "step_number_faults", "before_pairs"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-_'’][^\W_]+)*|[a-z0-9]+(?:[-_][a-z0-9]+)+", re.I)
 _NUMBER_WORD = re.compile(r"(?<![\w.,/])(\d+)\s+([^\W\d_]+)")
@@ -70,6 +70,9 @@ class Vocabulary:
     """Each singular or plural form -> (singular, plural)."""
     declared: set[str] = field(default_factory=set)
     """The forms whose pair is declared (catalogue plurals, ``{n:p:…}`` templates), not only found in the vocabulary."""
+    before: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Words that agree with the number right after them (a verb: «queda 1», «quedan 3»), each form ->
+    (singular, plural): only declared ones, ``{n:p:queda|quedan} {n}`` and the catalogue's plurals."""
     steps: dict[str, set[str]] = field(default_factory=dict)
     """Each sequence step's name in the language (its title, its game's ``names:``), lower case -> its numbers."""
 
@@ -158,6 +161,35 @@ def _agreement(line: str, vocab: Vocabulary) -> Iterator[Finding]:
             continue
         if plural(n) == "one" and w == other or w in vocab.declared and plural(n) != "one" and w == one:
             yield Finding("agreement", m.group(0), line)
+    for m in _WORD_NUMBER.finditer(line):
+        w, n = m.group(1).lower(), int(m.group(2))
+        one, other = vocab.before.get(w, (w, w))
+        if _COORDINATED.match(line, m.end()):
+            continue  # «quedan 1 oro y 0 maná»: two numbers, one plural subject
+        if one != other and (w == other if plural(n) == "one" else w == one):
+            yield Finding("agreement", m.group(0), line)
+
+
+_WORD_NUMBER = re.compile(r"([^\W\d_]+)\s+(\d+)(?![\d.,]?\d)")
+"""A word and the number right after it («quedan 1»)."""
+_COORDINATED = re.compile(r"[^\d.;:]{0,30}?\b(?:y|e|and)\s+\d")
+"""Right after a number: another number joined by «y» / "and" (a compound subject, which takes the plural)."""
+_VERB_SPEC = re.compile(r"\{(\w+):p:([^}|]+)\|([^}]+)\}\s+\{\1\}")
+"""``{n:p:queda|quedan} {n}``: a word declared to agree with the number that follows it."""
+
+
+def before_pairs(templates: Iterable[str], catalogue: Iterable[tuple[str, str]] = ()) -> dict[str, tuple[str, str]]:
+    """The words declared to agree with the number after them: the last word of each form of a
+    ``{n:p:one|other} {n}`` template, and ``catalogue`` pairs; each form -> (singular, plural)."""
+    found = [*catalogue]
+    for t in templates:
+        found += [(a.split()[-1].lower(), b.split()[-1].lower()) for _, a, b in _VERB_SPEC.findall(t) if a.split() and b.split()]
+    out: dict[str, tuple[str, str]] = {}
+    for one, other in found:
+        if one != other:
+            out.setdefault(one, (one, other))
+            out.setdefault(other, (one, other))
+    return out
 
 
 def _catalog(lang: str) -> tuple[list[str], list[tuple[str, str]]]:
@@ -173,6 +205,17 @@ def _catalog(lang: str) -> tuple[list[str], list[tuple[str, str]]]:
             one, other = (re.findall(r"\}\s+([^\W\d_]+)", f) for f in forms[:2])
             pairs += list(zip(one, other, strict=False))
     return texts, pairs
+
+
+def _catalog_before(lang: str) -> list[tuple[str, str]]:
+    """The (singular, plural) words right before a placeholder in the catalogue's plural messages («queda {n}»)."""
+    found: list[tuple[str, str]] = []
+    for e in polib.pofile(str(catalog_path(lang))):
+        if e.msgid_plural:
+            forms = [e.msgid, e.msgid_plural] if lang == "en" else [e.msgstr_plural[k] for k in sorted(e.msgstr_plural)]
+            one, other = (re.findall(r"([^\W\d_]+)\s+\{", f) for f in forms[:2])
+            found += [(a.lower(), b.lower()) for a, b in zip(one, other, strict=False)]
+    return found
 
 
 _SPEC = re.compile(r"\{[^}:]*:p:([^}|]+)\|([^}]+)\}")
@@ -218,7 +261,8 @@ def _declared(templates: Iterable[tuple[str, str]]) -> dict[str, list[tuple[str,
     declared: dict[str, list[tuple[str, str]]] = {lang: _catalog(lang)[1] for lang in LANGS}
     for pair in templates:
         for lang, template in zip(LANGS, pair, strict=True):
-            declared[lang] += _SPEC.findall(template)
+            declared[lang] += [(a, b) for one, other in _SPEC.findall(template)
+                               for a, b in zip(one.split(), other.split(), strict=False)]
     return {lang: [(a.lower(), b.lower()) for a, b in found] for lang, found in declared.items()}
 
 
@@ -229,10 +273,12 @@ def vocabularies(entries: Iterable[Entry], games: Iterable[Game], labels: Iterab
     (``{n:p:one|other}``; their other words are what is linted, not the vocabulary)."""
     texts = _texts(entries, games, labels)
     own = {lang: {w for t in texts[lang] + _catalog(lang)[0] for w in words(t)} for lang in LANGS}
+    templates = list(templates)
     declared = _declared(templates)
     id_set = {i.lower() for i in ids}
     return {lang: Vocabulary(lang, own[lang], set().union(*(own[lg] for lg in LANGS if lg != lang)), id_set,
-                             plural_pairs(lang, own[lang], declared[lang]), {w for pair in declared[lang] for w in pair})
+                             plural_pairs(lang, own[lang], declared[lang]), {w for pair in declared[lang] for w in pair},
+                             before_pairs((t[LANGS.index(lang)] for t in templates), _catalog_before(lang)))
             for lang in LANGS}
 
 
@@ -243,6 +289,7 @@ def content_vocabularies(entries: Mapping[str, Entry], games: Mapping[str, Game]
     resolvers = list(resolvers)
     ids = content_ids(entries.values(), games, [w for r in resolvers for w in r.vocabulary()])
     templates = [s.templates for d in results if d.outcome for s in d.outcome.trace if s.templates]
+    templates += [d.message.templates for d in results if d.message is not None and d.message.templates]
     found = vocabularies(entries.values(), games.values(), [t for r in resolvers for t in r.labels.values()], templates, ids)
     for lang, names in step_names(entries.values(), games).items():
         found[lang].steps = names
