@@ -150,24 +150,25 @@ def _agreement(line: str, vocab: Vocabulary) -> Iterator[Finding]:
     """A number and the word after it in the form the language's plural rule wants for the number. A pair
     only found in the vocabulary is trusted one way: a plural after a number whose form is *one* («1
     zonas»); the other way, a singular after 3, is often right (a mass noun, "3 damage"), so it counts
-    only for a declared pair."""
+    only for a declared pair. Then a declared word before a number (:func:`_agreement_before`)."""
     plural = Locale.parse(vocab.lang).plural_form
     for m in _NUMBER_WORD.finditer(line):
         n, w = int(m.group(1)), m.group(2).lower()
-        if _NAME_BEFORE.search(line[:m.start()]):
-            continue  # the number of a name
         one, other = vocab.pairs.get(w, (w, w))
-        if one == other:
-            continue
+        if one == other or _NAME_BEFORE.search(line[:m.start()]):
+            continue  # no pair, or the number of a name
         if plural(n) == "one" and w == other or w in vocab.declared and plural(n) != "one" and w == one:
             yield Finding("agreement", m.group(0), line)
+    yield from _agreement_before(line, vocab, plural)
+
+
+def _agreement_before(line: str, vocab: Vocabulary, plural: Callable[[int], str]) -> Iterator[Finding]:
+    """A word declared to agree with the number after it (:attr:`Vocabulary.before`) in the other form."""
     for m in _WORD_NUMBER.finditer(line):
         w, n = m.group(1).lower(), int(m.group(2))
         one, other = vocab.before.get(w, (w, w))
-        if _COORDINATED.match(line, m.end()):
-            continue  # «quedan 1 oro y 0 maná»: two numbers, one plural subject
-        if one != other and (w == other if plural(n) == "one" else w == one):
-            yield Finding("agreement", m.group(0), line)
+        if one != other and not _COORDINATED.match(line, m.end()) and w == (other if plural(n) == "one" else one):
+            yield Finding("agreement", m.group(0), line)  # a compound subject («quedan 1 oro y 0 maná») is plural
 
 
 _WORD_NUMBER = re.compile(r"([^\W\d_]+)\s+(\d+)(?![\d.,]?\d)")
@@ -276,10 +277,15 @@ def vocabularies(entries: Iterable[Entry], games: Iterable[Game], labels: Iterab
     templates = list(templates)
     declared = _declared(templates)
     id_set = {i.lower() for i in ids}
-    return {lang: Vocabulary(lang, own[lang], set().union(*(own[lg] for lg in LANGS if lg != lang)), id_set,
-                             plural_pairs(lang, own[lang], declared[lang]), {w for pair in declared[lang] for w in pair},
-                             before_pairs((t[LANGS.index(lang)] for t in templates), _catalog_before(lang)))
-            for lang in LANGS}
+    return {lang: _vocabulary(lang, own, declared[lang], id_set, [t[i] for t in templates]) for i, lang in enumerate(LANGS)}
+
+
+def _vocabulary(lang: str, own: Mapping[str, set[str]], declared: list[tuple[str, str]], ids: set[str],
+                templates: list[str]) -> Vocabulary:
+    """One language's :class:`Vocabulary` (see :func:`vocabularies`)."""
+    other = set().union(*(words for lg, words in own.items() if lg != lang))
+    return Vocabulary(lang, own[lang], other, ids, plural_pairs(lang, own[lang], declared),
+                      {w for pair in declared for w in pair}, before_pairs(templates, _catalog_before(lang)))
 
 
 def content_vocabularies(entries: Mapping[str, Entry], games: Mapping[str, Game], resolvers: Iterable[Resolver],
@@ -288,12 +294,17 @@ def content_vocabularies(entries: Mapping[str, Entry], games: Mapping[str, Game]
     each language's step names and numbers (:func:`step_names`)."""
     resolvers = list(resolvers)
     ids = content_ids(entries.values(), games, [w for r in resolvers for w in r.vocabulary()])
-    templates = [s.templates for d in results if d.outcome for s in d.outcome.trace if s.templates]
-    templates += [d.message.templates for d in results if d.message is not None and d.message.templates]
-    found = vocabularies(entries.values(), games.values(), [t for r in resolvers for t in r.labels.values()], templates, ids)
+    found = vocabularies(entries.values(), games.values(), [t for r in resolvers for t in r.labels.values()],
+                         _templates(results), ids)
     for lang, names in step_names(entries.values(), games).items():
         found[lang].steps = names
     return found
+
+
+def _templates(results: Iterable[ExampleResult]) -> list[tuple[str, str]]:
+    """The (Spanish, English) templates of every step and refusal the examples' results hold."""
+    steps = [s for d in results for s in (*(d.outcome.trace if d.outcome else ()), *((d.message,) if d.message else ()))]
+    return [s.templates for s in steps if s.templates]
 
 
 def step_names(entries: Iterable[Entry], games: Mapping[str, Game]) -> dict[str, dict[str, set[str]]]:
