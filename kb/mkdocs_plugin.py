@@ -201,7 +201,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
 
     def _add_calculators(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
-        """The calculators' data scripts, one per game and resolver (kb/site/calc.py; the answers are worked out once
+        """The calculators' data scripts, a head and shards per space (kb/site/calc.py; the answers are worked out once
         for every language of the command, and kept from the first build while serving, as the search data is)."""
         started = time.monotonic()
         build.calc = (self._calc_kept.get(build.lang) if self._serving else None) or calc_site(build.loaded.kb, build.lang)

@@ -63,14 +63,75 @@ def test_every_entry_gets_a_form_per_resolver_first_filled_with_its_example(kb, 
         assert names <= set(kb.registry.get(ex.mechanic).inputs), key
 
 
-def test_each_space_has_one_answer_per_combination(built) -> None:
+def _data(text: str) -> dict:
+    return json.loads(text.split("]=", 1)[1].rstrip(";\n"))
+
+
+def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
     _, site = built
-    for path, text in site.files.items():
-        assert "<" not in text and site.sizes[path] == len(text.encode())
-        data = json.loads(text.split("]=", 1)[1].rstrip(";\n"))
-        for space in data["spaces"].values():
-            assert len(space["index"]) == math.prod(f["n"] for f in space["fields"])
-            assert max(space["index"]) < len(data["outcomes"])
+    assert all("<" not in text and site.sizes[path] == len(text.encode()) for path, text in site.files.items())
+    heads = {path for path in site.files if not re.search(r"-\d+\.js$", path)}
+    assert heads and all(re.search(r'data-kb-file="([^"]+)"', f).group(1) in heads for fs in site.forms.values() for f in fs)
+    for head in heads:
+        data = _data(site.files[head])
+        total, n = math.prod(f["n"] for f in data["fields"]), 0
+        assert data["shard"] % (data["fields"][-1]["n"] if data["fields"] else 1) == 0  # whole runs of the odds field
+        while (path := head.removesuffix(".js") + f"-{n}.js") in site.files:
+            shard = _data(site.files[path])
+            assert len(shard["index"]) == min(data["shard"], total - n * data["shard"]), path
+            assert max(shard["index"]) < len(shard["outcomes"])
+            n += 1
+        assert n * data["shard"] >= total > (n - 1) * data["shard"], head
+
+
+GAME_NAMED = {"g/a.yaml": """\
+id: g.ok
+kind: rule
+game: g
+title: {es: Bien, en: Fine}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: check.roll-over
+    given: {target: 7, modifiers: {g.cover: 1}}
+    expect: {target: 8}
+""", "g/cover.yaml": """\
+id: g.cover
+kind: term
+game: g
+title: {es: Cobertura, en: Cover}
+summary: {es: Algo que tapa., en: Something in the way.}
+source: {doc: seed.txt, section: s}
+"""}
+
+
+def test_a_second_build_reads_the_cache_and_gives_the_same_data(tree) -> None:
+    root = tree(GAME_NAMED)
+    first = calc_site(KnowledgeBase.load(root), "es")
+    second = calc_site(KnowledgeBase.load(root), "es")  # a new load: nothing remembered but the cache files
+    assert (first.computed, first.cached) == (1, 0) and (second.computed, second.cached) == (0, 1)
+    assert second.files == first.files and second.forms == first.forms
+
+
+def test_a_renamed_id_is_worded_again_not_read_from_the_cache(tree) -> None:
+    root = tree(GAME_NAMED)
+    calc_site(KnowledgeBase.load(root), "en")
+    cover = root / "g" / "cover.yaml"
+    cover.write_text(cover.read_text().replace("en: Cover}", "en: Shelter}"))
+    again = calc_site(KnowledgeBase.load(root), "en")
+    assert again.computed == 1
+    assert any("Shelter" in text for text in again.files.values()) and not any("Cover" in t for t in again.files.values())
+
+
+def test_a_planted_or_edited_cache_file_is_never_served(tree, caplog) -> None:
+    root = tree(GAME_NAMED)
+    calc_site(KnowledgeBase.load(root), "es")
+    [record] = (root.parent / ".kb-cache" / "calc").rglob("*-es.json")
+    raw = record.read_bytes()
+    record.write_bytes(raw.replace(b'"Cobertura"', b'"<img src=x onerror=alert(1)>"'))  # its signature no longer fits
+    again = calc_site(KnowledgeBase.load(root), "es")
+    assert again.computed == 1 and not any("onerror" in text for text in again.files.values())
+    assert "ignored a damaged cache file" in caplog.text
 
 
 def test_content_reaches_a_form_only_escaped(tree) -> None:

@@ -27,8 +27,9 @@ from kb.mechanics import Outcome, Resolver, RuleError
 __all__ = ["MAX_COMBINATIONS", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices"]
 
-MAX_COMBINATIONS = 2048
-"""Most combinations one calculator enumerates (the build's time and the data's size grow with it)."""
+MAX_COMBINATIONS = 8192
+"""Most combinations one calculator enumerates (the build's time and the data's size grow with it; a page
+loads only the shard of them its inputs need, kb/site/calc.py)."""
 
 FIXED, INTEGER, NUMBER, BOOLEAN, ENUM = "fixed", "integer", "number", "boolean", "enum"
 
@@ -82,6 +83,13 @@ class Space:
         out = copy.deepcopy(dict(self.base))
         for f, pos in zip(self.variable, positions, strict=True):
             _put(out, f.path, f.values[pos])
+        return out
+
+    def shape(self) -> Any:
+        """The example's inputs with every variable field's value left out (``None``): what the space keeps fixed."""
+        out = copy.deepcopy(dict(self.base))
+        for f in self.variable:
+            _put(out, f.path, None)
         return out
 
     def number(self, positions: tuple[int, ...]) -> int:

@@ -3,9 +3,15 @@
 For each entry whose worked examples use a resolver that takes a number or a choice, the page gets one
 form per such resolver, first filled with the entry's first example of it. The answers were computed
 here, at build time, by the resolver itself (:mod:`kb.mechanics.space`), and worded in the page's
-language; they are written as data scripts, one per game, language and resolver
-(``<game>/kb-calc-<resolver>.js``, a ``<script src>`` so that ``file://`` pages can read it).
+language. Each calculator's space (the same space on two pages shares it) is written as data scripts
+(``<script src>``, so that ``file://`` pages can read them): a head, ``<game>/kb-calc-<resolver>-<key>.js``
+(the fields, the odds field, the shard size), and shards, ``...-<key>-<n>.js``, each the answers of
+``SHARD`` consecutive combinations; a page loads the head and only the shard its current inputs need.
 ``kb-calc.js`` only looks answers up. See docs/site.md, "Calculators and odds tables".
+
+The worded answers of a space are cached (:mod:`kb.core.cache`: signed JSON, data only) under a key made of
+the resolver's source, its declared inputs and ranges, the example's fixed values, the language and its
+catalog; the names and entries the wording read are recorded and compared on read.
 
 Pure: :func:`calc_site` returns each page's forms and each data file's text; the MkDocs plugin puts
 the forms in place of the slots :func:`calc_markdown` leaves (after sanitising: the forms are engine
@@ -17,27 +23,38 @@ from __future__ import annotations
 import functools
 import hashlib
 import html
+import inspect
 import json
 import posixpath
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 from weakref import WeakKeyDictionary
 
-from kb.core.locale import number, percent, pgettext
-from kb.core.model import Entry, Example
+from kb.core import cache
+from kb.core.locale import catalog_path, number, percent, pgettext
+from kb.core.model import Entry, Example, Text
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
-from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, answer, enumerate_space, space, takes_choices
+from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, answer, call, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
 from kb.view.worked import refusal_sentence, value_shower
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "SCRIPT", "slot", "data_path"]
+__all__ = ["Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
 """The calculators' script (``kb/site/assets/``), loaded only by pages that have a calculator."""
+
+SHARD = 2048
+"""Combinations one shard holds (rounded down to a multiple of the last field's count, so that an odds table,
+which varies the last field, reads one shard)."""
+
+STALLS = 3
+"""Calls of one space past the time limit after which the rest of it is answered ``resolver-failed`` (a hung
+resolver never hangs the build)."""
 
 
 @dataclass(frozen=True)
@@ -50,42 +67,31 @@ class Calculator:
     space: Space
 
     @property
+    def own_names(self) -> dict[str, Any]:
+        """The example's own ``names:`` (ids it names for itself)."""
+        examples = self.entry.data.get("examples", [])
+        own = examples[self.example.index].get("names") if self.example.index < len(examples) else None
+        return {str(k): v for k, v in (own or {}).items() if isinstance(v, Mapping) and "es" in v}
+
+    @property
     def key(self) -> str:
-        """The space's name inside its data file (the same space on two pages shares it)."""
-        raw = json.dumps([self.space.base, [(f.name, f.kind, list(f.values)) for f in self.space.fields],
-                          self.entry.id if self.resolver.wants_context else None], sort_keys=True, default=str)
-        return hashlib.sha256(raw.encode()).hexdigest()[:10]
+        """The space's name (the same space on two pages of a game shares its data): its fields and the example's
+        values that stay fixed, never the example's values of the fields a player changes."""
+        raw = json.dumps([self.resolver.name, self.entry.game, [(f.name, f.kind, list(f.values)) for f in self.space.fields],
+                          self.space.shape(), self.entry.id if self.resolver.wants_context else None, self.own_names],
+                         sort_keys=True, default=str)
+        return hashlib.sha256(raw.encode()).hexdigest()[:12]
 
 
-FILE_BUDGET = 6144
-"""Most combinations one data file (a game's calculators of one resolver) holds: a resolver on many pages gets
-smaller spaces on each (never under ``MIN_BUDGET``)."""
-MIN_BUDGET = 128
-
-
-def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None],
-                budget: Callable[[str], int] = lambda _name: MAX_COMBINATIONS) -> list[Calculator]:
+def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], budget: int = MAX_COMBINATIONS) -> list[Calculator]:
     """The entry's calculators: one per resolver its examples use that takes a number or a choice, from its first
-    example, each within ``budget(resolver name)`` combinations."""
+    example, each within ``budget`` combinations."""
     out: dict[str, Calculator] = {}
     for ex in entry.examples:
         res = resolver_of(ex.mechanic)
         if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
-            out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget(ex.mechanic)))
+            out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget))
     return list(out.values())
-
-
-def _budget(budgets: Mapping[tuple[str, str], int], game: str, name: str) -> int:
-    return budgets.get((game, name), MAX_COMBINATIONS)
-
-
-def _budgets(kb: "Linked") -> dict[tuple[str, str], int]:
-    """Each game's budget per calculator of each resolver: ``FILE_BUDGET`` shared by its calculators."""
-    count: dict[tuple[str, str], int] = {}
-    for entry in kb.entries.values():
-        for calc in calculators(entry, kb.registry.get, lambda _name: 1):
-            count[(entry.game, calc.resolver.name)] = count.get((entry.game, calc.resolver.name), 0) + 1
-    return {k: max(MIN_BUDGET, min(MAX_COMBINATIONS, FILE_BUDGET // n)) for k, n in count.items()}
 
 
 def slot(n: int) -> str:
@@ -101,9 +107,14 @@ def calc_markdown(entry: Entry, resolver_of: Callable[[str], Resolver | None], l
     return f"\n\n## {pgettext(lang, 'site', 'calc_title')} {{#calculator}}\n\n" + "\n\n".join(slot(i) for i in range(len(found))) + "\n"
 
 
-def data_path(game: str, resolver: str) -> str:
-    """Where a game's data of one resolver is written, under the language's root."""
-    return f"{game}/kb-calc-{resolver.replace('.', '-')}.js"
+def head_path(calc: Calculator) -> str:
+    """Where a calculator's head is written, under the language's root (its shards: ``-<n>.js`` in place of ``.js``)."""
+    return f"{calc.entry.game}/kb-calc-{calc.resolver.name.replace('.', '-')}-{calc.key}.js"
+
+
+def shard_path(head: str, n: int) -> str:
+    """The ``n``-th shard beside a head."""
+    return f"{head.removesuffix('.js')}-{n}.js"
 
 
 @dataclass
@@ -114,45 +125,148 @@ class CalcSite:
     files: dict[str, str] = field(default_factory=dict)
     sizes: dict[str, int] = field(default_factory=dict)
     """Bytes of each data file."""
+    cached: int = 0
+    """Spaces whose worded answers came from the cache."""
+    computed: int = 0
+    """Spaces enumerated and worded by this build."""
+    kept: set[Path] = field(default_factory=set)
+    """The cache files this build read or wrote."""
 
 
-_ANSWERS: "WeakKeyDictionary[Any, dict[tuple[str, str], list[Outcome | Refusal]]]" = WeakKeyDictionary()
-"""The resolvers' answers per knowledge base, kept between the languages' builds (they are the same)."""
+_ANSWERS: "WeakKeyDictionary[Any, dict[str, tuple[list[Outcome | Refusal], dict[str, str | None]]]]" = WeakKeyDictionary()
+"""The resolvers' answers per knowledge base (and the entries a context read), kept between the languages' builds."""
+_WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], dict[str, Any]]]" = WeakKeyDictionary()
+"""The worded spaces per knowledge base and language (the same space on several pages is worded once)."""
 
 
-def _answers(kb: "Linked", calc: Calculator) -> list[Outcome | Refusal]:
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def _answers(kb: "Linked", calc: Calculator) -> tuple[list[Outcome | Refusal], dict[str, str | None]]:
     kept = _ANSWERS.setdefault(kb, {})
-    key = (calc.resolver.name, calc.key)
-    if key not in kept:
-        ctx = Context(calc.entry.data, lambda i: e.data if (e := kb.get(i)) else None) if calc.resolver.wants_context else None
-        try:  # a resolver that never answers gets a failed answer everywhere, never a hung build
+    if calc.key not in kept:
+        read: dict[str, str | None] = {}
+
+        def lookup(i: str) -> Mapping[str, Any] | None:
+            e = kb.get(i)
+            read[i] = _digest(e.data) if e is not None else None
+            return e.data if e is not None else None
+
+        ctx = Context(calc.entry.data, lookup) if calc.resolver.wants_context else None
+        kept[calc.key] = (_enumerate(calc, ctx), read)
+    return kept[calc.key]
+
+
+def _enumerate(calc: Calculator, context: Any) -> list[Outcome | Refusal]:
+    """The resolver's answer for every combination, in number order, each call within the examples' time limit."""
+    sp, res = calc.space, calc.resolver
+    extra = {"context": context} if res.wants_context else {}
+    out: list[Outcome | Refusal] = []
+    stalled = 0
+    for pos in sp.combinations():
+        if stalled >= STALLS:
+            out.append(Refusal("resolver-failed", None, None))
+            continue
+        try:
             with time_limit(EXAMPLE_LIMITS.seconds):
-                kept[key] = enumerate_space(calc.space, calc.resolver, ctx)
+                out.append(call(res, sp.given(pos), extra))
         except TimeLimit:
-            kept[key] = [Refusal("resolver-failed", None, None)] * calc.space.size
-    return kept[key]
+            stalled += 1
+            out.append(Refusal("resolver-failed", None, None))
+    return out
 
 
-class _Strings:
-    """One table of distinct strings per data file."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-        self._at: dict[str, int] = {}
-
-    def __call__(self, text: str) -> int:
-        if text not in self._at:
-            self._at[text] = len(self.items)
-            self.items.append(text)
-        return self._at[text]
+@functools.cache
+def _file_digest(path: str) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
 
 
-@dataclass
-class _File:
-    strings: _Strings = field(default_factory=_Strings)
-    outcomes: list[list[Any]] = field(default_factory=list)
-    seen: dict[str, int] = field(default_factory=dict)
-    spaces: dict[str, Any] = field(default_factory=dict)
+def _cache_file(kb: "Linked", calc: Calculator, lang: str) -> Path | None:
+    """Where a space's worded answers in ``lang`` are cached: named by the resolver's source, its inputs' schema
+    (with the declared ranges), the space (its fields and the example's fixed values), the entry a context reads,
+    the language and its catalog. ``None`` when the resolver's source cannot be read (no cache then)."""
+    try:
+        source = inspect.getsourcefile(calc.resolver.func)
+    except TypeError:
+        source = None
+    digest = _file_digest(source) if source else None
+    if digest is None:
+        return None
+    raw = [calc.key, calc.resolver.name, digest, calc.resolver.inputs, lang, _file_digest(str(catalog_path(lang))),
+           _digest(calc.entry.data) if calc.resolver.wants_context else None]
+    return cache.cache_dir(kb.root, "calc", kb.cache_base) / f"{_digest(raw)}-{lang}.json"
+
+
+def _said(found: Any) -> Any:
+    """A name as the cache records it."""
+    if found is None:
+        return None
+    return [found.es, found.en] if isinstance(found, Text) else str(found)
+
+
+def _still_true(record: Any, kb: "Linked", calc: Calculator, words: "_Words") -> dict[str, Any] | None:
+    """The cached worded space if the record is for this space and every name and entry it read is unchanged."""
+    if not isinstance(record, dict) or record.get("key") != calc.key or not isinstance(record.get("data"), dict):
+        return None
+    names, read, data = record.get("names"), record.get("context"), record["data"]
+    if not isinstance(names, dict) or not isinstance(read, dict):
+        return None
+    if any(_said(words.find(v)) != said for v, said in names.items()):
+        return None
+    if any((_digest(e.data) if (e := kb.get(i)) is not None else None) != d for i, d in read.items()):
+        return None
+    return data if _well_shaped(data, calc) else None
+
+
+def _well_shaped(data: dict[str, Any], calc: Calculator) -> bool:
+    index, rows, fields, strings = data.get("index"), data.get("outcomes"), data.get("fields"), data.get("strings")
+    if not (isinstance(index, list) and isinstance(rows, list) and isinstance(fields, list) and isinstance(strings, list)
+            and len(index) == calc.space.size and len(fields) == len(calc.space.variable)
+            and all(isinstance(k, int) and 0 <= k < len(rows) for k in index)):
+        return False
+    try:
+        for k in range(len(rows)):
+            _row(data, k)
+    except (TypeError, ValueError, IndexError):
+        return False
+    return True
+
+
+def _worded(kb: "Linked", calc: Calculator, lang: str, words: "_Words", out: CalcSite) -> dict[str, Any]:
+    """A space's answers worded in ``lang``: remembered, else cached, else enumerated and worded (then cached)."""
+    memo = _WORDED.setdefault(kb, {})
+    if (calc.key, lang) in memo:
+        return memo[(calc.key, lang)]
+    path = _cache_file(kb, calc, lang)
+    data = _still_true(cache.load(path), kb, calc, words) if path is not None else None
+    if data is not None:
+        out.cached += 1
+    else:
+        results, read = _answers(kb, calc)
+        words.seen.clear()
+        data = _word_space(calc, results, words, lang)
+        out.computed += 1
+        if path is not None:
+            cache.save(path, {"key": calc.key, "names": dict(words.seen), "context": read, "data": data})
+    if path is not None:
+        out.kept.add(path)
+    memo[(calc.key, lang)] = data
+    return data
+
+
+def _tidy(kb: "Linked", lang: str, keep: set[Path]) -> None:
+    """Remove ``lang``'s cached spaces that this build did not use (the other language's are left)."""
+    folder = cache.cache_dir(kb.root, "calc", kb.cache_base)
+    try:
+        for old in folder.glob(f"*-{lang}.json"):
+            if old not in keep:
+                cache.remove(old)
+    except OSError:
+        pass  # a cache that cannot be tidied is not an error
 
 
 def _sentence(text: str) -> str:
@@ -164,28 +278,40 @@ def _sentence(text: str) -> str:
 
 
 class _Words:
-    """How one calculator's values, labels and answers read in one language."""
+    """How one calculator's values, labels and answers read in one language (the names it looked up are in ``seen``)."""
 
     def __init__(self, calc: Calculator, lang: str, names: Callable[[str], Any]) -> None:
         self.calc, self.lang, self.res = calc, lang, calc.resolver
-        own = calc.entry.data["examples"][calc.example.index].get("names") if calc.example.index < len(
-            calc.entry.data.get("examples", [])) else None
-        own_names = {str(k): v for k, v in (own or {}).items() if isinstance(v, Mapping) and "es" in v}
+        own_names = calc.own_names
+        self.seen: dict[str, Any] = {}
 
         def find(value: str) -> Any:
             if value in own_names:
-                from kb.core.model import Text
                 return Text(own_names[value]["es"], own_names[value].get("en"))
             return names(value)
 
+        def noted(value: str) -> Any:
+            found = find(value)
+            self.seen[value] = _said(found)
+            return found
+
         self.find = find
-        self.show = value_shower(lang, self.res, find)
+        self.show = value_shower(lang, self.res, noted)
+        self._steps: dict[str, str] = {}
+
+    def step(self, s: Any) -> str:
+        """A step as a sentence (the same step, with the same values, is worded once)."""
+        key = json.dumps([s.templates, s.text.es if s.templates is None else None, s.values], sort_keys=True, default=repr)
+        if key not in self._steps:
+            self._steps[key] = _sentence(s.say(self.lang, self.show))
+        return self._steps[key]
 
     def word(self, key: str) -> str:
         label = self.res.label(key, self.lang)
         if label:
             return label
         found = self.find(key)
+        self.seen[key] = _said(found)
         return found.best(self.lang) if found is not None else key
 
     def label(self, f: Field) -> str:
@@ -207,26 +333,23 @@ class _Words:
         line = pgettext(self.lang, "site", "calc_chance").format(event=event, fraction=fraction, percent=percent(p, self.lang))
         return line, event, f"{fraction} ≈ {percent(p, self.lang)}"
 
-    def outcome(self, result: Outcome | Refusal, strings: _Strings) -> list[Any]:
-        """One answer as the data stores it: [answer JSON, steps, [label, value] pairs, odds, refusal]."""
+    def outcome(self, result: Outcome | Refusal) -> list[Any]:
+        """One answer as words: [answer JSON, steps, [label, value] pairs, odds (sentence, event, short), refusal]."""
         data = json.dumps(answer(result), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         if isinstance(result, Refusal):
             reason = _sentence(result.error.step.say(self.lang, self.show)) if result.error is not None else None
-            said = refusal_sentence(result.kind or "forbidden", reason, None, self.lang)
-            return [strings(data), [], [], None, strings(said)]
-        steps = [strings(_sentence(s.say(self.lang, self.show))) for s in result.trace]
-        pairs = [[strings(self.word(k)), strings(self.show(v))] for k, v in result.values.items() if v is not None]
+            return [data, [], [], None, refusal_sentence(result.kind or "forbidden", reason, None, self.lang)]
+        steps = [self.step(s) for s in result.trace]
+        pairs = [[self.word(k), self.show(v)] for k, v in result.values.items() if v is not None]
         odds = self.chance(result)
-        return [strings(data), steps, pairs, [strings(x) for x in odds] if odds else None, None]
+        return [data, steps, pairs, list(odds) if odds else None, None]
 
 
-def _field_data(f: Field, words: _Words, strings: _Strings, lang: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": f.name, "kind": f.kind, "label": strings(words.label(f)), "n": len(f.values),
-                           "optional": f.optional}
+def _field_data(f: Field, words: _Words, lang: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": f.name, "kind": f.kind, "label": words.label(f), "n": len(f.values), "optional": f.optional}
     if f.kind in ("integer", "number"):
         out.update(min=f.bounds["minimum"], max=f.bounds["maximum"], step=f.bounds.get("multipleOf", 1),
-                   shown=[strings(words.show(v)) for v in f.values if v is not None])
-        out["range"] = strings(_range_words(f, lang))
+                   shown=[words.show(v) for v in f.values if v is not None], range=_range_words(f, lang))
     else:
         out["values"] = [json.dumps(v) for v in f.values]
     return out
@@ -241,42 +364,86 @@ def _range_words(f: Field, lang: str) -> str:
 
 
 def _odds_field(calc: Calculator, results: list[Outcome | Refusal]) -> int | None:
-    """The variable number the chance turns on (not the roll itself), at the example's other values; ``None`` if none."""
+    """The first variable number the chance turns on somewhere in the space (not the roll itself); ``None`` if none.
+    Decided over the whole space, not at one example's values: pages with other examples share the space."""
     sp = calc.space
-    start = sp.positions(sp.base)
-    if start is None:
+    chances = [r.chance for r in results if isinstance(r, Outcome) and r.chance is not None]
+    if not chances:
         return None
-    first = results[sp.number(start)]
-    roll = first.chance.roll if isinstance(first, Outcome) and first.chance else None
+    roll = chances[0].roll
     for i, f in enumerate(sp.variable):
-        if f.kind in ("integer", "number") and f.path[0] != roll and _varies(sp, results, start, i):
+        if f.kind in ("integer", "number") and f.path[0] != roll and _varies(sp, results, i):
             return i
     return None
 
 
-def _varies(sp: Space, results: list[Outcome | Refusal], start: tuple[int, ...], i: int) -> bool:
-    """Whether the chance changes with the ``i``-th variable field, the others as in ``start``."""
-    seen = set()
-    for j in range(len(sp.variable[i].values)):
-        r = results[sp.number(start[:i] + (j,) + start[i + 1:])]
+def _varies(sp: Space, results: list[Outcome | Refusal], i: int) -> bool:
+    """Whether, the other fields held anywhere, the chance changes with the ``i``-th variable field."""
+    seen: dict[tuple[int, ...], Any] = {}
+    for pos, r in zip(sp.combinations(), results, strict=True):
         if isinstance(r, Outcome) and r.chance is not None:
-            seen.add(r.chance.probability)
-    return len(seen) > 1
+            rest = pos[:i] + pos[i + 1:]
+            if seen.setdefault(rest, r.chance.probability) != r.chance.probability:
+                return True
+    return False
 
 
-def _add_space(file: _File, calc: Calculator, results: list[Outcome | Refusal], words: _Words, lang: str) -> None:
-    if calc.key in file.spaces:
-        return
-    index = []
-    for result in results:
-        row = words.outcome(result, file.strings)
+def _numbered(sp: Space, order: list[int], pos: tuple[int, ...]) -> int:
+    """A combination's number when the variable fields are numbered in ``order`` (the first most significant)."""
+    n = 0
+    for i in order:
+        n = n * len(sp.variable[i].values) + pos[i]
+    return n
+
+
+def _word_space(calc: Calculator, results: list[Outcome | Refusal], words: _Words, lang: str) -> dict[str, Any]:
+    """The space as the data holds it: its fields in numbering order (the odds field last), the distinct answers
+    as words, and each combination's answer (``index``, in that numbering)."""
+    sp = calc.space
+    odds = _odds_field(calc, results)
+    order = [i for i in range(len(sp.variable)) if i != odds] + ([odds] if odds is not None else [])
+    strings = _Strings()
+    rows: list[list[Any]] = []
+    seen: dict[str, int] = {}
+    index = [0] * sp.size
+    for pos, result in zip(sp.combinations(), results, strict=True):
+        row = _interned(words.outcome(result), strings)
         sig = json.dumps(row)
-        if sig not in file.seen:
-            file.seen[sig] = len(file.outcomes)
-            file.outcomes.append(row)
-        index.append(file.seen[sig])
-    file.spaces[calc.key] = {"fields": [_field_data(f, words, file.strings, lang) for f in calc.space.variable],
-                             "index": index, "odds": _odds_field(calc, results)}
+        if sig not in seen:
+            seen[sig] = len(rows)
+            rows.append(row)
+        index[_numbered(sp, order, pos)] = seen[sig]
+    return {"fields": [_field_data(sp.variable[i], words, lang) for i in order], "order": order,
+            "odds": len(order) - 1 if odds is not None else None, "strings": strings.items, "outcomes": rows,
+            "index": index}
+
+
+class _Strings:
+    """One table of distinct strings per data file."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._at: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        if text not in self._at:
+            self._at[text] = len(self.items)
+            self.items.append(text)
+        return self._at[text]
+
+
+def _row(data: Mapping[str, Any], k: int) -> list[Any]:
+    """The ``k``-th distinct answer of a worded space, its strings spelled out."""
+    S = data["strings"]
+    ids, steps, pairs, odds, refusal = data["outcomes"][k]
+    return [S[ids], [S[x] for x in steps], [[S[a], S[b]] for a, b in pairs], [S[x] for x in odds] if odds else None,
+            S[refusal] if refusal is not None else None]
+
+
+def _interned(row: list[Any], strings: _Strings) -> list[Any]:
+    data, steps, pairs, odds, refusal = row
+    return [strings(data), [strings(s) for s in steps], [[strings(a), strings(b)] for a, b in pairs],
+            [strings(x) for x in odds] if odds else None, strings(refusal) if refusal is not None else None]
 
 
 def _messages(lang: str) -> dict[str, str]:
@@ -284,34 +451,52 @@ def _messages(lang: str) -> dict[str, str]:
                                                     "calc_chance_head", "calc_steps", "calc_unreadable")}
 
 
-def _script(key: str, file: _File, lang: str) -> str:
-    data = {"strings": file.strings.items, "outcomes": file.outcomes, "spaces": file.spaces, "words": _messages(lang)}
+def _script(key: str, data: Any) -> str:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     body = body.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")  # never closes a script
     return f"(window.KB_CALC=window.KB_CALC||{{}})[{json.dumps(key)}]={body};\n"
+
+
+def shard_size(data: Mapping[str, Any]) -> int:
+    """Combinations per shard of a worded space: ``SHARD`` rounded down to a multiple of its last field's count."""
+    last = data["fields"][-1]["n"] if data["fields"] else 1
+    return max(last, SHARD // last * last)
+
+
+def _data_files(head: str, data: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """The head (fields, odds field, shard size, messages) and the shards (each its own strings and answers)."""
+    size = shard_size(data)
+    out = {head: _script(head, {"fields": data["fields"], "odds": data["odds"], "shard": size, "words": _messages(lang)})}
+    index = data["index"]
+    for n, start in enumerate(range(0, len(index), size)):
+        strings, at = _Strings(), {}
+        outcomes: list[list[Any]] = []
+        local: list[int] = []
+        for k in index[start:start + size]:
+            if k not in at:
+                at[k] = len(outcomes)
+                outcomes.append(_interned(_row(data, k), strings))
+            local.append(at[k])
+        path = shard_path(head, n)
+        out[path] = _script(path, {"strings": strings.items, "outcomes": outcomes, "index": local})
+    return out
 
 
 def calc_site(kb: "Linked", lang: str) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite()
-    files: dict[str, _File] = {}
-    budgets = _budgets(kb)
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
-        found = calculators(entry, kb.registry.get, functools.partial(_budget, budgets, entry.game))
         page = entry_path(entry)
-        for n, calc in enumerate(found):
-            results = _answers(kb, calc)
+        for n, calc in enumerate(calculators(entry, kb.registry.get)):
             words = _Words(calc, lang, ctx.names(entry.game))
-            path = data_path(entry.game, calc.resolver.name)
-            file = files.setdefault(path, _File())
-            _add_space(file, calc, results, words, lang)
-            start = calc.space.positions(calc.space.base)
-            first = results[calc.space.number(start)] if start is not None else None
-            out.forms.setdefault(page, []).append(form_html(calc, n, words, path, first, file))
-    for path, file in files.items():
-        out.files[path] = _script(path, file, lang)
-        out.sizes[path] = len(out.files[path].encode())
+            data = _worded(kb, calc, lang, words, out)
+            head = head_path(calc)
+            if head not in out.files:
+                out.files.update(_data_files(head, data, lang))
+            out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data))
+    _tidy(kb, lang, out.kept)
+    out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out
 
 
@@ -360,28 +545,28 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
-def form_html(calc: Calculator, n: int, words: _Words, path: str, first: Outcome | Refusal | None, file: _File) -> str:
+def form_html(calc: Calculator, n: int, words: _Words, head: str, data: Mapping[str, Any]) -> str:
     """The form of one calculator, filled with its example; the result as computed for it."""
-    var = {id(f): i for i, f in enumerate(calc.space.variable)}
-    fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(calc.space.fields))
-    result = _result_html(first, words) if first is not None else ""
-    data = json.dumps(answer(first), ensure_ascii=False, separators=(",", ":"), sort_keys=True) if first is not None else "{}"
+    sp, order = calc.space, data["order"]
+    var = {id(sp.variable[i]): j for j, i in enumerate(order)}
+    fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(sp.fields))
+    start = sp.positions(sp.base)
+    first = _row(data, data["index"][_numbered(sp, order, start)]) if start is not None else None
+    result = _result_html(first, words.lang) if first is not None else ""
     return (f'<form class="kb-calc" data-kb-resolver="{_attr(calc.resolver.name)}" data-kb-space="{calc.key}" '
-            f'data-kb-data="{_attr(posixpath.basename(path))}" data-kb-file="{_attr(path)}" novalidate '
+            f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}" novalidate '
             f'aria-label="{_attr(pgettext(words.lang, "site", "calc_title"))}">'
             f'<div class="kb-calc-fields">{fields}</div>'
-            f'<div class="kb-calc-result" data-kb-outcome="{_attr(data)}" aria-live="polite">{result}</div></form>')
+            f'<div class="kb-calc-result" data-kb-outcome="{_attr(first[0] if first else "{}")}" aria-live="polite">{result}</div></form>')
 
 
-def _result_html(result: Outcome | Refusal, words: _Words) -> str:
-    if isinstance(result, Refusal):
-        reason = _sentence(result.error.step.say(words.lang, words.show)) if result.error is not None else None
-        return f'<p class="kb-calc-refusal">{_attr(refusal_sentence(result.kind or "forbidden", reason, None, words.lang))}</p>'
-    pairs = "".join(f"<dt>{_attr(words.word(k))}</dt><dd>{_attr(words.show(v))}</dd>"
-                    for k, v in result.values.items() if v is not None)
-    odds = words.chance(result)
-    steps = "".join(f"<li>{_attr(_sentence(s.say(words.lang, words.show)))}</li>" for s in result.trace)
-    return (f'<dl class="kb-calc-outputs">{pairs}</dl>'
+def _result_html(row: list[Any], lang: str) -> str:
+    """A worded answer as the page first shows it (``kb-calc.js`` builds the same from the data)."""
+    _data, steps, pairs, odds, refusal = row
+    if refusal is not None:
+        return f'<p class="kb-calc-refusal">{_attr(refusal)}</p>'
+    listed = "".join(f"<dt>{_attr(k)}</dt><dd>{_attr(v)}</dd>" for k, v in pairs)
+    return (f'<dl class="kb-calc-outputs">{listed}</dl>'
             + (f'<p class="kb-calc-odds">{_attr(odds[0])}</p>' if odds else "")
-            + (f'<p class="kb-calc-steps-head">{_attr(pgettext(words.lang, "site", "calc_steps"))}</p>'
-               f'<ol class="kb-calc-steps">{steps}</ol>' if steps else ""))
+            + (f'<p class="kb-calc-steps-head">{_attr(pgettext(lang, "site", "calc_steps"))}</p>'
+               f'<ol class="kb-calc-steps">{"".join(f"<li>{_attr(s)}</li>" for s in steps)}</ol>' if steps else ""))

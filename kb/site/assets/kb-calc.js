@@ -1,10 +1,13 @@
 /* Calculators (docs/site.md, "Calculators and odds tables"). Loaded only by pages that hold a
  * <form data-kb-resolver>. The answers are the Python resolver's, computed at build time for every
  * combination of the form's fields (kb/mechanics/space.py, kb/site/calc.py) and read from the data
- * script named by the form's data-kb-data (a <script src>, so pages opened from file:// can read it).
- * This script holds no rule: it turns each field's value into its position among the values the
- * resolver declares, the positions into the combination's number (mixed radix, first field most
- * significant), and shows the outcome stored there. Text from the data is set with textContent only. */
+ * scripts beside the page (a <script src>, so pages opened from file:// can read them): the form's
+ * data-kb-data names the space's head (its fields, in numbering order, and the shard size); the answers
+ * of each run of `shard` consecutive combinations are in their own shard (HEAD-<n>.js), loaded only
+ * when the inputs reach it. This script holds no rule: it turns each field's value into its position
+ * among the values the resolver declares, the positions into the combination's number (mixed radix,
+ * first field most significant), and shows the outcome stored there. Text from the data is set with
+ * textContent only. While a shard loads the form carries data-kb-busy. */
 (function () {
   "use strict";
 
@@ -23,8 +26,8 @@
     });
   }
 
-  function loadData(form, done) {
-    var key = form.getAttribute("data-kb-file");
+  /* Runs done(data) once the script that sets KB_CALC[key] has run (null if it cannot be read). */
+  function load(key, src, done) {
     var all = window.KB_CALC || {};
     if (all[key]) { done(all[key]); return; }
     if (pending[key]) { pending[key].push(done); return; }
@@ -37,13 +40,15 @@
     }
     s.onload = finish;
     s.onerror = finish;
-    s.src = form.getAttribute("data-kb-data");
+    s.src = src;
     document.head.appendChild(s);
   }
 
+  function shardName(name, n) { return name.replace(/\.js$/, "-" + n + ".js"); }
+
   /* The position of a field's value among its values, or the message saying why there is none. */
-  function position(field, input, data) {
-    var S = data.strings, words = data.words, label = S[field.label];
+  function position(field, input, head) {
+    var words = head.words, label = field.label;
     var off = field.optional ? 1 : 0;
     if (field.kind === "integer" || field.kind === "number") {
       var raw = String(input.value).trim();
@@ -53,7 +58,7 @@
       }
       var v = Number(raw), k = (v - field.min) / field.step, r = Math.round(k);
       if (bad || !isFinite(v) || Math.abs(k - r) > 1e-9 || r < 0 || r > field.n - 1 - off) {
-        return { error: fill(words.calc_out_of_range, { label: label, value: bad ? "?" : raw, range: S[field.range] }) };
+        return { error: fill(words.calc_out_of_range, { label: label, value: bad ? "?" : raw, range: field.range }) };
       }
       return { pos: r + off };
     }
@@ -68,8 +73,8 @@
     return n;
   }
 
-  function showOutcome(box, o, data) {
-    var S = data.strings;
+  function showOutcome(box, o, shard, words) {
+    var S = shard.strings;
     box.setAttribute("data-kb-outcome", S[o[0]]);
     if (o[4] != null) {
       box.appendChild(el("p", "kb-calc-refusal", S[o[4]]));
@@ -80,34 +85,33 @@
     box.appendChild(dl);
     if (o[3]) box.appendChild(el("p", "kb-calc-odds", S[o[3][0]]));
     if (o[1].length) {
-      box.appendChild(el("p", "kb-calc-steps-head", data.words.calc_steps));
+      box.appendChild(el("p", "kb-calc-steps-head", words.calc_steps));
       var ol = el("ol", "kb-calc-steps");
       o[1].forEach(function (s) { ol.appendChild(el("li", null, S[s])); });
       box.appendChild(ol);
     }
   }
 
-  /* The chance for each value of the number the odds turn on, the other fields as set. */
-  function oddsTable(box, sp, pos, o, data) {
-    if (sp.odds == null || !o[3]) return;
-    var S = data.strings, f = sp.fields[sp.odds], off = f.optional ? 1 : 0;
+  /* The chance for each value of the number the odds turn on, the other fields as set. The odds field is the
+   * last in the numbering and a shard holds whole runs of it, so every row is in the shard at hand. */
+  function oddsTable(box, head, shard, n, pos, o) {
+    if (head.odds == null || !o[3]) return;
+    var S = shard.strings, f = head.fields[head.odds], off = f.optional ? 1 : 0, at = n % head.shard - pos[head.odds];
     var table = el("table", "kb-calc-odds-table");
-    table.appendChild(el("caption", null, fill(data.words.calc_odds_caption, { event: S[o[3][1]], label: S[f.label] })));
-    var head = el("tr");
-    head.appendChild(el("th", null, S[f.label]));
-    head.appendChild(el("th", null, data.words.calc_chance_head));
-    head.firstChild.setAttribute("scope", "col");
-    head.lastChild.setAttribute("scope", "col");
+    table.appendChild(el("caption", null, fill(head.words.calc_odds_caption, { event: S[o[3][1]], label: f.label })));
+    var row0 = el("tr");
+    row0.appendChild(el("th", null, f.label));
+    row0.appendChild(el("th", null, head.words.calc_chance_head));
+    row0.firstChild.setAttribute("scope", "col");
+    row0.lastChild.setAttribute("scope", "col");
     var thead = el("thead"), tbody = el("tbody");
-    thead.appendChild(head);
+    thead.appendChild(row0);
     for (var j = off; j < f.n; j++) {
-      var p = pos.slice();
-      p[sp.odds] = j;
-      var other = data.outcomes[sp.index[numberOf(sp.fields, p)]];
+      var other = shard.outcomes[shard.index[at + j]];
       var row = el("tr");
-      row.appendChild(el("td", null, S[f.shown[j - off]]));
+      row.appendChild(el("td", null, f.shown[j - off]));
       row.appendChild(el("td", null, other[3] ? S[other[3][2]] : "—"));
-      if (j === pos[sp.odds]) {
+      if (j === pos[head.odds]) {
         row.className = "kb-calc-current";
         row.setAttribute("aria-current", "true");
       }
@@ -118,48 +122,61 @@
     box.appendChild(table);
   }
 
-  function update(form, data) {
+  function unreadable(box, head) {
+    box.textContent = "";
+    box.appendChild(el("p", "kb-calc-message", (head && head.words.calc_unreadable) || "…")).setAttribute("role", "alert");
+  }
+
+  function update(form, head) {
     var box = form.querySelector("[data-kb-outcome]");
-    var sp = data && data.spaces[form.getAttribute("data-kb-space")];
     if (!box) return;
-    if (!sp) {
-      box.textContent = "";
-      box.appendChild(el("p", "kb-calc-message", (data && data.words.calc_unreadable) || "…")).setAttribute("role", "alert");
-      return;
-    }
+    if (!head) { unreadable(box, head); return; }
     var pos = [], problems = [], first = null;
     form.querySelectorAll("[data-kb-field]").forEach(function (input) {
-      var i = Number(input.getAttribute("data-kb-field")), r = position(sp.fields[i], input, data);
+      var i = Number(input.getAttribute("data-kb-field")), r = position(head.fields[i], input, head);
       if (r.error) {
         input.setAttribute("aria-invalid", "true");
         problems.push(r.error);
-        if (first === null) first = sp.fields[i].name;
+        if (first === null) first = head.fields[i].name;
       } else {
         input.removeAttribute("aria-invalid");
         pos[i] = r.pos;
       }
     });
-    box.textContent = "";
     if (problems.length) {
+      box.textContent = "";
       box.setAttribute("data-kb-outcome", JSON.stringify({ error: "input-out-of-range", input: first }));
       var msg = el("p", "kb-calc-message", problems.join(" "));
       msg.setAttribute("role", "alert");
       box.appendChild(msg);
+      form.removeAttribute("data-kb-busy");
       return;
     }
-    var o = data.outcomes[sp.index[numberOf(sp.fields, pos)]];
-    showOutcome(box, o, data);
-    oddsTable(box, sp, pos, o, data);
+    var n = numberOf(head.fields, pos), k = Math.floor(n / head.shard), name = shardName(form.getAttribute("data-kb-file"), k);
+    var shard = (window.KB_CALC || {})[name];
+    if (!shard) {  /* fetch it, then look again: the inputs may have changed meanwhile */
+      form.setAttribute("data-kb-busy", "true");
+      load(name, shardName(form.getAttribute("data-kb-data"), k), function (data) {
+        if (data) update(form, head);
+        else { unreadable(box, head); form.removeAttribute("data-kb-busy"); }
+      });
+      return;
+    }
+    box.textContent = "";
+    var o = shard.outcomes[shard.index[n % head.shard]];
+    showOutcome(box, o, shard, head.words);
+    oddsTable(box, head, shard, n, pos, o);
+    form.removeAttribute("data-kb-busy");
+    form.setAttribute("data-kb-ready", "true");
   }
 
   function start(form) {
     form.addEventListener("submit", function (e) { e.preventDefault(); });
-    loadData(form, function (data) {
-      var run = function () { update(form, data); };
+    load(form.getAttribute("data-kb-file"), form.getAttribute("data-kb-data"), function (head) {
+      var run = function () { update(form, head); };
       form.addEventListener("input", run);
       form.addEventListener("change", run);
       run();
-      form.setAttribute("data-kb-ready", "true");
     });
   }
 
