@@ -210,30 +210,45 @@ def _said(found: Any) -> Any:
 
 def _still_true(record: Any, kb: "Linked", calc: Calculator, words: "_Words") -> dict[str, Any] | None:
     """The cached worded space if the record is for this space and every name and entry it read is unchanged."""
-    if not isinstance(record, dict) or record.get("key") != calc.key or not isinstance(record.get("data"), dict):
+    parts = _parts(record, calc.key)
+    if parts is None:
         return None
-    names, read, data = record.get("names"), record.get("context"), record["data"]
-    if not isinstance(names, dict) or not isinstance(read, dict):
-        return None
+    names, read, data = parts
     if any(_said(words.find(v)) != said for v, said in names.items()):
         return None
-    if any((_digest(e.data) if (e := kb.get(i)) is not None else None) != d for i, d in read.items()):
+    if any(_entry_digest(kb, i) != d for i, d in read.items()):
         return None
     return data if _well_shaped(data, calc) else None
 
 
+def _parts(record: Any, key: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """A cache record's names, entries read and data, if it is a record of the space ``key``."""
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    names, read, data = record.get("names"), record.get("context"), record.get("data")
+    if isinstance(names, dict) and isinstance(read, dict) and isinstance(data, dict):
+        return names, read, data
+    return None
+
+
+def _entry_digest(kb: "Linked", entry_id: str) -> str | None:
+    e = kb.get(entry_id)
+    return _digest(e.data) if e is not None else None
+
+
 def _well_shaped(data: dict[str, Any], calc: Calculator) -> bool:
-    index, rows, fields, strings = data.get("index"), data.get("outcomes"), data.get("fields"), data.get("strings")
-    if not (isinstance(index, list) and isinstance(rows, list) and isinstance(fields, list) and isinstance(strings, list)
-            and len(index) == calc.space.size and len(fields) == len(calc.space.variable)
-            and all(isinstance(k, int) and 0 <= k < len(rows) for k in index)):
+    """Whether a cached space has this space's size and fields and every answer reads (its strings all there)."""
+    if not all(isinstance(data.get(k), list) for k in ("index", "outcomes", "fields", "strings")):
+        return False
+    index, rows, fields = data["index"], data["outcomes"], data["fields"]
+    if len(index) != calc.space.size or len(fields) != len(calc.space.variable):
         return False
     try:
         for k in range(len(rows)):
             _row(data, k)
     except (TypeError, ValueError, IndexError):
         return False
-    return True
+    return all(isinstance(k, int) and 0 <= k < len(rows) for k in index)
 
 
 def _worded(kb: "Linked", calc: Calculator, lang: str, words: "_Words", out: CalcSite) -> dict[str, Any]:
