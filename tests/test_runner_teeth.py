@@ -34,7 +34,7 @@ def _odds(roll: int = 4, state: str = "1/2") -> Any:
     return outcome(Trace(), Chance(Fraction(state), Text("acertar", "hitting")), hit=roll >= 4)
 
 
-@resolver("t.silent", outputs={"hit": "true on 4 or more"})
+@resolver("t.silent", outputs={"hit": "true on 4 or more"}, ranges={"roll": between(1, 6)})
 def _silent(roll: int = 4, kind: str = "unstated") -> Any:
     """On 1d6: 6 is refused (of ``kind``); 4 and 5 hit; the chance counts 4 and 5 of 6."""
     if roll == 6:
@@ -398,3 +398,16 @@ def test_the_data_check_says_each_problem_where_it_stands(tmp_path: Path) -> Non
         "number 1",
         f"{p}:18:57: error[input-out-of-range]: 'given.roll' = 7 is outside what 't.typed' takes: from 1 to 6",
     ]
+
+
+@pytest.mark.parametrize("kind", KINDS_OF_NO)
+def test_a_calculators_answer_carries_the_kind_of_no(kind: str) -> None:
+    """What a calculator stores in data-kb-outcome for a refused combination: the code and the resolver's kind."""
+    from kb.mechanics.space import Refusal, answer, enumerate_space, space
+
+    res = REG.get("t.silent")
+    sp = space(res, {"roll": 4, "kind": kind})
+    results = enumerate_space(sp, res)
+    six = results[sp.number(sp.positions(dict(sp.base, roll=6)))]
+    assert isinstance(six, Refusal) and answer(six) == {"error": "six", "kind": kind}
+    assert answer(results[sp.number(sp.positions(dict(sp.base, roll=5)))]) == {"hit": True}
