@@ -17,6 +17,45 @@ from kb.core.model import Location
 __all__ = ["find_files", "atomic_write", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
 
 
+def _folders(here: Path, dirs: list[str], real_root: Path) -> tuple[list[str], list[Diagnostic]]:
+    """The sub-folders to walk into (not hidden, ``_``-named or badly named) and the problems of the others
+    and of links among them."""
+    kept, problems = [], []
+    for d in sorted(dirs):
+        if d.startswith((".", "_")):
+            continue
+        if _bad_name(d):
+            problems.append(diag("file-name", Location(here / _shown(d)), name=_shown(d)))
+            continue
+        problem = _link_problem(here / d, real_root) if (here / d).is_symlink() else None
+        if problem:
+            problems.append(problem)
+        kept.append(d)
+    return kept, problems
+
+
+def _yaml_file(here: Path, name: str, real_root: Path) -> tuple[Path | None, Diagnostic | None]:
+    """A ``*.yaml``-like file of a folder: the path to load (a dangling link included: the loader says it cannot
+    be read), or the problem that keeps it out (a bad name or ending, a link out, a special file)."""
+    path = here / name
+    if _bad_name(name):
+        return None, diag("file-name", Location(here / _shown(name)), name=_shown(name))
+    if not name.endswith((".yaml", ".yml")):
+        return None, diag("file-extension", Location(path), name=name)
+    problem = _link_problem(path, real_root) if path.is_symlink() else None
+    if problem:
+        return None, problem
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if path.is_symlink():
+            return path, None
+        return None, diag("unreadable", Location(path), reason=exc.strerror or str(exc))
+    if not stat.S_ISREG(mode):
+        return None, diag("not-a-file", Location(path), kind=_special(mode))
+    return path, None
+
+
 def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
     """Every ``*.yaml`` file below ``root`` in a stable order, and the problems met on the way.
 
@@ -36,46 +75,16 @@ def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
         here = Path(folder)
         if any(name.startswith(TEMP_PREFIX) for name in files):
             sweep_temp(here)  # what a killed `kb i18n import` or `ack` left
-        kept = []
-        for d in sorted(dirs):
-            if d.startswith((".", "_")):
-                continue
-            if _bad_name(d):
-                problems.append(diag("file-name", Location(here / _shown(d)), name=_shown(d)))
-                continue
-            if (here / d).is_symlink():
-                problem = _link_problem(here / d, real_root)
-                if problem:
-                    problems.append(problem)
-            kept.append(d)
-        dirs[:] = kept
+        dirs[:], dir_problems = _folders(here, dirs, real_root)
+        problems += dir_problems
         for name in sorted(files):
             if name.startswith(".") or not name.lower().endswith((".yaml", ".yml")):
                 continue
-            if _bad_name(name):
-                problems.append(diag("file-name", Location(here / _shown(name)), name=_shown(name)))
-                continue
-            path = here / name
-            if not name.endswith((".yaml", ".yml")):
-                problems.append(diag("file-extension", Location(path), name=name))
-                continue
-            if path.is_symlink():
-                problem = _link_problem(path, real_root)
-                if problem:
-                    problems.append(problem)
-                    continue
-            try:
-                mode = path.stat().st_mode
-            except OSError as exc:
-                if path.is_symlink():  # a dangling link: the loader says the file cannot be read
-                    found.append(path)
-                else:
-                    problems.append(diag("unreadable", Location(path), reason=exc.strerror or str(exc)))
-                continue
-            if not stat.S_ISREG(mode):
-                problems.append(diag("not-a-file", Location(path), kind=_special(mode)))
-                continue
-            found.append(path)
+            path, problem = _yaml_file(here, name, real_root)
+            if problem is not None:
+                problems.append(problem)
+            if path is not None:
+                found.append(path)
     return found, problems
 
 

@@ -122,6 +122,14 @@ tests/test_packs.py makes an entry of every kind and checks that each of its tex
 
 def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) -> list[Diagnostic]:
     """Semantic problems of one entry: where it lives, its blocks, texts, examples and source."""
+    data, marks = entry.data, entry.marks
+    return (_placement(entry, namespace, common) + _texts(data, marks) + _duplicate_ids(data, marks)
+            + _source_problems(entry, game) + _term_forms(data, marks) + _translation_fields(data, marks))
+
+
+def _placement(entry: Entry, namespace: str, common: str) -> list[Diagnostic]:
+    """An id outside its folder's namespace, a concept outside ``common`` (or another kind in it), a ``game``
+    that is not the folder's, a block of another kind."""
     found: list[Diagnostic] = []
     data, marks = entry.data, entry.marks
     if not entry.id.startswith(namespace + "."):
@@ -130,26 +138,41 @@ def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) ->
         found.append(diag("misplaced-file", entry.location, common=common))
     if "game" in data and data["game"] != namespace:
         found.append(diag("game-mismatch", marks.at(("game",)), game=data["game"], folder=namespace))
-    for block in BLOCKS:
-        if block in data and entry.kind != block:
-            found.append(diag("misplaced-block", marks.at((block,), key=True), block=block, kind=entry.kind))
-    found += _texts(data, marks)
+    return found + [diag("misplaced-block", marks.at((block,), key=True), block=block, kind=entry.kind)
+                    for block in BLOCKS if block in data and entry.kind != block]
+
+
+def _duplicate_ids(data: Any, marks: Marks) -> list[Diagnostic]:
+    """Two examples, or two steps of a sequence, with one id."""
     examples: list[Any] = data["examples"] if isinstance(data.get("examples"), list) else []
-    found += _duplicates(((ex["id"], ("examples", i)) for i, ex in enumerate(examples)
-                          if isinstance(ex, dict) and isinstance(ex.get("id"), str)), "example", marks)
+    found = _duplicates(((ex["id"], ("examples", i)) for i, ex in enumerate(examples)
+                         if isinstance(ex, dict) and isinstance(ex.get("id"), str)), "example", marks)
     seq = data.get("sequence")
     if isinstance(seq, dict):
         found += _duplicates(_steps(seq.get("steps"), ("sequence", "steps")), "step", marks)
-    source = data.get("source")
-    if isinstance(source, dict) and isinstance(source.get("section"), str) and source["section"] in TEMPLATE_TEXTS:
+    return found
+
+
+def _source_problems(entry: Entry, game: Game | None) -> list[Diagnostic]:
+    """A source section left as the template's text, a source document the game does not list."""
+    source, marks = entry.data.get("source"), entry.marks
+    if not isinstance(source, dict):
+        return []
+    found = []
+    if isinstance(source.get("section"), str) and source["section"] in TEMPLATE_TEXTS:
         found.append(diag("template-text", marks.at(("source", "section")), field="source.section"))
-    if game is not None and isinstance(source, dict) and isinstance(source.get("doc"), str):
-        sources = game.data.get("sources")
-        docs = [s.get("doc") for s in (sources if isinstance(sources, list) else []) if isinstance(s, dict)]
-        if source["doc"] not in docs:
-            found.append(diag("unknown-source-doc", marks.at(("source", "doc")), doc=source["doc"],
-                              hint=hint(source["doc"], [d for d in docs if isinstance(d, str)])))
-    return found + _term_forms(data, marks) + _translation_fields(data, marks)
+    if game is not None and isinstance(source.get("doc"), str):
+        found += _unknown_doc(source["doc"], game, marks)
+    return found
+
+
+def _unknown_doc(doc: str, game: Game, marks: Marks) -> list[Diagnostic]:
+    """``unknown-source-doc`` when the game's ``sources`` do not list ``doc``."""
+    sources = game.data.get("sources")
+    docs = [s.get("doc") for s in (sources if isinstance(sources, list) else []) if isinstance(s, dict)]
+    if doc in docs:
+        return []
+    return [diag("unknown-source-doc", marks.at(("source", "doc")), doc=doc, hint=hint(doc, [d for d in docs if isinstance(d, str)]))]
 
 
 _WORDLIKE = re.compile(r"\w")
