@@ -251,7 +251,7 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
     flips = flips or {}
     duels = set(duel_abilities or [])
     close = [m for m in engaged_with if m in within_2]
-    trace.add("{t} está trabada con {e}; de ellas, a 2\": {c}", "{t} is engaged with {e}; of those, within 2\": {c}",
+    trace.add("La miniatura {t} está trabada con {e}; de ellas, a 2\": {c}", "{t} is engaged with {e}; of those, within 2\": {c}",
               t=target, e=engaged_with or ["—"], c=close or ["—"])
     if not close:
         trace.add("Ninguna miniatura trabada con el objetivo está a 2\": el ataque no es aleatorio",

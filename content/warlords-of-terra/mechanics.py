@@ -201,7 +201,7 @@ def _nullify(trace: Trace, name: str, data: dict) -> dict:
     if not data.get("nullified"):
         return data
     lost = sorted(k for k in _ABILITIES if data.get(k))
-    trace.add("{n} está anulada: pierde {lost}", "{n} is nullified: it loses {lost_en}", n=name,
+    trace.add("La tropa {n} está anulada: pierde {lost}", "{n} is nullified: it loses {lost_en}", n=name,
               lost=[_ABILITIES[k][0] for k in lost] or ["—"], lost_en=[_ABILITIES[k][1] for k in lost] or ["—"])
     return {k: v for k, v in data.items() if k not in _ABILITIES}
 
@@ -284,10 +284,10 @@ def _forced(trace: Trace, a: dict, enemies: Troops) -> list[str]:
             continue
         active = not d.get("flipped") or bool(d.get("alert"))
         if not active:
-            trace.add("{n} está volteada: su área de amenaza no está activa", "{n} is flipped: its threat area is off", n=n)
+            trace.add("La tropa {n} está volteada: su área de amenaza no está activa", "{n} is flipped: its threat area is off", n=n)
             continue
         if d.get("flipped"):
-            trace.add("{n} está volteada pero en Alerta en su línea de invocación: su área sigue activa",
+            trace.add("La tropa {n} está volteada pero en Alerta en su línea de invocación: su área sigue activa",
                       "{n} is flipped but on Alert on its summoning line: its area stays active", n=n)
         if a.get("flies") and not d.get("flies"):
             trace.add("{n} no vuela: la tropa voladora ignora su área de amenaza", "{n} does not fly: the flier ignores its threat area", n=n)
