@@ -46,6 +46,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
+from kb.core.files import Building, os_problem
 from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
 from kb.site import app, sitemap
@@ -107,6 +108,29 @@ class _Build:
         return f"{self.lang}/" if self.primary else ""
 
 
+@dataclass
+class _Beside:
+    """``mkdocs build``'s site, built beside its folder and put in its place whole when the command ends well."""
+
+    building: Building
+    config: MkDocsConfig
+    built: bool = False
+
+    def end(self, keep: bool) -> None:
+        """Swap the new site in (``keep``) or drop it; an ``OSError`` (a full disk) is one located line."""
+        self.config.site_dir = str(self.building.target)
+        try:
+            if keep:
+                self.building.commit()
+            else:
+                self.building.discard()
+        except OSError as exc:
+            raise self.failed(exc) from exc
+
+    def failed(self, exc: OSError) -> PluginError:
+        return PluginError(f"kb: the build failed, the previous site is kept: {self.building.problem(exc, 'the site')}")
+
+
 class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-untyped-call]  # as above
     """Generates every page of one language's site from the knowledge base.
 
@@ -122,16 +146,25 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._sources: _Sources | None = None
         self._search_kept: dict[str, SearchData] = {}
         self._calc_kept: dict[str, CalcSite] = {}
+        self.swap_site = False
+        """Build beside ``site_dir`` and swap the whole folder in when the command ends well, so a failed build (a
+        full disk, ``--strict``) keeps the previous site: ``mkdocs build`` and ``gh-deploy`` (not ``--dirty``).
+        ``kb build``, which builds every language into a folder of its own and swaps that in, turns it off."""
+        self._beside: _Beside | None = None
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
         self._loaded, self._search_kept, self._calc_kept = None, {}, {}
         self._serving = command == "serve"
+        self.swap_site = command in ("build", "gh-deploy") and not dirty
         if self._serving and dirty:
             self._sources = _Sources(tempfile.mkdtemp(prefix="kb-serve-"))
 
     def on_shutdown(self) -> None:
+        beside, self._beside = self._beside, None
+        if beside is not None:  # the build and what the command did with it (gh-deploy) ended well
+            beside.end(keep=beside.built)
         if self._sources is not None:
             shutil.rmtree(self._sources.folder, ignore_errors=True)
         self._sources, self._loaded, self._build = None, None, None
@@ -163,7 +196,28 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._build = _Build(lang, primary, loaded, site, started, root_url)
         config.nav = nav_config(site.nav, build.prefix)
         log.info(f"{lang}: building {len(site.pages)} pages")
+        self._build_beside(config)
         return config
+
+    def _build_beside(self, config: MkDocsConfig) -> None:
+        if not self.swap_site or self._beside is not None:
+            return
+        try:
+            building = Building(Path(config.site_dir).resolve())
+        except OSError as exc:  # a read-only folder
+            raise PluginError(f"kb: the build failed, the previous site is kept: {os_problem(exc, 'the site')}") from exc
+        self._beside = _Beside(building, config)
+        config.site_dir = str(building.folder)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """A failed build (a full disk, ``--strict``) leaves the previous site as it was; a fault of the machine is
+        one located line (MkDocs' own command prints a traceback for it)."""
+        beside, self._beside = self._beside, None
+        if beside is None:
+            return
+        beside.end(keep=False)
+        if isinstance(error, OSError):
+            raise beside.failed(error) from error
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         build = self._current()
@@ -278,6 +332,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         build = self._current()
         self._build = None
+        if self._beside is not None:
+            self._beside.built = True  # swapped in at on_shutdown: MkDocs' --strict may still fail the build
         log.info(f"{build.lang}: built in {time.monotonic() - build.started:.1f} s")
 
     # ------------------------------------------------------------------ helpers

@@ -332,3 +332,60 @@ def test_search_says_which_files_it_cannot_read_and_leaves_them_out(tree, tmp_pa
     (root / "h" / "rules" / "melee.yaml").chmod(0o644)
     code, out, err = _kb("search", "melé", **here)
     assert code == 0 and "error" not in err and "h.melee" in out and "g.melee" in out
+
+
+# ---------------------------------------------------------------- mkdocs build (MkDocs' own command)
+
+
+def _mkdocs_build(site: Path, *more: str) -> tuple[int, str]:
+    """``mkdocs build`` in process, the repository's mkdocs.yml on ``$KB_CONTENT``: (exit code, all it said)."""
+    from click.testing import CliRunner
+    from mkdocs.__main__ import cli as mkdocs_cli
+
+    result = CliRunner().invoke(mkdocs_cli, ["build", "-f", str(REPO / "mkdocs.yml"), "-d", str(site), *more])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)  # no traceback
+    return result.exit_code, result.output
+
+
+def test_mkdocs_build_that_cannot_write_is_one_line_and_keeps_the_previous_site(
+        tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mkdocs.commands.build
+
+    root = tree(SAMPLE, games=("g", "h"))
+    monkeypatch.setenv("KB_CONTENT", str(root))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    site = tmp_path / "site"
+    code, said = _mkdocs_build(site)
+    assert code == 0 and (site / "es" / "h" / "melee.html").is_file(), said
+    before = _snapshot(site)
+    with monkeypatch.context() as patched:
+        patched.setattr(mkdocs.commands.build.utils, "write_file", _enospc)
+        code, said = _mkdocs_build(site)
+    assert code == 1 and said.splitlines()[-1] == f"Error: kb: the build failed, the previous site is kept: the site: {FULL}"
+    assert _snapshot(site) == before  # MkDocs empties site_dir before it writes: the plugin builds beside it
+    (root / "h" / "rules" / "melee.yaml").write_text("id: [\n", encoding="utf-8")
+    code, said = _mkdocs_build(site, "--strict")  # a failed strict build keeps it too
+    assert code == 1 and "Aborted with" in said and _snapshot(site) == before, said
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
+    code, said = _mkdocs_build(site)  # a plain build goes past the error: swapped in whole
+    assert code == 0 and not (site / "es" / "h" / "melee.html").exists() and (site / "es" / "g" / "melee.html").is_file()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
+
+
+@pytest.mark.slow
+def test_mkdocs_build_on_a_real_full_disk_is_one_line_and_keeps_the_previous_site(disk: Path, tree) -> None:
+    content, env = _pack(disk, tree)
+    env["KB_CONTENT"] = str(content)
+    argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(REPO / "mkdocs.yml"), "-d", str(disk / "site")]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=disk, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    site = _snapshot(disk / "site")
+    melee = content / "h" / "rules" / "melee.yaml"
+    melee.write_text(melee.read_text(encoding="utf-8").replace("pelea", "pelea siempre"), encoding="utf-8")
+    _fill(disk)
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=disk, env=env, timeout=600)
+    assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    assert re.fullmatch(rf"Error: kb: the build failed, the previous site is kept: (the site|(site|cache)/\S+): {FULL}",
+                        proc.stderr.splitlines()[-1]), proc.stderr
+    assert _snapshot(disk / "site") == site
+    assert not [p for p in disk.iterdir() if p.name.startswith(".site.")]

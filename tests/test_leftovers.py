@@ -31,7 +31,7 @@ def test_temporary_files_of_a_killed_writer_are_swept_by_the_next_run(tree) -> N
 
 
 def test_folders_of_a_killed_build_are_swept_at_once(tmp_path: Path) -> None:
-    from kb.cli.build import _sweep
+    from kb.core.files import sweep_building
 
     target = tmp_path / "site"
     dead = tmp_path / f".site.building-{_dead_pid()}-abc"
@@ -39,7 +39,7 @@ def test_folders_of_a_killed_build_are_swept_at_once(tmp_path: Path) -> None:
     old = tmp_path / f".site.old-{_dead_pid()}"
     for folder in (dead, live, old):
         (folder / "es").mkdir(parents=True)
-    _sweep(target)
+    sweep_building(target)
     assert not dead.exists() and not old.exists()
     assert live.exists()
 

@@ -6,16 +6,13 @@ swapped in (two renames), so a failed build leaves the previous site as it was.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
-from kb.core.files import abandoned, os_problem
+from kb.core.files import Building, os_problem
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -79,30 +76,26 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     mk.addHandler(problems)
     kb_log.addHandler(progress)
     start = time.monotonic()
-    tmp: Path | None = None
-    target: Path | None = None
+    building: Building | None = None
     try:
         config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
-        target = Path(site_dir or config.site_dir).resolve()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _sweep(target)
-        tmp = _temporary(target)
-        tmp.chmod(0o755)
+        building = Building(Path(site_dir or config.site_dir).resolve())
         _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
-                         str(tmp), content)
-        _swap(tmp, target)
-        tmp = None
+                         str(building.folder), content)
+        building.commit()
+        target, building = building.target, None
         out.write(f"kb build: site written to {target} in {time.monotonic() - start:.1f} s\n")
         return 0
     except MkDocsException as exc:
         err.write(f"kb build: failed, the previous site is kept: {exc}\n")
         return 1
     except OSError as exc:  # a full disk, a read-only folder: the temporary folder goes, the old site stays
-        err.write(f"kb build: failed, the previous site is kept: {_fault(exc, tmp, target)}\n")
+        shown = building.problem(exc, "the site") if building is not None else os_problem(exc, "the site")
+        err.write(f"kb build: failed, the previous site is kept: {shown}\n")
         return 1
     finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        if building is not None:
+            building.discard()
         kb_log.removeHandler(progress)
         mk.removeHandler(problems)
         mk.setLevel(old_level)
@@ -123,6 +116,8 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site
     found = plugin(first)
     langs: list[str | None] = list(found.config.languages) if found is not None else [None]
     first.plugins.on_startup(command="build", dirty=False)  # once: the knowledge base is loaded once
+    if found is not None:
+        found.swap_site = False  # every language goes into site_dir, which is swapped in whole by build()
     try:
         for n, lang in enumerate(langs):
             config = first if n == 0 else load()
@@ -138,63 +133,3 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site
     if found is not None:
         version = app.write_offline(site_dir, [lg for lg in langs if lg])
         logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
-
-
-def _temporary(target: Path) -> Path:
-    """A new folder beside ``target`` to build into; an ``OSError`` (a read-only folder) names ``target``."""
-    try:
-        return Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(target)) from exc
-
-
-def _fault(exc: OSError, tmp: Path | None, target: Path | None) -> str:
-    """The file and the reason, a page named at its place in the site rather than in the temporary folder."""
-    shown = os_problem(exc, unnamed="the site")
-    return shown.replace(str(tmp), str(target)) if tmp is not None and target is not None else shown
-
-
-_RENAME_EXCHANGE = 2
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one atomic step (Linux ``renameat2``); False where the system cannot."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd = -100
-    return bool(renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0)
-
-
-def _swap(new: Path, target: Path) -> None:
-    """Put ``new`` in place of ``target``; the old site is deleted only once the new one is in place.
-
-    Where the system can, the two folders are exchanged atomically, so ``target`` always exists
-    and is always a whole site, even if the process is killed at that moment.
-    """
-    if target.exists() and _exchange(new, target):
-        shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous site
-        return
-    old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old-{os.getpid()}")
-        shutil.rmtree(old, ignore_errors=True)
-        os.rename(target, old)
-    os.rename(new, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _sweep(target: Path) -> None:
-    """Remove what killed builds left beside ``target``: their temporary folders, at once when the build's
-    process is gone (its id is in the name), else once they are ten minutes old."""
-    for kind in ("building", "old"):
-        prefix = f".{target.name}.{kind}-"
-        for leftover in target.parent.glob(prefix + "*"):
-            try:
-                if abandoned(leftover.name, prefix, leftover.lstat().st_mtime):
-                    shutil.rmtree(leftover, ignore_errors=True)
-            except OSError:
-                pass

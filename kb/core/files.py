@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shutil
 import stat
 import tempfile
 import time
@@ -14,7 +15,7 @@ from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.model import Location
 
-__all__ = ["find_files", "atomic_write", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
+__all__ = ["find_files", "atomic_write", "Building", "sweep_building", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
 
 
 def _folders(here: Path, dirs: list[str], real_root: Path) -> tuple[list[str], list[Diagnostic]]:
@@ -234,6 +235,80 @@ def sweep_temp(folder: Path) -> int:
         except OSError:
             pass
     return removed
+
+
+class Building:
+    """A folder built beside ``target`` and put in its place whole (:meth:`commit`) or dropped (:meth:`discard`):
+    a failed build leaves ``target`` as it was. Named ``.<target>.building-<pid>-<random>``; what killed builds
+    left beside ``target`` is swept when the next one starts. An ``OSError`` (a read-only folder) names ``target``."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            sweep_building(target)
+            self.folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
+            self.folder.chmod(0o755)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
+
+    def commit(self) -> None:
+        """Put the folder in place of ``target``; the old one is deleted only once the new one is in place.
+
+        Where the system can, the two folders are exchanged atomically, so ``target`` always exists
+        and is always whole, even if the process is killed at that moment.
+        """
+        new, target = self.folder, self.target
+        if target.exists() and _exchange(new, target):
+            shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous folder
+            return
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}.old-{os.getpid()}")
+            shutil.rmtree(old, ignore_errors=True)
+            os.rename(target, old)
+        os.rename(new, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def discard(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def problem(self, exc: OSError, unnamed: str) -> str:
+        """:func:`os_problem` of a failure while building, a file named at its place in ``target``."""
+        def moved(name: object) -> object:
+            return name.replace(str(self.folder), str(self.target), 1) if isinstance(name, str) else name
+
+        return os_problem(OSError(exc.errno, exc.strerror, moved(exc.filename), None, moved(exc.filename2)), unnamed)
+
+
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux ``renameat2``); False where the system cannot."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    return bool(renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0)
+
+
+def sweep_building(target: Path) -> None:
+    """Remove what killed builds left beside ``target``: their temporary folders, at once when the build's
+    process is gone (its id is in the name), else once they are ten minutes old."""
+    for kind in ("building", "old"):
+        prefix = f".{target.name}.{kind}-"
+        for leftover in target.parent.glob(prefix + "*"):
+            try:
+                if abandoned(leftover.name, prefix, leftover.lstat().st_mtime):
+                    shutil.rmtree(leftover, ignore_errors=True)
+            except OSError:
+                pass
 
 
 def named(exc: OSError, path: Path | str) -> OSError:
