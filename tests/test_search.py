@@ -365,8 +365,9 @@ def test_field_weights_a_title_beats_three_mentions_in_the_body(features: Knowle
 
 
 def test_coordination_the_entry_matching_every_word_wins(features: KnowledgeBase) -> None:
-    assert [h.id for h in features.search("glorp zorbix", lang="es").hits][0] == "g.both"
-    flat = _variant(features, coordination=0.0)  # without it, one word in a title outweighs both in a body
+    one = _variant(features, proximity_boost=0.0)  # coordination alone decides (both words stand together in g.both)
+    assert [h.id for h in one.search("glorp zorbix", lang="es").hits][0] == "g.both"
+    flat = _variant(features, coordination=0.0, proximity_boost=0.0)  # without it, one word in a title outweighs both in a body
     assert [h.id for h in flat.search("glorp zorbix", lang="es").hits][0] == "g.titled"
 
 
@@ -401,6 +402,17 @@ def test_a_capitalised_word_is_a_name_a_lowercase_one_is_analysed_as_text() -> N
 
     assert ("names_es", "los") in plan(["LoS"], {}, (), DEFAULTS)[0].clauses
     assert ("names_es", "los") not in plan(["los"], {}, (), DEFAULTS)[0].clauses
+
+
+def test_proximity_words_side_by_side_beat_the_same_words_apart(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second stage (issue 31): of two texts with the same words and lengths, the one where the query's words
+    stand together ranks first; without it they tie."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    kb = KnowledgeBase.load(tree(_rules({"together": ("Uno", "glorp zorbix wumble quandle."),
+                                         "apart": ("Dos", "glorp wumble zorbix quandle.")}), games=("g",)))
+    assert _score(kb, "glorp zorbix", "g.together") > _score(kb, "glorp zorbix", "g.apart") * 1.5
+    flat = _variant(kb, proximity_boost=0.0)
+    assert _score(flat, "glorp zorbix", "g.together") == pytest.approx(_score(flat, "glorp zorbix", "g.apart"))
 
 
 def test_spelling_reaches_two_edits_in_a_long_word(features: KnowledgeBase) -> None:

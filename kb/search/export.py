@@ -224,6 +224,7 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),
         "spelling": {"min": p.spell_min_length, "short": p.short_word, "prefix": p.same_prefix},
+        "proximity": {"boost": p.proximity_boost, "depth": p.proximity_depth},  # ranking.proximity_factor (issue 31)
         "fuzzy": {"minLength": p.fuzzy_min_length}, "maxQuery": MAX_QUERY,
     }
 

@@ -225,7 +225,7 @@ class _Stats:
         self.n = s.doc_count_all()
         self.avg = {f: s.avg_field_length(f) or 1.0 for f in s.schema.names() if f.startswith(ranking.FIELDS)}
         cols = {c: list(reader.column_reader(c)) for c in ("entry", "kind", "game", "lang")}
-        self.codes = {c: _codes(cols[c]) for c in ("entry", "kind", "game")}
+        self.codes = {c: _codes(cols[c]) for c in ("entry", "kind", "game", "lang")}
         """Column → (distinct values, each document's index into them as an array)."""
         self.alive = (np.array([not reader.is_deleted(d) for d in range(self.n)], dtype=bool) if reader.has_deletions()
                       else np.ones(self.n, dtype=bool))
@@ -491,6 +491,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         did_you_mean = " ".join(fixed.get(w, w) for w in ranking.query_tokens(text)) if fixed else None
         terms = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w)) for lg in LANGS}
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
+        values = proximity(st, docs, values, said, p)
         return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)
     except SearchError:
         raise
@@ -498,6 +499,37 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         if type(exc).__module__.startswith("whoosh") or isinstance(exc, (OSError, EOFError, ValueError, KeyError)):
             raise SearchError(f"{type(exc).__name__}: {exc}") from exc
         raise
+
+
+def _positions(st: _Stats, field: str, term: str, doc: int) -> frozenset[int]:
+    """The positions of ``term`` in ``doc``'s ``field`` (empty when it is not there)."""
+    if not st.reader.doc_frequency(field, term):
+        return frozenset()
+    m = st.reader.postings(field, term)
+    m.skip_to(doc)
+    return frozenset(m.value_as("positions")) if m.is_active() and m.id() == doc else frozenset()
+
+
+def proximity(st: _Stats, docs: Any, values: Any, said: Sequence[str], p: ranking.Params) -> Any:
+    """The second stage (issue 31): the best :attr:`ranking.Params.proximity_depth` documents (score, then document
+    number) times :func:`ranking.proximity_factor`: the share of the query's word pairs (:func:`ranking.word_pairs`)
+    that stand side by side in one of the document's fields."""
+    if not p.proximity_boost or not len(docs):
+        return values
+    langs, lang_ix = st.codes["lang"]
+    pairs = {lg: ranking.word_pairs([analyse(f"body_{lg}", w) for w in said]) for lg in LANGS}
+    values = values.copy()
+    for i in np.lexsort((docs, -values))[:p.proximity_depth]:
+        doc = int(docs[i])
+        lg = langs[lang_ix[doc]]
+        near = sum(1 for a, b in pairs[lg] if any(_adjacent(st, f"{name}_{lg}", a, b, doc) for name in ranking.FIELDS))
+        values[i] *= ranking.proximity_factor(near, len(pairs[lg]), p.proximity_boost)
+    return values
+
+
+def _adjacent(st: _Stats, field: str, a: str, b: str, doc: int) -> bool:
+    first = _positions(st, field, a, doc)
+    return bool(first and {x + 1 for x in first} & _positions(st, field, b, doc))
 
 
 def _nearest(s: Any, words: Sequence[str], p: ranking.Params) -> dict[str, str]:

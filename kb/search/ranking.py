@@ -73,7 +73,7 @@ from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
     "TOKEN", "FIELDS", "Params", "DEFAULTS", "QUESTION_WORDS", "query_tokens", "query_words", "name_key", "name_keys",
-    "entry_factor", "best_passage", "context_table", "game_context", "named_games", "is_known_word", "query_language", "max_distance",
+    "entry_factor", "best_passage", "word_pairs", "proximity_factor", "context_table", "game_context", "named_games", "is_known_word", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
 
@@ -127,6 +127,13 @@ class Params:
     coordination: float = 4.0
     """Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** coordination``.
     A rule that answers the whole question outranks an entry that names one of its nouns."""
+    proximity_boost: float = 1.0
+    """The second stage (issue 31): the best :attr:`proximity_depth` documents' scores are multiplied by
+    ``1 + proximity_boost × (the query's word pairs that stand side by side in one field / all its pairs)``
+    (:func:`proximity_factor`): "tirada de iniciativa", "first player marker" as written beat the same words
+    apart. Chosen on the tuning parts (fresh MRR 0.930 → 0.936, players' 0.903 → 0.910, relevance.yaml equal)."""
+    proximity_depth: int = 10
+    """How many of the best documents the second stage re-weighs."""
     question_words: frozenset[str] = QUESTION_WORDS
     """Words a query drops (:func:`query_words`)."""
     known_zipf: float = 1.5
@@ -169,6 +176,18 @@ def query_words(text: str, question_words: frozenset[str] = QUESTION_WORDS) -> l
     words = query_tokens(text)
     kept = [w for w in words if fold(w) not in question_words and not (w == w.lower() and fold(w) in _STOP)]
     return kept or words
+
+
+def word_pairs(terms: Sequence[Sequence[str]]) -> list[tuple[str, str]]:
+    """The query's word pairs for proximity: each word's first analysed term (``terms``, one list per query word,
+    stop words giving none and left out), every two neighbours that differ."""
+    seq = [t[0] for t in terms if t]
+    return [(a, b) for a, b in zip(seq, seq[1:]) if a != b]
+
+
+def proximity_factor(near: int, pairs: int, boost: float) -> float:
+    """``1 + boost × near / pairs``: ``near`` of the query's ``pairs`` stand side by side in one of the document's fields."""
+    return 1.0 + boost * near / pairs if pairs else 1.0
 
 
 def name_key(text: str) -> str:
