@@ -182,7 +182,7 @@ def word_pairs(terms: Sequence[Sequence[str]]) -> list[tuple[str, str]]:
     """The query's word pairs for proximity: each word's first analysed term (``terms``, one list per query word,
     stop words giving none and left out), every two neighbours that differ."""
     seq = [t[0] for t in terms if t]
-    return [(a, b) for a, b in zip(seq, seq[1:]) if a != b]
+    return [(a, b) for a, b in zip(seq, seq[1:], strict=False) if a != b]
 
 
 def proximity_factor(near: int, pairs: int, boost: float) -> float:
