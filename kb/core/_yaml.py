@@ -161,17 +161,7 @@ class _Builder:
         top.size += size
         if isinstance(top.container, dict):
             if not top.has_key:
-                if key_text is None:
-                    raise _Stop("yaml-syntax", mark, problem="keys must be plain text")
-                assert top.seen is not None
-                if key_text in top.seen:
-                    self.diagnostics.append(
-                        diag("duplicate-key", Location(self.path, *_pos(mark)), key=key_text, first=top.seen[key_text])
-                    )
-                else:
-                    top.seen[key_text] = mark.line + 1
-                top.key, top.has_key = key_text, True
-                self.keys[top.path + (key_text,)] = _pos(mark)
+                self._place_key(top, key_text, mark)
                 return None
             path = top.path + (top.key,)
             if top.key not in top.container:  # a duplicate keeps the first value
@@ -183,41 +173,31 @@ class _Builder:
         self.values[path] = _pos(mark)
         return path
 
+    def _place_key(self, top: _Frame, key_text: str | None, mark: Any) -> None:
+        """The next key of the mapping being built (a second one of the same text is reported)."""
+        if key_text is None:
+            raise _Stop("yaml-syntax", mark, problem="keys must be plain text")
+        assert top.seen is not None
+        if key_text in top.seen:
+            self.diagnostics.append(
+                diag("duplicate-key", Location(self.path, *_pos(mark)), key=key_text, first=top.seen[key_text])
+            )
+        else:
+            top.seen[key_text] = mark.line + 1
+        top.key, top.has_key = key_text, True
+        self.keys[top.path + (key_text,)] = _pos(mark)
+
     def feed(self, event: ev.Event) -> None:
         if isinstance(event, ev.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
                 raise _Stop("multiple-documents", event.start_mark)
         elif isinstance(event, ev.ScalarEvent):
-            assert event.start_mark is not None  # the parser marks every event
-            value = _scalar(event)
-            path = self._place(value, event.start_mark, 1, key_text=event.value)
-            if path is not None and event.style in ("'", '"'):  # the text starts after the quote
-                self.values[path] = (event.start_mark.line + 1, event.start_mark.column + 2)
-            elif path is not None and event.style in ("|", ">") and event.start_mark.line + 1 < len(self.lines):
-                body = self.lines[event.start_mark.line + 1]  # block text starts on the next line
-                self.values[path] = (event.start_mark.line + 2, len(body) - len(body.lstrip(" ")) + 1)
-            if event.anchor:
-                self.anchors[event.anchor] = (value, 1)
+            self._scalar(event)
         elif isinstance(event, ev.AliasEvent):
-            self.aliases += 1
-            if self.aliases > self.limits.max_aliases:
-                raise _Stop("alias-limit", event.start_mark, limit=self.limits.max_aliases, nodes=self.limits.max_values)
-            if event.anchor not in self.anchors:
-                raise _Stop("yaml-syntax", event.start_mark, problem=f"unknown alias '*{event.anchor}'")
-            value, size = self.anchors[event.anchor]
-            self._place(value, event.start_mark, size, key_text=None if isinstance(value, (dict, list)) else str(value))
+            self._alias(event)
         elif isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
-            if event.tag not in _COLLECTIONS:
-                raise _Stop("unsupported-tag", event.start_mark, tag=event.tag)
-            if len(self.stack) >= self.limits.max_depth:
-                raise _Stop("nesting-limit", event.start_mark, limit=self.limits.max_depth)
-            mapping = isinstance(event, ev.MappingStartEvent)
-            container: Any = {} if mapping else []
-            path = self._place(container, event.start_mark, 0)
-            if path is None:
-                raise _Stop("yaml-syntax", event.start_mark, problem="keys must be plain text")
-            self.stack.append(_Frame(container, path, anchor=event.anchor, seen={} if mapping else None))
+            self._start(event)
         elif isinstance(event, (ev.MappingEndEvent, ev.SequenceEndEvent)):
             frame = self.stack.pop()
             if self.stack:
@@ -225,24 +205,51 @@ class _Builder:
             if frame.anchor:
                 self.anchors[frame.anchor] = (frame.container, frame.size)
 
+    def _scalar(self, event: ev.ScalarEvent) -> None:
+        """A scalar placed, its mark moved to where its text starts (after a quote, on a block's next line)."""
+        assert event.start_mark is not None  # the parser marks every event
+        value = _scalar(event)
+        path = self._place(value, event.start_mark, 1, key_text=event.value)
+        if path is not None and event.style in ("'", '"'):  # the text starts after the quote
+            self.values[path] = (event.start_mark.line + 1, event.start_mark.column + 2)
+        elif path is not None and event.style in ("|", ">") and event.start_mark.line + 1 < len(self.lines):
+            body = self.lines[event.start_mark.line + 1]  # block text starts on the next line
+            self.values[path] = (event.start_mark.line + 2, len(body) - len(body.lstrip(" ")) + 1)
+        if event.anchor:
+            self.anchors[event.anchor] = (value, 1)
+
+    def _alias(self, event: ev.AliasEvent) -> None:
+        """An alias placed as the anchored value (counted against the alias and value limits)."""
+        self.aliases += 1
+        if self.aliases > self.limits.max_aliases:
+            raise _Stop("alias-limit", event.start_mark, limit=self.limits.max_aliases, nodes=self.limits.max_values)
+        if event.anchor not in self.anchors:
+            raise _Stop("yaml-syntax", event.start_mark, problem=f"unknown alias '*{event.anchor}'")
+        value, size = self.anchors[event.anchor]
+        self._place(value, event.start_mark, size, key_text=None if isinstance(value, (dict, list)) else str(value))
+
+    def _start(self, event: ev.MappingStartEvent | ev.SequenceStartEvent) -> None:
+        """A mapping or sequence begun (plain tags only, within the depth limit, never as a key)."""
+        if event.tag not in _COLLECTIONS:
+            raise _Stop("unsupported-tag", event.start_mark, tag=event.tag)
+        if len(self.stack) >= self.limits.max_depth:
+            raise _Stop("nesting-limit", event.start_mark, limit=self.limits.max_depth)
+        mapping = isinstance(event, ev.MappingStartEvent)
+        container: Any = {} if mapping else []
+        path = self._place(container, event.start_mark, 0)
+        if path is None:
+            raise _Stop("yaml-syntax", event.start_mark, problem="keys must be plain text")
+        self.stack.append(_Frame(container, path, anchor=event.anchor, seen={} if mapping else None))
+
 
 def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, Marks, list[Diagnostic]]:
     """Parse one file's bytes into plain data, its marks and the problems found."""
     here = Location(path)
     if len(raw) > limits.max_bytes:
         return None, Marks(path), [diag("file-too-large", here, size=len(raw), limit=limits.max_bytes)]
-    found: list[Diagnostic] = []
-    if raw.startswith(b"\xef\xbb\xbf"):
-        found.append(diag("bom", here))
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, Marks(path), found + [diag("encoding", Location(path, line, column), byte=raw[exc.start])]
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        return None, Marks(path), found + [diag("empty-file", here)]
+    text, found = _decode(raw, path)
+    if text is None:
+        return None, Marks(path), found
     builder = _Builder(path, limits, text.splitlines())
     loader = _Parser(io.StringIO(text))
     try:
@@ -250,24 +257,49 @@ def parse_bytes(raw: bytes, path: Path, limits: Limits = LIMITS) -> tuple[Any, M
             builder.feed(loader.get_event())
     except _Stop as stop:
         return None, Marks(path), found + builder.diagnostics + [diag(stop.code, Location(path, *_pos(stop.mark)), **stop.args_)]
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        loc = Location(path, *_pos(mark)) if mark else here
-        problem = " ".join(str(p).split("\n")[0] for p in (exc.context, exc.problem) if p)
-        code = "tab-indent" if "tab" in problem or "'\\t'" in problem else "yaml-syntax"
-        return None, Marks(path), found + builder.diagnostics + [diag(code, loc, problem=problem)]
-    except yaml.reader.ReaderError as exc:  # a control character
-        line = text.count("\n", 0, exc.position) + 1
-        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        char = exc.character if isinstance(exc.character, int) else ord(exc.character[:1] or "\0")
-        problem = f"control character #x{char:04x} is not allowed"
-        return None, Marks(path), found + builder.diagnostics + [diag("yaml-syntax", Location(path, line, column), problem=problem)]
-    except yaml.YAMLError as exc:  # anything else PyYAML can raise
-        return None, Marks(path), found + builder.diagnostics + [diag("yaml-syntax", here, problem=str(exc).replace("\n", " "))]
+    except yaml.YAMLError as exc:
+        return None, Marks(path), found + builder.diagnostics + [_yaml_error(exc, text, path)]
     finally:
         loader.dispose()
     marks = Marks(path, builder.values, builder.keys)
     return builder.root, marks, found + builder.diagnostics
+
+
+def _decode(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
+    """The file's text (a byte-order mark reported and dropped), or ``None`` and why: not UTF-8, or empty."""
+    found: list[Diagnostic] = []
+    if raw.startswith(b"\xef\xbb\xbf"):
+        found.append(diag("bom", Location(path)))
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, found + [diag("encoding", Location(path, line, column), byte=raw[exc.start])]
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        return None, found + [diag("empty-file", Location(path))]
+    return text, found
+
+
+def _marked_error(exc: yaml.MarkedYAMLError, path: Path) -> Diagnostic:
+    """A syntax error (or an indent by tabs) at the mark PyYAML gives."""
+    mark = exc.problem_mark or exc.context_mark
+    loc = Location(path, *_pos(mark)) if mark else Location(path)
+    problem = " ".join(str(p).split("\n")[0] for p in (exc.context, exc.problem) if p)
+    return diag("tab-indent" if "tab" in problem or "'\\t'" in problem else "yaml-syntax", loc, problem=problem)
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str, path: Path) -> Diagnostic:
+    """What PyYAML refused, located: a syntax error or tab indent at its mark, a control character at its place."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        return _marked_error(exc, path)
+    if isinstance(exc, yaml.reader.ReaderError):  # a control character
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character[:1] or "\0")
+        return diag("yaml-syntax", Location(path, line, column), problem=f"control character #x{char:04x} is not allowed")
+    return diag("yaml-syntax", Location(path), problem=str(exc).replace("\n", " "))  # anything else PyYAML can raise
 
 
 def read_bytes(path: Path, limits: Limits = LIMITS) -> tuple[bytes | None, list[Diagnostic]]:
