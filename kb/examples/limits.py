@@ -47,19 +47,24 @@ def over_limits(given: Any, limits: ExampleLimits = EXAMPLE_LIMITS, path: DataPa
         items = given.items() if isinstance(given, dict) else enumerate(given)
         for key, value in items:
             out += over_limits(value, limits, path + (key,))
-    elif isinstance(given, bool) or given is None:
-        pass
-    elif isinstance(given, (int, float)):
-        if abs(given) > limits.max_number:
-            out.append((path, f"the number {_short(given)}; the limit is ±{limits.max_number:,}"))
-    elif isinstance(given, str):
-        if len(given) > limits.max_text:
-            out.append((path, f"a text of {len(given)} characters; the limit is {limits.max_text}"))
-        else:
-            problem = dice.over_limits(given)
-            if problem:
-                out.append((path, problem))
+    else:
+        problem = _scalar_over(given, limits)
+        if problem:
+            out.append((path, problem))
     return out
+
+
+def _scalar_over(given: Any, limits: ExampleLimits) -> str | None:
+    """What is too big about one value: a number past ±``max_number``, a long text, dice past the dice limits."""
+    if isinstance(given, bool) or given is None:
+        return None
+    if isinstance(given, (int, float)):
+        return f"the number {_short(given)}; the limit is ±{limits.max_number:,}" if abs(given) > limits.max_number else None
+    if isinstance(given, str):
+        if len(given) > limits.max_text:
+            return f"a text of {len(given)} characters; the limit is {limits.max_text}"
+        return dice.over_limits(given)
+    return None
 
 
 def _short(number: float) -> str:

@@ -71,11 +71,17 @@ def parse(expr: str) -> Dice:
         raise RuleError("dice-limit", "«{e}» pasa los límites: hasta {d} dados de hasta {s} caras y un modificador de hasta {b}",
                         "“{e}” is over the limits: up to {d} dice of up to {s} sides and a bonus up to {b}",
                         e=expr, d=MAX_DICE, s=MAX_SIDES, b=MAX_BONUS)
-    if not m or int(m.group(2)) < 2 or (m.group(1) and int(m.group(1)) < 1):
+    if not _well_formed(m):
         raise RuleError("bad-dice", "«{e}» no es una expresión de dados como 2d6 o d20",
                         "“{e}” is not a dice expression such as 2d6 or d20", e=expr)
+    assert m is not None  # _well_formed
     bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
     return Dice(int(m.group(1) or 1), int(m.group(2)), bonus)
+
+
+def _well_formed(m: re.Match[str] | None) -> bool:
+    """A dice match of two sides or more and, when a count is written, one die or more."""
+    return m is not None and int(m.group(2)) >= 2 and not (m.group(1) and int(m.group(1)) < 1)
 
 
 @cache
@@ -108,6 +114,12 @@ def check_roll(dice: Dice, roll: int | None) -> None:
                         "{r} cannot be rolled on {d} ({lo}–{hi})", r=roll, d=str(dice), lo=dice.low, hi=dice.high, kind="impossible")
 
 
+def _bounds(at_least: int | None, at_most: int | None, joiner: str) -> str:
+    """``≥ 5 and ≤ 9`` (the bounds given, joined by ``joiner``); ``""`` when none is."""
+    said = ([f"≥ {at_least}"] if at_least is not None else []) + ([f"≤ {at_most}"] if at_most is not None else [])
+    return joiner.join(said)
+
+
 @resolver("dice.odds",
           ranges={"at_least": between(0, 21),  # any bound of the dice the seeds roll (1D6, 2D6, D20)
                   "at_most": between(0, 21)},
@@ -119,8 +131,7 @@ def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> 
     d = parse(dice)
     fav, total = chance(d, at_least, at_most)
     trace = Trace()
-    bound_es = " y ".join(x for x in (at_least is not None and f"≥ {at_least}", at_most is not None and f"≤ {at_most}") if x)
-    bound_en = " and ".join(x for x in (at_least is not None and f"≥ {at_least}", at_most is not None and f"≤ {at_most}") if x)
+    bound_es, bound_en = _bounds(at_least, at_most, " y "), _bounds(at_least, at_most, " and ")
     trace.add("{dice} da {bound} en {fav} de {total} resultados", "{dice} rolls {bound_en} in {fav} of {total} outcomes",
               dice=str(d), bound=bound_es or "cualquier valor", bound_en=bound_en or "anything", fav=fav, total=total)
     event = Chance.of(Fraction(fav, total), f"sacar {bound_es or 'cualquier valor'} en {d}",
