@@ -51,7 +51,7 @@ from kb.core.locale import pgettext
 from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
 from kb.site import app, sitemap
 from kb.examples.runner import ExampleResult
-from kb.site.preview import data_name as table_name, script_tag, table_data
+from kb.site.preview import script_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
@@ -247,8 +247,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
         log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
                  f"in {time.monotonic() - started:.1f} s")
-        files.append(File.generated(config, build.prefix + table_name(build.lang),
-                                    content=table_data(build.loaded.kb, build.lang)))
+        for path, text in table_data(build.loaded.kb, build.lang).items():
+            files.append(File.generated(config, build.prefix + path, content=text))
         files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         self._add_calculators(build, config, files)
         for size in app.ICONS:
@@ -304,7 +304,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._current()
         if "</head>" not in output:
             return output
-        tag = script_tag(build.lang, build.prefix, page.file.dest_uri)
+        src = page.file.src_uri.removeprefix(build.prefix)
+        game = src.split("/")[0] if "/" in src else None
+        parts = sorted({e.game for e in build.loaded.kb.entries.values()})  # the games' and the shared concepts'
+        games = [g for g in parts if g == game or g not in build.loaded.kb.games] if game in build.loaded.kb.games else parts
+        tag = script_tag(build.lang, build.prefix, page.file.dest_uri, games)
         forms = build.calc.forms.get(page.file.src_uri.removeprefix(build.prefix)) if build.calc else None
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)

@@ -246,7 +246,10 @@ def test_language_switcher_points_at_the_same_page(built: Path) -> None:
 def test_pages_work_offline(built: Path) -> None:
     page = (built / "es" / "mini" / "shooting.html").read_text()
     assert "unpkg.com" not in page and "fonts.googleapis.com" not in page and "iframe-worker" not in page
-    assert '<script defer src="../kb-table-es.js"></script>' in page
+    assert '<script defer src="../kb-table-es.js"></script><script defer src="../common/kb-table-es.js"></script><script defer src="kb-table-es.js"></script>' in page  # the words, the shared concepts', its game's: not another game's (issue 29)
+    assert "other/kb-table-es.js" not in page and (built / "es" / "other" / "kb-table-es.js").is_file()
+    home = (built / "es" / "index.html").read_text()
+    assert 'src="other/kb-table-es.js"' in home and 'src="mini/kb-table-es.js"' in home  # outside a game: every game's
     assert 'id="example-eight-or-more"' in page and 'id="mini-shooting"' in page
 
 
@@ -266,7 +269,7 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         offline = json.loads((built / lang / "kb-offline.json").read_text())
         files = {path for path, _ in offline["games"]["mini"]["files"]}
         assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
-                f"kb-search-{lang}.js", f"kb-table-{lang}.js"} <= files
+                f"kb-search-{lang}.js", f"kb-table-{lang}.js", f"mini/kb-table-{lang}.js"} <= files
         assert not any(f.startswith("other/") for f in files)  # one game's pages only
         for path, size in offline["games"]["mini"]["files"]:
             assert (built / lang / path).stat().st_size == size, path

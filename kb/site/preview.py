@@ -1,17 +1,20 @@
 """The data the site ships for its page helpers (``assets/kb-table.js``): previews, tooltips, words.
 
-One script per language, ``kb-table-<lang>.js`` at the language's root (a script, not JSON, so that
-pages opened from ``file://`` can load it), setting ``window.KB_TABLE`` to::
+Scripts (not JSON, so that pages opened from ``file://`` can load them), split so that a page loads only
+what it uses (issue 29): ``kb-table-<lang>.js`` at the language's root holds the helpers' words and sets::
 
-    {"lang": "es",
-     "labels": {"copy_link": ..., ...},                 # the helpers' interface words
-     "entries": {"<page>.html[#anchor]": [title, game name, kind, summary], ...},
-     "terms": {"<game>": [[form, "<page>.html"], ...]}}  # glossary forms, longest first
+    window.KB_TABLE = {"lang": "es", "labels": {"copy_link": ..., ...}, "entries": {}, "terms": {}}
 
-The browser shows ``entries`` as a preview card when a link to an entry is hovered or focused, and
-marks the first mention of each ``terms`` form per section as a focusable tooltip. Everything is
-plain text: the script builds its markup with ``textContent``, so nothing from the content becomes
-markup. Pure apart from reading the knowledge base.
+and each game's ``<game>/kb-table-<lang>.js`` adds that game's part::
+
+    window.KB_TABLE_PARTS = [..., {"entries": {"<page>.html[#anchor]": [title, game name, kind, summary], ...},
+                                   "terms": {"<game>": [[form, "<page>.html"], ...]}}]  # glossary forms, longest first
+
+A game's pages load its own part; the pages outside a game (home, concept map) load every game's. The browser
+shows ``entries`` as a preview card when a link to an entry is hovered or focused, and marks the first mention
+of each ``terms`` form per section as a focusable tooltip. Everything is plain text: the script builds its
+markup with ``textContent``, so nothing from the content becomes markup. Pure apart from reading the
+knowledge base.
 """
 
 from __future__ import annotations
@@ -36,38 +39,46 @@ TABLE_LABELS = ("cite_as", "copy_link", "copied", "copy_failed", "paragraph", "t
 """The interface words the page helpers use (``msgctxt "site"`` in the gettext catalogs)."""
 
 
-def data_name(lang: str) -> str:
-    """The data script's path relative to the language's root."""
-    return f"kb-table-{lang}.js"
+def data_name(lang: str, game: str | None = None) -> str:
+    """A data script's path relative to the language's root: the words, or ``game``'s previews and tooltips."""
+    return f"{game}/kb-table-{lang}.js" if game else f"kb-table-{lang}.js"
 
 
-def table_data(kb: "Linked", lang: str) -> str:
-    """The script with ``lang``'s previews, tooltip forms and words."""
+def table_data(kb: "Linked", lang: str) -> dict[str, str]:
+    """``lang``'s data scripts by path (``data_name``): the words, then each game's previews and tooltip forms."""
     def titles(entry_id: str) -> Text | None:
         found = kb.get(entry_id)
         return found.title if found else None
 
     games = {g: meta.name.best(lang) for g, meta in kb.games.items()}
-    entries: dict[str, list[str]] = {}
+    entries: dict[str, dict[str, list[str]]] = {}
     terms: dict[str, list[list[str]]] = {}
     for entry in kb.entries.values():
         url = entry_url(entry)
-        entries[url] = [entry.title.best(lang), games.get(entry.game, ""), label(entry.kind, lang),
-                        definition(entry, lang, titles)]
+        entries.setdefault(entry.game, {})[url] = [entry.title.best(lang), games.get(entry.game, ""),
+                                                   label(entry.kind, lang), definition(entry, lang, titles)]
         if entry.term is not None and entry.kind == "term":
             forms = tooltip_forms(entry.term, [lang])
             terms.setdefault(entry.game, []).extend([f, url] for f in forms)
     for pairs in terms.values():
         pairs.sort(key=lambda fu: (-len(fu[0]), fu[0]))
-    data: dict[str, Any] = {"lang": lang, "labels": {k: pgettext(lang, "site", k) for k in TABLE_LABELS},
-            "entries": dict(sorted(entries.items())), "terms": dict(sorted(terms.items()))}
+    words = {"lang": lang, "labels": {k: pgettext(lang, "site", k) for k in TABLE_LABELS}, "entries": {}, "terms": {}}
+    out = {data_name(lang): "window.KB_TABLE = " + _json(words) + ";\n"}
+    for game in sorted(entries):
+        part = {"entries": dict(sorted(entries[game].items())), "terms": {game: terms[game]} if game in terms else {}}
+        out[data_name(lang, game)] = "(window.KB_TABLE_PARTS = window.KB_TABLE_PARTS || []).push(" + _json(part) + ");\n"
+    return out
+
+
+def _json(data: Any) -> str:
+    """``data`` as JSON with no "<", ">" or "&" left that a careless reader could take for markup."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # the same strings, with no "<", ">" or "&" left that a careless reader could take for markup
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return "window.KB_TABLE = " + text + ";\n"
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def script_tag(lang: str, prefix: str, page_dest: str) -> str:
-    """The ``<script defer>`` that loads the data on a page written at ``page_dest`` (under the site_dir)."""
-    src = posixpath.relpath(prefix + data_name(lang), posixpath.dirname(page_dest) or ".")
-    return f'<script defer src="{src}"></script>'
+def script_tag(lang: str, prefix: str, page_dest: str, games: list[str]) -> str:
+    """The ``<script defer>`` tags that load the data on a page written at ``page_dest`` (under the site_dir):
+    the words, then the parts of ``games`` (the page's own game, or every game on a page outside one)."""
+    here = posixpath.dirname(page_dest) or "."
+    return "".join(f'<script defer src="{posixpath.relpath(prefix + name, here)}"></script>'
+                   for name in [data_name(lang)] + [data_name(lang, g) for g in games])

@@ -10,8 +10,8 @@ kinds (home, game, glossary, rule, action, term):
 1. *first-load bytes*: the raw bytes of every response of a first visit (fresh profile) until the network
    is idle, search not opened, the service worker's own fetches included (Playwright reports them on
    the context);
-2. with ``--lighthouse``: Lighthouse's mobile preset (``npm install --prefix ~/.cache/kb-lighthouse
-   lighthouse@12``, Debian's Chromium), Performance and Accessibility, both sites;
+2. with ``--lighthouse``: Lighthouse's mobile preset (``npm install --prefix ~/.cache/kb-lh
+   lighthouse``, Debian's Chromium), Performance and Accessibility, both sites;
 3. *search answering* on a cached visit at 4× CPU (CDP ``Emulation.setCPUThrottlingRate``): the page
    visited once, then opened again; "/" pressed as soon as the page allows and a query typed; the time
    from navigation start until the first result is shown (median of ``--runs``).
@@ -48,7 +48,8 @@ from kb.site.pages import build_site  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 PHONE = {"width": 390, "height": 844}
-LIGHTHOUSE = Path.home() / ".cache" / "kb-lighthouse" / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE = next((p for p in (Path.home() / ".cache" / d / "node_modules" / ".bin" / "lighthouse" for d in ("kb-lh", "kb-lighthouse"))
+                   if p.exists()), Path.home() / ".cache" / "kb-lh" / "node_modules" / ".bin" / "lighthouse")
 PAGES = {  # kind: path under es/
     "home": "index.html", "game": "malifaux/index.html", "glossary": "malifaux/glossary.html",
     "rule": "malifaux/engagement.html", "action": "malifaux/charge-action.html", "term": "malifaux/engaged.html",
@@ -141,7 +142,7 @@ def search_ms(playwright, url: str, profile: Path, runs: int) -> float:
 def lighthouse(url: str) -> dict[str, float] | str:
     """Lighthouse's mobile scores (0-100) of ``url``, or why it could not run."""
     if not LIGHTHOUSE.exists():
-        return f"{LIGHTHOUSE} missing (npm install --prefix ~/.cache/kb-lighthouse lighthouse@12)"
+        return f"{LIGHTHOUSE} missing (npm install --prefix ~/.cache/kb-lh lighthouse)"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
         run = subprocess.run([str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out}",

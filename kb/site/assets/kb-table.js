@@ -1,8 +1,8 @@
 /* The site at the table (docs/site.md, "At the table"): numbered paragraphs with a copy-link button,
  * a preview card on links to entries, glossary tooltips on the first mention of a term per section
  * (focusable, shown on focus, closed by Escape), and a language switcher that keeps the #anchor.
- * Data: window.KB_TABLE from kb-table-<lang>.js (kb/site/preview.py), loaded by a <script defer>
- * in the page's head. Every text from the data is set with textContent: nothing becomes markup. */
+ * Data: window.KB_TABLE from kb-table-<lang>.js and the page's game's part(s), window.KB_TABLE_PARTS, from
+ * <game>/kb-table-<lang>.js (kb/site/preview.py), loaded by <script defer>s in the page's head. Every text from the data is set with textContent: nothing becomes markup. */
 (function () {
   "use strict";
 
@@ -21,7 +21,7 @@
 
   /* ---------------------------------------------------------------- where the language's root is */
   function findRoot() {
-    var s = document.querySelector('script[src*="kb-table-"]');
+    var s = document.querySelector('script[src*="kb-table-"]');  /* the words, first: at the language's root */
     if (!s) return "";
     return s.src.replace(/kb-table-[a-z]+\.js(\?.*)?$/, "");
   }
@@ -335,6 +335,10 @@
 
   function init() {
     data = window.KB_TABLE || null;
+    (data ? window.KB_TABLE_PARTS || [] : []).forEach(function (part) {  /* the page's game(s): kb/site/preview.py */
+      Object.keys(part.entries).forEach(function (k) { data.entries[k] = part.entries[k]; });
+      Object.keys(part.terms).forEach(function (g) { data.terms[g] = part.terms[g]; });
+    });
     switcher();
     var article = document.querySelector("article.md-content__inner");
     if (!article) return;
