@@ -304,11 +304,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._current()
         if "</head>" not in output:
             return output
-        src = page.file.src_uri.removeprefix(build.prefix)
-        game = src.split("/")[0] if "/" in src else None
-        parts = sorted({e.game for e in build.loaded.kb.entries.values()})  # the games' and the shared concepts'
-        games = [g for g in parts if g == game or g not in build.loaded.kb.games] if game in build.loaded.kb.games else parts
-        tag = script_tag(build.lang, build.prefix, page.file.dest_uri, games)
+        tag = script_tag(build.lang, build.prefix, page.file.dest_uri, _table_parts(build, page.file.src_uri))
         forms = build.calc.forms.get(page.file.src_uri.removeprefix(build.prefix)) if build.calc else None
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
@@ -410,6 +406,17 @@ class _Sources:
                 changed += 1
             files.append(File.generated(config, uri, abs_src_path=path))
         return changed
+
+
+def _table_parts(build: _Build, src_uri: str) -> list[str]:
+    """Whose previews and tooltips a page loads (kb/site/preview.py): a game's page, its game's and the shared
+    concepts'; a page outside a game, every part."""
+    src = src_uri.removeprefix(build.prefix)
+    game = src.split("/")[0] if "/" in src else None
+    parts = sorted({e.game for e in build.loaded.kb.entries.values()})  # the games' and the shared concepts'
+    if game not in build.loaded.kb.games:
+        return parts
+    return [g for g in parts if g == game or g not in build.loaded.kb.games]
 
 
 def _root_of(build: _Build, lang: str) -> str:
