@@ -80,3 +80,31 @@ def test_next_step_shows_the_next_steps_number_beside_its_name() -> None:
     ex = ex[:ex.index("\n* ")]
     assert "│ Next step    Remove activation markers\n  │ Step number  2.3\n" in ex
     assert "2.2" not in ex.replace("After step 2.2 (Draw", "")  # the given step's number only where it is named
+
+
+def test_an_example_naming_no_kind_of_no_is_reported_and_still_rendered(tmp_path: Path) -> None:
+    """A refusal's ``kind`` that is not one of the kinds (a typo) is a located error from ``kb check``, and
+    both renderers still give the page (shown as the default kind) — no KeyError from the sentence table
+    (found by the fuzz, which renders every variant that loads)."""
+    import shutil
+
+    from kb.core.loader import load_entry
+    from kb.site.render import render_entry
+    from kb.site.text import render_text
+
+    src = Path(__file__).resolve().parents[1] / "content" / "hunt-begins"
+    game = tmp_path / "content" / "hunt-begins"
+    (game / "actions").mkdir(parents=True)
+    shutil.copy(src / "game.yaml", game / "game.yaml")
+    text = (src / "actions" / "general" / "close-combat.yaml").read_text(encoding="utf-8")
+    assert "kind: elsewhere, see: hunt-begins.shoot}" in text
+    path = game / "actions" / "close-combat.yaml"
+    path.write_text(text.replace("kind: elsewhere, see: hunt-begins.shoot}", "kind: elsewhe!e, see: hunt-begins.shoot}"),
+                    encoding="utf-8")
+    code, out, err = cli("--content", str(tmp_path / "content"), "check")
+    assert code == 1 and "close-combat.yaml:88:" in out + err and "elsewhe!e" in out + err
+    entry, _, _ = load_entry(path, "hunt-begins")
+    assert entry is not None
+    for lang, said in (("es", "La regla lo prohíbe"), ("en", "The rules forbid it")):
+        assert said in render_text(entry, lang, lambda _id: None, (), {})
+        render_entry(entry, lang, lambda _id: None)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Mapping
 from kb.core.locale import gettext, join, number, percent
 from kb.core.model import Entry, Example, Text
 from kb.examples.runner import ExampleResult
-from kb.mechanics import Resolver, Step
+from kb.mechanics import KINDS_OF_NO, Resolver, Step
 from kb.mechanics.procedures import flatten_steps
 
 __all__ = ["Names", "ExampleView", "WorkedStep", "Pair", "name_finder", "example_view", "value_shower", "refusal_sentence"]
@@ -189,14 +189,20 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
                     event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
     refusal = see = None
     if result is not None and result.outcome is None and result.message is not None:
-        refusal, see = result.kind or "forbidden", result.see
+        refusal, see = _kind(result.kind), result.see
         outcome = refusal_sentence(refusal, _sentence(result.message.say(lang, show)), _see_name(see, entry, find, lang), lang)
     elif (result is None or result.outcome is None) and ex.expect_error:
-        refusal, see = ex.error_kind or "forbidden", ex.error_see
+        refusal, see = _kind(ex.error_kind), ex.error_see
         outcome = refusal_sentence(refusal, None, _see_name(see, entry, find, lang), lang)
     note = ex.note.best(lang) if ex.note else None
     return ExampleView(title, note, given, steps, rows, outcome, odds, None if result is None else result.passed,
                        refusal, see)
+
+
+def _kind(kind: str | None) -> str:
+    """The kind of "no" a refusal is shown as: its own, or ``forbidden`` when it names none or one that is
+    not a kind (a broken example, which ``kb check`` reports; the page still renders)."""
+    return kind if kind in KINDS_OF_NO else "forbidden"
 
 
 def _see_name(see: str | None, entry: Entry, find: Names, lang: str) -> str | None:
