@@ -163,8 +163,13 @@ class _Linker:
         if entry.term and entry.term.concept:
             self.resolve(entry, "concept", entry.term.concept, "term.concept", marks.at(("term", "concept")),
                          expect_kind="concept")
-        action = data.get("action")
+        self._phase(entry)
+
+    def _phase(self, entry: Entry) -> None:
+        """An action's ``phase``: a link to a sequence (``<sequence id>#<step id>``)."""
+        action = entry.data.get("action")
         phase = action.get("phase") if isinstance(action, dict) else None
+        marks = entry.marks
         if isinstance(phase, str):
             target, _, anchor = phase.partition("#")
             self.resolve(entry, "phase", target, "action.phase", marks.at(("action", "phase")), anchor or None,

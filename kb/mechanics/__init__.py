@@ -395,6 +395,11 @@ def _json_schema(hint: Any) -> dict[str, Any]:
         return {"anyOf": [_json_schema(a) for a in args]}
     if hint is type(None):
         return {"type": "null"}
+    return _container_schema(hint, origin, args)
+
+
+def _container_schema(hint: Any, origin: Any, args: tuple[Any, ...]) -> dict[str, Any]:
+    """JSON Schema for a list (tuple, iterable) or a mapping hint, of its item type when it says one."""
     if origin in (list, tuple, Iterable) or hint in (list, tuple):
         return {"type": "array", "items": _json_schema(args[0])} if args else {"type": "array"}
     if origin in (dict, Mapping) or hint is dict:
