@@ -239,6 +239,8 @@ class _Stats:
         self._postings: OrderedDict[tuple[str, str], tuple[Any, Any, int]] = OrderedDict()
         self._held = 0
         self._stored: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
+        """(field, term) → document → positions, for the proximity stage."""
 
     def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
         """(document numbers, term frequencies, document frequency) of a term as arrays, decoded once and kept
@@ -501,13 +503,18 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         raise
 
 
+_NO_POSITIONS: frozenset[int] = frozenset()
+
+
 def _positions(st: _Stats, field: str, term: str, doc: int) -> frozenset[int]:
-    """The positions of ``term`` in ``doc``'s ``field`` (empty when it is not there)."""
-    if not st.reader.doc_frequency(field, term):
-        return frozenset()
-    m = st.reader.postings(field, term)
-    m.skip_to(doc)
-    return frozenset(m.value_as("positions")) if m.is_active() and m.id() == doc else frozenset()
+    """The positions of ``term`` in ``doc``'s ``field`` (empty when it is not there); a term's positions are read
+    once, for every document, and kept while the searcher is open."""
+    key = (field, term)
+    table = st.positions.get(key)
+    if table is None:
+        table = st.positions[key] = ({d: frozenset(v) for d, v in st.reader.postings(field, term).items_as("positions")}
+                                     if st.reader.doc_frequency(field, term) else {})
+    return table.get(doc, _NO_POSITIONS)
 
 
 def proximity(st: _Stats, docs: Any, values: Any, said: Sequence[str], p: ranking.Params) -> Any:
