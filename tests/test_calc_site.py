@@ -113,6 +113,15 @@ def test_a_second_build_reads_the_cache_and_gives_the_same_data(tree) -> None:
     assert second.files == first.files and second.forms == first.forms
 
 
+def test_one_enumeration_words_every_language(tree) -> None:
+    root = tree(GAME_NAMED)
+    kb = KnowledgeBase.load(root)
+    es, en = calc_site(kb, "es"), calc_site(kb, "en")
+    assert (es.computed, en.computed, en.cached) == (1, 0, 0)  # the English words were made with the Spanish
+    assert any("Cover" in text for text in en.files.values()) and len(en.kept) == 1
+    assert calc_site(KnowledgeBase.load(root), "en").cached == 1  # and cached, not tidied away by its own build
+
+
 def test_a_renamed_id_is_worded_again_not_read_from_the_cache(tree) -> None:
     root = tree(GAME_NAMED)
     calc_site(KnowledgeBase.load(root), "en")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from weakref import WeakKeyDictionary
 
 from kb.core import cache
-from kb.core.locale import catalog_path, number, percent, pgettext
+from kb.core.locale import LANGS, catalog_path, number, percent, pgettext
 from kb.core.model import Entry, Example, Text
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
@@ -133,10 +133,9 @@ class CalcSite:
     """The cache files this build read or wrote."""
 
 
-_ANSWERS: "WeakKeyDictionary[Any, dict[str, tuple[list[Outcome | Refusal], dict[str, str | None]]]]" = WeakKeyDictionary()
-"""The resolvers' answers per knowledge base (and the entries a context read), kept between the languages' builds."""
-_WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], dict[str, Any]]]" = WeakKeyDictionary()
-"""The worded spaces per knowledge base and language (the same space on several pages is worded once)."""
+_WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], tuple[dict[str, Any], Path | None]]]" = WeakKeyDictionary()
+"""The worded spaces per knowledge base and language, and their cache files (a space enumerated for one language is
+worded in every language at once, so that its answers need not be kept: the memory holds words, not outcomes)."""
 
 
 def _digest(data: Any) -> str:
@@ -144,18 +143,16 @@ def _digest(data: Any) -> str:
 
 
 def _answers(kb: "Linked", calc: Calculator) -> tuple[list[Outcome | Refusal], dict[str, str | None]]:
-    kept = _ANSWERS.setdefault(kb, {})
-    if calc.key not in kept:
-        read: dict[str, str | None] = {}
+    """The resolver's answers over the space, and the entries its context read (by digest of their data)."""
+    read: dict[str, str | None] = {}
 
-        def lookup(i: str) -> Mapping[str, Any] | None:
-            e = kb.get(i)
-            read[i] = _digest(e.data) if e is not None else None
-            return e.data if e is not None else None
+    def lookup(i: str) -> Mapping[str, Any] | None:
+        e = kb.get(i)
+        read[i] = _digest(e.data) if e is not None else None
+        return e.data if e is not None else None
 
-        ctx = Context(calc.entry.data, lookup) if calc.resolver.wants_context else None
-        kept[calc.key] = (_enumerate(calc, ctx), read)
-    return kept[calc.key]
+    ctx = Context(calc.entry.data, lookup) if calc.resolver.wants_context else None
+    return _enumerate(calc, ctx), read
 
 
 def _enumerate(calc: Calculator, context: Any) -> list[Outcome | Refusal]:
@@ -254,23 +251,35 @@ def _well_shaped(data: dict[str, Any], calc: Calculator) -> bool:
 def _worded(kb: "Linked", calc: Calculator, lang: str, words: "_Words", out: CalcSite) -> dict[str, Any]:
     """A space's answers worded in ``lang``: remembered, else cached, else enumerated and worded (then cached)."""
     memo = _WORDED.setdefault(kb, {})
-    if (calc.key, lang) in memo:
-        return memo[(calc.key, lang)]
-    path = _cache_file(kb, calc, lang)
-    data = _still_true(cache.load(path), kb, calc, words) if path is not None else None
-    if data is not None:
-        out.cached += 1
-    else:
-        results, read = _answers(kb, calc)
-        words.seen.clear()
-        data = _word_space(calc, results, words, lang)
-        out.computed += 1
-        if path is not None:
-            cache.save(path, {"key": calc.key, "names": dict(words.seen), "context": read, "data": data})
+    if (calc.key, lang) not in memo:
+        path = _cache_file(kb, calc, lang)
+        data = _still_true(cache.load(path), kb, calc, words) if path is not None else None
+        if data is not None:
+            out.cached += 1
+            memo[(calc.key, lang)] = data, path
+        else:
+            out.computed += 1
+            _word_everywhere(kb, calc, lang, words, memo)
+    data, path = memo[(calc.key, lang)]
     if path is not None:
         out.kept.add(path)
-    memo[(calc.key, lang)] = data
     return data
+
+
+def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: "_Words",
+                     memo: dict[tuple[str, str], tuple[dict[str, Any], Path | None]]) -> None:
+    """Enumerate a space once and word it in ``lang`` and every other language not yet remembered (each cached)."""
+    results, read = _answers(kb, calc)
+    for other in (lang, *sorted(set(LANGS) - {lang})):
+        if (calc.key, other) in memo:
+            continue
+        w = words if other == lang else _Words(calc, other, words.names)
+        w.seen.clear()
+        data = _word_space(calc, results, w, other)
+        path = _cache_file(kb, calc, other)
+        if path is not None:
+            cache.save(path, {"key": calc.key, "names": dict(w.seen), "context": read, "data": data})
+        memo[(calc.key, other)] = data, path
 
 
 def _tidy(kb: "Linked", lang: str, keep: set[Path]) -> None:
@@ -296,7 +305,7 @@ class _Words:
     """How one calculator's values, labels and answers read in one language (the names it looked up are in ``seen``)."""
 
     def __init__(self, calc: Calculator, lang: str, names: Callable[[str], Any]) -> None:
-        self.calc, self.lang, self.res = calc, lang, calc.resolver
+        self.calc, self.lang, self.res, self.names = calc, lang, calc.resolver, names
         own_names = calc.own_names
         self.seen: dict[str, Any] = {}
 
