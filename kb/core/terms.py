@@ -115,16 +115,20 @@ class TermIndex:
         for t in self.terms.values():
             for lang, forms in t.forms.items():
                 for form in forms:
-                    key = tuple(w for *_, w in tokens(fold(form)))
-                    if not key:  # a form without a letter or digit names nothing (kb check reports it)
-                        continue
-                    self._add(self._forms, lang, key, t.id)
-                    ids = self._stems.setdefault(lang, {}).setdefault(tuple(stem(w, lang) for w in key), [])
-                    if t.id not in ids:
-                        ids.append(t.id)
+                    self._add_form(t.id, lang, form)
             for lang, abbrs in t.abbreviations.items():
                 for ab in abbrs:
                     self._add(self._abbr, lang, tuple(w for *_, w in tokens(ab)), t.id)
+
+    def _add_form(self, term: str, lang: str, form: str) -> None:
+        """A term's form, by its folded words and by their stems."""
+        key = tuple(w for *_, w in tokens(fold(form)))
+        if not key:  # a form without a letter or digit names nothing (kb check reports it)
+            return
+        self._add(self._forms, lang, key, term)
+        ids = self._stems.setdefault(lang, {}).setdefault(tuple(stem(w, lang) for w in key), [])
+        if term not in ids:
+            ids.append(term)
 
     def _add(self, table: dict[str, dict[tuple[str, ...], list[str]]], lang: str, key: tuple[str, ...], term: str) -> None:
         if not key:
