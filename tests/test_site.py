@@ -200,38 +200,42 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     assert '<html lang="en"' in (built / "en" / "mini" / "shooting.html").read_text()
 
 
-def _holds(row: list, doc: int) -> bool:
-    """Whether a posting row ``[term, df, doc, count, positions..., doc, ...]`` lists ``doc``."""
+def _holds(row: list, docs: set[int]) -> bool:
+    """Whether a posting row ``[term, df, doc, weight, n, positions (n)..., doc, ...]`` lists one of ``docs``."""
     i = 2
     while i < len(row):
-        if row[i] == doc:
+        if row[i] in docs:
             return True
-        i += 2 + row[i + 1]
+        i += 3 + row[i + 2]
     return False
 
 
 def test_search_data_is_the_engines_analysis(built: Path) -> None:
     es, en = _search_data(built / "es" / "kb-search-es.js"), _search_data(built / "en" / "kb-search-en.js")
     terms = es["terms"]
-    # surface forms, accent-less, reach the engine's Spanish stems; a word the content never uses but
-    # Spanish does (wordfreq) reaches its stem too; stop words reach nothing
-    assert [terms[t] for t in es["words"]["vision"]] == [terms[t] for t in es["words"]["visiones"]] != []
-    assert es["words"]["de"] == [-1]  # no Spanish term, yet a slot of the query: English analysis keeps "de"
+    # surface forms, accent-less, reach the engine's Spanish stems ([languages, es term, en term]); a word the
+    # content never uses but Spanish does (wordfreq) reaches its stem too
+    assert terms[es["words"]["vision"][1]] == terms[es["words"]["visiones"][1]] == "vision"
+    de = es["words"]["de"]  # a Spanish stop word: no Spanish term, the English analysis keeps "de", the names field too
+    assert de[1] is None and terms[de[2]] == "de" and len(de) == 5 and de[0] & 1
     assert "linea" in es["words"] and "línea" not in es["words"]
     # the glossary's names travel as the engine's query expansion, abbreviations kept as typed
     assert any({"LdV", "LoS"} <= {name for name, _ in g} for g in es["rules"]["alternatives"]["groups"])
     assert "linea de vision" in es["rules"]["alternatives"]["keys"]
     assert "LoS" in es["rules"]["alternatives"]["exact"]
     fields = {f["name"]: f for f in es["fields"]}
-    assert fields["title"]["weight"] > fields["body"]["weight"] and es["rules"]["bm25"] == {"k1": 1.2, "b": 0.75}
-    doc = [d["id"] for d in es["docs"]].index("mini.shooting")
+    assert fields["title_es"]["weight"] > fields["body_en"]["weight"] and es["rules"]["bm25"] == {"k1": 1.2}
+    assert set(fields) == {f"{f}_{lg}" for f in ("title", "names", "questions", "summary", "body") for lg in ("es", "en")}
 
-    def title_terms(data: dict) -> list[str]:
-        title = next(f for f in data["fields"] if f["name"] == "title")
-        return [data["terms"][row[0]] for row in title["postings"] if _holds(row, doc)]
+    def title_terms(data: dict) -> list[str]:  # both languages' documents are in each language's data
+        at = [d["id"] for d in data["docs"]].index("mini.shooting")
+        docs = {i for i, d in enumerate(data["index"]) if d == at}
+        assert len(docs) == 2
+        return sorted(data["terms"][row[0]] for f in data["fields"] if f["name"].startswith("title_")
+                      for row in f["postings"] if _holds(row, docs))
 
-    assert title_terms(es) == ["dispar"] and title_terms(en) == ["shoot"]
-    assert dict(es["spelling"])["vision"] > 0
+    assert title_terms(es) == title_terms(en) == ["dispar", "shoot"]
+    assert dict(es["spelling"]["es"])["vision"] > 0
 
 
 def test_language_switcher_points_at_the_same_page(built: Path) -> None:

@@ -73,8 +73,9 @@ def test_the_array_scores_are_whooshs_bm25f_for_every_relevance_query(reader) ->
         words = ranking.query_words(item["q"])
         if not words:
             continue
-        fixed = q.corrections(s, words, item.get("lang"), P)
-        slots = q.plan(words, fixed, reader.expander.alternatives(" ".join(words)), P)
+        vocab = q._stats(s).words(reader.expander, P)
+        fixed = q.corrections(s, words, item.get("lang"), P, vocab)
+        slots = q.plan(words, fixed, reader.expander.alternatives(" ".join(words)), P, vocab)
         docs, values = q.score(s, slots, ones, alive, P)
         ours = dict(zip(docs.tolist(), values.tolist(), strict=True))
         theirs = {d: v for d, v in whoosh_bm25f(s, slots).items() if alive[d]}

@@ -35,6 +35,7 @@ from kb.core.errors import KbError
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 from kb.search import ranking, whoosh_access
+from kb.search import words as wordlist
 
 __all__ = ["Hit", "Passage", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
            "SearchError", "LANGS"]
@@ -241,6 +242,16 @@ class _Stats:
         self._stored: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
         """(field, term) → document → positions, for the proximity stage."""
+        self._words: dict[tuple[int, float], tuple[Any, Vocabulary]] = {}
+
+    def words(self, expand: Any, p: ranking.Params) -> "Vocabulary":
+        """The word list read with ``expand``'s glossary and ``p``'s spelling guard (kept for the searcher's lifetime)."""
+        at = (id(expand), p.real_word_zipf)
+        found = self._words.get(at)
+        if found is None or found[0] is not expand:
+            glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
+            found = self._words[at] = (expand, Vocabulary(self, glossary, p.real_word_zipf))
+        return found[1]
 
     def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
         """(document numbers, term frequencies, document frequency) of a term as arrays, decoded once and kept
@@ -304,6 +315,45 @@ class _Stats:
         return whoosh_access.field_lengths(self.reader, fieldname)
 
 
+class Vocabulary:
+    """The word list of :mod:`kb.search.words`, asked of the open index word by word (the exporter writes the same
+    list whole for the browser): which keys it holds (with terms), which it knows, of which languages."""
+
+    def __init__(self, st: _Stats, glossary: frozenset[str], zipf: float) -> None:
+        self.st = st
+        self.glossary = glossary
+        self.zipf = zipf
+        self._held: dict[str, bool] = {}
+
+    def held(self, key: str) -> bool:
+        """A word of the index, of the glossary, or a common word (of either language) whose stem by either language's
+        analysis some field of that language holds."""
+        found = self._held.get(key)
+        if found is None:
+            r = self.st.reader
+            found = self._held[key] = bool(
+                any(r.doc_frequency(f"spell_{lg}", key) for lg in LANGS) or key in self.glossary
+                or (any(key in common for common in wordlist.common_words().values())
+                    and any(r.doc_frequency(f"{name}_{lg}", t) for lg in LANGS for t in _analyse(f"body_{lg}", key)
+                            for name in ranking.FIELDS)))
+        return found
+
+    def languages(self, word: str) -> list[str]:
+        """The languages the word is a real word of (:func:`kb.search.words.real_words`)."""
+        k = wordlist.key(word)
+        return [lg for lg, real in wordlist.real_words(self.zipf).items() if k in real]
+
+    def known(self, word: str) -> bool:
+        """Held, or a real word: never corrected."""
+        return self.held(wordlist.key(word)) or bool(self.languages(word))
+
+    def terms(self, word: str, lang: str, names: bool = False) -> tuple[str, ...]:
+        """The word's terms in ``lang``'s fields (``names``: as the names field analyses it, stop words kept); none
+        when the list does not hold it."""
+        k = wordlist.key(word)
+        return _analyse(f"{'names' if names else 'body'}_{lang}", k) if self.held(k) else ()
+
+
 def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
     """The distinct values of a column and each document's index into them."""
     distinct = sorted(set(values))
@@ -335,29 +385,33 @@ class Slot:
     """True for the player's own words: they count for :func:`ranking.coordination`."""
 
 
-def _analyse_word(fieldname: str, word: str) -> list[str]:
-    if fieldname.startswith("names_") and word == word.lower():  # "LoS" is a name, "los" an article
-        return analyse(fieldname.replace("names_", "body_"), word)
-    return analyse(fieldname, word)
-
-
-def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[str], p: ranking.Params) -> list[Slot]:
+def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[str], p: ranking.Params,
+         vocab: Vocabulary | None = None) -> list[Slot]:
     """The query as slots: each word (with its correction) in every field of both languages at the field's
-    weight; each glossary alternative in ``title`` and ``names`` at :attr:`ranking.Params.alternative_weight`.
-    Words that give no term in any field (stop words) have no slot."""
+    weight; each glossary alternative in ``title`` and ``names`` at :attr:`ranking.Params.alternative_weight`,
+    word by word. A word's terms are the word list's (``vocab``; without one, every word's own analysis); in
+    ``names`` a word (an alternative) not all lowercase keeps its stop words ("LoS" is a name, "los" an article).
+    Words that give no term in any field have no slot."""
+    def terms(word: str, lang: str, names: bool) -> tuple[str, ...]:
+        if vocab is not None:
+            return vocab.terms(word, lang, names)
+        return _analyse(f"{'names' if names else 'body'}_{lang}", wordlist.key(word))
+
     slots: list[Slot] = []
     for word in words:
         clauses: dict[tuple[str, str], float] = {}
         for form in (word, fixed[word]) if word in fixed else (word,):
             for name in ranking.FIELDS:
                 for lang in LANGS:
-                    for term in _analyse_word(f"{name}_{lang}", form):
+                    for term in terms(form, lang, name == "names" and form != form.lower()):
                         clauses[(f"{name}_{lang}", term)] = p.field_weights[name]
         if clauses:
             slots.append(Slot(clauses, True))
     for alt in alternatives[:p.max_alternatives]:
+        upper = alt != alt.lower()
         clauses = {(f"{name}_{lang}", term): p.alternative_weight * p.field_weights[name]
-                   for name in ("title", "names") for lang in LANGS for term in _analyse_word(f"{name}_{lang}", alt)}
+                   for name in ("title", "names") for lang in LANGS for w in wordlist.KEY.findall(alt)
+                   for term in terms(w, lang, name == "names" and upper)}
         if clauses:
             slots.append(Slot(clauses, False))
     return slots
@@ -427,26 +481,13 @@ def filters(st: _Stats, game: str | None, kind: str | None, named: frozenset[str
 # ---------------------------------------------------------------- queries
 
 
-def _known(s: Any, word: str) -> bool:
-    """True when ``word`` is in the index: as typed (folded), or as a stem in either language."""
-    reader = s.reader()
-    if any(reader.doc_frequency(f"spell_{lang}", fold(word)) for lang in LANGS):
-        return True
-    for lang in LANGS:
-        stems = analyse(f"body_{lang}", word)
-        if any(reader.doc_frequency(f"{name}_{lang}", t) for name in ranking.FIELDS for t in stems):
-            return True
-    return False
-
-
-def corrections(s: Any, words: Sequence[str], lang: str | None, p: ranking.Params) -> dict[str, str]:
-    """Misspelt word → its correction: only words neither in the index nor words of Spanish or English."""
+def corrections(s: Any, words: Sequence[str], lang: str | None, p: ranking.Params, vocab: Vocabulary) -> dict[str, str]:
+    """Misspelt word → its correction: only words the word list does not know."""
     out: dict[str, str] = {}
-    unknown = [w for w in words if len(w) >= p.spell_min_length and not w.isdigit() and not _known(s, w)]
-    unknown = [w for w in unknown if not ranking.is_known_word(w, p.real_word_zipf)]
+    unknown = [w for w in words if len(w) >= p.spell_min_length and not w.isdigit() and not vocab.known(w)]
     if not unknown:
         return out
-    said = ranking.query_language(words, p.known_zipf) or lang
+    said = ranking.query_language(words, vocab.languages) or lang
     order = (said, *(lg for lg in LANGS if lg != said)) if said else LANGS
     for w in unknown:
         folded = fold(w.lower())
@@ -473,13 +514,14 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         return Result(text, (), 0)
     try:
         st = _stats(s)
-        fixed = corrections(s, words, lang, p)
+        vocab = st.words(expand, p)
+        fixed = corrections(s, words, lang, p, vocab)
         said = [fixed.get(w, w) for w in words]
         named = frozenset() if game else ranking.named_games(said, meta.context, meta.game_words)  # "malifux": its correction
         context = None if game else ranking.game_context(said, meta.context, named)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
         factor = factors(st, exact, context, p)
-        slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))), p)  # names keep their "de"
+        slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))), p, vocab)  # names keep their "de"
         for keep in filters(st, game, kind, named):  # the games named, then (nothing of theirs matched) every game
             docs, values = score(s, slots, factor, keep, p)
             if len(docs):
@@ -488,12 +530,12 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         if not len(docs):
             near = _nearest(s, words, p)
             if near:
-                docs, values = score(s, plan(words, near, (), p), factor, keep, p)
+                docs, values = score(s, plan(words, near, (), p, vocab), factor, keep, p)
                 fuzzy = bool(len(docs))
         did_you_mean = " ".join(fixed.get(w, w) for w in ranking.query_tokens(text)) if fixed else None
-        terms = {lg: frozenset(t for w in said for t in analyse(f"body_{lg}", w)) for lg in LANGS}
+        terms = {lg: frozenset(t for w in said for t in vocab.terms(w, lg)) for lg in LANGS}
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        values = proximity(st, docs, values, said, p)
+        values = proximity(st, docs, values, said, p, vocab)
         return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)
     except SearchError:
         raise
@@ -517,14 +559,14 @@ def _positions(st: _Stats, field: str, term: str, doc: int) -> frozenset[int]:
     return table.get(doc, _NO_POSITIONS)
 
 
-def proximity(st: _Stats, docs: Any, values: Any, said: Sequence[str], p: ranking.Params) -> Any:
+def proximity(st: _Stats, docs: Any, values: Any, said: Sequence[str], p: ranking.Params, vocab: Vocabulary) -> Any:
     """The second stage (issue 31): the best :attr:`ranking.Params.proximity_depth` documents (score, then document
     number) times :func:`ranking.proximity_factor`: the share of the query's word pairs (:func:`ranking.word_pairs`)
     that stand side by side in one of the document's fields."""
     if not p.proximity_boost or not len(docs):
         return values
     langs, lang_ix = st.codes["lang"]
-    pairs = {lg: ranking.word_pairs([analyse(f"body_{lg}", w) for w in said]) for lg in LANGS}
+    pairs = {lg: ranking.word_pairs([vocab.terms(w, lg) for w in said]) for lg in LANGS}  # the word list's terms
     values = values.copy()
     for i in np.lexsort((docs, -values))[:p.proximity_depth]:
         doc = int(docs[i])

@@ -43,9 +43,12 @@ entry's game (:func:`game_context` over the word→game table of :func:`context_
 filter, unless no document of theirs matches; results are one per entry (its best document), highest score first,
 ties by document number.
 
-**Spelling.** A word of :attr:`Params.spell_min_length` letters or more is corrected only when it is in no field of
-the index (as typed, folded, or as a stem) and is not a common word of Spanish or English (:func:`is_known_word`,
-the ``wordfreq`` lists, Zipf ≥ :attr:`Params.real_word_zipf`). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
+**Words.** A query word is read through the word list of :mod:`kb.search.words` (the same list the
+browser gets): a word the list does not hold has no terms, whatever its stem.
+
+**Spelling.** A word of :attr:`Params.spell_min_length` letters or more is corrected only when the word list
+does not know it (not a word of the index or the glossary, nor a common word of Spanish or English:
+``wordfreq``, Zipf ≥ :attr:`Params.real_word_zipf`). Candidates are the folded, unstemmed words of ``spell_<lang>`` for the query's
 language (:func:`query_language`, else the reader's ``lang``; the other language only if that finds
 none) within :func:`max_distance` edits sharing the first letter; the first of
 :func:`rank_corrections` is taken. If no document matches at all, each word's nearest indexed word
@@ -62,9 +65,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from rapidfuzz.distance import OSA
 
@@ -72,8 +74,8 @@ from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
-    "TOKEN", "FIELDS", "Params", "DEFAULTS", "QUESTION_WORDS", "query_tokens", "query_words", "name_key", "name_keys",
-    "entry_factor", "best_passage", "word_pairs", "proximity_factor", "context_table", "game_context", "named_games", "is_known_word", "query_language", "max_distance",
+    "TOKEN", "FIELDS", "Params", "DEFAULTS", "QUESTION_WORDS", "PUNCTUATION", "query_tokens", "query_words", "name_key", "name_keys",
+    "entry_factor", "best_passage", "word_pairs", "proximity_factor", "context_table", "game_context", "named_games", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
 
@@ -136,11 +138,9 @@ class Params:
     """How many of the best documents the second stage re-weighs."""
     question_words: frozenset[str] = QUESTION_WORDS
     """Words a query drops (:func:`query_words`)."""
-    known_zipf: float = 1.5
-    """A word is a word of a language when its Zipf frequency there (``wordfreq``) reaches this (:func:`query_language`)."""
     real_word_zipf: float = 3.0
     """The spelling guard: a word the index does not hold is taken as meant, never corrected, when its Zipf frequency
-    in Spanish or English reaches this (:func:`is_known_word`). Issue 31: at 1.5 rare forms that are mostly typos
+    in Spanish or English reaches this (:func:`kb.search.words.real_words`; also :func:`query_language`'s evidence). Issue 31: at 1.5 rare forms that are mostly typos
     ("breech", "frist", "chek", "aera", "preperation" are all in the lists) were never corrected; "tango", "tengo",
     "squad", "couple" (Zipf 3.6–5.9) are still words."""
     spell_min_length: int = 3
@@ -158,7 +158,8 @@ DEFAULTS = Params()
 """The ranking as tuned (docs/search.md)."""
 
 _WORDS = re.compile(r"\w+")
-_PUNCT = re.compile(r"[¿?¡!,;:()\[\]{}<>\"'’`´]+")
+PUNCTUATION = re.compile(r"[¿?¡!,;:()\[\]{}<>\"'’`´]+")
+"""Characters a query's words are split at besides spaces (the browser reads the pattern from the data)."""
 
 
 _STOP = STOPWORDS["es"] | STOPWORDS["en"]
@@ -166,7 +167,7 @@ _STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 def query_tokens(text: str) -> list[str]:
     """Every word of a query as typed (what "did you mean" repeats, misspelt words replaced)."""
-    return _WORDS.findall(_PUNCT.sub(" ", text))
+    return _WORDS.findall(PUNCTUATION.sub(" ", text))
 
 
 def query_words(text: str, question_words: frozenset[str] = QUESTION_WORDS) -> list[str]:
@@ -299,28 +300,16 @@ def _vote(words: Sequence[str], table: Mapping[str, str]) -> str | None:
 # ---------------------------------------------------------------- spelling
 
 
-def _zipf(word: str, lang: str) -> float:
-    from wordfreq import zipf_frequency  # loaded only when a word is not in the index (its lists take 0.2 s)
-
-    return zipf_frequency(word, lang)
-
-
-@lru_cache(maxsize=4096)
-def is_known_word(word: str, zipf: float, langs: Sequence[str] = LANGS) -> bool:
-    """True when ``word`` (as typed, or folded) is a word of one of ``langs`` by the ``wordfreq`` lists (Zipf ``zipf`` or more)."""
-    lower = word.lower()
-    return any(_zipf(w, lang) >= zipf for lang in langs for w in dict.fromkeys((lower, fold(lower))))
-
-
-def query_language(words: Sequence[str], zipf: float) -> str | None:
-    """``es`` or ``en`` when the query's words are clearly of one language (``wordfreq``), else ``None``."""
-    score = {lang: 0.0 for lang in LANGS}
+def query_language(words: Sequence[str], languages: Callable[[str], Iterable[str]]) -> str | None:
+    """``es`` or ``en`` when more of the query's words are words of one language than of the other, else ``None``.
+    ``languages(word)``: the languages whose common words (Zipf :attr:`Params.real_word_zipf` or more,
+    :mod:`kb.search.words`) the word is one of; the same list in both engines (issue 31: ``wordfreq``'s
+    frequency of any word cannot travel to the browser)."""
+    score = {lang: 0 for lang in LANGS}
     for word in words:
-        zs = {lang: _zipf(word.lower(), lang) for lang in LANGS}
-        if max(zs.values()) >= zipf:
-            for lang in LANGS:
-                score[lang] += zs[lang]
-    if abs(score["es"] - score["en"]) < 1.0:
+        for lang in languages(word):
+            score[lang] += 1
+    if score["es"] == score["en"]:
         return None
     return max(score, key=score.__getitem__)
 

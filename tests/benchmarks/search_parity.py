@@ -30,7 +30,7 @@ RUN = """
 const E = require(process.argv[1]);
 const engine = new E.Engine(JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")));
 const qs = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
-process.stdout.write(JSON.stringify(qs.map(q => engine.search(q, {limit: 10}).hits.map(h => h.id))));
+process.stdout.write(JSON.stringify(qs.map(q => engine.search(q, {limit: 10}).hits.map(h => [h.id, h.score]))));
 """
 
 
@@ -53,6 +53,11 @@ def browser(data: dict, texts: list[str], tmp: Path) -> list[list[str]]:
     return json.loads(done.stdout)
 
 
+def _same(a: list, b: list, rel: float = 1e-9) -> bool:
+    """The same ids in the same order, each score within ``rel`` of the other's."""
+    return len(a) == len(b) and all(x[0] == y[0] and abs(x[1] - y[1]) <= rel * max(abs(x[1]), abs(y[1])) for x, y in zip(a, b))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", type=int, default=0)
@@ -61,7 +66,7 @@ def main() -> None:
     reader = kb.search_reader()
     data = {lang: export(reader, lang, lambda i: i, {}) for lang in ("es", "en")}
     shown = 0
-    print(f"{'set':<16} {'lang':<4} {'queries':>7} {'same top 10':>11} {'same first':>10}")
+    print(f"{'set':<16} {'lang':<4} {'queries':>7} {'same top 10 and scores':>23} {'same first':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         for name, items in sets().items():
             for lang in ("es", "en"):
@@ -69,14 +74,14 @@ def main() -> None:
                 if not texts:
                     continue
                 site = browser(data[lang], texts, Path(tmp))
-                api = [[h.id for h in kb.search(q, lang=lang, limit=10).hits] for q in texts]
-                same = sum(a == b for a, b in zip(api, site, strict=True))
-                first = sum(a[:1] == b[:1] for a, b in zip(api, site, strict=True))
-                print(f"{name:<16} {lang:<4} {len(texts):>7} {same:>11} {first:>10}")
+                api = [[[h.id, h.score] for h in kb.search(q, lang=lang, limit=10).hits] for q in texts]
+                same = sum(_same(a, b) for a, b in zip(api, site, strict=True))
+                first = sum([x[0] for x in a[:1]] == [x[0] for x in b[:1]] for a, b in zip(api, site, strict=True))
+                print(f"{name:<16} {lang:<4} {len(texts):>7} {same:>23} {first:>10}")
                 for q, a, b in zip(texts, api, site, strict=True):
                     if a != b and shown < args.show and not name.endswith(("held", "heldout")):
                         shown += 1
-                        print(f"    {q!r}\n      api  {a[:5]}\n      site {b[:5]}")
+                        print(f"    {q!r}\n      api  {a[:4]}\n      site {b[:4]}")
 
 
 if __name__ == "__main__":

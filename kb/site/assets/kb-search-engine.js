@@ -1,18 +1,22 @@
 /* The engine's search, run in the browser on data the engine exported (kb/search/export.py).
  *
- * Nothing here analyses text: stems, glossary forms, field weights, BM25 parameters, question words,
- * the name and game-context tables and typo candidates all come from the data. This file only looks
- * words up and scores, following the contract in kb/search/ranking.py: each word of the query is a
- * slot looked up in every field (BM25 per field, field weights), the glossary's other names lightly,
- * then each document's sum times the share of the query's words it matches (coordination) and its
- * entry's factor (kind prior, exact name, game context, the game named); "did you mean" for words the index does
- * not know, nearest first, the misspelt word kept. Loaded as a plain script (works from file://);
- * also a CommonJS module for the tests.
+ * The contract: on a language's data, search(q) computes what KnowledgeBase.search(q, lang=<that
+ * language>) computes, the same hits with the same scores (tests/test_search_parity.py). Nothing here
+ * analyses text: the word list (kb/search/words.py: each known word's terms and languages), both
+ * languages' documents and fields, every parameter and limit come from the data. This file only
+ * looks words up and scores, following kb/search/ranking.py and kb/search/query.py step for step and
+ * in the same order of operations (floating-point sums in the engine's clause order): each word of
+ * the query is a slot looked up in every field of both languages (BM25F, field weights), the
+ * glossary's other names lightly, then each document's sum times its entry's factor (kind prior,
+ * exact name, game context, the game named) times the share of the query's words it matches
+ * (coordination, any number of words); one hit per entry, its best document; "did you mean" for
+ * words the list does not know, nearest first, the misspelt word kept. Loaded as a plain script
+ * (works from file://); also a CommonJS module for the tests.
  */
 (function (root) {
   "use strict";
 
-  var FORMAT = 2;
+  var FORMAT = 3;
 
   /* Lowercase, accents off (the engine folds the same way; the data's words are folded already). */
   function fold(text) {
@@ -21,7 +25,6 @@
   }
 
   var WORD = /[\p{L}\p{N}_]+/gu;
-  var PUNCT = /[¿?¡!,;:()\[\]{}<>"'’`´]+/g;
 
   function words(text) {
     return text.match(WORD) || [];
@@ -45,29 +48,34 @@
 
   function Engine(data) {
     if (!data || data.version !== FORMAT) throw new Error("kb-search: data format " + (data && data.version) + ", expected " + FORMAT);
+    var rules = data.rules, self = this;
     this.data = data;
-    this.rules = data.rules;
-    this.docs = data.docs;
-    this.termId = new Map();
-    for (var i = 0; i < data.terms.length; i++) this.termId.set(data.terms[i], i);
-    this.words = data.words; // folded word -> its analysed terms (own properties only)
+    this.rules = rules;
+    this.lang = data.lang;
+    this.docs = data.docs;   // what a hit shows, one per entry
+    this.index = data.index; // every index document of both languages -> its entry's position in docs
+    this.indexLangs = data.indexLangs; // ... and its language (a position in rules.langs)
+    this.words = data.words; // key -> [languages, es term, en term(, names es, names en)] (own properties only)
+    this.langs = rules.langs;
     this.fields = {};
-    var self = this;
+    this.order = [];         // the engine's clause order: fields, then languages
     data.fields.forEach(function (f) { self.fields[f.name] = self._field(f); });
-    this.spelling = data.spelling;
-    this.questionWords = new Set(this.rules.questionWords);
-    this.nameStop = new Set(this.rules.alternatives.stop);
-    this.gameWords = new Set(this.rules.gameWords);
-    this.names = new Map(Object.entries(this.rules.names));
-    this.context = new Map(Object.entries(this.rules.context));
-    this._expander(this.rules.alternatives);
+    rules.fields.forEach(function (name) { rules.langs.forEach(function (lg) { self.order.push(self.fields[name + "_" + lg]); }); });
+    this.spelling = {};
+    Object.keys(data.spelling).forEach(function (lg) { self.spelling[lg] = data.spelling[lg]; });
+    this.punct = new RegExp(rules.punctuation, "g");
+    this.questionWords = new Set(rules.questionWords);
+    this.stop = new Set(rules.stop);
+    this.gameWords = new Set(rules.gameWords);
+    this.names = new Map(Object.entries(rules.names));
+    this.context = new Map(Object.entries(rules.context));
+    this._expander(rules.alternatives);
   }
 
-  /* A field's postings stay as exported ([term, df, doc, count, positions..., doc, ...]) until a query needs a term. */
+  /* A field's postings stay as exported ([term, df, doc, weight, n, positions..., doc, ...]) until a query needs a term. */
   Engine.prototype._field = function (f) {
-    var raw = new Map(), df = new Map();
+    var raw = new Map(), df = new Map(), decoded = new Map();
     f.postings.forEach(function (row) { raw.set(row[0], row); df.set(row[0], row[1]); });
-    var decoded = new Map();
     var postings = {
       get: function (t) {
         var entry = decoded.get(t);
@@ -75,43 +83,21 @@
         var row = raw.get(t);
         entry = null;
         if (row) {
-          entry = { docs: [], tf: [], pos: [], at: new Map() };
-          for (var i = 2; i < row.length;) {
-            var doc = row[i], n = row[i + 1];
-            entry.at.set(doc, entry.docs.length);
-            entry.docs.push(doc);
-            entry.tf.push(n);
-            entry.pos.push(row.slice(i + 2, i + 2 + n));
-            i += 2 + n;
+          entry = { docs: [], tf: [], pos: new Map() };
+          for (var i = 2; i < row.length; i += 3 + row[i + 2]) {
+            entry.docs.push(row[i]);
+            entry.tf.push(row[i + 1]);
+            entry.pos.set(row[i], new Set(row.slice(i + 3, i + 3 + row[i + 2])));
           }
         }
         decoded.set(t, entry);
         return entry;
       },
     };
-    return { name: f.name, weight: f.weight, b: f.b, analyzer: f.analyzer, avg: f.avg, lengths: f.lengths, df: df,
-             postings: postings };
+    return { name: f.name, weight: f.weight, b: f.b, avg: f.avg, lengths: f.lengths, df: df, postings: postings };
   };
 
-  /* ---------------------------------------------------------------- analysis (look-ups only) */
-
-  var NONE = -2; // a token the index does not hold: it matches nothing, and a phrase with it neither
-
-  Engine.prototype.analyse = function (field, text) {
-    var out = [], self = this;
-    words(text).forEach(function (w) {
-      var key = fold(w);
-      if (field.analyzer === "raw") {
-        var id = self.termId.get(key);
-        out.push(id === undefined ? NONE : id);
-        return;
-      }
-      var stems = self.lookup(key);
-      if (stems) { for (var i = 0; i < stems.length; i++) out.push(stems[i] < 0 ? NONE : stems[i]); }
-      else if (key.length >= 2) out.push(NONE);
-    });
-    return out;
-  };
+  /* ---------------------------------------------------------------- the word list (kb/search/words.py) */
 
   Engine.prototype.lookup = function (key) {
     return Object.prototype.hasOwnProperty.call(this.words, key) ? this.words[key] : undefined;
@@ -121,30 +107,72 @@
     return this.lookup(fold(w)) !== undefined;
   };
 
-  /* The nearest indexed word (ranking.rank_corrections): fewest edits, then closest length, most frequent, alphabetical. */
-  Engine.prototype.suggest = function (word) {
-    var prefix = word.slice(0, this.rules.spelling.prefix), max = word.length <= this.rules.spelling.short ? 1 : 2;
+  /* Vocabulary.terms: the word's terms in a language (names: stop words kept), [] when the list does not hold it. */
+  Engine.prototype.terms = function (w, lang, names) {
+    var row = this.lookup(fold(w));
+    if (!row || row.length < 3) return [];
+    var at = this.langs.indexOf(lang), t = names && row.length > 3 ? row[3 + at] : row[1 + at];
+    return t === null || t === undefined ? [] : [t];
+  };
+
+  /* Vocabulary.languages: the common lists a known word is in. */
+  Engine.prototype.languagesOf = function (w) {
+    var row = this.lookup(fold(w));
+    return row ? this.langs.filter(function (lg, i) { return row[0] & (1 << i); }) : [];
+  };
+
+  /* ranking.query_language: the language more of the words are words of, else null. */
+  Engine.prototype.queryLanguage = function (ws) {
+    var score = {}, self = this;
+    this.langs.forEach(function (lg) { score[lg] = 0; });
+    ws.forEach(function (w) { self.languagesOf(w).forEach(function (lg) { score[lg] += 1; }); });
+    if (score.es === score.en) return null;
+    return score.es > score.en ? "es" : "en";
+  };
+
+  Engine.prototype.maxDistance = function (word) {
+    var table = this.rules.spelling.distance;
+    return table[Math.min(word.length, table.length - 1)];
+  };
+
+  /* ranking.rank_corrections over the spelling words of ``langs`` (frequencies summed): fewest edits, then
+   * closest length, most frequent, alphabetical. */
+  Engine.prototype.suggest = function (word, langs) {
+    var prefix = word.slice(0, this.rules.spelling.prefix), max = this.maxDistance(word), freq = new Map(), self = this;
+    langs.forEach(function (lg) {
+      var list = self.spelling[lg] || [];
+      for (var i = 0; i < list.length; i++) {
+        var cand = list[i][0];
+        if (cand.slice(0, prefix.length) !== prefix || Math.abs(cand.length - word.length) > max) continue;
+        freq.set(cand, (freq.get(cand) || 0) + list[i][1]);
+      }
+    });
     var best = null, bestKey = null;
-    for (var i = 0; i < this.spelling.length; i++) {
-      var cand = this.spelling[i][0];
-      if (cand === word || cand.slice(0, prefix.length) !== prefix || Math.abs(cand.length - word.length) > max) continue;
+    freq.forEach(function (f, cand) {
+      if (cand === word) return;
       var d = editDistance(word, cand);
-      if (d > max) continue;
-      var key = [d, Math.abs(cand.length - word.length), -(this.spelling[i][1] || 0), cand];
+      if (d > max) return;
+      var key = [d, Math.abs(cand.length - word.length), -f, cand];
       if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] &&
           (key[2] < bestKey[2] || (key[2] === bestKey[2] && key[3] < bestKey[3])))))) { best = cand; bestKey = key; }
-    }
+    });
     return best;
   };
 
-  /* Misspelt word -> its correction, for words the index and the word lists do not know. */
+  /* query.corrections: misspelt word -> its correction, for words the list does not know; candidates of the
+   * query's language first (else the reader's), then the other's. */
   Engine.prototype.correct = function (ws) {
     var self = this, min = this.rules.spelling.min, out = {};
-    ws.forEach(function (w) {
+    var unknown = ws.filter(function (w) { return w.length >= min && !/^[0-9]+$/.test(w) && !self.known(w); });
+    if (!unknown.length) return out;
+    var said = this.queryLanguage(ws) || this.lang;
+    var groups = [[said], this.langs.filter(function (lg) { return lg !== said; })];
+    unknown.forEach(function (w) {
       var folded = fold(w);
-      if (folded.length < min || /^[0-9]+$/.test(folded) || self.known(w)) return;
-      var c = self.suggest(folded);
-      if (c) out[w] = c;
+      for (var g = 0; g < groups.length; g++) {
+        var c = self.suggest(folded, groups[g]);
+        if (c) { out[w] = c; break; }
+      }
     });
     return out;
   };
@@ -154,10 +182,9 @@
     this.keys = alt.keys;     // folded name -> groups
     this.longest = alt.longest;
     this.exact = new Set(alt.exact);
-    this.stop = new Set(alt.stop);
   };
 
-  /* The glossary's other names for every glossary name in the text (longest names first, whole words). */
+  /* Expander.alternatives: the glossary's other names for every glossary name in the text (longest names first, whole words). */
   Engine.prototype.alternatives = function (text) {
     var toks = words(text), folded = toks.map(fold), out = [], i = 0;
     while (i < toks.length) {
@@ -183,22 +210,12 @@
     return out;
   };
 
-  /* ---------------------------------------------------------------- scoring */
-
-  /* The terms of one word in a field: for ``names`` a lowercase word is looked up as in the text fields
-   * (stop words dropped: "los" is an article, "LoS" a name). */
-  Engine.prototype._word = function (field, w) {
-    if (field.name === "names" && w !== w.toLowerCase()) {
-      var id = this.termId.get(fold(w));
-      if (id !== undefined && field.df.has(id)) return [id];
-    }
-    return this.analyse(field, w);
-  };
+  /* ---------------------------------------------------------------- ranking (kb/search/ranking.py) */
 
   /* ranking.name_key: folded words, question and stop words dropped (all kept if nothing is left). */
   Engine.prototype.nameKey = function (text) {
     var ws = words(text).map(fold), self = this;
-    var kept = ws.filter(function (w) { return !self.questionWords.has(w) && !self.nameStop.has(w); });
+    var kept = ws.filter(function (w) { return !self.questionWords.has(w) && !self.stop.has(w); });
     return (kept.length ? kept : ws).join(" ");
   };
 
@@ -231,113 +248,120 @@
     return leaders.length === 1 ? leaders[0] : null;
   };
 
-  Engine.prototype._bm25w = function (field, t, k) {
-    var entry = field.postings.get(t), doc = entry.docs[k], rules = this.rules.bm25;
-    var idf = Math.log(this.rules.docCount / (field.df.get(t) + 1)) + 1;
-    var tf = entry.tf[k], len = field.lengths[doc] || 1, b = field.b === undefined ? rules.b : field.b;
-    return idf * ((tf * (rules.k1 + 1)) / (tf + rules.k1 * ((1 - b) + b * len / field.avg)));
+  /* query.plan: each word (with its correction) a slot of clauses over every field of both languages; each
+   * alternative a slot over title and names, word by word, at the alternatives' weight (not counted). */
+  Engine.prototype.plan = function (ws, fixed, alternatives) {
+    var self = this, rules = this.rules, slots = [];
+    ws.forEach(function (w) {
+      var clauses = new Map();
+      (Object.prototype.hasOwnProperty.call(fixed, w) ? [w, fixed[w]] : [w]).forEach(function (form) {
+        var upper = form !== form.toLowerCase();
+        self.order.forEach(function (field) {
+          var name = field.name.slice(0, field.name.lastIndexOf("_")), lg = field.name.slice(field.name.lastIndexOf("_") + 1);
+          self.terms(form, lg, name === "names" && upper).forEach(function (t) {
+            var k = field.name + "|" + t;
+            if (!clauses.has(k)) clauses.set(k, [field, t, rules.weights[name]]);
+          });
+        });
+      });
+      if (clauses.size) slots.push({ clauses: clauses, counts: true });
+    });
+    alternatives.slice(0, rules.alternatives.max).forEach(function (alt) {
+      var clauses = new Map(), upper = alt !== alt.toLowerCase();
+      self.order.forEach(function (field) {
+        var name = field.name.slice(0, field.name.lastIndexOf("_")), lg = field.name.slice(field.name.lastIndexOf("_") + 1);
+        if (rules.alternatives.fields.indexOf(name) < 0) return;
+        words(alt).forEach(function (aw) {
+          self.terms(aw, lg, name === "names" && upper).forEach(function (t) {
+            var k = field.name + "|" + t;
+            if (!clauses.has(k)) clauses.set(k, [field, t, rules.alternatives.boost * rules.weights[name]]);
+          });
+        });
+      });
+      if (clauses.size) slots.push({ clauses: clauses, counts: false });
+    });
+    return slots;
   };
 
-  /* Slots (ranking / query.plan) scored: doc index -> [sum, matched words, last slot]; returns also the counted words. */
-  Engine.prototype._run = function (ws, fixed, allow, typed) {
-    var self = this, rules = this.rules, acc = new Map(), counted = 0, names = Object.keys(this.fields);
-    /* acc: doc -> [sum, matched words, last slot that matched it]; slot < 0 is an alternative (never counted).
-     * Returns whether any clause has postings (a word the data holds nowhere does not count). */
-    function slot(clauses, i) {
-      var found = false;
-      clauses.forEach(function (c) {
-        var field = c[0], t = c[1], w = c[2], entry = field.postings.get(t);
-        if (!entry) return;
+  /* query.score: per document (index position) [sum, matched words]; a word no document holds does not count. */
+  Engine.prototype.score = function (slots, allow) {
+    var k1 = this.rules.bm25.k1, n = this.rules.docCount, acc = new Map(), counted = 0;
+    slots.forEach(function (slot, i) {
+      var found = false, hit = slot.counts ? new Set() : null;
+      slot.clauses.forEach(function (c) {
+        var field = c[0], t = c[1], weight = c[2], df = field.df.get(t);
+        if (!df) return;
         found = true;
+        var entry = field.postings.get(t);
+        var scale = weight * (Math.log(n / (df + 1)) + 1) * (k1 + 1);
+        var base = k1 * (1 - field.b), per = k1 * field.b / field.avg;
         for (var k = 0; k < entry.docs.length; k++) {
-          var doc = entry.docs[k];
-          if (allow && !allow(doc)) continue;
+          var doc = entry.docs[k], tf = entry.tf[k];
           var a = acc.get(doc);
-          if (!a) acc.set(doc, a = [0, 0, -1]);
-          a[0] += w * self._bm25w(field, t, k);
-          if (i >= 0 && a[2] !== i) { a[1] += 1; a[2] = i; }
+          if (!a) acc.set(doc, a = [0, 0]);
+          a[0] += scale * tf / (tf + (base + per * field.lengths[doc]));
+          if (hit) hit.add(doc);
         }
       });
-      return found;
-    }
-    var plan = [];
-    ws.forEach(function (w) {
-      var clauses = new Map(), any = false;
-      (fixed[w] ? [w, fixed[w]] : [w]).forEach(function (form) {
-        names.forEach(function (name) {
-          var field = self.fields[name];
-          self._word(field, form).forEach(function (t) {
-            any = true;
-            if (t >= 0) clauses.set(name + "|" + t, [field, t, field.weight]);
-          });
-        });
-      });
-      if (any) plan.push(clauses);
+      if (hit && found) {
+        hit.forEach(function (doc) { acc.get(doc)[1] += 1; });
+        counted += 1;
+      }
     });
-    plan.forEach(function (clauses, i) { if (slot(clauses, i)) counted += 1; });
-    this.alternatives(typed.join(" ")).slice(0, rules.alternatives.max).forEach(function (alt) {
-      var clauses = new Map();
-      rules.alternatives.fields.forEach(function (name) {
-        var field = self.fields[name];
-        words(alt).forEach(function (aw) {
-          self._word(field, aw).forEach(function (t) {
-            if (t >= 0) clauses.set(name + "|" + t, [field, t, rules.alternatives.boost * field.weight]);
-          });
-        });
-      });
-      slot(clauses, -1);
-    });
+    if (allow) acc.forEach(function (a, doc) { if (!allow(doc)) acc.delete(doc); });
     return { acc: acc, counted: counted };
   };
 
   /* Run a query. Options: game, kind (filters), limit (default 10). Returns
-   * {query, hits: [{doc, id, title, game, kind, url, summary, score}], total, byGame, didYouMean, marks}. */
+   * {query, hits: [{doc, id, title, game, kind, url, summary, score, passage}], total, byGame, byKind, didYouMean, marks}. */
   Engine.prototype.search = function (query, options) {
     options = options || {};
     var limit = options.limit || 10, self = this, rules = this.rules;
     var text = String(query).slice(0, rules.maxQuery);
-    var ws = words(text.replace(PUNCT, " ")), typed = ws;
-    var kept = ws.filter(function (w) {  /* ranking.query_words: question words, and stop words typed in lowercase, out */
+    var typed = words(text.replace(this.punct, " "));
+    var kept = typed.filter(function (w) {  /* ranking.query_words: question words, and stop words typed in lowercase, out */
       return !self.questionWords.has(fold(w)) && !(w === w.toLowerCase() && self.stop.has(fold(w)));
     });
-    ws = kept.length ? kept : ws;
-    var empty = { query: text, hits: [], total: 0, byGame: {}, byKind: {}, didYouMean: null, marks: [] };
-    if (!ws.length) return empty;
+    var ws = kept.length ? kept : typed;
+    var empty = { query: text, hits: [], total: 0, byGame: {}, byKind: {}, didYouMean: null, marks: { stems: [], words: [] } };
+    if (!ws.length || !this.index.length) return empty;
+    var entryOf = function (doc) { return self.docs[self.index[doc]]; };
     var allow = null;
     if (options.game || options.kind) {
       allow = function (doc) {
-        var d = self.docs[doc];
+        var d = entryOf(doc);
         return (!options.game || d.game === options.game) && (!options.kind || d.kind === options.kind);
       };
     }
     var fixed = this.correct(ws);
     var said = ws.map(function (w) { return fixed[w] || w; });
-    var didYouMean = Object.keys(fixed).length ? typed.map(function (w) { return fixed[w] || w; }).join(" ") : null;
     var named = options.game ? new Set() : this.namedGames(said);
     var context = options.game ? null : this.gameContext(said, named);
     var key = this.nameKey(said.join(" ")), bare = key.split(" ").filter(function (w) { return !self.gameWords.has(w); }).join(" ");
     var exact = new Set((this.names.get(key) || []).concat(bare && bare !== key ? (this.names.get(bare) || []) : []));
-    var only = named.size ? function (doc) { return (!allow || allow(doc)) && named.has(self.docs[doc].game); } : null;
-    var run = this._run(ws, fixed, only || allow, typed);  /* the games the query names act as a filter, unless nothing of theirs matches */
-    if (only && !run.acc.size) run = this._run(ws, fixed, allow, typed);
+    var slots = this.plan(ws, fixed, this.alternatives(typed.join(" ")));
+    var only = named.size ? function (doc) { return (!allow || allow(doc)) && named.has(entryOf(doc).game); } : null;
+    var run = this.score(slots, only || allow);  /* the games the query names act as a filter, unless nothing of theirs matches */
+    if (only && !run.acc.size) run = this.score(slots, allow);
     if (!run.acc.size) {
       var near = {};
-      ws.forEach(function (w) { var f = fold(w); if (f.length >= rules.fuzzy.minLength) { var c = self.suggest(f); if (c) near[w] = c; } });
-      run = this._run(ws, near, allow, []);  /* as the engine: no glossary alternatives in the last resort */
+      ws.forEach(function (w) { var f = fold(w); if (f.length >= rules.fuzzy.minLength) { var c = self.suggest(f, self.langs); if (c) near[w] = c; } });
+      if (Object.keys(near).length) run = this.score(this.plan(ws, near, []), allow);  /* as the engine: no alternatives in the last resort */
     }
     var coord = [];
     for (var m = 0; m <= run.counted; m++) coord.push(run.counted ? Math.pow((1 + m) / (1 + run.counted), rules.coordination) : 1);
     var scored = [];
     run.acc.forEach(function (a, doc) {
-      var d = self.docs[doc];
-      var f = exact.has(d.id) ? rules.exactBoost : (rules.kindPrior[d.kind] || 1);
+      var d = entryOf(doc);
+      var f = exact.has(d.id) ? rules.exactBoost : (Object.prototype.hasOwnProperty.call(rules.kindPrior, d.kind) ? rules.kindPrior[d.kind] : 1);
       if (context !== null && d.game === context) f *= rules.gameBoost;
       scored.push([doc, a[0] * f * coord[a[1]]]);
     });
-    var ranked = scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    var ranked = this.proximity(scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }), said)
+      .sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
     var byGame = {}, byKind = {}, seen = new Set(), hits = [];
     ranked.forEach(function (pair) {
-      var d = self.docs[pair[0]];
+      var d = entryOf(pair[0]);
       if (seen.has(d.id)) return;
       seen.add(d.id);
       byGame[d.game] = (byGame[d.game] || 0) + 1;
@@ -348,18 +372,49 @@
                     url: d.url && at && d.url.indexOf("#") < 0 ? d.url + "#" + at : d.url, summary: d.summary, score: pair[1] });
       }
     });
-    return { query: text, hits: hits, total: seen.size, byGame: byGame, byKind: byKind, didYouMean: didYouMean,
+    return { query: text, hits: hits, total: seen.size, byGame: byGame, byKind: byKind,
+             didYouMean: Object.keys(fixed).length ? typed.map(function (w) { return fixed[w] || w; }).join(" ") : null,
              marks: this.marks(said) };
   };
 
-  /* ranking.best_passage: the anchor of the document's passage whose terms hold the most IDF (body field) of the
-   * query's analysed words, the first of equals, the first when none holds any; null when it has none. */
+  /* query.proximity, the second stage: the best documents (sorted, rules.proximity.depth of them) times
+   * ranking.proximity_factor, the share of the query's word pairs (ranking.word_pairs) side by side in one field. */
+  Engine.prototype.proximity = function (ranked, said) {
+    var rules = this.rules.proximity, self = this, pairs = {};
+    if (!rules.boost || !ranked.length) return ranked;
+    this.langs.forEach(function (lg) {
+      var seq = [];
+      said.forEach(function (w) { var t = self.terms(w, lg, false); if (t.length) seq.push(t[0]); });
+      pairs[lg] = [];
+      for (var i = 0; i + 1 < seq.length; i++) if (seq[i] !== seq[i + 1]) pairs[lg].push([seq[i], seq[i + 1]]);
+    });
+    ranked.slice(0, rules.depth).forEach(function (pair) {
+      var doc = pair[0], lg = self.langs[self.indexLangs[doc]], near = 0;
+      pairs[lg].forEach(function (ab) {
+        var side = self.rules.fields.some(function (name) {
+          var field = self.fields[name + "_" + lg], a = field.postings.get(ab[0]), b = field.postings.get(ab[1]);
+          var first = a && a.pos.get(doc), second = b && b.pos.get(doc);
+          if (!first || !second || !first.size) return false;
+          var found = false;
+          first.forEach(function (x) { if (second.has(x + 1)) found = true; });
+          return found;
+        });
+        if (side) near += 1;
+      });
+      if (pairs[lg].length) pair[1] *= 1 + rules.boost * near / pairs[lg].length;
+    });
+    return ranked;
+  };
+
+  /* ranking.best_passage: the anchor of the entry's passage (in the reader's language) whose terms hold the most
+   * IDF (the language's body field) of the query's analysed words, the first of equals, the first when none holds
+   * any; null when it has none. */
   Engine.prototype.passage = function (d, ws) {
-    var list = d.passages || [], body = this.fields.body, n = this.rules.docCount, weights = new Map(), self = this;
+    var list = d.passages || [], body = this.fields["body_" + this.lang], n = this.rules.docCount, weights = new Map(), self = this;
     if (!list.length) return null;
     ws.forEach(function (w) {
-      (self.lookup(fold(w)) || []).forEach(function (t) {
-        if (t >= 0) weights.set(t, Math.log(n / (((body && body.df.get(t)) || 0) + 1)) + 1);
+      self.terms(w, self.lang, false).forEach(function (t) {
+        weights.set(t, Math.log(n / (((body && body.df.get(t)) || 0) + 1)) + 1);
       });
     });
     var best = 0, bestScore = 0;
@@ -376,7 +431,7 @@
     var self = this, stems = new Set(), plain = new Set();
     ws.forEach(function (w) {
       var key = fold(w);
-      (self.lookup(key) || []).forEach(function (t) { if (t >= 0) stems.add(t); });
+      self.terms(w, self.lang, false).forEach(function (t) { stems.add(t); });
       if (key.length > 2) plain.add(key);
     });
     return { stems: Array.from(stems), words: Array.from(plain) };
@@ -387,7 +442,7 @@
     var stems = new Set(marks.stems), plain = new Set(marks.words), out = [], last = 0, self = this, m;
     var re = new RegExp(WORD.source, "gu");
     while ((m = re.exec(text))) {
-      var key = fold(m[0]), ids = self.lookup(key) || [];
+      var key = fold(m[0]), ids = self.terms(m[0], self.lang, false);
       var hit = plain.has(key) || ids.some(function (t) { return stems.has(t); });
       if (!hit) continue;
       if (m.index > last) out.push([text.slice(last, m.index), false]);
