@@ -5,7 +5,7 @@ traceback and leaves what was there as it was: the content files, the previous s
 
 Two layers. In process (everywhere): the write layer raises ``OSError(ENOSPC)`` as a full disk does
 (``os.fsync`` under :func:`kb.core.files.atomic_write`; the index writer; standard output). End to end,
-where the machine allows it: a real full file system (a 3 MiB tmpfs, mounted when this user may mount),
+where the machine allows it: a real full file system (a 16 MiB tmpfs, mounted when this user may mount),
 a real read-only one (a read-only bind mount as root, else modes) and files this user cannot read (modes;
 as root, the commands run without the capabilities that let root read any file). Where it does not
 allow it, the test is skipped with the reason.
@@ -167,10 +167,10 @@ def _mount(*argv: str) -> bool:
 
 @pytest.fixture
 def disk(tmp_path: Path) -> Iterator[Path]:
-    """A 3 MiB tmpfs (root only; skipped where this machine cannot mount one)."""
+    """A 16 MiB tmpfs (root only; skipped where this machine cannot mount one)."""
     where = tmp_path / "disk"
     where.mkdir()
-    if not _mount("-t", "tmpfs", "-o", "size=3m", "tmpfs", str(where)):
+    if not _mount("-t", "tmpfs", "-o", "size=16m", "tmpfs", str(where)):
         pytest.skip("cannot mount a small file system here (not root, or no mount permission)")
     try:
         yield where
@@ -179,13 +179,14 @@ def disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def _fill(folder: Path) -> None:
-    with open(folder / "filler", "wb") as fh:
-        try:
+    """Fill the file system to the last byte (a disk already full fails at ``open``: full all the same)."""
+    try:
+        with open(folder / "filler", "wb") as fh:
             while True:
                 fh.write(b"\0" * 65536)
                 fh.flush()
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
 
 
 def _pack(where: Path, tree) -> tuple[Path, dict[str, str]]:
