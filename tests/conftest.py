@@ -169,7 +169,11 @@ def served(directory: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled content's site, built once for every browser test that reads it (none writes into it)."""
-    out = tmp_path_factory.mktemp("bundled") / "site"
-    code, stdout, stderr = cli("--content", str(CONTENT), "build", "--site-dir", str(out))
+    return built_site(CONTENT, tmp_path_factory.mktemp("bundled") / "site")
+
+
+def built_site(content: Path, out: Path) -> Path:
+    """``kb build`` of ``content`` into ``out`` (a failed build fails the test with its output): ``out``."""
+    code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
     assert code == 0, stdout + stderr
     return out

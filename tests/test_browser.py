@@ -20,7 +20,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import cli, served
+from conftest import built_site, cli, served
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -72,10 +72,7 @@ def launch_chromium() -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "site"
-    code, stdout, stderr = cli("--content", str(FIXTURE), "build", "--site-dir", str(out))
-    assert code == 0, stdout + stderr
-    return out
+    return built_site(FIXTURE, tmp_path_factory.mktemp("browser") / "site")
 
 
 @pytest.fixture(scope="module")
