@@ -33,7 +33,7 @@ import polib
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
 from kb.core.diagnostics import ERROR, Diagnostic
 from kb.core.files import atomic_write, os_problem
-from kb.core.model import SOURCE_LANG, DataPath, Location, Text
+from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
 from kb.i18n.checks import check_english
 from kb.i18n.history import History
 from kb.i18n.status import TARGET, FieldStatus, Owner, field_status, glossary_terms, normalise, owners, \
@@ -85,28 +85,40 @@ class _Message:
 def _messages(st: FieldStatus, old: str | None) -> list[_Message]:
     """The messages of a field; ``old`` is the Spanish its English was made from, when known."""
     es = split(st.source)
-    en = split(st.translation) if st.translation is not None else None
     if st.translation is None:
-        return _per_unit(es, [""] * len(es), [False] * len(es), [None] * len(es))
-    if st.status == "current" and en is not None and aligned(es, en):
-        return _per_unit(es, [u.text for u in en], [False] * len(es), [None] * len(es))
+        return _per_unit(es, [""] * len(es), False)
+    en = split(st.translation)
     before = split(old) if old is not None else None
-    if st.status == "stale" and before is not None and en is not None and aligned(before, en):
-        same = match(before, es)
-        paired = len(before) == len(es)
-        strs = [en[i].text if (i := same[j]) is not None else (en[j].text if paired else "") for j in range(len(es))]
-        fuzzy = [same[j] is None and bool(strs[j]) for j in range(len(es))]
-        prev = [before[j].text if paired and fuzzy[j] and before[j].text != es[j].text else None for j in range(len(es))]
-        return _per_unit(es, strs, fuzzy, prev)
-    if en is not None and aligned(es, en):
-        return _per_unit(es, [u.text for u in en], [True] * len(es), [None] * len(es))
+    if st.status == "stale" and before is not None and aligned(before, en):
+        return _stale_units(es, en, before)
+    if aligned(es, en):  # reviewed unless current
+        return _per_unit(es, [u.text for u in en], st.status != "current")
+    return [_whole_message(st, es, en, before)]
+
+
+def _stale_units(es: list[Unit], en: list[Unit], before: list[Unit]) -> list[_Message]:
+    """A stale field whose English lines up with the Spanish it was made from: the paragraphs that did not
+    change keep their English, the others are fuzzy (with the old paragraph when the counts agree)."""
+    same = match(before, es)
+    paired = len(before) == len(es)
+    strs = [en[i].text if (i := same[j]) is not None else (en[j].text if paired else "") for j in range(len(es))]
+    fuzzy = [same[j] is None and bool(strs[j]) for j in range(len(es))]
+    prev = [before[j].text if paired and fuzzy[j] and before[j].text != es[j].text else None for j in range(len(es))]
+    return _per_unit(es, strs, fuzzy, prev)
+
+
+def _whole_message(st: FieldStatus, es: list[Unit], en: list[Unit], before: list[Unit] | None) -> _Message:
+    """The field as one message: its English does not have the paragraphs of the Spanish."""
     previous = flat(before) if before is not None else None
     whole = flat(es)
-    return [_Message("", whole, flat(en or []), st.status == "stale",
-                     previous if previous != whole else None, "")]
+    return _Message("", whole, flat(en), st.status == "stale", previous if previous != whole else None, "")
 
 
-def _per_unit(es: list[Unit], strs: list[str], fuzzy: list[bool], prev: list[str | None]) -> list[_Message]:
+def _per_unit(es: list[Unit], strs: list[str], fuzzy: bool | list[bool],
+              prev: list[str | None] | None = None) -> list[_Message]:
+    """One message per paragraph (or one for a one-paragraph field); ``fuzzy`` one flag for all or one each."""
+    fuzzy = fuzzy if isinstance(fuzzy, list) else [fuzzy] * len(es)
+    prev = prev if prev is not None else [None] * len(es)
     if len(es) == 1 and not es[0].prefix:
         return [_Message("", es[0].text, strs[0], fuzzy[0], prev[0], "")]
     parts = unit_labels(es)
@@ -127,29 +139,43 @@ def unit_labels(units: list[Unit]) -> list[str]:
 
 def _translator_notes(owner: Owner, st: FieldStatus, msg: _Message, first: bool, kb: "Linked",
                       titles: dict[str, Text]) -> list[str]:
+    """The extracted comments of one message: where it is, how to treat it, the owner's notes (on its first
+    message) and the glossary terms it names."""
     where = f", {msg.part}" if msg.part else ""
     notes = [f"{owner.kind} «{normalise(owner.title.es)}», field '{st.field}'{where}."]
     if "{@" in msg.msgid:
         notes.append("Keep {@kind id} links as they are; translate only the text after '|'.")
+    notes += _review_notes(st, msg)
+    extra = owner.data.get("notes")
+    if first and isinstance(extra, dict) and isinstance(extra.get(SOURCE_LANG), str):
+        notes.append(f"Notes on this {owner.kind} (for all its fields): {normalise(extra[SOURCE_LANG])}")
+    return notes + [_glossary_note(match_.form, term)
+                    for match_, term in glossary_terms(owner, visible_text(msg.msgid, SOURCE_LANG, titles),
+                                                       kb.graph.terms)]
+
+
+def _review_notes(st: FieldStatus, msg: _Message) -> list[str]:
+    """What a fuzzy message asks of the translator, and the note of a field exported whole."""
+    notes = []
     if msg.fuzzy and st.recorded is None:
         notes.append("No review of this translation is recorded: check it against the Spanish, then clear 'fuzzy'.")
     elif msg.fuzzy:
         notes.append("The Spanish changed after this translation was made: review it, then clear 'fuzzy'.")
-    if not msg.suffix and split(st.source) and len(split(st.source)) > 1:
+    if not msg.suffix and len(split(st.source)) > 1:
         notes.append("The English does not have the paragraphs and list items of the Spanish: translate the whole "
                      "text, one paragraph or list item per line, blank lines where the Spanish has them.")
-    extra = owner.data.get("notes")
-    if first and isinstance(extra, dict) and isinstance(extra.get(SOURCE_LANG), str):
-        notes.append(f"Notes on this {owner.kind} (for all its fields): {normalise(extra[SOURCE_LANG])}")
-    for match_, term in glossary_terms(owner, visible_text(msg.msgid, SOURCE_LANG, titles), kb.graph.terms):
-        if term.do_not_translate:
-            line = f"Glossary: {match_.form} → keep as written ({term.id}, do not translate)"
-        else:
-            preferred = preferred_forms(term)
-            line = f"Glossary: {match_.form} → {preferred[0] if preferred else '?'} ({term.id})"
-        forbidden = term.forbidden.get(TARGET, ())
-        notes.append(line + (f"; never: {', '.join(forbidden)}" if forbidden else ""))
     return notes
+
+
+def _glossary_note(form: str, term: Term) -> str:
+    """``Glossary: <form> → <preferred English> (<term id>)``, with the forms never to use."""
+    if term.do_not_translate:
+        line = f"Glossary: {form} → keep as written ({term.id}, do not translate)"
+    else:
+        preferred = preferred_forms(term)
+        line = f"Glossary: {form} → {preferred[0] if preferred else '?'} ({term.id})"
+    forbidden = term.forbidden.get(TARGET, ())
+    return line + (f"; never: {', '.join(forbidden)}" if forbidden else "")
 
 
 def creation_date(epoch: str | None = None) -> str:
@@ -169,6 +195,38 @@ def build_po(kb: "Linked", game: str | None = None, history: History | None = No
     and nothing fuzzy (for ``msgmerge``), its header without ``Language``. ``epoch``: the creation date, as
     :func:`creation_date` takes it.
     """
+    po = _empty_po(game, template, epoch)
+    counts: Counter[str] = Counter()
+    base = kb.root.resolve().parent
+    titles = {e.id: e.title for e in kb.entries.values()}
+    for owner in owners(kb.entries.values(), kb.games):
+        if game is None or owner.game == game:
+            po.extend(_owner_messages(kb, owner, history, template, counts, base, titles))
+    return po, counts
+
+
+def _owner_messages(kb: "Linked", owner: Owner, history: History | None, template: bool, counts: Counter[str],
+                    base: Path, titles: dict[str, Text]) -> list[polib.POEntry]:
+    """The messages of one entry or game, field by field; each field's status counted in ``counts``."""
+    out: list[polib.POEntry] = []
+    for st in field_status(owner, history.written_from if history is not None else None):
+        counts[st.status] += 1
+        old = history.made_from(owner.path, st.field, st.recorded, st.translation) \
+            if history is not None and st.status == "stale" else None
+        if old is not None and normalise(old) != normalise(st.source):
+            counts["previous"] += 1
+        where = st.source_location or st.location
+        for msg in _messages(st, old):
+            if template:  # a template says nothing of the English
+                msg = replace(msg, msgstr="", fuzzy=False, previous=None)
+            notes = _translator_notes(owner, st, msg, not out, kb, titles)
+            out.append(_po_entry(f"{owner.id}{CONTEXT_SEP}{st.field}", msg, notes,
+                                 (_relative(where.path, base), str(where.line))))
+    return out
+
+
+def _empty_po(game: str | None, template: bool, epoch: str | None) -> polib.POFile:
+    """A PO file with our header and metadata, no message yet."""
     po = polib.POFile(wrapwidth=78)
     po.header = "English translation of the rules knowledge base, written by 'kb i18n export'.\n" \
                 "Translate msgstr; clear 'fuzzy' when a translation is reviewed; then run 'kb i18n import'."
@@ -186,43 +244,28 @@ def build_po(kb: "Linked", game: str | None = None, history: History | None = No
         "X-Source-Language": SOURCE_LANG,
         "X-Generator": "kb i18n export",
     }
-    counts: Counter[str] = Counter()
-    base = kb.root.resolve().parent
-    titles = {e.id: e.title for e in kb.entries.values()}
-    for owner in owners(kb.entries.values(), kb.games):
-        if game is not None and owner.game != game:
-            continue
-        first = True
-        for st in field_status(owner, history.written_from if history is not None else None):
-            counts[st.status] += 1
-            where = st.source_location or st.location
-            try:
-                rel = where.path.resolve().relative_to(base).as_posix()
-            except ValueError:
-                rel = where.path.as_posix()
-            old = history.made_from(owner.path, st.field, st.recorded, st.translation) \
-                if history is not None and st.status == "stale" else None
-            if old is not None and normalise(old) != normalise(st.source):
-                counts["previous"] += 1
-            for msg in _messages(st, old):
-                if template:  # a template says nothing of the English
-                    msg = replace(msg, msgstr="", fuzzy=False, previous=None)
-                item = polib.POEntry(
-                    msgctxt=f"{owner.id}{CONTEXT_SEP}{st.field}{msg.suffix}",
-                    msgid=msg.msgid,
-                    msgstr=msg.msgstr,
-                    comment="\n".join(_translator_notes(owner, st, msg, first, kb, titles)),
-                    occurrences=[(rel, str(where.line))],
-                )
-                if "{@" in msg.msgid:
-                    item.flags.append(WEBLATE_MARKUP_FLAG)
-                first = False
-                if msg.fuzzy:
-                    item.flags.append("fuzzy")
-                    if msg.previous is not None:
-                        item.previous_msgid = msg.previous
-                po.append(item)
-    return po, counts
+    return po
+
+
+def _relative(path: Path, base: Path) -> str:
+    """``path`` as the PO file's ``#:`` names it: relative to ``base`` when it is under it."""
+    try:
+        return path.resolve().relative_to(base).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _po_entry(context: str, msg: _Message, notes: list[str], occurrence: tuple[str, str]) -> polib.POEntry:
+    """One message of the PO file, with its flags (Weblate's markup check, ``fuzzy``) and previous Spanish."""
+    item = polib.POEntry(msgctxt=context + msg.suffix, msgid=msg.msgid, msgstr=msg.msgstr, comment="\n".join(notes),
+                         occurrences=[occurrence])
+    if "{@" in msg.msgid:
+        item.flags.append(WEBLATE_MARKUP_FLAG)
+    if msg.fuzzy:
+        item.flags.append("fuzzy")
+        if msg.previous is not None:
+            item.previous_msgid = msg.previous
+    return item
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
@@ -311,19 +354,24 @@ def msgstr_positions(path: Path, lines: list[str], item: polib.POEntry) -> tuple
         return [], Location(path, item.linenum or 1, 1)
     table: list[Location] = []
     last = Location(path, row + 1, 1)
-    while row < len(lines):
-        line = lines[row]
+    for r in _msgstr_rows(lines, row):
+        line = lines[r]
         first_quote = line.find('"')
-        if first_quote < 0 or (row > 0 and not line.startswith(("msgstr ", '"'))):
+        if first_quote < 0:
             break
         col = first_quote + 1
         body = line[col:line.rfind('"')] if line.rfind('"') > first_quote else ""
-        table += [Location(path, row + 1, col + m.start() + 1) for m in _ESCAPE.finditer(body)]
-        last = Location(path, row + 1, col + len(body) + 1)
-        row += 1
-        if row < len(lines) and not lines[row].startswith('"'):
-            break
+        table += [Location(path, r + 1, col + m.start() + 1) for m in _ESCAPE.finditer(body)]
+        last = Location(path, r + 1, col + len(body) + 1)
     return table, last
+
+
+def _msgstr_rows(lines: list[str], row: int) -> list[int]:
+    """The rows of the ``msgstr`` starting at ``row``: its own and the string lines (``"…"``) that follow it."""
+    rows = [row]
+    while rows[-1] + 1 < len(lines) and lines[rows[-1] + 1].startswith('"'):
+        rows.append(rows[-1] + 1)
+    return rows
 
 
 def _parse_context(context: str) -> tuple[str, str, int | None] | None:
@@ -371,27 +419,32 @@ def _group_messages(po: polib.POFile, statuses: dict[tuple[str, str], FieldStatu
     doubled: set[tuple[str, str]] = set()
     for item in po:
         context = item.msgctxt or ""
-        if not item.obsolete and context in first_at:  # two messages for one field: neither silently wins
+        if item.obsolete:
+            result.skipped["obsolete"] += 1
+        elif context in first_at:  # two messages for one field: neither silently wins
             result.refused.append((context, f"line {item.linenum} of the PO file: a second message for this field "
                                    f"(the first is at line {first_at[context]}); keep one"))
             parsed = _parse_context(context)
             doubled.add((parsed[0], parsed[1]) if parsed else ("", ""))
-            continue
-        if item.obsolete:
-            result.skipped["obsolete"] += 1
-            continue
-        first_at[context] = item.linenum or 0
-        if item.msgid_plural:
-            result.skipped["plural"] += 1
-            continue
-        parsed = _parse_context(context)
-        if parsed is None or (parsed[0], parsed[1]) not in statuses:
-            result.unknown.append(context)
-            continue
-        groups.setdefault((parsed[0], parsed[1]), []).append((parsed[2], item))
+        else:
+            first_at[context] = item.linenum or 0
+            _add_message(item, context, statuses, groups, result)
     for key in doubled:
         groups.pop(key, None)
     return groups
+
+
+def _add_message(item: polib.POEntry, context: str, statuses: dict[tuple[str, str], FieldStatus], groups: Groups,
+                 result: ImportResult) -> None:
+    """Put a live message in its field's group; a plural or a context naming no field is counted instead."""
+    if item.msgid_plural:
+        result.skipped["plural"] += 1
+        return
+    parsed = _parse_context(context)
+    if parsed is None or (parsed[0], parsed[1]) not in statuses:
+        result.unknown.append(context)
+        return
+    groups.setdefault((parsed[0], parsed[1]), []).append((parsed[2], item))
 
 
 def _plan_fields(kb: "Linked", po: polib.POFile, groups: Groups, statuses: dict[tuple[str, str], FieldStatus],
@@ -452,14 +505,22 @@ def _plan(owner: Owner, st: FieldStatus, items: list[tuple[int | None, polib.POE
     single = len(es) == 1 and not es[0].prefix
     if whole and not single:  # the field as one message
         return _plan_whole(owner, st, whole[0], es, result, locate, kb, titles)
+    by_part = _by_part(items, len(es), single, result)
+    return None if by_part is None else _plan_parts(owner, st, by_part, es, result, locate, kb, titles)
+
+
+def _by_part(items: list[tuple[int | None, polib.POEntry]], count: int, single: bool,
+             result: ImportResult) -> dict[int, polib.POEntry] | None:
+    """The messages of a field of ``count`` paragraphs by paragraph index; None (and the message counted
+    unknown) when one names a paragraph the Spanish does not have."""
     by_part: dict[int, polib.POEntry] = {}
     for part, item in items:
         index = 0 if part is None else part
-        if index >= len(es) or (part is None and not single):
+        if index >= count or (part is None and not single):
             result.unknown.append(item.msgctxt or "")
             return None
         by_part[index] = item
-    return _plan_parts(owner, st, by_part, es, result, locate, kb, titles)
+    return by_part
 
 
 def _skipped(item: polib.POEntry, result: ImportResult) -> bool:
@@ -493,28 +554,47 @@ def _plan_whole(owner: Owner, st: FieldStatus, item: polib.POEntry, es: list[Uni
 def _plan_parts(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry], es: list[Unit], result: ImportResult,
                 locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
     """A field translated paragraph by paragraph (``by_part``: paragraph index -> message)."""
-    en = split(st.translation) if st.translation is not None else None
     ctx = f"{st.entry}{CONTEXT_SEP}{st.field}"
-    if any(_skipped(item, result) for _, item in sorted(by_part.items())):
+    kept = _kept_english(st, es)
+    if any(_skipped(item, result) for _, item in sorted(by_part.items())) or _spanish_moved(by_part, es, ctx, result) \
+            or _partial(len(by_part) < len(es), kept is not None and st.status == "current", result):
         return None
+    new = _new_english(by_part, kept)
+    if not new:
+        return _unchanged(st, result)
+    refused = [_refuse(owner, st, by_part[index], es[index].text, po_text(by_part[index].msgstr), result, locate,
+                       kb, titles) for index in new]  # only English that changes: the rest 'kb check' already sees
+    return None if any(refused) else _Plan(st, new)
+
+
+def _kept_english(st: FieldStatus, es: list[Unit]) -> list[Unit] | None:
+    """The field's English when its paragraphs and list items line up with the Spanish ``es``, else None."""
+    en = split(st.translation) if st.translation is not None else None
+    return en if en is not None and aligned(es, en) else None
+
+
+def _new_english(by_part: dict[int, polib.POEntry], kept: list[Unit] | None) -> dict[int, str]:
+    """The paragraphs whose English differs from the English ``kept`` (unwrapped, by index)."""
+    return {i: " ".join(item.msgstr.split()) for i, item in sorted(by_part.items())
+            if kept is None or normalise(kept[i].text) != normalise(item.msgstr)}
+
+
+def _partial(missing: bool, current: bool, result: ImportResult) -> bool:
+    """True (and counted) when some paragraphs are not in the file and the English has none to keep."""
+    if missing and not current:
+        result.skipped["partial"] += 1
+        return True
+    return False
+
+
+def _spanish_moved(by_part: dict[int, polib.POEntry], es: list[Unit], ctx: str, result: ImportResult) -> bool:
+    """True (and the field refused) when a message's Spanish is not the current paragraph's."""
     for index, item in sorted(by_part.items()):
         if normalise(item.msgid) != normalise(es[index].text):
             result.refused.append((item.msgctxt or ctx, "the Spanish changed after the export; export again and "
                                    "translate the new text"))
-            return None
-    keep = en is not None and aligned(es, en)
-    if len(by_part) < len(es) and not (keep and st.status == "current"):
-        result.skipped["partial"] += 1  # some paragraphs are not in the file and the English has none to keep
-        return None
-    new = {i: " ".join(item.msgstr.split()) for i, item in sorted(by_part.items())
-           if not (keep and en is not None and normalise(en[i].text) == normalise(item.msgstr))}
-    if not new:
-        return _unchanged(st, result)
-    refused = False
-    for index in new:  # only English that changes: the rest is content 'kb check' already sees
-        refused |= _refuse(owner, st, by_part[index], es[index].text, po_text(by_part[index].msgstr), result, locate,
-                           kb, titles)
-    return None if refused else _Plan(st, new)
+            return True
+    return False
 
 
 def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
@@ -625,28 +705,33 @@ def _node(doc: Any, path: DataPath) -> Any:
 
 def _set_english(text: Any, english: str) -> None:
     """Put ``english`` in the text mapping, in the style of the English there (else of the Spanish)."""
-    from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
-
     like = text.get(TARGET) if isinstance(text.get(TARGET), str) else text[SOURCE_LANG]
     fa = getattr(text, "fa", None)
     flow = bool(fa.flow_style()) if fa is not None else False
-    value: Any
-    if isinstance(like, (LiteralScalarString, FoldedScalarString)):
-        body = english + ("\n" if like.endswith("\n") else "")
-        value = type(like)(body)
-        if isinstance(value, FoldedScalarString):
-            value.fold_pos = _fold_positions(body)  # type: ignore[attr-defined]
-    elif "\n" in english and not flow:
-        value = LiteralScalarString(english + "\n")
-    elif type(like) is not str and "\n" not in english:  # quoted styles are kept
-        value = type(like)(english)
-    else:
-        value = text_scalar(english)  # quoted when the engine's YAML 1.1 reader would not read it as text
+    value = _styled(english, like, flow)
     if TARGET in text:
         text[TARGET] = value
     else:
         keys = list(text)
         text.insert(keys.index(SOURCE_LANG) + 1 if SOURCE_LANG in keys else len(keys), TARGET, value)
+
+
+def _styled(english: str, like: Any, flow: bool) -> Any:
+    """``english`` as a YAML scalar in the style of ``like`` (block styles kept, a block for several lines
+    outside a flow mapping, quoted styles kept, else plain or quoted as the engine's reader needs)."""
+    from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+
+    if isinstance(like, (LiteralScalarString, FoldedScalarString)):
+        body = english + ("\n" if like.endswith("\n") else "")
+        value = type(like)(body)
+        if isinstance(value, FoldedScalarString):
+            value.fold_pos = _fold_positions(body)  # type: ignore[attr-defined]
+        return value
+    if "\n" in english and not flow:
+        return LiteralScalarString(english + "\n")
+    if type(like) is not str and "\n" not in english:  # quoted styles are kept
+        return type(like)(english)
+    return text_scalar(english)  # quoted when the engine's YAML 1.1 reader would not read it as text
 
 
 def _fold_positions(text: str, width: int = FOLD_WIDTH) -> list[int]:
