@@ -51,6 +51,22 @@ def link_targets(source: str, english: str, field: str, locate: Callable[[int], 
     return out
 
 
+def _link_problem(link: re.Match[str], entries: Mapping[str, Entry], where: Location) -> Diagnostic | None:
+    """What is wrong with one well-formed link of the English (its type, target, kind or anchor), if anything."""
+    kind, target, anchor = link["type"], link["target"], link["anchor"]
+    found = entries.get(target)
+    if kind not in LINK_TYPES:
+        return diag("unknown-link-type", where, type=kind, valid=", ".join(LINK_TYPES), hint=hint(kind, LINK_TYPES))
+    if found is None:
+        same_ns = [i for i in entries if i.split(".", 1)[0] == target.split(".", 1)[0]]
+        return diag("unresolved-link", where, target=target, hint=hint(target, same_ns or list(entries)))
+    if found.kind != kind:
+        return diag("link-kind-mismatch", where, type=kind, target=target, kind=found.kind)
+    if anchor is not None and anchor not in anchors(found):
+        return diag("unresolved-link", where, target=f"{target}#{anchor}", hint=hint(anchor, anchors(found)))
+    return None
+
+
 def check_english(owner: Owner, field: str, source: str, english: str, entries: Mapping[str, Entry], terms: TermIndex,
                   titles: Mapping[str, Text], locate: Callable[[int], Location]) -> list[Diagnostic]:
     """Every problem ``kb check`` would report in ``english`` as the translation of ``source``."""
@@ -63,19 +79,9 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
         out.append(diag("malformed-link", locate(off), text=english[off:off + 40].split("\n")[0]))
     broken = set()
     for link in good:
-        where, before = locate(link.start()), len(out)
-        kind, target, anchor = link["type"], link["target"], link["anchor"]
-        found = entries.get(target)
-        if kind not in LINK_TYPES:
-            out.append(diag("unknown-link-type", where, type=kind, valid=", ".join(LINK_TYPES), hint=hint(kind, LINK_TYPES)))
-        elif found is None:
-            same_ns = [i for i in entries if i.split(".", 1)[0] == target.split(".", 1)[0]]
-            out.append(diag("unresolved-link", where, target=target, hint=hint(target, same_ns or list(entries))))
-        elif found.kind != kind:
-            out.append(diag("link-kind-mismatch", where, type=kind, target=target, kind=found.kind))
-        elif anchor is not None and anchor not in anchors(found):
-            out.append(diag("unresolved-link", where, target=f"{target}#{anchor}", hint=hint(anchor, anchors(found))))
-        if len(out) > before:
+        problem = _link_problem(link, entries, locate(link.start()))
+        if problem is not None:
+            out.append(problem)
             broken.add(link.start())
     out += link_targets(source, english, field, locate, frozenset(broken))
     for p in glossary_problems(owner, source, english, terms, titles):

@@ -107,6 +107,20 @@ def _tig(parent: ET.Element, text: str, term_type: str, status: str) -> None:
     _sub(sec, "termNote", status, type="administrativeStatus")
 
 
+def _lang_set(entry: ET.Element, t: GlossaryTerm, lang: str) -> None:
+    """The ``langSet`` of one language of a term: its definition, forms, abbreviations and forbidden forms."""
+    sec = ET.SubElement(entry, "langSet", {XML_LANG: lang})
+    definition = t.definition.get(lang) if t.definition is not None else None
+    if definition:
+        _sub(sec, "descrip", definition, type="definition")
+    for i, form in enumerate(t.forms(lang)):
+        _tig(sec, form, "fullForm", "preferredTerm-admn-sts" if i == 0 else "admittedTerm-admn-sts")
+    for abbr in t.term.abbreviations.get(lang, ()):
+        _tig(sec, abbr, "abbreviation", "admittedTerm-admn-sts")
+    for bad in t.term.forbidden.get(lang, ()):
+        _tig(sec, bad, "fullForm", "deprecatedTerm-admn-sts")
+
+
 def to_tbx(terms: Iterable[GlossaryTerm], title: str) -> str:
     """A TBX-Basic (v2) document (``martif``), UTF-8 with an XML declaration."""
     root = ET.Element("martif", {"type": "TBX-Basic", XML_LANG: SOURCE_LANG})
@@ -122,18 +136,8 @@ def to_tbx(terms: Iterable[GlossaryTerm], title: str) -> str:
         if t.term.do_not_translate:
             _sub(entry, "note", "Do not translate: write the Spanish wording in English too.")
         for lang in LANGS:
-            if not (t.forms(lang) or t.term.abbreviations.get(lang) or t.term.forbidden.get(lang)):
-                continue  # a langSet holds at least one term: a language without one (not yet translated) is left out
-            sec = ET.SubElement(entry, "langSet", {XML_LANG: lang})
-            definition = t.definition.get(lang) if t.definition is not None else None
-            if definition:
-                _sub(sec, "descrip", definition, type="definition")
-            for i, form in enumerate(t.forms(lang)):
-                _tig(sec, form, "fullForm", "preferredTerm-admn-sts" if i == 0 else "admittedTerm-admn-sts")
-            for abbr in t.term.abbreviations.get(lang, ()):
-                _tig(sec, abbr, "abbreviation", "admittedTerm-admn-sts")
-            for bad in t.term.forbidden.get(lang, ()):
-                _tig(sec, bad, "fullForm", "deprecatedTerm-admn-sts")
+            if t.forms(lang) or t.term.abbreviations.get(lang) or t.term.forbidden.get(lang):
+                _lang_set(entry, t, lang)  # a language without a term (not yet translated) is left out
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

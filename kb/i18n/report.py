@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kb.core.diagnostics import format_path
 from kb.core.model import TARGET_LANG
 from kb.i18n.history import History
-from kb.i18n.status import field_status, owners
+from kb.i18n.status import FieldStatus, Owner, field_status, owners
 from kb.i18n.units import match, split
 
 if TYPE_CHECKING:
@@ -45,21 +45,25 @@ def status_report(kb: "Linked", game: str | None = None, history: History | None
             continue
         for st in field_status(owner, history.written_from if history is not None else None):
             counts.setdefault(owner.game, Counter())[st.status] += 1
-            if st.status == "current":
-                continue
-            row: dict[str, Any] = {"entry": st.entry, "field": st.field, "status": st.status,
-                                   "path": format_path(st.location.path), "line": st.location.line,
-                                   "column": st.location.column}
-            if st.status == "stale":
-                old = history.made_from(owner.path, st.field, st.recorded, st.translation) if history is not None else None
-                changed = None
-                if old is not None:
-                    same = match(split(old), split(st.source))
-                    changed = [j + 1 for j, i in sorted(same.items()) if i is None]
-                row.update(source=st.source, previous=old, paragraphs=changed)
-            pending.append(row)
+            if st.status != "current":
+                pending.append(_pending(owner, st, history))
     return {
         "games": {g: {"lang": TARGET_LANG, "fields": sum(c.values()), **{k: c.get(k, 0) for k in STATES}}
                   for g, c in sorted(counts.items())},
         "pending": pending,
     }
+
+
+def _pending(owner: Owner, st: FieldStatus, history: History | None) -> dict[str, Any]:
+    """The report's row of a field that is not current (a stale one with its Spanish now and before)."""
+    row: dict[str, Any] = {"entry": st.entry, "field": st.field, "status": st.status,
+                           "path": format_path(st.location.path), "line": st.location.line,
+                           "column": st.location.column}
+    if st.status == "stale":
+        old = history.made_from(owner.path, st.field, st.recorded, st.translation) if history is not None else None
+        changed = None
+        if old is not None:
+            same = match(split(old), split(st.source))
+            changed = [j + 1 for j, i in sorted(same.items()) if i is None]
+        row.update(source=st.source, previous=old, paragraphs=changed)
+    return row

@@ -113,22 +113,24 @@ def field_status(entry: Owner, baseline: Baseline | None = None) -> list[FieldSt
     is new, so ``current``: an entry written in both languages at once needs no acknowledgement.
     """
     recorded = _recorded(entry)
-    out = []
-    for path, text in iter_texts(entry.data):
-        name = field_key(entry.data, path)
-        now = source_hash(text[SOURCE_LANG])
-        had = recorded.get(name)
-        had = str(had) if had is not None else None
-        en = text.get(TARGET)
-        en = en if isinstance(en, str) and en.strip() else None
-        made_from = had
-        if had is None and en is not None:
-            made_from = (baseline(entry.path, name, en) if baseline else None) or now
-        status = "missing" if en is None else ("current" if made_from == now else "stale")
-        where = entry.marks.at(path + (TARGET,)) if en is not None else entry.marks.at(path)
-        out.append(FieldStatus(entry.id, name, status, where, text[SOURCE_LANG], en, had, now, path,
-                               entry.marks.at(path + (SOURCE_LANG,))))
-    return out
+    return [_one_status(entry, path, text, recorded, baseline) for path, text in iter_texts(entry.data)]
+
+
+def _one_status(entry: Owner, path: DataPath, text: Mapping[str, Any], recorded: Mapping[str, Any],
+                baseline: Baseline | None) -> FieldStatus:
+    """The status of the field at ``path`` (its text mapping ``text``), as :func:`field_status` tells it."""
+    name = field_key(entry.data, path)
+    now = source_hash(text[SOURCE_LANG])
+    had = recorded.get(name)
+    had = str(had) if had is not None else None
+    en = text.get(TARGET)
+    en = en if isinstance(en, str) and en.strip() else None
+    if en is None:
+        return FieldStatus(entry.id, name, "missing", entry.marks.at(path), text[SOURCE_LANG], None, had, now, path,
+                           entry.marks.at(path + (SOURCE_LANG,)))
+    made_from = had if had is not None else (baseline(entry.path, name, en) if baseline else None) or now
+    return FieldStatus(entry.id, name, "current" if made_from == now else "stale", entry.marks.at(path + (TARGET,)),
+                       text[SOURCE_LANG], en, had, now, path, entry.marks.at(path + (SOURCE_LANG,)))
 
 
 # ---------------------------------------------------------------- glossary consistency
@@ -235,19 +237,25 @@ def glossary_problems(entry: Owner, source: str, english: str, terms: TermIndex,
     out = []
     for match, term in glossary_terms(entry, spanish, terms):
         preferred = preferred_forms(term)
-        stems = {_key(p, TARGET, True) for p in preferred}
-        spans: set[tuple[int, int]] = set()
-        for bad in term.forbidden.get(TARGET, ()):
-            # a forbidden variant sharing the preferred form's stems is matched exactly, not by stem
-            span = find_span(shown, bad, TARGET, by_stem=_key(bad, TARGET, True) not in stems)
-            if span and not any(s[0] <= span[0] < s[1] or span[0] <= s[0] < span[1] for s in spans):
-                spans.add(span)
-                out.append(GlossaryProblem("glossary-forbidden", where[span[0]],
-                                           {"found": shown[span[0]:span[1]], "term": term.id,
-                                            "preferred": preferred[0] if preferred else term.id}))
+        out += [GlossaryProblem("glossary-forbidden", where[span[0]],
+                                {"found": shown[span[0]:span[1]], "term": term.id,
+                                 "preferred": preferred[0] if preferred else term.id})
+                for span in _forbidden_spans(shown, term, preferred)]
         if preferred and not _says(shown, term, terms):
             out.append(GlossaryProblem("glossary-missing", None, {"term": match.form, "preferred": preferred[0]}))
     return out
+
+
+def _forbidden_spans(shown: str, term: Term, preferred: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where ``shown`` uses a forbidden English form of ``term``, each place once (overlapping matches dropped)."""
+    stems = {_key(p, TARGET, True) for p in preferred}
+    spans: list[tuple[int, int]] = []
+    for bad in term.forbidden.get(TARGET, ()):
+        # a forbidden variant sharing the preferred form's stems is matched exactly, not by stem
+        span = find_span(shown, bad, TARGET, by_stem=_key(bad, TARGET, True) not in stems)
+        if span and not any(s[0] <= span[0] < s[1] or span[0] <= s[0] < span[1] for s in spans):
+            spans.append(span)
+    return spans
 
 
 def _glossary(entry: Owner, st: FieldStatus, terms: TermIndex, titles: Mapping[str, Text]) -> list[Diagnostic]:
@@ -302,18 +310,25 @@ def acknowledge(entries: Iterable[Owner], fields: set[str] | None = None) -> lis
     changed = []
     for entry in entries:
         statuses = field_status(entry)
-        wanted = {st.field: st.current for st in statuses
-                  if st.translation is not None and (fields is None or st.field in fields) and st.recorded != st.current}
-        block = entry.data.get("i18n")
-        recorded = block.get(TARGET) if isinstance(block, dict) else None
-        translated = {st.field for st in statuses if st.translation is not None}
-        # a full acknowledgement also forgets the hashes of fields that are gone or no longer translated
-        orphans = [k for k in recorded if k not in translated] if fields is None and isinstance(recorded, dict) else []
-        if not wanted and not orphans:
-            continue
-        if roundtrip_edit(entry.path, partial(_rewrite, wanted=wanted, orphans=orphans)):
+        wanted = _unrecorded(statuses, fields)
+        orphans = _orphans(entry, statuses) if fields is None else []
+        if (wanted or orphans) and roundtrip_edit(entry.path, partial(_rewrite, wanted=wanted, orphans=orphans)):
             changed.append(entry.path)
     return changed
+
+
+def _unrecorded(statuses: list[FieldStatus], fields: set[str] | None) -> dict[str, str]:
+    """Field -> current Spanish hash, for the translated fields (of ``fields``, if given) not recorded so."""
+    return {st.field: st.current for st in statuses
+            if st.translation is not None and (fields is None or st.field in fields) and st.recorded != st.current}
+
+
+def _orphans(entry: Owner, statuses: list[FieldStatus]) -> list[str]:
+    """The recorded hashes of fields that are gone or no longer translated (a full acknowledgement forgets them)."""
+    block = entry.data.get("i18n")
+    recorded = block.get(TARGET) if isinstance(block, dict) else None
+    translated = {st.field for st in statuses if st.translation is not None}
+    return [k for k in recorded if k not in translated] if isinstance(recorded, dict) else []
 
 
 def _rewrite(doc: Any, wanted: Mapping[str, str], orphans: list[str]) -> bool:

@@ -103,20 +103,30 @@ def join(spanish: Sequence[Unit], english: Sequence[Unit] | None, new: Mapping[i
     and the Spanish unit spans several lines; otherwise each stays on one line. ``english`` must be
     aligned with ``spanish`` whenever a unit is not in ``new``.
     """
-    width = max((len(line) for u in [*spanish, *(english or ())] for line in u.lines), default=0) or WRAP_WIDTH
+    width = _longest_line(spanish, english or ()) or WRAP_WIDTH
     out: list[str] = []
     for i, es in enumerate(spanish):
         old = english[i] if english is not None and i < len(english) else None
-        prefix = old.prefix if old is not None else es.prefix
-        if i in new:
-            text = " ".join(new[i].split())
-            lines = _wrap(text, prefix, width) if wrap and len(es.lines) > 1 else [prefix + text]
-        else:
-            assert old is not None, "a unit without new English needs an aligned English text"
-            lines = list(old.lines)
+        lines = _unit_lines(es, old, new.get(i), wrap and len(es.lines) > 1, width)
         sep = old.sep if old is not None else es.sep
         out.append((sep if i else "") + "\n".join(lines))
     return "".join(out)
+
+
+def _longest_line(*texts: Sequence[Unit]) -> int:
+    """The length of the longest line of any unit of ``texts`` (0 when there is none)."""
+    return max((len(line) for units in texts for u in units for line in u.lines), default=0)
+
+
+def _unit_lines(es: Unit, old: Unit | None, text: str | None, wrap: bool, width: int) -> list[str]:
+    """The lines of one English unit: ``text`` (unwrapped, then wrapped at ``width`` if ``wrap``) after the
+    English's prefix (else the Spanish's), or the old English's lines when there is no new text."""
+    if text is None:
+        assert old is not None, "a unit without new English needs an aligned English text"
+        return list(old.lines)
+    prefix = old.prefix if old is not None else es.prefix
+    text = " ".join(text.split())
+    return _wrap(text, prefix, width) if wrap else [prefix + text]
 
 
 def match(before: Sequence[Unit], after: Sequence[Unit]) -> dict[int, int | None]:
