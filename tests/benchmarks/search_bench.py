@@ -36,6 +36,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests"), str(HERE)]
 from fts_lookup import COLUMNS, lookup  # noqa: E402
 from kb import KnowledgeBase  # noqa: E402
 from kb.search.index import documents  # noqa: E402
+from kb.search.ranking import DEFAULTS  # noqa: E402
 from relevance import PLAYERS, fresh, measure, queries  # noqa: E402
 
 BUDGET_P95_MS = 5.0
@@ -43,7 +44,8 @@ BUDGET_P95_MS = 5.0
 
 
 def build_fts(kb: KnowledgeBase, path: Path) -> float:
-    """Write the FTS5 baseline for ``kb`` into ``path`` (the engine's documents, field for field); returns seconds."""
+    """Write the FTS5 baseline for ``kb`` into ``path`` (the engine's documents, field for field, and its field
+    weights, ``kb.ranking`` or the defaults, as the columns' BM25 weights); returns seconds."""
     start = time.perf_counter()
     db = sqlite3.connect(path)
     db.execute(f"CREATE VIRTUAL TABLE docs USING fts5(entry UNINDEXED, {', '.join(COLUMNS)}, "
@@ -54,6 +56,9 @@ def build_fts(kb: KnowledgeBase, path: Path) -> float:
             lang = doc["lang"]
             rows.append((doc["entry"], *(doc[f"{c}_{lang}"] for c in COLUMNS)))
     db.executemany(f"INSERT INTO docs VALUES (?{', ?' * len(COLUMNS)})", rows)
+    db.execute("CREATE TABLE weights(name TEXT PRIMARY KEY, weight REAL)")  # the engine's own figures (fts_lookup.weights)
+    field_weights = (kb.ranking or DEFAULTS).field_weights
+    db.executemany("INSERT INTO weights VALUES (?, ?)", [(c, field_weights[c]) for c in COLUMNS])
     db.commit()
     db.close()
     return time.perf_counter() - start
