@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 13
+VERSION = 14
 """Bump when documents or the schema change: older indexes are rebuilt."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""

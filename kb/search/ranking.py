@@ -92,9 +92,12 @@ players ask (``questions`` and the spellings they type, ``typed``, of the docume
 
 QUESTION_WORDS = frozenset(
     "puedo puede pueden podemos cuanto cuantos cuanta cuantas como que cual cuales quien quienes cuando donde hay "
-    "significa significado pasa ocurre "
-    "can could may does do did how what which who whom when where why is are happens mean means meaning".split())
-"""Words of a question that say nothing about the rule ("¿puedo...?", "how does..."): dropped."""
+    "significa significado pasa ocurre sucede hace hago hacer hacemos funciona funcionan "
+    "can could may does do did how what which who whom when where why is are happens mean means meaning "
+    "happen happened work works should".split())
+"""Words of a question that say nothing about the rule ("¿puedo...?", "how does...", "¿qué se hace si...?", "how does
+... work"): dropped. Issue 31 added the verbs of asking how a rule works ("hace", "funciona", "happen", "work"), chosen on
+the tuning parts (fresh situations 0.909 → 0.932; no other figure moved)."""
 
 
 def _table(values: Mapping[str, float]) -> Any:
