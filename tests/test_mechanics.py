@@ -156,3 +156,30 @@ def test_numbered_steps_pass_over_malformed_steps() -> None:
     steps = [5, {"id": "a"}, {"id": "b", "steps": 7}, {"id": "c", "steps": [None, {"id": "c1"}]}]
     assert [(s["id"], n) for s, n in numbered_steps(steps)] == [("a", 1), ("b", 2), ("c", 3), ("c1", "3.1")]
     assert list(numbered_steps(3)) == []
+
+
+def test_a_steps_text_is_remembered_only_for_the_same_plain_values() -> None:
+    """Trace.add remembers worded steps (a calculator's enumeration words the same step thousands of times): the
+    same templates with values that differ in value or only in type (1, 1.0, True) each read as their own."""
+    from kb.mechanics import Trace
+
+    trace = Trace()
+    for v in (1, 1.0, True, "1", [1, 2], {"a": 1}, 1, Fraction(1, 2), None):
+        trace.add("valor {v}", "value {v}", v=v)
+    assert [s.text.en for s in trace.steps] == ["value 1", "value 1.0", "value ✔", "value 1", "value 1, 2", "value a=1",
+                                                "value 1", "value 1/2", "value None"]
+
+    class Odd:
+        def __init__(self, said: str) -> None:
+            self.said = said
+
+        def __str__(self) -> str:
+            return self.said
+
+        __repr__ = object.__repr__
+
+    first = Odd("uno")
+    trace.add("{v}", "{v}", v=first)
+    first.said = "dos"  # the same object (same repr) says something else now: not remembered
+    trace.add("{v}", "{v}", v=first)
+    assert [s.text.es for s in trace.steps[-2:]] == ["uno", "dos"]

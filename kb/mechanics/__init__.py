@@ -103,8 +103,38 @@ class Trace:
 
         Values stay data: a page shows ids by their names and numbers the way its language writes them.
         """
-        text = Text(_Fill(_show, "es").vformat(es, (), values), _Fill(_show, "en").vformat(en, (), values))
-        self.steps.append(Step(text, values, (es, en), rule))
+        self.steps.append(Step(_worded(es, en, values), values, (es, en), rule))
+
+
+_PLAIN = frozenset({str, int, float, bool, Fraction, type(None)})
+_WORDED: dict[tuple[str, str, str], Text] = {}
+_WORDED_MAX = 1 << 16
+
+
+def _worded(es: str, en: str, values: Mapping[str, Any]) -> Text:
+    """A step's text in both languages, remembered for the same templates and plain values (a calculator's
+    enumeration words the same step thousands of times; ``Text`` is immutable, so sharing it is safe)."""
+    key = (es, en, repr(values)) if _is_plain(values) else None
+    found = _WORDED.get(key) if key is not None else None
+    if found is None:
+        found = Text(_Fill(_show, "es").vformat(es, (), values), _Fill(_show, "en").vformat(en, (), values))
+        if key is not None:
+            if len(_WORDED) >= _WORDED_MAX:
+                _WORDED.clear()
+            _WORDED[key] = found
+    return found
+
+
+def _is_plain(value: Any) -> bool:
+    """Whether ``value`` is numbers, texts, yes/no and lists or mappings of them (its ``repr`` then names it)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return True
+    if kind is list or kind is tuple:
+        return all(_is_plain(v) for v in value)
+    if kind is dict:
+        return all(type(k) is str and _is_plain(v) for k, v in value.items())
+    return False
 
 
 def _show(value: Any) -> str:
