@@ -546,3 +546,25 @@ def test_an_entry_is_ranked_and_shown_by_its_better_document(rules: KnowledgeBas
     hits = rules.search("trabado siempre").hits
     assert hits[0].id == "g.staying-engaged" and len(hits) >= 4
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_the_fts5_baseline_gets_the_engines_text_columns_and_weights(root: Path, tmp_path: Path) -> None:
+    """The benchmarks' baseline (issue 31): FTS5 has the engine's fields as columns and ranks them with the engine's
+    field weights, read from the database ``build_fts`` wrote, never copied by hand (a copy had drifted)."""
+    import sqlite3
+    import sys
+    from dataclasses import replace
+
+    from kb.search.ranking import DEFAULTS, FIELDS
+
+    sys.path.insert(0, str(Path(__file__).parent / "benchmarks"))
+    from fts_lookup import COLUMNS, lookup, weights
+    from search_bench import build_fts
+
+    tuned = {**DEFAULTS.field_weights, "title": 7.0, "questions": 0.5}
+    kb = KnowledgeBase.load(root, ranking=replace(DEFAULTS, field_weights=tuned))
+    build_fts(kb, tmp_path / "fts.db")
+    db = sqlite3.connect(tmp_path / "fts.db")
+    assert COLUMNS == FIELDS
+    assert weights(db) == tuple(tuned[c] for c in COLUMNS)
+    assert lookup(db, "disparar") and set(lookup(db, "disparar")) <= set(kb.entries)
