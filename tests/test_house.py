@@ -14,7 +14,7 @@ import pytest
 
 KB = Path(__file__).resolve().parents[1] / "kb"
 
-MAX_C_OR_WORSE = 37
+MAX_C_OR_WORSE = 36
 """Blocks of ``kb/`` with cyclomatic complexity 11 or more (radon rank C..F); issue 33 aims at 40."""
 
 

@@ -73,39 +73,55 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
     lab = WORDS[ctx.lang]
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
-    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "",
-           f"| {lab['game']} | {lab['fields']} | {lab['current']} | {lab['stale']} | {lab['missing']} |",
-           "|---|---:|---:|---:|---:|"]
-    totals = dict.fromkeys(("fields", *STATES), 0)
-    for g, counts in data["games"].items():
-        out.append(f"| {escape(names[g]).replace('|', '&#124;')} | {counts['fields']} | "
-                   + " | ".join(share(counts[k], counts["fields"]) for k in STATES) + " |")
-        for k in totals:
-            totals[k] += counts[k]
-    out += [f"| **{lab['total']}** | {totals['fields']} | "
-            + " | ".join(share(totals[k], totals["fields"]) for k in STATES) + " |", ""]
+    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], ""] + _counts_table(lab, data["games"], names)
     if not data["pending"]:
         out += [lab["all_current"], ""]
     for g in data["games"]:
         rows = [r for r in data["pending"] if _game_of(kb, r["entry"]) == g]
-        if not rows:
-            continue
-        out += [f"## {escape(names[g])} {{#{g}}}", ""]
-        stale = [r for r in rows if r["status"] == "stale"]
-        if stale:
-            out += [f"### {lab['stale_list']} {{#{g}-stale}}", ""]
-            for r in stale:
-                out += [_heading(ctx, r), ""]
-                if r.get("paragraphs"):
-                    out += [f"*{lab['paragraphs']}:* {', '.join(map(str, r['paragraphs']))}", ""]
-                out += [f"*{lab['before']}:*", ""]
-                out += (_quote(r["previous"], ctx.lang) if r.get("previous") is not None else [lab["unknown"]]) + [""]
-                out += [f"*{lab['now']}:*", ""] + _quote(r["source"], ctx.lang) + [""]
-        missing = [r for r in rows if r["status"] == "missing"]
-        if missing:
-            out += [f"### {lab['missing_list']} {{#{g}-missing}}", ""]
-            out += [_heading(ctx, r, item=True) for r in missing] + [""]
+        if rows:
+            out += [f"## {escape(names[g])} {{#{g}}}", ""] + _game_pending(ctx, g, rows)
     return finish(ctx, PATH, lab["title"], "\n".join(out))
+
+
+def _counts_table(lab: Mapping[str, str], games: Mapping[str, Mapping[str, int]], names: Mapping[str, str]) -> list[str]:
+    """The table of fields per game and state (shares of the game's fields), with a total row."""
+    out = [f"| {lab['game']} | {lab['fields']} | {lab['current']} | {lab['stale']} | {lab['missing']} |",
+           "|---|---:|---:|---:|---:|"]
+    totals = dict.fromkeys(("fields", *STATES), 0)
+    for g, counts in games.items():
+        out.append(f"| {escape(names[g]).replace('|', '&#124;')} | {counts['fields']} | "
+                   + " | ".join(share(counts[k], counts["fields"]) for k in STATES) + " |")
+        for k in totals:
+            totals[k] += counts[k]
+    return out + [f"| **{lab['total']}** | {totals['fields']} | "
+                  + " | ".join(share(totals[k], totals["fields"]) for k in STATES) + " |", ""]
+
+
+def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> list[str]:
+    """One game's stale fields (each with the Spanish before and now) and missing fields."""
+    lab = WORDS[ctx.lang]
+    out: list[str] = []
+    stale = [r for r in rows if r["status"] == "stale"]
+    if stale:
+        out += [f"### {lab['stale_list']} {{#{g}-stale}}", ""]
+        for r in stale:
+            out += _stale_field(ctx, r)
+    missing = [r for r in rows if r["status"] == "missing"]
+    if missing:
+        out += [f"### {lab['missing_list']} {{#{g}-missing}}", ""]
+        out += [_heading(ctx, r, item=True) for r in missing] + [""]
+    return out
+
+
+def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
+    """A stale field: its heading, the paragraphs that changed, the Spanish before (if known) and now."""
+    lab = WORDS[ctx.lang]
+    out = [_heading(ctx, r), ""]
+    if r.get("paragraphs"):
+        out += [f"*{lab['paragraphs']}:* {', '.join(map(str, r['paragraphs']))}", ""]
+    out += [f"*{lab['before']}:*", ""]
+    out += (_quote(r["previous"], ctx.lang) if r.get("previous") is not None else [lab["unknown"]]) + [""]
+    return out + [f"*{lab['now']}:*", ""] + _quote(r["source"], ctx.lang) + [""]
 
 
 def _game_of(kb: Any, owner: str) -> str:
