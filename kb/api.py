@@ -93,6 +93,7 @@ class KnowledgeBase:
         self.cache_base: Path | None = None
         """Where its caches go (``$KB_CACHE`` when :meth:`load` read it); ``None``: beside the content."""
         self._reader: Reader | None = None
+        self._filtered: dict[tuple[str | None, str | None, str | None], list[Entry]] = {}
         self.ranking: Params | None = None
         """The search's ranking figures (:class:`kb.search.ranking.Params`); ``None``: the tuned defaults."""
         self.graph = graph
@@ -223,9 +224,13 @@ class KnowledgeBase:
         """
         self._known(game=game, kind=kind)
         _one_of("rule type", rule_type, RULE_TYPES)
-        wanted = {"game": game, "kind": kind, "rule_type": rule_type}
-        return sorted((e for e in self.entries.values()
-                       if all(v is None or getattr(e, k) == v for k, v in wanted.items())), key=lambda e: e.id)
+        key = (game, kind, rule_type)
+        if key not in self._filtered:  # the site asks for each game's kinds once per entry page: one scan each
+            wanted = {"game": game, "kind": kind, "rule_type": rule_type}
+            self._filtered[key] = sorted((e for e in self.entries.values()
+                                          if all(v is None or getattr(e, k) == v for k, v in wanted.items())),
+                                         key=lambda e: e.id)
+        return list(self._filtered[key])
 
     def _known(self, game: str | None = None, kind: str | None = None) -> None:
         """Raise :class:`kb.UnknownValue` for a game or kind this knowledge base does not have."""

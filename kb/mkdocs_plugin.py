@@ -48,6 +48,7 @@ from mkdocs.utils.templates import TemplateContext
 from kb.api import KnowledgeBase
 from kb.core.files import Building, os_problem
 from kb.core.locale import pgettext
+from kb.i18n.history import History
 from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
 from kb.site import app, sitemap
 from kb.examples.runner import ExampleResult
@@ -87,6 +88,8 @@ class _Loaded:
     root: str
     kb: KnowledgeBase
     results: dict[str, dict[str, ExampleResult]]
+    head: str = ""
+    """The git commit the content is at (``""`` without git): the translations' status reads its history."""
 
 
 @dataclass
@@ -146,6 +149,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._sources: _Sources | None = None
         self._search_kept: dict[str, SearchData] = {}
         self._calc_kept: dict[str, CalcSite] = {}
+        self._made: dict[str, tuple[Site, KnowledgeBase, str]] = {}
+        """While serving dirty: each language's last site, the knowledge base and git commit it was made from."""
         self.swap_site = False
         """Build beside ``site_dir`` and swap the whole folder in when the command ends well, so a failed build (a
         full disk, ``--strict``) keeps the previous site: ``mkdocs build`` and ``gh-deploy`` (not ``--dirty``).
@@ -155,7 +160,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
-        self._loaded, self._search_kept, self._calc_kept = None, {}, {}
+        self._loaded, self._search_kept, self._calc_kept, self._made = None, {}, {}, {}
         self._serving = command == "serve"
         self.swap_site = command in ("build", "gh-deploy") and not dirty
         if self._serving and dirty:
@@ -167,7 +172,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             beside.end(keep=beside.built)
         if self._sources is not None:
             shutil.rmtree(self._sources.folder, ignore_errors=True)
-        self._sources, self._loaded, self._build = None, None, None
+        self._sources, self._loaded, self._build, self._made = None, None, None, {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         langs = self.config.languages
@@ -192,12 +197,26 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         toc = config.mdx_configs.setdefault("toc", {})
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
-        site = build_site(loaded.kb, loaded.results, lang)
+        site = self._site(loaded, lang)
         build = self._build = _Build(lang, primary, loaded, site, started, root_url)
         config.nav = nav_config(site.nav, build.prefix)
-        log.info(f"{lang}: building {len(site.pages)} pages")
         self._build_beside(config)
         return config
+
+    def _site(self, loaded: _Loaded, lang: str) -> Site:
+        """The language's pages; while serving dirty, those an edit cannot have changed are kept from the last
+        build (:func:`kb.site.pages.unchanged_pages`), as long as git's history (the translations' baseline) is
+        the same."""
+        before = self._made.get(lang) if self._sources is not None else None
+        if before is not None and (before[2] != loaded.head or before[1].root != loaded.kb.root):
+            before = None
+        site = build_site(loaded.kb, loaded.results, lang, before[:2] if before is not None else None)
+        kept = {id(p) for p in before[0].pages} if before is not None else set()
+        if self._sources is not None:
+            self._made[lang] = (site, loaded.kb, loaded.head)
+        log.info(f"{lang}: building {len(site.pages)} pages "
+                 f"({sum(id(p) not in kept for p in site.pages)} made from the content)")
+        return site
 
     def _build_beside(self, config: MkDocsConfig) -> None:
         if not self.swap_site or self._beside is not None:
@@ -357,7 +376,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             raise PluginError(f"kb: content folder not found: {root}")
         kb = KnowledgeBase.load(root)
         results = self._report(kb)
-        self._loaded = _Loaded(root, kb, results_by_entry(results))
+        self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)))
         return self._loaded
 
     def _report(self, kb: KnowledgeBase) -> list[ExampleResult]:

@@ -558,3 +558,46 @@ def test_entry_pages_have_the_same_ids_in_both_languages(built: Path, kb: Knowle
     for anchor, _text in passages(entry_view(kb.entry("mini.shooting"), "en", lambda i: kb.get(i).title if kb.get(i) else None)):
         assert f' id="{anchor}"' in page, anchor
     assert 'id="referenced-by"' in page and 'id="text-1"' in page
+
+
+@pytest.mark.parametrize("edit", ["summary", "cross-game link", "title", "shared concept"])
+def test_the_preview_makes_again_only_pages_an_edit_can_change_and_gets_the_same_site(tmp_path: Path, edit: str) -> None:
+    """``build_site(..., before=...)`` (``mkdocs serve --dirty``) keeps the other games' pages but gives exactly the
+    site a full build gives: an edit of one game's entry, a new link from it to another game's entry (whose
+    "referenced by" changes), a new title (the menu changes: nothing kept), an edit of the shared concepts."""
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    old = KnowledgeBase.load(content, use_cache=False)
+    before = {lang: build_site(old, old.run_examples(), lang) for lang in ("es", "en")}
+    shooting = content / "mini" / "rules" / "shooting.yaml"
+    text = shooting.read_text(encoding="utf-8")
+    if edit == "summary":
+        shooting.write_text(text.replace("sacar 8 o más", "sacar ocho o más"), encoding="utf-8")
+    elif edit == "cross-game link":
+        shooting.write_text(text.replace("Sin LdV no se puede disparar.",
+                                         "Sin LdV ({@term other.sight|visibilidad}) no se puede disparar."),
+                            encoding="utf-8")
+    elif edit == "title":
+        shooting.write_text(text.replace("{es: Disparo,", "{es: Disparar,"), encoding="utf-8")
+    else:
+        concept = content / "common" / "concepts" / "line-of-sight.yaml"
+        concept.write_text(concept.read_text(encoding="utf-8").replace("es: ", "es: Nota. ", 1), encoding="utf-8")
+    kb = KnowledgeBase.load(content, use_cache=False)
+    results = kb.run_examples()
+    for lang in ("es", "en"):
+        full = build_site(kb, results, lang)
+        quick = build_site(kb, results, lang, before=(before[lang], old))
+        assert [(p.path, p.markdown) for p in quick.pages] == [(p.path, p.markdown) for p in full.pages]
+        assert quick.nav == full.nav
+        kept = {p.path for p in quick.pages if any(p is q for q in before[lang].pages)}
+        if edit == "summary" or (edit == "title" and lang == "en"):  # the other game's pages are kept (the English
+            # menu is the same when only the Spanish title changed); the edited game's and the shared pages made again
+            assert kept == {p.path for p in before[lang].pages if p.path.startswith("other/")}
+        elif edit == "cross-game link":  # ... except the page of the entry now linked to
+            assert "other/sight.md" not in kept and "other/index.md" in kept
+        else:
+            assert kept == set()
+        if edit == "cross-game link":  # the edit did change that page ("referenced by")
+            assert full.page("other/sight.md") != before[lang].page("other/sight.md")

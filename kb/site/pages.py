@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
     from kb.site.render import LinkTo
 
-__all__ = ["KIND_ORDER", "all_pages", "build_site", "navigation", "main_sequence"]
+__all__ = ["KIND_ORDER", "all_pages", "build_site", "navigation", "main_sequence", "unchanged_pages"]
 
 KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
 """The order of a game's sections."""
@@ -262,12 +262,15 @@ def home_page(ctx: SiteContext) -> SitePage:
     return finish(ctx, path, t(ctx, "site"), body, description=t(ctx, "intro"))
 
 
-def all_pages(ctx: SiteContext) -> list[SitePage]:
-    """Every page, home first."""
+def all_pages(ctx: SiteContext, kept: Mapping[str, SitePage] | None = None) -> list[SitePage]:
+    """Every page, home first; a page of ``kept`` (by path) is taken as it is instead of being made again."""
+    kept = kept or {}
     pages = [home_page(ctx)]
     for game in sorted(ctx.kb.games):
-        pages += [game_page(ctx, game), glossary_page(ctx, game), quickref_page(ctx, game, _notice)]
-        pages += [entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
+        pages += [kept.get(f"{game}/index.md") or game_page(ctx, game),
+                  kept.get(f"{game}/glossary.md") or glossary_page(ctx, game),
+                  kept.get(quickref_path(game)) or quickref_page(ctx, game, _notice)]
+        pages += [kept.get(entry_path(e)) or entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
     pages.append(concepts_page(ctx))
     pages.append(translators_page(ctx))
     return pages
@@ -294,8 +297,49 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
 
 
 def build_site(kb: "Linked", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
-               lang: str) -> Site:
-    """Every page of the site in ``lang``, and its navigation."""
+               lang: str, before: tuple[Site, "Linked"] | None = None) -> Site:
+    """Every page of the site in ``lang``, and its navigation.
+
+    ``before``: this language's site as it was made from an earlier state of the same content (the live preview,
+    ``mkdocs serve --dirty``). Pages that cannot differ are taken from it instead of being made again (see
+    :func:`unchanged_pages`); the result is the same as without it.
+    """
     by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
     ctx = SiteContext(kb, by_entry, lang)
-    return Site(lang, tuple(all_pages(ctx)), navigation(ctx))
+    nav = navigation(ctx)
+    kept = unchanged_pages(before[0], before[1], kb) if before is not None and before[0].nav == nav else {}
+    return Site(lang, tuple(all_pages(ctx, kept)), nav)
+
+
+def unchanged_pages(site: Site, old: "Linked", kb: "Linked") -> dict[str, SitePage]:
+    """The pages of ``site`` (made from ``old``, with the menu ``kb`` has) that ``kb`` would make the same.
+
+    A game's pages read only its own folder's files (entries, ``game.yaml``, ``mechanics.py``), the titles of the
+    entries they link to or are linked from (the menu holds every title, so those are the same) and those
+    entries' links: so when every file that changed is in a game's folder, the pages of the other games are kept,
+    except the pages of entries linked to or from a changed game's entries, before or after the change. The
+    pages outside the games (home, concept map, translators) are always made again. A change elsewhere (the shared
+    concepts, a file outside a game) keeps nothing.
+    """
+    games = _changed_games(old, kb)
+    if games is None:
+        return {}
+    again = _linked_pages(old, games) | _linked_pages(kb, games)
+    return {p.path: p for p in site.pages
+            if p.path.partition("/")[0] in set(kb.games) - games and p.path not in again}
+
+
+def _changed_games(old: "Linked", kb: "Linked") -> set[str] | None:
+    """The games whose folders hold a file that changed between ``old`` and ``kb``; None when a file outside
+    the games' folders changed."""
+    changed = {f for f in set(old.digests) | set(kb.digests) if old.digests.get(f) != kb.digests.get(f)}
+    games = {f.partition("/")[0] for f in changed if "/" in f}
+    return games if games <= set(kb.games) and all("/" in f for f in changed) else None
+
+
+def _linked_pages(kb: "Linked", games: set[str]) -> set[str]:
+    """The pages of the entries of ``kb`` that link to or are linked from an entry of ``games``."""
+    game = {i: e.game for i, e in kb.entries.items()}
+    ends = {end for link in kb.graph.links for end, other in ((link.source, link.target), (link.target, link.source))
+            if game.get(other) in games}
+    return {entry_path(kb.entries[i]) for i in ends if i in kb.entries}
