@@ -286,10 +286,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                  f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB in {time.monotonic() - started:.1f} s")
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        """Make the pages' template (``kb/site/theme/kb-page.html``) and its whitespace filter known to the theme."""
+        """Make the pages' template (``kb/site/theme/kb-page.html``) and its filters known to the theme."""
         env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(str(THEME))] if env.loader
                                          else [jinja2.FileSystemLoader(str(THEME))])
         env.filters["kb_spaces"] = _spaces
+        env.filters["kb_no_alternates"] = _no_alternates
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -332,7 +333,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", posixpath.dirname(page.file.dest_uri) or ".") + "/")
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
-        return app.without_alternates(output).replace("</head>", tag + "</head>", 1)
+        return output.replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language."""
@@ -473,6 +474,11 @@ def _spaces(html_text: str) -> Markup:
 
 
 _SPACES = re.compile(r"\s+")
+
+
+def _no_alternates(html_text: str) -> Markup:
+    """The theme's ``site_meta`` block (already escaped) without its ``<link rel="alternate" hreflang>`` tags."""
+    return Markup(app.without_alternates(str(html_text)))
 
 
 def _redirect(langs: list[str], directory_urls: bool) -> str:

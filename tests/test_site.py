@@ -303,6 +303,15 @@ def test_titles_name_the_game_and_the_site_in_the_page_language(built: Path) -> 
     assert title(built / "es" / "index.html").endswith(" - Reglas") and "Rules" not in title(built / "es" / "index.html")
 
 
+def test_no_page_links_the_other_languages_by_the_themes_alternate_tags(built: Path) -> None:
+    """Material fetches a ``sitemap.xml`` beside each ``<link rel="alternate" hreflang>`` target, which no folder
+    has (issue 29): the pages' template drops them from its ``site_meta`` block; the switcher stays."""
+    for lang in ("es", "en"):
+        page = (built / lang / "mini" / "shooting.html").read_text(encoding="utf-8")
+        assert re.search(r'<link rel="alternate" href="[^"]*" hreflang=', page) is None
+        assert 'class="md-select__link"' in page and '<link rel="canonical"' in page
+
+
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
     assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
