@@ -306,11 +306,38 @@ def test_a_query_on_a_fresh_index_imports_no_builder_module(root: Path) -> None:
     import sys
 
     KnowledgeBase.load(root).search("disparar")  # build the index
-    probe = ("import sys, io; from kb.cli.main import run; "
-             f"code = run(['--content', {str(root)!r}, 'search', 'disparar'], io.StringIO(), io.StringIO()); "
-             "print(code, sorted(m for m in ('jsonschema', 'filelock', 'asyncio', 'kb.view.entry') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(None, 1)
-    assert out == ["0", "[]\n"], out
+    unwanted = ("jsonschema", "filelock", "asyncio", "kb.view.entry", "kb.mechanics", "babel", "yaml", "wordfreq",
+                "importlib.metadata", "platformdirs", "logging")
+    for query in ("disparar", "disparar zorbluk casa"):  # the second: words the index lacks, one a real word, one a typo
+        probe = ("import sys, io; from kb.cli.main import run; "
+                 f"code = run(['--content', {str(root)!r}, 'search', {query!r}], io.StringIO(), io.StringIO()); "
+                 f"print(code, sorted(m for m in {unwanted!r} if m in sys.modules))")
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split(None, 1)
+        assert out == ["0", "[]\n"], (query, out)
+
+
+def test_the_word_lists_file_answers_as_wordfreq(root: Path) -> None:
+    """Issue 31: a generation's ``words.txt`` gives what ``wordfreq``'s own lists give (common, languages at the
+    spelling guard's threshold and above); below its floor, or when the file is damaged or gone, ``wordfreq`` is asked."""
+    from kb.search import words as wl
+    from kb.search.index import WORDS
+
+    kb = KnowledgeBase.load(root)
+    kb.search("disparar")
+    path = kb.search_reader().current.resolve() / WORDS
+    common = wl.common_words()
+    sample = sorted(set().union(*common.values()))[::97] + sorted(set().union(*wl.real_words(3.0).values()))[::53]
+    sample += ["casa", "the", "tengo", "zorbluk", "breech", "frist", "a\tb", ""]
+    for lists in (wl.Lists(path), wl.Lists(root / "missing.txt"), wl.Lists()):
+        for zipf in (3.0, 4.2, 2.0):
+            real = wl.real_words(zipf)
+            for k in sample:
+                assert lists.languages(k, zipf) == [lg for lg in ("es", "en") if k in real[lg]], (k, zipf, lists.path)
+                assert lists.common(k) == any(k in c for c in common.values()), k
+    read = wl.Lists(path)
+    assert read._lines() and read.floor == 3.0  # the file was read, not wordfreq
+    path.write_text("kb-words/1\t3.0\t1\tforeign\ncasa\t9.99\t\t1\n", encoding="utf-8")  # another wordfreq's
+    assert not wl.Lists(path)._lines() and wl.Lists(path).languages("zorbluk", 3.0) == []
 
 
 def _rules(words: dict[str, tuple[str, str]]) -> dict[str, str]:

@@ -324,6 +324,16 @@ def _completion(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (``importlib.metadata`` costs every command
+    tens of milliseconds)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        parser._print_message(f"kb {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -351,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.",
                 epilog="The authors' guide ships with kb: 'kb docs' lists its pages (packs, format, translators), "
                        "'kb docs packs' prints the first.")
-    p.add_argument("--version", action="version", version=f"kb {_version()}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
     p.add_argument("--content", metavar="PATH", help=CONTENT_HELP)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -495,6 +505,9 @@ def _drop_stdout() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kb`` console script."""
+    # NumPy only sums arrays here (kb.search.query), never calls BLAS: OpenBLAS's thread pool, started when NumPy
+    # is imported, costs a query process about 40 ms of CPU and more of wall time on a busy machine (issue 31)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     for stream in (sys.stdout, sys.stderr):  # a console that cannot show a character gets '?', not a traceback
         if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
             stream.reconfigure(errors="replace")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import hmac
-import logging
 import os
 import secrets
 import shutil
@@ -24,8 +23,6 @@ import sysconfig
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Hashable
-
-import platformdirs
 
 from kb.core import codec
 from kb.core.diagnostics import format_path
@@ -36,7 +33,20 @@ __all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tre
 
 FORMAT = "kb-cache/1"
 """The cache file format; with the engine version, the header every cache file must carry."""
-log = logging.getLogger("kb.cache")
+
+
+def _log(level: str, message: str) -> None:
+    """Say ``message`` on the ``kb.cache`` logger (``logging`` is imported only when there is something to say)."""
+    import logging
+
+    getattr(logging.getLogger("kb.cache"), level)(message)
+
+
+def _user_dir(kind: str) -> str:
+    """The user's cache (``kind`` "cache") or data folder for kb (``platformdirs``, imported only when asked)."""
+    import platformdirs
+
+    return str(platformdirs.user_cache_dir("kb-rules") if kind == "cache" else platformdirs.user_data_dir("kb-rules"))
 
 
 _BASES: set[str] = set()
@@ -56,13 +66,13 @@ def _base(root: Path) -> Path:
     installed = {Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
     if os.access(root.parent, os.W_OK) and not any(root.is_relative_to(p) for p in installed):
         return root.parent / ".kb-cache"
-    return Path(platformdirs.user_cache_dir("kb-rules"))
+    return Path(_user_dir("cache"))
 
 
 def shared_cache_dir(area: str, base: str | os.PathLike[str] | None = None) -> Path:
     """``<base>/<area>`` (adapters pass ``$KB_CACHE``), else the user's cache folder: for what no content
     changes (the analysis of a language's common words), so that every content tree, and every test's, shares it."""
-    top = Path(base) if base else Path(platformdirs.user_cache_dir("kb-rules"))
+    top = Path(base) if base else Path(_user_dir("cache"))
     _BASES.add(os.path.abspath(top))
     return top / area
 
@@ -89,7 +99,7 @@ def tree_key(digests: dict[str, str]) -> str:
 
 def report(path: Path, problem: str) -> None:
     """The one line that says a damaged cache file was ignored (it is rebuilt)."""
-    log.warning(f"kb: ignored a damaged cache file {format_path(path)} ({problem}); it is rebuilt")
+    _log("warning", f"kb: ignored a damaged cache file {format_path(path)} ({problem}); it is rebuilt")
 
 
 def _header() -> dict[str, str]:
@@ -124,7 +134,7 @@ def _key() -> bytes:
     """This user's secret cache key (``<user data folder>/kb-rules/cache.key``, made once, mode 0600), outside
     every content tree: a cache file planted in a repository's ``.kb-cache/`` cannot carry a valid signature.
     Where it cannot be kept, a key for this run only (caches are then not reused between runs)."""
-    path = Path(platformdirs.user_data_dir("kb-rules")) / "cache.key"
+    path = Path(_user_dir("data")) / "cache.key"
     try:
         return path.read_bytes()[:64] or _new_key(path)
     except OSError:
@@ -168,7 +178,7 @@ def _ours(raw: bytes) -> bool:
 def _cache_base(folder: Path) -> Path | None:
     """The cache folder (one given to :func:`cache_dir`, a ``.kb-cache`` or the user's cache folder) that holds
     ``folder``, if any."""
-    bases = {*_BASES, os.path.abspath(platformdirs.user_cache_dir("kb-rules"))}
+    bases = {*_BASES, os.path.abspath(_user_dir("cache"))}
     for probe in (folder, *folder.parents):
         if probe.name == ".kb-cache" or os.path.abspath(probe) in bases:
             return probe
@@ -211,7 +221,7 @@ def prune(folder: Path, keep: set[Path]) -> None:
             if old not in keep:
                 remove(old)
     except OSError as exc:
-        log.debug(f"kb: cache folder {folder} not tidied: {exc}")
+        _log("debug", f"kb: cache folder {folder} not tidied: {exc}")
 
 
 def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
@@ -219,7 +229,7 @@ def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
     try:
         data = codec.dumps(_header(), obj, types)
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no cache, not a crash
-        log.debug(f"kb: not caching {path}: {exc}")
+        _log("debug", f"kb: not caching {path}: {exc}")
         return
     try:
         ensure_dir(path.parent)
@@ -229,7 +239,7 @@ def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
         sweep_temp(path.parent)
         atomic_write(path, _signed(data))
     except OSError as exc:
-        log.debug(f"kb: cannot write the cache {path}: {exc}")
+        _log("debug", f"kb: cannot write the cache {path}: {exc}")
 
 
 class Memo:

@@ -4,7 +4,8 @@ Layout of the cache folder (outside the tracked files: ``.kb-cache/`` beside ``c
 ``$KB_CACHE``)::
 
     <cache>/search/<root-hash>/current -> gen-<n>/   (a symlink replaced atomically)
-    <cache>/search/<root-hash>/gen-<n>/              Whoosh files, manifest.json, synonyms.json
+    <cache>/search/<root-hash>/gen-<n>/              Whoosh files, manifest.json, synonyms.json, meta.json,
+                                                     words.txt (wordfreq's lists, :func:`kb.search.words.write_lists`)
     <cache>/search/<root-hash>/lock                  serialises writers; readers never wait
 
 Freshness is decided from file sizes and modification times first, then content hashes, without
@@ -31,7 +32,7 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write, file_digest, named
 from kb.core.model import LANGS, Entry, Location, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
-from kb.mechanics.procedures import flatten_steps
+from kb.search import words as wordlist
 from kb.search.ranking import DEFAULTS, FIELDS, Params, context_table, name_key
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synon
 
 VERSION = 14
 """Bump when documents or the schema change: older indexes are rebuilt."""
+WORDS = "words.txt"
+"""A generation's copy of ``wordfreq``'s lists as the word list reads them (:class:`kb.search.words.Lists`)."""
 MAX_QUERY = 500
 """Longest query, in characters; longer ones are cut."""
 _STOP = STOPWORDS["es"] | STOPWORDS["en"]
@@ -85,7 +88,8 @@ def _distinct(names: list[str], lang: str, title: str) -> list[str]:
 
 def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
     """The two index documents (Spanish, English) of an entry (fields: :data:`kb.search.ranking.FIELDS`)."""
-    from kb.view.entry import content_texts, entry_view  # a build needs the entry view (and jsonschema); a query does not
+    from kb.mechanics.procedures import flatten_steps  # a build needs these (and jsonschema, babel); a query does not
+    from kb.view.entry import content_texts, entry_view
 
     def titles(entry_id: str) -> Text | None:
         found = kb.get(entry_id)
@@ -406,6 +410,7 @@ class SearchIndex:
             docs = (d for e in kb.entries.values() for d in documents(kb, e))
             search.write(ix, docs, procs=2 if len(kb.entries) > 2000 else 1)
             self._write_meta(gen, kb)
+            wordlist.write_lists(gen / WORDS, DEFAULTS.real_word_zipf)
             link = self.dir / f".current-{os.getpid()}"
             if link.is_symlink() or link.exists():
                 link.unlink()
@@ -511,7 +516,7 @@ class Reader:
                     raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
                 continue
             self.gen, self.ix, self.expander, self.searcher = link, ix, expander, searcher
-            self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]))
+            self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]), wordlist.Lists(gen / WORDS))
             self.games: tuple[str, ...] = tuple(data["games"])
             """Game ids of the indexed content."""
             return

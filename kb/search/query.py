@@ -161,6 +161,8 @@ class Meta:
     """The word → game table of :func:`ranking.context_table`."""
     game_words: frozenset[str] = frozenset()
     """Folded words of the games' names (left out when the query is compared with names)."""
+    lists: wordlist.Lists = field(default_factory=wordlist.Lists)
+    """``wordfreq``'s lists as the word list reads them (the generation's ``words.txt``)."""
 
 
 def create(path: Path) -> Any:
@@ -244,13 +246,14 @@ class _Stats:
         """(field, term) → document → positions, for the proximity stage."""
         self._words: dict[tuple[int, float], tuple[Any, Vocabulary]] = {}
 
-    def words(self, expand: Any, p: ranking.Params) -> "Vocabulary":
-        """The word list read with ``expand``'s glossary and ``p``'s spelling guard (kept for the searcher's lifetime)."""
-        at = (id(expand), p.real_word_zipf)
+    def words(self, expand: Any, p: ranking.Params, lists: wordlist.Lists | None = None) -> "Vocabulary":
+        """The word list read with ``expand``'s glossary, ``p``'s spelling guard and ``lists`` (default: ``wordfreq``'s
+        own), kept for the searcher's lifetime."""
+        at = (id(expand), p.real_word_zipf, id(lists))
         found = self._words.get(at)
         if found is None or found[0] is not expand:
             glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
-            found = self._words[at] = (expand, Vocabulary(self, glossary, p.real_word_zipf))
+            found = self._words[at] = (expand, Vocabulary(self, glossary, p.real_word_zipf, lists or wordlist.Lists()))
         return found[1]
 
     def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
@@ -319,10 +322,11 @@ class Vocabulary:
     """The word list of :mod:`kb.search.words`, asked of the open index word by word (the exporter writes the same
     list whole for the browser): which keys it holds (with terms), which it knows, of which languages."""
 
-    def __init__(self, st: _Stats, glossary: frozenset[str], zipf: float) -> None:
+    def __init__(self, st: _Stats, glossary: frozenset[str], zipf: float, lists: wordlist.Lists) -> None:
         self.st = st
         self.glossary = glossary
         self.zipf = zipf
+        self.lists = lists
         self._held: dict[str, bool] = {}
 
     def held(self, key: str) -> bool:
@@ -333,15 +337,14 @@ class Vocabulary:
             r = self.st.reader
             found = self._held[key] = bool(
                 any(r.doc_frequency(f"spell_{lg}", key) for lg in LANGS) or key in self.glossary
-                or (any(key in common for common in wordlist.common_words().values())
+                or (self.lists.common(key)
                     and any(r.doc_frequency(f"{name}_{lg}", t) for lg in LANGS for t in _analyse(f"body_{lg}", key)
                             for name in ranking.FIELDS)))
         return found
 
     def languages(self, word: str) -> list[str]:
         """The languages the word is a real word of (:func:`kb.search.words.real_words`)."""
-        k = wordlist.key(word)
-        return [lg for lg, real in wordlist.real_words(self.zipf).items() if k in real]
+        return self.lists.languages(wordlist.key(word), self.zipf)
 
     def known(self, word: str) -> bool:
         """Held, or a real word: never corrected."""
@@ -514,7 +517,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         return Result(text, (), 0)
     try:
         st = _stats(s)
-        vocab = st.words(expand, p)
+        vocab = st.words(expand, p, meta.lists)
         fixed = corrections(s, words, lang, p, vocab)
         said = [fixed.get(w, w) for w in words]
         named = frozenset() if game else ranking.named_games(said, meta.context, meta.game_words)  # "malifux": its correction

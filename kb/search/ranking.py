@@ -68,8 +68,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rapidfuzz.distance import OSA
-
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 
@@ -324,7 +322,10 @@ def max_distance(word: str, short_word: int) -> int:
 
 def edit_distance(a: str, b: str, limit: int | None = None) -> int:
     """Levenshtein distance with adjacent transpositions (optimal string alignment: ``ventja``/``ventaja`` 1,
-    ``dispraar``/``disparar`` 1), by RapidFuzz; beyond ``limit`` it returns ``limit + 1``."""
+    ``dispraar``/``disparar`` 1), by RapidFuzz (imported on the first correction: most queries have none); beyond
+    ``limit`` it returns ``limit + 1``."""
+    from rapidfuzz.distance import OSA
+
     return OSA.distance(a, b, score_cutoff=limit)
 
 

@@ -17,19 +17,24 @@ Python engine (:mod:`kb.search.query`) and the browser's (``kb-search-engine.js`
   a real word of.
 
 The exporter writes every known key with its languages and, when held, its terms; the Python engine
-asks the same questions of the open index, word by word (``kb.search.query.Vocabulary``).
+asks the same questions of the open index, word by word (``kb.search.query.Vocabulary``), and of
+:class:`Lists`: ``wordfreq``'s two lists as these rules read them, written once per index generation
+in a compact file (:func:`write_lists`, ``words.txt``) so that a query process never loads
+``wordfreq`` (its whole lists take 0.3–1.7 s to read, on a query's first word the index lacks).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from kb.core.model import LANGS
 from kb.core.terms import fold
 
-__all__ = ["COMMON", "KEY", "key", "common_words", "real_words", "glossary_words"]
+__all__ = ["COMMON", "KEY", "key", "common_words", "real_words", "glossary_words", "Lists", "write_lists"]
 
 COMMON = 100000
 """How many of each language's most common words (``wordfreq``) the list draws on."""
@@ -54,12 +59,103 @@ def common_words(limit: int = COMMON) -> Mapping[str, frozenset[str]]:
 def real_words(zipf: float) -> Mapping[str, frozenset[str]]:
     """Per language, the folded keys of its words of Zipf frequency ``zipf`` or more (``wordfreq``, as its
     ``zipf_frequency`` rounds: two decimals); a key is one when any word folding to it is."""
+    return {lg: frozenset(k for k, z in table.items() if z >= zipf) for lg, table in _zipfs().items()}
+
+
+@lru_cache(maxsize=1)
+def _zipfs() -> Mapping[str, Mapping[str, float]]:
+    """Per language, each key's Zipf frequency: the highest of the words that fold to it (two decimals)."""
     import math
 
     from wordfreq import get_frequency_dict
 
-    return {lg: frozenset(k for w, f in get_frequency_dict(lg).items() if round(math.log10(f) + 9, 2) >= zipf
-                          and KEY.fullmatch(k := key(w))) for lg in LANGS}
+    out: dict[str, dict[str, float]] = {}
+    for lg in LANGS:
+        table = out[lg] = {}
+        for w, f in get_frequency_dict(lg).items():
+            if KEY.fullmatch(k := key(w)):
+                z = round(math.log10(f) + 9, 2)
+                if z > table.get(k, -math.inf):
+                    table[k] = z
+    return out
+
+
+class Lists:
+    """``wordfreq``'s lists as a query asks them, one key at a time: is it one of the :data:`COMMON` most common words
+    of either language, and of which languages is it a real word at a Zipf threshold. Read, on the first question,
+    from ``path``, a file of :func:`write_lists` (keys of Zipf ``floor`` or more only: a lower threshold asks
+    ``wordfreq``); without one, or when it is missing, damaged or of another ``wordfreq``, from ``wordfreq`` itself:
+    the same answers, slower."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._text: str | None = None if path else ""
+        self.floor = float("inf")
+
+    def _lines(self) -> str:
+        if self._text is None:
+            self._text = ""
+            try:
+                head, _, rest = self.path.read_text(encoding="utf-8").partition("\n")  # type: ignore[union-attr]
+                name, floor, common, stamp = head.split("\t")
+                if name == _HEADER and int(common) == COMMON and stamp == _stamp() and rest.endswith("\n"):
+                    self._text, self.floor = "\n" + rest, float(floor)
+            except (OSError, ValueError):
+                pass
+        return self._text
+
+    def _row(self, k: str) -> list[str] | None:
+        text = self._lines()
+        at = text.find(f"\n{k}\t") if KEY.fullmatch(k) else -1
+        return text[at + len(k) + 2:text.find("\n", at + 1)].split("\t") if at >= 0 else None
+
+    def common(self, k: str) -> bool:
+        """``k`` is a key of :func:`common_words` of some language."""
+        if not self._lines():
+            return any(k in common for common in common_words().values())
+        row = self._row(k)
+        return bool(row and row[-1] == "1")
+
+    def languages(self, k: str, zipf: float) -> list[str]:
+        """The languages ``k`` is a key of :func:`real_words` of, at ``zipf``."""
+        if not self._lines() or zipf < self.floor:
+            return [lg for lg, real in real_words(zipf).items() if k in real]
+        row = self._row(k)
+        return [lg for lg, z in zip(LANGS, row or (), strict=False) if z and float(z) >= zipf]
+
+
+def _stamp() -> str:
+    """Sizes and times of ``wordfreq``'s lists of our languages, found without importing it: a new ``wordfreq`` makes
+    a file of :func:`write_lists` stale."""
+    from importlib.util import find_spec
+
+    spec = find_spec("wordfreq")
+    data = Path(spec.origin).parent / "data" if spec and spec.origin else None
+    if data is None or not data.is_dir():
+        return "?"
+    names = sorted(n for n in os.listdir(data) if any(n.endswith(f"_{lg}.msgpack.gz") for lg in LANGS))
+    return ";".join(f"{n}:{(st := os.stat(data / n)).st_size}:{st.st_mtime_ns}" for n in names)
+
+
+_HEADER = "kb-words/1"
+
+
+def write_lists(path: Path, floor: float) -> None:
+    """Write the lists :class:`Lists` reads: a line per key of Zipf ``floor`` or more, or common, in either language
+    (``key``, its Zipf in each language, or nothing, ``1`` when common), sorted; a header names ``floor``,
+    :data:`COMMON` and the ``wordfreq`` files it comes from."""
+    from kb.core.files import atomic_write
+
+    atomic_write(path, _lists_file(floor))
+
+
+@lru_cache(maxsize=2)
+def _lists_file(floor: float) -> bytes:
+    zipfs, common = _zipfs(), common_words()
+    keys = sorted({k for lg in LANGS for k, z in zipfs[lg].items() if z >= floor}.union(*common.values()))
+    rows = ["\t".join([k, *(f"{z:.2f}" if (z := zipfs[lg].get(k, -1.0)) >= floor else "" for lg in LANGS),
+                        "1" if any(k in common[lg] for lg in LANGS) else ""]) for k in keys]
+    return "\n".join([f"{_HEADER}\t{floor!r}\t{COMMON}\t{_stamp()}", *rows, ""]).encode()
 
 
 def glossary_words(groups: Iterable[Sequence[str]]) -> frozenset[str]:
