@@ -244,7 +244,7 @@ class _Stats:
         self._stored: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
         """(field, term) → document → positions, for the proximity stage."""
-        self._words: dict[tuple[int, float], tuple[Any, Vocabulary]] = {}
+        self._words: dict[tuple[int, float, int], tuple[Any, Vocabulary]] = {}
 
     def words(self, expand: Any, p: ranking.Params, lists: wordlist.Lists | None = None) -> "Vocabulary":
         """The word list read with ``expand``'s glossary, ``p``'s spelling guard and ``lists`` (default: ``wordfreq``'s
