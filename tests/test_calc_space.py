@@ -9,7 +9,7 @@ import pytest
 
 from kb.api import KnowledgeBase
 from kb.mechanics import Outcome
-from kb.mechanics.space import FIXED, answer, call, enumerate_space, space
+from kb.mechanics.space import FIXED, MAX_COMBINATIONS, WHOLE_SPACE, answer, call, enumerate_space, space
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_a_refusal_is_kept_with_its_code_and_kind(kb) -> None:
 def test_over_the_budget_later_fields_keep_the_example_value(kb) -> None:
     res = kb.registry.get("battletech-solaris.swamp-check")
     _, ex = _first(kb, res.name)
-    sp = space(res, ex.given, budget=20)
+    sp = space(res, ex.given, budget=20, whole=20)
     assert sp.size <= 20
     fixed = [f for f in sp.fields if f.kind == FIXED]
     assert [f.name for f in fixed] == ["piloting_skill", "roll"]
@@ -81,3 +81,16 @@ def test_nested_values_become_dotted_and_listed_fields(kb) -> None:
     names = [f.name for f in sp.fields]
     assert all(n.startswith("rolls[].") for n in names if n != "highest_first")
     assert [f.path for f in sp.fields if f.name != "highest_first"][0][:2] == ("rolls", 0)
+
+
+def test_a_space_that_fits_whole_is_taken_whole_past_the_budget(kb) -> None:
+    res = kb.registry.get("hunt-begins.seal")
+    _, ex = _first(kb, res.name)
+    whole = space(res, ex.given)
+    assert MAX_COMBINATIONS < whole.size <= WHOLE_SPACE
+    assert not [f for f in whole.fields if f.kind == FIXED]  # every number and choice editable
+    held = space(res, ex.given, whole=MAX_COMBINATIONS)  # not whole: the budget holds some at the example's value
+    assert held.size <= MAX_COMBINATIONS and [f for f in held.fields if f.kind == FIXED]
+    attack = kb.registry.get("hunt-begins.attack")  # far past WHOLE_SPACE: the budget, not WHOLE_SPACE
+    _, ex = _first(kb, attack.name)
+    assert space(attack, ex.given).size <= MAX_COMBINATIONS

@@ -24,12 +24,16 @@ from typing import Any, Iterator, Mapping
 
 from kb.mechanics import Outcome, Resolver, RuleError
 
-__all__ = ["MAX_COMBINATIONS", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
+__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices"]
 
 MAX_COMBINATIONS = 8192
-"""Most combinations one calculator enumerates (the build's time and the data's size grow with it; a page
-loads only the shard of them its inputs need, kb/site/calc.py)."""
+"""Most combinations one calculator enumerates when its whole space is past ``WHOLE_SPACE`` (the build's time and
+the data's size grow with it; a page loads only the shard of them its inputs need, kb/site/calc.py)."""
+
+WHOLE_SPACE = 3 * MAX_COMBINATIONS
+"""A space whose every number and choice fits in this many combinations is enumerated whole: every field editable.
+Past it, ``MAX_COMBINATIONS`` holds (a space held in part anyway gains nothing from more combinations)."""
 
 FIXED, INTEGER, NUMBER, BOOLEAN, ENUM = "fixed", "integer", "number", "boolean", "enum"
 
@@ -244,8 +248,9 @@ def _choices(branch: Mapping[str, Any], value: Any) -> tuple[str, tuple[Any, ...
 _BOUNDS = ("minimum", "maximum", "multipleOf")
 
 
-def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATIONS) -> Space:
-    """The calculator of ``res`` that starts from ``given`` (an example's inputs)."""
+def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATIONS, whole: int = WHOLE_SPACE) -> Space:
+    """The calculator of ``res`` that starts from ``given`` (an example's inputs): every field when they fit in
+    ``whole`` combinations, else those that fit in ``budget``."""
     params = inspect.signature(res.func).parameters
     base: dict[str, Any] = {}
     found: list[Field] = []
@@ -259,7 +264,8 @@ def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATION
                 continue  # an absent mapping or list stays absent: its keys and length are the example's to give
         base[name] = value
         found += _leaves(name, (name,), name, schema, value)
-    return Space(res.name, base, _within(found, base, budget))
+    every = math.prod(len(f.values) for f in found if f.kind != FIXED)
+    return Space(res.name, base, tuple(found) if every <= whole else _within(found, base, budget))
 
 
 def _within(found: list[Field], base: Mapping[str, Any], budget: int) -> tuple[Field, ...]:
