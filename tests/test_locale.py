@@ -67,3 +67,12 @@ def test_trace_plural_fields_follow_the_number() -> None:
     trace.add("Sobran {e} {e:p:punto|puntos}", "{e} {e:p:point|points} too many", e=2)
     assert [s.text.es for s in trace.steps] == ["Sobran 1 punto", "Sobran 2 puntos"]
     assert trace.steps[1].say("en", str) == "2 points too many"
+
+
+def test_lists_read_by_style_and_language_each_time() -> None:
+    for _ in range(2):  # the second time from memory: the same words
+        assert join(["a", "b", "c"], "es") == "a, b y c"
+        assert join(["a", "b", "c"], "es", style="or") == "a, b o c"
+        assert join(["a", "b", "c"], "en") == "a, b, and c"
+        assert join(["a", "b", "c"], "en", style="or") == "a, b, or c"
+    assert join([], "en") == ""

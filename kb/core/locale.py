@@ -100,4 +100,10 @@ def percent(value: Fraction | float, lang: str) -> str:
 
 def join(items: list[str], lang: str, style: Literal["standard", "or"] = "standard") -> str:
     """Items as a list in ``lang``: ``a, b y c`` / ``a, b, and c`` (``style="or"`` for alternatives)."""
-    return format_list(list(items), style=style, locale=lang) if items else ""
+    return _joined(tuple(items), lang, style) if items else ""
+
+
+@lru_cache(maxsize=8192)
+def _joined(items: tuple[str, ...], lang: str, style: Literal["standard", "or"]) -> str:
+    """Babel's list pattern, remembered (like :func:`_decimal`: a calculator words the same lists again and again)."""
+    return format_list(list(items), style=style, locale=lang)
