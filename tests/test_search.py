@@ -408,6 +408,26 @@ def test_spelling_guard_a_known_word_is_never_corrected(features: KnowledgeBase)
     assert features.search("alpa", lang="es").did_you_mean == "alfa"
 
 
+def test_players_questions_weigh_more_than_the_body(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A word in a players' question outweighs the same word twice in another entry's text (field weight
+    questions 3, body 1: a situation in a player's words is best met by a player's question)."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = _rules({"told": ("Dos", "zarpazo zarpazo wumble."), "asked": ("Uno", "wumble.")})
+    files["g/rules/asked.yaml"] += "questions: {es: [zarpazo wumble], en: [zarpazo wumble]}\n"
+    kb = KnowledgeBase.load(tree(files, games=("g",)))
+    assert ids(kb.search("zarpazo", lang="es"))[0] == "g.asked"
+    flat = _variant(kb, field_weights={**kb.search_reader().params.field_weights, "questions": 1.0})
+    assert ids(flat.search("zarpazo", lang="es"))[0] == "g.told"
+
+
+def test_a_correction_shares_the_first_letter(features: KnowledgeBase) -> None:
+    """"xumble" is one edit from the indexed "wumble" but starts otherwise: no correction, nothing found
+    (ranking.Params.same_prefix); a first letter is seldom the one mistyped, and sharing it keeps corrections near."""
+    result = features.search("xumble", lang="es")
+    assert result.did_you_mean is None and not result.hits
+    assert _variant(features, same_prefix=0).search("xumble", lang="es").did_you_mean == "wumble"
+
+
 def test_spelling_corrects_a_three_letter_word(features: KnowledgeBase) -> None:
     result = features.search("otr wumble", lang="es")  # "otr": one letter short of the title "Otro" ("hul", "luk")
     assert result.did_you_mean == "otro wumble" and result.hits[0].id == "g.bodied"
