@@ -38,7 +38,7 @@ from markupsafe import Markup
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
@@ -90,6 +90,8 @@ class _Loaded:
     results: dict[str, dict[str, ExampleResult]]
     head: str = ""
     """The git commit the content is at (``""`` without git): the translations' status reads its history."""
+    parts: tuple[str, ...] = ()
+    """The games and the shared concepts that have entries: the parts of the pages' helpers' data (once, not per page)."""
 
 
 @dataclass
@@ -117,6 +119,7 @@ class _Beside:
 
     building: Building
     config: MkDocsConfig
+    live: bool
     built: bool = False
 
     def end(self, keep: bool) -> None:
@@ -130,8 +133,15 @@ class _Beside:
         except OSError as exc:
             raise self.failed(exc) from exc
 
-    def failed(self, exc: OSError) -> PluginError:
-        return PluginError(f"kb: the build failed, the previous site is kept: {self.building.problem(exc, 'the site')}")
+    def failed(self, exc: OSError) -> Exception:
+        return _failed(self.building.problem(exc, "the site"), self.live)
+
+
+def _failed(problem: str, live: bool) -> Exception:
+    """A failed build in one line. While serving (``live``), MkDocs' dev server prints a traceback for anything but
+    a ``SystemExit``: there, MkDocs' ``Abort`` (one line, and the server goes on showing the previous build)."""
+    message = f"kb: the build failed, the previous site is kept: {problem}"
+    return Abort(message) if live else PluginError(message)
 
 
 class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-untyped-call]  # as above
@@ -152,19 +162,28 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._made: dict[str, tuple[Site, KnowledgeBase, str]] = {}
         """While serving dirty: each language's last site, the knowledge base and git commit it was made from."""
         self.swap_site = False
-        """Build beside ``site_dir`` and swap the whole folder in when the command ends well, so a failed build (a
-        full disk, ``--strict``) keeps the previous site: ``mkdocs build`` and ``gh-deploy`` (not ``--dirty``).
-        ``kb build``, which builds every language into a folder of its own and swaps that in, turns it off."""
+        """Build beside ``site_dir`` and swap the whole folder in when the build ends well, so a failed build (a full
+        disk, ``--strict``) keeps the previous site: ``mkdocs build``, ``gh-deploy`` and ``mkdocs serve``, ``--dirty``
+        or not (a dirty build starts from a copy of the previous site). ``kb build``, which builds every language
+        into a folder of its own and swaps that in, turns it off."""
+        self._dirty = False
+        self._live = False
+        """Each build is swapped in as soon as it is written (``mkdocs serve``: the server shows ``site_dir``), not
+        when the command ends (``mkdocs build``, after MkDocs' ``--strict`` verdict and what ``gh-deploy`` does)."""
         self._beside: _Beside | None = None
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
         self._loaded, self._search_kept, self._calc_kept, self._made = None, {}, {}, {}
-        self._serving = command == "serve"
-        self.swap_site = command in ("build", "gh-deploy") and not dirty
+        self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
+        self._dirty = dirty
+        self.swap_site = command in ("build", "gh-deploy", "serve")
         if self._serving and dirty:
-            self._sources = _Sources(tempfile.mkdtemp(prefix="kb-serve-"))
+            try:
+                self._sources = _Sources(tempfile.mkdtemp(prefix="kb-serve-"))
+            except OSError as exc:  # a full disk
+                raise PluginError(f"kb: cannot serve: {os_problem(exc, 'the temporary folder')}") from exc
 
     def on_shutdown(self) -> None:
         beside, self._beside = self._beside, None
@@ -224,8 +243,14 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         try:
             building = Building(Path(config.site_dir).resolve())
         except OSError as exc:  # a read-only folder
-            raise PluginError(f"kb: the build failed, the previous site is kept: {os_problem(exc, 'the site')}") from exc
-        self._beside = _Beside(building, config)
+            raise _failed(os_problem(exc, "the site"), self._live) from exc
+        if self._dirty:  # MkDocs' dirty build writes only what changed: over a copy of the previous site
+            try:
+                building.copy_target()
+            except OSError as exc:  # a full disk
+                building.discard()
+                raise _failed(building.problem(exc, "the site"), self._live) from exc
+        self._beside = _Beside(building, config, self._live)
         config.site_dir = str(building.folder)
 
     def on_build_error(self, *, error: Exception) -> None:
@@ -346,13 +371,20 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Watch ``content/``: an edit rebuilds the preview (``mkdocs serve --dirty``: only the pages it changed)."""
         server.watch(self._content_root(config))
+        beside, self._beside = self._beside, None  # `mkdocs serve --clean`: its first build, now shown
+        if beside is not None:
+            beside.end(keep=beside.built)
+        self._live = True
         return server
 
     @event_priority(-200)  # after every other plugin has finished this language's build
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         build = self._current()
         self._build = None
-        if self._beside is not None:
+        if self._beside is not None and self._live:
+            beside, self._beside = self._beside, None
+            beside.end(keep=True)
+        elif self._beside is not None:
             self._beside.built = True  # swapped in at on_shutdown: MkDocs' --strict may still fail the build
         log.info(f"{build.lang}: built in {time.monotonic() - build.started:.1f} s")
 
@@ -369,15 +401,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return os.environ.get("KB_CONTENT") or os.path.join(base, "content")
 
     def _load(self, config: MkDocsConfig) -> _Loaded:
-        """The knowledge base of this command (loaded again for each rebuild of ``mkdocs serve``)."""
+        """The knowledge base of this command (loaded again for each rebuild of ``mkdocs serve``, ``--clean`` or not)."""
         root = self._content_root(config)
-        if self._loaded is not None and self._loaded.root == root and not self._serving:
+        if self._loaded is not None and self._loaded.root == root and not self._live:  # `serve --clean` too
             return self._loaded
         if not os.path.isdir(root):
             raise PluginError(f"kb: content folder not found: {root}")
         kb = KnowledgeBase.load(root)
         results = self._report(kb)
-        self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)))
+        self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)),
+                               tuple(sorted({e.game for e in kb.entries.values()})))
         return self._loaded
 
     def _report(self, kb: KnowledgeBase) -> list[ExampleResult]:
@@ -433,9 +466,9 @@ def _table_parts(build: _Build, src_uri: str) -> list[str]:
     concepts'; a page outside a game, every part."""
     src = src_uri.removeprefix(build.prefix)
     game = src.split("/")[0] if "/" in src else None
-    parts = sorted({e.game for e in build.loaded.kb.entries.values()})  # the games' and the shared concepts'
+    parts = build.loaded.parts
     if game not in build.loaded.kb.games:
-        return parts
+        return list(parts)
     return [g for g in parts if g == game or g not in build.loaded.kb.games]
 
 

@@ -348,36 +348,40 @@ def _mkdocs_build(site: Path, *more: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+@pytest.mark.parametrize("more", [(), ("--dirty",)])
 def test_mkdocs_build_that_cannot_write_is_one_line_and_keeps_the_previous_site(
-        tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        more: tuple[str, ...], tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import mkdocs.commands.build
 
     root = tree(SAMPLE, games=("g", "h"))
     monkeypatch.setenv("KB_CONTENT", str(root))
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     site = tmp_path / "site"
-    code, said = _mkdocs_build(site)
+    code, said = _mkdocs_build(site, *more)
     assert code == 0 and (site / "es" / "h" / "melee.html").is_file(), said
     before = _snapshot(site)
     with monkeypatch.context() as patched:
         patched.setattr(mkdocs.commands.build.utils, "write_file", _enospc)
-        code, said = _mkdocs_build(site)
+        code, said = _mkdocs_build(site, *more)
     assert code == 1 and said.splitlines()[-1] == f"Error: kb: the build failed, the previous site is kept: the site: {FULL}"
-    assert _snapshot(site) == before  # MkDocs empties site_dir before it writes: the plugin builds beside it
+    assert _snapshot(site) == before  # MkDocs empties site_dir (or, dirty, writes over it): the plugin builds beside it
     (root / "h" / "rules" / "melee.yaml").write_text("id: [\n", encoding="utf-8")
-    code, said = _mkdocs_build(site, "--strict")  # a failed strict build keeps it too
+    code, said = _mkdocs_build(site, "--strict", *more)  # a failed strict build keeps it too
     assert code == 1 and "Aborted with" in said and _snapshot(site) == before, said
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
-    code, said = _mkdocs_build(site)  # a plain build goes past the error: swapped in whole
-    assert code == 0 and not (site / "es" / "h" / "melee.html").exists() and (site / "es" / "g" / "melee.html").is_file()
+    code, said = _mkdocs_build(site, *more)  # a plain build goes past the error: swapped in whole
+    assert code == 0 and (site / "es" / "g" / "melee.html").is_file()
+    assert (site / "es" / "h" / "melee.html").exists() == bool(more)  # a dirty build leaves the stale page, as MkDocs does
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
 
 
 @pytest.mark.slow
-def test_mkdocs_build_on_a_real_full_disk_is_one_line_and_keeps_the_previous_site(disk: Path, tree) -> None:
+@pytest.mark.parametrize("more", [(), ("--dirty",)])
+def test_mkdocs_build_on_a_real_full_disk_is_one_line_and_keeps_the_previous_site(more: tuple[str, ...], disk: Path,
+                                                                                   tree) -> None:
     content, env = _pack(disk, tree)
     env["KB_CONTENT"] = str(content)
-    argv = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(REPO / "mkdocs.yml"), "-d", str(disk / "site")]
+    argv = [sys.executable, "-m", "mkdocs", "build", "-q", *more, "-f", str(REPO / "mkdocs.yml"), "-d", str(disk / "site")]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=disk, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     site = _snapshot(disk / "site")
@@ -386,7 +390,90 @@ def test_mkdocs_build_on_a_real_full_disk_is_one_line_and_keeps_the_previous_sit
     _fill(disk)
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=disk, env=env, timeout=600)
     assert proc.returncode == 1 and "Traceback" not in proc.stdout + proc.stderr, proc.stderr
-    assert re.fullmatch(rf"Error: kb: the build failed, the previous site is kept: (the site|(site|cache)/\S+): {FULL}",
-                        proc.stderr.splitlines()[-1]), proc.stderr
+    said = [ln for ln in proc.stderr.splitlines() if FULL in ln]  # said by the plugin, or logged by MkDocs (dirty:
+    assert len(said) == 1 and re.fullmatch(  # the copy of the previous site fails while the build is configured)
+        rf"(Error: |ERROR +- +)kb: the build failed, the previous site is kept: (the site|(site|cache)/\S+): {FULL}",
+        said[0]), proc.stderr
     assert _snapshot(disk / "site") == site
     assert not [p for p in disk.iterdir() if p.name.startswith(".site.")]
+
+
+# ---------------------------------------------------------------- mkdocs serve (MkDocs' own dev server)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("more", [(), ("--dirty",), ("--clean",)])
+def test_mkdocs_serve_on_a_real_full_disk_is_one_line_and_keeps_the_preview(more: tuple[str, ...], disk: Path,
+                                                                            tree) -> None:
+    """A rebuild on a full disk (the server's own site folder and the cache on the 16 MiB tmpfs) says one line and
+    the folder the server shows keeps the previous build, whole (MkDocs' server holds its answers while a rebuild
+    has failed: the folder is what it shows once it answers); once there is room, the next edit shows."""
+    import time
+    import urllib.request
+
+    content, env = _pack(disk, tree)
+    env.update(KB_CONTENT=str(content), TMPDIR=str(disk))  # MkDocs serves from a temporary folder
+    port = _free_port()
+    log = disk.parent / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", *more, "-f", str(REPO / "mkdocs.yml"),
+                                 "-a", f"127.0.0.1:{port}"], cwd=disk, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+    def page(name: str) -> str:
+        try:
+            return urllib.request.urlopen(f"http://127.0.0.1:{port}/es/{name}", timeout=5).read().decode("utf-8")
+        except OSError:
+            return ""
+
+    def said() -> str:
+        return log.read_text(encoding="utf-8", errors="replace")
+
+    def wait_for(check: object, what: str) -> None:
+        deadline = time.monotonic() + 300
+        while not check():  # type: ignore[operator]
+            assert proc.poll() is None, f"mkdocs serve stopped:\n{said()[-3000:]}"
+            assert time.monotonic() < deadline, f"{what}:\n{said()[-3000:]}"
+            time.sleep(0.3)
+
+    melee = content / "h" / "rules" / "melee.yaml"
+    try:
+        wait_for(lambda: "pelea" in page("h/melee.html"), "the first build was never served")
+        time.sleep(1.0)  # the watcher is up once the server serves
+        [served] = [p for p in disk.iterdir() if p.name.startswith("mkdocs_")]
+        before = _snapshot(served)
+        _fill(disk)
+        melee.write_text(melee.read_text(encoding="utf-8").replace("pelea", "pelea siempre"), encoding="utf-8")
+        wait_for(lambda: "An error happened during the rebuild" in said(), "the rebuild never failed")
+        assert _snapshot(served) == before  # the previous build, whole
+        (disk / "filler").unlink()
+        melee.write_text(melee.read_text(encoding="utf-8").replace("pelea siempre", "pelea a menudo"), encoding="utf-8")
+        wait_for(lambda: "pelea a menudo" in page("h/melee.html"), "the edit never showed once there was room")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    text = said()
+    assert "Traceback" not in text, text[-3000:]
+    assert re.search(rf"^kb: the build failed, the previous site is kept: \S+: {FULL}$", text, re.M), text[-3000:]
+    assert not [p for p in disk.rglob("*") if ".building-" in p.name]
+
+
+@pytest.mark.slow
+def test_mkdocs_serve_that_cannot_build_at_all_on_a_full_disk_is_one_line(disk: Path, tree) -> None:
+    content, env = _pack(disk, tree)
+    env.update(KB_CONTENT=str(content), TMPDIR=str(disk))
+    _fill(disk)
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "serve", "--dirty", "-f", str(REPO / "mkdocs.yml"),
+                           "-a", f"127.0.0.1:{_free_port()}"], cwd=disk, env=env, capture_output=True, text=True,
+                          timeout=600)
+    said = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in said, said[-3000:]
+    [line] = [ln for ln in said.splitlines() if FULL in ln]  # MkDocs' Abort, printed on standard output
+    assert re.fullmatch(rf"kb: (the build failed, the previous site is kept|cannot serve): \S+: {FULL}", line), said

@@ -126,6 +126,26 @@ def test_entry_neighbours_follow_the_turn_sequence_or_the_kind(tree) -> None:
     assert kinds["Reglas"] == ["g/x.md", "g/y.md"] and nav.children[0].path == "g/glossary.md"
 
 
+def test_a_kind_of_many_entries_is_grouped_in_the_menu(tree) -> None:
+    """The theme puts every item of the levels above a page into it: a kind of 1,800 entries made each of its pages
+    carry 1,800 links, and the build grow with the square of the entries (issue 28). Over MENU_ITEMS, groups."""
+    from kb.site.pages import MENU_ITEMS
+
+    count = 2 * MENU_ITEMS + 5
+    root = tree({f"g/rules/r{i:03}.yaml": _entry(f"g.r{i:03}", "rule", f"Regla {i:03}") for i in range(count)}
+                | {"g/terms/t.yaml": _entry("g.t", "term", "Término")})
+    site = build_site(KnowledgeBase.load(root), [], "es")
+    game = next(n for n in site.nav if n.path == "g/index.md")
+    kinds = {n.title: n.children for n in game.children}
+    assert [c.path for c in kinds["Términos"]] == ["g/t.md"]  # a small kind as it was
+    groups = kinds["Reglas"]
+    assert len(groups) == 3 and all(g.path is None and len(g.children) <= MENU_ITEMS for g in groups)
+    assert [c.path for g in groups for c in g.children] == [f"g/r{i:03}.md" for i in range(count)]  # all, in order
+    assert groups[0].title == "Regla 000 – Regla 041" and groups[-1].title == f"Regla 084 – Regla {count - 1:03}"
+    [menu] = nav_config(site.nav)[1].values()  # the game's: its page, glossary, quick reference, then its kinds
+    assert menu[3] == {"Reglas": [{g.title: [{c.title: c.path} for c in g.children]} for g in groups]}
+
+
 def _entry(eid: str, kind: str, title: str, extra: str = "") -> str:
     return (f"id: {eid}\nkind: {kind}\ngame: g\ntitle: {{es: {title}, en: {title}}}\n"
             f"summary: {{es: Resumen de {title}., en: Summary of {title}.}}\nsource: {{doc: seed.txt, section: x}}\n"

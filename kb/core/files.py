@@ -252,6 +252,26 @@ class Building:
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, str(target)) from exc
 
+    def copy_target(self) -> None:
+        """Start from a copy of ``target`` (a dirty build writes only what changed), each file's time kept: what the
+        build leaves alone stays as it was. A copy, not links: a writer opening a linked file would change ``target``."""
+        first: list[OSError] = []  # copytree gathers its failures into one shutil.Error: the first one, as it was
+
+        def copy(src: str, dst: str) -> object:
+            if first:
+                raise first[0]
+            try:
+                return shutil.copy2(src, dst)
+            except OSError as exc:
+                first.append(exc)
+                raise
+
+        if self.target.is_dir():
+            try:
+                shutil.copytree(self.target, self.folder, symlinks=True, dirs_exist_ok=True, copy_function=copy)
+            except shutil.Error as exc:
+                raise first[0] if first else OSError(errno.EIO, str(exc), str(self.target)) from exc
+
     def commit(self) -> None:
         """Put the folder in place of ``target``; the old one is deleted only once the new one is in place.
 

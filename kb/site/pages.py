@@ -12,7 +12,7 @@ from kb.core.locale import ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.calc import calc_markdown
-from kb.site.place import neighbours, place_lines, sequence_order, source_titles, turn_sequence
+from kb.site.place import Around, around, neighbours, place_lines, sequence_order, source_titles, turn_sequence
 from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
 from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
                                results_by_entry)
@@ -83,15 +83,23 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
     if entry.game not in kb.games:
         return body
     link = ctx.link_from(path)
-    in_seq = sequence_order(main_sequence(ctx, entry.game), kb.entries)
-    in_kind = ([e.id for e in _sorted(ctx, kb.filter(game=entry.game, kind=entry.kind))] if entry.kind in KINDS
-               else [entry.id])  # an unknown kind (kb check reports it) has no neighbours
-    near = [_neighbour(ctx, link, i) for i in neighbours(entry.id, in_seq, in_kind)]
+    in_kind = _order(ctx, entry.game, entry.kind) if entry.kind in KINDS else {}  # an unknown kind: no neighbours
+    near = [_neighbour(ctx, link, i) for i in neighbours(entry.id, _order(ctx, entry.game, ""), in_kind)]
     game_page = relative(path, f"{entry.game}/index.md")
     lines = place_lines(entry, lambda k: t(ctx, k), relative(path, "index.md"), game_page,
                         kb.games[entry.game].name.best(ctx.lang), _kind_label(ctx, entry.kind), near[0], near[1])
     title, _, rest = body.partition("\n")
     return "\n".join(lines[:3]) + title + "\n\n" + "\n".join(lines[3:]) + rest
+
+
+def _order(ctx: SiteContext, game: str, kind: str) -> Around:
+    """The neighbours in a game's turn sequence (``kind`` empty) or among its entries of ``kind`` as its page lists
+    them, worked out once per build."""
+    if (game, kind) not in ctx.orders:
+        ids = (sequence_order(main_sequence(ctx, game), ctx.kb.entries) if not kind
+               else [e.id for e in _sorted(ctx, ctx.kb.filter(game=game, kind=kind))])
+        ctx.orders[(game, kind)] = around(ids)
+    return ctx.orders[(game, kind)]
 
 
 def main_sequence(ctx: SiteContext, game: str) -> Entry | None:
@@ -289,11 +297,35 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
             entries = _sorted(ctx, ctx.kb.filter(game=game, kind=kind))
             if entries:
                 items.append(NavNode(_kind_label(ctx, kind), None,
-                                     tuple(NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries)))
+                                     _menu_groups([NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries])))
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
     nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
     nodes.append(NavNode(TRANSLATORS_WORDS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)
+
+
+MENU_ITEMS = 60
+"""Most items one level of the menu lists (the bundled games' largest kind has 57)."""
+
+
+def _menu_groups(items: list[NavNode]) -> tuple[NavNode, ...]:
+    """``items`` as they are, or in groups of at most :data:`MENU_ITEMS` in their order, each titled by its first and
+    last item (groups of groups when there are more than that many groups).
+
+    The theme renders, into every page, the items of every level above the page (``navigation.prune``): a kind of
+    1,800 entries put 1,800 links into each of its pages, and templating the menu grew with the square of the entries
+    (a tree of 20,000 entries would have taken hours to build, issue 28). Grouped, a page carries its own group and
+    its kind's groups, and every entry stays in the menu.
+    """
+    def leaf(node: NavNode, end: int) -> str:
+        return leaf(node.children[end], end) if node.children else node.title
+
+    while len(items) > MENU_ITEMS:
+        count = -(-len(items) // MENU_ITEMS)  # groups needed
+        size = -(-len(items) // count)  # as even as may be
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        items = [NavNode(f"{leaf(chunk[0], 0)} – {leaf(chunk[-1], -1)}", None, tuple(chunk)) for chunk in chunks]
+    return tuple(items)
 
 
 def build_site(kb: "Linked", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],

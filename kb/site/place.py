@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 from kb.core.model import Entry, Text
 from kb.site.render import escape
 
-__all__ = ["turn_sequence", "sequence_order", "neighbours", "place_lines", "source_titles"]
+__all__ = ["turn_sequence", "sequence_order", "around", "neighbours", "place_lines", "source_titles"]
 
 Label = Callable[[str], str]
 
@@ -55,13 +55,21 @@ def sequence_order(sequence: Entry | None, entries: Mapping[str, Entry]) -> list
     return out
 
 
-def neighbours(entry_id: str, in_sequence: list[str], in_kind: list[str]) -> tuple[str | None, str | None]:
+Around = dict[str, tuple["str | None", "str | None"]]
+"""Each id of an order -> (the id before it, the id after it)."""
+
+
+def around(order: list[str]) -> Around:
+    """The neighbours of every id of ``order``, found once per order (looking each entry up in its order was a
+    scan per page: quadratic in a game's entries, issue 28)."""
+    return {eid: (order[n - 1] if n else None, order[n + 1] if n + 1 < len(order) else None)
+            for n, eid in enumerate(order)}
+
+
+def neighbours(entry_id: str, in_sequence: Around, in_kind: Around) -> tuple[str | None, str | None]:
     """The previous and next ids of ``entry_id``: in its sequence when it is in it, else in its kind."""
     order = in_sequence if entry_id in in_sequence and len(in_sequence) > 1 else in_kind
-    if entry_id not in order:
-        return None, None
-    i = order.index(entry_id)
-    return (order[i - 1] if i > 0 else None), (order[i + 1] if i + 1 < len(order) else None)
+    return order.get(entry_id, (None, None))
 
 
 def place_lines(entry: Entry, t: Label, home: str, game_page: str, game_name: str, kind_name: str,

@@ -120,6 +120,9 @@ class SiteContext:
     fallbacks: dict[str, list[str]] = field(default_factory=dict)
     """Page path -> names of the texts shown in Spanish for want of English (filled while building)."""
     _names: dict[str, Names] = field(default_factory=dict)
+    orders: dict[tuple[str, str], Any] = field(default_factory=dict)
+    """(game, kind or ``""`` for the turn sequence) -> its entries' neighbours (:func:`kb.site.place.around`),
+    worked out once per build (filled by :mod:`kb.site.pages`)."""
 
     def names(self, game: str) -> Names:
         """Names of the ids a game's entries mention (its ``names:``, entries, steps), built once per game."""
