@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
 from kb.core.model import SOURCE_LANG, Entry, Text, page_stem
+from kb.site.place import Around
 from kb.site.render import anchor, entry_anchor
 from kb.view.worked import Names, name_finder
 from kb.site.findable import front_matter
@@ -120,7 +121,7 @@ class SiteContext:
     fallbacks: dict[str, list[str]] = field(default_factory=dict)
     """Page path -> names of the texts shown in Spanish for want of English (filled while building)."""
     _names: dict[str, Names] = field(default_factory=dict)
-    orders: dict[tuple[str, str], Any] = field(default_factory=dict)
+    orders: dict[tuple[str, str], Around] = field(default_factory=dict)
     """(game, kind or ``""`` for the turn sequence) -> its entries' neighbours (:func:`kb.site.place.around`),
     worked out once per build (filled by :mod:`kb.site.pages`)."""
 
