@@ -288,8 +288,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build.search = kept or search_data(build.loaded.kb, build.loaded.kb.search_reader(), build.lang)
         if self._serving:
             self._search_kept[build.lang] = build.search
-        files.append(File.generated(config, build.prefix + data_name(build.lang), content=build.search.script))
-        log.info(f"{build.lang}: search data {len(build.search.script.encode()) / 1e6:.2f} MB "
+        for path, script in build.search.scripts.items():
+            files.append(File.generated(config, build.prefix + path, content=script))
+        head = len(build.search.scripts[data_name(build.lang)].encode())
+        log.info(f"{build.lang}: search data {sum(len(s.encode()) for s in build.search.scripts.values()) / 1e6:.2f} MB "
+                 f"(head {head / 1e6:.2f} MB, {len(build.search.scripts) - 1} parts) "
                  f"in {time.monotonic() - started:.1f} s")
         for path, text in table_data(build.loaded.kb, build.lang).items():
             files.append(File.generated(config, build.prefix + path, content=text))

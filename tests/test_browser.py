@@ -96,13 +96,20 @@ def _ready(pg) -> None:
     pg.wait_for_selector('html[data-kb-search="ready"]', state="attached")
 
 
+def _settled(pg) -> None:
+    """Wait while the search data's parts a query needs are on their way (``<html data-kb-search-busy>``)."""
+    pg.wait_for_selector("html:not([data-kb-search-busy])", state="attached")
+
+
 def _hits(pg) -> list[str]:
     """The pages the result links open, in rank order (each link's href without its ``#passage``)."""
+    _settled(pg)
     return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.href.split('#')[0])")
 
 
 def _ids(pg) -> list[str]:
     """The result links' entry ids (``data-kb-id``), in rank order."""
+    _settled(pg)
     return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.dataset.kbId)")
 
 
@@ -255,14 +262,26 @@ def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:
     try:
         pg = context.new_page()
         loads: list[str] = []
+        parts: list[str] = []
         pg.on("request", lambda r: loads.append(r.url) if "kb-search-es.js" in r.url else None)
+        pg.on("request", lambda r: parts.append(r.url.split("?")[0]) if "kb-search-es-" in r.url else None)
         for path in ("es/index.html", "es/mini/shooting.html", "es/mini/aim.html"):
             pg.goto(f"{base}/{path}")
             _ready(pg)
         assert len(loads) == 1, loads  # the next pages parse the visit's copy (sessionStorage)
+        assert parts == []  # the head only, until a query needs its words
         pg.keyboard.press("/")
         pg.locator("input.kb-search__input").press_sequentially("apuntar")
         assert _ids(pg)[0] == "mini.aim"
+        every = pg.evaluate("kbSearch.state.engine.parts")
+        assert 0 < len(set(parts)) < (len(every["words"]) + every["postings"] + 1) / 4, parts  # a query reads a few parts
+        assert len(parts) == len(set(parts))  # each once
+        seen = len(parts)
+        pg.goto(f"{base}/es/mini/shooting.html")
+        _ready(pg)
+        pg.keyboard.press("/")
+        pg.locator("input.kb-search__input").fill("apuntar")  # the whole query at once: its parts were all read above
+        assert _ids(pg)[0] == "mini.aim" and len(parts) == seen  # the next page has the visit's copies of the parts
     finally:
         context.close()
 

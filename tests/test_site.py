@@ -192,18 +192,42 @@ def test_permalinks_and_descriptions_speak_the_page_language(built: Path) -> Non
     assert len(descriptions) > 3  # not one description for every page
 
 
-def _search_data(path: Path) -> dict:
-    """The data a search-data script hands to the page."""
+def _script(path: Path, part: str = "") -> dict:
+    """The data a search-data script (the head, or the part named ``part``) hands to the page."""
     text = path.read_text(encoding="utf-8")
-    m = re.fullmatch(r'window\.kbSearchData&&window\.kbSearchData\("(es|en)",(".*")\);\n', text, re.S)
-    assert m, text[:200]
-    data = json.loads(json.loads(m[2]))
-    assert data["lang"] == m[1]
+    name = f',"{part}"' if part else ""
+    m = re.fullmatch(r'window\.kbSearchData&&window\.kbSearchData\("(es|en)",(".*")' + re.escape(name) + r'\);\n', text, re.S)
+    assert m and m[1] == path.parent.name, text[:200]
+    return json.loads(json.loads(m[2]))
+
+
+def _search_data(root: Path) -> dict:
+    """A language's search data as the page has it once every part is in: the head (``<lang>/kb-search-<lang>.js``)
+    joined with the parts it names (``kb-search-<lang>-<part>.js``); postings keyed by term."""
+    lang = root.name
+    data = _script(root / f"kb-search-{lang}.js")
+    assert data["lang"] == lang and not {"words", "spelling", "terms"} & set(data)
+    assert not any("postings" in f for f in data["fields"])  # the head carries no word list and no postings
+    names = [f"w{n}" for n in range(len(data["parts"]["words"]))] + [f"p{n}" for n in range(data["parts"]["postings"])] + ["s"]
+    assert {p.name for p in root.glob(f"kb-search-{lang}-*.js")} == {f"kb-search-{lang}-{n}.js" for n in names}
+    parts = {n: _script(root / f"kb-search-{lang}-{n}.js", n) for n in names}
+    data["words"], postings = {}, {f["name"]: {} for f in data["fields"]}
+    for n, part in parts.items():
+        if n.startswith("w"):
+            first = data["parts"]["words"][int(n[1:])]
+            assert all(first <= k for k in part["words"]) and not data["words"].keys() & part["words"].keys()
+            data["words"].update(part["words"])
+        for field, rows in part.get("postings", {}).items():
+            assert all(row[0] % data["parts"]["postings"] == int(n[1:]) for row in rows)
+            postings[field].update((row[0], row) for row in rows)
+    data["spelling"] = parts["s"]["spelling"]
+    for f in data["fields"]:
+        f["postings"] = postings[f["name"]]
     return data
 
 
 def test_each_language_has_its_own_search_data_and_interface(built: Path) -> None:
-    es, en = _search_data(built / "es" / "kb-search-es.js"), _search_data(built / "en" / "kb-search-en.js")
+    es, en = _search_data(built / "es"), _search_data(built / "en")
     assert not (built / "search").exists() and not (built / "en" / "search").exists()  # no theme index
     assert {d["id"] for d in es["docs"]} == {d["id"] for d in en["docs"]}
     shooting = {d["id"]: d for d in es["docs"]}["mini.shooting"]
@@ -230,9 +254,17 @@ def _holds(row: list, docs: set[int]) -> bool:
     return False
 
 
-def test_search_data_is_the_engines_analysis(built: Path) -> None:
-    es, en = _search_data(built / "es" / "kb-search-es.js"), _search_data(built / "en" / "kb-search-en.js")
-    terms = es["terms"]
+def test_search_data_is_the_engines_analysis(built: Path, kb: KnowledgeBase) -> None:
+    from kb.core.cache import shared_cache_dir
+    from kb.search.export import export
+
+    es, en = _search_data(built / "es"), _search_data(built / "en")
+    whole = json.loads(json.dumps(export(kb.search_reader(), "es", lambda i: None, {}, cache=shared_cache_dir("search-words", kb.cache_base))))
+    # the parts joined are the whole export: nothing lost or changed by the split (the terms' text stays home)
+    assert es["words"] == whole["words"] and es["spelling"] == whole["spelling"] and es["rules"] == whole["rules"]
+    assert [(f["name"], f["lengths"], f["postings"]) for f in es["fields"]] == [
+        (f["name"], f["lengths"], {row[0]: row for row in f["postings"]}) for f in whole["fields"]]
+    terms = whole["terms"]
     # surface forms, accent-less, reach the engine's Spanish stems ([languages, es term, en term]); a word the
     # content never uses but Spanish does (wordfreq) reaches its stem too
     assert terms[es["words"]["vision"][1]] == terms[es["words"]["visiones"][1]] == "vision"
@@ -251,8 +283,8 @@ def test_search_data_is_the_engines_analysis(built: Path) -> None:
         at = [d["id"] for d in data["docs"]].index("mini.shooting")
         docs = {i for i, d in enumerate(data["index"]) if d == at}
         assert len(docs) == 2
-        return sorted(data["terms"][row[0]] for f in data["fields"] if f["name"].startswith("title_")
-                      for row in f["postings"] if _holds(row, docs))
+        return sorted(terms[row[0]] for f in data["fields"] if f["name"].startswith("title_")
+                      for row in f["postings"].values() if _holds(row, docs))
 
     assert title_terms(es) == title_terms(en) == ["dispar", "shoot"]
     assert dict(es["spelling"]["es"])["vision"] > 0
@@ -294,6 +326,7 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         files = {path for path, _ in offline["games"]["mini"]["files"]}
         assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
                 f"kb-search-{lang}.js", f"kb-table-{lang}.js", f"mini/kb-table-{lang}.js"} <= files
+        assert {p.name for p in (built / lang).glob(f"kb-search-{lang}-*.js")} <= files  # every part of the search data
         assert not any(f.startswith("other/") for f in files)  # one game's pages only
         for path, size in offline["games"]["mini"]["files"]:
             assert (built / lang / path).stat().st_size == size, path

@@ -39,7 +39,9 @@ What one language's data holds (``version`` :data:`FORMAT`):
 ``rules``
     The ranking rules' data: every parameter and limit of :mod:`kb.search.ranking` the script uses.
 
-The format is read by ``kb-search-engine.js`` and nothing else; both change together.
+The format is read by ``kb-search-engine.js`` and nothing else; both change together. The site ships it
+split (:func:`kb.site.search_box.split`: a head, and the word list, postings and spelling in parts a query
+loads as its words need them); the engine takes it whole as well (the parity test does).
 """
 
 from __future__ import annotations
@@ -225,8 +227,9 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
     }
 
 
-def to_script(data: Mapping[str, Any]) -> str:
-    """The data as a script that hands it to ``kb-search.js`` (works from ``file://``, where fetch cannot).
+def to_script(lang: str, data: Mapping[str, Any], part: str = "") -> str:
+    """``lang``'s data (or the part of it named ``part``, :func:`kb.site.search_box.split`) as a script that
+    hands it to ``kb-search.js`` (works from ``file://``, where fetch cannot).
 
     The JSON travels as one string literal, parsed once: faster than a literal of the same size,
     and the same string is what the page keeps in ``sessionStorage``.
@@ -235,4 +238,5 @@ def to_script(data: Mapping[str, Any]) -> str:
     # "<", ">" and "&" occur only inside JSON strings: escaped there, no content can close a script or look like markup
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     literal = json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return f"window.kbSearchData&&window.kbSearchData({json.dumps(data['lang'])},{literal});\n"
+    name = f",{json.dumps(part)}" if part else ""
+    return f"window.kbSearchData&&window.kbSearchData({json.dumps(lang)},{literal}{name});\n"

@@ -1,9 +1,12 @@
 """The site's search box: the engine's exported search data with page URLs and the dialog's words.
 
-The data (:func:`kb.search.export.export`) is written once per language as a script,
-``<lang>/kb-search-<lang>.js`` (a script, not JSON, so that pages opened from ``file://`` can load
-it); every page names it, with a version, in a ``<meta name="kb-search">`` tag that
-``kb-search.js`` reads. Pure apart from asking the knowledge base for its index.
+The data (:func:`kb.search.export.export`) is written per language as scripts (scripts, not JSON, so
+that pages opened from ``file://`` can load them), split (:func:`split`) so that a query parses only
+what its words need: the head ``<lang>/kb-search-<lang>.js`` (the entries, the fields' lengths, the
+ranking's rules), and beside it parts ``kb-search-<lang>-<part>.js``: the word list in ranges of keys
+(``w<n>``), the postings by term (``p<n>``: term id modulo :data:`POSTING_PARTS`) and the spelling
+candidates (``s``). Every page names the head, with a version, in a ``<meta name="kb-search">`` tag
+that ``kb-search.js`` reads. Pure apart from asking the knowledge base for its index.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kb.core.cache import shared_cache_dir
-from kb.core.model import KINDS
+from kb.core.model import KINDS, LANGS
+from kb.core.terms import fold, tokens
 from kb.search.export import export, to_script
 from kb.site.render import label
 from kb.site.structure import entry_url
@@ -24,7 +28,12 @@ from kb.site.structure import entry_url
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["SEARCH_LABELS", "SearchData", "search_data", "data_name", "meta_tag"]
+__all__ = ["SEARCH_LABELS", "SearchData", "search_data", "data_name", "meta_tag", "split"]
+
+WORD_PART = 24_000
+"""Bytes (about) of the word list in one words part."""
+POSTING_PARTS = 32
+"""How many postings parts a language's data has."""
 
 SEARCH_LABELS: dict[str, dict[str, str]] = {
     "es": {"search": "Buscar", "placeholder": "Buscar reglas, términos o preguntas", "close": "Cerrar",
@@ -47,15 +56,63 @@ class SearchData:
 
     lang: str
     """``es`` or ``en``."""
-    script: str
-    """The script that hands the data to ``kb-search.js``."""
+    scripts: dict[str, str]
+    """Each script (the head first) by its path relative to the language's root; each hands its part to ``kb-search.js``."""
     version: str
-    """A hash of the script: pages ask for this version, and a visit's cached copy is reused only when it matches."""
+    """A hash of the scripts: pages ask for this version, and a visit's cached copy is reused only when it matches."""
 
 
-def data_name(lang: str) -> str:
-    """The data script's path relative to the language's root."""
-    return f"kb-search-{lang}.js"
+def data_name(lang: str, part: str = "") -> str:
+    """The head's path (or a part's) relative to the language's root."""
+    return f"kb-search-{lang}-{part}.js" if part else f"kb-search-{lang}.js"
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def _summary_terms(summary: str, data: dict[str, Any]) -> list[int | None]:
+    """The term (body analysis, the data's language) of each word of ``summary``, in order, as the word list
+    gives it: what marking a result's line reads, so that it needs no part of the word list."""
+    at = 1 + LANGS.index(data["lang"])
+    rows = [data["words"].get(fold(w)) or [] for *_, w in tokens(summary)]
+    return [row[at] if len(row) > at else None for row in rows]
+
+
+def split(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The exported data as a head (key ``""``) and parts by name. The head is the data less the word list,
+    the postings, the spelling candidates and the terms' text (which the browser never reads), plus
+    ``parts``: ``words`` the first key of each words part (keys in UTF-16 order, as JavaScript compares
+    strings), ``postings`` their count. ``w<n>`` holds ``{"words": {...}}``, ``p<n>``
+    ``{"postings": {field: rows}}`` for the terms whose id modulo ``postings`` is ``n``, ``s``
+    ``{"spelling": ...}``. Each entry of the head carries ``summaryTerms``, its summary's words' terms (what
+    marks a result's line). The engine joined with every part is the engine on ``data``."""
+    firsts, words = _word_parts(data["words"])
+    head = {k: v for k, v in data.items() if k not in ("words", "spelling", "terms", "fields", "docs")}
+    head["docs"] = [{**d, "summaryTerms": _summary_terms(d["summary"], data)} for d in data["docs"]]
+    head["fields"] = [{k: v for k, v in f.items() if k != "postings"} for f in data["fields"]]
+    head["parts"] = {"words": firsts, "postings": POSTING_PARTS}
+    parts: dict[str, dict[str, Any]] = {f"w{n}": {"words": w} for n, w in enumerate(words)}
+    parts.update((f"p{n}", {"postings": _postings(data, n)}) for n in range(POSTING_PARTS))
+    return {"": head, **parts, "s": {"spelling": data["spelling"]}}
+
+
+def _postings(data: dict[str, Any], n: int) -> dict[str, list[Any]]:
+    """Postings part ``n``: per field, the rows of the terms whose id modulo :data:`POSTING_PARTS` is ``n``."""
+    return {f["name"]: [row for row in f["postings"] if row[0] % POSTING_PARTS == n] for f in data["fields"]}
+
+
+def _word_parts(words: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """The word list in ranges of keys of about :data:`WORD_PART` bytes: each range's first key, and its words."""
+    firsts, out, size = [""], [{}], 0  # every key sorts after the first part's start
+    for key in sorted(words, key=lambda k: k.encode("utf-16-be")):
+        if size >= WORD_PART:
+            firsts.append(key)
+            out.append({})
+            size = 0
+        out[-1][key] = words[key]
+        size += _size(key) + _size(words[key]) + 2
+    return firsts, out
 
 
 def _url(kb: "Linked", entry_id: str) -> str | None:
@@ -74,8 +131,11 @@ def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base))
     data["labels"] = SEARCH_LABELS[lang]
     data["kinds"] = kind_words(lang)
-    script = to_script(data)
-    return SearchData(lang, script, hashlib.sha256(script.encode()).hexdigest()[:12])
+    scripts = {data_name(lang, name): to_script(lang, part, name) for name, part in split(data).items()}
+    digest = hashlib.sha256()
+    for path, script in scripts.items():
+        digest.update(path.encode() + b"\0" + script.encode())
+    return SearchData(lang, scripts, digest.hexdigest()[:12])
 
 
 def meta_tag(data: SearchData, page_path: str) -> str:

@@ -12,6 +12,12 @@
  * (coordination, any number of words); one hit per entry, its best document; "did you mean" for
  * words the list does not know, nearest first, the misspelt word kept. Loaded as a plain script
  * (works from file://); also a CommonJS module for the tests.
+ *
+ * The data comes whole (the tests) or as the site ships it (kb/site/search_box.py, split): a head and
+ * parts, the word list in ranges of keys ("w<n>"), the postings by term ("p<n>") and the spelling
+ * candidates ("s"), each added by add(). A lookup in a part not added yet finds nothing and puts the
+ * part's name in this.missing: kb-search.js loads those parts and runs the query again, so a query's
+ * answer is computed only on every part it reads.
  */
 (function (root) {
   "use strict";
@@ -55,14 +61,23 @@
     this.docs = data.docs;   // what a hit shows, one per entry
     this.index = data.index; // every index document of both languages -> its entry's position in docs
     this.indexLangs = data.indexLangs; // ... and its language (a position in rules.langs)
-    this.words = data.words; // key -> [languages, es term, en term(, names es, names en)] (own properties only)
     this.langs = rules.langs;
+    this.missing = new Set(); // the parts lookups needed and did not have
+    this.parts = data.parts || { words: [""], postings: 1 };
+    this.wordParts = [];      // per words part: key -> [languages, es term, en term(, names es, names en)] (own properties only)
+    this.postingParts = [];   // per postings part: true once added
+    this.spelling = null;
     this.fields = {};
     this.order = [];         // the engine's clause order: fields, then languages
     data.fields.forEach(function (f) { self.fields[f.name] = self._field(f); });
     rules.fields.forEach(function (name) { rules.langs.forEach(function (lg) { self.order.push(self.fields[name + "_" + lg]); }); });
-    this.spelling = {};
-    Object.keys(data.spelling).forEach(function (lg) { self.spelling[lg] = data.spelling[lg]; });
+    if (!data.parts) {  /* the whole data: every part at once */
+      var postings = {};
+      data.fields.forEach(function (f) { postings[f.name] = f.postings; });
+      this.add("w0", { words: data.words });
+      this.add("p0", { postings: postings });
+      this.add("s", { spelling: data.spelling });
+    }
     this.punct = new RegExp(rules.punctuation, "g");
     this.questionWords = new Set(rules.questionWords);
     this.stop = new Set(rules.stop);
@@ -72,12 +87,35 @@
     this._expander(rules.alternatives);
   }
 
+  /* A part of the data (split): its word list, postings or spelling candidates. */
+  Engine.prototype.add = function (name, part) {
+    var self = this, n = +name.slice(1);
+    if (part.words) this.wordParts[n] = part.words;
+    if (part.spelling) this.spelling = part.spelling;
+    if (part.postings) {
+      Object.keys(part.postings).forEach(function (field) {
+        var raw = self.fields[field].raw;
+        part.postings[field].forEach(function (row) { raw.set(row[0], row); });
+      });
+      this.postingParts[n] = true;
+    }
+  };
+
+  /* Whether the postings of term t are in (else its part is missing). */
+  Engine.prototype._has = function (t) {
+    var n = t % this.parts.postings;
+    if (this.postingParts[n]) return true;
+    this.missing.add("p" + n);
+    return false;
+  };
+
   /* A field's postings stay as exported ([term, df, doc, weight, n, positions..., doc, ...]) until a query needs a term. */
   Engine.prototype._field = function (f) {
-    var raw = new Map(), df = new Map(), decoded = new Map();
-    f.postings.forEach(function (row) { raw.set(row[0], row); df.set(row[0], row[1]); });
+    var raw = new Map(), decoded = new Map(), self = this;
+    var df = { get: function (t) { var row = self._has(t) && raw.get(t); return row ? row[1] : undefined; } };
     var postings = {
       get: function (t) {
+        if (!self._has(t)) return null;
         var entry = decoded.get(t);
         if (entry !== undefined) return entry;
         var row = raw.get(t);
@@ -94,13 +132,20 @@
         return entry;
       },
     };
-    return { name: f.name, weight: f.weight, b: f.b, avg: f.avg, lengths: f.lengths, df: df, postings: postings };
+    return { name: f.name, weight: f.weight, b: f.b, avg: f.avg, lengths: f.lengths, df: df, postings: postings, raw: raw };
   };
 
   /* ---------------------------------------------------------------- the word list (kb/search/words.py) */
 
   Engine.prototype.lookup = function (key) {
-    return Object.prototype.hasOwnProperty.call(this.words, key) ? this.words[key] : undefined;
+    var firsts = this.parts.words, lo = 0, hi = firsts.length - 1;
+    while (lo < hi) {  /* the last part whose first key is not after key */
+      var mid = (lo + hi + 1) >> 1;
+      if (firsts[mid] <= key) lo = mid; else hi = mid - 1;
+    }
+    var words = this.wordParts[lo];
+    if (!words) { this.missing.add("w" + lo); return undefined; }
+    return Object.prototype.hasOwnProperty.call(words, key) ? words[key] : undefined;
   };
 
   Engine.prototype.known = function (w) {
@@ -139,6 +184,7 @@
    * closest length, most frequent, alphabetical. */
   Engine.prototype.suggest = function (word, langs) {
     var prefix = word.slice(0, this.rules.spelling.prefix), max = this.maxDistance(word), freq = new Map(), self = this;
+    if (!this.spelling) { this.missing.add("s"); return null; }
     langs.forEach(function (lg) {
       var list = self.spelling[lg] || [];
       for (var i = 0; i < list.length; i++) {
@@ -164,7 +210,7 @@
   Engine.prototype.correct = function (ws) {
     var self = this, min = this.rules.spelling.min, out = {};
     var unknown = ws.filter(function (w) { return w.length >= min && !/^[0-9]+$/.test(w) && !self.known(w); });
-    if (!unknown.length) return out;
+    if (!unknown.length || this.missing.size) return out;  /* not known, or not looked up yet (its part is missing) */
     var said = this.queryLanguage(ws) || this.lang;
     var groups = [[said], this.langs.filter(function (lg) { return lg !== said; })];
     unknown.forEach(function (w) {
@@ -343,7 +389,7 @@
     var only = named.size ? function (doc) { return (!allow || allow(doc)) && named.has(entryOf(doc).game); } : null;
     var run = this.score(slots, only || allow);  /* the games the query names act as a filter, unless nothing of theirs matches */
     if (only && !run.acc.size) run = this.score(slots, allow);
-    if (!run.acc.size) {
+    if (!run.acc.size && !this.missing.size) {  /* nothing found, not for want of a part */
       var near = {};
       ws.forEach(function (w) { var f = fold(w); if (f.length >= rules.fuzzy.minLength) { var c = self.suggest(f, self.langs); if (c) near[w] = c; } });
       if (Object.keys(near).length) run = this.score(this.plan(ws, near, []), allow);  /* as the engine: no alternatives in the last resort */
@@ -368,7 +414,7 @@
       byKind[d.kind] = (byKind[d.kind] || 0) + 1;
       if (hits.length < limit) {
         var at = self.passage(d, said);
-        hits.push({ doc: pair[0], id: d.id, title: d.title, game: d.game, kind: d.kind, passage: at,
+        hits.push({ doc: pair[0], id: d.id, title: d.title, game: d.game, kind: d.kind, passage: at, summaryTerms: d.summaryTerms,
                     url: d.url && at && d.url.indexOf("#") < 0 ? d.url + "#" + at : d.url, summary: d.summary, score: pair[1] });
       }
     });
@@ -437,12 +483,15 @@
     return { stems: Array.from(stems), words: Array.from(plain) };
   };
 
-  /* ``text`` cut into [piece, marked?] pairs, a word marked when its analysed term or folded form was asked for. */
-  Engine.prototype.highlight = function (text, marks) {
-    var stems = new Set(marks.stems), plain = new Set(marks.words), out = [], last = 0, self = this, m;
+  /* ``text`` cut into [piece, marked?] pairs, a word marked when its analysed term or folded form was asked for.
+   * ``terms``: each word's term when the data has them (an entry's summary, split data), else the word list's. */
+  Engine.prototype.highlight = function (text, marks, terms) {
+    var stems = new Set(marks.stems), plain = new Set(marks.words), out = [], last = 0, self = this, m, n = 0;
     var re = new RegExp(WORD.source, "gu");
+    if (terms && terms.length !== words(text).length) terms = null;
     while ((m = re.exec(text))) {
-      var key = fold(m[0]), ids = self.terms(m[0], self.lang, false);
+      var key = fold(m[0]), known = terms ? terms[n++] : undefined;
+      var ids = terms ? (known === null ? [] : [known]) : self.terms(m[0], self.lang, false);
       var hit = plain.has(key) || ids.some(function (t) { return stems.has(t); });
       if (!hit) continue;
       if (m.index > last) out.push([text.slice(last, m.index), false]);

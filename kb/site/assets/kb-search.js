@@ -1,10 +1,12 @@
 /* The search dialog of every page: the engine's search (kb-search-engine.js) on this language's data.
  *
- * The page names its data in <meta name="kb-search" content='{"lang","root","data","version"}'>.
- * The data is a script (so pages opened from file:// can load it) that calls window.kbSearchData;
- * its text is kept in sessionStorage under its version, so the other pages of a visit parse it
- * again instead of loading it. It is loaded when search is first opened (or its button hovered,
- * focused or touched), never with the page. Opened by the header button, "/" and "s"; Esc closes; arrows move
+ * The page names its data's head in <meta name="kb-search" content='{"lang","root","data","version"}'>.
+ * The head and its parts (kb/site/search_box.py) are scripts (so pages opened from file:// can load
+ * them) that call window.kbSearchData(lang, text[, part]); a query loads only the parts its words
+ * need (the engine names them in engine.missing; the query runs again once they are in). Each text is
+ * kept in sessionStorage under the version, so the other pages of a visit parse it again instead of
+ * loading it. The head is loaded when search is first opened (or its button hovered, focused or
+ * touched), never with the page. Opened by the header button, "/" and "s"; Esc closes; arrows move
  * through the results; Enter opens the selected one (the first by default).
  * Nothing from the data becomes markup: every string goes in through textContent.
  */
@@ -25,6 +27,7 @@
   var ui = null;
   var KEY = "kb-search:" + config.lang + ":" + config.version;
   var waiting = [];
+  var pending = {};  /* part name -> callbacks waiting for it */
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -35,6 +38,16 @@
 
   /* ------------------------------------------------------------ data: once per language per visit */
 
+  function keep(key, text) {
+    try {
+      for (var i = sessionStorage.length - 1; i >= 0; i--) {  /* another build's copies go */
+        var k = sessionStorage.key(i);
+        if (k && k.indexOf("kb-search:" + config.lang + ":") === 0 && k !== KEY && k.indexOf(KEY + ":") !== 0) sessionStorage.removeItem(k);
+      }
+      sessionStorage.setItem(key, text);
+    } catch (e) { /* storage full or refused: the next page loads the script again */ }
+  }
+
   function ready(text, store) {
     try {
       state.engine = new window.kbSearchEngine.Engine(JSON.parse(text));
@@ -42,15 +55,7 @@
       state.failed = true;
       if (window.console) console.error("kb-search:", e);
     }
-    if (store && state.engine) {
-      try {
-        for (var i = sessionStorage.length - 1; i >= 0; i--) {
-          var k = sessionStorage.key(i);
-          if (k && k.indexOf("kb-search:" + config.lang + ":") === 0 && k !== KEY) sessionStorage.removeItem(k);
-        }
-        sessionStorage.setItem(KEY, text);
-      } catch (e) { /* storage full or refused: the next page loads the script again */ }
-    }
+    if (store && state.engine) keep(KEY, text);
     document.documentElement.setAttribute("data-kb-search", state.engine ? "ready" : "failed");
     if (window.performance && performance.mark) performance.mark("kb-search-ready");
     waiting.splice(0).forEach(function (f) { f(); });
@@ -64,15 +69,71 @@
     started = true;
     var cached = null;
     try { cached = sessionStorage.getItem(KEY); } catch (e) { /* storage refused */ }
-    if (cached) { ready(cached, false); return; }
-    window.kbSearchData = function (lang, text) {
-      if (lang === config.lang && !state.engine) ready(text, true);
+    window.kbSearchData = function (lang, text, part) {
+      if (lang !== config.lang) return;
+      if (part) added(part, text, true);
+      else if (!state.engine) ready(text, true);
     };
-    var script = document.createElement("script");
-    script.src = config.data + "?v=" + encodeURIComponent(config.version);
-    script.async = true;
-    script.onerror = function () { state.failed = true; ready("null", false); };
-    document.head.appendChild(script);
+    if (cached) { ready(cached, false); return; }
+    script(config.data, function () { state.failed = true; ready("null", false); });
+  }
+
+  function script(src, failed) {
+    var tag = document.createElement("script");
+    tag.src = src + "?v=" + encodeURIComponent(config.version);
+    tag.async = true;
+    tag.onerror = failed;
+    document.head.appendChild(tag);
+  }
+
+  function added(part, text, store) {
+    if (!pending[part] || !state.engine) return;
+    try {
+      state.engine.add(part, JSON.parse(text));
+    } catch (e) {
+      state.failed = true;
+      if (window.console) console.error("kb-search:", part, e);
+    }
+    if (store) keep(KEY + ":" + part, text);
+    var then = pending[part];
+    delete pending[part];
+    busy();
+    then.forEach(function (f) { f(); });
+  }
+
+  /* <html data-kb-search-busy> while parts are on their way (the results shown may be the previous query's). */
+  function busy() {
+    if (Object.keys(pending).length) document.documentElement.setAttribute("data-kb-search-busy", "");
+    else document.documentElement.removeAttribute("data-kb-search-busy");
+  }
+
+  /* The parts the engine found missing, from this visit's copies or their scripts; then, once all are in, done(). */
+  function need(parts, done) {
+    var left = parts.length;
+    var one = function () { if (--left === 0) done(); };
+    parts.forEach(function (part) {
+      if (pending[part]) { pending[part].push(one); return; }
+      pending[part] = [one];
+      busy();
+      var cached = null;
+      try { cached = sessionStorage.getItem(KEY + ":" + part); } catch (e) { /* storage refused */ }
+      if (cached) { added(part, cached, false); return; }
+      script(config.data.replace(/\.js$/, "-" + part + ".js"), function () {
+        state.failed = true;
+        delete pending[part];
+        busy();
+        run();
+      });
+    });
+  }
+
+  /* Run search(), and when it read a part not loaded yet, load it and run again (done: the parts were all in). */
+  function complete(engine, f, again) {
+    engine.missing.clear();
+    var out = f();
+    if (!engine.missing.size) return out;
+    need(Array.from(engine.missing), again);
+    return null;
   }
 
   /* ------------------------------------------------------------ the dialog */
@@ -251,18 +312,18 @@
       .concat(hits.filter(function (h) { return h.game !== here; }));
   }
 
-  function line(text, marks) {
+  function line(text, marks, terms) {
     var p = el("span", "kb-search__line");
-    state.engine.highlight(text, marks).forEach(function (piece) {
+    state.engine.highlight(text, marks, terms).forEach(function (piece) {
       p.appendChild(piece[1] ? el("mark", null, piece[0]) : document.createTextNode(piece[0]));
     });
     return p;
   }
 
-  function run() {
+  function run(keepSelection) {
     if (!ui || ui.root.hidden) return;
     var l = labels(), q = ui.input.value;
-    if (!state.engine) {
+    if (!state.engine || state.failed) {
       ui.status.textContent = state.failed ? (l.failed || "Search is not available.") : (l.loading || "…");
       ui.list.textContent = "";
       if (!state.failed) waiting.push(run);
@@ -270,9 +331,11 @@
     }
     ui.input.placeholder = l.placeholder || "";
     ui.hint.textContent = l.hint || "";
-    var engine = state.engine;
-    var all = engine.search(q, {});
-    var result = state.game || state.kind ? engine.search(q, { game: state.game, kind: state.kind }) : all;
+    var engine = state.engine, asked = { q: q, game: state.game, kind: state.kind };
+    var again = function () { if (ui.input.value === asked.q && state.game === asked.game && state.kind === asked.kind) run(keepSelection); };
+    var all = complete(engine, function () { return engine.search(q, {}); }, again);
+    var result = all && (state.game || state.kind ? complete(engine, function () { return engine.search(q, { game: state.game, kind: state.kind }); }, again) : all);
+    if (!result) return;  /* the query's parts are on their way: run() again when they are in */
     filters(all);
     ui.status.textContent = "";
     if (result.didYouMean) {
@@ -291,6 +354,7 @@
       ui.status.textContent = l.no_results || "";
     }
     ui.list.textContent = "";
+    engine.missing.clear();  /* the marks read the entry's own terms (else the word list: shown now, marked again once its parts are in) */
     state.hits = local(result.hits);
     state.hits.forEach(function (hit, i) {
       var li = el("li", "kb-search__item");
@@ -301,12 +365,13 @@
       a.appendChild(el("span", "kb-search__title", hit.title));
       a.appendChild(el("span", "kb-search__meta", (engine.data.games[hit.game] || hit.game) + " · " +
                        (engine.data.kinds[hit.kind] || hit.kind)));
-      if (hit.summary) a.appendChild(line(hit.summary, result.marks));
+      if (hit.summary) a.appendChild(line(hit.summary, result.marks, hit.summaryTerms));
       a.addEventListener("mousemove", function () { if (state.selected !== i) select(i); });
       li.appendChild(a);
       ui.list.appendChild(li);
     });
-    select(0);
+    select(keepSelection === true && state.selected < state.hits.length ? state.selected : 0);
+    if (engine.missing.size) need(Array.from(engine.missing), again);
   }
 
   /* ------------------------------------------------------------ opening it */
