@@ -104,7 +104,8 @@ def _postings(data: dict[str, Any], n: int) -> dict[str, list[Any]]:
 
 def _word_parts(words: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """The word list in ranges of keys of about :data:`WORD_PART` bytes: each range's first key, and its words."""
-    firsts, out, size = [""], [{}], 0  # every key sorts after the first part's start
+    firsts, size = [""], 0  # every key sorts after the first part's start
+    out: list[dict[str, Any]] = [{}]
     for key in sorted(words, key=lambda k: k.encode("utf-16-be")):
         if size >= WORD_PART:
             firsts.append(key)
