@@ -1,6 +1,7 @@
 """Budgets at 20,000 entries, side by side with 400 (issue 28): `kb check`, pytest's collection and `kb build`.
 
     .venv/bin/python tests/benchmarks/budget_bench.py [--sizes 400,20000] [--build-sizes 400,20000] [--timeout 1800]
+        [--commands check,collect,build]
 
 For each N a deterministic synthetic tree (tests/benchmarks/corpus.py, the same as scale_bench.py) is
 generated and each command runs as its own process, cold (no cache) and then warm (its caches made):
@@ -63,20 +64,20 @@ def timed(argv: list[str], env: dict[str, str], cwd: Path, timeout: float) -> Fi
     return time.perf_counter() - start, _children_cpu() - cpu, how
 
 
-def figures(n: int, build: bool, timeout: float, tmp: Path) -> dict[str, Figure]:
+def figures(n: int, build: bool, timeout: float, tmp: Path, commands: set[str]) -> dict[str, Figure]:
     root = tmp / f"n{n}"
     files = generate(root / "content", n)
     env = {**os.environ, "KB_CACHE": str(root / "cache"), "NO_MKDOCS_2_WARNING": "1"}
     kb = [sys.executable, "-m", "kb", "--content", str(root / "content")]
     out: dict[str, Figure] = {"files": (float(files), 0.0, "")}
-    for label in ("cold", "warm"):
+    for label in ("cold", "warm") if "check" in commands else ():
         out[f"check {label}"] = timed([*kb, "check", "--no-warnings"], env, root, timeout)
     collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "content"]
-    for label in ("cold", "warm"):
+    for label in ("cold", "warm") if "collect" in commands else ():
         if label == "cold":
             subprocess.run(["rm", "-rf", str(root / "cache")], check=True)
         out[f"collect {label}"] = timed(collect, env, root, timeout)
-    if build:
+    if build and "build" in commands:
         subprocess.run(["rm", "-rf", str(root / "cache")], check=True)
         out["build cold"] = timed([*kb, "build", "--site-dir", str(root / "site")], env, REPO, timeout)
     return out
@@ -110,14 +111,16 @@ def main() -> None:
     ap.add_argument("--sizes", default="400,20000", help="tree sizes (default 400,20000)")
     ap.add_argument("--build-sizes", default="400,20000", help="sizes that also run kb build ('' for none)")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds one command may take (default 1800)")
+    ap.add_argument("--commands", default="check,collect,build", help="which to run (default check,collect,build)")
     args = ap.parse_args()
+    commands = set(args.commands.split(","))
     sizes = [int(s) for s in args.sizes.split(",") if s]
     builds = {int(s) for s in args.build_sizes.split(",") if s}
     print(f"load average at start: {os.getloadavg()[0]:.1f}", flush=True)
     rows = {}
     with tempfile.TemporaryDirectory(prefix="kb-budget-") as tmp:
         for n in sizes:
-            rows[n] = figures(n, n in builds, args.timeout, Path(tmp))
+            rows[n] = figures(n, n in builds, args.timeout, Path(tmp), commands)
             print(f"N={n:,}: " + ", ".join(f"{k} {v[0]:.1f} ({v[1]:.1f}){'' if v[2] in ('ok', '') else ' ' + v[2]}"
                                            for k, v in rows[n].items()), f"load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
