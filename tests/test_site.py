@@ -237,7 +237,9 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     page = (built / "es" / "mini" / "shooting.html").read_text()
     meta = json.loads(html.unescape(re.search(r'<meta name="kb-search" content="([^"]*)">', page)[1]))
     assert meta["data"] == "../kb-search-es.js" and meta["root"] == "../" and meta["lang"] == "es"
-    assert '<script src="../../kb-search-engine.js"></script>' in page and '<script src="../../kb-search.js"></script>' in page
+    # deferred: none of our scripts holds up the first paint (issue 29)
+    assert '<script src="../../kb-search-engine.js" defer></script>' in page and '<script src="../../kb-search.js" defer></script>' in page
+    assert all(" defer" in tag for tag in re.findall(r'<script src="[^"]*kb-[^"]*"[^>]*>', page)), page
     home = (built / "en" / "index.html").read_text()
     assert json.loads(html.unescape(re.search(r'<meta name="kb-search" content="([^"]*)">', home)[1]))["data"] == "kb-search-en.js"
     assert '<html lang="es"' in page
