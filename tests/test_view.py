@@ -56,3 +56,23 @@ def test_a_ruling_shows_its_question_once(kb) -> None:
     ruling = next(e for e in kb.entries.values() if e.kind == "ruling")
     page = markdown(entry_view(ruling, "en", _titles(kb)), _titles(kb))
     assert page.count("Question") == 1
+
+
+def test_a_name_shows_as_written_while_prose_keeps_its_emphasis():
+    """A title's ``*``, ``_``, backtick and backslash are letters on the page ("7*7" is not "77"); the
+    writers' own ``**bold**`` in prose stays bold."""
+    import html as html_lib
+    import re
+
+    import markdown as md
+
+    from kb.site.render import escape, inline
+
+    def shown(markdown_text: str) -> str:
+        return html_lib.unescape(re.sub(r"<[^>]+>", "", md.markdown(markdown_text)))
+
+    title = r"7*7}} ${7*7} *a* _b_ `c` d\e <i>"
+    assert shown(f"# {escape(title)}") == title
+    assert shown(f"[{escape(title)}](x.md)") == title
+    prose = md.markdown(inline("**Duración.** Un turno.", "es", lambda _id: None))
+    assert "<strong>Duración.</strong>" in prose

@@ -37,12 +37,21 @@ def label(key: str, lang: str) -> str:
 
 
 _MARKUP = str.maketrans({"[": "&#91;", "]": "&#93;", "{": "&#123;", "}": "&#125;"})
+# In a name, a title or a value Markdown's emphasis and code marks are letters too ("7*7" is not "77").
+_NAME = str.maketrans({"*": "&#42;", "_": "&#95;", "`": "&#96;", "\\": "&#92;"})
 _UNSAFE_CODE = re.compile(r"[`{}\n\r\\]|^\s|\s$")
 _CODE = str.maketrans({"`": "&#96;", "*": "&#42;", "_": "&#95;", "\\": "&#92;", "|": "&#124;"})
 
 
 def escape(text: str) -> str:
-    """Escape HTML, Markdown link brackets and attribute-list braces in content text."""
+    """Escape a name, title or value for Markdown: HTML, link brackets, attribute-list braces and the
+    emphasis and code marks, so that it shows exactly as written."""
+    return _escape_prose(text).translate(_NAME)
+
+
+def _escape_prose(text: str) -> str:
+    """Escape content prose: HTML, link brackets and attribute-list braces; its Markdown emphasis
+    (``**Duración.**``) stays the writer's."""
     return html.escape(str(text), quote=False).translate(_MARKUP)
 
 
@@ -75,10 +84,10 @@ def inline(text: str, lang: str, titles: Callable[[str], Text | None], link_to: 
     """Content text as Markdown: escaped, with ``{@kind id|display}`` links resolved."""
     out, last = [], 0
     for m in LINK.finditer(text):
-        out.append(escape(text[last:m.start()]))
+        out.append(_escape_prose(text[last:m.start()]))
         out.append(ref(m["target"], lang, titles, link_to, m["anchor"], m["display"]))
         last = m.end()
-    out.append(escape(text[last:]))
+    out.append(_escape_prose(text[last:]))
     return "".join(out)
 
 
