@@ -100,3 +100,27 @@ def test_a_resolver_that_crashes_is_an_error_item_not_a_crash(pytester: pytest.P
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(["content/g/rules/broken.yaml:7: example 'zero' of 'g.broken' error",
                                  "  ZeroDivisionError: division by zero"])
+
+
+def test_the_tree_of_a_folder_is_found_once_for_all_its_files(pytester: pytest.Pytester,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding the tree globs every folder above a file: asked per file, collecting a kind of 1,800 entries
+    listed its folder 1,800 times (issue 28, docs/benchmarks.md "fourth round")."""
+    import kb.pytest_plugin as plugin
+
+    make(pytester)
+    for n in range(5):
+        pytester.makefile(".yaml", **{f"content/g/rules/shoot{n}": ENTRY.replace("{MISS}", "false")
+                                      .replace("id: g.shoot", f"id: g.shoot{n}")})
+    asked: list[str] = []
+    find_root = plugin.find_root
+
+    def counting(path):  # type: ignore[no-untyped-def]
+        asked.append(str(path))
+        return find_root(path)
+
+    monkeypatch.setattr(plugin, "find_root", counting)
+    result = pytester.runpytest("--collect-only", "-q", "content")
+    result.stdout.fnmatch_lines(["24 tests collected*"])
+    folders = {str(pytester.path / "content" / "g"), str(pytester.path / "content" / "g" / "rules")}
+    assert len(asked) == len(folders), asked
