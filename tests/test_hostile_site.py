@@ -430,6 +430,31 @@ def _probe_page(page, url: str) -> int:
     return moves
 
 
+def _probe_at_widths(chromium, pages: list[Path], after_page=None, after_width=None) -> tuple[int, list[str]]:  # type: ignore[no-untyped-def]
+    """``_probe_page`` over ``pages`` at each of ``WIDTHS``, a fresh context per width; ``after_page(page, width,
+    path)`` and ``after_width(page, width)`` add a test's own checks. Returns the pointer moves made and what ran
+    (dialogs' messages, pages where ``window.__pwned`` got set)."""
+    ran: list[str] = []
+    moves = 0
+    for width, height in WIDTHS:
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.on("dialog", lambda d: (ran.append(d.message), d.dismiss()))
+            for path in pages:
+                moves += _probe_page(page, path.as_uri())
+                if page.evaluate("typeof window.__pwned") != "undefined":
+                    ran.append(f"{width}: {path}")
+                if after_page:
+                    after_page(page, width, path)
+            if after_width:
+                after_width(page, width)
+        finally:
+            context.close()
+    return moves, ran
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 def test_the_whole_page_probe_catches_a_live_tooltip(chromium) -> None:
@@ -464,25 +489,17 @@ def test_no_script_runs_from_the_menu_contents_header_footer_or_tooltips(chromiu
     on the game page, two entry pages and the glossary, in both languages: ``window.__pwned`` stays unset."""
     pages = [p for lang in ("es", "en") for p in (whole_page_site / lang / "y").glob("*.html")]
     assert len(pages) >= 6, pages
-    ran: list[str] = []
-    moves = 0
-    for width, height in WIDTHS:
-        context = chromium.new_context(viewport={"width": width, "height": height})
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            page.on("dialog", lambda d: (ran.append(d.message), d.dismiss()))
-            cut = 0
-            for path in pages:
-                moves += _probe_page(page, path.as_uri())
-                cut += page.evaluate("() => Array.from(document.querySelectorAll('.md-ellipsis, .md-nav__link'))"
-                                     ".filter(e => e.scrollWidth > e.clientWidth).length")
-                if page.evaluate("typeof window.__pwned") != "undefined":
-                    ran.append(f"{width}: {path}")
-            if width >= 1280:
-                assert cut > 0, f"no name is cut off at {width}: the tooltip path is not exercised"
-        finally:
-            context.close()
+    cut: dict[int, int] = {}
+
+    def count_cut(page, width: int, _path: Path) -> None:  # type: ignore[no-untyped-def]
+        cut[width] = cut.get(width, 0) + page.evaluate(
+            "() => Array.from(document.querySelectorAll('.md-ellipsis, .md-nav__link'))"
+            ".filter(e => e.scrollWidth > e.clientWidth).length")
+
+    moves, ran = _probe_at_widths(chromium, pages, after_page=count_cut)
+    for width, _height in WIDTHS:
+        if width >= 1280:
+            assert cut[width] > 0, f"no name is cut off at {width}: the tooltip path is not exercised"
     assert moves > 1000
     assert ran == []
 
@@ -555,28 +572,16 @@ def test_no_script_runs_from_text_a_translators_po_brings(chromium, po_site: tup
     site, texts = po_site
     pages = sorted((site / "en" / "y").glob("*.html"))
     assert len(pages) >= 3, pages
-    ran: list[str] = []
-    moves = 0
-    for width, height in WIDTHS:
-        context = chromium.new_context(viewport={"width": width, "height": height})
-        try:
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            page.on("dialog", lambda d: (ran.append(d.message), d.dismiss()))
-            for path in pages:
-                moves += _probe_page(page, path.as_uri())
-                if page.evaluate("typeof window.__pwned") != "undefined":
-                    ran.append(f"{width}: {path}")
-            page.goto((site / "en" / "y" / "a.html").as_uri())
-            shown = page.evaluate("() => [document.querySelector('.md-content h1').textContent,"
-                                  " document.querySelector('[data-md-component=header-topic] .md-ellipsis').textContent,"
-                                  " document.title]")
-            title = texts["y.a|title"]
-            assert title in shown[1] and title in shown[2] and texts["y|name"] in shown[2], shown
-            # the heading, as text up to the Markdown emphasis: '7*7}} ${7*7' shows its asterisks as emphasis there
-            # (a title's `*` and `_` are Markdown: known, docs/reliability.md; not markup, nothing runs)
-            assert title.split("{{")[0] in shown[0], shown
-        finally:
-            context.close()
+
+    def shows_the_text(page, _width: int) -> None:  # type: ignore[no-untyped-def]
+        page.goto((site / "en" / "y" / "a.html").as_uri())
+        shown = page.evaluate("() => [document.querySelector('.md-content h1').textContent,"
+                              " document.querySelector('[data-md-component=header-topic] .md-ellipsis').textContent,"
+                              " document.title]")
+        title = texts["y.a|title"]
+        assert title in shown[1] and title in shown[2] and texts["y|name"] in shown[2], shown
+        assert title in shown[0], shown  # the heading too: a title's `*` and `_` are letters, not emphasis
+
+    moves, ran = _probe_at_widths(chromium, pages, after_width=shows_the_text)
     assert moves > 500
     assert ran == []
