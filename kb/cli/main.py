@@ -330,7 +330,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
-        parser._print_message(f"kb {_version()}\n", sys.stdout)
+        sys.stdout.write(f"kb {_version()}\n")
         parser.exit()
 
 
