@@ -82,6 +82,25 @@ def test_cli_json_and_text(root: Path) -> None:
     assert code == 0 and "query cut" in err
 
 
+def test_cli_names_the_files_whose_entries_it_cannot_search(root: Path) -> None:
+    """A file that does not parse gives no entry to the index: ``kb search`` says which, as ``kb check`` does, and
+    exits 1 after the results of the rest, on the run that builds the index and on the next, which finds it fresh;
+    once the file is mended, no warning and exit 0."""
+    path = root / "h/rules/melee.yaml"
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("title:", "title: [unclosed", 1), encoding="utf-8")
+    check = [line for line in cli("check")[1].splitlines() if line.startswith("content/h/rules/melee.yaml:")]
+    assert check and "error[" in check[0]
+    for _ in range(2):
+        code, out, err = cli("search", "melee", "--json")
+        assert code == 1 and "h.melee" not in out and "g.melee" in out
+        assert check[0] in err.splitlines(), err
+        assert "1 file(s) do not load" in err and "Traceback" not in err
+    path.write_text(good, encoding="utf-8")
+    code, out, err = cli("search", "melee", "--json")
+    assert code == 0 and "h.melee" in out and "do not load" not in err and "error" not in err
+
+
 def test_built_on_first_use_then_fresh_without_loading(root: Path) -> None:
     index = SearchIndex(root)
     assert index.changes()[0] == "missing"

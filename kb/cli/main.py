@@ -191,11 +191,25 @@ def _ready_index(root: Path, query: str, err: TextIO) -> "SearchIndex | None":
         index.ensure(lambda: _kb_class().load(root), progress=lambda message: print(message, file=err))
         for problem in index.unreadable.values():  # as kb check says it; their entries are not searched
             err.write(problem.format() + "\n")
+        _say_not_loaded(index, err)
         return index
     except OSError as exc:  # a full disk, a read-only cache folder
         err.write(f"kb search: cannot write the search index: {os_problem(exc, unnamed=str(index.dir))}; "
                   "the index as it was is kept (KB_CACHE may name a folder with room, that you may write)\n")
         return None
+
+
+def _say_not_loaded(index: "SearchIndex", err: TextIO) -> None:
+    """The files whose entries the index lacks because they do not load, each as ``kb check`` says it, then one
+    warning line: a search must not look complete when it is not."""
+    said = {p.format() for p in index.unreadable.values()}
+    shown = {d.format(): d for d in index.not_loaded() if d.format() not in said}
+    for line in shown:
+        err.write(line + "\n")
+    files = len({d.location.path for d in shown.values()})
+    if files:
+        err.write(f"kb search: warning: {files} file(s) do not load (above): their entries are not searched; "
+                  "fix them (kb check) for complete results\n")
 
 
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -213,7 +227,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("\n")
     else:
         _say_hits(result, out)
-    return EXIT_ERRORS if index.unreadable else EXIT_OK  # the results, but not of every file
+    return EXIT_ERRORS if index.unreadable or index.not_loaded() else EXIT_OK  # the results, but not of every file
 
 
 def _say_hits(result: "Result", out: TextIO) -> None:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Protocol
 
 from kb.core.model import Entry, Game
 from kb.core.plain import Plain, plain
 from kb.link.linker import Graph, Link
 from kb.mechanics import Registry
+
+if TYPE_CHECKING:
+    from kb.core.diagnostics import Diagnostic
 
 __all__ = ["ConceptView", "Linked"]
 
@@ -87,3 +90,6 @@ class Linked(Protocol):
 
     def concepts(self) -> list[ConceptView]:
         """Every concept."""
+
+    def not_loaded(self, games: Iterable[str] | None = None) -> list[Diagnostic]:
+        """Errors of the files that gave no entry (their entries are missing from every later stage)."""

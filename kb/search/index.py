@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 14
+VERSION = 15
 """Bump when documents or the schema change: older indexes are rebuilt."""
 WORDS = "words.txt"
 """A generation's copy of ``wordfreq``'s lists as the word list reads them (:class:`kb.search.words.Lists`)."""
@@ -400,8 +400,17 @@ class SearchIndex:
     def _write_meta(self, gen: Path, kb: "Linked") -> None:
         atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
         atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
-        manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time()}
+        manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time(),
+                    "not_loaded": [_located(d, kb.root) for d in kb.not_loaded()]}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
+
+    def not_loaded(self) -> list[Diagnostic]:
+        """The errors of the content files the served index holds no entry of (a file that does not parse, a
+        duplicate id...: :meth:`kb.KnowledgeBase.not_loaded` when the index was written), as ``kb check`` gives them;
+        none when there is no index."""
+        manifest = self._manifest()
+        return [Diagnostic(d["code"], d["severity"], d["message"], Location(self.root / d["path"], d["line"], d["column"]))
+                for d in (manifest or {}).get("not_loaded", ())]
 
     def _build(self, kb: "Linked", search: Any) -> None:
         gen = self.dir / f"gen-{time.time_ns()}-{os.getpid()}"
@@ -451,10 +460,21 @@ def _readable(path: str) -> None:
         os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # the system's reason (or, where access() is wrong, no error)
 
 
+def _located(d: Diagnostic, root: Path) -> dict[str, Any]:
+    """A diagnostic as the manifest keeps it: its path relative to the content folder (the working folder may change)."""
+    path = os.path.relpath(os.path.abspath(d.location.path), os.path.abspath(root))
+    return {"path": path, "line": d.location.line, "column": d.location.column, "code": d.code, "severity": d.severity,
+            "message": d.message}
+
+
+_LOCATED = {"path": str, "line": int, "column": int, "code": str, "severity": str, "message": str}
+
+
 def _manifest_shape(data: dict[str, Any]) -> bool:
     """True when a manifest holds what :meth:`SearchIndex._write_meta` writes."""
-    files, entries = data.get("files"), data.get("entries")
-    return (isinstance(files, dict) and isinstance(entries, dict)
+    files, entries, broken = data.get("files"), data.get("entries"), data.get("not_loaded")
+    return (isinstance(files, dict) and isinstance(entries, dict) and isinstance(broken, list)
+            and all(isinstance(d, dict) and all(isinstance(d.get(k), t) for k, t in _LOCATED.items()) for d in broken)
             and all(isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
                     and isinstance(v[2], str) for v in files.values())
             and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in entries.values()))
