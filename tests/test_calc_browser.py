@@ -179,7 +179,7 @@ def _calc_requests(pg, url: str) -> list[str]:
     pg.on("request", lambda r: seen.append(r.url))
     pg.goto(url)
     pg.wait_for_load_state("networkidle")
-    return [u.rsplit("/", 1)[-1] for u in seen if "kb-calc" in u]
+    return [u.rsplit("/", 1)[-1] for u in seen if "kb-calc" in u or "/kb-py/" in u]
 
 
 def test_a_page_without_a_calculator_requests_no_calculator_file(page, base: str, kb: KnowledgeBase) -> None:

@@ -15,7 +15,8 @@ import pytest
 from kb.api import KnowledgeBase
 from kb.mechanics import RuleError
 from kb.mechanics.space import plain, takes_choices
-from kb.site.calc import calc_site
+from kb.site import calc_runtime
+from kb.site.calc import IN_PAGE, calc_site
 from kb.site.structure import entry_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,12 +70,20 @@ def _data(text: str) -> dict:
 
 def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
     _, site = built
-    assert all("<" not in text and site.sizes[path] == len(text.encode()) for path, text in site.files.items())
-    heads = {path for path in site.files if not re.search(r"-\d+\.js$", path)}
-    assert heads and all(re.search(r'data-kb-file="([^"]+)"', f).group(1) in heads for fs in site.forms.values() for f in fs)
+    assert all(site.sizes[path] == len(text.encode()) for path, text in site.files.items())
+    assert all("<" not in text for path, text in site.files.items() if not path.startswith("kb-py/pyodide"))  # data only
+    heads = {re.search(r'data-kb-file="([^"]+)"', f).group(1) for fs in site.forms.values() for f in fs}
+    assert heads and heads <= set(site.files)  # (a head's key may be all digits, like a shard's number)
+    shards = {p for p in site.files if re.search(r"-\d+\.js$", p) and p.rsplit("-", 1)[0] + ".js" in heads}
+    assert set(site.files) == heads | shards | {p for p in site.files if p.startswith("kb-py/")}
     for head in heads:
         data = _data(site.files[head])
         total, n = math.prod(f["n"] for f in data["fields"]), 0
+        if "py" in data:  # answered by the page's Python: no shards, the runtime beside the pages
+            assert total > IN_PAGE and not any(p.startswith(head.removesuffix(".js") + "-") for p in site.files), head
+            assert {"kb-py/kb-py-wasm.js", "kb-py/kb-py-bundle.js", "kb-py/pyodide.js"} <= set(site.files)
+            continue
+        assert total <= 3 * 8192 or calc_runtime.available() is False, head
         assert data["shard"] % (data["fields"][-1]["n"] if data["fields"] else 1) == 0  # whole runs of the odds field
         while (path := head.removesuffix(".js") + f"-{n}.js") in site.files:
             shard = _data(site.files[path])
@@ -82,6 +91,13 @@ def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
             assert max(shard["index"]) < len(shard["outcomes"])
             n += 1
         assert n * data["shard"] >= total > (n - 1) * data["shard"], head
+
+
+@pytest.fixture
+def tree(tree, monkeypatch):
+    """A content tree built without the page's Python: its spaces are enumerated (and cached) by the build."""
+    monkeypatch.setattr(calc_runtime, "available", lambda: False)
+    return tree
 
 
 GAME_NAMED = {"g/a.yaml": """\

@@ -32,18 +32,21 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from weakref import WeakKeyDictionary
 
 from kb.core import cache
-from kb.core.locale import LANGS, catalog_path, number, percent, pgettext
+from kb.core.locale import LANGS, catalog_path, number, pgettext
 from kb.core.model import Entry, Example, Text
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
-from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, answer, call, space, takes_choices
+from kb.mechanics.procedures import flatten_steps
+from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
-from kb.view.worked import refusal_sentence, value_shower
+from kb.site import calc_runtime
+from kb.site.calc_py import UNBOUNDED
+from kb.site.calc_words import Strings, Words, interned, said
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "SCRIPT", "SHARD", "slot", "head_path"]
+__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
 """The calculators' script (``kb/site/assets/``), loaded only by pages that have a calculator."""
@@ -51,6 +54,10 @@ SCRIPT = "kb-calc.js"
 SHARD = 2048
 """Combinations one shard holds (rounded down to a multiple of the last field's count, so that an odds table,
 which varies the last field, reads one shard)."""
+
+IN_PAGE = SHARD
+"""Past this many combinations a form is answered by the page's Python when it can be (kb/site/calc_py.py), not
+enumerated by the build: every form the build enumerates fits one shard (docs/site.md has the measurements)."""
 
 STALLS = 3
 """Calls of one space past the time limit after which the rest of it is answered ``resolver-failed`` (a hung
@@ -65,6 +72,8 @@ class Calculator:
     example: Example
     resolver: Resolver
     space: Space
+    py: bool = False
+    """Answered in the page by the resolver itself under Pyodide (:mod:`kb.site.calc_py`), not from build-time data."""
 
     @property
     def own_names(self) -> dict[str, Any]:
@@ -83,15 +92,33 @@ class Calculator:
         return hashlib.sha256(raw.encode()).hexdigest()[:12]
 
 
-def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], budget: int = MAX_COMBINATIONS) -> list[Calculator]:
+def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], budget: int = MAX_COMBINATIONS,
+                in_page: bool | None = None) -> list[Calculator]:
     """The entry's calculators: one per resolver its examples use that takes a number or a choice, from its first
-    example, each within ``budget`` combinations."""
+    example. A space of more than ``IN_PAGE`` combinations is answered in the page by Python (every field
+    editable) when ``in_page`` (default: the pinned Pyodide is installed, :mod:`kb.site.calc_runtime`) and the
+    resolver can run there; any other is enumerated at build time: whole up to ``WHOLE_SPACE``, else held
+    within ``budget``."""
+    page_python = calc_runtime.available() if in_page is None else in_page
     out: dict[str, Calculator] = {}
     for ex in entry.examples:
         res = resolver_of(ex.mechanic)
         if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
-            out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget))
+            whole = space(res, ex.given, UNBOUNDED, UNBOUNDED)
+            if whole.size > IN_PAGE and page_python and _runs_in_page(res, ex):
+                out[ex.mechanic] = Calculator(entry, ex, res, whole, py=True)
+            else:
+                out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget))
     return list(out.values())
+
+
+def _runs_in_page(res: Resolver, ex: Example) -> bool:
+    """Whether the page's Python can answer ``res`` from ``ex``: it reads no other entry (no context) and the
+    example's inputs are JSON as they are (the page rebuilds the space from them)."""
+    try:
+        return not res.wants_context and json.loads(json.dumps(dict(ex.given))) == dict(ex.given)
+    except (TypeError, ValueError):
+        return False
 
 
 def slot(n: int) -> str:
@@ -131,6 +158,8 @@ class CalcSite:
     """Spaces enumerated and worded by this build."""
     kept: set[Path] = field(default_factory=set)
     """The cache files this build read or wrote."""
+    python: bool = False
+    """Whether some form is answered by the page's Python (then the runtime is among the files)."""
 
 
 _WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], tuple[dict[str, Any], Path | None]]]" = WeakKeyDictionary()
@@ -198,20 +227,13 @@ def _cache_file(kb: "Linked", calc: Calculator, lang: str) -> Path | None:
     return cache.cache_dir(kb.root, "calc", kb.cache_base) / f"{_digest(raw)}-{lang}.json"
 
 
-def _said(found: Any) -> Any:
-    """A name as the cache records it."""
-    if found is None:
-        return None
-    return [found.es, found.en] if isinstance(found, Text) else str(found)
-
-
-def _still_true(record: Any, kb: "Linked", calc: Calculator, words: "_Words") -> dict[str, Any] | None:
+def _still_true(record: Any, kb: "Linked", calc: Calculator, words: Words) -> dict[str, Any] | None:
     """The cached worded space if the record is for this space and every name and entry it read is unchanged."""
     parts = _parts(record, calc.key)
     if parts is None:
         return None
     names, read, data = parts
-    if any(_said(words.find(v)) != said for v, said in names.items()):
+    if any(said(words.find(v)) != was for v, was in names.items()):
         return None
     if any(_entry_digest(kb, i) != d for i, d in read.items()):
         return None
@@ -248,7 +270,7 @@ def _well_shaped(data: dict[str, Any], calc: Calculator) -> bool:
     return all(isinstance(k, int) and 0 <= k < len(rows) for k in index)
 
 
-def _worded(kb: "Linked", calc: Calculator, lang: str, words: "_Words", out: CalcSite) -> dict[str, Any]:
+def _worded(kb: "Linked", calc: Calculator, lang: str, words: Words, out: CalcSite) -> dict[str, Any]:
     """A space's answers worded in ``lang``: remembered, else cached, else enumerated and worded (then cached)."""
     memo = _WORDED.setdefault(kb, {})
     if (calc.key, lang) not in memo:
@@ -266,14 +288,14 @@ def _worded(kb: "Linked", calc: Calculator, lang: str, words: "_Words", out: Cal
     return data
 
 
-def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: "_Words",
+def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: Words,
                      memo: dict[tuple[str, str], tuple[dict[str, Any], Path | None]]) -> None:
     """Enumerate a space once and word it in ``lang`` and every other language not yet remembered (each cached)."""
     results, read = _answers(kb, calc)
     for other in (lang, *sorted(set(LANGS) - {lang})):
         if (calc.key, other) in memo:
             continue
-        w = words if other == lang else _Words(calc, other, words.names)
+        w = words if other == lang else Words(calc.resolver, calc.own_names, other, words.names)
         w.seen.clear()
         data = _word_space(calc, results, w, other)
         path = _cache_file(kb, calc, other)
@@ -293,83 +315,7 @@ def _tidy(kb: "Linked", lang: str, keep: set[Path]) -> None:
         pass  # a cache that cannot be tidied is not an error
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?:…" else text + "."
-
-
-class _Words:
-    """How one calculator's values, labels and answers read in one language (the names it looked up are in ``seen``)."""
-
-    def __init__(self, calc: Calculator, lang: str, names: Callable[[str], Any]) -> None:
-        self.calc, self.lang, self.res, self.names = calc, lang, calc.resolver, names
-        own_names = calc.own_names
-        self.seen: dict[str, Any] = {}
-
-        def find(value: str) -> Any:
-            if value in own_names:
-                return Text(own_names[value]["es"], own_names[value].get("en"))
-            return names(value)
-
-        def noted(value: str) -> Any:
-            found = find(value)
-            self.seen[value] = _said(found)
-            return found
-
-        self.find = find
-        self.show = value_shower(lang, self.res, noted)
-        self._steps: dict[str, str] = {}
-
-    def step(self, s: Any) -> str:
-        """A step as a sentence (the same step, with the same values, is worded once)."""
-        key = json.dumps([s.templates, s.text.es if s.templates is None else None, s.values], sort_keys=True, default=repr)
-        if key not in self._steps:
-            self._steps[key] = _sentence(s.say(self.lang, self.show))
-        return self._steps[key]
-
-    def word(self, key: str) -> str:
-        label = self.res.label(key, self.lang)
-        if label:
-            return label
-        found = self.find(key)
-        self.seen[key] = _said(found)
-        return found.best(self.lang) if found is not None else key
-
-    def label(self, f: Field) -> str:
-        parts: list[str] = []
-        for step in f.path:
-            parts.append(str(step + 1) if isinstance(step, int) else self.word(str(step)))
-        return " · ".join(parts)
-
-    def chance(self, result: Outcome) -> tuple[str, str, str] | None:
-        """The odds sentence, the event and the odds in short (``7/12 ≈ 58,3 %``; ``100 %``) (``None`` without named odds)."""
-        ch = result.chance
-        if ch is None or not ch.event.get(self.lang):
-            return None
-        p, event = ch.probability, ch.event.best(self.lang)
-        fraction = f"{p.numerator}/{p.denominator}"
-        if p.denominator == 1:
-            line = pgettext(self.lang, "site", "calc_chance_whole").format(event=event, percent=percent(p, self.lang))
-            return line, event, percent(p, self.lang)
-        line = pgettext(self.lang, "site", "calc_chance").format(event=event, fraction=fraction, percent=percent(p, self.lang))
-        return line, event, f"{fraction} ≈ {percent(p, self.lang)}"
-
-    def outcome(self, result: Outcome | Refusal) -> list[Any]:
-        """One answer as words: [answer JSON, steps, [label, value] pairs, odds (sentence, event, short), refusal]."""
-        data = json.dumps(answer(result), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        if isinstance(result, Refusal):
-            reason = _sentence(result.error.step.say(self.lang, self.show)) if result.error is not None else None
-            return [data, [], [], None, refusal_sentence(result.kind or "forbidden", reason, None, self.lang)]
-        steps = [self.step(s) for s in result.trace]
-        pairs = [[self.word(k), self.show(v)] for k, v in result.values.items() if v is not None]
-        odds = self.chance(result)
-        return [data, steps, pairs, list(odds) if odds else None, None]
-
-
-def _field_data(f: Field, words: _Words, lang: str) -> dict[str, Any]:
+def _field_data(f: Field, words: Words, lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {"name": f.name, "kind": f.kind, "label": words.label(f), "n": len(f.values), "optional": f.optional}
     if f.kind in ("integer", "number"):
         out.update(min=f.bounds["minimum"], max=f.bounds["maximum"], step=f.bounds.get("multipleOf", 1),
@@ -420,18 +366,18 @@ def _numbered(sp: Space, order: list[int], pos: tuple[int, ...]) -> int:
     return n
 
 
-def _word_space(calc: Calculator, results: list[Outcome | Refusal], words: _Words, lang: str) -> dict[str, Any]:
+def _word_space(calc: Calculator, results: list[Outcome | Refusal], words: Words, lang: str) -> dict[str, Any]:
     """The space as the data holds it: its fields in numbering order (the odds field last), the distinct answers
     as words, and each combination's answer (``index``, in that numbering)."""
     sp = calc.space
     odds = _odds_field(calc, results)
     order = [i for i in range(len(sp.variable)) if i != odds] + ([odds] if odds is not None else [])
-    strings = _Strings()
+    strings = Strings()
     rows: list[list[Any]] = []
     seen: dict[str, int] = {}
     index = [0] * sp.size
     for pos, result in zip(sp.combinations(), results, strict=True):
-        row = _interned(words.outcome(result), strings)
+        row = interned(words.outcome(result), strings)
         sig = json.dumps(row)
         if sig not in seen:
             seen[sig] = len(rows)
@@ -442,32 +388,12 @@ def _word_space(calc: Calculator, results: list[Outcome | Refusal], words: _Word
             "index": index}
 
 
-class _Strings:
-    """One table of distinct strings per data file."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-        self._at: dict[str, int] = {}
-
-    def __call__(self, text: str) -> int:
-        if text not in self._at:
-            self._at[text] = len(self.items)
-            self.items.append(text)
-        return self._at[text]
-
-
 def _row(data: Mapping[str, Any], k: int) -> list[Any]:
     """The ``k``-th distinct answer of a worded space, its strings spelled out."""
     S = data["strings"]
     ids, steps, pairs, odds, refusal = data["outcomes"][k]
     return [S[ids], [S[x] for x in steps], [[S[a], S[b]] for a, b in pairs], [S[x] for x in odds] if odds else None,
             S[refusal] if refusal is not None else None]
-
-
-def _interned(row: list[Any], strings: _Strings) -> list[Any]:
-    data, steps, pairs, odds, refusal = row
-    return [strings(data), [strings(s) for s in steps], [[strings(a), strings(b)] for a, b in pairs],
-            [strings(x) for x in odds] if odds else None, strings(refusal) if refusal is not None else None]
 
 
 def _messages(lang: str) -> dict[str, str]:
@@ -493,32 +419,99 @@ def _data_files(head: str, data: Mapping[str, Any], lang: str) -> dict[str, str]
     out = {head: _script(head, {"fields": data["fields"], "odds": data["odds"], "shard": size, "words": _messages(lang)})}
     index = data["index"]
     for n, start in enumerate(range(0, len(index), size)):
-        strings, at = _Strings(), {}
+        strings, at = Strings(), {}
         outcomes: list[list[Any]] = []
         local: list[int] = []
         for k in index[start:start + size]:
             if k not in at:
                 at[k] = len(outcomes)
-                outcomes.append(_interned(_row(data, k), strings))
+                outcomes.append(interned(_row(data, k), strings))
             local.append(at[k])
         path = shard_path(head, n)
         out[path] = _script(path, {"strings": strings.items, "outcomes": outcomes, "index": local})
     return out
 
 
+def _in_page(calc: Calculator, words: Words, lang: str, names: dict[str, Any], known: Mapping[str, Any] | None = None
+             ) -> dict[str, Any]:
+    """The head of a form the page's Python answers: its fields (the whole space, the odds field last), the odds
+    field, the messages and ``py``, what :class:`kb.site.calc_py.Calc` rebuilds the space and words answers from
+    (the resolver, the example's inputs, the numbering, the language, the names its answers may show); and
+    ``first``, the example's own answer worked out here for the page as it loads. Pages sharing the space share
+    its head: ``known``, that head's data when another page wrote it first, gives the odds field."""
+    sp, res = calc.space, calc.resolver
+    start = sp.positions(sp.base)
+    assert start is not None  # the example's values are in its own space
+    if known is not None:
+        odds = known["order"][-1] if known["odds"] is not None else None
+    else:
+        odds = _odds_near(sp, res, start)
+    order = [i for i in range(len(sp.variable)) if i != odds] + ([odds] if odds is not None else [])
+    first = words.outcome(call(res, sp.given(start)))
+    spec = {"resolver": res.name, "given": dict(calc.example.given), "order": order,
+            "odds": len(order) - 1 if odds is not None else None, "lang": lang, "own_names": calc.own_names,
+            "names": names}
+    return {"fields": [_field_data(sp.variable[i], words, lang) for i in order], "order": order,
+            "odds": spec["odds"], "shard": 0, "words": _messages(lang), "py": spec, "first": first}
+
+
+def _odds_near(sp: Space, res: Resolver, start: tuple[int, ...]) -> int | None:
+    """The first variable number (not the roll itself) whose values, the others at the example's, change the chance:
+    what an odds table can show for a space too large to look at whole (``_odds_field`` looks at all of it)."""
+    def chance_at(i: int, v: int) -> Any:
+        r = call(res, sp.given(start[:i] + (v,) + start[i + 1:]))
+        return r.chance if isinstance(r, Outcome) else None
+
+    for i, f in enumerate(sp.variable):
+        if f.kind not in ("integer", "number"):
+            continue
+        chances = [c for v in range(len(f.values)) if (c := chance_at(i, v)) is not None]
+        if chances and f.path[0] != chances[0].roll and len({c.probability for c in chances}) > 1:
+            return i
+    return None
+
+
+def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
+    """The names a game's answers may show (its ``names:``, entries and steps), id -> [Spanish, English]."""
+    find = ctx.names(game)
+    meta = ctx.kb.games.get(game)
+    keys = {game, *((meta.data.get("names") or {}) if meta else {})}
+    for e in ctx.kb.entries.values():
+        keys.add(e.id)
+        if e.game == game:
+            keys.add(e.id.removeprefix(game + "."))
+            if e.kind == "sequence":
+                for st in flatten_steps((e.data.get("sequence") or {}).get("steps", [])):
+                    keys |= {str(st.get("id")), f"{e.id}#{st.get('id')}"}
+    return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
+
+
 def calc_site(kb: "Linked", lang: str) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite()
+    tables: dict[str, dict[str, Any]] = {}
+    heads: dict[str, dict[str, Any]] = {}
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
         page = entry_path(entry)
         for n, calc in enumerate(calculators(entry, kb.registry.get)):
-            words = _Words(calc, lang, ctx.names(entry.game))
-            data = _worded(kb, calc, lang, words, out)
+            words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
             head = head_path(calc)
-            if head not in out.files:
-                out.files.update(_data_files(head, data, lang))
+            if calc.py:
+                if entry.game not in tables:
+                    tables[entry.game] = _name_table(ctx, entry.game)
+                data = _in_page(calc, words, lang, tables[entry.game], heads.get(head))
+                out.python = True
+                if head not in heads:
+                    heads[head] = data
+                    out.files[head] = _script(head, {k: v for k, v in data.items() if k != "first"})
+            else:
+                data = _worded(kb, calc, lang, words, out)
+                if head not in out.files:
+                    out.files.update(_data_files(head, data, lang))
             out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data))
+    if out.python:  # the runtime, once per language, only when some form needs it
+        out.files.update(calc_runtime.runtime_files(Path(kb.root)))
     _tidy(kb, lang, out.kept)
     out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out
@@ -528,7 +521,7 @@ def _attr(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _input(calc: Calculator, n: int, i: int, f: Field, words: _Words, var: int | None) -> str:
+def _input(calc: Calculator, n: int, i: int, f: Field, words: Words, var: int | None) -> str:
     fid = f"kb-calc-{n}-{i}"
     label = f'<label for="{fid}">{_attr(words.label(f))}</label>'
     value = _at(calc.space.base, f.path)
@@ -553,7 +546,7 @@ def _number_input(common: str, fid: str, f: Field, value: Any, lang: str) -> str
             f'<small id="{fid}-range">{_attr(_range_words(f, lang))}</small>')
 
 
-def _options(f: Field, value: Any, words: _Words) -> str:
+def _options(f: Field, value: Any, words: Words) -> str:
     """A choice's options, valued by the JSON of each value (``null``: not given)."""
     out = []
     for v in f.values:
@@ -569,16 +562,21 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
-def form_html(calc: Calculator, n: int, words: _Words, head: str, data: Mapping[str, Any]) -> str:
+def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[str, Any]) -> str:
     """The form of one calculator, filled with its example; the result as computed for it."""
     sp, order = calc.space, data["order"]
     var = {id(sp.variable[i]): j for j, i in enumerate(order)}
     fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(sp.fields))
     start = sp.positions(sp.base)
-    first = _row(data, data["index"][_numbered(sp, order, start)]) if start is not None else None
+    if "first" in data:
+        first = data["first"]
+    else:
+        first = _row(data, data["index"][_numbered(sp, order, start)]) if start is not None else None
     result = _result_html(first, words.lang) if first is not None else ""
+    where = posixpath.relpath(calc_runtime.FOLDER, posixpath.dirname(head)) + "/"  # the page sits beside the head
+    py = f' data-kb-py="{_attr(where)}"' if calc.py else ""
     return (f'<form class="kb-calc" data-kb-resolver="{_attr(calc.resolver.name)}" data-kb-space="{calc.key}" '
-            f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}" novalidate '
+            f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}"{py} novalidate '
             f'aria-label="{_attr(pgettext(words.lang, "site", "calc_title"))}">'
             f'<div class="kb-calc-fields">{fields}</div>'
             f'<div class="kb-calc-result" data-kb-outcome="{_attr(first[0] if first else "{}")}" aria-live="polite">{result}</div></form>')

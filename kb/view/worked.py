@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from kb.core.locale import gettext, join, number, percent
 from kb.core.model import Entry, Example, Text
-from kb.examples.runner import ExampleResult
 from kb.mechanics import KINDS_OF_NO, Resolver, Step
 from kb.mechanics.procedures import flatten_steps
+
+if TYPE_CHECKING:
+    from kb.examples.runner import ExampleResult
 
 __all__ = ["Names", "ExampleView", "WorkedStep", "Pair", "name_finder", "example_view", "value_shower", "refusal_sentence"]
 

@@ -94,9 +94,9 @@
 
   /* The chance for each value of the number the odds turn on, the other fields as set. The odds field is the
    * last in the numbering and a shard holds whole runs of it, so every row is in the shard at hand. */
-  function oddsTable(box, head, shard, n, pos, o) {
+  function oddsTable(box, head, shard, at, pos, o) {
     if (head.odds == null || !o[3]) return;
-    var S = shard.strings, f = head.fields[head.odds], off = f.optional ? 1 : 0, at = n % head.shard - pos[head.odds];
+    var S = shard.strings, f = head.fields[head.odds], off = f.optional ? 1 : 0;
     var table = el("table", "kb-calc-odds-table");
     table.appendChild(el("caption", null, fill(head.words.calc_odds_caption, { event: S[o[3][1]], label: f.label })));
     var row0 = el("tr");
@@ -152,6 +152,7 @@
       form.removeAttribute("data-kb-busy");
       return;
     }
+    if (head.py) { inPage(form, head, box, pos); return; }
     var n = numberOf(head.fields, pos), k = Math.floor(n / head.shard), name = shardName(form.getAttribute("data-kb-file"), k);
     var shard = (window.KB_CALC || {})[name];
     if (!shard) {  /* fetch it, then look again: the inputs may have changed meanwhile */
@@ -165,9 +166,80 @@
     box.textContent = "";
     var o = shard.outcomes[shard.index[n % head.shard]];
     showOutcome(box, o, shard, head.words);
-    oddsTable(box, head, shard, n, pos, o);
+    oddsTable(box, head, shard, n % head.shard - (head.odds == null ? 0 : pos[head.odds]), pos, o);
     form.removeAttribute("data-kb-busy");
     form.setAttribute("data-kb-ready", "true");
+  }
+
+  /* Python in the page (kb/site/calc_py.py under Pyodide, docs/site.md): for a space no build enumerates, the
+   * resolver itself answers. The runtime (kb-py/, beside the language's pages) is loaded by <script src> on the
+   * first change of such a form, never before; its wasm, standard library and the engine's bundle come as base64
+   * in those scripts and are handed to Pyodide in place of its fetches (which file:// pages cannot make). */
+  var runtime = null, runtimeWaiting = null, calcs = {};
+
+  function bytes(b64) {
+    var s = atob(b64), a = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) a[i] = s.charCodeAt(i);
+    return a;
+  }
+
+  function scripts(base, names, done) {
+    if (!names.length) { done(true); return; }
+    var s = document.createElement("script");
+    s.onload = function () { scripts(base, names.slice(1), done); };
+    s.onerror = function () { done(false); };
+    s.src = base + names[0];
+    document.head.appendChild(s);
+  }
+
+  function withRuntime(base, done) {
+    if (runtime) { done(runtime); return; }
+    if (runtimeWaiting) { runtimeWaiting.push(done); return; }
+    runtimeWaiting = [done];
+    var finish = function (py) {
+      var waiting = runtimeWaiting;
+      runtimeWaiting = null;
+      runtime = py;
+      waiting.forEach(function (f) { f(py); });
+    };
+    scripts(base, ["kb-py-wasm.js", "kb-py-stdlib.js", "kb-py-lock.js", "kb-py-bundle.js", "pyodide.asm.js", "pyodide.js"], function (ok) {
+      if (!ok || typeof window.loadPyodide !== "function") { finish(null); return; }
+      var files = window.KB_PY || {}, realFetch = window.fetch;
+      window.fetch = function (url) {
+        var name = String((url && url.url) || url).split("/").pop();
+        if (Object.prototype.hasOwnProperty.call(files, name)) {
+          var type = /\.wasm$/.test(name) ? "application/wasm" : "application/zip";
+          return Promise.resolve(new Response(bytes(files[name]), { headers: { "Content-Type": type } }));
+        }
+        return realFetch.apply(this, arguments);
+      };
+      window.loadPyodide({ indexURL: new URL(base, location.href).href, lockFileContents: window.KB_PY_LOCK, packages: [] })
+        .then(function (py) {
+          window.fetch = realFetch;
+          py.unpackArchive(bytes(files["kb-bundle.zip"]), "zip", { extractDir: "/kb-py" });
+          py.runPython("import sys\nsys.path.insert(0, '/kb-py')");
+          finish(py.pyimport("kb.site.calc_py"));
+        }, function () { window.fetch = realFetch; finish(null); });
+    });
+  }
+
+  function inPage(form, head, box, pos) {
+    form.setAttribute("data-kb-busy", "true");
+    var base = form.getAttribute("data-kb-py");
+    withRuntime(base, function (mod) {
+      var shard = null;
+      try {
+        var key = form.getAttribute("data-kb-file");
+        if (mod && !calcs[key]) calcs[key] = mod.Calc.load(JSON.stringify(head.py), "/kb-py/games");
+        if (mod) shard = JSON.parse(calcs[key].answer(JSON.stringify(pos)));
+      } catch (e) { shard = null; }
+      if (!shard) { unreadable(box, head); form.removeAttribute("data-kb-busy"); return; }
+      box.textContent = "";
+      var o = shard.outcomes[shard.index[shard.at]];
+      showOutcome(box, o, shard, head.words);
+      oddsTable(box, head, shard, 0, pos, o);
+      form.removeAttribute("data-kb-busy");
+    });
   }
 
   function start(form) {
@@ -176,7 +248,8 @@
       var run = function () { update(form, head); };
       form.addEventListener("input", run);
       form.addEventListener("change", run);
-      run();
+      if (head && head.py) form.setAttribute("data-kb-ready", "true");  /* the build's answer stands until a change */
+      else run();
     });
   }
 

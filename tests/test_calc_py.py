@@ -1,0 +1,114 @@
+"""The page's Python (issue 30, kb/site/calc_py.py) under CPython: what Pyodide runs in the page, checked here.
+
+For every form the page's Python answers, in both languages: the answer rebuilt from the head's ``py`` part (the
+space from the example's inputs, the numbering, the names table) equals the build's own wording of the resolver's
+answer, at the example's inputs and at random ones, each odds-table row too. And the bundle the page imports
+(kb/site/calc_runtime.py) holds everything that needs: a stdlib-only interpreter answers from it alike.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kb.api import KnowledgeBase
+from kb.mechanics.space import call
+from kb.site.calc import _in_page, _name_table, calculators
+from kb.site.calc_py import Calc
+from kb.site.calc_runtime import bundle
+from kb.site.calc_words import Words
+from kb.site.structure import SiteContext
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(ROOT / "content")
+
+
+def _in_page_forms(kb: KnowledgeBase) -> list[Any]:
+    return [c for e in sorted(kb.entries.values(), key=lambda e: e.id) for c in calculators(e, kb.registry.get, in_page=True)
+            if c.py]
+
+
+def _spelled(shard: dict[str, Any], k: int) -> list[Any]:
+    S = shard["strings"]
+    ids, steps, pairs, odds, refusal = shard["outcomes"][shard["index"][k]]
+    return [S[ids], [S[x] for x in steps], [[S[a], S[b]] for a, b in pairs], [S[x] for x in odds] if odds else None,
+            S[refusal] if refusal is not None else None]
+
+
+def test_every_formerly_held_form_is_answered_in_the_page(kb: KnowledgeBase) -> None:
+    forms = _in_page_forms(kb)
+    assert len(forms) >= 32  # every form whose space was past what a build enumerates (32 held fields before)
+    assert {"hunt-begins.attack", "warlords-of-terra.combat", "malifaux.engaged", "dice.initiative"} <= {
+        c.resolver.name for c in forms}
+    assert all(c.space.size > 2048 for c in forms)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_pages_python_words_the_resolvers_answer_as_the_build(kb: KnowledgeBase, lang: str) -> None:
+    ctx = SiteContext(kb, {}, lang)
+    rng = random.Random(30)
+    checked = 0
+    for calc in _in_page_forms(kb):
+        words = Words(calc.resolver, calc.own_names, lang, ctx.names(calc.entry.game))
+        head = _in_page(calc, words, lang, _name_table(ctx, calc.entry.game))
+        page = Calc(json.loads(json.dumps(head["py"])), calc.resolver)
+        sp, order = calc.space, head["order"]
+        start = sp.positions(sp.base)
+        assert start is not None
+        tries = [start] + [tuple(rng.randrange(len(f.values)) for f in sp.variable) for _ in range(5)]
+        for pos in tries:
+            shard = json.loads(page.answer(json.dumps([pos[i] for i in order])))
+            rows = ([pos] if head["odds"] is None else
+                    [pos[:order[-1]] + (v,) + pos[order[-1] + 1:] for v in range(len(sp.variable[order[-1]].values))])
+            want = [words.outcome(call(calc.resolver, sp.given(p))) for p in rows]
+            assert [_spelled(shard, k) for k in range(len(rows))] == want, (calc.resolver.name, pos)
+            assert _spelled(shard, shard["at"]) == words.outcome(call(calc.resolver, sp.given(pos)))
+            checked += 1
+        assert head["first"] == want_first(calc, words)
+    assert checked >= 6 * 32
+
+
+def want_first(calc: Any, words: Words) -> list[Any]:
+    sp = calc.space
+    start = sp.positions(sp.base)
+    assert start is not None
+    return words.outcome(call(calc.resolver, sp.given(start)))
+
+
+CHILD = """
+import json, sys
+sys.path = [p for p in sys.path if "site-packages" not in p] + [sys.argv[1]]
+from kb.site.calc_py import Calc
+calc = Calc.load(sys.argv[2], sys.argv[1] + "/games")
+print(calc.answer(sys.argv[3]))
+print(sorted({m.split(".")[0] for m in sys.modules} & {"yaml", "jsonschema", "whoosh", "mkdocs", "markdown"}))
+"""
+
+
+def test_the_bundle_alone_answers_alike(kb: KnowledgeBase, tmp_path: Path) -> None:
+    (tmp_path / "b.zip").write_bytes(bundle(ROOT / "content"))
+    with zipfile.ZipFile(tmp_path / "b.zip") as zf:
+        zf.extractall(tmp_path / "x")
+    calc = next(c for c in _in_page_forms(kb) if c.resolver.name == "hunt-begins.attack")
+    ctx = SiteContext(kb, {}, "es")
+    words = Words(calc.resolver, calc.own_names, "es", ctx.names(calc.entry.game))
+    head = _in_page(calc, words, "es", _name_table(ctx, calc.entry.game))
+    positions = json.dumps([0] * len(head["order"]))
+    here = Calc(head["py"], calc.resolver).answer(positions)
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", CHILD, str(tmp_path / "x"), json.dumps(head["py"]), positions],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    answer, imported = done.stdout.splitlines()
+    assert answer == here
+    assert imported == "[]"  # no loader, validator, search or site code: only what the page's Python needs
