@@ -112,3 +112,17 @@ def test_the_bundle_alone_answers_alike(kb: KnowledgeBase, tmp_path: Path) -> No
     answer, imported = done.stdout.splitlines()
     assert answer == here
     assert imported == "[]"  # no loader, validator, search or site code: only what the page's Python needs
+
+
+def test_ci_installs_the_pinned_pyodide() -> None:
+    """.ci/run installs the very release the build looks for; in CI (browser tests required) it is there."""
+    import os
+    import re
+
+    from kb.site.calc_runtime import PYODIDE, available
+
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert set(re.findall(r"pyodide@([0-9.]+)", ci)) == {PYODIDE}
+    assert f'"version": "{PYODIDE}"' in ci
+    if os.environ.get("KB_REQUIRE_BROWSER"):
+        assert available(), f"Pyodide {PYODIDE} is not installed (npm install --prefix ~/.cache/kb-pyodide pyodide@{PYODIDE})"

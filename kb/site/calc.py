@@ -160,6 +160,8 @@ class CalcSite:
     """The cache files this build read or wrote."""
     python: bool = False
     """Whether some form is answered by the page's Python (then the runtime is among the files)."""
+    names: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per game, the names the page's Python may show (each such head holds its game's)."""
 
 
 _WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], tuple[dict[str, Any], Path | None]]]" = WeakKeyDictionary()
@@ -490,7 +492,6 @@ def calc_site(kb: "Linked", lang: str) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite()
-    tables: dict[str, dict[str, Any]] = {}
     heads: dict[str, dict[str, Any]] = {}
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
         page = entry_path(entry)
@@ -498,13 +499,7 @@ def calc_site(kb: "Linked", lang: str) -> CalcSite:
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
             head = head_path(calc)
             if calc.py:
-                if entry.game not in tables:
-                    tables[entry.game] = _name_table(ctx, entry.game)
-                data = _in_page(calc, words, lang, tables[entry.game], heads.get(head))
-                out.python = True
-                if head not in heads:
-                    heads[head] = data
-                    out.files[head] = _script(head, {k: v for k, v in data.items() if k != "first"})
+                data = _in_page_head(calc, words, ctx, head, heads, out)
             else:
                 data = _worded(kb, calc, lang, words, out)
                 if head not in out.files:
@@ -515,6 +510,21 @@ def calc_site(kb: "Linked", lang: str) -> CalcSite:
     _tidy(kb, lang, out.kept)
     out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out
+
+
+def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, heads: dict[str, dict[str, Any]],
+                  out: CalcSite) -> dict[str, Any]:
+    """A form the page's Python answers: its data (``_in_page``), its head written once per space (``heads``), the
+    names table once per game."""
+    game = calc.entry.game
+    if game not in out.names:
+        out.names[game] = _name_table(ctx, game)
+    data = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head))
+    out.python = True
+    if head not in heads:
+        heads[head] = data
+        out.files[head] = _script(head, {k: v for k, v in data.items() if k != "first"})
+    return data
 
 
 def _attr(value: Any) -> str:

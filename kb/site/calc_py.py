@@ -83,7 +83,7 @@ class Calc:
             i = self.order[self.odds]
             at = pos[i]
             runs = [pos[:i] + [v] + pos[i + 1:] for v in range(len(self.space.variable[i].values))]
-        strings, outcomes, index, seen = Strings(), [], [], {}
+        strings, outcomes, index, seen = Strings(), list[list[Any]](), list[int](), dict[str, int]()
         for p in runs:
             row = interned(self.words.outcome(call(self.res, self.space.given(tuple(p)))), strings)
             key = json.dumps(row)

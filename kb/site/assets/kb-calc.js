@@ -225,6 +225,7 @@
 
   function inPage(form, head, box, pos) {
     form.setAttribute("data-kb-busy", "true");
+    box.setAttribute("aria-busy", "true");
     var base = form.getAttribute("data-kb-py");
     withRuntime(base, function (mod) {
       var shard = null;
@@ -233,6 +234,7 @@
         if (mod && !calcs[key]) calcs[key] = mod.Calc.load(JSON.stringify(head.py), "/kb-py/games");
         if (mod) shard = JSON.parse(calcs[key].answer(JSON.stringify(pos)));
       } catch (e) { shard = null; }
+      box.removeAttribute("aria-busy");
       if (!shard) { unreadable(box, head); form.removeAttribute("data-kb-busy"); return; }
       box.textContent = "";
       var o = shard.outcomes[shard.index[shard.at]];
