@@ -5,7 +5,9 @@ among the values its fields offer) and each ``data-kb-outcome`` is compared with
 called directly on the same inputs: identical. A page without a calculator requests no calculator
 file (Chromium's network log); the calculators work from ``file://`` and offline after "save for
 offline play"; out-of-range values give the resolver's message, never a script error; a phone's
-screen and the keyboard are enough; axe-core finds nothing serious.
+screen and the keyboard are enough; axe-core finds nothing serious. A large space (answered by the resolver
+under Pyodide in the page, kb/site/calc_py.py) loads nothing of the runtime until changed, then answers from
+``file://`` and offline after saving its game.
 """
 
 from __future__ import annotations
@@ -308,3 +310,56 @@ def test_axe_finds_nothing_serious_in_the_calculators(page, base: str, axe_scrip
 def test_fractions_in_outcomes_read_as_json_text() -> None:
     """The comparison's own yardstick: a Fraction output is compared as the text the page shows ("7/12")."""
     assert plain({"p": Fraction(7, 12), "xs": (1, 2)}) == {"p": "7/12", "xs": [1, 2]}
+
+
+ATTACK = 'form[data-kb-resolver="hunt-begins.attack"]'
+ATTACK_PAGE = "hunt-begins/rapid-fire.html"
+
+
+def _attack_answer(kb: KnowledgeBase, **given: Any) -> Any:
+    entry, ex = expected_calculators(kb)[(ATTACK_PAGE, "hunt-begins.attack")]
+    return python_answer(kb, entry, "hunt-begins.attack", {**copy.deepcopy(dict(ex.given)), **given})
+
+
+def _python_loaded(pg) -> bool:
+    """Whether the page ran the runtime's scripts (file:// loads are not in the resource timings)."""
+    return pg.evaluate("() => typeof window.loadPyodide === 'function' || typeof window.KB_PY === 'object'")
+
+
+def test_from_file_a_large_space_is_answered_by_the_resolver_in_the_page(page, site: Path, kb: KnowledgeBase) -> None:
+    """hunt-begins.attack (1.7e12 combinations, its fields held before): every field editable; the page's Python
+    starts from file:// on the first change, not before, and gives the resolver's answers, odds table included."""
+    from kb.site.calc_runtime import available
+    if not available():
+        pytest.skip("Pyodide is not installed: the large calculators were built held in part")
+    page.set_default_timeout(180_000)  # the first use starts Pyodide (docs/site.md: 4 s, 9 s at 4x CPU)
+    page.goto((site / "en" / ATTACK_PAGE).as_uri())
+    _forms(page)
+    form = page.locator(ATTACK).first
+    assert form.get_attribute("data-kb-py") and not form.locator("[data-kb-fixed]").count()
+    assert not _python_loaded(page)  # nothing of the runtime until a player changes the form
+    assert _set_and_read(page, form, "skill", "13") == _attack_answer(kb, skill=13)  # still 1 hit (rolls 8, 12)
+    assert _python_loaded(page)
+    rows = form.locator(".kb-calc-odds-table tbody tr")
+    assert rows.count() == 20  # skill 1 to 20, each row the resolver's own chance
+    assert form.locator('.kb-calc-odds-table tr[aria-current="true"] td').first.text_content() == "13"
+    assert _set_and_read(page, form, "wounds", "4") == _attack_answer(kb, skill=13, wounds=4)
+    assert _set_and_read(page, form, "save", '"constitution"') == _attack_answer(kb, skill=13, wounds=4, save="constitution")
+    assert _set_and_read(page, form, "wounds", "7") == {"error": "input-out-of-range", "input": "wounds"}
+    assert page.kb_errors == []
+
+
+def test_offline_a_large_space_is_answered_in_the_page(playwright_persistent, base: str, kb: KnowledgeBase) -> None:
+    from kb.site.calc_runtime import available
+    if not available():
+        pytest.skip("Pyodide is not installed: the large calculators were built held in part")
+    playwright_persistent.set_default_timeout(180_000)
+    pg = playwright_persistent.new_page()
+    pg.goto(f"{base}/es/hunt-begins/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "hunt-begins")
+    playwright_persistent.set_offline(True)
+    pg.goto(f"{base}/es/{ATTACK_PAGE}")  # never visited: from the saved copy, the runtime too
+    _forms(pg)
+    form = pg.locator(ATTACK).first
+    assert _set_and_read(pg, form, "armour_reduction", "5") == _attack_answer(kb, armour_reduction=5)
