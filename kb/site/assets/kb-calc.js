@@ -250,8 +250,10 @@
       var run = function () { update(form, head); };
       form.addEventListener("input", run);
       form.addEventListener("change", run);
-      if (head && head.py) form.setAttribute("data-kb-ready", "true");  /* the build's answer stands until a change */
-      else run();
+      if (head && head.py) {  /* the build's answer stands until a change; the runtime starts when the form is first used */
+        form.addEventListener("focusin", function () { withRuntime(form.getAttribute("data-kb-py"), function () {}); });
+        form.setAttribute("data-kb-ready", "true");
+      } else run();
     });
   }
 
