@@ -74,6 +74,11 @@ def _all_of(value: Any, container: type[Collection[Any]], item: type, size: int 
             and all(isinstance(x, item) for x in value))
 
 
+def _setup(digests: Mapping[str, str]) -> dict[str, str]:
+    """The digests of the games' ``game.yaml`` and ``mechanics.py`` (what every example of a game may read)."""
+    return {k: v for k, v in digests.items() if os.path.basename(k) in ("game.yaml", "mechanics.py")}
+
+
 def _one_of(what: str, value: str | None, allowed: Iterable[str]) -> None:
     """Raise :class:`kb.UnknownValue` when ``value`` is given and not one of ``allowed``."""
     allowed = list(allowed)
@@ -290,6 +295,25 @@ class KnowledgeBase:
     def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:
         """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""
         return _examples.run_examples(self.entries.values(), self.registry, self.data, selectors)
+
+    def run_examples_since(self, before: "KnowledgeBase",
+                           results: Iterable[_examples.ExampleResult]) -> tuple[list[_examples.ExampleResult], int]:
+        """Every example's result, as :meth:`run_examples` gives them, running again only those an edit since
+        ``before`` (an earlier load of the same folder, whose examples gave ``results``) can have changed: the
+        examples of entries whose file changed, every example when a game's ``game.yaml`` or ``mechanics.py``
+        changed, and those whose resolver reads other entries. Also returns how many were run."""
+        by_entry: dict[str, list[_examples.ExampleResult]] = {}
+        for r in results:
+            by_entry.setdefault(r.entry.id, []).append(r)
+        same_tree = before.root == self.root and _setup(before.digests) == _setup(self.digests)
+
+        def kept(entry: Entry) -> list[_examples.ExampleResult] | None:
+            rel = os.path.relpath(entry.path, self.root)
+            if not same_tree or before.digests.get(rel) != self.digests.get(rel):
+                return None
+            return by_entry.get(entry.id, [])
+
+        return _examples.run_examples_again(self.entries.values(), self.registry, self.data, kept)
 
     def wording(self, results: Iterable[_examples.ExampleResult] | None = None) -> list[Diagnostic]:
         """The wording lint of every worked example in both languages (:mod:`kb.view.wording`): raw ids,

@@ -155,6 +155,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def __init__(self) -> None:
         self._build: _Build | None = None
         self._loaded: _Loaded | None = None
+        self._ran: tuple[KnowledgeBase, list[ExampleResult]] | None = None
+        """The last load's knowledge base and its examples' results (a rebuild runs only the examples an edit changed)."""
         self._serving = False
         self._sources: _Sources | None = None
         self._search_kept: dict[str, SearchData] = {}
@@ -175,7 +177,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
-        self._loaded, self._search_kept, self._calc_kept, self._made = None, {}, {}, {}
+        self._loaded, self._ran, self._search_kept, self._calc_kept, self._made = None, None, {}, {}, {}
         self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
         self._dirty = dirty
         self.swap_site = command in ("build", "gh-deploy", "serve")
@@ -191,7 +193,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             beside.end(keep=beside.built)
         if self._sources is not None:
             shutil.rmtree(self._sources.folder, ignore_errors=True)
-        self._sources, self._loaded, self._build, self._made = None, None, None, {}
+        self._sources, self._loaded, self._ran, self._build, self._made = None, None, None, None, {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         langs = self.config.languages
@@ -411,13 +413,14 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if not os.path.isdir(root):
             raise PluginError(f"kb: content folder not found: {root}")
         kb = KnowledgeBase.load(root)
-        results = self._report(kb)
+        results = self._report(kb, self._ran if self._loaded is not None and self._loaded.root == root else None)
         self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)),
                                tuple(sorted({e.game for e in kb.entries.values()})))
         return self._loaded
 
-    def _report(self, kb: KnowledgeBase) -> list[ExampleResult]:
-        """Log the knowledge base's problems (errors as warnings) and run its worked examples, logging failures."""
+    def _report(self, kb: KnowledgeBase, before: tuple[KnowledgeBase, list[ExampleResult]] | None) -> list[ExampleResult]:
+        """Log the knowledge base's problems (errors as warnings) and run its worked examples, logging failures.
+        On a rebuild (``before``: the last load and its results), only the examples an edit can have changed run."""
         warnings = 0
         for d in kb.diagnostics:
             if d.severity == "error" or self.config.fail_on_warnings:
@@ -427,12 +430,17 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 log.debug(d.format())
         if warnings:
             log.info(f"{warnings} knowledge-base warning(s); 'kb check' lists them")
-        results = kb.run_examples()
+        if before is None:
+            results = kb.run_examples()
+            ran = len(results)
+        else:
+            results, ran = kb.run_examples_since(*before)
+        self._ran = (kb, results)
         for r in results:
             if not r.passed:
                 log.warning(r.diagnostic().format())
         ok = sum(r.passed for r in results)
-        log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified")
+        log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified ({ran} run)")
         return results
 
 

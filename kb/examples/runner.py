@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from jsonschema import Draft202012Validator
 
@@ -16,7 +16,7 @@ from kb.mechanics.dice import distribution, parse
 from kb.core.model import Entry, Example
 from kb.core.schema import found, where
 
-__all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "check_chance", "run_example", "run_examples", "select", "Selection",
+__all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
            "parse_selectors"]
 
 
@@ -429,6 +429,27 @@ def run_examples(entries: Iterable[Entry], registry: Registry, lookup: Callable[
     chosen = parse_selectors(selectors)
     return [run_example(e, ex, registry, lookup) for e in entries if chosen.entry(e) for ex in e.examples
             if chosen.example(e, ex)]
+
+
+def run_examples_again(entries: Iterable[Entry], registry: Registry,
+                       lookup: Callable[[str], Mapping[str, Any] | None],
+                       kept: Callable[[Entry], Sequence[ExampleResult] | None]) -> tuple[list[ExampleResult], int]:
+    """Every example's result, as :func:`run_examples` gives them, and how many were run: an entry's results are
+    taken from ``kept`` (what it returns for an entry whose file and resolvers did not change since they were
+    run), except for an example whose resolver reads other entries (``context``), which is run again."""
+    out: list[ExampleResult] = []
+    ran = 0
+    for entry in entries:
+        before = kept(entry)
+        same = before is not None and [r.example.id for r in before] == [ex.id for ex in entry.examples]
+        for i, ex in enumerate(entry.examples):
+            res = registry.get(ex.mechanic)
+            if same and before is not None and res is not None and not res.wants_context:
+                out.append(replace(before[i], entry=entry, example=ex))
+                continue
+            out.append(run_example(entry, ex, registry, lookup))
+            ran += 1
+    return out, ran
 
 
 def _resolver_origin(entry: Any) -> str:

@@ -36,6 +36,7 @@ def main() -> None:
     print(f"pages {fig['pages']:.0f} (both languages), runs {fig['site_runs']:.0f}, load average {os.getloadavg()[0]:.1f}")
     print(f"kb build {fig['site']:.1f} s, plain MkDocs same pages {fig['plain']:.1f} s (medians)")
     print(f"ratio {fig['ratio_med']:.2f}x (range {fig['ratio_min']:.2f}-{fig['ratio_max']:.2f}x; budget {BUDGET}x)")
+    print(f"CPU kb build {fig['site_cpu']:.1f} s, plain {fig['plain_cpu']:.1f} s, ratio {fig['cpu_ratio']:.2f}x (medians)")
     print(f"peak memory kb / plain {fig['site_mem']:.0f} / {fig['plain_mem']:.0f} MiB")
 
 

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -59,6 +60,12 @@ def run(argv: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[
         if proc.returncode not in (0, 1):
             raise SystemExit(f"{argv} failed: {proc.stderr.decode()[-2000:]}")
         return elapsed, int(Path(peak.name).read_text() or 0) / 1024
+
+
+def _children_cpu() -> float:
+    """User + system CPU seconds of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def load_seconds(root: Path, env: dict[str, str], use_cache: bool) -> float:
@@ -147,18 +154,24 @@ def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[
         cfg_path.write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
         configs.append(cfg_path)
     ours, ours_mem, plain, plain_mem = [], 0.0, [], 0.0
+    ours_cpu, plain_cpu = [], []
     for _ in range(runs):
+        cpu = _children_cpu()
         seconds, mem = run([KB, "--content", str(root), "build", "--site-dir", str(tmp / "site-kb")], env, cwd=REPO)
+        ours_cpu.append(_children_cpu() - cpu)
         ours.append(seconds)
         ours_mem = max(ours_mem, mem)
-        total = 0.0
+        total, cpu = 0.0, _children_cpu()
         for cfg_path in configs:
             seconds, mem = run(["mkdocs", "build", "-q", "-f", str(cfg_path)], env)
             total += seconds
             plain_mem = max(plain_mem, mem)
+        plain_cpu.append(_children_cpu() - cpu)
         plain.append(total)
     ratios = sorted(a / b for a, b in zip(ours, plain))
     return {"site": statistics.median(ours), "site_mem": ours_mem, "plain": statistics.median(plain),
+            "site_cpu": statistics.median(ours_cpu), "plain_cpu": statistics.median(plain_cpu),
+            "cpu_ratio": statistics.median(a / b for a, b in zip(ours_cpu, plain_cpu)),
             "plain_mem": plain_mem, "pages": 2 * len(site.pages), "site_runs": runs,
             "ratio_med": statistics.median(ratios), "ratio_min": ratios[0], "ratio_max": ratios[-1]}
 
