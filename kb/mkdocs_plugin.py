@@ -52,7 +52,7 @@ from kb.i18n.history import History
 from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
 from kb.site import app, sitemap
 from kb.examples.runner import ExampleResult
-from kb.site.preview import script_tag, table_data
+from kb.site.preview import data_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
@@ -321,6 +321,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                                          else [jinja2.FileSystemLoader(str(THEME))])
         env.filters["kb_spaces"] = _spaces
         env.filters["kb_no_alternates"] = _no_alternates
+        env.filters["kb_defer_bundle"] = _defer_bundle
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -354,7 +355,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._current()
         if "</head>" not in output:
             return output
-        tag = script_tag(build.lang, build.prefix, page.file.dest_uri, _table_parts(build, page.file.src_uri))
+        tag = data_tag(build.lang, build.prefix, page.file.dest_uri, _table_parts(build, page.file.src_uri))
         forms = build.calc.forms.get(page.file.src_uri.removeprefix(build.prefix)) if build.calc else None
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
@@ -523,6 +524,11 @@ _SPACES = re.compile(r"\s+")
 def _no_alternates(html_text: str) -> Markup:
     """The theme's ``site_meta`` block (already escaped) without its ``<link rel="alternate" hreflang>`` tags."""
     return Markup(app.without_alternates(str(html_text)))
+
+
+def _defer_bundle(html_text: str) -> Markup:
+    """The theme's ``scripts`` block (already escaped) with its bundle deferred (``kb.site.app.defer_theme_bundle``)."""
+    return Markup(app.defer_theme_bundle(str(html_text)))
 
 
 def _redirect(langs: list[str], directory_urls: bool) -> str:

@@ -90,6 +90,13 @@ def page(browser):
     context.close()
 
 
+def _open(pg, url: str) -> None:
+    """Open an entry's page and wait until its helpers are on it (``<html data-kb-table="ready">``): kb-table.js
+    loads their data and numbers, marks and previews the page once it has loaded and the browser is idle."""
+    pg.goto(url)
+    pg.wait_for_selector('html[data-kb-table="ready"]', state="attached")
+
+
 def _ready(pg) -> None:
     """Reach for search (focus its button: the data loads then, not with the page) and wait until it is loaded."""
     pg.locator("button.kb-search__open").focus()
@@ -124,7 +131,7 @@ def _search(pg, query: str) -> list[str]:
 
 
 def test_language_switch_stays_on_the_entry(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     assert page.locator("article h1").first.inner_text().startswith("Disparo")
     page.locator(".md-header__option .md-select button").hover()
     page.locator('a.md-select__link[hreflang="en"]').click()
@@ -134,7 +141,7 @@ def test_language_switch_stays_on_the_entry(page, base: str) -> None:
 
 
 def test_search_without_accents_finds_the_spanish_term(page, base: str) -> None:
-    page.goto(f"{base}/es/index.html")
+    _open(page, f"{base}/es/index.html")
     hits = _search(page, "linea de vision")
     assert hits and hits[0] == f"{base}/es/mini/line-of-sight.html", hits
     first = page.locator("a.kb-search__hit").first
@@ -144,7 +151,7 @@ def test_search_without_accents_finds_the_spanish_term(page, base: str) -> None:
 
 
 def test_search_for_the_english_name_finds_the_spanish_page(page, base: str) -> None:
-    page.goto(f"{base}/es/index.html")
+    _open(page, f"{base}/es/index.html")
     hits = _search(page, "line of sight")
     assert hits and hits[0] == f"{base}/es/mini/line-of-sight.html", hits
     assert all("/en/" not in h for h in hits)  # the Spanish site searches Spanish pages only
@@ -153,7 +160,7 @@ def test_search_for_the_english_name_finds_the_spanish_page(page, base: str) -> 
 def test_a_result_opens_its_page_at_the_passage_that_matched(page, base: str) -> None:
     """Issue 31: a result links to the passage that matched best (``#text-1``: the paragraph saying LdV), and the
     page opens there with that paragraph marked."""
-    page.goto(f"{base}/es/index.html")
+    _open(page, f"{base}/es/index.html")
     _search(page, "sin LdV no se puede disparar")
     first = page.locator("a.kb-search__hit").first
     assert first.get_attribute("data-kb-id") == "mini.shooting"
@@ -167,7 +174,7 @@ def test_a_result_opens_its_page_at_the_passage_that_matched(page, base: str) ->
 
 
 def test_abbreviation_and_typo_find_their_entries(page, base: str) -> None:
-    page.goto(f"{base}/en/mini/aim.html")
+    _open(page, f"{base}/en/mini/aim.html")
     assert _search(page, "LoS")[0] == f"{base}/en/mini/line-of-sight.html"
     box = page.locator("input.kb-search__input")
     box.fill("")
@@ -191,7 +198,7 @@ def _eventually(read, want, seconds: float = 5.0):
 def test_dialog_keys_button_chips_and_enter(page, base: str) -> None:
     from playwright.sync_api import expect
 
-    page.goto(f"{base}/es/mini/aim.html")
+    _open(page, f"{base}/es/mini/aim.html")
     _ready(page)
     dialog = page.locator(".kb-search")
     for opener in ("s", "/"):
@@ -230,11 +237,11 @@ def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, 
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         pg = context.new_page()
-        pg.goto(f"{base}/es/index.html")  # no game: the engine's order
+        _open(pg, f"{base}/es/index.html")  # no game: the engine's order
         _search(pg, "linea de vision")
         everywhere = _ids(pg)
         assert everywhere[0].split(".")[0] != "other", everywhere
-        pg.goto(f"{base}/es/other/index.html")
+        _open(pg, f"{base}/es/other/index.html")
         _search(pg, "linea de vision")
         here = _ids(pg)
         others = [i for i in here if not i.startswith("other.")]
@@ -250,7 +257,7 @@ def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, 
 
 
 def test_title_and_summary_at_the_body_texts_contrast(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     colour = "sel => getComputedStyle(document.querySelector(sel)).color"
     body = page.evaluate(colour, "article > p:not(.kb-crumbs):not(.kb-place)")
     assert page.evaluate(colour, "article h1") == body
@@ -277,7 +284,7 @@ def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:
         assert 0 < len(set(parts)) < (len(every["words"]) + every["postings"] + 1) / 4, parts  # a query reads a few parts
         assert len(parts) == len(set(parts))  # each once
         seen = len(parts)
-        pg.goto(f"{base}/es/mini/shooting.html")
+        _open(pg, f"{base}/es/mini/shooting.html")
         _ready(pg)
         pg.keyboard.press("/")
         pg.locator("input.kb-search__input").fill("apuntar")  # the whole query at once: its parts were all read above
@@ -294,7 +301,7 @@ def test_search_data_waits_for_the_reader_and_the_dialog_speaks_the_page_languag
         pg.on("request", lambda r: loads.append(r.url) if "kb-search-es.js" in r.url else None)
         held: list = []
         pg.route(lambda url: "kb-search-es.js" in url, lambda route: held.append(route))  # the data is held back
-        pg.goto(f"{base}/es/mini/aim.html")
+        _open(pg, f"{base}/es/mini/aim.html")
         pg.wait_for_load_state("networkidle")
         assert loads == [], loads  # not with the page
         pg.keyboard.press("/")
@@ -311,7 +318,7 @@ def test_search_data_waits_for_the_reader_and_the_dialog_speaks_the_page_languag
 
 
 def test_a_glossary_tooltip_on_the_first_mention_only_and_the_terms_in_one_tab_stop(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     terms = page.locator("article .kb-term")
     # the summary's "línea de visión" is the section's first mention; the text's is a link, its "LdV" a repeat
     assert terms.all_inner_texts() == ["línea de visión"]
@@ -339,7 +346,7 @@ def test_a_glossary_tooltip_on_the_first_mention_only_and_the_terms_in_one_tab_s
 
 
 def test_the_copy_links_are_one_tab_stop_named_by_what_they_show(page, base: str) -> None:
-    page.goto(f"{base}/en/mini/shooting.html")
+    _open(page, f"{base}/en/mini/shooting.html")
     buttons = page.locator("article .kb-cite-btn")
     assert buttons.count() >= 3
     assert page.evaluate("[...document.querySelectorAll('.kb-cite-btn')].map(b => b.tabIndex)") == [0] + [-1] * (buttons.count() - 1)
@@ -359,7 +366,7 @@ def test_on_a_phone_the_copy_link_shows_on_a_long_press_only(browser, base: str)
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     try:
         pg = context.new_page()
-        pg.goto(f"{base}/es/mini/shooting.html")
+        _open(pg, f"{base}/es/mini/shooting.html")
         pg.wait_for_load_state("networkidle")
         visible = "[...document.querySelectorAll('.kb-cite-btn')].filter(b => getComputedStyle(b).opacity !== '0').length"
         assert pg.evaluate(visible) == 0
@@ -382,7 +389,7 @@ def test_on_a_phone_the_copy_link_shows_on_a_long_press_only(browser, base: str)
 
 
 def test_the_entry_id_is_shown_once(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     assert page.locator("article code", has_text="mini.shooting").count() == 1
 
 
@@ -391,7 +398,7 @@ def _printed_pages(pg) -> int:
 
 
 def test_a_rule_prints_on_one_a4_page(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     page.wait_for_load_state("networkidle")
     assert _printed_pages(page) == 1
     page.emulate_media(media="print")
@@ -400,7 +407,7 @@ def test_a_rule_prints_on_one_a4_page(page, base: str) -> None:
 
 
 def test_a_link_to_an_entry_shows_its_preview(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     page.locator("h2#referenced-by + ul a", has_text="Apuntar").hover()
     card = page.locator("#kb-card")
     card.wait_for(state="visible")
@@ -408,7 +415,7 @@ def test_a_link_to_an_entry_shows_its_preview(page, base: str) -> None:
 
 
 def test_an_entry_page_knows_its_place(page, base: str) -> None:
-    page.goto(f"{base}/en/mini/aim.html")
+    _open(page, f"{base}/en/mini/aim.html")
     assert page.locator(".kb-crumbs").inner_text() == "Home › Mini Skirmish › Actions"
     assert page.locator(".kb-place a", has_text="Mini Skirmish").get_attribute("href") == "index.html"
     assert page.locator("nav.md-nav--primary a.md-nav__link--active").inner_text().strip() == "Aim"
@@ -430,12 +437,12 @@ def test_copy_link_copies_the_url_and_a_citation(browser, base: str) -> None:
     try:
         pg = context.new_page()
         pg.set_default_timeout(15_000)
-        pg.goto(f"{base}/en/mini/shooting.html")
+        _open(pg, f"{base}/en/mini/shooting.html")
         anchor = _copy_first_paragraph(pg)
         assert anchor == "text-1"
         copied = pg.evaluate("navigator.clipboard.readText()")  # ¶2: the summary is the page's first block
         assert copied == f"Shooting [mini.shooting ¶2]\n{base}/en/mini/shooting.html#{anchor}", copied
-        pg.goto(f"{base}/en/mini/shooting.html#{anchor}")  # the anchor leads back to the paragraph
+        _open(pg, f"{base}/en/mini/shooting.html#{anchor}")  # the anchor leads back to the paragraph
         box = pg.evaluate(f"(() => {{ const r = document.getElementById('{anchor}').getBoundingClientRect(); "
                           "return [r.top, r.bottom, innerHeight]; })()")
         assert 0 <= box[0] and box[1] <= box[2], box
@@ -450,7 +457,7 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
         pg.set_default_timeout(15_000)
         pg.goto(f"{base}/index.html")
         pg.wait_for_url(f"{base}/en/index.html")  # the browser speaks English
-        pg.goto(f"{base}/en/mini/shooting.html#example-eight-or-more")
+        _open(pg, f"{base}/en/mini/shooting.html#example-eight-or-more")
         pg.locator(".md-header__option .md-select button").hover()
         pg.locator('a.md-select__link[hreflang="es"]').click()
         pg.wait_for_url(f"{base}/es/mini/shooting.html#example-eight-or-more")
@@ -461,7 +468,7 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
 
 
 def test_dark_mode_toggle(page, base: str) -> None:
-    page.goto(f"{base}/es/index.html")
+    _open(page, f"{base}/es/index.html")
     scheme = lambda: page.evaluate("document.body.getAttribute('data-md-color-scheme')")  # noqa: E731
     before = scheme()
     page.locator("form[data-md-component='palette'] label:visible").first.click()
@@ -492,7 +499,7 @@ def axe_script() -> str:
 def test_axe_finds_no_serious_violation_of_our_markup(page, base: str, axe_script: str, lang: str) -> None:
     found = []
     for path in AXE_PAGES:
-        page.goto(f"{base}/{lang}/{path}")
+        _open(page, f"{base}/{lang}/{path}")
         page.wait_for_load_state("load")
         page.add_script_tag(content=axe_script)
         result = page.evaluate("""() => axe.run(document, {resultTypes: ['violations']})""")
@@ -520,7 +527,7 @@ def test_axe_with_the_search_dialog_open_and_results_shown(browser, base: str, a
     context = browser.new_context(**phone)
     try:
         page = context.new_page()
-        page.goto(f"{base}/{lang}/mini/aim.html")
+        _open(page, f"{base}/{lang}/mini/aim.html")
         page.wait_for_selector(".kb-cite-btn", state="attached")
         # a ¶ button is checked by axe only when shown (focused, hovered, pressed): focused, as by Tab; and every
         # one of them is named starting with what it shows (the rule label-content-name-mismatch checks)
@@ -538,7 +545,7 @@ def test_axe_with_the_search_dialog_open_and_results_shown(browser, base: str, a
 def test_the_search_dialog_is_a_modal(page, base: str) -> None:
     from playwright.sync_api import expect
 
-    page.goto(f"{base}/es/mini/aim.html")
+    _open(page, f"{base}/es/mini/aim.html")
     opener = page.locator("button.kb-search__open")
     opener.focus()
     page.keyboard.press("Enter")
@@ -560,7 +567,7 @@ def test_the_search_dialog_is_a_modal(page, base: str) -> None:
 
 
 def test_following_a_referenced_by_link(page, base: str) -> None:
-    page.goto(f"{base}/es/mini/shooting.html")
+    _open(page, f"{base}/es/mini/shooting.html")
     section = page.locator("h2#referenced-by + ul")
     section.locator("a", has_text="Apuntar").click()
     page.wait_for_url(f"{base}/es/mini/aim.html")
@@ -568,7 +575,7 @@ def test_following_a_referenced_by_link(page, base: str) -> None:
 
 
 def test_english_untranslated_entry_shows_a_notice(page, base: str) -> None:
-    page.goto(f"{base}/en/mini/aim.html")
+    _open(page, f"{base}/en/mini/aim.html")
     notice = page.locator(".admonition.warning").first
     assert "not been translated into English" in notice.inner_text()
 
@@ -700,7 +707,7 @@ def test_every_action_and_rule_prints_on_one_a4_page_and_a_game_page_on_at_most_
         pg = context.new_page()
         counts = {}
         for path in entries + [f"{game}/index.html" for game in {p.split("/")[0] for p in entries}]:
-            pg.goto(f"{full_base}/{lang}/{path}")
+            _open(pg, f"{full_base}/{lang}/{path}")
             pg.wait_for_load_state("networkidle")
             counts[path] = _printed_pages(pg)
     finally:
@@ -741,7 +748,7 @@ def test_named_queries_find_their_rule_first(browser, full_base: str) -> None:
         wrong = {}
         for lang in ("es", "en"):
             for q, patterns in MUST_BE_FIRST.items():
-                pg.goto(f"{full_base}/{lang}/index.html")
+                _open(pg, f"{full_base}/{lang}/index.html")
                 _search(pg, q)  # key by key
                 ids = _ids(pg)
                 if not ids or not any(fnmatch(ids[0], p) for p in patterns):
@@ -785,7 +792,7 @@ def test_content_in_the_search_dialog_is_text_never_markup(browser, tree, tmp_pa
 
 
 def test_the_glossary_has_an_a_to_z_bar_and_a_filter(page, full_base: str) -> None:
-    page.goto(f"{full_base}/en/malifaux/glossary.html")
+    _open(page, f"{full_base}/en/malifaux/glossary.html")
     letters = page.locator(".kb-az a")
     assert letters.count() >= 10
     first = letters.first.get_attribute("href")

@@ -409,7 +409,7 @@ def _probe_page(page, url: str) -> int:
     """Every visible element of the page's regions under a real pointer, then Tab through every focusable
     element, then the search dialog: the count of pointer moves and key presses made."""
     page.goto(url)
-    page.wait_for_timeout(100)
+    page.wait_for_selector('html[data-kb-table="ready"]', state="attached")  # kb-table.js's tooltips and ¶ on the page
     moves = 0
     for x, y in page.evaluate(BOXES)[:400]:
         page.mouse.move(x, y)

@@ -250,7 +250,7 @@ def test_axe_finds_nothing_serious_on_a_stepper_and_a_quick_reference(browser, b
         for path in ("malifaux/sequencing.html", "warlords-of-terra/turn-phases.html#step-divert",
                      "hunt-begins/quickref.html", "battletech-solaris/quickref.html"):
             pg.goto(f"{base}/{lang}/{path}")
-            pg.wait_for_load_state("load")
+            pg.wait_for_selector('html[data-kb-table="ready"]', state="attached")  # the ¶ buttons and tooltips too
             found += [f"{viewport['width']}px {path}: {v}" for v in _serious(pg, axe_script)
                       if not (viewport == PHONE and v.startswith(CITE_BUTTON) and "kb-cite-btn" in v)]
         context.close()

@@ -1,7 +1,7 @@
 """The data the site ships for its page helpers (``assets/kb-table.js``): previews, tooltips, words.
 
 Scripts (not JSON, so that pages opened from ``file://`` can load them), split so that a page loads only
-what it uses (issue 29): ``kb-table-<lang>.js`` at the language's root holds the helpers' words and sets::
+what it uses, after the page (issue 29): ``kb-table-<lang>.js`` at the language's root holds the helpers' words and sets::
 
     window.KB_TABLE = {"lang": "es", "labels": {"copy_link": ..., ...}, "entries": {}, "terms": {}}
 
@@ -19,6 +19,7 @@ knowledge base.
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,7 @@ from kb.site.structure import entry_url
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["TABLE_LABELS", "data_name", "table_data", "script_tag"]
+__all__ = ["TABLE_LABELS", "data_name", "data_tag", "table_data"]
 
 TABLE_LABELS = ("cite_as", "copy_link", "copied", "copy_failed", "paragraph", "terms_here", "filter_terms", "terms_shown", "no_term")
 """The interface words the page helpers use (``msgctxt "site"`` in the gettext catalogs)."""
@@ -76,9 +77,11 @@ def _json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def script_tag(lang: str, prefix: str, page_dest: str, games: list[str]) -> str:
-    """The ``<script defer>`` tags that load the data on a page written at ``page_dest`` (under the site_dir):
-    the words, then the parts of ``games`` (the page's own game, or every game on a page outside one)."""
+def data_tag(lang: str, prefix: str, page_dest: str, games: list[str]) -> str:
+    """The ``<meta name="kb-table">`` naming the data scripts of a page written at ``page_dest`` (under the site_dir),
+    relative to it and separated by spaces: the words, then the parts of ``games`` (the page's own game, or every
+    game on a page outside one). ``kb-table.js`` loads them once the page has loaded and the browser is idle, so
+    none of them is on the first paint's path (they were ``<script defer>``s, 140 KB on the home page, issue 29)."""
     here = posixpath.dirname(page_dest) or "."
-    return "".join(f'<script defer src="{posixpath.relpath(prefix + name, here)}"></script>'
-                   for name in [data_name(lang)] + [data_name(lang, g) for g in games])
+    urls = " ".join(posixpath.relpath(prefix + name, here) for name in [data_name(lang)] + [data_name(lang, g) for g in games])
+    return f'<meta name="kb-table" content="{html.escape(urls, quote=True)}">'

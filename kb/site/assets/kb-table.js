@@ -2,7 +2,9 @@
  * a preview card on links to entries, glossary tooltips on the first mention of a term per section
  * (focusable, shown on focus, closed by Escape), and a language switcher that keeps the #anchor.
  * Data: window.KB_TABLE from kb-table-<lang>.js and the page's game's part(s), window.KB_TABLE_PARTS, from
- * <game>/kb-table-<lang>.js (kb/site/preview.py), loaded by <script defer>s in the page's head. Every text from the data is set with textContent: nothing becomes markup. */
+ * <game>/kb-table-<lang>.js (kb/site/preview.py), named by the head's <meta name="kb-table"> and loaded here once the
+ * page has loaded and the browser is idle: the first paint never waits for them (issue 29). Every text from the data
+ * is set with textContent: nothing becomes markup. */
 (function () {
   "use strict";
 
@@ -333,15 +335,44 @@
     });
   }
 
-  function init() {
+  /* ---------------------------------------------------------------- the data, after the page */
+  function whenIdle(fn) {
+    function go() { if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 1000 }); else window.setTimeout(fn, 1); }
+    if (document.readyState === "complete") go();
+    else window.addEventListener("load", go, { once: true });
+  }
+
+  function loadData(done) {  /* <script src>, not fetch: pages opened from file:// read them too */
+    var meta = document.querySelector('meta[name="kb-table"]');
+    var urls = meta ? (meta.getAttribute("content") || "").split(" ").filter(Boolean) : [];
+    var left = urls.length;
+    if (!left) return done();
+    urls.forEach(function (u) {
+      var s = document.createElement("script");
+      s.src = u;
+      s.async = false;  /* run in order: the words first */
+      s.onload = s.onerror = function () { if (--left === 0) done(); };
+      document.head.appendChild(s);
+    });
+  }
+
+  function init() {  /* <html data-kb-table="ready"> once the helpers are on the page (the browser tests wait for it) */
+    switcher();
+    var article = document.querySelector("article.md-content__inner");
+    whenIdle(function () {
+      loadData(function () {
+        if (article) start(article);
+        document.documentElement.setAttribute("data-kb-table", "ready");
+      });
+    });
+  }
+
+  function start(article) {
     data = window.KB_TABLE || null;
     (data ? window.KB_TABLE_PARTS || [] : []).forEach(function (part) {  /* the page's game(s): kb/site/preview.py */
       Object.keys(part.entries).forEach(function (k) { data.entries[k] = part.entries[k]; });
       Object.keys(part.terms).forEach(function (g) { data.terms[g] = part.terms[g]; });
     });
-    switcher();
-    var article = document.querySelector("article.md-content__inner");
-    if (!article) return;
     status = el("div", "kb-status");
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
