@@ -13,6 +13,7 @@ import pytest
 
 from conftest import cli
 from kb.api import KnowledgeBase
+from kb.site.app import defer_theme_bundle
 from kb.site.render import steps as render_steps
 from kb.view.entry import sequence_steps
 from kb.site.pages import build_site
@@ -240,6 +241,8 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     # deferred: none of our scripts holds up the first paint (issue 29)
     assert '<script src="../../kb-search-engine.js" defer></script>' in page and '<script src="../../kb-search.js" defer></script>' in page
     assert all(" defer" in tag for tag in re.findall(r'<script src="[^"]*kb-[^"]*"[^>]*>', page)), page
+    bundle = re.findall(r'<script src="[^"]*assets/javascripts/bundle\.[^"]*"[^>]*>', page)
+    assert len(bundle) == 1 and bundle[0].endswith(" defer>"), bundle  # the theme's too, every script after it being deferred
     home = (built / "en" / "index.html").read_text()
     assert json.loads(html.unescape(re.search(r'<meta name="kb-search" content="([^"]*)">', home)[1]))["data"] == "kb-search-en.js"
     assert '<html lang="es"' in page
@@ -666,3 +669,10 @@ def test_the_preview_makes_again_only_pages_an_edit_can_change_and_gets_the_same
             assert kept == set()
         if edit == "cross-game link":  # the edit did change that page ("referenced by")
             assert full.page("other/sight.md") != before[lang].page("other/sight.md")
+
+
+def test_the_theme_bundle_stays_blocking_before_a_script_that_is_not_deferred() -> None:
+    block = '<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script><script src="../kb-search.js" defer></script>'
+    assert defer_theme_bundle(block) == block.replace('.min.js">', '.min.js" defer>')
+    own = block + '<script src="../pack.js"></script>'  # a pack's own script may use the theme as it runs
+    assert defer_theme_bundle(own) == own

@@ -243,21 +243,18 @@
     } catch (e) { return; }
     var self = entryKey(location.href.replace(/#.*$/, ""));
     var seen = {}, found = [];
+    var section = 0;  /* the number of headings before a text: a new section starts at each (the walk is in document order) */
     var walker = document.createTreeWalker(article, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
       acceptNode: function (node) {
-        if (node.nodeType === 1) return node.matches(SKIP) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
-        return NodeFilter.FILTER_ACCEPT;
+        if (node.nodeType !== 1) return NodeFilter.FILTER_ACCEPT;
+        if (/^H[1-4]$/.test(node.tagName)) section += 1;
+        return node.matches(SKIP) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
       }
     });
     var texts = [], node;
-    var heads = article.querySelectorAll("h1, h2, h3, h4");
-    while ((node = walker.nextNode())) texts.push(node);
-    texts.forEach(function (t) {
-      var section = 0;  /* the number of headings before the text: a new section starts at each */
-      for (var i = heads.length - 1; i >= 0; i--) {
-        if (heads[i].compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING) { section = i + 1; break; }
-      }
-      var rest = t, m;
+    while ((node = walker.nextNode())) texts.push([node, section]);
+    texts.forEach(function (pair) {
+      var section = pair[1], rest = pair[0], m;
       while (rest && (m = re.exec(rest.nodeValue))) {
         var key = byForm[m[1]], mark = section + "|" + key;
         if (key === self || seen[mark]) {
@@ -361,10 +358,20 @@
     var article = document.querySelector("article.md-content__inner");
     whenIdle(function () {
       loadData(function () {
-        if (article) start(article);
-        document.documentElement.setAttribute("data-kb-table", "ready");
+        var done = function () { document.documentElement.setAttribute("data-kb-table", "ready"); };
+        if (article) inTurn(start(article), done); else done();
       });
     });
+  }
+
+  /* Run ``steps`` one per idle period, so that no one long task holds up a key press or the search (issue 29). */
+  function inTurn(steps, done) {
+    var i = 0;
+    (function next() {
+      if (i >= steps.length) return done();
+      steps[i++]();
+      if (window.requestIdleCallback) window.requestIdleCallback(next, { timeout: 500 }); else window.setTimeout(next, 1);
+    })();
   }
 
   function start(article) {
@@ -377,8 +384,8 @@
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     document.body.appendChild(status);
-    numberParagraphs(article);
-    if (!data) return;
+    var steps = [function () { numberParagraphs(article); }];
+    if (!data) return steps;
     root = findRoot();
     tip = el("div", "kb-tip");
     tip.id = "kb-tip";
@@ -393,14 +400,18 @@
       b.addEventListener("mouseleave", later);
       document.body.appendChild(b);
     });
-    previews(article);
-    tooltips(article);
-    glossaryFilter(article);
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideAll(); });
-    if (location.hash) {
-      var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-      if (target) target.scrollIntoView();
-    }
+    return steps.concat([
+      function () { previews(article); },
+      function () { tooltips(article); },
+      function () {
+        glossaryFilter(article);
+        if (location.hash) {
+          var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+          if (target) target.scrollIntoView();
+        }
+      }
+    ]);
   }
 
   /* ---------------------------------------------------------------- cut-off names in the menu, contents, header, footer */
