@@ -7,8 +7,8 @@ the example's values, ``kb.mechanics.space.MAX_COMBINATIONS``).
 
 What the build writes under each language's ``kb-py/`` (:func:`runtime_files`), all read by ``<script src>`` so
 that a page opened from ``file://`` runs them (Chromium refuses ``fetch`` of ``file://``): Pyodide's own
-``pyodide.asm.js`` and ``pyodide.js``; its ``pyodide.asm.wasm``, ``python_stdlib.zip`` and lock file as base64 in
-``kb-py-*.js`` scripts (``kb-calc.js`` hands them to Pyodide in place of its fetches); and ``kb-py-bundle.js``, a
+``pyodide.asm.js`` and ``pyodide.js``; its ``pyodide.asm.wasm`` (gzipped: 8.6 -> 2.8 MB, undone in the page by
+``DecompressionStream``), ``python_stdlib.zip`` and lock file as base64 in ``kb-py-*.js`` scripts (``kb-calc.js`` hands them to Pyodide in place of its fetches); and ``kb-py-bundle.js``, a
 zip of the engine's modules the calculators need (``kb.mechanics``, ``kb.core``'s model and locale,
 ``kb.view.worked``, ``kb.site.calc_words``, ``kb.site.calc_py``), every game's ``mechanics.py``, the catalogs and
 Babel with the Spanish and English locale data only. Loaded only when a player first changes such a form.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import gzip
 import io
 import json
 import os
@@ -97,6 +98,12 @@ def _b64_script(name: str, data: bytes) -> str:
     return f'(window.KB_PY=window.KB_PY||{{}})[{json.dumps(name)}]="{base64.b64encode(data).decode()}";\n'
 
 
+@functools.cache
+def _wasm_script(folder: Path) -> str:
+    """The wasm, gzipped (8.6 -> 2.8 MB) and as base64: worked out once per build command (both languages)."""
+    return _b64_script("pyodide.asm.wasm.gz", gzip.compress((folder / "pyodide.asm.wasm").read_bytes(), 9, mtime=0))
+
+
 def runtime_files(content: Path) -> dict[str, str]:
     """The runtime's files (path under the language's root -> text); empty without Pyodide."""
     folder = pyodide_dir()
@@ -105,7 +112,7 @@ def runtime_files(content: Path) -> dict[str, str]:
     lock = (folder / "pyodide-lock.json").read_text(encoding="utf-8")
     return {f"{FOLDER}/pyodide.asm.js": (folder / "pyodide.asm.js").read_text(encoding="utf-8"),
             f"{FOLDER}/pyodide.js": (folder / "pyodide.js").read_text(encoding="utf-8"),
-            f"{FOLDER}/kb-py-wasm.js": _b64_script("pyodide.asm.wasm", (folder / "pyodide.asm.wasm").read_bytes()),
+            f"{FOLDER}/kb-py-wasm.js": _wasm_script(folder),
             f"{FOLDER}/kb-py-stdlib.js": _b64_script("python_stdlib.zip", (folder / "python_stdlib.zip").read_bytes()),
             f"{FOLDER}/kb-py-lock.js": f"window.KB_PY_LOCK={json.dumps(lock)};\n",
             f"{FOLDER}/kb-py-bundle.js": _b64_script("kb-bundle.zip", bundle(content))}

@@ -207,9 +207,11 @@
       var files = window.KB_PY || {}, realFetch = window.fetch;
       window.fetch = function (url) {
         var name = String((url && url.url) || url).split("/").pop();
-        if (Object.prototype.hasOwnProperty.call(files, name)) {
-          var type = /\.wasm$/.test(name) ? "application/wasm" : "application/zip";
-          return Promise.resolve(new Response(bytes(files[name]), { headers: { "Content-Type": type } }));
+        var type = { headers: { "Content-Type": /\.wasm$/.test(name) ? "application/wasm" : "application/zip" } };
+        if (Object.prototype.hasOwnProperty.call(files, name)) return Promise.resolve(new Response(bytes(files[name]), type));
+        if (Object.prototype.hasOwnProperty.call(files, name + ".gz")) {  /* gzipped by the build: undone here */
+          var body = new Blob([bytes(files[name + ".gz"])]).stream().pipeThrough(new DecompressionStream("gzip"));
+          return Promise.resolve(new Response(body, type));
         }
         return realFetch.apply(this, arguments);
       };
