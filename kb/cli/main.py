@@ -188,7 +188,7 @@ def _ready_index(root: Path, query: str, err: TextIO) -> "SearchIndex | None":
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
     index = SearchIndex(root, cache_dir(root, "search", os.environ.get("KB_CACHE")))
     try:
-        index.ensure(lambda: _kb_class().load(root), progress=lambda message: print(message, file=err))
+        index.ensure(lambda: _kb_class().load(root), progress=lambda message: print(message, file=err), fast=True)
         for problem in index.unreadable.values():  # as kb check says it; their entries are not searched
             err.write(problem.format() + "\n")
         _say_not_loaded(index, err)
@@ -217,7 +217,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     index = _ready_index(root, args.query, err)
     if index is None:
         return EXIT_USAGE
-    reader = index.open()
+    reader = index.open(fast=True)  # one query: the compact store, read with the standard library
     if args.game is not None and args.game not in (*reader.games, "common"):
         err.write(f"kb search: unknown game '{args.game}'{hint(args.game, reader.games)}; games: {', '.join(reader.games)}\n")
         return EXIT_USAGE

@@ -32,6 +32,7 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write, file_digest, named
 from kb.core.model import LANGS, Entry, Location, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
+from kb.search import compact
 from kb.search import words as wordlist
 from kb.search.ranking import DEFAULTS, FIELDS, Params, context_table, name_key
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 15
+VERSION = 16
 """Bump when documents or the schema change: older indexes are rebuilt."""
 WORDS = "words.txt"
 """A generation's copy of ``wordfreq``'s lists as the word list reads them (:class:`kb.search.words.Lists`)."""
@@ -333,26 +334,29 @@ class SearchIndex:
         with FileLock(lock):  # portable (fcntl on POSIX, msvcrt on Windows); released however the block ends
             yield
 
-    def ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None] = lambda _m: None) -> str:
+    def ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None] = lambda _m: None,
+               fast: bool = False) -> str:
         """Make the index fresh; returns ``fresh``, ``updated`` or ``built``. ``load`` is called only when needed.
-        An ``OSError`` (a full disk) names the index's folder when the system names no file."""
+        An ``OSError`` (a full disk) names the index's folder when the system names no file. ``fast``: the caller
+        reads only the compact store (:meth:`open` with ``fast``), so only it need be whole (Whoosh's files are
+        not opened: a query process does not import Whoosh's reader)."""
         try:
-            return self._ensure(load, progress)
+            return self._ensure(load, progress, fast)
         except OSError as exc:
             better = named(exc, self.dir)
             if better is exc:
                 raise
             raise better from exc
 
-    def _ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None]) -> str:
+    def _ensure(self, load: Callable[[], "Linked"], progress: Callable[[str], None], fast: bool) -> str:
         from kb.search import query as search
 
         status, changed = self.changes()
-        if status == "fresh" and self._healthy():
+        if status == "fresh" and self._healthy(fast):
             return "fresh"
         with self._lock():
             status, changed = self.changes()  # another process may have done it meanwhile
-            if status == "fresh" and self._healthy():
+            if status == "fresh" and self._healthy(fast):
                 return "fresh"
             kb = load()
             manifest = self._manifest()
@@ -364,7 +368,7 @@ class SearchIndex:
             progress(f"search index built: {len(kb.entries)} entries")
             return "built"
 
-    def _healthy(self) -> bool:
+    def _healthy(self, fast: bool = False) -> bool:
         from kb.search import query as search
 
         if not self.current.is_symlink():
@@ -377,6 +381,11 @@ class SearchIndex:
         if _meta(self.current.resolve()) is None:
             self._damaged(self.current / "meta.json", "missing or wrongly shaped")
             return False
+        if not compact.ok(self.current.resolve()):
+            self._damaged(self.current / compact.FILE, "missing or unreadable")
+            return False
+        if fast:
+            return True
         try:
             ok = search.lexicon_ok(search.open_dir(self.current))
         except search.SearchError:
@@ -400,6 +409,7 @@ class SearchIndex:
     def _write_meta(self, gen: Path, kb: "Linked") -> None:
         atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
         atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
+        compact.write(gen)  # from the committed Whoosh index, before the manifest calls the generation fresh
         manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time(),
                     "not_loaded": [_located(d, kb.root) for d in kb.not_loaded()]}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
@@ -444,10 +454,12 @@ class SearchIndex:
         search.write(search.open_dir(gen), docs, remove_entries=sorted(touched))
         self._write_meta(gen, kb)
 
-    def open(self, params: Params = DEFAULTS) -> "Reader":
+    def open(self, params: Params = DEFAULTS, fast: bool = False) -> "Reader":
         """A reader kept open for many queries, following rebuilds and updates (call :meth:`ensure` first);
-        ``params``: the ranking's figures it answers with."""
-        return Reader(self.current, params)
+        ``params``: the ranking's figures it answers with; ``fast``: it reads the compact store
+        (:mod:`kb.search.compact`: the standard library only, what a one-query process wants) instead of Whoosh's
+        index through NumPy (what many queries want). Both give the same hits."""
+        return Reader(self.current, params, fast)
 
     def search(self, text: str, expander: Expander | None = None, **filters: Any) -> "Result":
         """Query the current generation (call :meth:`ensure` first)."""
@@ -509,8 +521,10 @@ class Reader:
     """The served generation, its searcher kept open: refreshed when an update commits, reopened when another
     process swaps in a new generation (an old generation is deleted a minute after the swap)."""
 
-    def __init__(self, current: Path, params: Params = DEFAULTS) -> None:
+    def __init__(self, current: Path, params: Params = DEFAULTS, fast: bool = False) -> None:
         self.current = current
+        self.fast = fast
+        """True when it reads the compact store (:mod:`kb.search.compact`), not Whoosh's files."""
         self.params = params
         """The ranking's figures (:class:`kb.search.ranking.Params`): the queries' and the browser export's."""
         self._open()
@@ -529,8 +543,8 @@ class Reader:
                 if synonyms_data is None or data is None:
                     raise ValueError("synonyms.json or meta.json is missing or wrongly shaped")
                 expander = Expander(synonyms_data)
-                ix = search.open_dir(gen)
-                searcher = search.searcher(ix)
+                ix = None if self.fast else search.open_dir(gen)
+                searcher = compact.Compact(gen) if self.fast else search.searcher(ix)
             except (OSError, ValueError, search.SearchError) as exc:
                 if attempt == 2 or self._link() == link:
                     raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc

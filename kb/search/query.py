@@ -23,18 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import numpy as np
-from whoosh import index as windex
 from whoosh.analysis.filters import CharsetFilter, LowercaseFilter, StopFilter
 from whoosh.analysis.morph import StemFilter
 from whoosh.analysis.tokenizers import RegexTokenizer
-from whoosh.fields import ID, STORED, TEXT, Schema
 from whoosh.support.charset import accent_map
 
 from kb.core.errors import KbError
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
-from kb.search import ranking, whoosh_access
+from kb.search import ranking
 from kb.search import words as wordlist
 
 __all__ = ["Hit", "Passage", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
@@ -52,7 +49,16 @@ def _analyzer(lang: str | None, stop: bool = True) -> Any:
     return chain | StemFilter(lang=lang)  # type: ignore[no-untyped-call]  # whoosh3 leaves it untyped
 
 
-def _schema() -> Schema:
+_ANALYZERS = {**{f"{name}_{lang}": _analyzer(lang, stop=name != "names") for lang in LANGS for name in ranking.FIELDS},
+              **{f"spell_{lang}": _analyzer(None) for lang in LANGS}}
+"""Each field's analysis, as the schema writes it and a query reads it (built without the schema: a query process
+that reads the compact store, :mod:`kb.search.compact`, imports neither ``whoosh.fields`` nor NumPy)."""
+
+
+@lru_cache(maxsize=1)
+def _schema() -> Any:
+    from whoosh.fields import ID, STORED, TEXT, Schema
+
     fields: dict[str, Any] = dict(
         key=ID(stored=True, unique=True), entry=ID(stored=True, sortable=True), game=ID(stored=True, sortable=True),
         kind=ID(stored=True, sortable=True), lang=ID(stored=True, sortable=True), titles=STORED, passages=STORED,
@@ -60,12 +66,9 @@ def _schema() -> Schema:
     for lang in LANGS:
         for name in ranking.FIELDS:
             stored = name in ("summary", "body")
-            fields[f"{name}_{lang}"] = TEXT(analyzer=_analyzer(lang, stop=name != "names"), stored=stored, phrase=True)  # positions: the browser export reads token streams
-        fields[f"spell_{lang}"] = TEXT(analyzer=_analyzer(None), phrase=False)
+            fields[f"{name}_{lang}"] = TEXT(analyzer=_ANALYZERS[f"{name}_{lang}"], stored=stored, phrase=True)  # positions: the browser export reads token streams
+        fields[f"spell_{lang}"] = TEXT(analyzer=_ANALYZERS[f"spell_{lang}"], phrase=False)
     return Schema(**fields)
-
-
-_SCHEMA = _schema()
 
 
 def analyse(fieldname: str, text: str) -> list[str]:
@@ -75,7 +78,7 @@ def analyse(fieldname: str, text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _analyse(fieldname: str, text: str) -> tuple[str, ...]:
-    analyzer: Any = _SCHEMA[fieldname].analyzer
+    analyzer: Any = _ANALYZERS[fieldname]
     return tuple(t.text for t in analyzer(text, mode="query"))
 
 
@@ -167,12 +170,16 @@ class Meta:
 
 def create(path: Path) -> Any:
     """A new, empty index in ``path``."""
+    from whoosh import index as windex
+
     path.mkdir(parents=True, exist_ok=True)
-    return windex.create_in(str(path), _SCHEMA)
+    return windex.create_in(str(path), _schema())
 
 
 def open_dir(path: Path) -> Any:
     """Open the index in ``path``; :class:`SearchError` when it is missing or unreadable."""
+    from whoosh import index as windex
+
     try:
         return windex.open_dir(str(path))
     except Exception as exc:  # corrupt, truncated or foreign files: rebuild, never serve
@@ -222,6 +229,8 @@ class _Stats:
     postings and stored fields (least recently used first out)."""
 
     def __init__(self, s: Any) -> None:
+        import numpy as np
+
         reader = s.reader()
         self.searcher = s
         self.reader = reader
@@ -259,6 +268,8 @@ class _Stats:
     def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
         """(document numbers, term frequencies, document frequency) of a term as arrays, decoded once and kept
         while the searcher is open (least recently used first out beyond :data:`POSTINGS_CACHE` postings)."""
+        import numpy as np
+
         key = (fieldname, term)
         found = self._postings.get(key)
         if found is not None:
@@ -268,6 +279,8 @@ class _Stats:
         tfs: list[Any] = []
         df = self.reader.doc_frequency(fieldname, term)
         if df:
+            from kb.search import whoosh_access
+
             for offset, block_ids, block_tfs in whoosh_access.blocks(self.reader, fieldname, term):
                 ids.append(np.asarray(block_ids, dtype=np.int64) + offset)
                 tfs.append(np.asarray(block_tfs, dtype=np.float64))
@@ -281,6 +294,8 @@ class _Stats:
 
     def norms(self, fieldname: str, k1: float, b: float) -> Any:
         """``K1 × (1 − B + B × fl / avgfl)`` of every document for ``fieldname``."""
+        import numpy as np
+
         key = (fieldname, k1, b)
         found = self._norms.get(key)
         if found is None:
@@ -315,6 +330,8 @@ class _Stats:
         return [c for n in range(len(word) - d, len(word) + d + 1) for c in table.get((head, n), ())]
 
     def _lengths(self, fieldname: str) -> list[int]:
+        from kb.search import whoosh_access
+
         return whoosh_access.field_lengths(self.reader, fieldname)
 
 
@@ -359,6 +376,8 @@ class Vocabulary:
 
 def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
     """The distinct values of a column and each document's index into them."""
+    import numpy as np
+
     distinct = sorted(set(values))
     where = {v: i for i, v in enumerate(distinct)}
     return distinct, np.array([where[v] for v in values], dtype=np.int64)
@@ -372,6 +391,8 @@ STORED_CACHE = 4096
 
 
 def _stats(s: Any) -> _Stats:
+    if hasattr(s, "kernels"):  # the compact store (kb.search.compact) is its own statistics
+        return s  # type: ignore[no-any-return]
     st = _STATS.get(s)
     if st is None:
         st = _STATS[s] = _Stats(s)
@@ -425,6 +446,8 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any, p: ranking.Para
     (see :mod:`kb.search.ranking`); coordination counts only the player's words that some document holds,
     so a word that matches nothing in the index (a typo left uncorrected, a word of another game) does
     not sink the query. ``factor`` and ``keep``: per-document arrays (multiplier, filter)."""
+    import numpy as np
+
     st = _stats(s)
     k1 = p.bm25_k1
     acc = np.zeros(st.n)
@@ -455,6 +478,8 @@ def factors(st: _Stats, exact: frozenset[str], context: str | None, p: ranking.P
     """:func:`ranking.entry_factor` of every document, as an array: the factor depends only on the kind, the game
     and whether the entry is named by the whole query, so it is computed once per such triple (the named case
     asked of a stand-in entry ``""`` listed as exact) and looked up for each document."""
+    import numpy as np
+
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
     table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p)
@@ -470,6 +495,8 @@ def factors(st: _Stats, exact: frozenset[str], context: str | None, p: ranking.P
 def filters(st: _Stats, game: str | None, kind: str | None, named: frozenset[str] = frozenset()) -> list[Any]:
     """The documents a query may return (not deleted, of the game and kind asked for), as boolean arrays to try
     in turn: first only those of the games the query names (``named``), when it names some, then all."""
+    import numpy as np
+
     keep = st.alive.copy()
     for column, value in (("game", game), ("kind", kind)):
         if value is not None:
@@ -517,29 +544,31 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         return Result(text, (), 0)
     try:
         st = _stats(s)
+        ops: Kernels = getattr(st, "kernels", _KERNELS)  # NumPy over Whoosh, or the compact store's plain Python
         vocab = st.words(expand, p, meta.lists)
         fixed = corrections(s, words, lang, p, vocab)
         said = [fixed.get(w, w) for w in words]
         named = frozenset() if game else ranking.named_games(said, meta.context, meta.game_words)  # "malifux": its correction
         context = None if game else ranking.game_context(said, meta.context, named)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
-        factor = factors(st, exact, context, p)
+        factor = ops.factors(st, exact, context, p)
         slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))), p, vocab)  # names keep their "de"
-        for keep in filters(st, game, kind, named):  # the games named, then (nothing of theirs matched) every game
-            docs, values = score(s, slots, factor, keep, p)
+        for keep in ops.filters(st, game, kind, named):  # the games named, then (nothing of theirs matched) every game
+            docs, values = ops.score(s, slots, factor, keep, p)
             if len(docs):
                 break
         fuzzy = False
         if not len(docs):
             near = _nearest(s, words, p)
             if near:
-                docs, values = score(s, plan(words, near, (), p, vocab), factor, keep, p)
+                docs, values = ops.score(s, plan(words, near, (), p, vocab), factor, keep, p)
                 fuzzy = bool(len(docs))
         did_you_mean = " ".join(fixed.get(w, w) for w in ranking.query_tokens(text)) if fixed else None
         terms = {lg: frozenset(t for w in said for t in vocab.terms(w, lg)) for lg in LANGS}
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
-        values = proximity(st, docs, values, said, p, vocab)
-        return _collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)
+        values = ops.proximity(st, docs, values, said, p, vocab)
+        result: Result = ops.collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)
+        return result
     except SearchError:
         raise
     except Exception as exc:  # a damaged index surfaces here: the caller rebuilds
@@ -566,6 +595,8 @@ def proximity(st: _Stats, docs: Any, values: Any, said: Sequence[str], p: rankin
     """The second stage (issue 31): the best :attr:`ranking.Params.proximity_depth` documents (score, then document
     number) times :func:`ranking.proximity_factor`: the share of the query's word pairs (:func:`ranking.word_pairs`)
     that stand side by side in one of the document's fields."""
+    import numpy as np
+
     if not p.proximity_boost or not len(docs):
         return values
     langs, lang_ix = st.codes["lang"]
@@ -652,7 +683,8 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
 def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | None, limit: int,
              did_you_mean: str | None, fuzzy: bool, marks: Marks, context: str | None) -> Result:
     """One hit per entry (its best document), best first; ties by document number."""
-    lang = want_lang or "es"
+    import numpy as np
+
     entries, entry_ix = st.codes["entry"]
     games = st.codes["game"][0]
     present = np.zeros(len(entries), dtype=bool)
@@ -669,9 +701,15 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
     best: dict[str, tuple[float, int]] = {}
     for i in order[:want]:
         best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
-    ranked = list(best.values())
+    return Result(text, _hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game, did_you_mean,
+                  fuzzy, context)
+
+
+def _hits(st: Any, ranked: Sequence[tuple[float, int]], want_lang: str | None, marks: Marks) -> tuple[Hit, ...]:
+    """The hits of the best (score, document) pairs, one per entry, in the reader's language when the entry has it."""
+    lang = want_lang or "es"
     out = []
-    for value, doc in ranked[:limit]:
+    for value, doc in ranked:
         stored = st.stored(doc)
         titles = json.loads(stored["titles"])
         doc_lang = stored["lang"]
@@ -682,4 +720,20 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
         snippet = _snippet(passage.text if passage else stored.get(f"summary_{doc_lang}") or "", marks.stems[doc_lang])
         out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
                        re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang, passage))
-    return Result(text, tuple(out), len(found), by_game, did_you_mean, fuzzy, context)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The arithmetic of a query over a store's documents, one implementation per store: NumPy arrays over an open
+    Whoosh searcher (:data:`_KERNELS`, here), plain Python over the compact store a query process reads
+    (:mod:`kb.search.compact`). Same arguments, same operations in the same order: the same floats, the same hits."""
+
+    factors: Any
+    filters: Any
+    score: Any
+    proximity: Any
+    collect: Any
+
+
+_KERNELS = Kernels(factors, filters, score, proximity, _collect)

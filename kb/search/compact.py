@@ -1,0 +1,354 @@
+"""The compact store: what a query reads of an index generation, in one SQLite file read with the standard library.
+
+A ``kb search`` process answers one query and exits; opening Whoosh's index and importing NumPy cost it several
+times what the query does (issue 31, item 6). So every index generation also holds ``compact.db``, written from
+the committed Whoosh index whenever it is built or updated (:func:`write`): the documents' columns (entry, kind,
+game, language, deleted or not) and field lengths as Whoosh stores them, every term's document frequency,
+postings (document numbers and term frequencies, deleted documents left in, as :mod:`kb.search.whoosh_access`
+reads them) and positions, each document's stored fields, and ``N`` and the average field lengths. A query
+process opens it read-only and reads only the rows of its terms.
+
+:class:`Compact` answers what :func:`kb.search.query.query` asks of a searcher's statistics, and its
+:data:`KERNELS` do the arithmetic of :data:`kb.search.query._KERNELS` in plain Python, operation for operation in
+the same order: the same floats, the same document numbers, the same hits (``tests/test_search_compact.py``
+compares both for every query of every relevance set). The formulas stay in :mod:`kb.search.ranking`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from array import array
+from pathlib import Path
+from typing import Any, Sequence
+
+from kb.core.model import LANGS
+from kb.search import query as search
+from kb.search import ranking
+
+__all__ = ["FILE", "Compact", "write", "KERNELS"]
+
+FILE = "compact.db"
+"""The compact store's name in a generation's folder."""
+FORMAT = 1
+"""Bump when the tables change (the index's ``VERSION`` rebuilds older generations)."""
+COLUMNS = ("entry", "kind", "game", "lang")
+
+_TABLES = """
+CREATE TABLE head(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+CREATE TABLE lengths(field TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID;
+CREATE TABLE terms(field TEXT, term TEXT, df INTEGER, listed INTEGER, ids BLOB, tfs BLOB, positions BLOB,
+                   PRIMARY KEY(field, term)) WITHOUT ROWID;
+CREATE TABLE stored(doc INTEGER PRIMARY KEY, data TEXT);
+"""
+
+
+def write(gen: Path) -> None:
+    """Write ``gen``'s compact store from its committed Whoosh index, replacing any older one atomically."""
+    from kb.core.files import atomic_write
+    from kb.search import whoosh_access
+
+    with search.open_dir(gen).searcher() as s:
+        reader = s.reader()
+        n = s.doc_count_all()
+        fields = [f"{name}_{lg}" for lg in LANGS for name in ranking.FIELDS]
+        db = sqlite3.connect(":memory:")
+        db.executescript(_TABLES)
+        alive = [not reader.is_deleted(d) for d in range(n)] if reader.has_deletions() else [True] * n
+        head = {"format": FORMAT, "n": n, "alive": alive,
+                "avg": {f: s.avg_field_length(f) or 1.0 for f in fields},
+                "columns": {c: list(reader.column_reader(c)) if n else [] for c in COLUMNS}}
+        db.execute("INSERT INTO head VALUES ('head', ?)", (json.dumps(head, ensure_ascii=False),))
+        db.executemany("INSERT INTO lengths VALUES (?, ?)",
+                       [(f, array("i", whoosh_access.field_lengths(reader, f)).tobytes()) for f in fields])
+        rows = []
+        for f in (*fields, *(f"spell_{lg}" for lg in LANGS)):
+            scored = f in fields
+            for btext, info in reader.iter_field(f):
+                term = btext.decode("utf-8") if isinstance(btext, bytes) else btext
+                df = reader.doc_frequency(f, term)
+                ids: list[int] = []
+                tfs: list[float] = []
+                places: list[int] = []
+                if scored and df:
+                    for offset, block_ids, block_tfs in whoosh_access.blocks(reader, f, term):
+                        ids += [offset + int(i) for i in block_ids]
+                        tfs += [float(t) for t in block_tfs]
+                    for doc, at in reader.postings(f, term).items_as("positions"):
+                        places += [doc, len(at), *at]
+                rows.append((f, term, df, info.doc_frequency(), array("i", ids).tobytes(), array("d", tfs).tobytes(),
+                             array("i", places).tobytes()))
+        db.executemany("INSERT INTO terms VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO stored VALUES (?, ?)",
+                       [(d, json.dumps(s.stored_fields(d), ensure_ascii=False)) for d in range(n) if alive[d]])
+        db.commit()
+        data = db.serialize()
+        db.close()
+    atomic_write(gen / FILE, data)
+
+
+def _codes(values: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The distinct values of a column and each document's index into them (as ``query._codes``, in a list)."""
+    distinct = sorted(set(values))
+    where = {v: i for i, v in enumerate(distinct)}
+    return distinct, [where[v] for v in values]
+
+
+class Compact:
+    """A generation's compact store, open read-only: the statistics :func:`kb.search.query.query` reads (it is its own
+    ``reader`` too: the word list and the passages ask it for document frequencies)."""
+
+    def __init__(self, gen: Path) -> None:
+        self.path = gen / FILE
+        try:
+            self._stamp = _stamp(self.path)
+            self.db = sqlite3.connect(f"{self.path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
+            head = json.loads(self._one("SELECT value FROM head WHERE key = 'head'", ())[0])
+            if head.get("format") != FORMAT:
+                raise search.SearchError(f"{self.path}: compact store of format {head.get('format')!r}, not {FORMAT}")
+        except (sqlite3.Error, OSError, ValueError, TypeError, KeyError) as exc:
+            raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
+        self.reader = self
+        self.n: int = head["n"]
+        self.avg: dict[str, float] = head["avg"]
+        self.alive: list[bool] = head["alive"]
+        cols: dict[str, list[str]] = head["columns"]
+        self.codes = {c: _codes(cols[c]) for c in COLUMNS}
+        entries, entry_ix = self.codes["entry"]
+        self.entry_game = [0] * len(entries)
+        for d, g in enumerate(self.codes["game"][1]):
+            self.entry_game[entry_ix[d]] = g
+        self.doc_of = {(e, lang): d for d, (e, lang) in enumerate(zip(cols["entry"], cols["lang"], strict=True))
+                       if self.alive[d]}
+        self._terms: dict[tuple[str, str], tuple[int, int, bytes, bytes, bytes] | None] = {}
+        self._norms: dict[tuple[str, float, float], list[float]] = {}
+        self._postings: dict[tuple[str, str], tuple[list[int], list[float], int]] = {}
+        self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
+        self._stored: dict[int, dict[str, Any]] = {}
+        self._words: dict[tuple[int, float, int], tuple[Any, search.Vocabulary]] = {}
+
+    kernels: search.Kernels
+    words = search._Stats.words
+
+    def _one(self, sql: str, args: tuple[Any, ...]) -> Any:
+        try:
+            return self.db.execute(sql, args).fetchone()
+        except sqlite3.Error as exc:
+            raise search.SearchError(f"{self.path}: {type(exc).__name__}: {exc}") from exc
+
+    def _term(self, fieldname: str, term: str) -> tuple[int, int, bytes, bytes, bytes] | None:
+        key = (fieldname, term)
+        if key not in self._terms:
+            self._terms[key] = self._one("SELECT df, listed, ids, tfs, positions FROM terms WHERE field = ? AND term = ?",
+                                         key)
+        return self._terms[key]
+
+    def doc_count_all(self) -> int:
+        """``N``: documents in the index, deleted ones included until merged (Whoosh's ``doc_count_all``)."""
+        return self.n
+
+    def doc_frequency(self, fieldname: str, term: str) -> int:
+        """Documents whose ``fieldname`` holds ``term`` (Whoosh's ``doc_frequency``)."""
+        row = self._term(fieldname, term)
+        return int(row[0]) if row else 0
+
+    def postings(self, fieldname: str, term: str) -> tuple[list[int], list[float], int]:
+        """(document numbers, term frequencies, document frequency) of a term."""
+        key = (fieldname, term)
+        found = self._postings.get(key)
+        if found is None:
+            row = self._term(fieldname, term)
+            ids, tfs = array("i"), array("d")
+            if row:
+                ids.frombytes(row[2])
+                tfs.frombytes(row[3])
+            found = self._postings[key] = (ids.tolist(), tfs.tolist(), int(row[0]) if row else 0)
+        return found
+
+    def norms(self, fieldname: str, k1: float, b: float) -> list[float]:
+        """``K1 × (1 − B + B × fl / avgfl)`` of every document for ``fieldname`` (as ``query._Stats.norms``)."""
+        key = (fieldname, k1, b)
+        found = self._norms.get(key)
+        if found is None:
+            row = self._one("SELECT data FROM lengths WHERE field = ?", (fieldname,))
+            lengths = array("i")
+            if row:
+                lengths.frombytes(row[0])
+            base, per = k1 * (1 - b), k1 * b / self.avg[fieldname]
+            found = self._norms[key] = [base + per * fl for fl in lengths]
+        return found
+
+    def term_positions(self, fieldname: str, term: str) -> dict[int, frozenset[int]]:
+        """Document → positions of ``term`` in ``fieldname``."""
+        key = (fieldname, term)
+        table = self.positions.get(key)
+        if table is None:
+            row = self._term(fieldname, term)
+            flat = array("i")
+            if row:
+                flat.frombytes(row[4])
+            table = self.positions[key] = {}
+            i = 0
+            while i < len(flat):
+                count = flat[i + 1]
+                table[flat[i]] = frozenset(flat[i + 2:i + 2 + count])
+                i += 2 + count
+        return table
+
+    def stored(self, doc: int) -> dict[str, Any]:
+        """The stored fields of a document."""
+        found = self._stored.get(doc)
+        if found is None:
+            row = self._one("SELECT data FROM stored WHERE doc = ?", (doc,))
+            if row is None:
+                raise search.SearchError(f"{self.path}: no stored fields for document {doc}")
+            found = self._stored[doc] = json.loads(row[0])
+        return found
+
+    def near(self, fieldname: str, word: str, p: ranking.Params) -> list[tuple[str, int]]:
+        """As ``query._Stats.near``: indexed words of ``fieldname`` with ``word``'s first letters, their length within
+        :func:`ranking.max_distance` of its length."""
+        if not word:
+            return []
+        d, head = ranking.max_distance(word, p.short_word), word[:p.same_prefix]
+        try:
+            rows = self.db.execute("SELECT term, listed FROM terms WHERE field = ? AND term != '' AND substr(term, 1, ?) = ? "
+                                   "AND length(term) BETWEEN ? AND ?",
+                                   (fieldname, p.same_prefix, head, len(word) - d, len(word) + d)).fetchall()
+        except sqlite3.Error as exc:
+            raise search.SearchError(f"{self.path}: {type(exc).__name__}: {exc}") from exc
+        return [(t, int(n)) for t, n in rows]
+
+    def up_to_date(self) -> bool:
+        """True while the file is the one opened (an update replaces it)."""
+        return _stamp(self.path) == self._stamp
+
+    def refresh(self) -> "Compact":
+        """The store as it now is."""
+        self.close()
+        return Compact(self.path.parent)
+
+    def close(self) -> None:
+        """Release the file."""
+        self.db.close()
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_ino, st.st_mtime_ns
+
+
+def ok(gen: Path) -> bool:
+    """True when ``gen``'s compact store opens and reads (its head)."""
+    try:
+        Compact(gen).close()
+        return True
+    except search.SearchError:
+        return False
+
+
+# ---------------------------------------------------------------- the arithmetic, in plain Python
+
+
+def factors(st: Compact, exact: frozenset[str], context: str | None, p: ranking.Params) -> list[float]:
+    """``query.factors`` per document, in a list."""
+    kinds, kind_ix = st.codes["kind"]
+    games, game_ix = st.codes["game"]
+    table = [[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p)
+               for is_named in (False, True)] for g in games] for k in kinds]
+    named = {st.doc_of[(e, lang)] for e in exact for lang in LANGS if (e, lang) in st.doc_of}
+    return [table[kind_ix[d]][game_ix[d]][d in named] for d in range(st.n)]
+
+
+def filters(st: Compact, game: str | None, kind: str | None, named: frozenset[str] = frozenset()) -> list[list[bool]]:
+    """``query.filters`` per document, in lists."""
+    keep = list(st.alive)
+    for column, value in (("game", game), ("kind", kind)):
+        if value is not None:
+            values, ix = st.codes[column]
+            want = values.index(value) if value in values else -1
+            keep = [k and i == want for k, i in zip(keep, ix, strict=True)]
+    if not named:
+        return [keep]
+    values, ix = st.codes["game"]
+    wanted = {values.index(g) for g in named if g in values}
+    return [[k and i in wanted for k, i in zip(keep, ix, strict=True)], keep]
+
+
+def score(st: Compact, slots: Sequence[search.Slot], factor: Sequence[float], keep: Sequence[bool],
+          p: ranking.Params) -> tuple[list[int], list[float]]:
+    """``query.score`` over the documents a term names, in dictionaries: each sum in the same order."""
+    k1 = p.bm25_k1
+    acc: dict[int, float] = {}
+    matched: dict[int, int] = {}
+    counted = 0
+    for slot in slots:
+        hit: set[int] | None = set() if slot.counts else None
+        found = False
+        for (fieldname, term), weight in slot.clauses.items():
+            ids, tfs, df = st.postings(fieldname, term)
+            if not df:
+                continue
+            found = True
+            scale = weight * ranking.idf(st.n, df) * (k1 + 1)
+            norms = st.norms(fieldname, k1, p.bm25_b[fieldname.rsplit("_", 1)[0]])
+            for d, tf in zip(ids, tfs, strict=True):
+                acc[d] = acc.get(d, 0.0) + scale * tf / (tf + norms[d])
+            if hit is not None:
+                hit.update(ids)
+        if hit is not None and found:
+            for d in hit:
+                matched[d] = matched.get(d, 0) + 1
+            counted += 1
+    coord = [ranking.coordination(m, counted, p.coordination) for m in range(counted + 1)]
+    docs = sorted(d for d, v in acc.items() if v != 0 and keep[d])
+    return docs, [acc[d] * factor[d] * coord[matched.get(d, 0)] for d in docs]
+
+
+def _best_first(docs: Sequence[int], values: Sequence[float]) -> list[int]:
+    """Indexes of ``docs`` by score, highest first, then by document number (``np.lexsort((docs, -values))``)."""
+    return sorted(range(len(docs)), key=lambda i: (-values[i], docs[i]))
+
+
+def proximity(st: Compact, docs: Sequence[int], values: Sequence[float], said: Sequence[str], p: ranking.Params,
+              vocab: search.Vocabulary) -> list[float]:
+    """``query.proximity``, in lists."""
+    out = list(values)
+    if not p.proximity_boost or not docs:
+        return out
+    langs, lang_ix = st.codes["lang"]
+    pairs = {lg: ranking.word_pairs([vocab.terms(w, lg) for w in said]) for lg in LANGS}
+    for i in _best_first(docs, values)[:p.proximity_depth]:
+        doc = docs[i]
+        lg = langs[lang_ix[doc]]
+        near = sum(1 for a, b in pairs[lg] if any(_adjacent(st, f"{name}_{lg}", a, b, doc) for name in ranking.FIELDS))
+        out[i] *= ranking.proximity_factor(near, len(pairs[lg]), p.proximity_boost)
+    return out
+
+
+def _adjacent(st: Compact, field: str, a: str, b: str, doc: int) -> bool:
+    first = st.term_positions(field, a).get(doc)
+    return bool(first and {x + 1 for x in first} & st.term_positions(field, b).get(doc, frozenset()))
+
+
+def collect(st: Compact, text: str, docs: Sequence[int], values: Sequence[float], want_lang: str | None, limit: int,
+            did_you_mean: str | None, fuzzy: bool, marks: search.Marks, context: str | None) -> search.Result:
+    """``query._collect``, in lists."""
+    entries, entry_ix = st.codes["entry"]
+    games = st.codes["game"][0]
+    found = {entry_ix[d] for d in docs}
+    counts = [0] * len(games)
+    for e in found:
+        counts[st.entry_game[e]] += 1
+    by_game = {g: c for g, c in zip(games, counts, strict=True) if c}
+    best: dict[str, tuple[float, int]] = {}
+    for i in _best_first(docs, values)[:2 * limit]:  # an entry has two documents
+        best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
+    return search.Result(text, search._hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game,
+                         did_you_mean, fuzzy, context)
+
+
+KERNELS = search.Kernels(factors, filters, score, proximity, collect)
+"""The compact store's arithmetic."""
+Compact.kernels = KERNELS

@@ -1,0 +1,106 @@
+"""The compact store (kb/search/compact.py), what ``kb search`` reads: the same hits as the full path, for every query.
+
+The full path (``KnowledgeBase.search``: Whoosh's index read through NumPy) and the fast one (one SQLite file read
+with the standard library, plain-Python arithmetic) must return equal :class:`kb.search.query.Result` objects —
+ids, order, scores to the last bit, snippets, passages, totals, counts by game, corrections — for every query of
+every relevance set, in both languages and none; also after an update has left deleted documents in the index,
+and with filters. A ``kb search`` process imports neither NumPy nor Whoosh's reader.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE
+from kb.api import KnowledgeBase
+from kb.search import compact
+from kb.search.index import SearchIndex
+from relevance import PLAYERS, fresh, queries
+
+REPO = Path(__file__).resolve().parents[1]
+CONTENT = REPO / "content"
+
+
+def every_query() -> list[dict]:
+    """Every query of every relevance set: the first set, the players' two parts, the fresh set's two."""
+    return [*queries(), *queries(PLAYERS["tune"]), *queries(PLAYERS["heldout"]), *fresh("tune"), *fresh("held")]
+
+
+@pytest.fixture(scope="module")
+def both():
+    """(full reader, fast reader) of the bundled content's index."""
+    kb = KnowledgeBase.load(CONTENT)
+    full = kb.search_reader()
+    index = SearchIndex(kb.root, full.current.parent)
+    assert index.ensure(lambda: pytest.fail("fresh"), fast=True) == "fresh"
+    return full, index.open(fast=True)
+
+
+def test_fast_path_returns_the_full_paths_results_for_every_query_of_every_set(both) -> None:
+    full, fast = both
+    items = every_query()
+    assert len(items) > 900  # 949 today
+    differ = []
+    for item in items:
+        for lang in {item.get("lang"), None}:
+            want, got = full.search(item["q"], lang=lang, limit=10), fast.search(item["q"], lang=lang, limit=10)
+            if got != want:
+                differ.append((item["q"], lang, [h.id for h in want.hits], [h.id for h in got.hits]))
+    assert not differ, f"{len(differ)} queries differ, e.g. {differ[:3]}"
+
+
+def test_fast_path_equal_with_filters_limits_and_fuzzy(both) -> None:
+    full, fast = both
+    cases = [("carga", {"game": "malifaux"}), ("linea de vision", {"kind": "term"}), ("disparo", {"limit": 3}),
+             ("movimiento", {"limit": 40, "lang": "en"}), ("zzqxv", {}), ("iniciatvia", {}), ("LoS", {}),
+             ("cover", {"game": "nothing-of-that-name"})]
+    for text, filters in cases:
+        want = full.search(text, **filters)
+        assert fast.search(text, **filters) == want, (text, filters)
+    assert any(full.search(t, **f).hits for t, f in cases)
+
+
+def test_fast_path_equal_after_an_update_leaves_deleted_documents(tree, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    root = tree(SAMPLE, games=("g", "h"))
+    index = SearchIndex(root)
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "built"
+    path = root / "h/rules/melee.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("pelea", "pelea con garras"), encoding="utf-8")
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "updated"
+    full, fast = index.open(), index.open(fast=True)
+    assert full.searcher.reader().has_deletions()  # the update's deleted documents are still in the numbering
+    for text in ("garras", "melee", "disparar trabado", "cuerpo a cuerpo", "LoS", "dispraar", "engaged", "pelea"):
+        for lang in (None, "es", "en"):
+            assert fast.search(text, lang=lang) == full.search(text, lang=lang), (text, lang)
+    assert [h.id for h in fast.search("garras").hits] == ["h.melee"]
+
+
+def test_a_damaged_compact_store_is_rebuilt(tree, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    root = tree(SAMPLE, games=("g", "h"))
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    (index.current.resolve() / compact.FILE).write_bytes(b"not a database")
+    assert index.ensure(lambda: KnowledgeBase.load(root), fast=True) == "built"
+    assert [h.id for h in index.open(fast=True).search("disparar").hits][:1] == ["g.shoot"]
+
+
+def test_a_search_process_imports_neither_numpy_nor_whooshs_reader(tree, tmp_path: Path) -> None:
+    root = tree(SAMPLE, games=("g", "h"))
+    env = {**os.environ, "KB_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    probe = ("import sys; from kb.cli.main import main; code = main(['--content', sys.argv[1], 'search', 'dispraar']); "
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'asyncio', 'filelock', 'mkdocs', "
+             "'jsonschema', 'yaml') or m in ('whoosh.index', 'whoosh.searching', 'whoosh.fields'))); sys.exit(code)")
+    for run in ("builds the index", "finds it fresh"):
+        proc = subprocess.run([sys.executable, "-c", probe, str(root)], capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        *hits, imported = proc.stdout.splitlines()
+        assert any("g.shoot" in line for line in hits), proc.stdout
+        if run == "finds it fresh":
+            assert imported == "[]", f"a fresh index's query imported {imported}"
