@@ -24,7 +24,7 @@ import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 
 from kb.core.cache import cache_dir, ensure_dir, report
@@ -177,24 +177,32 @@ def synonyms(kb: "Linked") -> dict[str, Any]:
             names |= {t.title.es for t in ts} | {t.title.en or t.title.es for t in ts}
         groups.append(sorted(names))
     abbreviations = sorted({a for e in kb.entries.values() if e.term for fs in e.term.abbreviations.values() for a in fs})
-    return {"groups": groups, "abbreviations": abbreviations}
+    return {"groups": groups, "abbreviations": abbreviations, **Expander.prepared(groups, abbreviations)}
 
 
 class Expander:
     """Rewrites a query so that any glossary name also searches for its other names, in both languages."""
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.keys: dict[tuple[str, ...], set[int]] = {}
-        self.exact = {tuple(w for *_, w in tokens(a)) for a in data.get("abbreviations", ())}
         self.groups = data.get("groups", [])
         self._memo: dict[str, list[str]] = {}
-        self.longest = 1
-        for i, group in enumerate(self.groups):
-            for phrase in group:
-                key = tuple(w for *_, w in tokens(fold(phrase)))
-                if key:
-                    self.keys.setdefault(key, set()).add(i)
-                    self.longest = max(self.longest, len(key))
+        prepared = data if "keys" in data else self.prepared(self.groups, data.get("abbreviations", ()))
+        self.exact = {tuple(a) for a in prepared["exact"]}
+        self.keys: dict[tuple[str, ...], set[int]] = {}
+        for i, group_keys in enumerate(prepared["keys"]):
+            for key in group_keys:
+                self.keys.setdefault(tuple(key), set()).add(i)
+        self.longest = max((len(k) for k in self.keys), default=1)
+        self.words: frozenset[str] = frozenset(prepared["words"])
+        """The keys of every word of the glossary's names (:func:`kb.search.words.glossary_words`)."""
+
+    @staticmethod
+    def prepared(groups: list[list[str]], abbreviations: Iterable[str]) -> dict[str, Any]:
+        """What a query's expander reads of the groups, worked out once when the index is written (``synonyms.json``):
+        each group's phrases as folded words, the abbreviations' words, every word's key."""
+        keys = [[k for phrase in group if (k := [w for *_, w in tokens(fold(phrase))])] for group in groups]
+        return {"keys": keys, "exact": [[w for *_, w in tokens(a)] for a in abbreviations],
+                "words": sorted(wordlist.glossary_words(groups))}
 
     def alternatives(self, text: str) -> list[str]:
         """The other names of every glossary name in ``text`` (longest names first, whole words)."""
@@ -504,6 +512,10 @@ def _meta(gen: Path) -> dict[str, Any] | None:
     return data
 
 
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
 def _synonyms(gen: Path) -> dict[str, Any] | None:
     """A generation's glossary groups, or ``None`` when the file is missing or not what is written."""
     try:
@@ -513,6 +525,10 @@ def _synonyms(gen: Path) -> dict[str, Any] | None:
     groups, abbrs = (data.get("groups"), data.get("abbreviations")) if isinstance(data, dict) else (None, None)
     if not (isinstance(groups, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in groups)
             and isinstance(abbrs, list) and all(isinstance(a, str) for a in abbrs)):
+        return None
+    keys, exact, words = data.get("keys"), data.get("exact"), data.get("words")
+    if not (isinstance(keys, list) and len(keys) == len(groups) and all(_strings(k) for g in keys for k in g)
+            and isinstance(exact, list) and all(_strings(a) for a in exact) and _strings(words)):
         return None
     return data if isinstance(data, dict) else None
 

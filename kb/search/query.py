@@ -261,7 +261,9 @@ class _Stats:
         at = (id(expand), p.real_word_zipf, id(lists))
         found = self._words.get(at)
         if found is None or found[0] is not expand:
-            glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
+            glossary = getattr(expand, "words", None)  # the index's expander has them worked out
+            if glossary is None:
+                glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
             found = self._words[at] = (expand, Vocabulary(self, glossary, p.real_word_zipf, lists or wordlist.Lists()))
         return found[1]
 

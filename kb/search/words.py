@@ -89,25 +89,42 @@ class Lists:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
-        self._text: str | None = None if path else ""
+        self._text: bytes | None = None if path else b""
         self.floor = float("inf")
 
-    def _lines(self) -> str:
+    def _lines(self) -> bytes:
+        """The file's rows (its header checked), as bytes: read whole, never decoded (a query asks a few keys)."""
         if self._text is None:
-            self._text = ""
+            self._text = b""
             try:
-                head, _, rest = self.path.read_text(encoding="utf-8").partition("\n")  # type: ignore[union-attr]
+                with open(self.path, "rb") as fh:  # type: ignore[arg-type]
+                    head = fh.readline().decode("utf-8").rstrip("\n")
+                    rest = fh.read()
                 name, floor, common, stamp = head.split("\t")
-                if name == _HEADER and int(common) == COMMON and stamp == _stamp() and rest.endswith("\n"):
-                    self._text, self.floor = "\n" + rest, float(floor)
+                if name == _HEADER and int(common) == COMMON and stamp == _stamp() and rest.endswith(b"\n"):
+                    self._text, self.floor = rest, float(floor)
             except (OSError, ValueError):
                 pass
         return self._text
 
     def _row(self, k: str) -> list[str] | None:
+        """The row of key ``k``, found by bisection (the rows are sorted by key; UTF-8 keeps the order)."""
         text = self._lines()
-        at = text.find(f"\n{k}\t") if KEY.fullmatch(k) else -1
-        return text[at + len(k) + 2:text.find("\n", at + 1)].split("\t") if at >= 0 else None
+        if not KEY.fullmatch(k):
+            return None
+        want = k.encode("utf-8")
+        lo, hi = 0, len(text)
+        while lo < hi:  # rows starting before lo have smaller keys, rows starting at hi or after have larger or equal
+            mid = (lo + hi) // 2
+            start = text.rfind(b"\n", 0, mid) + 1
+            end = text.find(b"\n", start)
+            if text[start:text.find(b"\t", start, end)] < want:
+                lo = end + 1
+            else:
+                hi = start
+        if not text.startswith(want + b"\t", lo):
+            return None
+        return text[lo + len(want) + 1:text.find(b"\n", lo)].decode("utf-8").split("\t")
 
     def common(self, k: str) -> bool:
         """``k`` is a key of :func:`common_words` of some language."""
