@@ -65,30 +65,55 @@ def test_fast_path_equal_with_filters_limits_and_fuzzy(both) -> None:
     assert any(full.search(t, **f).hits for t, f in cases)
 
 
-def test_fast_path_equal_after_an_update_leaves_deleted_documents(tree, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
-    root = tree(SAMPLE, games=("g", "h"))
-    index = SearchIndex(root)
-    assert index.ensure(lambda: KnowledgeBase.load(root)) == "built"
-    path = root / "h/rules/melee.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("pelea", "pelea con garras"), encoding="utf-8")
-    assert index.ensure(lambda: KnowledgeBase.load(root)) == "updated"
+def _same(index: SearchIndex, texts: tuple[str, ...]) -> None:
     full, fast = index.open(), index.open(fast=True)
-    assert full.searcher.reader().has_deletions()  # the update's deleted documents are still in the numbering
-    for text in ("garras", "melee", "disparar trabado", "cuerpo a cuerpo", "LoS", "dispraar", "engaged", "pelea"):
+    for text in texts:
         for lang in (None, "es", "en"):
             assert fast.search(text, lang=lang) == full.search(text, lang=lang), (text, lang)
-    assert [h.id for h in fast.search("garras").hits] == ["h.melee"]
 
 
-def test_a_damaged_compact_store_is_rebuilt(tree, tmp_path: Path, monkeypatch) -> None:
+def test_fast_path_equal_after_updates_leave_deleted_documents(tree, tmp_path: Path, monkeypatch) -> None:
+    """An update by a fast caller rewrites the compact store; one by another caller (the API) removes it, and the
+    next fast caller writes it from the index without loading the content."""
     monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
     root = tree(SAMPLE, games=("g", "h"))
     index = SearchIndex(root)
-    index.ensure(lambda: KnowledgeBase.load(root))
-    (index.current.resolve() / compact.FILE).write_bytes(b"not a database")
     assert index.ensure(lambda: KnowledgeBase.load(root), fast=True) == "built"
+    path = root / "h/rules/melee.yaml"
+    texts = ("garras", "melee", "disparar trabado", "cuerpo a cuerpo", "LoS", "dispraar", "engaged", "pelea", "zarpas")
+    path.write_text(path.read_text(encoding="utf-8").replace("pelea", "pelea con garras"), encoding="utf-8")
+    assert index.ensure(lambda: KnowledgeBase.load(root), fast=True) == "updated"
+    assert index.open().searcher.reader().has_deletions()  # the update's deleted documents are still in the numbering
+    _same(index, texts)
+    assert [h.id for h in index.open(fast=True).search("garras").hits] == ["h.melee"]
+    path.write_text(path.read_text(encoding="utf-8").replace("garras", "zarpas"), encoding="utf-8")
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "updated"
+    assert not (index.current / compact.FILE).exists()  # not left stale
+    assert index.ensure(lambda: pytest.fail("only the compact store was wanting"), fast=True) == "fresh"
+    _same(index, texts)
+    assert [h.id for h in index.open(fast=True).search("zarpas").hits] == ["h.melee"]
+
+
+def test_a_damaged_compact_store_or_index_is_said_and_replaced(tree, tmp_path: Path, monkeypatch, caplog) -> None:
+    import logging
+
+    caplog.set_level(logging.WARNING, logger="kb.cache")
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    root = tree(SAMPLE, games=("g", "h"))
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root), fast=True)
+    (index.current.resolve() / compact.FILE).write_bytes(b"not a database")
+    assert compact.state(index.current.resolve()) == "unreadable"
+    assert index.ensure(lambda: pytest.fail("the index is whole"), fast=True) == "fresh"
+    assert compact.state(index.current.resolve()) == "ok"
     assert [h.id for h in index.open(fast=True).search("disparar").hits][:1] == ["g.shoot"]
+    for seg in index.current.resolve().glob("*.seg"):  # Whoosh's files, which a fast reader does not open
+        seg.write_bytes(seg.read_bytes()[:100])
+    assert compact.state(index.current.resolve()) == "the index files changed since its compact store was written"
+    assert SearchIndex(root).ensure(lambda: KnowledgeBase.load(root), fast=True) == "built"
+    assert [h.id for h in index.open(fast=True).search("disparar").hits][:1] == ["g.shoot"]
+    said = [r.getMessage() for r in caplog.records if r.name == "kb.cache"]
+    assert len(said) == 2 and "compact.db" in said[0], said
 
 
 def test_a_search_process_imports_neither_numpy_nor_whooshs_reader(tree, tmp_path: Path) -> None:

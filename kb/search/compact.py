@@ -31,7 +31,7 @@ __all__ = ["FILE", "Compact", "write", "KERNELS"]
 
 FILE = "compact.db"
 """The compact store's name in a generation's folder."""
-FORMAT = 1
+FORMAT = 2
 """Bump when the tables change (the index's ``VERSION`` rebuilds older generations)."""
 COLUMNS = ("entry", "kind", "game", "lang")
 
@@ -56,7 +56,7 @@ def write(gen: Path) -> None:
         db = sqlite3.connect(":memory:")
         db.executescript(_TABLES)
         alive = [not reader.is_deleted(d) for d in range(n)] if reader.has_deletions() else [True] * n
-        head = {"format": FORMAT, "n": n, "alive": alive,
+        head = {"format": FORMAT, "n": n, "alive": alive, "sources": _sources(gen),
                 "avg": {f: s.avg_field_length(f) or 1.0 for f in fields},
                 "columns": {c: list(reader.column_reader(c)) if n else [] for c in COLUMNS}}
         db.execute("INSERT INTO head VALUES ('head', ?)", (json.dumps(head, ensure_ascii=False),))
@@ -107,13 +107,15 @@ class Compact:
             head = json.loads(self._one("SELECT value FROM head WHERE key = 'head'", ())[0])
             if head.get("format") != FORMAT:
                 raise search.SearchError(f"{self.path}: compact store of format {head.get('format')!r}, not {FORMAT}")
+            self.sources: dict[str, list[int]] = head["sources"]
+            """(size, modification time) of each Whoosh file it was written from, by name."""
+            self.n: int = head["n"]
+            self.avg: dict[str, float] = head["avg"]
+            self.alive: list[bool] = head["alive"]
+            cols: dict[str, list[str]] = head["columns"]
         except (sqlite3.Error, OSError, ValueError, TypeError, KeyError) as exc:
             raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
         self.reader = self
-        self.n: int = head["n"]
-        self.avg: dict[str, float] = head["avg"]
-        self.alive: list[bool] = head["alive"]
-        cols: dict[str, list[str]] = head["columns"]
         self.codes = {c: _codes(cols[c]) for c in COLUMNS}
         entries, entry_ix = self.codes["entry"]
         self.entry_game = [0] * len(entries)
@@ -239,13 +241,27 @@ def _stamp(path: Path) -> tuple[int, int]:
     return st.st_ino, st.st_mtime_ns
 
 
-def ok(gen: Path) -> bool:
-    """True when ``gen``'s compact store opens and reads (its head)."""
+def _sources(gen: Path) -> dict[str, list[int]]:
+    """(size, modification time) of each of Whoosh's files in ``gen`` (its segments and tables of contents)."""
+    return {name: [(st := os.stat(gen / name)).st_size, st.st_mtime_ns] for name in sorted(os.listdir(gen))
+            if name.endswith((".seg", ".toc"))}
+
+
+def state(gen: Path) -> str:
+    """``ok`` when ``gen``'s compact store reads and Whoosh's files are those it was written from; ``missing`` when
+    there is none (a writer that does not read it leaves none); else what is wrong."""
+    if not (gen / FILE).exists():
+        return "missing"
     try:
-        Compact(gen).close()
-        return True
+        store = Compact(gen)
     except search.SearchError:
-        return False
+        return "unreadable"
+    store.close()
+    try:
+        same = _sources(gen) == store.sources
+    except OSError:
+        same = False
+    return "ok" if same else "the index files changed since its compact store was written"
 
 
 # ---------------------------------------------------------------- the arithmetic, in plain Python

@@ -366,13 +366,16 @@ class SearchIndex:
             status, changed = self.changes()  # another process may have done it meanwhile
             if status == "fresh" and self._healthy(fast):
                 return "fresh"
+            if fast and status == "fresh" and self._healthy():  # Whoosh's files whole: only the compact store is wanting
+                compact.write(self.current.resolve())
+                return "fresh"
             kb = load()
             manifest = self._manifest()
             if status == "stale" and manifest is not None and self._healthy() and len(changed) * 4 < max(len(manifest["files"]), 8):
-                self._update(kb, manifest, changed, search)
+                self._update(kb, manifest, changed, search, fast)
                 progress(f"search index updated: {len(changed)} changed file(s)")
                 return "updated"
-            self._build(kb, search)
+            self._build(kb, search, fast)
             progress(f"search index built: {len(kb.entries)} entries")
             return "built"
 
@@ -389,11 +392,11 @@ class SearchIndex:
         if _meta(self.current.resolve()) is None:
             self._damaged(self.current / "meta.json", "missing or wrongly shaped")
             return False
-        if not compact.ok(self.current.resolve()):
-            self._damaged(self.current / compact.FILE, "missing or unreadable")
-            return False
-        if fast:
-            return True
+        if fast:  # the compact store is all a fast reader reads; it knows the Whoosh files it was written from
+            state = compact.state(self.current.resolve())
+            if state not in ("ok", "missing"):
+                self._damaged(self.current / compact.FILE if state == "unreadable" else self.current, state)
+            return state == "ok"
         try:
             ok = search.lexicon_ok(search.open_dir(self.current))
         except search.SearchError:
@@ -414,10 +417,11 @@ class SearchIndex:
             out.setdefault(str(e.path.relative_to(kb.root)), []).append(e.id)
         return out
 
-    def _write_meta(self, gen: Path, kb: "Linked") -> None:
+    def _write_meta(self, gen: Path, kb: "Linked", fast: bool) -> None:
         atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
         atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
-        compact.write(gen)  # from the committed Whoosh index, before the manifest calls the generation fresh
+        if fast:  # a one-query process will read it (others write it when they need it: it costs a read of the index)
+            compact.write(gen)  # from the committed Whoosh index, before the manifest calls the generation fresh
         manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time(),
                     "not_loaded": [_located(d, kb.root) for d in kb.not_loaded()]}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
@@ -430,13 +434,13 @@ class SearchIndex:
         return [Diagnostic(d["code"], d["severity"], d["message"], Location(self.root / d["path"], d["line"], d["column"]))
                 for d in (manifest or {}).get("not_loaded", ())]
 
-    def _build(self, kb: "Linked", search: Any) -> None:
+    def _build(self, kb: "Linked", search: Any, fast: bool) -> None:
         gen = self.dir / f"gen-{time.time_ns()}-{os.getpid()}"
         try:
             ix = search.create(gen)
             docs = (d for e in kb.entries.values() for d in documents(kb, e))
             search.write(ix, docs, procs=2 if len(kb.entries) > 2000 else 1)
-            self._write_meta(gen, kb)
+            self._write_meta(gen, kb, fast)
             wordlist.write_lists(gen / WORDS, DEFAULTS.real_word_zipf)
             link = self.dir / f".current-{os.getpid()}"
             if link.is_symlink() or link.exists():
@@ -452,15 +456,17 @@ class SearchIndex:
             if old.name != gen.name and time.time() - old.stat().st_mtime > 60:
                 shutil.rmtree(old, ignore_errors=True)  # kept a minute for readers that opened it
 
-    def _update(self, kb: "Linked", manifest: dict[str, Any], changed: set[str], search: Any) -> None:
+    def _update(self, kb: "Linked", manifest: dict[str, Any], changed: set[str], search: Any, fast: bool) -> None:
         gen = self.current.resolve()
         old_by_file: dict[str, list[str]] = manifest.get("entries", {})
         new_by_file = self._by_file(kb)
         touched = {i for rel in changed for i in (*old_by_file.get(rel, ()), *new_by_file.get(rel, ()))}
         touched |= {lk.source for t in list(touched) for lk in kb.backlinks(t)}
         docs = [d for i in sorted(touched) if (e := kb.get(i)) for d in documents(kb, e)]
+        if not fast:  # gone before the commit: no reader takes the old store for the new index's
+            (gen / compact.FILE).unlink(missing_ok=True)
         search.write(search.open_dir(gen), docs, remove_entries=sorted(touched))
-        self._write_meta(gen, kb)
+        self._write_meta(gen, kb, fast)
 
     def open(self, params: Params = DEFAULTS, fast: bool = False) -> "Reader":
         """A reader kept open for many queries, following rebuilds and updates (call :meth:`ensure` first);
