@@ -45,10 +45,15 @@ CREATE TABLE stored(doc INTEGER PRIMARY KEY, data TEXT);
 
 
 def write(gen: Path) -> None:
-    """Write ``gen``'s compact store from its committed Whoosh index, replacing any older one atomically."""
+    """Write ``gen``'s compact store from its committed Whoosh index, replacing any older one atomically.
+
+    Safe without the writers' lock: Whoosh's files are listed (size, time) before the index is opened, so a
+    commit by another process during the read leaves a store whose list differs from the files, which
+    :func:`state` calls damaged (rebuilt), never one served for an index it was not read from."""
     from kb.core.files import atomic_write
     from kb.search import whoosh_access
 
+    sources = _sources(gen)
     with search.open_dir(gen).searcher() as s:
         reader = s.reader()
         n = s.doc_count_all()
@@ -56,7 +61,7 @@ def write(gen: Path) -> None:
         db = sqlite3.connect(":memory:")
         db.executescript(_TABLES)
         alive = [not reader.is_deleted(d) for d in range(n)] if reader.has_deletions() else [True] * n
-        head = {"format": FORMAT, "n": n, "alive": alive, "sources": _sources(gen),
+        head = {"format": FORMAT, "n": n, "alive": alive, "sources": sources,
                 "avg": {f: s.avg_field_length(f) or 1.0 for f in fields},
                 "columns": {c: list(reader.column_reader(c)) if n else [] for c in COLUMNS}}
         db.execute("INSERT INTO head VALUES ('head', ?)", (json.dumps(head, ensure_ascii=False),))

@@ -362,12 +362,12 @@ class SearchIndex:
         status, changed = self.changes()
         if status == "fresh" and self._healthy(fast):
             return "fresh"
+        if fast and status == "fresh" and self._healthy():  # Whoosh's files whole: only the compact store is wanting
+            compact.write(self.current.resolve())  # no lock needed: it knows the files it was read from (compact.write)
+            return "fresh"
         with self._lock():
             status, changed = self.changes()  # another process may have done it meanwhile
             if status == "fresh" and self._healthy(fast):
-                return "fresh"
-            if fast and status == "fresh" and self._healthy():  # Whoosh's files whole: only the compact store is wanting
-                compact.write(self.current.resolve())
                 return "fresh"
             kb = load()
             manifest = self._manifest()

@@ -219,8 +219,12 @@ def lexicon_ok(ix: Any) -> bool:
 
 
 def searcher(ix: Any) -> Any:
-    """A searcher over ``ix``, to keep open for many queries."""
-    return ix.searcher()
+    """A searcher over ``ix``, to keep open for many queries; :class:`SearchError` when its files went away or are
+    damaged (a generation swapped out while it was opened: the caller opens the new one)."""
+    try:
+        return ix.searcher()
+    except Exception as exc:
+        raise SearchError(f"{type(exc).__name__}: {exc}") from exc
 
 
 class _Stats:
