@@ -21,7 +21,7 @@ import os
 import sqlite3
 from array import array
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from kb.core.model import LANGS
 from kb.search import query as search
@@ -54,43 +54,51 @@ def write(gen: Path) -> None:
     from kb.search import whoosh_access
 
     sources = _sources(gen)
+    fields = [f"{name}_{lg}" for lg in LANGS for name in ranking.FIELDS]
     with search.open_dir(gen).searcher() as s:
         reader = s.reader()
         n = s.doc_count_all()
-        fields = [f"{name}_{lg}" for lg in LANGS for name in ranking.FIELDS]
         db = sqlite3.connect(":memory:")
         db.executescript(_TABLES)
         alive = [not reader.is_deleted(d) for d in range(n)] if reader.has_deletions() else [True] * n
-        head = {"format": FORMAT, "n": n, "alive": alive, "sources": sources,
-                "avg": {f: s.avg_field_length(f) or 1.0 for f in fields},
-                "columns": {c: list(reader.column_reader(c)) if n else [] for c in COLUMNS}}
+        head = {"format": FORMAT, "n": n, "alive": alive, "sources": sources, "avg": _averages(s, fields),
+                "columns": _columns(reader, n)}
         db.execute("INSERT INTO head VALUES ('head', ?)", (json.dumps(head, ensure_ascii=False),))
         db.executemany("INSERT INTO lengths VALUES (?, ?)",
                        [(f, array("i", whoosh_access.field_lengths(reader, f)).tobytes()) for f in fields])
-        rows = []
         for f in (*fields, *(f"spell_{lg}" for lg in LANGS)):
-            scored = f in fields
-            for btext, info in reader.iter_field(f):
-                term = btext.decode("utf-8") if isinstance(btext, bytes) else btext
-                df = reader.doc_frequency(f, term)
-                ids: list[int] = []
-                tfs: list[float] = []
-                places: list[int] = []
-                if scored and df:
-                    for offset, block_ids, block_tfs in whoosh_access.blocks(reader, f, term):
-                        ids += [offset + int(i) for i in block_ids]
-                        tfs += [float(t) for t in block_tfs]
-                    for doc, at in reader.postings(f, term).items_as("positions"):
-                        places += [doc, len(at), *at]
-                rows.append((f, term, df, info.doc_frequency(), array("i", ids).tobytes(), array("d", tfs).tobytes(),
-                             array("i", places).tobytes()))
-        db.executemany("INSERT INTO terms VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO terms VALUES (?, ?, ?, ?, ?, ?, ?)", _term_rows(reader, f, f in fields))
         db.executemany("INSERT INTO stored VALUES (?, ?)",
                        [(d, json.dumps(s.stored_fields(d), ensure_ascii=False)) for d in range(n) if alive[d]])
         db.commit()
         data = db.serialize()
         db.close()
     atomic_write(gen / FILE, data)
+
+
+def _averages(s: Any, fields: Sequence[str]) -> dict[str, float]:
+    return {f: s.avg_field_length(f) or 1.0 for f in fields}  # as query._Stats.avg
+
+
+def _columns(reader: Any, n: int) -> dict[str, list[str]]:
+    return {c: list(reader.column_reader(c)) if n else [] for c in COLUMNS}
+
+
+def _term_rows(reader: Any, fieldname: str, scored: bool) -> Iterator[tuple[Any, ...]]:
+    """A row of the ``terms`` table for each term of ``fieldname``: postings and positions only when ``scored``."""
+    from kb.search import whoosh_access
+
+    for btext, info in reader.iter_field(fieldname):
+        term = btext.decode("utf-8") if isinstance(btext, bytes) else btext
+        df = reader.doc_frequency(fieldname, term)
+        ids, tfs, places = array("i"), array("d"), array("i")
+        if scored and df:
+            for offset, block_ids, block_tfs in whoosh_access.blocks(reader, fieldname, term):
+                ids.extend(offset + int(i) for i in block_ids)
+                tfs.extend(float(t) for t in block_tfs)
+            for doc, at in reader.postings(fieldname, term).items_as("positions"):
+                places.extend([doc, len(at), *at])
+        yield fieldname, term, df, info.doc_frequency(), ids.tobytes(), tfs.tobytes(), places.tobytes()
 
 
 def _codes(values: Sequence[str]) -> tuple[list[str], list[int]]:
@@ -287,14 +295,17 @@ def filters(st: Compact, game: str | None, kind: str | None, named: frozenset[st
     keep = list(st.alive)
     for column, value in (("game", game), ("kind", kind)):
         if value is not None:
-            values, ix = st.codes[column]
-            want = values.index(value) if value in values else -1
-            keep = [k and i == want for k, i in zip(keep, ix, strict=True)]
+            keep = _only(st, keep, column, {value})
     if not named:
         return [keep]
-    values, ix = st.codes["game"]
-    wanted = {values.index(g) for g in named if g in values}
-    return [[k and i in wanted for k, i in zip(keep, ix, strict=True)], keep]
+    return [_only(st, keep, "game", named), keep]
+
+
+def _only(st: Compact, keep: list[bool], column: str, wanted: Iterable[str]) -> list[bool]:
+    """``keep`` and the documents whose ``column`` is one of ``wanted``."""
+    values, ix = st.codes[column]
+    where = {values.index(v) for v in wanted if v in values}
+    return [k and i in where for k, i in zip(keep, ix, strict=True)]
 
 
 def score(st: Compact, slots: Sequence[search.Slot], factor: Sequence[float], keep: Sequence[bool],

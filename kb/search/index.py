@@ -362,9 +362,6 @@ class SearchIndex:
         status, changed = self.changes()
         if status == "fresh" and self._healthy(fast):
             return "fresh"
-        if fast and status == "fresh" and self._healthy():  # Whoosh's files whole: only the compact store is wanting
-            compact.write(self.current.resolve())  # no lock needed: it knows the files it was read from (compact.write)
-            return "fresh"
         with self._lock():
             status, changed = self.changes()  # another process may have done it meanwhile
             if status == "fresh" and self._healthy(fast):
@@ -378,6 +375,22 @@ class SearchIndex:
             self._build(kb, search, fast)
             progress(f"search index built: {len(kb.entries)} entries")
             return "built"
+
+    def _compact_healthy(self) -> bool:
+        state = compact.state(self.current.resolve())
+        if state == "ok":
+            return True
+        if state != "missing":  # missing: another caller wrote or updated the index
+            self._damaged(self.current / compact.FILE if state == "unreadable" else self.current, state)
+        return self._compact_wanting()
+
+    def _compact_wanting(self) -> bool:
+        """When Whoosh's files are whole and only the compact store is wanting (another caller wrote or updated the
+        index), write it and say True. No lock: it knows the files it was read from (:func:`compact.write`)."""
+        if not self._healthy():
+            return False
+        compact.write(self.current.resolve())
+        return True
 
     def _healthy(self, fast: bool = False) -> bool:
         from kb.search import query as search
@@ -393,10 +406,7 @@ class SearchIndex:
             self._damaged(self.current / "meta.json", "missing or wrongly shaped")
             return False
         if fast:  # the compact store is all a fast reader reads; it knows the Whoosh files it was written from
-            state = compact.state(self.current.resolve())
-            if state not in ("ok", "missing"):
-                self._damaged(self.current / compact.FILE if state == "unreadable" else self.current, state)
-            return state == "ok"
+            return self._compact_healthy()
         try:
             ok = search.lexicon_ok(search.open_dir(self.current))
         except search.SearchError:
@@ -518,6 +528,13 @@ def _meta(gen: Path) -> dict[str, Any] | None:
     return data
 
 
+def _prepared_ok(data: dict[str, Any], groups: int) -> bool:
+    """True when ``synonyms.json`` holds what :meth:`Expander.prepared` writes, for ``groups`` groups."""
+    keys, exact = data.get("keys"), data.get("exact")
+    return (isinstance(keys, list) and len(keys) == groups and all(isinstance(g, list) and all(map(_strings, g)) for g in keys)
+            and isinstance(exact, list) and all(map(_strings, exact)) and _strings(data.get("words")))
+
+
 def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
 
@@ -532,9 +549,7 @@ def _synonyms(gen: Path) -> dict[str, Any] | None:
     if not (isinstance(groups, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in groups)
             and isinstance(abbrs, list) and all(isinstance(a, str) for a in abbrs)):
         return None
-    keys, exact, words = data.get("keys"), data.get("exact"), data.get("words")
-    if not (isinstance(keys, list) and len(keys) == len(groups) and all(_strings(k) for g in keys for k in g)
-            and isinstance(exact, list) and all(_strings(a) for a in exact) and _strings(words)):
+    if not _prepared_ok(data, len(groups)):
         return None
     return data if isinstance(data, dict) else None
 
