@@ -144,7 +144,9 @@ class Compact:
         self._words: dict[tuple[int, float, int], tuple[Any, search.Vocabulary]] = {}
 
     kernels: search.Kernels
-    words = search._Stats.words
+    def words(self, expand: Any, p: ranking.Params, lists: Any = None) -> search.Vocabulary:
+        """The word list, as ``query._Stats.words``."""
+        return search.vocabulary(self, self._words, expand, p, lists)
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> Any:
         try:
@@ -377,7 +379,7 @@ def collect(st: Compact, text: str, docs: Sequence[int], values: Sequence[float]
     best: dict[str, tuple[float, int]] = {}
     for i in _best_first(docs, values)[:2 * limit]:  # an entry has two documents
         best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
-    return search.Result(text, search._hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game,
+    return search.Result(text, search.make_hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game,
                          did_you_mean, fuzzy, context)
 
 

@@ -261,15 +261,8 @@ class _Stats:
 
     def words(self, expand: Any, p: ranking.Params, lists: wordlist.Lists | None = None) -> "Vocabulary":
         """The word list read with ``expand``'s glossary, ``p``'s spelling guard and ``lists`` (default: ``wordfreq``'s
-        own), kept for the searcher's lifetime."""
-        at = (id(expand), p.real_word_zipf, id(lists))
-        found = self._words.get(at)
-        if found is None or found[0] is not expand:
-            glossary = getattr(expand, "words", None)  # the index's expander has them worked out
-            if glossary is None:
-                glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
-            found = self._words[at] = (expand, Vocabulary(self, glossary, p.real_word_zipf, lists or wordlist.Lists()))
-        return found[1]
+        own), kept for the searcher's lifetime (:func:`vocabulary`)."""
+        return vocabulary(self, self._words, expand, p, lists)
 
     def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
         """(document numbers, term frequencies, document frequency) of a term as arrays, decoded once and kept
@@ -339,6 +332,20 @@ class _Stats:
         from kb.search import whoosh_access
 
         return whoosh_access.field_lengths(self.reader, fieldname)
+
+
+def vocabulary(st: Any, kept: dict[tuple[int, float, int], tuple[Any, "Vocabulary"]], expand: Any, p: ranking.Params,
+               lists: wordlist.Lists | None = None) -> "Vocabulary":
+    """The word list of a store's statistics ``st`` read with ``expand``'s glossary, ``p``'s spelling guard and ``lists``,
+    made once and kept in ``kept`` (the store's)."""
+    at = (id(expand), p.real_word_zipf, id(lists))
+    found = kept.get(at)
+    if found is None or found[0] is not expand:
+        glossary = getattr(expand, "words", None)  # the index's expander has them worked out
+        if glossary is None:
+            glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
+        found = kept[at] = (expand, Vocabulary(st, glossary, p.real_word_zipf, lists or wordlist.Lists()))
+    return found[1]
 
 
 class Vocabulary:
@@ -707,11 +714,11 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
     best: dict[str, tuple[float, int]] = {}
     for i in order[:want]:
         best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
-    return Result(text, _hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game, did_you_mean,
+    return Result(text, make_hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game, did_you_mean,
                   fuzzy, context)
 
 
-def _hits(st: Any, ranked: Sequence[tuple[float, int]], want_lang: str | None, marks: Marks) -> tuple[Hit, ...]:
+def make_hits(st: Any, ranked: Sequence[tuple[float, int]], want_lang: str | None, marks: Marks) -> tuple[Hit, ...]:
     """The hits of the best (score, document) pairs, one per entry, in the reader's language when the entry has it."""
     lang = want_lang or "es"
     out = []
