@@ -672,7 +672,10 @@ def test_the_preview_makes_again_only_pages_an_edit_can_change_and_gets_the_same
 
 
 def test_the_theme_bundle_stays_blocking_before_a_script_that_is_not_deferred() -> None:
-    block = '<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script><script src="../kb-search.js" defer></script>'
-    assert defer_theme_bundle(block) == block.replace('.min.js">', '.min.js" defer>')
+    block = ('<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script><script src="../kb-search-engine.js" defer></script>'
+             '<script src="../kb-search.js" defer></script><script src="../kb-table.js" defer></script>')
+    assert defer_theme_bundle(block) == ('<script src="../kb-search-engine.js" defer></script><script src="../kb-search.js" defer></script>'
+                                         '<script src="../assets/javascripts/bundle.a5f9d56c.min.js" defer></script>'
+                                         '<script src="../kb-table.js" defer></script>')  # the search box before the theme
     own = block + '<script src="../pack.js"></script>'  # a pack's own script may use the theme as it runs
     assert defer_theme_bundle(own) == own

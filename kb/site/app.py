@@ -164,12 +164,21 @@ def defer_theme_bundle(block: str) -> str:
     parser-blocking script at the end of ``<body>`` made Lighthouse count the bundle as render-blocking, 0.7 s of
     simulated first paint on the home page, in one run in two (issue 29). Deferred scripts run in document order once
     the page is parsed, so the bundle still runs before ours; left as it is when a script after it is neither
-    ``defer`` nor ``async`` (a pack's own, which may need the theme when it runs)."""
+    ``defer`` nor ``async`` (a pack's own, which may need the theme when it runs). The bundle goes after
+    ``kb-search.js`` (which uses nothing of the theme's): the search box answers without waiting for the theme's
+    script to run, 0.3-0.5 s at 4x CPU (issue 29); the other scripts still run after the bundle, in their order."""
     match = _BUNDLE.search(block)
     if not match:
         return block
     after = _SCRIPT_SRC.findall(block[match.end():])
     if any(" defer" not in tag and " async" not in tag for tag in after):
         return block
-    return block[:match.start()] + match.group(1) + " defer>" + block[match.end():]
+    end = block.index("</script>", match.end()) + len("</script>")
+    rest = block[:match.start()] + block[end:]
+    search = _SEARCH.search(rest)  # the search box first: it needs nothing of the theme's
+    at = search.end() if search and search.start() >= match.start() else match.start()
+    return rest[:at] + match.group(1) + " defer></script>" + rest[at:]
+
+
+_SEARCH = re.compile(r'<script src="[^"]*kb-search\.js" defer></script>')
 

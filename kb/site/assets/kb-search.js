@@ -417,5 +417,15 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", button);
   else button();
 
+  /* A visit that has searched holds the data already (sessionStorage): the engine is built once the page has loaded
+   * and the browser is idle, so that the first key finds it ready (issue 29). A first visit still waits for the reader. */
+  function warm() {
+    var kept = null;
+    try { kept = sessionStorage.getItem(KEY); } catch (e) { /* storage refused */ }
+    if (kept) (window.requestIdleCallback || window.setTimeout)(function () { load(); });
+  }
+  if (document.readyState === "complete") warm();
+  else window.addEventListener("load", warm, { once: true });
+
   window.kbSearch = { open: open, close: close, load: load, state: state };
 })();
