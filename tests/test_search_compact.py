@@ -121,7 +121,7 @@ def test_a_search_process_imports_neither_numpy_nor_whooshs_reader(tree, tmp_pat
     env = {**os.environ, "KB_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
     probe = ("import sys; from kb.cli.main import main; code = main(['--content', sys.argv[1], 'search', 'dispraar']); "
              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'asyncio', 'filelock', 'mkdocs', "
-             "'jsonschema', 'yaml') or m in ('whoosh.index', 'whoosh.searching', 'whoosh.fields'))); sys.exit(code)")
+             "'jsonschema', 'yaml') or m in ('whoosh.index', 'whoosh.searching', 'whoosh.fields', 'whoosh.analysis'))); sys.exit(code)")
     for run in ("builds the index", "finds it fresh"):
         proc = subprocess.run([sys.executable, "-c", probe, str(root)], capture_output=True, text=True, env=env, timeout=300)
         assert proc.returncode == 0, proc.stderr
@@ -129,3 +129,26 @@ def test_a_search_process_imports_neither_numpy_nor_whooshs_reader(tree, tmp_pat
         assert any("g.shoot" in line for line in hits), proc.stdout
         if run == "finds it fresh":
             assert imported == "[]", f"a fresh index's query imported {imported}"
+
+
+def test_a_querys_analysis_is_whooshs_analyzer_for_every_field(both) -> None:
+    """The query side analyses without ``whoosh.analysis`` (``query._analyse``); the index is written by Whoosh's
+    analyzers (``query._schema``). Every query of every set and every indexed word, in every field, gives the same
+    terms both ways."""
+    from whoosh.analysis.filters import STOP_WORDS
+
+    from kb.search import query
+
+    assert query.WHOOSH_STOP_WORDS == STOP_WORDS
+    full, _ = both
+    reader = full.searcher.reader()
+    texts = [item["q"] for item in every_query()] + ["Línea DE VISIÓN", "A13 2.5 x", "Ñandú, ¿qué? LoS las"]
+    words = [t.decode() if isinstance(t, bytes) else t for lg in ("es", "en") for t, _ in reader.iter_field(f"spell_{lg}")]
+    texts += [" ".join(words[i:i + 50]) for i in range(0, len(words), 50)]
+    schema = query._schema()
+    for fieldname in (*(f"{n}_{lg}" for lg in ("es", "en") for n in ("title", "names", "questions", "summary", "body")),
+                      "spell_es", "spell_en"):
+        analyzer = schema[fieldname].analyzer
+        for text in texts:
+            want = tuple(t.text for t in analyzer(text, mode="query"))
+            assert query._analyse.__wrapped__(fieldname, text) == want, (fieldname, text)

@@ -23,9 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from whoosh.analysis.filters import CharsetFilter, LowercaseFilter, StopFilter
-from whoosh.analysis.morph import StemFilter
-from whoosh.analysis.tokenizers import RegexTokenizer
+from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 from kb.core.errors import KbError
@@ -41,6 +39,11 @@ _STOP = STOPWORDS["es"] | STOPWORDS["en"]
 
 
 def _analyzer(lang: str | None, stop: bool = True) -> Any:
+    """A field's Whoosh analyzer, as the index is written with it."""
+    from whoosh.analysis.filters import CharsetFilter, LowercaseFilter, StopFilter
+    from whoosh.analysis.morph import StemFilter
+    from whoosh.analysis.tokenizers import RegexTokenizer
+
     chain = RegexTokenizer(ranking.TOKEN) | LowercaseFilter() | CharsetFilter(accent_map)
     if lang is None:
         return chain
@@ -49,10 +52,16 @@ def _analyzer(lang: str | None, stop: bool = True) -> Any:
     return chain | StemFilter(lang=lang)  # type: ignore[no-untyped-call]  # whoosh3 leaves it untyped
 
 
-_ANALYZERS = {**{f"{name}_{lang}": _analyzer(lang, stop=name != "names") for lang in LANGS for name in ranking.FIELDS},
-              **{f"spell_{lang}": _analyzer(None) for lang in LANGS}}
-"""Each field's analysis, as the schema writes it and a query reads it (built without the schema: a query process
-that reads the compact store, :mod:`kb.search.compact`, imports neither ``whoosh.fields`` nor NumPy)."""
+WHOOSH_STOP_WORDS = frozenset(
+    "a an and are as at be by can for from have if in is it may not of on or tbd that the this to us we when will with "
+    "yet you your".split())
+"""``whoosh.analysis.filters.STOP_WORDS``, which Whoosh's ``StopFilter(lang=...)`` adds to the language's list (the
+stop lists of a query's analysis; ``tests/test_search_compact.py`` compares them with Whoosh's)."""
+_TOKENS = re.compile(ranking.TOKEN)
+_STEMS = {lang: stemmer_for_language(lang) for lang in LANGS}  # type: ignore[no-untyped-call]  # whoosh3 leaves them untyped
+_STOPS = {lang: WHOOSH_STOP_WORDS | frozenset(stopwords_for_language(lang)) for lang in LANGS}  # type: ignore[no-untyped-call]
+_ACCENTS: Any = accent_map
+"""Code point → folded text (typed by whoosh3 as ``str`` keys; ``str.translate`` reads them as code points)."""
 
 
 @lru_cache(maxsize=1)
@@ -66,8 +75,8 @@ def _schema() -> Any:
     for lang in LANGS:
         for name in ranking.FIELDS:
             stored = name in ("summary", "body")
-            fields[f"{name}_{lang}"] = TEXT(analyzer=_ANALYZERS[f"{name}_{lang}"], stored=stored, phrase=True)  # positions: the browser export reads token streams
-        fields[f"spell_{lang}"] = TEXT(analyzer=_ANALYZERS[f"spell_{lang}"], phrase=False)
+            fields[f"{name}_{lang}"] = TEXT(analyzer=_analyzer(lang, stop=name != "names"), stored=stored, phrase=True)  # positions: the browser export reads token streams
+        fields[f"spell_{lang}"] = TEXT(analyzer=_analyzer(None), phrase=False)
     return Schema(**fields)
 
 
@@ -78,8 +87,19 @@ def analyse(fieldname: str, text: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _analyse(fieldname: str, text: str) -> tuple[str, ...]:
-    analyzer: Any = _ANALYZERS[fieldname]
-    return tuple(t.text for t in analyzer(text, mode="query"))
+    """Whoosh's analysis of the field (:func:`_analyzer`) in query mode, step for step, without its pipeline's modules
+    (a query process does not import ``whoosh.analysis``): tokens of :data:`ranking.TOKEN`, lowercased, accents
+    folded by ``accent_map``; but for ``spell_*`` and ``names_*``, those shorter than 2 letters or in the
+    language's stop list dropped; but for ``spell_*``, the Snowball stem of each."""
+    name, _, lang = fieldname.rpartition("_")
+    words = [m.group(0).lower().translate(_ACCENTS) for m in _TOKENS.finditer(text)]
+    if name == "spell":
+        return tuple(words)
+    if name != "names":
+        stops = _STOPS[lang]
+        words = [w for w in words if len(w) >= 2 and w not in stops]
+    stem = _STEMS[lang]
+    return tuple(stem(w) for w in words)
 
 
 class SearchError(KbError):
