@@ -107,7 +107,8 @@ class KnowledgeBase:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True,
-             cache_base: str | os.PathLike[str] | None = None, ranking: "Params | None" = None) -> "KnowledgeBase":
+             cache_base: str | os.PathLike[str] | None = None, ranking: "Params | None" = None,
+             before: "KnowledgeBase | None" = None) -> "KnowledgeBase":
         """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content.
 
         Raises :class:`kb.NoContent` when ``path`` (or, without it, the current folder and those above it)
@@ -118,16 +119,20 @@ class KnowledgeBase:
         (default ``$KB_CACHE``, else ``.kb-cache/`` beside the content): the environment is read here, at
         the edge, and passed down; the core reads none. ``ranking``: the search's figures
         (``dataclasses.replace(kb.search.ranking.DEFAULTS, ...)`` for a variant; default the tuned ones).
+        ``before``: an earlier load of the same folder in this process (a preview's rebuild), whose parsed files
+        are reused from memory when unchanged instead of reading the parse cache's file.
         """
         root = content_root(Path(path)) if path is not None else default_content_root(given=os.environ.get("KB_CONTENT"))
         with _no_gc():
-            kb = cls._load(root, use_cache, cache_base or os.environ.get("KB_CACHE") or None)  # the API is an adapter
+            kb = cls._load(root, use_cache, cache_base or os.environ.get("KB_CACHE") or None,  # the API is an adapter
+                           before._loaded if before is not None else None)
         kb.ranking = ranking
         return kb
 
     @classmethod
-    def _load(cls, root: Path, use_cache: bool, cache_base: str | os.PathLike[str] | None) -> "KnowledgeBase":
-        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base)
+    def _load(cls, root: Path, use_cache: bool, cache_base: str | os.PathLike[str] | None,
+              before: Loaded | None = None) -> "KnowledgeBase":
+        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base, before=before)
         history = History()
         head = history.state(root)  # the translation stage reads git history: its results are kept per commit
         linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}-{head[:16]}.json"

@@ -413,8 +413,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             return self._loaded
         if not os.path.isdir(root):
             raise PluginError(f"kb: content folder not found: {root}")
-        kb = KnowledgeBase.load(root)
-        results = self._report(kb, self._ran if self._loaded is not None and self._loaded.root == root else None)
+        before = self._ran if self._loaded is not None and self._loaded.root == root else None
+        kb = KnowledgeBase.load(root, before=before[0] if before is not None else None)
+        results = self._report(kb, before)
         self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)),
                                tuple(sorted({e.game for e in kb.entries.values()})))
         return self._loaded

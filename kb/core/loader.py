@@ -54,6 +54,11 @@ class Loaded:
     unloaded: dict[str, Path] = field(default_factory=dict)
     """Ids that files which gave no entry (they do not parse, or fail the schema) would have held -> the file:
     the ``id:`` line the file writes, and ``<game>.<file name>``. Links to them name the file as the cause."""
+    records: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Each entry file's parse record (stamp, then entry, problems and digest), by relative path: a later load in the
+    same process (``load_tree(before=...)``) starts from them instead of reading the parse cache's file."""
+    limits: Limits | None = None
+    """The limits the files were parsed within (records are reused only under the same)."""
 
 
 def _text(value: Any, fallback: str) -> Text:
@@ -240,15 +245,15 @@ def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
 
 
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
-              cache_base: str | os.PathLike[str] | None = None) -> Loaded:
+              cache_base: str | os.PathLike[str] | None = None, before: Loaded | None = None) -> Loaded:
     """Load every game, entry and game mechanics module below ``root``, collecting every problem.
 
     Parsed files are reused from the cache (:mod:`kb.cache`, under ``cache_base`` when given) when they have
-    not changed. Paths are
-    absolute (diagnostics print them relative to the working directory).
+    not changed, or from ``before`` (an earlier load of the same folder in this process: its records in memory,
+    the cache's file not read). Paths are absolute (diagnostics print them relative to the working directory).
     """
     root = Path(os.path.abspath(root))
-    out = Loaded(root=root)
+    out = Loaded(root=root, limits=limits)
     if not root.is_dir():
         out.diagnostics.append(diag("unreadable", Location(root), reason="not a folder"))
         return out
@@ -258,13 +263,21 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
         return out
     _load_games(root, files, limits, out)
     cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
-    previous = cache.load(cache_path) if use_cache else None
-    if not isinstance(previous, dict):
-        previous = {}
-    current = _load_entries(root, files, previous, limits, out)
+    previous = _previous(cache_path, use_cache, before, out)
+    current = out.records = _load_entries(root, files, previous, limits, out)
     if use_cache and current != previous:
         cache.save(cache_path, current)
     return out
+
+
+def _previous(cache_path: Path, use_cache: bool, before: Loaded | None, out: Loaded) -> dict[str, Any]:
+    """The parse records to start from: ``before``'s (same folder and limits), else the cache file's, else none."""
+    if not use_cache:
+        return {}
+    if before is not None and before.root == out.root and before.limits == out.limits:
+        return before.records
+    previous = cache.load(cache_path)
+    return previous if isinstance(previous, dict) else {}
 
 
 def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded) -> None:
