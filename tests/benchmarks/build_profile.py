@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO))
 STAGES = [
     ("load: KnowledgeBase.load", "kb/api.py", "load"),
     ("load: run the worked examples", "kb/api.py", "run_examples"),
+    ("load: run again the examples an edit changed", "kb/api.py", "run_examples_since"),
     ("pages: build_site (Markdown of every page)", "kb/site/pages.py", "build_site"),
     ("search: index brought up to date", "kb/api.py", "search_reader"),
     ("search: browser export", "kb/site/search_box.py", "search_data"),

@@ -36,13 +36,16 @@ def main() -> None:
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--out", help="also write the raw profile here (for snakeviz, pstats)")
     ap.add_argument("--no-profile", action="store_true", help="time the rebuild without the profiler")
+    ap.add_argument("--content-copy", default=os.path.join(tempfile.gettempdir(), "kb-serve-profile", "content"),
+                    help="where the edited copy of content/ goes (replaced at each run)")
     args = ap.parse_args()
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
     with tempfile.TemporaryDirectory() as tmp:
-        content = Path(tmp) / "content"
+        content = Path(args.content_copy)  # the same folder each run: the calculators' cache (keyed by it) stays warm
+        shutil.rmtree(content, ignore_errors=True)
         shutil.copytree(REPO / "content", content)
         os.environ["KB_CONTENT"] = str(content)  # read by the plugin when mkdocs.yml names no content
         os.environ.setdefault("KB_CACHE", str(REPO / ".kb-cache"))  # the worktree's warm caches
