@@ -46,11 +46,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
+from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import Building, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
 from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
-from kb.site import app, sitemap
+from kb.core.model import Location
+from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
@@ -59,7 +61,7 @@ from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import build_site
 from kb.site.structure import LANGUAGES, Site, nav_config, results_by_entry
 
-__all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig"]
+__all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig", "pyodide_folder"]
 
 log = get_plugin_logger(__name__)
 
@@ -79,6 +81,17 @@ class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' _
     """The language this build makes (default: the first of ``languages``); ``kb build`` sets each in turn."""
     fail_on_warnings = c.Type(bool, default=False)
     """Report knowledge-base warnings (not only errors) as MkDocs warnings."""
+    pyodide = c.Optional(c.Type(str))
+    """The pinned Pyodide's folder, for the large calculators (default: ``$KB_PYODIDE_DIR``, else
+    ``~/.cache/kb-pyodide/node_modules/pyodide``); ``off``: build without it."""
+
+
+def pyodide_folder(given: str | None = None) -> tuple[str, Path | None]:
+    """Where the build looks for the pinned Pyodide and what it found there (``None``: not installed, or ``off``).
+    ``given`` (the plugin's ``pyodide`` option) first, then ``$KB_PYODIDE_DIR``, then the user's home folder: the
+    environment is read here, in the adapter, and the folder passed to :func:`kb.site.calc.calc_site`."""
+    where = given or os.environ.get("KB_PYODIDE_DIR") or str(calc_runtime.default_dir(Path.home()))
+    return where, (None if where == "off" else calc_runtime.runtime_dir(Path(where).expanduser()))
 
 
 @dataclass(frozen=True)
@@ -173,11 +186,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """Each build is swapped in as soon as it is written (``mkdocs serve``: the server shows ``site_dir``), not
         when the command ends (``mkdocs build``, after MkDocs' ``--strict`` verdict and what ``gh-deploy`` does)."""
         self._beside: _Beside | None = None
+        self._pyodide: tuple[str, Path | None] | None = None
+        self.notes: list[Diagnostic] = []
+        """The command's warnings about the build itself (not the content): ``warning[calc-runtime]``. ``kb build``
+        prints them again when it ends."""
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
         self._loaded, self._ran, self._search_kept, self._calc_kept, self._made = None, None, {}, {}, {}
+        self._pyodide, self.notes = None, []
         self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
         self._dirty = dirty
         self.swap_site = command in ("build", "gh-deploy", "serve")
@@ -307,9 +325,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """The calculators' data scripts, a head and shards per space (kb/site/calc.py; the answers are worked out once
         for every language of the command, and kept from the first build while serving, as the search data is)."""
         started = time.monotonic()
-        build.calc = (self._calc_kept.get(build.lang) if self._serving else None) or calc_site(build.loaded.kb, build.lang)
+        if self._pyodide is None:  # once per command
+            self._pyodide = pyodide_folder(self.config.pyodide)
+        where, runtime = self._pyodide
+        build.calc = ((self._calc_kept.get(build.lang) if self._serving else None)
+                      or calc_site(build.loaded.kb, build.lang, runtime))
         if self._serving:
             self._calc_kept[build.lang] = build.calc
+        if build.calc.held and where != "off" and not any(n.code == "calc-runtime" for n in self.notes):
+            self._note(diag("calc-runtime", Location(Path(where)), count=build.calc.held, version=calc_runtime.PYODIDE,
+                            where=where, command=calc_runtime.INSTALL))
         for path, text in build.calc.files.items():
             files.append(File.generated(config, build.prefix + path, content=text))
         log.info(f"{build.lang}: {sum(map(len, build.calc.forms.values()))} calculators, {len(build.calc.files)} data "
@@ -395,6 +420,15 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         log.info(f"{build.lang}: built in {time.monotonic() - build.started:.1f} s")
 
     # ------------------------------------------------------------------ helpers
+    def _note(self, found: Diagnostic) -> None:
+        """A warning about the build: a MkDocs warning (``--strict`` fails) only with ``fail_on_warnings``, as the
+        content's warnings are; else an info line, which ``kb build`` repeats on stderr when it ends."""
+        self.notes.append(found)
+        if self.config.fail_on_warnings:
+            log.warning(found.format())
+        else:
+            log.info(found.format())
+
     def _current(self) -> _Build:
         if self._build is None:  # pragma: no cover - MkDocs runs on_config first
             raise PluginError("kb: a build event came before the build's configuration")

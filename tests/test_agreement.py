@@ -60,3 +60,25 @@ def test_no_module_spells_the_languages_out_again() -> None:
     spelled = re.compile(r"""\(\s*["']es["']\s*,\s*["']en["']\s*\)|\[\s*["']es["']\s*,\s*["']en["']\s*\]""")
     found = [str(p.relative_to(KB)) for p in KB.rglob("*.py") if spelled.search(p.read_text(encoding="utf-8"))]
     assert found == ["core/model.py"]
+
+
+def test_the_pinned_pyodide_is_one_version_everywhere() -> None:
+    """Pyodide's version is written once (``kb/site/calc_runtime.py``): the README's first command installs that
+    release with the very command ``kb build``'s warning gives, and ``.ci/run`` reads the version from the code."""
+    from kb.site.calc_runtime import INSTALL, PYODIDE
+
+    repo = KB.parent
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"```sh\n(.*?)\n```", readme, re.S)
+    assert first is not None
+    command = first.group(1)
+    assert "\n" not in command and INSTALL in command and "kb build --strict" in command
+    assert command.index("pip install") < command.index(INSTALL) < command.index("kb build")
+    assert re.search(re.escape(INSTALL) + r" \|\| ", command)  # no npm: the command goes on to the build
+    said = {*re.findall(r"pyodide@([0-9][0-9.]*)", readme), *re.findall(r"Pyodide ([0-9]+\.[0-9]+\.[0-9]+)", readme)}
+    for doc in (repo / "docs").glob("*.md"):
+        said |= set(re.findall(r"pyodide@([0-9][0-9.]*)", doc.read_text(encoding="utf-8")))
+    assert said == {PYODIDE}
+    ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.findall(r"pyodide@[0-9]|[0-9]+\.[0-9]+\.[0-9]+", ci) == []  # no version of its own
+    assert "from kb.site.calc_runtime import PYODIDE" in ci and '"pyodide@$pyodide"' in ci

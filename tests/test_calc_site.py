@@ -15,11 +15,13 @@ import pytest
 from kb.api import KnowledgeBase
 from kb.mechanics import RuleError
 from kb.mechanics.space import plain, takes_choices
-from kb.site import calc_runtime
+from kb.mkdocs_plugin import pyodide_folder
 from kb.site.calc import IN_PAGE, calc_site
 from kb.site.structure import entry_path
 
 ROOT = Path(__file__).resolve().parents[1]
+RUNTIME = pyodide_folder()[1]
+"""The pinned Pyodide as ``kb build`` finds it (``$KB_PYODIDE_DIR`` or ``~/.cache/kb-pyodide``), or ``None``."""
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +31,7 @@ def kb() -> KnowledgeBase:
 
 @pytest.fixture(scope="module", params=["es", "en"])
 def built(request, kb):
-    return request.param, calc_site(kb, request.param)
+    return request.param, calc_site(kb, request.param, RUNTIME)
 
 
 def _answer(kb, entry, ex):
@@ -83,7 +85,7 @@ def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
             assert total > IN_PAGE and not any(p.startswith(head.removesuffix(".js") + "-") for p in site.files), head
             assert {"kb-py/kb-py-wasm.js", "kb-py/kb-py-bundle.js", "kb-py/pyodide.js"} <= set(site.files)
             continue
-        assert total <= 3 * 8192 or calc_runtime.available() is False, head
+        assert total <= 3 * 8192, head
         assert data["shard"] % (data["fields"][-1]["n"] if data["fields"] else 1) == 0  # whole runs of the odds field
         while (path := head.removesuffix(".js") + f"-{n}.js") in site.files:
             shard = _data(site.files[path])
@@ -91,13 +93,6 @@ def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
             assert max(shard["index"]) < len(shard["outcomes"])
             n += 1
         assert n * data["shard"] >= total > (n - 1) * data["shard"], head
-
-
-@pytest.fixture
-def tree(tree, monkeypatch):
-    """A content tree built without the page's Python: its spaces are enumerated (and cached) by the build."""
-    monkeypatch.setattr(calc_runtime, "available", lambda: False)
-    return tree
 
 
 GAME_NAMED = {"g/a.yaml": """\
@@ -175,3 +170,61 @@ examples:
     site = calc_site(KnowledgeBase.load(root), "es")
     form = site.forms["g/ok.md"][0]
     assert "<img" not in form and "&lt;img src=x onerror=alert(1)&gt;" in form
+
+
+BIG_SPACE = {"g/mechanics.py": '''\
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.sum", ranges={n: between(1, 20) for n in "abcd"}, outputs={"total": "the four numbers added"},
+          labels={"a": ("a", "a"), "b": ("b", "b"), "c": ("c", "c"), "d": ("d", "d"), "total": ("total", "total")})
+def total(a: int, b: int, c: int, d: int):
+    """Four numbers added: 20 ** 4 combinations, more than a build enumerates whole."""
+    return outcome(Trace(), total=a + b + c + d)
+''', "g/a.yaml": """\
+id: g.sum
+kind: rule
+game: g
+title: {es: Suma, en: Sum}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.sum
+    given: {a: 1, b: 2, c: 3, d: 4}
+    expect: {total: 10}
+"""}
+"""A space (160,000 combinations) past ``WHOLE_SPACE``: the page's Python answers it, or the build holds it in part."""
+
+
+def test_without_the_runtime_a_large_space_is_held_and_counted(tree) -> None:
+    site = calc_site(KnowledgeBase.load(tree(BIG_SPACE)), "es")  # no runtime given: none used, whatever is installed
+    assert site.held == 1 and not site.python and not any(p.startswith("kb-py/") for p in site.files)
+    assert "data-kb-fixed" in site.forms["g/sum.md"][0] and "data-kb-py" not in site.forms["g/sum.md"][0]
+
+
+def test_with_the_runtime_a_large_space_is_answered_in_the_page(tree) -> None:
+    if RUNTIME is None:
+        pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
+    site = calc_site(KnowledgeBase.load(tree(BIG_SPACE)), "es", RUNTIME)
+    assert site.held == 0 and site.python and "kb-py/kb-py-wasm.js" in site.files
+    assert "data-kb-fixed" not in site.forms["g/sum.md"][0] and "data-kb-py" in site.forms["g/sum.md"][0]
+
+
+def test_kb_build_without_the_runtime_warns_with_the_install_command_and_passes_strict(tree, monkeypatch) -> None:
+    """A fresh machine with no npm: ``kb build --strict`` builds (the large forms held in part) and says, last, how
+    many calculators are held and the command that installs the runtime: a warning, not a failure (docs/site.md)."""
+    from conftest import cli
+    from kb.core.diagnostics import format_path
+    from kb.site.calc_runtime import INSTALL, PYODIDE
+
+    root = tree(BIG_SPACE)
+    monkeypatch.setenv("KB_PYODIDE_DIR", str(root.parent / "no-pyodide"))
+    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(root.parent / "site"))
+    assert code == 0, out + err
+    line = err.splitlines()[-1]
+    assert line.startswith(f"kb build: {format_path(root.parent / 'no-pyodide')}:1:1: warning[calc-runtime]: "
+                           "1 calculator(s) built held in part")
+    assert line.endswith(f"Pyodide {PYODIDE}, which answers them in the page, is not installed in "
+                         f"{root.parent / 'no-pyodide'}; install it with: {INSTALL}")
+    assert (root.parent / "site" / "es" / "g" / "sum.html").is_file()
+    assert not (root.parent / "site" / "es" / "kb-py").exists()

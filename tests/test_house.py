@@ -125,3 +125,44 @@ def test_whoosh_is_read_below_its_public_api_in_one_module_only() -> None:
                for hit in _private_reads(path)]
     assert private == []
     assert _private_reads(KB / "search" / "whoosh_access.py")  # the check sees them where they are
+
+
+ENVIRONMENT_READERS = ("api.py", "mkdocs_plugin.py", "mkdocs_defaults.py", "pytest_plugin.py", "__main__.py", "cli/")
+"""The adapters (issue 33 item 5): the only modules of ``kb/`` that read the process's environment (``os.environ``,
+``os.getenv``, the home folder) and pass what they read into the engine as arguments."""
+
+
+def _environment_reads(path: Path) -> list[str]:
+    """Where ``path`` reads the environment: ``os.environ`` (or ``environ`` imported from ``os``), ``os.getenv``,
+    ``Path.home()``, ``expanduser``. ``{**os.environ, ...}``, the environment handed on whole to a child process
+    (``kb/i18n/history.py``'s git), decides nothing here and is not counted."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    handed_on = {id(v) for node in ast.walk(tree) if isinstance(node, ast.Dict)
+                 for k, v in zip(node.keys, node.values) if k is None}
+    found = []
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if (node.value.id, node.attr) in (("os", "environ"), ("os", "environb"), ("os", "getenv"), ("Path", "home"),
+                                              ("path", "expanduser"), ("Path", "expanduser")):
+                name = f"{node.value.id}.{node.attr}"
+        elif isinstance(node, ast.Attribute) and node.attr == "expanduser":
+            name = ".expanduser"
+        elif isinstance(node, ast.ImportFrom) and node.module in ("os", "os.path"):
+            name = next((a.name for a in node.names if a.name in ("environ", "environb", "getenv", "expanduser")), None)
+        if name is not None and id(node) not in handed_on:
+            found.append(f"{path.relative_to(KB.parent)}:{node.lineno} {name}")
+    return found
+
+
+def test_the_environment_is_read_only_by_the_adapters() -> None:
+    """Issue 33 item 5: configuration at the edges. The CLI, the API, the MkDocs and pytest adapters read the
+    environment and pass it in (``$KB_CACHE``, ``$KB_CONTENT``, ``$KB_PYODIDE_DIR`` …); no module of the engine
+    reads it itself (``kb/site/calc_runtime.py`` did, and remembered the answer for the whole process)."""
+    core = [p for p in sorted(KB.rglob("*.py"))
+            if not any(p.relative_to(KB).as_posix().startswith(a) for a in ENVIRONMENT_READERS)]
+    assert len(core) > 50 and KB / "site" / "calc_runtime.py" in core
+    assert [hit for path in core for hit in _environment_reads(path)] == []
+    assert _environment_reads(KB / "mkdocs_plugin.py")  # the check sees a read where one is

@@ -17,6 +17,8 @@ from kb.core.files import Building, os_problem
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
+    from kb.core.diagnostics import Diagnostic
+
 __all__ = ["default_config", "build"]
 
 
@@ -80,11 +82,13 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     try:
         config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
         building = Building(Path(site_dir or config.site_dir).resolve())
-        _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
-                         str(building.folder), content)
+        notes = _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
+                                 str(building.folder), content)
         building.commit()
         target, building = building.target, None
         out.write(f"kb build: site written to {target} in {time.monotonic() - start:.1f} s\n")
+        for note in notes:  # the build's own warnings (the runtime missing), last, where a reader sees them
+            err.write(f"kb build: {note.format()}\n")
         return 0
     except MkDocsException as exc:
         err.write(f"kb build: failed, the previous site is kept: {exc}\n")
@@ -102,9 +106,10 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
 
 
 def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site_dir: str,
-                     content: Path | None) -> None:
+                     content: Path | None) -> list[Diagnostic]:
     """One MkDocs build per language of the ``kb`` plugin into ``site_dir``, the first language first (its
-    build empties the folder), then the service worker over all of them. Without the plugin, one build."""
+    build empties the folder), then the service worker over all of them. Without the plugin, one build. The
+    plugin's warnings about the build itself (:attr:`KnowledgeBasePlugin.notes`)."""
     from mkdocs.commands.build import build as mkdocs_build
 
     from kb.mkdocs_plugin import KnowledgeBasePlugin
@@ -130,6 +135,8 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site
             mkdocs_build(config)
     finally:
         first.plugins.on_shutdown()
-    if found is not None:
-        version = app.write_offline(site_dir, [lg for lg in langs if lg])
-        logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
+    if found is None:
+        return []
+    version = app.write_offline(site_dir, [lg for lg in langs if lg])
+    logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
+    return list(found.notes)

@@ -101,6 +101,9 @@ CODES: dict[str, tuple[str, str]] = {
                                  "keyword argument, so a page names ids and writes numbers and plurals in its language"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
     "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),
+    "calc-runtime": (WARNING, "{count} calculator(s) built held in part (some numbers and choices fixed at the example's "
+                     "values): Pyodide {version}, which answers them in the page, is not installed in {where}; install "
+                     "it with: {command}"),
     "limit-exceeded": (ERROR, "{where} is too big to work out: {problem}"),
     # translations
     "unknown-translation-field": (ERROR, "translation hash for '{field}', a field this entry does not have{hint}"),

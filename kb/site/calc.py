@@ -74,6 +74,9 @@ class Calculator:
     space: Space
     py: bool = False
     """Answered in the page by the resolver itself under Pyodide (:mod:`kb.site.calc_py`), not from build-time data."""
+    held: bool = False
+    """The page's Python would answer it (a space past ``IN_PAGE``) but the build has no runtime, and ``space`` holds
+    some number or choice at the example's value: what ``warning[calc-runtime]`` counts."""
 
     @property
     def own_names(self) -> dict[str, Any]:
@@ -93,22 +96,23 @@ class Calculator:
 
 
 def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], budget: int = MAX_COMBINATIONS,
-                in_page: bool | None = None) -> list[Calculator]:
+                in_page: bool = False) -> list[Calculator]:
     """The entry's calculators: one per resolver its examples use that takes a number or a choice, from its first
     example. A space of more than ``IN_PAGE`` combinations is answered in the page by Python (every field
-    editable) when ``in_page`` (default: the pinned Pyodide is installed, :mod:`kb.site.calc_runtime`) and the
-    resolver can run there; any other is enumerated at build time: whole up to ``WHOLE_SPACE``, else held
-    within ``budget``."""
-    page_python = calc_runtime.available() if in_page is None else in_page
+    editable) when ``in_page`` (the build has the pinned Pyodide, :mod:`kb.site.calc_runtime`: the caller says so)
+    and the resolver can run there; any other is enumerated at build time: whole up to ``WHOLE_SPACE``, else held
+    within ``budget``. How many there are does not depend on ``in_page``."""
     out: dict[str, Calculator] = {}
     for ex in entry.examples:
         res = resolver_of(ex.mechanic)
         if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
             whole = space(res, ex.given, UNBOUNDED, UNBOUNDED)
-            if whole.size > IN_PAGE and page_python and _runs_in_page(res, ex):
+            wanted = whole.size > IN_PAGE and _runs_in_page(res, ex)
+            if wanted and in_page:
                 out[ex.mechanic] = Calculator(entry, ex, res, whole, py=True)
             else:
-                out[ex.mechanic] = Calculator(entry, ex, res, space(res, ex.given, budget))
+                kept = space(res, ex.given, budget)
+                out[ex.mechanic] = Calculator(entry, ex, res, kept, held=wanted and kept.size < whole.size)
     return list(out.values())
 
 
@@ -160,6 +164,8 @@ class CalcSite:
     """The cache files this build read or wrote."""
     python: bool = False
     """Whether some form is answered by the page's Python (then the runtime is among the files)."""
+    held: int = 0
+    """Forms the page's Python would answer whole, built held in part for want of the runtime (``pyodide=None``)."""
     names: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per game, the names the page's Python may show (each such head holds its game's)."""
 
@@ -488,14 +494,17 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
     return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
 
 
-def calc_site(kb: "Linked", lang: str) -> CalcSite:
-    """Every calculator of ``lang``'s pages: the forms of each page and the data scripts."""
+def calc_site(kb: "Linked", lang: str, pyodide: Path | None = None) -> CalcSite:
+    """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``pyodide``: the pinned
+    runtime's folder (:func:`kb.site.calc_runtime.runtime_dir`), which lets the page's Python answer the large spaces;
+    ``None``, they are enumerated at build time (held in part: :attr:`CalcSite.held` counts them)."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite()
     heads: dict[str, dict[str, Any]] = {}
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
         page = entry_path(entry)
-        for n, calc in enumerate(calculators(entry, kb.registry.get)):
+        for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=pyodide is not None)):
+            out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
             head = head_path(calc)
             if calc.py:
@@ -505,8 +514,8 @@ def calc_site(kb: "Linked", lang: str) -> CalcSite:
                 if head not in out.files:
                     out.files.update(_data_files(head, data, lang))
             out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data))
-    if out.python:  # the runtime, once per language, only when some form needs it
-        out.files.update(calc_runtime.runtime_files(Path(kb.root)))
+    if out.python and pyodide is not None:  # the runtime, once per language, only when some form needs it
+        out.files.update(calc_runtime.runtime_files(Path(kb.root), pyodide))
     _tidy(kb, lang, out.kept)
     out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out

@@ -1,9 +1,11 @@
 """Python in the page for the calculators no build enumerates (issue 30): the Pyodide runtime and the engine's bundle.
 
-Pyodide (CPython 3.13 compiled to WebAssembly, npm ``pyodide``, pinned as :data:`PYODIDE`) is not committed: it
-is installed beside the build (``npm install --prefix ~/.cache/kb-pyodide pyodide@VERSION``, done by ``.ci/run``;
-another folder with ``KB_PYODIDE_DIR``). Without it the site is built as before (every such form held in part at
-the example's values, ``kb.mechanics.space.MAX_COMBINATIONS``).
+Pyodide (CPython 3.13 compiled to WebAssembly, npm ``pyodide``, pinned as :data:`PYODIDE`, the one place its
+version is written) is not committed: it is installed beside the build (:data:`INSTALL`, the README's first command
+and ``.ci/run`` run it). Which folder holds it is the caller's to say (:func:`runtime_dir`): this module reads no
+environment and remembers no folder; the MkDocs adapter (``kb/mkdocs_plugin.py``) reads ``KB_PYODIDE_DIR`` or its
+``pyodide`` option, else :func:`default_dir`. Without it the site is built as before (every such form held in part
+at the example's values, ``kb.mechanics.space.MAX_COMBINATIONS``) and the build warns (``warning[calc-runtime]``).
 
 What the build writes under each language's ``kb-py/`` (:func:`runtime_files`), all read by ``<script src>`` so
 that a page opened from ``file://`` runs them (Chromium refuses ``fetch`` of ``file://``): Pyodide's own
@@ -21,16 +23,21 @@ import functools
 import gzip
 import io
 import json
-import os
 import zipfile
 from pathlib import Path
 
 from kb.core.locale import LANGS
 
-__all__ = ["PYODIDE", "FOLDER", "pyodide_dir", "available", "runtime_files", "bundle"]
+__all__ = ["PYODIDE", "PREFIX", "INSTALL", "FOLDER", "default_dir", "runtime_dir", "runtime_files", "bundle"]
 
 PYODIDE = "0.29.3"
 """The Pyodide release the site runs (its ``package.json`` must say so)."""
+
+PREFIX = ".cache/kb-pyodide"
+"""Where :data:`INSTALL` puts it, under the user's home folder (npm's ``--prefix``)."""
+
+INSTALL = f"npm install --prefix ~/{PREFIX} pyodide@{PYODIDE}"
+"""The command that installs it (the README's first command holds it word for word: tests/test_agreement.py)."""
 
 FOLDER = "kb-py"
 """Where the runtime is written, under each language's root."""
@@ -45,25 +52,25 @@ _NEEDED = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.js", "pyodide.j
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)
 
 
-@functools.cache
-def pyodide_dir() -> Path | None:
-    """The pinned Pyodide's folder, or ``None`` when it is not installed."""
-    where = os.environ.get("KB_PYODIDE_DIR") or str(Path.home() / ".cache/kb-pyodide/node_modules/pyodide")
-    if where == "off":
+def default_dir(home: Path) -> Path:
+    """Where :data:`INSTALL` puts the package, under ``home`` (the adapter gives the user's home folder)."""
+    return home / PREFIX / "node_modules" / "pyodide"
+
+
+def runtime_dir(folder: Path | None) -> Path | None:
+    """``folder`` when it holds the pinned Pyodide (the package's folder, or an npm ``--prefix`` holding it), else
+    ``None``: a folder missing, of another version or without one of the files the page needs."""
+    if folder is None:
         return None
-    folder = Path(where)
+    if not (folder / "package.json").is_file() and (folder / "node_modules" / "pyodide").is_dir():
+        folder = folder / "node_modules" / "pyodide"
     try:
         version = json.loads((folder / "package.json").read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         return None
     if version != PYODIDE or not all((folder / name).is_file() for name in _NEEDED):
         return None
     return folder
-
-
-def available() -> bool:
-    """Whether the build can give the page Python (the pinned Pyodide is installed)."""
-    return pyodide_dir() is not None
 
 
 def _put(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -98,21 +105,24 @@ def _b64_script(name: str, data: bytes) -> str:
     return f'(window.KB_PY=window.KB_PY||{{}})[{json.dumps(name)}]="{base64.b64encode(data).decode()}";\n'
 
 
-@functools.cache
-def _wasm_script(folder: Path) -> str:
-    """The wasm, gzipped (8.6 -> 2.8 MB) and as base64: worked out once per build command (both languages)."""
+@functools.lru_cache(maxsize=2)
+def _wasm_script(folder: Path, stamp: tuple[int, int]) -> str:
+    """The wasm, gzipped (8.6 -> 2.8 MB) and as base64: worked out once per build command (both languages); a
+    memo of the file's content, keyed by its folder and its ``stamp`` (size, modification time), deciding nothing."""
     return _b64_script("pyodide.asm.wasm.gz", gzip.compress((folder / "pyodide.asm.wasm").read_bytes(), 9, mtime=0))
 
 
-def runtime_files(content: Path) -> dict[str, str]:
-    """The runtime's files (path under the language's root -> text); empty without Pyodide."""
-    folder = pyodide_dir()
-    if folder is None:
-        return {}
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+def runtime_files(content: Path, folder: Path) -> dict[str, str]:
+    """The runtime's files (path under the language's root -> text) from ``folder``, a :func:`runtime_dir`."""
     lock = (folder / "pyodide-lock.json").read_text(encoding="utf-8")
     return {f"{FOLDER}/pyodide.asm.js": (folder / "pyodide.asm.js").read_text(encoding="utf-8"),
             f"{FOLDER}/pyodide.js": (folder / "pyodide.js").read_text(encoding="utf-8"),
-            f"{FOLDER}/kb-py-wasm.js": _wasm_script(folder),
+            f"{FOLDER}/kb-py-wasm.js": _wasm_script(folder, _stamp(folder / "pyodide.asm.wasm")),
             f"{FOLDER}/kb-py-stdlib.js": _b64_script("python_stdlib.zip", (folder / "python_stdlib.zip").read_bytes()),
             f"{FOLDER}/kb-py-lock.js": f"window.KB_PY_LOCK={json.dumps(lock)};\n",
             f"{FOLDER}/kb-py-bundle.js": _b64_script("kb-bundle.zip", bundle(content))}
