@@ -439,6 +439,21 @@ def test_players_questions_weigh_more_than_the_body(tree, tmp_path: Path, monkey
     assert ids(flat.search("zarpazo", lang="es"))[0] == "g.told"
 
 
+def test_the_players_words_are_read_as_the_rules_words(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The thesaurus (kb.search.thesaurus, issue 31): "balazo" is a player's word for "disparar". It meets the rule
+    in the word's own slot (the rule matches both words of "balazo wumble" and outranks a title that holds one),
+    more lightly than the word itself, and one way only (a query of the rules' word finds no "balazo")."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    kb = KnowledgeBase.load(tree(_rules({"shot": ("Uno", "disparar wumble."), "named": ("Wumble", "wumble."),
+                                         "said": ("Dos", "balazo zorp.")}), games=("g",)))
+    assert ids(kb.search("balazo wumble", lang="es"))[0] == "g.shot"
+    assert ids(_variant(kb, thesaurus_weight=0.0).search("balazo wumble", lang="es"))[0] == "g.named"
+    assert ids(kb.search("balazo", lang="es"))[:2] == ["g.said", "g.shot"]  # its own word first, the rule's word after
+    weight = kb.search_reader().params.thesaurus_weight  # the same length, the same df: the rule's word at its weight
+    assert 0 < weight < 1 and _score(kb, "balazo", "g.shot") == pytest.approx(weight * _score(kb, "balazo", "g.said"))
+    assert "g.said" not in ids(kb.search("disparar", lang="es"))
+
+
 def test_a_correction_shares_the_first_letter(features: KnowledgeBase) -> None:
     """"xumble" is one edit from the indexed "wumble" but starts otherwise: no correction, nothing found
     (ranking.Params.same_prefix); a first letter is seldom the one mistyped, and sharing it keeps corrections near."""

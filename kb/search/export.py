@@ -37,7 +37,8 @@ What one language's data holds (``version`` :data:`FORMAT`):
 ``spelling``
     Per language, typo candidates: the words of the spelling field with their document frequencies.
 ``rules``
-    The ranking rules' data: every parameter and limit of :mod:`kb.search.ranking` the script uses.
+    The ranking rules' data: every parameter and limit of :mod:`kb.search.ranking` the script uses; ``thesaurus``
+    (:func:`_synonyms`): its weight, and the rules' words each key of the word list is also read as.
 
 The format is read by ``kb-search-engine.js`` and nothing else; both change together. The site ships it
 split (:func:`kb.site.search_box.split`: a head, and the word list, postings and spelling in parts a query
@@ -48,12 +49,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from kb.core.cache import load, save
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold, tokens
-from kb.search import ranking, words as wordlist
+from kb.search import query as search, ranking, words as wordlist
 from kb.search.index import MAX_QUERY
 
 __all__ = ["FORMAT", "export", "to_script"]
@@ -127,8 +128,8 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
         _passages(r, shown, docs, terms)
         spelling = {lg: sorted((b.decode("utf-8"), r.doc_frequency(f"spell_{lg}", b.decode("utf-8")))
                                for b in r.lexicon(f"spell_{lg}")) for lg in LANGS}
-        words = _words(s.schema, r, terms, spelling, reader.expander.groups, reader.params, cache)
-        rules = _rules(reader, n)
+        words, synonyms = _words(s.schema, r, terms, spelling, reader.expander.groups, reader.params, cache)
+        rules = {**_rules(reader, n), "thesaurus": {"weight": reader.params.thesaurus_weight, **synonyms}}
     return {"version": FORMAT, "lang": lang, "docs": docs, "index": index, "indexLangs": index_langs, "terms": list(terms), "fields": fields,
             "words": words, "spelling": spelling, "rules": rules, "games": dict(sorted(game_names.items()))}
 
@@ -169,8 +170,9 @@ def _field(s: Any, r: Any, field: str, live: list[int], terms: dict[str, int], p
 
 
 def _words(schema: Any, r: Any, terms: dict[str, int], spelling: Mapping[str, list[tuple[str, int]]],
-           groups: Any, p: ranking.Params, cache: Path | None) -> dict[str, list[Any]]:
-    """The word list (:mod:`kb.search.words`): every known key with its languages, and its terms when held."""
+           groups: Any, p: ranking.Params, cache: Path | None) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """The word list (:mod:`kb.search.words`): every known key with its languages, and its terms when held; and
+    :func:`_synonyms` of its keys."""
     real = wordlist.real_words(p.real_word_zipf)
     lexicon = {lg: {b.decode("utf-8") for f in ranking.FIELDS for b in r.lexicon(f"{f}_{lg}")} for lg in LANGS}
     keys, analysed = _common(schema, cache)
@@ -188,7 +190,27 @@ def _words(schema: Any, r: Any, terms: dict[str, int], spelling: Mapping[str, li
         out[k] = row
     for k in set().union(*real.values()) - held:  # real words the index does not hold: known, and language evidence
         out[k] = [_languages(k, real)]
-    return dict(sorted(out.items()))
+    return dict(sorted(out.items())), _synonyms(out, body)
+
+
+def _synonyms(keys: Iterable[str], body: Mapping[str, Mapping[str, str | None]]) -> dict[str, Any]:
+    """``{"rows", "words"}``: each key of the word list that :mod:`kb.search.thesaurus` reads as rules' words → the
+    index of its row in ``rows``, a row being those words per language (:data:`LANGS` order), as
+    :meth:`kb.search.query.Vocabulary.synonyms` gives them: matched by the key's term in the language's body
+    analysis (``body``, else analysed here). Keys of one term share a row."""
+    table = search.thesaurus_table()
+
+    def meant(k: str, lg: str) -> list[str]:
+        term = body[lg][k] if k in body[lg] else next(iter(search.analyse(f"body_{lg}", k)), None)
+        return list(table.get(lg, {}).get(term, ())) if term else []
+
+    rows: dict[str, int] = {}
+    words: dict[str, int] = {}
+    for k in sorted(keys):
+        row = [meant(k, lg) for lg in LANGS]
+        if any(row):
+            words[k] = rows.setdefault(json.dumps(row), len(rows))
+    return {"rows": [json.loads(r) for r in rows], "words": words}
 
 
 def _term(text: str | None, terms: dict[str, int]) -> int | None:

@@ -400,11 +400,32 @@ class Vocabulary:
         """Held, or a real word: never corrected."""
         return self.held(wordlist.key(word)) or bool(self.languages(word))
 
+    def synonyms(self, word: str, lang: str) -> tuple[str, ...]:
+        """The rules' words :mod:`kb.search.thesaurus` reads a player's word as, in ``lang`` (none when the list does
+        not know the word: the browser's list has no row for it)."""
+        found = thesaurus_table().get(lang)
+        if not found:
+            return ()
+        k = wordlist.key(word)
+        out = tuple(w for t in _analyse(f"body_{lang}", k) for w in found.get(t, ()))
+        return out if out and self.known(word) else ()
+
     def terms(self, word: str, lang: str, names: bool = False) -> tuple[str, ...]:
         """The word's terms in ``lang``'s fields (``names``: as the names field analyses it, stop words kept); none
         when the list does not hold it."""
         k = wordlist.key(word)
         return _analyse(f"{'names' if names else 'body'}_{lang}", k) if self.held(k) else ()
+
+
+def _body_terms(lang: str, word: str) -> tuple[str, ...]:
+    return _analyse(f"body_{lang}", word)
+
+
+def thesaurus_table() -> Mapping[str, Mapping[str, tuple[str, ...]]]:
+    """:func:`kb.search.thesaurus.table` read with the query's body analysis."""
+    from kb.search import thesaurus
+
+    return thesaurus.table(_body_terms)
 
 
 def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
@@ -448,7 +469,9 @@ def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[
     weight; each glossary alternative in ``title`` and ``names`` at :attr:`ranking.Params.alternative_weight`,
     word by word. A word's terms are the word list's (``vocab``; without one, every word's own analysis); in
     ``names`` a word (an alternative) not all lowercase keeps its stop words ("LoS" is a name, "los" an article).
-    Words that give no term in any field have no slot."""
+    A word the list knows is also read, in its own slot, as the rules' words :mod:`kb.search.thesaurus` gives it
+    (each language's in that language's fields, at :attr:`ranking.Params.thesaurus_weight` × the field's weight; a
+    clause the word has already keeps its weight). Words that give no term in any field have no slot."""
     def terms(word: str, lang: str, names: bool) -> tuple[str, ...]:
         if vocab is not None:
             return vocab.terms(word, lang, names)
@@ -462,6 +485,8 @@ def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[
                 for lang in LANGS:
                     for term in terms(form, lang, name == "names" and form != form.lower()):
                         clauses[(f"{name}_{lang}", term)] = p.field_weights[name]
+            if p.thesaurus_weight and vocab is not None:  # the rules' words for a player's word, in the same slot
+                _read_as(clauses, form, p, vocab)
         if clauses:
             slots.append(Slot(clauses, True))
     for alt in alternatives[:p.max_alternatives]:
@@ -472,6 +497,16 @@ def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[
         if clauses:
             slots.append(Slot(clauses, False))
     return slots
+
+
+def _read_as(clauses: dict[tuple[str, str], float], form: str, p: ranking.Params, vocab: Vocabulary) -> None:
+    """Add to a word's ``clauses`` the terms of the rules' words :mod:`kb.search.thesaurus` reads ``form`` as, each
+    language's in that language's fields, at ``thesaurus_weight`` × the field's weight (clauses held keep theirs)."""
+    for name in ranking.FIELDS:
+        for lang in LANGS:
+            for other in vocab.synonyms(form, lang):
+                for term in vocab.terms(other, lang):
+                    clauses.setdefault((f"{name}_{lang}", term), p.thesaurus_weight * p.field_weights[name])
 
 
 def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any, p: ranking.Params) -> tuple[Any, Any]:

@@ -20,7 +20,11 @@ each distinct (field, term) a clause of weight :attr:`Params.field_weights` ``[f
 correction (below) adds its clauses to the same slot. Glossary alternatives of the names in the
 query (``synonyms.json``, :class:`kb.search.index.Expander`; at most :attr:`Params.max_alternatives`) are
 extra slots over ``title`` and ``names`` only, weighted ``alternative_weight × field_weights``; they
-do not count as words. A word with no clause (a stop word) has no slot.
+do not count as words. A word with no clause (a stop word) has no slot. **Thesaurus** (issue 31): a word (and its
+correction) the word list knows whose term in a language's body analysis is a players' word of
+:mod:`kb.search.thesaurus` adds, to its own slot, the terms of that line's rules' words in that language's
+fields, weighted ``thesaurus_weight × field_weights`` (clauses the word has keep theirs); the browser gets the
+table resolved per key of the word list (``rules.thesaurus``).
 
 **Score of a document** = ``entry_factor × coordination(matched, words) × Σ weight × bm25`` over
 the clauses whose term is in the document's field, with Whoosh's BM25F per field::
@@ -127,6 +131,9 @@ class Params:
     """Weight of the glossary's other names for a name in the query: they help, the player's words lead."""
     max_alternatives: int = 8
     """Most glossary alternatives added to one query."""
+    thesaurus_weight: float = 0.7
+    """Weight of a rules' word a player's word is also read as (:mod:`kb.search.thesaurus`), times the field's weight,
+    in the player's word's own slot (issue 31: paraphrases in the players' words)."""
     coordination: float = 4.0
     """Power of the share of the query's words a document matches: ``((1 + matched) / (1 + words)) ** coordination``.
     A rule that answers the whole question outranks an entry that names one of its nouns."""

@@ -76,6 +76,9 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     (Q, "                    cands[c] = cands.get(c, 0) + freq\n            ranked = ranking.rank_corrections(folded, cands, p.short_word)\n            if ranked:\n                out[w] = ranked[0]",
      "                    cands[c] = cands.get(c, 0) + freq\n            ranked = ranking.rank_corrections(folded, cands, p.short_word)\n            if ranked:\n                out[w] = ranked[-1]",
      "the farthest correction"),
+    (R, "    thesaurus_weight: float = 0.7\n", "    thesaurus_weight: float = 0.0\n", "no thesaurus"),
+    (Q, "clauses.setdefault((f\"{name}_{lang}\", term), p.thesaurus_weight * p.field_weights[name])",
+     "clauses.setdefault((f\"{name}_{lang}\", term), p.field_weights[name])", "the rules' words weigh as the player's"),
 ]
 
 

@@ -297,16 +297,27 @@
   /* query.plan: each word (with its correction) a slot of clauses over every field of both languages; each
    * alternative a slot over title and names, word by word, at the alternatives' weight (not counted). */
   Engine.prototype.plan = function (ws, fixed, alternatives) {
-    var self = this, rules = this.rules, slots = [];
+    var self = this, rules = this.rules, slots = [], thesaurus = rules.thesaurus;
+    var has = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
     ws.forEach(function (w) {
       var clauses = new Map();
-      (Object.prototype.hasOwnProperty.call(fixed, w) ? [w, fixed[w]] : [w]).forEach(function (form) {
+      (has(fixed, w) ? [w, fixed[w]] : [w]).forEach(function (form) {
         var upper = form !== form.toLowerCase();
         self.order.forEach(function (field) {
           var name = field.name.slice(0, field.name.lastIndexOf("_")), lg = field.name.slice(field.name.lastIndexOf("_") + 1);
           self.terms(form, lg, name === "names" && upper).forEach(function (t) {
             var k = field.name + "|" + t;
             if (!clauses.has(k)) clauses.set(k, [field, t, rules.weights[name]]);
+          });
+        });
+        var synonyms = thesaurus.weight && has(thesaurus.words, fold(form)) ? thesaurus.rows[thesaurus.words[fold(form)]] : null;
+        if (synonyms) self.order.forEach(function (field) {  /* Vocabulary.synonyms: the rules' words, in the same slot */
+          var name = field.name.slice(0, field.name.lastIndexOf("_")), lg = field.name.slice(field.name.lastIndexOf("_") + 1);
+          synonyms[self.langs.indexOf(lg)].forEach(function (other) {
+            self.terms(other, lg, false).forEach(function (t) {
+              var k = field.name + "|" + t;
+              if (!clauses.has(k)) clauses.set(k, [field, t, thesaurus.weight * rules.weights[name]]);
+            });
           });
         });
       });
