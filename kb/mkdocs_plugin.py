@@ -187,6 +187,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         when the command ends (``mkdocs build``, after MkDocs' ``--strict`` verdict and what ``gh-deploy`` does)."""
         self._beside: _Beside | None = None
         self._pyodide: tuple[str, Path | None] | None = None
+        self._runtime_files: dict[str, str] | None = None
+        self._runtime_shared = False
+        """The first language's build of this command wrote the runtime at the site's root."""
         self.notes: list[Diagnostic] = []
         """The command's warnings about the build itself (not the content): ``warning[calc-runtime]``. ``kb build``
         prints them again when it ends."""
@@ -195,7 +198,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
         self._loaded, self._ran, self._search_kept, self._calc_kept, self._made = None, None, {}, {}, {}
-        self._pyodide, self.notes = None, []
+        self._pyodide, self._runtime_files, self._runtime_shared, self.notes = None, None, False, []
         self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
         self._dirty = dirty
         self.swap_site = command in ("build", "gh-deploy", "serve")
@@ -328,17 +331,43 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if self._pyodide is None:  # once per command
             self._pyodide = pyodide_folder(self.config.pyodide)
         where, runtime = self._pyodide
-        build.calc = ((self._calc_kept.get(build.lang) if self._serving else None)
-                      or calc_site(build.loaded.kb, build.lang, runtime))
-        if self._serving:
-            self._calc_kept[build.lang] = build.calc
-        if build.calc.held and where != "off" and not any(n.code == "calc-runtime" for n in self.notes):
-            self._note(diag("calc-runtime", Location(Path(where)), count=build.calc.held, version=calc_runtime.PYODIDE,
-                            where=where, command=calc_runtime.INSTALL))
+        # one copy of the runtime (9 MB) for the site, at its root, written by the first language's build: a later
+        # language of the same command points there; a language built alone (not the first) keeps its own copy
+        shared = build.primary or self._runtime_shared
+        build.calc = self._calc_site(build, runtime is not None, f"../{calc_runtime.FOLDER}" if shared else calc_runtime.FOLDER)
+        if build.calc.python and runtime is not None and (build.primary or not shared):
+            self._add_runtime(build, config, files, runtime)
+        self._note_held(build.calc.held, where)
         for path, text in build.calc.files.items():
             files.append(File.generated(config, build.prefix + path, content=text))
         log.info(f"{build.lang}: {sum(map(len, build.calc.forms.values()))} calculators, {len(build.calc.files)} data "
                  f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB in {time.monotonic() - started:.1f} s")
+
+    def _calc_site(self, build: _Build, in_page: bool, runtime: str) -> CalcSite:
+        """The language's calculators, kept from the first build while serving."""
+        calc = (self._calc_kept.get(build.lang) if self._serving else None) or calc_site(build.loaded.kb, build.lang,
+                                                                                        in_page, runtime)
+        if self._serving:
+            self._calc_kept[build.lang] = calc
+        return calc
+
+    def _note_held(self, held: int, where: str) -> None:
+        """``warning[calc-runtime]``, once per command, when forms were held for want of the runtime (not ``off``)."""
+        if held and where != "off" and not any(n.code == "calc-runtime" for n in self.notes):
+            self._note(diag("calc-runtime", Location(Path(where)), count=held, version=calc_runtime.PYODIDE,
+                            where=where, command=calc_runtime.INSTALL))
+
+    def _add_runtime(self, build: _Build, config: MkDocsConfig, files: Files, runtime: Path) -> None:
+        """The page's Python (kb/site/calc_runtime.py) at this build's site_dir: the site's root for the first language
+        (its prefix left out), read once per command (kept while serving, as the data is)."""
+        if self._runtime_files is None:
+            self._runtime_files = calc_runtime.runtime_files(Path(build.loaded.kb.root), runtime)
+        for path, text in self._runtime_files.items():
+            files.append(File.generated(config, path, content=text))
+        self._runtime_shared = build.primary
+        size = sum(len(text.encode()) for text in self._runtime_files.values())
+        log.info(f"{build.lang}: the calculators' runtime (Pyodide {calc_runtime.PYODIDE}), {size / 1e6:.2f} MB, written "
+                 f"{'at the site root for every language' if build.primary else 'for this language alone'}")
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         """Make the pages' template (``kb/site/theme/kb-page.html``) and its filters known to the theme."""

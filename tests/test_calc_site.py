@@ -31,7 +31,7 @@ def kb() -> KnowledgeBase:
 
 @pytest.fixture(scope="module", params=["es", "en"])
 def built(request, kb):
-    return request.param, calc_site(kb, request.param, RUNTIME)
+    return request.param, calc_site(kb, request.param, RUNTIME is not None)
 
 
 def _answer(kb, entry, ex):
@@ -73,17 +73,17 @@ def _data(text: str) -> dict:
 def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
     _, site = built
     assert all(site.sizes[path] == len(text.encode()) for path, text in site.files.items())
-    assert all("<" not in text for path, text in site.files.items() if not path.startswith("kb-py/pyodide"))  # data only
+    assert all("<" not in text for path, text in site.files.items())  # data only (the runtime is the plugin's to write)
     heads = {re.search(r'data-kb-file="([^"]+)"', f).group(1) for fs in site.forms.values() for f in fs}
     assert heads and heads <= set(site.files)  # (a head's key may be all digits, like a shard's number)
     shards = {p for p in site.files if re.search(r"-\d+\.js$", p) and p.rsplit("-", 1)[0] + ".js" in heads}
-    assert set(site.files) == heads | shards | {p for p in site.files if p.startswith("kb-py/")}
+    assert set(site.files) == heads | shards
     for head in heads:
         data = _data(site.files[head])
         total, n = math.prod(f["n"] for f in data["fields"]), 0
         if "py" in data:  # answered by the page's Python: no shards, the runtime beside the pages
             assert total > IN_PAGE and not any(p.startswith(head.removesuffix(".js") + "-") for p in site.files), head
-            assert {"kb-py/kb-py-wasm.js", "kb-py/kb-py-bundle.js", "kb-py/pyodide.js"} <= set(site.files)
+            assert site.python
             continue
         assert total <= 3 * 8192, head
         assert data["shard"] % (data["fields"][-1]["n"] if data["fields"] else 1) == 0  # whole runs of the odds field
@@ -203,11 +203,9 @@ def test_without_the_runtime_a_large_space_is_held_and_counted(tree) -> None:
 
 
 def test_with_the_runtime_a_large_space_is_answered_in_the_page(tree) -> None:
-    if RUNTIME is None:
-        pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
-    site = calc_site(KnowledgeBase.load(tree(BIG_SPACE)), "es", RUNTIME)
-    assert site.held == 0 and site.python and "kb-py/kb-py-wasm.js" in site.files
-    assert "data-kb-fixed" not in site.forms["g/sum.md"][0] and "data-kb-py" in site.forms["g/sum.md"][0]
+    site = calc_site(KnowledgeBase.load(tree(BIG_SPACE)), "es", True, "../kb-py")
+    assert site.held == 0 and site.python
+    assert "data-kb-fixed" not in site.forms["g/sum.md"][0] and 'data-kb-py="../../kb-py/"' in site.forms["g/sum.md"][0]
 
 
 def test_kb_build_without_the_runtime_warns_with_the_install_command_and_passes_strict(tree, monkeypatch) -> None:
@@ -227,4 +225,26 @@ def test_kb_build_without_the_runtime_warns_with_the_install_command_and_passes_
     assert line.endswith(f"Pyodide {PYODIDE}, which answers them in the page, is not installed in "
                          f"{root.parent / 'no-pyodide'}; install it with: {INSTALL}")
     assert (root.parent / "site" / "es" / "g" / "sum.html").is_file()
-    assert not (root.parent / "site" / "es" / "kb-py").exists()
+    assert not list((root.parent / "site").rglob("kb-py"))
+
+
+def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, monkeypatch) -> None:
+    """The runtime (9 MB) once, at the site's root: both languages' forms point there (relative, so from file:// too)
+    and each language's offline lists (issue 29) hold it, so "save for offline play" stores it in either language."""
+    if RUNTIME is None:
+        pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
+    from conftest import cli
+
+    root = tree(BIG_SPACE)
+    monkeypatch.setenv("KB_PYODIDE_DIR", str(RUNTIME))
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(site))
+    assert code == 0 and "calc-runtime" not in err, out + err
+    assert (site / "kb-py" / "kb-py-wasm.js").is_file() and (site / "kb-py" / "pyodide.js").is_file()
+    assert not (site / "es" / "kb-py").exists() and not (site / "en" / "kb-py").exists()
+    for lang in ("es", "en"):
+        page = (site / lang / "g" / "sum.html").read_text(encoding="utf-8")
+        where = re.search(r'data-kb-py="([^"]+)"', page).group(1)
+        assert ((site / lang / "g") / where).resolve() == (site / "kb-py").resolve()
+        saved = json.loads((site / lang / "kb-offline.json").read_text(encoding="utf-8"))["games"]["g"]["files"]
+        assert {"../kb-py/kb-py-wasm.js", "../kb-py/kb-py-bundle.js"} <= {path for path, _ in saved}, lang

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from kb.core.locale import pgettext
+from kb.site.calc_runtime import FOLDER as RUNTIME
 
 __all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle"]
 
@@ -116,6 +117,8 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
     found = _files(site, home, game_dirs)
     if lang == langs[0]:  # the first language's styles and scripts sit at the site's root
         found = _files(site, site, [site / lg for lg in langs]) + found
+    elif (site / RUNTIME).is_dir():  # and so does the calculators' runtime, one copy for every language
+        found = _files(site, site / RUNTIME) + found
     shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE)]
     games = {}
     for game in sorted(d.name for d in game_dirs):

@@ -163,9 +163,9 @@ class CalcSite:
     kept: set[Path] = field(default_factory=set)
     """The cache files this build read or wrote."""
     python: bool = False
-    """Whether some form is answered by the page's Python (then the runtime is among the files)."""
+    """Whether some form is answered by the page's Python (then the site needs the runtime, written by the caller)."""
     held: int = 0
-    """Forms the page's Python would answer whole, built held in part for want of the runtime (``pyodide=None``)."""
+    """Forms the page's Python would answer whole, built held in part for want of the runtime (``in_page=False``)."""
     names: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per game, the names the page's Python may show (each such head holds its game's)."""
 
@@ -494,16 +494,19 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
     return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
 
 
-def calc_site(kb: "Linked", lang: str, pyodide: Path | None = None) -> CalcSite:
-    """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``pyodide``: the pinned
-    runtime's folder (:func:`kb.site.calc_runtime.runtime_dir`), which lets the page's Python answer the large spaces;
-    ``None``, they are enumerated at build time (held in part: :attr:`CalcSite.held` counts them)."""
+def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER) -> CalcSite:
+    """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``in_page``: the build has
+    the pinned Pyodide (the caller found it, :func:`kb.site.calc_runtime.runtime_dir`), so the page's Python answers
+    the large spaces, from the runtime's folder at ``runtime`` (relative to the language's root: ``../kb-py``, the
+    site's one copy for every language); the caller writes the runtime (:func:`kb.site.calc_runtime.runtime_files`)
+    when :attr:`CalcSite.python` says a form needs it. Without, the large spaces are enumerated at build time
+    (held in part: :attr:`CalcSite.held` counts them)."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite()
     heads: dict[str, dict[str, Any]] = {}
     for entry in sorted(kb.entries.values(), key=lambda e: e.id):
         page = entry_path(entry)
-        for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=pyodide is not None)):
+        for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
             head = head_path(calc)
@@ -513,9 +516,7 @@ def calc_site(kb: "Linked", lang: str, pyodide: Path | None = None) -> CalcSite:
                 data = _worded(kb, calc, lang, words, out)
                 if head not in out.files:
                     out.files.update(_data_files(head, data, lang))
-            out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data))
-    if out.python and pyodide is not None:  # the runtime, once per language, only when some form needs it
-        out.files.update(calc_runtime.runtime_files(Path(kb.root), pyodide))
+            out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data, runtime))
     _tidy(kb, lang, out.kept)
     out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out
@@ -581,8 +582,11 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
-def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[str, Any]) -> str:
-    """The form of one calculator, filled with its example; the result as computed for it."""
+def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[str, Any],
+              runtime: str = calc_runtime.FOLDER) -> str:
+    """The form of one calculator, filled with its example; the result as computed for it. A form the page's Python
+    answers says where the runtime is (``data-kb-py``: ``runtime``, relative to the language's root, seen from the
+    page)."""
     sp, order = calc.space, data["order"]
     var = {id(sp.variable[i]): j for j, i in enumerate(order)}
     fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(sp.fields))
@@ -592,7 +596,7 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
     else:
         first = _row(data, data["index"][_numbered(sp, order, start)]) if start is not None else None
     result = _result_html(first, words.lang) if first is not None else ""
-    where = posixpath.relpath(calc_runtime.FOLDER, posixpath.dirname(head)) + "/"  # the page sits beside the head
+    where = posixpath.relpath(runtime, posixpath.dirname(head)) + "/"  # the page sits beside the head
     py = f' data-kb-py="{_attr(where)}"' if calc.py else ""
     return (f'<form class="kb-calc" data-kb-resolver="{_attr(calc.resolver.name)}" data-kb-space="{calc.key}" '
             f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}"{py} novalidate '

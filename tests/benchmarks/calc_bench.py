@@ -15,6 +15,7 @@ import sys
 import time
 
 from kb.api import KnowledgeBase
+from kb.mkdocs_plugin import pyodide_folder
 from kb.site.calc import calc_site
 
 
@@ -23,7 +24,7 @@ def main(content: str = "content") -> None:
     print(f"load average {os.getloadavg()[0]:.1f}")
     for lang in ("es", "en"):
         started = time.perf_counter()
-        site = calc_site(kb, lang)
+        site = calc_site(kb, lang, pyodide_folder()[1] is not None)  # as kb build finds the runtime
         took = time.perf_counter() - started
         print(f"{lang}: {took:.1f} s, {sum(map(len, site.forms.values()))} forms on {len(site.forms)} pages, "
               f"{len(site.files)} data files, {sum(site.sizes.values()) / 1e6:.2f} MB; spaces from the cache "

@@ -28,14 +28,26 @@ import kb.site.calc as C
 kb = KnowledgeBase.load(sys.argv[1], cache_base=sys.argv[2])
 out = {}
 t = time.process_time()
+import inspect
+from pathlib import Path
+passed_in = "in_page" in inspect.signature(C.calc_site).parameters  # the runtime found by the adapter, passed in
+folder = None
+if passed_in:
+    from kb.mkdocs_plugin import pyodide_folder
+    from kb.site.calc_runtime import runtime_files
+    folder = pyodide_folder()[1]
 for lang in ("es", "en"):
-    site = C.calc_site(kb, lang)
-    runtime = sum(v for p, v in site.sizes.items() if p.startswith("kb-py/"))
+    site = C.calc_site(kb, lang, folder is not None) if passed_in else C.calc_site(kb, lang)
+    if passed_in:  # written by the plugin, once for the site
+        runtime = sum(len(text.encode()) for text in runtime_files(Path(kb.root), folder).values()) if site.python else 0
+        site.sizes.update({"kb-py/": runtime})
+    else:
+        runtime = sum(v for p, v in site.sizes.items() if p.startswith("kb-py/"))
     out[lang] = {"data_mb": (sum(site.sizes.values()) - runtime) / 1e6, "runtime_mb": runtime / 1e6}
 out["cpu_s"] = time.process_time() - t
 held = in_page = forms = 0
 for e in kb.entries.values():
-    for c in C.calculators(e, kb.registry.get):
+    for c in (C.calculators(e, kb.registry.get, in_page=folder is not None) if passed_in else C.calculators(e, kb.registry.get)):
         forms += 1
         in_page += bool(getattr(c, "py", False))
         whole = space(c.resolver, c.example.given, 10**30, 10**30)

@@ -172,8 +172,8 @@
   }
 
   /* Python in the page (kb/site/calc_py.py under Pyodide, docs/site.md): for a space no build enumerates, the
-   * resolver itself answers. The runtime (kb-py/, beside the language's pages) is loaded by <script src> on the
-   * first change of such a form, never before; its wasm, standard library and the engine's bundle come as base64
+   * resolver itself answers. The runtime (kb-py/ at the site's root, one copy for every language; data-kb-py says
+   * where) is loaded by <script src> on the first change of a value of such a form, never before (not on focus); its wasm, standard library and the engine's bundle come as base64
    * in those scripts and are handed to Pyodide in place of its fetches (which file:// pages cannot make). */
   var runtime = null, runtimeWaiting = null, calcs = {};
 
@@ -252,8 +252,8 @@
       var run = function () { update(form, head); };
       form.addEventListener("input", run);
       form.addEventListener("change", run);
-      if (head && head.py) {  /* the build's answer stands until a change; the runtime starts when the form is first used */
-        form.addEventListener("focusin", function () { withRuntime(form.getAttribute("data-kb-py"), function () {}); });
+      if (head && head.py) {  /* the build's answer stands until a value changes: only then does the runtime (9 MB)
+        load, never on focus, so tabbing through the page on a poor connection costs nothing */
         form.setAttribute("data-kb-ready", "true");
       } else run();
     });
