@@ -454,6 +454,20 @@ def test_the_players_words_are_read_as_the_rules_words(tree, tmp_path: Path, mon
     assert "g.said" not in ids(kb.search("disparar", lang="es"))
 
 
+def test_every_players_word_of_the_thesaurus_is_found() -> None:
+    """kb.search.thesaurus.read_as analyses only the players' words sharing a term's first two letters: each players'
+    word's term keeps them (else its line would never be read), and each is read as some rules' word."""
+    from kb.search import query, thesaurus
+
+    lines = thesaurus.lines()
+    assert len(lines) > 40 and {lang for lang, _, _ in lines} == {"es", "en"}
+    for lang, said, meant in lines:
+        for word in said:
+            terms = query.analyse(f"body_{lang}", word)
+            assert terms and all(t[:2] == word[:2] for t in terms), (lang, word, terms)
+            assert set(query.read_as(lang, terms[0])) & set(meant) or all(query.analyse(f"body_{lang}", m) == terms for m in meant), (lang, word)
+
+
 def test_a_correction_shares_the_first_letter(features: KnowledgeBase) -> None:
     """"xumble" is one edit from the indexed "wumble" but starts otherwise: no correction, nothing found
     (ranking.Params.same_prefix); a first letter is seldom the one mistyped, and sharing it keeps corrections near."""

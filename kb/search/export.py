@@ -198,11 +198,9 @@ def _synonyms(keys: Iterable[str], body: Mapping[str, Mapping[str, str | None]])
     index of its row in ``rows``, a row being those words per language (:data:`LANGS` order), as
     :meth:`kb.search.query.Vocabulary.synonyms` gives them: matched by the key's term in the language's body
     analysis (``body``, else analysed here). Keys of one term share a row."""
-    table = search.thesaurus_table()
-
     def meant(k: str, lg: str) -> list[str]:
         term = body[lg][k] if k in body[lg] else next(iter(search.analyse(f"body_{lg}", k)), None)
-        return list(table.get(lg, {}).get(term, ())) if term else []
+        return list(search.read_as(lg, term)) if term else []
 
     rows: dict[str, int] = {}
     words: dict[str, int] = {}

@@ -403,11 +403,7 @@ class Vocabulary:
     def synonyms(self, word: str, lang: str) -> tuple[str, ...]:
         """The rules' words :mod:`kb.search.thesaurus` reads a player's word as, in ``lang`` (none when the list does
         not know the word: the browser's list has no row for it)."""
-        found = thesaurus_table().get(lang)
-        if not found:
-            return ()
-        k = wordlist.key(word)
-        out = tuple(w for t in _analyse(f"body_{lang}", k) for w in found.get(t, ()))
+        out = tuple(w for t in _analyse(f"body_{lang}", wordlist.key(word)) for w in read_as(lang, t))
         return out if out and self.known(word) else ()
 
     def terms(self, word: str, lang: str, names: bool = False) -> tuple[str, ...]:
@@ -421,11 +417,11 @@ def _body_terms(lang: str, word: str) -> tuple[str, ...]:
     return _analyse(f"body_{lang}", word)
 
 
-def thesaurus_table() -> Mapping[str, Mapping[str, tuple[str, ...]]]:
-    """:func:`kb.search.thesaurus.table` read with the query's body analysis."""
+def read_as(lang: str, term: str) -> tuple[str, ...]:
+    """:func:`kb.search.thesaurus.read_as` with the query's body analysis: the rules' words for a term of ``lang``."""
     from kb.search import thesaurus
 
-    return thesaurus.table(_body_terms)
+    return thesaurus.read_as(lang, term, _body_terms)
 
 
 def _codes(values: Sequence[str]) -> tuple[list[str], Any]:

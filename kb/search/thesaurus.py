@@ -16,7 +16,7 @@ The browser reads the same table from the exported data, resolved word by word f
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Mapping
+from typing import Callable
 
 TEXT = """
 es: tiro, tiros, pegar, pego, pegarle, balazo, balear, acribillar, fuego -> disparar, disparo
@@ -86,15 +86,28 @@ def lines() -> list[tuple[str, list[str], list[str]]]:
     return out
 
 
-@lru_cache(maxsize=4)
-def table(analyse: Callable[[str, str], tuple[str, ...]]) -> Mapping[str, Mapping[str, tuple[str, ...]]]:
-    """Per language, each players' word's analysed term (``analyse(lang, word)``: the body analysis of the
-    language) → the rules' words it is also read as, in order of first appearance (its own term left out)."""
-    out: dict[str, dict[str, list[str]]] = {}
+@lru_cache(maxsize=1)
+def _starts() -> dict[tuple[str, str], list[tuple[str, list[str]]]]:
+    """(language, first two letters) → the lines' (players' word, rules' words) of that language so starting."""
+    out: dict[tuple[str, str], list[tuple[str, list[str]]]] = {}
     for lang, said, meant in lines():
-        for term in (t for word in said for t in analyse(lang, word)):
-            _add(out.setdefault(lang, {}).setdefault(term, []), [w for w in meant if analyse(lang, w) != (term,)])
-    return {lang: {t: tuple(ws) for t, ws in terms.items() if ws} for lang, terms in out.items()}
+        for word in said:
+            out.setdefault((lang, word[:2]), []).append((word, meant))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def read_as(lang: str, term: str, analyse: Callable[[str, str], tuple[str, ...]]) -> tuple[str, ...]:
+    """The rules' words a query word whose analysed term in ``lang`` is ``term`` is also read as: those of every line
+    of ``lang`` with a players' word of that term (``analyse(lang, word)``: the language's body analysis), in order
+    of first appearance, the term's own word left out. Only the players' words sharing the term's first two letters
+    are analysed (a stem keeps its word's first letters: ``tests/test_search.py`` checks every players' word), so a
+    query process stems a handful of words, not the table."""
+    found: list[str] = []
+    for word, meant in _starts().get((lang, term[:2]), ()):
+        if term in analyse(lang, word):
+            _add(found, [w for w in meant if analyse(lang, w) != (term,)])
+    return tuple(found)
 
 
 def _add(found: list[str], words: list[str]) -> None:
