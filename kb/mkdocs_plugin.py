@@ -20,6 +20,7 @@ counted in one line (``fail_on_warnings: true`` turns them into MkDocs warnings 
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import os
@@ -56,10 +57,11 @@ from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
+from kb.site.outputs import content_key, kept, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import build_site
-from kb.site.structure import LANGUAGES, Site, nav_config, results_by_entry
+from kb.site.structure import LANGUAGES, NavNode, Site, SitePage, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig", "pyodide_folder"]
 
@@ -105,6 +107,8 @@ class _Loaded:
     """The git commit the content is at (``""`` without git): the translations' status reads its history."""
     parts: tuple[str, ...] = ()
     """The games and the shared concepts that have entries: the parts of the pages' helpers' data (once, not per page)."""
+    said: str = ""
+    """What the worked examples gave (each one's status and error), a part of the kept pages' key (:mod:`kb.site.outputs`)."""
 
 
 @dataclass
@@ -172,8 +176,6 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """The last load's knowledge base and its examples' results (a rebuild runs only the examples an edit changed)."""
         self._serving = False
         self._sources: _Sources | None = None
-        self._search_kept: dict[str, SearchData] = {}
-        self._calc_kept: dict[str, CalcSite] = {}
         self._made: dict[str, tuple[Site, KnowledgeBase, str]] = {}
         """While serving dirty: each language's last site, the knowledge base and git commit it was made from."""
         self.swap_site = False
@@ -197,7 +199,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
-        self._loaded, self._ran, self._search_kept, self._calc_kept, self._made = None, None, {}, {}, {}
+        self._loaded, self._ran, self._made = None, None, {}
         self._pyodide, self._runtime_files, self._runtime_shared, self.notes = None, None, False, []
         self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
         self._dirty = dirty
@@ -252,12 +254,18 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         before = self._made.get(lang) if self._sources is not None else None
         if before is not None and (before[2] != loaded.head or before[1].root != loaded.kb.root):
             before = None
-        site = build_site(loaded.kb, loaded.results, lang, before[:2] if before is not None else None)
-        kept = {id(p) for p in before[0].pages} if before is not None else set()
+        if before is not None:
+            site = build_site(loaded.kb, loaded.results, lang, before[:2])
+            old = {id(p) for p in before[0].pages}
+            made = sum(id(p) not in old for p in site.pages)
+        else:  # as an earlier command made them from the same content, else made (and kept)
+            site, found = kept(loaded.kb, f"pages-{lang}", content_key(loaded.kb, lang, loaded.head, loaded.said),
+                               lambda: build_site(loaded.kb, loaded.results, lang), lambda v: isinstance(v, Site),
+                               (Site, SitePage, NavNode))
+            made = 0 if found else len(site.pages)
         if self._sources is not None:
             self._made[lang] = (site, loaded.kb, loaded.head)
-        log.info(f"{lang}: building {len(site.pages)} pages "
-                 f"({sum(id(p) not in kept for p in site.pages)} made from the content)")
+        log.info(f"{lang}: building {len(site.pages)} pages ({made} made from the content)")
         return site
 
     def _build_beside(self, config: MkDocsConfig) -> None:
@@ -305,17 +313,19 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return files
 
     def _add_data(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
-        """The language's search data (kept from the first build while serving), previews, manifest and icons."""
+        """The language's search data (made again when the content changed, also while serving), previews, manifest
+        and icons."""
         started = time.monotonic()
-        kept = self._search_kept.get(build.lang) if self._serving else None
-        build.search = kept or search_data(build.loaded.kb, build.loaded.kb.search_reader(), build.lang)
-        if self._serving:
-            self._search_kept[build.lang] = build.search
-        for path, script in build.search.scripts.items():
+        kb = build.loaded.kb
+        search, found = kept(kb, f"search-{build.lang}", content_key(kb, build.lang, repr(kb.ranking), *_SEARCH_WITH),
+                             lambda: search_data(kb, kb.search_reader(), build.lang),
+                             lambda v: isinstance(v, SearchData) and v.lang == build.lang, (SearchData,))
+        build.search = search
+        for path, script in search.scripts.items():
             files.append(File.generated(config, build.prefix + path, content=script))
-        head = len(build.search.scripts[data_name(build.lang)].encode())
-        log.info(f"{build.lang}: search data {sum(len(s.encode()) for s in build.search.scripts.values()) / 1e6:.2f} MB "
-                 f"(head {head / 1e6:.2f} MB, {len(build.search.scripts) - 1} parts) "
+        head = len(search.scripts[data_name(build.lang)].encode())
+        log.info(f"{build.lang}: search data {sum(len(s.encode()) for s in search.scripts.values()) / 1e6:.2f} MB "
+                 f"(head {head / 1e6:.2f} MB, {len(search.scripts) - 1} parts{', kept' if found else ''}) "
                  f"in {time.monotonic() - started:.1f} s")
         for path, text in table_data(build.loaded.kb, build.lang).items():
             files.append(File.generated(config, build.prefix + path, content=text))
@@ -326,7 +336,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
     def _add_calculators(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
         """The calculators' data scripts, a head and shards per space (kb/site/calc.py; the answers are worked out once
-        for every language of the command, and kept from the first build while serving, as the search data is)."""
+        for every language of the command; made again when the content changed, also while serving)."""
         started = time.monotonic()
         if self._pyodide is None:  # once per command
             self._pyodide = pyodide_folder(self.config.pyodide)
@@ -344,12 +354,22 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                  f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB in {time.monotonic() - started:.1f} s")
 
     def _calc_site(self, build: _Build, in_page: bool, runtime: str) -> CalcSite:
-        """The language's calculators, kept from the first build while serving."""
-        calc = (self._calc_kept.get(build.lang) if self._serving else None) or calc_site(build.loaded.kb, build.lang,
-                                                                                        in_page, runtime)
-        if self._serving:
-            self._calc_kept[build.lang] = calc
-        return calc
+        """The language's calculators as an earlier command made them from the same content (:mod:`kb.site.outputs`),
+        else made and kept; made again after an edit while serving."""
+        kb = build.loaded.kb
+
+        def shape(v: Any) -> bool:
+            return isinstance(v, dict) and isinstance(v.get("forms"), dict) and isinstance(v.get("files"), dict)
+
+        def make() -> dict[str, Any]:
+            made = calc_site(kb, build.lang, in_page, runtime)
+            return {"forms": made.forms, "files": made.files, "python": made.python, "held": made.held}
+
+        found, _ = kept(kb, f"calc-{build.lang}", content_key(kb, build.lang, str(in_page), runtime), make, shape)
+        out = CalcSite(forms=found["forms"], files=found["files"], python=bool(found.get("python")),
+                       held=int(found.get("held", 0)))
+        out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
+        return out
 
     def _note_held(self, held: int, where: str) -> None:
         """``warning[calc-runtime]``, once per command, when forms were held for want of the runtime (not ``off``)."""
@@ -360,12 +380,15 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def _add_runtime(self, build: _Build, config: MkDocsConfig, files: Files, runtime: Path) -> None:
         """The page's Python (kb/site/calc_runtime.py) at this build's site_dir: the site's root for the first language
         (its prefix left out), read once per command (kept while serving, as the data is)."""
-        if self._runtime_files is None:
-            self._runtime_files = calc_runtime.runtime_files(Path(build.loaded.kb.root), runtime)
-        for path, text in self._runtime_files.items():
+        if self._runtime_files is None:  # kept by its own inputs (the installed Pyodide, the engine, the mechanics)
+            root = Path(build.loaded.kb.root)
+            self._runtime_files = kept(build.loaded.kb, "runtime", runtime_key(runtime, root),
+                                       lambda: calc_runtime.runtime_files(root, runtime), lambda v: isinstance(v, dict))[0]
+        runtime_files: dict[str, str] = self._runtime_files
+        for path, text in runtime_files.items():
             files.append(File.generated(config, path, content=text))
         self._runtime_shared = build.primary
-        size = sum(len(text.encode()) for text in self._runtime_files.values())
+        size = sum(len(text.encode()) for text in runtime_files.values())
         log.info(f"{build.lang}: the calculators' runtime (Pyodide {calc_runtime.PYODIDE}), {size / 1e6:.2f} MB, written "
                  f"{'at the site root for every language' if build.primary else 'for this language alone'}")
 
@@ -480,7 +503,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         kb = KnowledgeBase.load(root, before=before[0] if before is not None else None)
         results = self._report(kb, before)
         self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)),
-                               tuple(sorted({e.game for e in kb.entries.values()})))
+                               tuple(sorted({e.game for e in kb.entries.values()})), _said(results))
         return self._loaded
 
     def _report(self, kb: KnowledgeBase, before: tuple[KnowledgeBase, list[ExampleResult]] | None) -> list[ExampleResult]:
@@ -535,6 +558,30 @@ class _Sources:
                 changed += 1
             files.append(File.generated(config, uri, abs_src_path=path))
         return changed
+
+
+def _said(results: list[ExampleResult]) -> str:
+    """A hash of what the worked examples gave: a timeout under load changes the pages, so it changes their key."""
+    rows = sorted(repr((r.entry.id, r.example.id, r.status, r.error, r.details, r.mismatches)) for r in results)
+    return hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
+
+
+def _versions(*names: str) -> tuple[str, ...]:
+    """The installed versions of ``names`` (what the search data is made with beside the engine: its index, its word
+    lists)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for name in names:
+        try:
+            out.append(f"{name}={version(name)}")
+        except PackageNotFoundError:
+            out.append(f"{name}=")
+    return tuple(out)
+
+
+_SEARCH_WITH = _versions("whoosh3", "whoosh", "wordfreq")
+"""The packages the search data is made with, a part of its key."""
 
 
 def _table_parts(build: _Build, src_uri: str) -> list[str]:

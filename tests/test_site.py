@@ -478,6 +478,13 @@ def test_entry_page_shows_players_names_and_questions_of_its_language(tree) -> N
     assert "disengage" not in es.split("También llamado")[1].split("\n")[0]       # each page shows its own language's words
 
 
+def _search_meta(page: Path) -> dict:
+    """What a page's ``<meta name="kb-search">`` says (where its search data is, and which version)."""
+    found = re.search(r'<meta name="kb-search" content="([^"]+)"', page.read_text(encoding="utf-8"))
+    assert found, page
+    return json.loads(html.unescape(found[1]))
+
+
 def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, monkeypatch) -> None:
     """What `mkdocs serve --dirty` does, step by step: start the plugins, build, then after an edit read the
     configuration afresh and build again, dirty (MkDocs' own serve loop; the plugin replaces none of it)."""
@@ -497,15 +504,22 @@ def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, m
     try:
         mkdocs_build(config, serve_url=url, dirty=True)
         pages = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
+        first, shown = _search_data(site / "es"), _search_meta(site / "es" / "mini" / "aim.html")
         aim = content / "mini" / "actions" / "aim.yaml"
-        aim.write_text(aim.read_text(encoding="utf-8").replace("Apuntar cuesta una acción", "Apuntar cuesta dos acciones"),
+        aim.write_text(aim.read_text(encoding="utf-8").replace("Apuntar cuesta una acción", "Apuntar cuesta dos acciones y un zafiro"),
                        encoding="utf-8")
         again = load_config(config_file, site_dir=str(site))
         again.site_url = url
         mkdocs_build(again, serve_url=url, dirty=True)
         rewritten = {str(p.relative_to(site)) for p, before in pages.items() if p.stat().st_mtime_ns != before}
+        searched = _search_data(site / "es")
     finally:
         config.plugins.on_shutdown()
+    # the search data serves the edit: the entry's summary, and its new word among the indexed words
+    summary = {d["id"]: d["summary"] for d in searched["docs"]}["mini.aim"]
+    assert "Apuntar cuesta dos acciones" in summary and "una acción" not in summary
+    assert first["words"].get("zafiro", [0])[1:] == [] and searched["words"]["zafiro"][1:]  # now a word of the index
+    assert _search_meta(site / "es" / "mini" / "aim.html")["version"] != shown["version"]  # pages ask for the new data
     # the entry and the game page listing it (the preview is the first language's site)
     assert {"es/mini/aim.html", "es/mini/index.html"} <= rewritten
     assert "Apuntar cuesta dos acciones" in (site / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
