@@ -23,9 +23,10 @@ __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "apply_def
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
-SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-table.js", "kb-offline.js", "kb-stepper.js")
-"""The search box (the engine's search in the browser), then the page helpers (copy-link, previews, keyboard
-tooltips, the language switch keeping the anchor), the installable site, a sequence's stepper; docs/site.md. In load order."""
+SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-palette.js", "kb-table.js", "kb-offline.js", "kb-stepper.js")
+"""The search box (the engine's search in the browser), the light/dark toggle (the theme's palette component's work
+without its style recomputations, issue 29), then the page helpers (copy-link, previews, keyboard tooltips, the
+language switch keeping the anchor), the installable site, a sequence's stepper; docs/site.md. In load order."""
 
 FEATURES = ("navigation.indexes", "navigation.sections", "navigation.prune",
             "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")

@@ -399,6 +399,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         env.filters["kb_spaces"] = _spaces
         env.filters["kb_no_alternates"] = _no_alternates
         env.filters["kb_defer_bundle"] = _defer_bundle
+        env.filters["kb_own_palette"] = _own_palette
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -635,6 +636,11 @@ _SPACES = re.compile(r"\s+")
 def _no_alternates(html_text: str) -> Markup:
     """The theme's ``site_meta`` block (already escaped) without its ``<link rel="alternate" hreflang>`` tags."""
     return Markup(app.without_alternates(str(html_text)))
+
+
+def _own_palette(html_text: str) -> Markup:
+    """The theme's header (already escaped) with its palette toggle left to ``kb-palette.js`` (``kb.site.app.own_palette``)."""
+    return Markup(app.own_palette(str(html_text)))
 
 
 def _defer_bundle(html_text: str) -> Markup:

@@ -468,11 +468,35 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
 
 
 def test_dark_mode_toggle(page, base: str) -> None:
+    """The toggle is kb-palette.js's (the theme's palette component is not mounted: it recomputed the whole page's
+    style on every load, issue 29): it switches the scheme, shows the other label, and the choice holds on the next
+    page (the theme's inline script reads it before the first paint); Enter on it switches back."""
     _open(page, f"{base}/es/index.html")
+    assert page.locator("form[data-md-component='palette']").count() == 0
     scheme = lambda: page.evaluate("document.body.getAttribute('data-md-color-scheme')")  # noqa: E731
+    shown = lambda: page.locator("form[data-kb-palette] label:visible")  # noqa: E731
     before = scheme()
-    page.locator("form[data-md-component='palette'] label:visible").first.click()
+    assert shown().count() == 1
+    label = shown().first.get_attribute("for")
+    shown().first.click()
     assert scheme() != before and {before, scheme()} == {"default", "slate"}
+    assert shown().count() == 1 and shown().first.get_attribute("for") != label
+    _open(page, f"{base}/es/mini/index.html")
+    assert scheme() != before
+    page.locator("form[data-kb-palette] input:checked").focus()
+    page.keyboard.press("Enter")
+    assert scheme() == before
+
+
+def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> None:
+    context = browser.new_context(color_scheme="dark")
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/index.html")
+        assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+        assert pg.locator("form[data-kb-palette] label:visible").count() == 1
+    finally:
+        context.close()
 
 
 # ---------------------------------------------------------------- accessibility: axe-core on our pages

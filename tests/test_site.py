@@ -337,6 +337,8 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         for path, size in offline["games"]["mini"]["files"]:
             assert (built / lang / path).stat().st_size == size, path
         assert offline["games"]["mini"]["bytes"] == sum(size for _, size in offline["games"]["mini"]["files"])
+        assert offline["decimal"] == {"es": ",", "en": "."}[lang]  # kb-offline.js writes sizes with it (no Intl at load)
+        assert 'data-kb-palette' in page and 'data-md-component="palette"' not in page  # the toggle is kb-palette.js's
     worker = (built / "kb-sw.js").read_text()
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
 

@@ -22,9 +22,9 @@ from babel import Locale
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 
-__all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pgettext", "ngettext", "npgettext",
+__all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pgettext", "ngettext", "npgettext", "decimal_mark",
            "number", "signed", "percent", "join"]
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -84,6 +84,11 @@ def number(value: int | float | Fraction, lang: str) -> str:
 def _decimal(_kind: str, value: int | float, lang: str) -> str:
     """Babel's formatting, remembered: the calculators word the same few numbers hundreds of thousands of times."""
     return format_decimal(value, locale=lang)
+
+
+def decimal_mark(lang: str) -> str:
+    """The mark between a number's whole part and its decimals in ``lang`` (CLDR): ``,`` / ``.``."""
+    return str(get_decimal_symbol(lang))
 
 
 def signed(value: int | float, lang: str) -> str:
