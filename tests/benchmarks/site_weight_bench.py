@@ -1,6 +1,6 @@
 """A first visit on a phone, side by side with plain MkDocs + Material built from the same Markdown.
 
-    .venv/bin/python tests/benchmarks/site_weight_bench.py [--lighthouse] [--runs 3]
+    .venv/bin/python tests/benchmarks/site_weight_bench.py [--lighthouse [--lighthouse-runs 3]] [--runs 3]
 
 Builds the bundled content's site (``kb build``) and, from the same generated Markdown of the Spanish
 pages, a plain Material site (theme ``material``, its own search plugin, the same Markdown extensions,
@@ -11,7 +11,9 @@ kinds (home, game, glossary, rule, action, term):
    is idle, search not opened, the service worker's own fetches included (Playwright reports them on
    the context);
 2. with ``--lighthouse``: Lighthouse's mobile preset (``npm install --prefix ~/.cache/kb-lh
-   lighthouse``, Debian's Chromium), Performance and Accessibility, both sites;
+   lighthouse``, Debian's Chromium), Performance and Accessibility, both sites; with ``--lighthouse-runs N``
+   each page N times, ours and plain Material's alternating, each run's scores and metrics printed and the
+   median score reported (one run moves by 10-20 points under load on a shared machine);
 3. *search answering* on a cached visit at 4× CPU (CDP ``Emulation.setCPUThrottlingRate``): the page
    visited once, then opened again; "/" pressed as soon as the page allows and a query typed; the time
    from navigation start until the first result is shown (median of ``--runs``).
@@ -140,7 +142,7 @@ def search_ms(playwright, url: str, profile: Path, runs: int) -> float:
 
 
 def lighthouse(url: str) -> dict[str, float] | str:
-    """Lighthouse's mobile scores (0-100) of ``url``, or why it could not run."""
+    """Lighthouse's mobile scores (0-100) of ``url`` and its metrics (FCP, LCP, TBT ms; CLS), or why it could not run."""
     if not LIGHTHOUSE.exists():
         return f"{LIGHTHOUSE} missing (npm install --prefix ~/.cache/kb-lh lighthouse)"
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,13 +154,35 @@ def lighthouse(url: str) -> dict[str, float] | str:
         if run.returncode or not out.exists():
             return (run.stderr or run.stdout).strip().splitlines()[-1:] and (run.stderr or run.stdout).strip().splitlines()[-1]
         report = json.loads(out.read_text())
-    return {k: round(100 * v["score"]) for k, v in report["categories"].items()}
+    scores: dict[str, float] = {k: round(100 * v["score"]) for k, v in report["categories"].items()}
+    audits = report["audits"]
+    for key, name in (("first-contentful-paint", "fcp"), ("largest-contentful-paint", "lcp"),
+                      ("total-blocking-time", "tbt"), ("cumulative-layout-shift", "cls")):
+        if key in audits and audits[key].get("numericValue") is not None:
+            value = audits[key]["numericValue"]
+            scores[name] = round(value, 3) if name == "cls" else round(value)
+    return scores
+
+
+def lighthouse_side_by_side(kind: str, ours: str, plain: str, runs: int) -> None:
+    """``runs`` Lighthouse runs of a page on both sites, alternating; each run, then the medians of the scores."""
+    got: dict[str, list[dict[str, float]]] = {"kb": [], "plain": []}
+    for i in range(runs):
+        for side, url in (("kb", ours), ("plain", plain)):
+            result = lighthouse(url)
+            print(f"lighthouse {kind:10} run {i + 1} {side:5} load {os.getloadavg()[0]:.1f} {result}", flush=True)
+            if isinstance(result, dict):
+                got[side].append(result)
+    medians = {side: {k: statistics.median(r[k] for r in rs) for k in ("performance", "accessibility") if all(k in r for r in rs)}
+               for side, rs in got.items() if rs}
+    print(f"lighthouse {kind:10} median of {runs}: kb {medians.get('kb')} plain {medians.get('plain')}", flush=True)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--lighthouse", action="store_true")
+    ap.add_argument("--lighthouse-runs", type=int, default=1, help="Lighthouse runs per page and site, alternating")
     args = ap.parse_args()
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     from playwright.sync_api import sync_playwright
@@ -182,8 +206,7 @@ def main() -> int:
               f"(median of {args.runs})")
         if args.lighthouse:
             for kind, path in PAGES.items():
-                print(f"lighthouse {kind:10} kb {lighthouse(f'{ours_url}/es/{path}')} "
-                      f"plain {lighthouse(f'{plain_url}/es/{path}')}", flush=True)
+                lighthouse_side_by_side(kind, f"{ours_url}/es/{path}", f"{plain_url}/es/{path}", args.lighthouse_runs)
         s1.shutdown()
         s2.shutdown()
         shutil.rmtree(tmp_path / "plain", ignore_errors=True)
