@@ -28,10 +28,11 @@ import posixpath
 import re
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 from markupsafe import Markup
@@ -57,7 +58,7 @@ from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
-from kb.site.outputs import content_key, kept, runtime_key
+from kb.site.outputs import cached, content_key, kept, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import build_site
@@ -215,10 +216,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if beside is not None:  # the build and what the command did with it (gh-deploy) ended well
             beside.end(keep=beside.built)
         if self._sources is not None:
+            self._sources.refresh.wait()
             shutil.rmtree(self._sources.folder, ignore_errors=True)
         self._sources, self._loaded, self._ran, self._build, self._made = None, None, None, None, {}
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if self._sources is not None:
+            self._sources.refresh.wait()  # a rebuild starts once the last edit's search data is made
         langs = self.config.languages
         if not langs or any(lg not in LANGUAGES for lg in langs):
             raise PluginError(f"kb: 'languages' must list some of {', '.join(LANGUAGES)}")
@@ -296,13 +300,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         build = self._current()
+        started = time.monotonic()
+        build.search, found, stale = self._search(build)
+        search_seconds = time.monotonic() - started
         if self._sources is not None:
-            changed = self._sources.update(build, config, files)
+            changed = self._sources.update(build, config, files, stale=stale)
             log.info(f"{build.lang}: {changed} page(s) changed")
         else:
             for page in build.site.pages:
                 files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
-        self._add_data(build, config, files)
+        self._add_data(build, config, files, found, search_seconds)
         asset_files(files, config)
         for unused in [f for f in files if _unused(f.src_uri)]:
             files.remove(unused)
@@ -312,27 +319,54 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             files.append(File.generated(config, "robots.txt", content=sitemap.robots(build.root_url, self.config.languages)))
         return files
 
-    def _add_data(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
+    def _add_data(self, build: _Build, config: MkDocsConfig, files: Files, found: bool, seconds: float) -> None:
         """The language's search data (made again when the content changed, also while serving), previews, manifest
         and icons."""
-        started = time.monotonic()
-        kb = build.loaded.kb
-        search, found = kept(kb, f"search-{build.lang}", content_key(kb, build.lang, repr(kb.ranking), *_SEARCH_WITH),
-                             lambda: search_data(kb, kb.search_reader(), build.lang),
-                             lambda v: isinstance(v, SearchData) and v.lang == build.lang, (SearchData,))
-        build.search = search
+        search = build.search
+        assert search is not None  # on_files made it
         for path, script in search.scripts.items():
             files.append(File.generated(config, build.prefix + path, content=script))
         head = len(search.scripts[data_name(build.lang)].encode())
         log.info(f"{build.lang}: search data {sum(len(s.encode()) for s in search.scripts.values()) / 1e6:.2f} MB "
                  f"(head {head / 1e6:.2f} MB, {len(search.scripts) - 1} parts{', kept' if found else ''}) "
-                 f"in {time.monotonic() - started:.1f} s")
+                 f"in {seconds:.1f} s")
         for path, text in table_data(build.loaded.kb, build.lang).items():
             files.append(File.generated(config, build.prefix + path, content=text))
         files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         self._add_calculators(build, config, files)
         for size in app.ICONS:
             files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
+
+    def _search(self, build: _Build) -> tuple[SearchData, bool, bool]:
+        """The language's search data, as an earlier command made it from the same content, else made (and kept). While
+        serving dirty, a rebuild after an edit shows the last build's data at once and makes the new data beside the
+        server (:class:`_Refresh`), which then asks for one more rebuild: that one finds it kept. Returns the data, whether
+        it was kept, and whether it is the last build's (stale)."""
+        kb, lang = build.loaded.kb, build.lang
+        key = content_key(kb, lang, repr(kb.ranking), *_SEARCH_WITH)
+
+        def shape(v: Any) -> bool:
+            return isinstance(v, SearchData) and v.lang == lang
+
+        shown = self._sources.search.get(lang) if self._sources is not None else None
+        stale = False
+        if self._sources is None or shown is None:
+            search, found = kept(kb, f"search-{lang}", key, lambda: search_data(kb, kb.search_reader(), lang), shape,
+                                 (SearchData,))
+        else:
+            search, found = cached(kb, f"search-{lang}", key, shape, (SearchData,)), False
+            if search is not None:
+                found = True
+            else:
+                # the index brought up to date beside the server too: the next build waits for it (on_config)
+                self._sources.refresh.later(lambda: kept(kb, f"search-{lang}", key,
+                                                         lambda: search_data(kb, kb.search_reader(), lang),
+                                                         shape, (SearchData,)))
+                search, stale = shown, True
+                log.info(f"{lang}: search data of the last build shown; the edit's is being made")
+        if self._sources is not None:
+            self._sources.search[lang] = search
+        return search, found, stale
 
     def _add_calculators(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
         """The calculators' data scripts, a head and shards per space (kb/site/calc.py; the answers are worked out once
@@ -455,6 +489,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Watch ``content/``: an edit rebuilds the preview (``mkdocs serve --dirty``: only the pages it changed)."""
         server.watch(self._content_root(config))
+        if self._sources is not None:
+            server.watch(str(self._sources.refresh.folder))  # the search data made after an edit: one more rebuild
         beside, self._beside = self._beside, None  # `mkdocs serve --clean`: its first build, now shown
         if beside is not None:
             beside.end(keep=beside.built)
@@ -470,6 +506,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             beside.end(keep=True)
         elif self._beside is not None:
             self._beside.built = True  # swapped in at on_shutdown: MkDocs' --strict may still fail the build
+        if self._sources is not None:
+            self._sources.refresh.start()  # the edit's search data, beside the server now that the site is shown
         log.info(f"{build.lang}: built in {time.monotonic() - build.started:.1f} s")
 
     # ------------------------------------------------------------------ helpers
@@ -542,16 +580,26 @@ class _Sources:
         self.folder = folder
         self.shown: dict[tuple[str, str], str] = {}
         self.nav: dict[str, tuple[Any, ...]] = {}
+        self.search: dict[str, SearchData] = {}
+        self.stale: dict[str, set[str]] = {}
+        """Per language, the pages written while it showed the last build's search data."""
+        """Each language's search data as the last build wrote it."""
+        self.refresh = _Refresh(Path(folder) / "refresh")
 
-    def update(self, build: _Build, config: MkDocsConfig, files: Files) -> int:
-        """Add the build's pages to ``files``, backed by their source files; how many were rewritten."""
+    def update(self, build: _Build, config: MkDocsConfig, files: Files, stale: bool = False) -> int:
+        """Add the build's pages to ``files``, backed by their source files; how many were rewritten. ``stale``: the
+        build shows the last build's search data (:class:`_Refresh`): the pages it rewrites are rewritten again by the
+        first build that has the new data, so that they name its version."""
         same_nav = self.nav.get(build.lang) == build.site.nav
         self.nav[build.lang] = build.site.nav
+        again = self.stale.setdefault(build.lang, set()) if stale else self.stale.pop(build.lang, set())
         changed = 0
         for page in build.site.pages:
             uri = build.prefix + page.path
             path = os.path.join(self.folder, build.lang, uri)
-            if not same_nav or self.shown.get((build.lang, uri)) != page.markdown:
+            if not same_nav or self.shown.get((build.lang, uri)) != page.markdown or (not stale and uri in again):
+                if stale:
+                    again.add(uri)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w", encoding="utf-8") as out:
                     out.write(page.markdown)
@@ -559,6 +607,53 @@ class _Sources:
                 changed += 1
             files.append(File.generated(config, uri, abs_src_path=path))
         return changed
+
+
+class _Refresh:
+    """Work done beside the server after a rebuild (the search data of an edit), one at a time: when it is done, a file
+    written in :attr:`folder` (which ``on_serve`` watches) makes ``mkdocs serve`` rebuild, and that build finds the
+    result kept (:mod:`kb.site.outputs`)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._thread: threading.Thread | None = None
+        self._pending: Callable[[], object] | None = None
+        self.done = 0
+        """How many have ended (each writes ``done-<n>``)."""
+
+    def later(self, work: Callable[[], object]) -> None:
+        """Do ``work`` when the build has ended (:meth:`start`), so that it does not slow the build down."""
+        self._pending = work
+
+    def start(self) -> None:
+        """Start the work the build asked for, if any (``on_post_build``)."""
+        work, self._pending = self._pending, None
+        if work is not None:
+            self.wait()
+            self._thread = threading.Thread(target=self._run, args=(work,), name="kb-refresh", daemon=True)
+            self._thread.start()
+
+    def _run(self, work: Callable[[], object]) -> None:
+        try:
+            work()
+        except Exception as exc:  # noqa: BLE001 - a failure here must not stop the server; the next edit tries again
+            log.warning(f"kb: the search data of the edit could not be made: {exc}")
+            return
+        self.done += 1
+        try:
+            (self.folder / f"done-{self.done}").write_text(str(time.time()), encoding="utf-8")
+        except OSError as exc:  # a full disk: the data is kept, the next rebuild shows it
+            log.warning(f"kb: {os_problem(exc, 'the serve folder')}")
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the work under way, if any; whether none is left."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                return False
+            self._thread = None
+        return True
 
 
 def _said(results: list[ExampleResult]) -> str:

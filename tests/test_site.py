@@ -495,6 +495,8 @@ def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, m
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
+
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content)
     monkeypatch.setenv("KB_CONTENT", str(content))
@@ -514,10 +516,18 @@ def test_a_serve_rebuild_writes_only_the_pages_an_edit_changed(tmp_path: Path, m
         again.site_url = url
         mkdocs_build(again, serve_url=url, dirty=True)
         rewritten = {str(p.relative_to(site)) for p, before in pages.items() if p.stat().st_mtime_ns != before}
+        meanwhile = _search_data(site / "es")  # the last build's, while the edit's is made beside the server
+        plugin = next(p for p in again.plugins.values() if isinstance(p, KnowledgeBasePlugin))
+        refresh = plugin._sources.refresh  # the plugin's own state (the test reads it; the plugin reads no one's)
+        assert refresh.wait(120) and [p.name for p in refresh.folder.iterdir()] == ["done-1"]  # asks serve to rebuild
+        third = load_config(config_file, site_dir=str(site))
+        third.site_url = url
+        mkdocs_build(third, serve_url=url, dirty=True)  # what serve does when it sees that file
         searched = _search_data(site / "es")
     finally:
         config.plugins.on_shutdown()
-    # the search data serves the edit: the entry's summary, and its new word among the indexed words
+    assert {d["id"]: d["summary"] for d in meanwhile["docs"]}["mini.aim"] == {d["id"]: d["summary"] for d in first["docs"]}["mini.aim"]
+    # then the search data serves the edit: the entry's summary, and its new word among the indexed words
     summary = {d["id"]: d["summary"] for d in searched["docs"]}["mini.aim"]
     assert "Apuntar cuesta dos acciones" in summary and "una acción" not in summary
     assert first["words"].get("zafiro", [0])[1:] == [] and searched["words"]["zafiro"][1:]  # now a word of the index

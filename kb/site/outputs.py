@@ -24,7 +24,7 @@ from kb.core import cache
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["AREA", "kept", "content_key", "runtime_key"]
+__all__ = ["AREA", "kept", "cached", "content_key", "runtime_key"]
 
 AREA = "site"
 """The cache area (:func:`kb.core.cache.cache_dir`) of the kept outputs."""
@@ -44,11 +44,11 @@ def kept(kb: "Linked", name: str, key: str, make: Callable[[], T], shape: Callab
          types: tuple[type, ...] = ()) -> tuple[T, bool]:
     """The value ``make()`` gives for ``key``: from the cache when an earlier command wrote it (and it has the
     ``shape`` written), else made and written. Returns it and whether it came from the cache."""
+    found = cached(kb, name, key, shape, types)
+    if found is not None:
+        return found, True
     folder = cache.cache_dir(kb.root, AREA, kb.cache_base)
     path = folder / f"{name}-{key}.json"
-    found = cache.load(path, types)
-    if found is not None and shape(found):
-        return found, True
     value = make()
     try:
         for old in folder.glob(f"{name}-*.json"):
@@ -58,6 +58,12 @@ def kept(kb: "Linked", name: str, key: str, make: Callable[[], T], shape: Callab
         pass  # a cache that cannot be tidied is not an error
     cache.save(path, value, types)
     return value, False
+
+
+def cached(kb: "Linked", name: str, key: str, shape: Callable[[Any], bool], types: tuple[type, ...] = ()) -> Any:
+    """What :func:`kept` wrote for ``name`` and ``key`` (of the ``shape`` written), or ``None``."""
+    found = cache.load(cache.cache_dir(kb.root, AREA, kb.cache_base) / f"{name}-{key}.json", types)
+    return found if found is not None and shape(found) else None
 
 
 def runtime_key(folder: Path | None, content: Path) -> str:
