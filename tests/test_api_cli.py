@@ -195,3 +195,34 @@ def test_a_full_ack_forgets_hashes_of_fields_that_are_gone(tree) -> None:
     assert code == 0 and "content/g/rules/melee.yaml" in out
     text = (root / "g/rules/melee.yaml").read_text(encoding="utf-8")
     assert "summary: 0123456789ab" not in text and "    title: " in text and "    text: " in text
+
+
+_ARGVS = [["--content", "X", "search", "q", "--json"], ["search", "q", "--content", "Y", "--limit", "3"],
+          ["--cont", "search", "check"], ["--content=check", "search", "x"], ["search", "--help"], ["-h"], [],
+          ["--content"], ["search"], ["i18n", "status", "--json"], ["i18n"], ["check", "--strict"], ["bogus"],
+          ["se", "q"], ["-h", "search"], ["--version", "search"], ["search", "q", "--limit", "0"], ["--version"], ["docs"], ["completion", "bash"],
+          ["show", "a.b", "--lang", "en"], ["test", "a", "b#c"], ["search", "--", "-q"], ["new", "rule", "g.x"]]
+
+
+@pytest.mark.parametrize("argv", _ARGVS, ids=" ".join)
+def test_a_command_parses_as_with_every_command_built(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``run`` builds only the parser of the sub-command ``argv`` names (issue 31): the namespace, the usage error or
+    the help it gives is the full parser's, whatever comes before the command (a ``--content`` named like one)."""
+    import contextlib
+    import io
+
+    from kb.cli.main import _Usage, _command, build_parser
+
+    def parsed(parser: object) -> tuple[object, ...]:
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                return ("ok", sorted(vars(parser.parse_args(argv)).items(), key=str))  # type: ignore[attr-defined]
+        except _Usage as exc:
+            return ("usage", str(exc))
+        except SystemExit as exc:
+            return ("exit", exc.code, out.getvalue())
+
+    assert parsed(build_parser(_command(argv))) == parsed(build_parser())
+    named = _command(argv)
+    assert named is None or named in argv  # and a command is named only as given

@@ -9,7 +9,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.diagnostics import hint
@@ -370,17 +370,7 @@ def _docs(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return docs(args.topic, out, err)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.",
-                epilog="The authors' guide ships with kb: 'kb docs' lists its pages (packs, format, translators), "
-                       "'kb docs packs' prints the first.")
-    p.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
-    p.add_argument("--content", metavar="PATH", help=CONTENT_HELP)
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
-
-    c = sub.add_parser("check", help="validate the content: one line per problem, exit 1 on errors")
+def _check_args(c: argparse.ArgumentParser) -> None:
     c.add_argument("path", nargs="?", help="content folder, game folder or file (default: all the content)")
     c.add_argument("--json", dest="format", action="store_const", const="json", help="print a JSON array")
     c.add_argument("--format", choices=("text", "json"), default="text", help="output format (--json is the same as --format json)")
@@ -390,18 +380,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help='also suggest a "see also" for entries that have none (shared terms and concepts)')
     c.set_defaults(func=_check)
 
-    s = sub.add_parser("show", help="print one entry for a player")
+
+def _show_args(s: argparse.ArgumentParser) -> None:
     s.add_argument("id", help="entry id, e.g. malifaux.shooting-into-combat")
     s.add_argument("--lang", choices=LANGS, default="es", help="language (default: es)")
     s.add_argument("--json", action="store_true", help="print the entry's data as JSON")
     s.set_defaults(func=_show)
 
-    t = sub.add_parser("test", help="run the worked examples")
+
+def _test_args(t: argparse.ArgumentParser) -> None:
     t.add_argument("select", nargs="*", help="entry ids, games or ID#EXAMPLE (default: all)")
     t.add_argument("--json", action="store_true", help="one JSON object per example")
     t.set_defaults(func=_test)
 
-    q = sub.add_parser("search", help="find rules by any name, in Spanish or English, with typos")
+
+def _search_args(q: argparse.ArgumentParser) -> None:
     q.add_argument("query", help='words to look for, e.g. "linea de vision" or LoS')
     q.add_argument("--lang", choices=LANGS, help="match only this language's text and show its titles")
     q.add_argument("--game", help="only this game")
@@ -410,21 +403,24 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print a JSON array")
     q.set_defaults(func=_search)
 
-    r = sub.add_parser("resolvers", help="list the resolvers examples can use, with inputs and outputs")
+
+def _resolvers_args(r: argparse.ArgumentParser) -> None:
     r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
     r.add_argument("--no-labels", dest="labels", action="store_false",
                    help="leave out the Spanish / English label of each input, output and value")
     r.add_argument("--json", action="store_true", help="print a JSON array")
     r.set_defaults(func=_resolvers)
 
-    b = sub.add_parser("build", help="build the bilingual site (site/es/, site/en/), replacing the old one only on success")
+
+def _build_args(b: argparse.ArgumentParser) -> None:
     b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml)")
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
     b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
     b.add_argument("--json", action="store_true", help="print the outcome, progress lines and problems as JSON")
     b.set_defaults(func=_build)
 
-    n = sub.add_parser("init", help="make a new rules pack: a game, one entry of each kind, mkdocs.yml, README")
+
+def _init_args(n: argparse.ArgumentParser) -> None:
     n.add_argument("folder", help="a new or empty folder")
     n.add_argument("--game", default="my-game", help="the game's slug (default: my-game)")
     n.add_argument("--name-es", default="Mi juego", help="the game's Spanish name")
@@ -432,26 +428,78 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--json", action="store_true", help="print what was made as JSON")
     n.set_defaults(func=_init)
 
-    w = sub.add_parser("new", help="add an entry from a template, e.g. kb new rule my-game.charge")
+
+def _new_args(w: argparse.ArgumentParser) -> None:
     w.add_argument("kind", choices=GAME_KINDS,
                    help="the kind of entry")
     w.add_argument("id", help="<game>.<slug>, e.g. my-game.charge")
     w.add_argument("--json", action="store_true", help="print what was made as JSON")
     w.set_defaults(func=_new)
 
-    g = sub.add_parser("docs", help="print the authors' guide: kb docs lists its pages, kb docs TOPIC prints one")
+
+def _docs_args(g: argparse.ArgumentParser) -> None:
     g.add_argument("topic", nargs="?", metavar="TOPIC", help="packs, format or translators")
     g.set_defaults(func=_docs)
 
-    m = sub.add_parser("completion", help="print a shell completion script: kb completion bash > ~/.local/share/bash-completion/completions/kb")
+
+def _completion_args(m: argparse.ArgumentParser) -> None:
     m.add_argument("shell", choices=("bash", "zsh", "tcsh"), help="the shell")
     m.set_defaults(func=_completion)
 
-    from kb.cli import i18n as i18n_cli
 
-    i18n_cli.add_parser(sub, _i18n)
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "check": ("validate the content: one line per problem, exit 1 on errors", _check_args),
+    "show": ("print one entry for a player", _show_args),
+    "test": ("run the worked examples", _test_args),
+    "search": ("find rules by any name, in Spanish or English, with typos", _search_args),
+    "resolvers": ("list the resolvers examples can use, with inputs and outputs", _resolvers_args),
+    "build": ("build the bilingual site (site/es/, site/en/), replacing the old one only on success", _build_args),
+    "init": ("make a new rules pack: a game, one entry of each kind, mkdocs.yml, README", _init_args),
+    "new": ("add an entry from a template, e.g. kb new rule my-game.charge", _new_args),
+    "docs": ("print the authors' guide: kb docs lists its pages, kb docs TOPIC prints one", _docs_args),
+    "completion": ("print a shell completion script: kb completion bash > ~/.local/share/bash-completion/completions/kb",
+                   _completion_args),
+}
+"""Each sub-command (but ``i18n``, registered by :mod:`kb.cli.i18n`): its help line and what adds its arguments."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand; with ``only``, of that one alone (a process runs one command: each
+    parser argparse makes costs it tens of microseconds, issue 31)."""
+    p = _Parser(prog="kb", description="Bilingual rules knowledge base: check, show, test, search, build, translate.",
+                epilog="The authors' guide ships with kb: 'kb docs' lists its pages (packs, format, translators), "
+                       "'kb docs packs' prints the first.")
+    p.add_argument("--version", action=_Version, nargs=0, help="show program's version number and exit")
+    p.add_argument("--content", metavar="PATH", help=CONTENT_HELP)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, (help_line, add_arguments) in _COMMANDS.items():
+        if only in (None, name):
+            add_arguments(sub.add_parser(name, help=help_line))
+    if only in (None, "i18n"):
+        from kb.cli import i18n as i18n_cli
+
+        i18n_cli.add_parser(sub, _i18n)
     _content_everywhere(p)
     return p
+
+
+def _command(argv: list[str]) -> str | None:
+    """The sub-command ``argv`` names, read as the full parser reads it (options before it, abbreviated or not);
+    None when it names none, or asks for the top-level help or version: then the full parser is needed."""
+    first = _Parser(prog="kb", add_help=False)
+    first.add_argument("-h", "--help", action="store_true")
+    first.add_argument("--version", action="store_true")
+    first.add_argument("--content")
+    first.add_argument("command", nargs="?")
+    first.add_argument("rest", nargs=argparse.REMAINDER)
+    try:
+        known, _ = first.parse_known_args(argv)
+    except _Usage:
+        return None
+    if known.help or known.version or (known.command not in _COMMANDS and known.command != "i18n"):
+        return None
+    return str(known.command)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -491,7 +539,7 @@ def run(argv: list[str], stdout: TextIO, stderr: TextIO) -> int:
     """Run ``kb`` with ``argv``; returns the exit code (0 ok, 1 errors found, 2 usage)."""
     stdout, stderr = _Terminal(stdout), _Terminal(stderr, "standard error")  # type: ignore[assignment]
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(_command(argv)).parse_args(argv)
     except _Usage as exc:
         stderr.write(str(exc))
         return EXIT_USAGE

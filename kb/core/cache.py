@@ -17,8 +17,6 @@ import errno
 import hashlib
 import hmac
 import os
-import secrets
-import shutil
 import sysconfig
 from functools import cache
 from pathlib import Path
@@ -26,7 +24,7 @@ from typing import Any, Callable, Hashable
 
 from kb.core import codec
 from kb.core.diagnostics import format_path
-from kb.core.files import atomic_write, sweep_temp
+from kb.core.files import atomic_write, remove_tree, sweep_temp
 
 __all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
            "Memo", "FORMAT"]
@@ -142,6 +140,8 @@ def _key() -> bytes:
 
 
 def _new_key(path: Path) -> bytes:
+    import secrets  # once per user, not in every process (issue 31)
+
     key = secrets.token_hex(32).encode()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -208,7 +208,7 @@ def ensure_dir(folder: Path) -> Path:
 def remove(path: Path) -> None:
     """Remove a cache file (or whatever took its name)."""
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)
     else:
         path.unlink(missing_ok=True)
 
@@ -235,7 +235,7 @@ def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
         ensure_dir(path.parent)
         if path.is_dir() and not path.is_symlink():
             report(path, "a folder where the cache keeps a file")
-            shutil.rmtree(path, ignore_errors=True)
+            remove_tree(path)
         sweep_temp(path.parent)
         atomic_write(path, _signed(data))
     except OSError as exc:

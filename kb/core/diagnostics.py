@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -191,6 +190,8 @@ def diag(code: str, location: Location, **args: object) -> Diagnostic:
 
 def suggest(word: str, choices: Iterable[str]) -> str | None:
     """The nearest valid name for ``word``, if any is close enough."""
+    import difflib  # only when a name is not found (issue 31: not in every process)
+
     found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return found[0] if found else None
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import shutil
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -177,6 +175,8 @@ def atomic_write(path: Path, data: bytes) -> None:
     mode = _writable_target(path)
     if mode is None:
         mode = 0o666 & ~_umask()
+    import tempfile  # a query process writes nothing: not imported by it (issue 31)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name[:100]}.", dir=path.parent)
     except OSError as exc:  # a read-only folder: say which file could not be written, not the temporary name
@@ -243,6 +243,8 @@ class Building:
     left beside ``target`` is swept when the next one starts. An ``OSError`` (a read-only folder) names ``target``."""
 
     def __init__(self, target: Path) -> None:
+        import tempfile
+
         self.target = target
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -255,6 +257,8 @@ class Building:
     def copy_target(self) -> None:
         """Start from a copy of ``target`` (a dirty build writes only what changed), each file's time kept: what the
         build leaves alone stays as it was. A copy, not links: a writer opening a linked file would change ``target``."""
+        import shutil
+
         first: list[OSError] = []  # copytree gathers its failures into one shutil.Error: the first one, as it was
 
         def copy(src: str, dst: str) -> object:
@@ -280,19 +284,19 @@ class Building:
         """
         new, target = self.folder, self.target
         if target.exists() and _exchange(new, target):
-            shutil.rmtree(new, ignore_errors=True)  # ``new`` now holds the previous folder
+            remove_tree(new)  # ``new`` now holds the previous folder
             return
         old = None
         if target.exists():
             old = target.with_name(f".{target.name}.old-{os.getpid()}")
-            shutil.rmtree(old, ignore_errors=True)
+            remove_tree(old)
             os.rename(target, old)
         os.rename(new, target)
         if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+            remove_tree(old)
 
     def discard(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        remove_tree(self.folder)
 
     def problem(self, exc: OSError, unnamed: str) -> str:
         """:func:`os_problem` of a failure while building, a file named at its place in ``target``."""
@@ -318,6 +322,14 @@ def _exchange(a: Path, b: Path) -> bool:
     return bool(renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0)
 
 
+def remove_tree(path: str | os.PathLike[str]) -> None:
+    """Remove the folder ``path`` and all it holds, what cannot go left (``shutil`` is imported only then: a query
+    process removes nothing, issue 31)."""
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def sweep_building(target: Path) -> None:
     """Remove what killed builds left beside ``target``: their temporary folders, at once when the build's
     process is gone (its id is in the name), else once they are ten minutes old."""
@@ -326,7 +338,7 @@ def sweep_building(target: Path) -> None:
         for leftover in target.parent.glob(prefix + "*"):
             try:
                 if abandoned(leftover.name, prefix, leftover.lstat().st_mtime):
-                    shutil.rmtree(leftover, ignore_errors=True)
+                    remove_tree(leftover)
             except OSError:
                 pass
 

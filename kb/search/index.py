@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from kb.core.cache import cache_dir, ensure_dir, report
 from kb.core.diagnostics import Diagnostic, diag
-from kb.core.files import atomic_write, file_digest, named
+from kb.core.files import atomic_write, file_digest, named, remove_tree
 from kb.core.model import LANGS, Entry, Location, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 from kb.search import compact
@@ -336,7 +335,7 @@ class SearchIndex:
         lock = self.dir / "lock"
         if lock.is_dir() and not lock.is_symlink():
             self._damaged(lock, "a folder where the lock file belongs")
-            shutil.rmtree(lock, ignore_errors=True)
+            remove_tree(lock)
         from filelock import FileLock  # only a writer needs it (it pulls in asyncio): not imported by a query
 
         with FileLock(lock):  # portable (fcntl on POSIX, msvcrt on Windows); released however the block ends
@@ -457,14 +456,14 @@ class SearchIndex:
                 link.unlink()
             os.symlink(gen.name, link)
             if self.current.is_dir() and not self.current.is_symlink():  # a real folder in the link's place
-                shutil.rmtree(self.current, ignore_errors=True)
+                remove_tree(self.current)
             os.replace(link, self.current)  # the swap: readers see the old or the new index, never half of one
         except BaseException:
-            shutil.rmtree(gen, ignore_errors=True)
+            remove_tree(gen)
             raise
         for old in self.dir.glob("gen-*"):
             if old.name != gen.name and time.time() - old.stat().st_mtime > 60:
-                shutil.rmtree(old, ignore_errors=True)  # kept a minute for readers that opened it
+                remove_tree(old)  # kept a minute for readers that opened it
 
     def _update(self, kb: "Linked", manifest: dict[str, Any], changed: set[str], search: Any, fast: bool) -> None:
         gen = self.current.resolve()
