@@ -152,3 +152,31 @@ def test_a_querys_analysis_is_whooshs_analyzer_for_every_field(both) -> None:
         for text in texts:
             want = tuple(t.text for t in analyzer(text, mode="query"))
             assert query._analyse.__wrapped__(fieldname, text) == want, (fieldname, text)
+
+
+def test_a_generations_json_is_read_once_while_its_stamp_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The freshness check and the reader's opening read ``meta.json`` once in a process (issue 31), and never serve
+    it stale: a file replaced (a new inode) or rewritten (a new size or time) is read again, and a stamp under two
+    seconds old is not trusted."""
+    import json
+
+    from kb.search import index
+
+    reads: list[str] = []
+    real = index.json.loads
+    monkeypatch.setattr(index.json, "loads", lambda text, *a, **k: (reads.append(text), real(text, *a, **k))[1])
+    meta = tmp_path / "meta.json"
+    good = {"names": {}, "context": {}, "game_words": [], "games": ["g"]}
+    meta.write_text(json.dumps(good))
+    old = meta.stat().st_mtime - 60
+    os.utime(meta, (old, old))
+    assert index._meta(tmp_path) == good and index._meta(tmp_path) == good
+    assert len(reads) == 1  # the second from memory
+    replacement = tmp_path / "new.json"
+    replacement.write_text(json.dumps({**good, "games": ["h"]}))
+    os.utime(replacement, (old, old))
+    replacement.replace(meta)  # same time, a new inode and size
+    assert index._meta(tmp_path) == {**good, "games": ["h"]}
+    meta.write_text('{"names": 1}')  # edited in place, just now: a new size, a fresh stamp
+    assert index._meta(tmp_path) is None and index._meta(tmp_path) is None
+    assert len(reads) == 4  # a fresh stamp is read each time

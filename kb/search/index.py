@@ -517,14 +517,39 @@ def _manifest_shape(data: dict[str, Any]) -> bool:
 
 def _meta(gen: Path) -> dict[str, Any] | None:
     """A generation's ranking data (``meta.json``), or ``None`` when it is missing or not what is written."""
+    data = _checked(gen / "meta.json", _meta_shape)
+    return data if isinstance(data, dict) else None
+
+
+def _meta_shape(data: Any) -> bool:
+    return (isinstance(data, dict) and {"names", "context", "game_words", "games"} <= set(data)
+            and isinstance(data["game_words"], list) and isinstance(data["games"], list))
+
+
+_CHECKED: dict[str, tuple[tuple[int, int, int], Any]] = {}
+"""What :func:`_checked` read, by path: the file's (inode, time, size) and its data, or None when it was not right."""
+
+
+def _checked(path: Path, shape: Callable[[Any], bool]) -> Any:
+    """The JSON of ``path`` when ``shape`` says it is right, else None; read and checked once while the file's inode,
+    time and size stay the same (a query process's freshness check and its reader's opening read the same
+    generation's files: issue 31). A generation's files are written whole before it is served, and replaced, never
+    edited in place, so a file that changed has a new stamp (a stamp under two seconds old is not trusted)."""
     try:
-        data = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
+        st = path.stat()
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        seen = _CHECKED.get(str(path))
+        if seen is not None and seen[0] == stamp:
+            return seen[1]
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not (isinstance(data, dict) and {"names", "context", "game_words", "games"} <= set(data)
-            and isinstance(data["game_words"], list) and isinstance(data["games"], list)):
-        return None
-    return data
+    kept = data if shape(data) else None
+    if len(_CHECKED) > 32:  # a long-lived process sees many generations: keep only the recent ones
+        _CHECKED.clear()
+    if time.time_ns() - st.st_mtime_ns > 2_000_000_000:  # as the manifest's "racy" stamps: too fresh to trust
+        _CHECKED[str(path)] = (stamp, kept)
+    return kept
 
 
 def _prepared_ok(data: dict[str, Any], groups: int) -> bool:
@@ -540,17 +565,14 @@ def _strings(value: Any) -> bool:
 
 def _synonyms(gen: Path) -> dict[str, Any] | None:
     """A generation's glossary groups, or ``None`` when the file is missing or not what is written."""
-    try:
-        data = json.loads((gen / "synonyms.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    groups, abbrs = (data.get("groups"), data.get("abbreviations")) if isinstance(data, dict) else (None, None)
-    if not (isinstance(groups, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in groups)
-            and isinstance(abbrs, list) and all(isinstance(a, str) for a in abbrs)):
-        return None
-    if not _prepared_ok(data, len(groups)):
-        return None
+    data = _checked(gen / "synonyms.json", _synonyms_shape)
     return data if isinstance(data, dict) else None
+
+
+def _synonyms_shape(data: Any) -> bool:
+    groups, abbrs = (data.get("groups"), data.get("abbreviations")) if isinstance(data, dict) else (None, None)
+    return (isinstance(groups, list) and all(isinstance(g, list) and all(isinstance(x, str) for x in g) for g in groups)
+            and isinstance(abbrs, list) and all(isinstance(a, str) for a in abbrs) and _prepared_ok(data, len(groups)))
 
 
 class Reader:
