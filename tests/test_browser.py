@@ -362,6 +362,24 @@ def test_the_copy_links_are_one_tab_stop_named_by_what_they_show(page, base: str
     assert page.evaluate("document.activeElement.parentElement.id") == "source"
 
 
+def test_on_a_phone_a_worked_examples_long_citation_wraps(browser, base: str) -> None:
+    """A step's citation as long as the bundled ones that widened a 390 px page (Malifaux's, 421 px) wraps
+    inside the page (issue 30, item 4: on a phone no wall of text, and no sideways scroll)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/mini/shooting.html")
+        right = pg.eval_on_selector(".kb-example .kb-cite a", """a => {
+            a.textContent = 'Objetivo aleatorio fuera de la línea de visión del atacante';
+            return Math.max(...[...a.closest('.kb-cite').getClientRects()].map(r => r.right));
+        }""")
+        width = pg.evaluate("document.documentElement.clientWidth")
+        assert right <= width, (right, width)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
+
+
 def test_on_a_phone_the_copy_link_shows_on_a_long_press_only(browser, base: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     try:

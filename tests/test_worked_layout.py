@@ -108,3 +108,19 @@ def test_an_example_naming_no_kind_of_no_is_reported_and_still_rendered(tmp_path
     for lang, said in (("es", "La regla lo prohíbe"), ("en", "The rules forbid it")):
         assert said in render_text(entry, lang, lambda _id: None, (), {})
         render_entry(entry, lang, lambda _id: None)
+
+
+def test_a_first_use_with_no_history_reads_as_a_sentence_not_a_placeholder() -> None:
+    """MASC's first use (no previous turns) once read «History —: step 0»: the empty history shown as a
+    placeholder dash. Its step now says what an empty history means, in both languages."""
+    for lang, said in (("es", "1. Primer uso, sin turnos anteriores: escalón 0, hace falta 3 o más en 2D6 (35/36)."),
+                       ("en", "1. First use, no previous turns: step 0, needs 2D6 of 3 or more (35/36).")):
+        code, out, err = cli("show", "--lang", lang, "battletech-solaris.masc")
+        assert code == 0, err
+        flat = " ".join(out.split())  # a step's sentence may wrap
+        assert said in flat, flat
+        assert "—:" not in flat
+    code, out, err = cli("show", "--lang", "en", "battletech-solaris.masc-failure-progression")
+    flat = " ".join(out.split())
+    assert "1. After 1 previous turn, 1 with MASC: step 1, needs 2D6 of 5 or more (30/36)." in flat
+    assert "After 3 previous turns, 2 with MASC: step 1" in flat

@@ -871,8 +871,14 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
                        step=step, threshold=None, success=False if roll is not None else None,
                        run_mp=None, frozen=True)
     odds = _odds_at_least(need)
-    trace.add("Historial {h}: escalón {s}, hace falta {n} o más en 2D6 ({f})", "History {h}: step {s}, needs 2D6 of {n} or more ({f})",
-              h=history or ["—"], s=step, n=need, f=_shown_odds(need))
+    if history:
+        trace.add("Tras {t} {t:p:turno anterior|turnos anteriores}, {u} con MASC: escalón {s}, hace falta {n} o más en 2D6 ({f})",
+                  "After {t} previous {t:p:turn|turns}, {u} with MASC: step {s}, needs 2D6 of {n} or more ({f})",
+                  t=len(history), u=sum(history), s=step, n=need, f=_shown_odds(need))
+    else:  # a first use: no history to name (an empty list would read as a placeholder)
+        trace.add("Primer uso, sin turnos anteriores: escalón {s}, hace falta {n} o más en 2D6 ({f})",
+                  "First use, no previous turns: step {s}, needs 2D6 of {n} or more ({f})",
+                  s=step, n=need, f=_shown_odds(need))
     success = frozen = run_mp = None
     if roll is not None:
         success = roll >= need
