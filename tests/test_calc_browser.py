@@ -271,6 +271,24 @@ def test_keyboard_and_a_phone_are_enough(page, base: str, kb: KnowledgeBase) -> 
     assert box and box["height"] >= 32  # a finger can hit it
 
 
+NARROW = ["hunt-begins/contested-conditions.html", "hunt-begins/activation-phase.html", "starcraft-tmg/passing-first.html",
+          "warlords-of-terra/area-strike.html", "battletech-solaris/mp-by-mp-movement.html", "malifaux/disengaging.html"]
+"""Pages whose calculators have long output labels or values (they overflowed a phone's screen before the labels wrapped)."""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_no_calculator_is_wider_than_a_phone(page, base: str, lang: str) -> None:
+    wide = []
+    for path in NARROW:
+        page.goto(f"{base}/{lang}/{path}")
+        _forms(page)
+        for n, (scroll, client, right) in enumerate(page.eval_on_selector_all(
+                "form[data-kb-resolver]", "fs => fs.map(f => [f.scrollWidth, f.clientWidth, f.getBoundingClientRect().right])")):
+            if scroll > client + 1 or right > PHONE["width"]:
+                wide.append(f"{lang}/{path} form {n}: {scroll} px of content in {client} px, right edge at {right:.0f}")
+    assert not wide, "\n".join(wide)
+
+
 def test_offline_after_saving_the_game(playwright_persistent, base: str, kb: KnowledgeBase) -> None:
     pg = playwright_persistent.new_page()
     pg.goto(f"{base}/es/battletech-solaris/index.html")
