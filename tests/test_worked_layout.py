@@ -124,3 +124,39 @@ def test_a_first_use_with_no_history_reads_as_a_sentence_not_a_placeholder() -> 
     flat = " ".join(out.split())
     assert "1. After 1 previous turn, 1 with MASC: step 1, needs 2D6 of 5 or more (30/36)." in flat
     assert "After 3 previous turns, 2 with MASC: step 1" in flat
+
+
+def _area_strike(lang: str):
+    """The bundled ``warlords-of-terra.area-strike`` page's Markdown and ``kb show`` text in ``lang``."""
+    from kb.site.render import render_entry
+    from kb.site.text import render_text
+    from kb.view.worked import name_finder
+
+    kb = KnowledgeBase.load()
+    e = kb.entry("warlords-of-terra.area-strike")
+    results = {r.example.id: r for r in kb.run_examples([e.id])}
+    meta = kb.games[e.game]
+    names = name_finder(e.game, meta.name, meta.data.get("names"), kb.entries)
+    titles = lambda i: kb.get(i).title if kb.get(i) else None  # noqa: E731
+    return (render_entry(e, lang, titles, (), results, resolvers=kb.registry.get, names=names),
+            render_text(e, lang, titles, (), results, kb.registry.get, names))
+
+
+def test_a_situation_with_named_parts_is_rows_of_its_parts_not_colon_nested_text() -> None:
+    """The audit's «Defensores» cell read «Mago: Atacar: 0, Vida: 2 y adyacente: no, Guardaespaldas: …»:
+    a mapping of mappings strung together. Each part is now a row of its own, a level deeper, in the page's
+    table and in ``kb show`` alike (one view, :class:`kb.view.worked.ExampleRow`)."""
+    md, text = _area_strike("es")
+    ex = _example(md, "example-ranged-area-strike")
+    assert ("| Defensores |  |\n| &emsp;Mago |  |\n| &emsp;&emsp;Atacar | 0 |\n| &emsp;&emsp;Vida | 2 |\n"
+            "| &emsp;&emsp;Adyacente | no |\n| &emsp;Guardaespaldas |  |\n") in ex
+    assert "| Atacante |  |\n| &emsp;Atacar | 2 |\n" in ex and "| Objetivo | Mago |\n" in ex
+    assert "    | Vida |  |\n    | &emsp;Mago | 0 |\n" in ex  # an output with parts too, in the outcome's box
+    assert not [ln for ln in ex.splitlines() if ln.startswith(("| ", "    | ")) and ln.count(": ") > 1], ex
+    shown = text[text.index("* A distancia, el blanco y sus vecinas"):]
+    assert ("    Defensores\n      Mago\n        Atacar             0\n        Vida               2\n"
+            "        Adyacente          no\n      Guardaespaldas\n") in shown
+    assert "    Objetivo               Mago\n" in shown
+    assert "Mago: Atacar" not in shown and "Mago: Atacar" not in md
+    md_en, text_en = _area_strike("en")
+    assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;Attack | 0 |\n" in _example(md_en, "example-ranged-area-strike")

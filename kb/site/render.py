@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from kb.core.locale import pgettext
 from kb.core.model import Entry, Text
@@ -22,7 +22,7 @@ from kb.mechanics import Resolver
 from kb.view.anchors import ANSWER, QUESTION, SOURCE, SUMMARY, ITEM, anchor, block_anchor, chunks, entry_anchor, section_anchor
 from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row, Ruling, Section, Source, Step, Steps,
                            Table, Value, entry_view, forms, interface, shown_links)
-from kb.view.worked import ExampleView, Names
+from kb.view.worked import ExampleRow, ExampleView, Names
 
 __all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
            "markdown_value", "steps", "stepper", "STEPPER_WORDS", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
@@ -187,11 +187,16 @@ def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable
     out = ['<div class="kb-example" markdown>', "", f"### {escape(view.title)} {{#{anchor_id}}}", ""]
     if view.note:
         out += [fmt(view.note), ""]
-    out += _table(((escape(k), escape(v)) for k, v in view.given), (label("situation", lang), label("value", lang)))
+    out += _table(_cells(view.given), (label("situation", lang), label("value", lang)))
     out += _example_steps(view, lang, cite) + _example_outcome(view, lang)
     if view.verified is not None:
         out += [f"*{'✔ ' + label('verified', lang) if view.verified else '✘ ' + label('failed', lang)}*", ""]
     return out + ["</div>", ""]
+
+
+def _cells(rows: Iterable[ExampleRow]) -> Iterator[tuple[str, str]]:
+    """The rows' cells, escaped; a part's label indented one em per level under the row that heads it."""
+    return (("&emsp;" * r.depth + escape(r.label), escape(r.value)) for r in rows)
 
 
 def _example_steps(view: ExampleView, lang: str, cite: Callable[[str, str | None, str], str]) -> list[str]:
@@ -206,7 +211,7 @@ def _example_steps(view: ExampleView, lang: str, cite: Callable[[str, str | None
 def _example_outcome(view: ExampleView, lang: str) -> list[str]:
     """The outcome in a box of its own (by the kind of "no" on a refusal): the outputs' table, the
     refusal's sentence, the odds."""
-    body = _table(((escape(k), escape(v)) for k, v in view.result), (label("field", lang), label("value", lang)))
+    body = _table(_cells(view.result), (label("field", lang), label("value", lang)))
     body += [escape(view.outcome), ""] if view.outcome else []
     body += [f"**{escape(view.odds)}**", ""] if view.odds else []
     if not body:

@@ -19,7 +19,7 @@ from kb.mechanics import Resolver
 from kb.site.render import plain_text
 from kb.view.entry import (CONTENT, Example, EntryView, Prose, Questions, Refs, Ruling, Section, Step, Steps, Table,
                            Value, entry_view, interface as label)
-from kb.view.worked import ExampleView, Names
+from kb.view.worked import ExampleRow, ExampleView, Names
 
 __all__ = ["render_text", "text"]
 
@@ -182,9 +182,10 @@ def _outcome(view: ExampleView, lang: str) -> list[str]:
     return out + [line for t in (view.outcome, view.odds) if t for line in _wrap(t, "  │ ")]
 
 
-def _columns(rows: Iterable[tuple[str, str]], indent: str) -> list[str]:
-    """Label–value rows as two columns, the values lined up (a long label wraps the value below it)."""
-    rows = list(rows)
+def _columns(items: Iterable[ExampleRow], indent: str) -> list[str]:
+    """Label–value rows as two columns, the values lined up (a long label wraps the value below it); a
+    part's label indented two spaces per level under the row that heads it."""
+    rows = [("  " * r.depth + r.label, r.value) for r in items]
     width = min(max((len(k) for k, _ in rows), default=0), 30)
     out: list[str] = []
     for key, val in rows:

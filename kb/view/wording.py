@@ -92,9 +92,9 @@ class Finding:
 
 def example_lines(view: ExampleView) -> Iterator[str]:
     """The lines of a worked example the engine wrote (not the author's title and note)."""
-    for key, value in (*view.given, *view.result):
-        yield key
-        yield value
+    for row in (*view.given, *view.result):
+        yield row.label
+        yield row.value
     for step in view.steps:
         yield step.text
     yield from (t for t in (view.outcome, view.odds) if t)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from kb.core.locale import gettext, join, number, percent
 from kb.core.model import Entry, Example, Text
@@ -25,14 +25,24 @@ from kb.mechanics.procedures import flatten_steps
 if TYPE_CHECKING:
     from kb.examples.runner import ExampleResult
 
-__all__ = ["Names", "ExampleView", "WorkedStep", "Pair", "name_finder", "example_view", "value_shower", "refusal_sentence"]
+__all__ = ["Names", "ExampleView", "WorkedStep", "ExampleRow", "name_finder", "example_view", "value_shower", "refusal_sentence"]
 
 Names = Callable[[str], "Text | None"]
 """Maps an id met in an example (a model, a unit, a step, an action, a game) to its name per language."""
 
 
-Pair = tuple[str, str]
-"""A label and its value, worded (one row of the situation or the outcome)."""
+@dataclass(frozen=True)
+class ExampleRow:
+    """One row of the situation or the outcome: a label and its value, worded. A value made of named
+    parts (a mapping, a list of mappings) is a row with no value of its own followed by one row per part,
+    one level deeper: «Defensores», then «Mago» and under it «Atacar 0», «Vida 2» — never the parts
+    strung together as «Mago: Atacar: 0, Vida: 2, …»."""
+
+    label: str
+    value: str
+    """Empty on a row that heads its parts."""
+    depth: int = 0
+    """0 for a given or an output; one more per level of parts."""
 
 
 @dataclass(frozen=True)
@@ -56,11 +66,11 @@ class ExampleView:
     """The example's title."""
     note: str | None
     """The author's words on what it shows (content text: may hold ``{@…}`` links)."""
-    given: tuple[Pair, ...]
-    """The inputs as rows: ``(Atacante, Guardia del Gremio)``, ``(objetivo, Silúrido)``."""
+    given: tuple[ExampleRow, ...]
+    """The inputs as rows: ``ExampleRow("Atacante", "Guardia del Gremio")``, ``ExampleRow("Objetivo", "Silúrido")``."""
     steps: tuple[WorkedStep, ...]
     """The resolver's steps, in order."""
-    result: tuple[Pair, ...]
+    result: tuple[ExampleRow, ...]
     """The outputs as rows (empty on a refusal)."""
     outcome: str
     """What the rule forbids, or why it gives no answer (empty when the resolver answered)."""
@@ -153,8 +163,27 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _pairs(items: Iterable[tuple[str, Any]], lang: str, resolver: Resolver | None, show: Callable[[Any], str]) -> tuple[Pair, ...]:
-    return tuple((_capital((resolver.label(k, lang) if resolver else None) or k), show(v)) for k, v in items if v is not None)
+def _pairs(items: Iterable[tuple[str, Any]], lang: str, resolver: Resolver | None,
+           show: Callable[[Any], str]) -> tuple[ExampleRow, ...]:
+    """The inputs or outputs as rows, each by its resolver's label; a value with parts as rows of its parts."""
+    return tuple(row for k, v in items if v is not None
+                 for row in _rows(_capital((resolver.label(k, lang) if resolver else None) or k), v, show, 0))
+
+
+def _rows(label: str, value: Any, show: Callable[[Any], str], depth: int) -> Iterator[ExampleRow]:
+    """``value`` under ``label``: one row, or, when it has named parts (a non-empty mapping, a list holding
+    a mapping), a heading row and the parts' rows a level deeper (a mapping's by their keys' names, a
+    list's by their place: 1, 2, …)."""
+    if isinstance(value, Mapping) and value:
+        parts: Iterable[tuple[str, Any]] = ((_capital(show(k)), v) for k, v in value.items())
+    elif isinstance(value, (list, tuple)) and any(isinstance(v, Mapping) for v in value):
+        parts = ((show(i), v) for i, v in enumerate(value, 1))
+    else:
+        yield ExampleRow(label, show(value), depth)
+        return
+    yield ExampleRow(label, "", depth)
+    for name, part in parts:
+        yield from _rows(name, part, show, depth + 1)
 
 
 def _worked_step(step: Step, entry: Entry, lang: str, show: Callable[[Any], str], find: Names) -> WorkedStep:
@@ -175,7 +204,7 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
     title = ex.title.best(lang) if ex.title else ex.id
     given = _pairs(ex.given.items(), lang, resolver, show)
     steps: tuple[WorkedStep, ...] = ()
-    rows: tuple[Pair, ...] = ()
+    rows: tuple[ExampleRow, ...] = ()
     outcome, odds = "", None
     if result is not None and result.outcome is not None:
         steps = tuple(_worked_step(s, entry, lang, show, find) for s in result.outcome.trace)
