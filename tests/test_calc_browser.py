@@ -366,6 +366,8 @@ def test_from_file_a_large_space_is_answered_by_the_resolver_in_the_page(page, s
     form = page.locator(ATTACK).first
     assert form.get_attribute("data-kb-py") and not form.locator("[data-kb-fixed]").count()
     assert not _python_loaded(page)  # nothing of the runtime until a player changes the form
+    on_load = form.locator(".kb-calc-odds-table tbody tr").evaluate_all("rs => rs.map(r => r.innerText)")
+    assert len(on_load) == 20  # the build's odds table, there before any change (skill 1 to 20)
     form.locator("[data-kb-field]").first.focus()
     for _ in range(4):  # a player tabbing through the form on a poor connection: no 9 MB download for that
         page.keyboard.press("Tab")
@@ -379,6 +381,7 @@ def test_from_file_a_large_space_is_answered_by_the_resolver_in_the_page(page, s
     rows = form.locator(".kb-calc-odds-table tbody tr")
     assert rows.count() == 20  # skill 1 to 20, each row the resolver's own chance
     assert form.locator('.kb-calc-odds-table tr[aria-current="true"] td').first.text_content() == "13"
+    assert rows.evaluate_all("rs => rs.map(r => r.innerText)") == on_load  # the page's Python gives the same chances
     assert _set_and_read(page, form, "wounds", "4") == _attack_answer(kb, skill=13, wounds=4)
     assert _set_and_read(page, form, "save", '"constitution"') == _attack_answer(kb, skill=13, wounds=4, save="constitution")
     assert _set_and_read(page, form, "wounds", "7") == {"error": "input-out-of-range", "input": "wounds"}

@@ -26,6 +26,7 @@ import html
 import inspect
 import json
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -40,7 +41,7 @@ from kb.mechanics.procedures import flatten_steps
 from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
-from kb.site.calc_py import UNBOUNDED
+from kb.site.calc_py import UNBOUNDED, Calc
 from kb.site.calc_words import Strings, Words, interned, said
 
 if TYPE_CHECKING:
@@ -459,8 +460,18 @@ def _in_page(calc: Calculator, words: Words, lang: str, names: dict[str, Any], k
     spec = {"resolver": res.name, "given": dict(calc.example.given), "order": order,
             "odds": len(order) - 1 if odds is not None else None, "lang": lang, "own_names": calc.own_names,
             "names": names}
+    table = _py_table(spec, res, [start[i] for i in order])
     return {"fields": [_field_data(sp.variable[i], words, lang) for i in order], "order": order,
-            "odds": spec["odds"], "shard": 0, "words": _messages(lang), "py": spec, "first": first}
+            "odds": spec["odds"], "shard": 0, "words": _messages(lang), "py": spec, "first": first, "table": table}
+
+
+def _py_table(spec: Mapping[str, Any], res: Resolver, positions: list[int]) -> list[list[Any]] | None:
+    """The odds table's rows at ``positions`` as the page's Python answers them (the same code, run here); ``None``
+    without an odds field."""
+    if spec["odds"] is None:
+        return None
+    shard = json.loads(Calc(spec, res).answer(positions))
+    return [_row(shard, k) for k in shard["index"]]
 
 
 def _odds_near(sp: Space, res: Resolver, start: tuple[int, ...]) -> int | None:
@@ -533,7 +544,7 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     out.python = True
     if head not in heads:
         heads[head] = data
-        out.files[head] = _script(head, {k: v for k, v in data.items() if k != "first"})
+        out.files[head] = _script(head, {k: v for k, v in data.items() if k not in ("first", "table")})
     return data
 
 
@@ -591,11 +602,10 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
     var = {id(sp.variable[i]): j for j, i in enumerate(order)}
     fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(sp.fields))
     start = sp.positions(sp.base)
-    if "first" in data:
-        first = data["first"]
-    else:
-        first = _row(data, data["index"][_numbered(sp, order, start)]) if start is not None else None
+    first, table = _first(data, sp, start)
     result = _result_html(first, words.lang) if first is not None else ""
+    if first is not None and table is not None and start is not None:
+        result += _odds_html(data, table, start[order[-1]], first, words.lang)
     where = posixpath.relpath(runtime, posixpath.dirname(head)) + "/"  # the page sits beside the head
     py = f' data-kb-py="{_attr(where)}"' if calc.py else ""
     return (f'<form class="kb-calc" data-kb-resolver="{_attr(calc.resolver.name)}" data-kb-space="{calc.key}" '
@@ -615,3 +625,45 @@ def _result_html(row: list[Any], lang: str) -> str:
             + (f'<p class="kb-calc-odds">{_attr(odds[0])}</p>' if odds else "")
             + (f'<p class="kb-calc-steps-head">{_attr(pgettext(lang, "site", "calc_steps"))}</p>'
                f'<ol class="kb-calc-steps">{"".join(f"<li>{_attr(s)}</li>" for s in steps)}</ol>' if steps else ""))
+
+
+def _first(data: Mapping[str, Any], sp: Space, start: tuple[int, ...] | None
+           ) -> tuple[list[Any] | None, list[list[Any]] | None]:
+    """The answer a form first shows and its odds table's rows: worked out by ``_in_page``, else read from the space."""
+    if "first" in data:
+        return data["first"], data["table"]
+    if start is None:
+        return None, None
+    return _row(data, data["index"][_numbered(sp, data["order"], start)]), _table(data, sp, start)
+
+
+def _table(data: Mapping[str, Any], sp: Space, start: tuple[int, ...]) -> list[list[Any]] | None:
+    """An enumerated space's answers over its odds field (the others at ``start``), as its shard holds them."""
+    if data["odds"] is None:
+        return None
+    order, i = data["order"], data["order"][-1]
+    return [_row(data, data["index"][_numbered(sp, order, start[:i] + (v,) + start[i + 1:])])
+            for v in range(len(sp.variable[i].values))]
+
+
+def _fill(template: str, values: Mapping[str, str]) -> str:
+    """``kb-calc.js``'s ``fill``: each ``{name}`` given replaced, any other left as it is."""
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def _odds_html(data: Mapping[str, Any], table: list[list[Any]], at: int, first: list[Any], lang: str) -> str:
+    """The odds table as the page first shows it, the player's row marked (``kb-calc.js``'s ``oddsTable`` builds the
+    same from a shard): ``table`` holds the answer for each value of the odds field, the first (not given) skipped
+    when the field is optional; nothing when the answer has no chance."""
+    if not first[3]:
+        return ""
+    f = data["fields"][data["odds"]]
+    off = 1 if f["optional"] else 0
+    caption = _fill(pgettext(lang, "site", "calc_odds_caption"), {"event": first[3][1], "label": f["label"]})
+    mark = ' class="kb-calc-current" aria-current="true"'
+    rows = "".join(
+        f'<tr{mark if j == at else ""}><td>{_attr(f["shown"][j - off])}</td>'
+        f'<td>{_attr(table[j][3][2] if table[j][3] else "—")}</td></tr>' for j in range(off, len(table)))
+    return (f'<table class="kb-calc-odds-table"><caption>{_attr(caption)}</caption><thead><tr>'
+            f'<th scope="col">{_attr(f["label"])}</th><th scope="col">{_attr(pgettext(lang, "site", "calc_chance_head"))}</th>'
+            f'</tr></thead><tbody>{rows}</tbody></table>')
