@@ -176,11 +176,28 @@ def test_a_new_build_replaces_the_saved_copy(context, base: str, site: Path, con
     assert "nueva edición" in pg.locator("article").inner_text()
 
 
+def test_the_save_box_moves_nothing_when_it_arrives(context, base: str) -> None:
+    """The box's place is in the page's HTML as high as the button: held back, kb-offline.json's arrival moves
+    nothing below the title (it was Lighthouse's layout shift of 0.069 on a game's page, issue 29)."""
+    pg = context.new_page()
+    held: list[object] = []
+    pg.route("**/kb-offline.json", lambda route: held.append(route))
+    pg.goto(f"{base}/es/mini/index.html", wait_until="load")
+    below = "document.querySelector('.kb-quickref-link').getBoundingClientRect().top"
+    assert _until(pg, "Promise.resolve(document.readyState === 'complete')")
+    assert held and pg.locator("[data-kb-offline]").count() == 0  # the data not there yet
+    before = pg.evaluate(below)
+    held[0].continue_()  # type: ignore[attr-defined]
+    pg.wait_for_selector('button[data-kb-offline="mini"]')
+    assert abs(pg.evaluate(below) - before) < 0.5, (before, pg.evaluate(below))
+
+
 def test_no_worker_from_disk(context, site: Path) -> None:
     context.set_offline(True)
     pg = context.new_page()
     pg.goto((site / "es" / "mini" / "index.html").as_uri())
     pg.wait_for_load_state("load")
     assert pg.locator("[data-kb-offline]").count() == 0
+    assert pg.locator(".kb-offline").count() == 0  # the box's empty place taken out: no gap under the title
     assert pg.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     assert pg.locator("article h1").first.inner_text().startswith("Mini")

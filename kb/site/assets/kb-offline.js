@@ -7,8 +7,13 @@
 (function () {
   "use strict";
 
+  /* A game's page has the box's place in its HTML, the same button hidden (filling it moves nothing); with no
+   * button to offer, it goes. */
+  var slot = document.querySelector("article p.kb-offline--place");
+  function drop() { if (slot && slot.parentNode) slot.parentNode.removeChild(slot); }
+
   var link = document.querySelector('link[rel="manifest"]');
-  if (!link || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol) || !window.caches) return;
+  if (!link || !("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol) || !window.caches) return drop();
   var home = new URL(".", link.href);        /* this language's root */
   var site = new URL("../", home);           /* the site's root: the worker's scope */
   var sw = navigator.serviceWorker;
@@ -34,7 +39,7 @@
 
   var path = here().split("?")[0];
   var m = path.indexOf(home.href) === 0 && /^([^/]+)\/(index\.html)?$/.exec(path.slice(home.href.length));
-  if (!m) return;
+  if (!m) return drop();
   var game = m[1];
 
   /* "1,2 MB" / "1.2 MB": one decimal, the language's decimal mark from the build (Babel's CLDR data); no
@@ -47,10 +52,11 @@
   function offer(data) {
     var entry = data.games[game];
     var article = document.querySelector("article");
-    if (!entry || !article) return;
+    if (!entry || !article) return drop();
     var words = data.labels, cacheName = "kb-" + data.version + "-game-" + data.lang + "-" + game;
-    var box = document.createElement("p");
+    var box = slot || document.createElement("p");
     box.className = "kb-offline";
+    box.textContent = "";  /* the place's stand-ins, replaced in this same task: no frame shows it empty */
     var button = document.createElement("button");
     button.type = "button";
     button.className = "md-button kb-offline__button";
@@ -67,8 +73,7 @@
     box.appendChild(bar);
     box.appendChild(status);
     var h1 = article.querySelector("h1");
-    if (h1 && h1.parentNode === article) article.insertBefore(box, h1.nextSibling);
-    else article.insertBefore(box, article.firstChild);
+    if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
 
     function show(state, text) {
       if (state) button.setAttribute("data-kb-offline-state", state);
@@ -107,5 +112,5 @@
 
   fetch(new URL("kb-offline.json", home).href, { cache: "no-cache" })
     .then(function (r) { return r.ok ? r.json() : null; })
-    .then(function (data) { if (data && data.games) offer(data); }, function () {});
+    .then(function (data) { if (data && data.games) offer(data); else drop(); }, drop);
 })();
