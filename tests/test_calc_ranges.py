@@ -4,6 +4,7 @@ declares the range of its player's numbers."""
 
 from __future__ import annotations
 
+import json
 import types
 
 import pytest
@@ -131,3 +132,41 @@ def _unbounded(where: str, schema: dict) -> list[str]:
         if isinstance(schema.get("additionalProperties"), dict):
             found += _unbounded(where + ".*", schema["additionalProperties"])
     return found
+
+
+def test_a_resolvers_ranges_read_back_as_declared() -> None:
+    declared = {"roll": between(2, 12), "who.*.life": between(1, 5), "who.boss.life": between(1, 9),
+                "rolls[]": between(1, 20), "mods.*": between(-3, 3, 1), "dice": allowed("2d6", "1d20")}
+    res = _module(**declared).get("t.r")
+    assert res is not None
+    assert res.ranges() == declared
+    assert res.to_dict()["ranges"] == declared
+
+
+def test_every_bundled_resolver_lists_what_it_declares() -> None:
+    """``ranges()`` holds each declared path with its keywords (and a ``Literal`` hint's values besides)."""
+    from kb.api import KnowledgeBase
+
+    kb = KnowledgeBase.load("content")
+    checked = 0
+    for name in kb.registry.names():
+        res = kb.registry.get(name)
+        assert res is not None
+        declared = res.func.__kb_resolver__[3]  # type: ignore[attr-defined]
+        listed = res.ranges()
+        for path, keywords in declared.items():
+            assert {k: listed.get(path, {}).get(k) for k in keywords} == dict(keywords), (name, path)
+            checked += 1
+    assert checked >= 100
+
+
+def test_kb_resolvers_shows_the_ranges_and_allowed_values() -> None:
+    code, out, _ = cli("resolvers", "check.roll-over", "--no-labels")
+    assert code == 0
+    assert "    range target: from 0 to 21\n    range roll: from 1 to 20\n    range modifiers.*: from -6 to 6\n" in out
+    code, out, _ = cli("resolvers", "dice.initiative", "--no-labels")
+    assert "    range rolls[].*: from 1 to 20\n" in out
+    code, out, _ = cli("resolvers", "battletech-solaris.", "--no-labels")
+    assert 'range tech: one of "clan", "inner-sphere"\n' in out
+    code, out, _ = cli("resolvers", "check.roll-over", "--json")
+    assert json.loads(out)[0]["ranges"]["roll"] == {"minimum": 1, "maximum": 20}

@@ -9,7 +9,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.diagnostics import hint
@@ -17,6 +17,7 @@ from kb.core.model import GAME_KINDS, KINDS, LANGS
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
+    from kb.mechanics import Resolver
     from kb.search.index import SearchIndex
     from kb.search.query import Result
 
@@ -256,12 +257,29 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for name in names:
         r = kb.registry.get(name)
         assert r is not None
-        ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
-        out.write(f"{name}({ins}) -> {', '.join(r.outputs)}\n    {r.doc}\n")
-        if args.labels:
-            for word in r.vocabulary():
-                out.write(f"      {word}: {r.label(word, 'es') or '?'} / {r.label(word, 'en') or '?'}\n")
+        _resolver_text(r, args.labels, out)
     return EXIT_OK
+
+
+def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
+    """One resolver as ``kb resolvers`` lists it: its call, its doc, its inputs' ranges and (``labels``) its words."""
+    ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
+    out.write(f"{r.name}({ins}) -> {', '.join(r.outputs)}\n    {r.doc}\n")
+    for path, keywords in r.ranges().items():
+        out.write(f"    range {path}: {_range_words(keywords)}\n")
+    if labels:
+        for word in r.vocabulary():
+            out.write(f"      {word}: {r.label(word, 'es') or '?'} / {r.label(word, 'en') or '?'}\n")
+
+
+def _range_words(keywords: Mapping[str, Any]) -> str:
+    """A declared range or set of values in words: ``from 2 to 12``, ``one of 2d6, d20``."""
+    from kb.examples.runner import describe_range
+
+    words = [describe_range(keywords)] if "minimum" in keywords or "maximum" in keywords else []
+    if "enum" in keywords:
+        words.append("one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in keywords["enum"]))
+    return "; ".join(words)
 
 
 # ---------------------------------------------------------------- kb build

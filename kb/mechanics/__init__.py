@@ -283,8 +283,17 @@ class Resolver:
         required inputs, the docstring's first paragraph and every word's labels (``None`` where missing);
         what ``kb resolvers --json`` prints for each."""
         return {"name": self.name, "inputs": list(self.inputs), "required": sorted(self.required),
-                "outputs": list(self.outputs), "doc": self.doc,
+                "outputs": list(self.outputs), "doc": self.doc, "ranges": self.ranges(),
                 "labels": {w: {"es": self.label(w, "es"), "en": self.label(w, "en")} for w in self.vocabulary()}}
+
+    def ranges(self) -> dict[str, dict[str, Any]]:
+        """The valid values of its inputs by path, as ``ranges=`` names them (``roll``, ``attacker.attack``,
+        ``units.*``, ``rolls[]``): the ``minimum``, ``maximum``, ``multipleOf`` and ``enum`` keywords of the inputs'
+        JSON Schema, where the declaration (and a ``Literal`` hint's values) put them; what ``kb resolvers`` shows."""
+        found: dict[str, dict[str, Any]] = {}
+        for name, schema in self.inputs.items():
+            _ranges_at(schema, name, found)
+        return found
 
     def label(self, key: str, lang: str) -> str | None:
         """The label of an input, output or value in ``lang`` (``None`` when none is declared)."""
@@ -399,6 +408,23 @@ def _split(path: str) -> list[str]:
         name, brackets = piece.partition("[]")[0], piece.count("[]")
         parts += ([name] if name else []) + ["[]"] * brackets
     return parts
+
+
+_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum")
+
+
+def _ranges_at(schema: Mapping[str, Any], path: str, found: dict[str, dict[str, Any]]) -> None:
+    """Add to ``found`` the range keywords of ``schema`` (at ``path``) and of every schema inside it."""
+    keywords = {k: schema[k] for k in _RANGE_KEYWORDS if k in schema}
+    if keywords:
+        found.setdefault(path, {}).update(keywords)
+    for sub in schema.get("anyOf", []):
+        _ranges_at(sub, path, found)
+    for key, tail in (("items", "[]"), ("additionalProperties", ".*")):
+        if isinstance(schema.get(key), Mapping):
+            _ranges_at(schema[key], path + tail, found)
+    for key, sub in (schema.get("properties") or {}).items():
+        _ranges_at(sub, f"{path}.{key}", found)
 
 
 def _enums(schema: Mapping[str, Any]) -> list[Any]:
