@@ -160,3 +160,14 @@ def test_a_situation_with_named_parts_is_rows_of_its_parts_not_colon_nested_text
     assert "Mago: Atacar" not in shown and "Mago: Atacar" not in md
     md_en, text_en = _area_strike("en")
     assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;Attack | 0 |\n" in _example(md_en, "example-ranged-area-strike")
+
+
+def test_a_parts_label_is_escaped_under_its_indent() -> None:
+    """A part's label comes from content (a mapping's key, a name): the indent is the renderer's markup,
+    the label never is (content is data, defended at the sink)."""
+    from kb.site.render import _cells
+    from kb.view.worked import ExampleRow
+
+    cells = list(_cells([ExampleRow("<b>Mago</b>", "", 1), ExampleRow("Vida", "<i>2</i>", 2)]))
+    assert cells[0][0].startswith("&emsp;") and "<b>" not in cells[0][0] and "Mago" in cells[0][0]
+    assert cells[1][0] == "&emsp;&emsp;Vida" and "<i>" not in cells[1][1]
