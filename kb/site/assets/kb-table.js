@@ -306,7 +306,9 @@
     input.placeholder = label("filter_terms");
     var count = el("p", "kb-filter__count");
     count.setAttribute("role", "status");
-    bar.parentNode.insertBefore(input, bar.nextSibling);
+    var place = article.querySelector(".kb-filter-place");  /* as high as the filter (kb.css): nothing moves */
+    if (place) place.parentNode.replaceChild(input, place);
+    else bar.parentNode.insertBefore(input, bar.nextSibling);
     input.parentNode.insertBefore(count, input.nextSibling);
     var heads = Array.prototype.slice.call(article.querySelectorAll("h2"));
     input.addEventListener("input", function () {
