@@ -862,7 +862,10 @@ def test_the_glossary_filter_moves_nothing_when_it_arrives(page, full_base: str)
     page.route("**/kb-table-*.js", lambda route: held.append(route))
     page.goto(f"{full_base}/es/malifaux/glossary.html", wait_until="load")
     below = "document.querySelector('article h2').getBoundingClientRect().top"
-    page.wait_for_timeout(300)
+    for _ in range(300):  # kb-table.js asks for its data once the browser is idle: on a loaded machine, later
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert held and page.locator("input.kb-filter").count() == 0  # the data not there yet
     before = page.evaluate(below)
     for route in held:

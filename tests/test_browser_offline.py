@@ -185,6 +185,10 @@ def test_the_save_box_moves_nothing_when_it_arrives(context, base: str) -> None:
     pg.goto(f"{base}/es/mini/index.html", wait_until="load")
     below = "document.querySelector('.kb-quickref-link').getBoundingClientRect().top"
     assert _until(pg, "Promise.resolve(document.readyState === 'complete')")
+    for _ in range(300):  # kb-offline.js asks for its data after load: on a loaded machine, later
+        if held:
+            break
+        pg.wait_for_timeout(50)
     assert held and pg.locator("[data-kb-offline]").count() == 0  # the data not there yet
     before = pg.evaluate(below)
     held[0].continue_()  # type: ignore[attr-defined]
