@@ -348,22 +348,24 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         def shape(v: Any) -> bool:
             return isinstance(v, SearchData) and v.lang == lang
 
+        def keep() -> tuple[SearchData, bool]:
+            return kept(kb, f"search-{lang}", key, lambda: search_data(kb, kb.search_reader(), lang), shape,
+                        (SearchData,))
+
         shown = self._sources.search.get(lang) if self._sources is not None else None
         stale = False
         if self._sources is None or shown is None:
-            search, found = kept(kb, f"search-{lang}", key, lambda: search_data(kb, kb.search_reader(), lang), shape,
-                                 (SearchData,))
+            search, found = keep()
         else:
-            search, found = cached(kb, f"search-{lang}", key, shape, (SearchData,)), False
-            if search is not None:
-                found = True
-            else:
+            found_search = cached(kb, f"search-{lang}", key, shape, (SearchData,))
+            found = found_search is not None
+            if found_search is None:
                 # the index brought up to date beside the server too: the next build waits for it (on_config)
-                self._sources.refresh.later(lambda: kept(kb, f"search-{lang}", key,
-                                                         lambda: search_data(kb, kb.search_reader(), lang),
-                                                         shape, (SearchData,)))
+                self._sources.refresh.later(keep)
                 search, stale = shown, True
                 log.info(f"{lang}: search data of the last build shown; the edit's is being made")
+            else:
+                search = found_search
         if self._sources is not None:
             self._sources.search[lang] = search
         return search, found, stale
@@ -581,9 +583,9 @@ class _Sources:
         self.shown: dict[tuple[str, str], str] = {}
         self.nav: dict[str, tuple[Any, ...]] = {}
         self.search: dict[str, SearchData] = {}
+        """Each language's search data as the last build wrote it."""
         self.stale: dict[str, set[str]] = {}
         """Per language, the pages written while it showed the last build's search data."""
-        """Each language's search data as the last build wrote it."""
         self.refresh = _Refresh(Path(folder) / "refresh")
 
     def update(self, build: _Build, config: MkDocsConfig, files: Files, stale: bool = False) -> int:
