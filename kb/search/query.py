@@ -498,11 +498,11 @@ def plan(words: Sequence[str], fixed: Mapping[str, str], alternatives: Sequence[
 def _read_as(clauses: dict[tuple[str, str], float], form: str, p: ranking.Params, vocab: Vocabulary) -> None:
     """Add to a word's ``clauses`` the terms of the rules' words :mod:`kb.search.thesaurus` reads ``form`` as, each
     language's in that language's fields, at ``thesaurus_weight`` × the field's weight (clauses held keep theirs)."""
-    for name in ranking.FIELDS:
+    meant = {lang: [t for other in vocab.synonyms(form, lang) for t in vocab.terms(other, lang)] for lang in LANGS}
+    for name in ranking.FIELDS:  # read once per language, added in the order the browser adds them
         for lang in LANGS:
-            for other in vocab.synonyms(form, lang):
-                for term in vocab.terms(other, lang):
-                    clauses.setdefault((f"{name}_{lang}", term), p.thesaurus_weight * p.field_weights[name])
+            for term in meant[lang]:
+                clauses.setdefault((f"{name}_{lang}", term), p.thesaurus_weight * p.field_weights[name])
 
 
 def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any, p: ranking.Params) -> tuple[Any, Any]:
