@@ -36,19 +36,29 @@ ROOT = Path(__file__).resolve().parents[1]
 TRIES = 30
 PHONE = {"width": 390, "height": 844}
 
-# Sets every variable field of form `f` to a random value it offers (seeded), `tries` times; returns the values
-# set (by data-kb-path) and the outcome shown after each (once the shard those values need has loaded).
+# Sets every variable field of form `f` to a random value it offers (seeded), `tries` times, first adding and removing
+# a random number of the items of each input made of items (by its buttons, a random item removed each time); returns
+# the values set (by data-kb-path), each such input's items present ([name, [[slot, value]...]], in the form's order)
+# and the outcome shown after each (once the shard those values need has loaded).
 RANDOMISE = """async ([f, seed, tries]) => {
   let s = seed >>> 0;
   const rnd = (n) => { s = (s + 0x6D2B79F5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return (((t ^ (t >>> 14)) >>> 0) % n); };
   const form = document.querySelectorAll('form[data-kb-resolver]')[f];
   const fields = [...form.querySelectorAll('[data-kb-field]')];
+  const groups = [...new Set([...form.querySelectorAll('[data-kb-add]')].map((b) => b.dataset.kbAdd))];
   const out = [];
   for (let k = 0; k < tries; k++) {
-    const given = [];
+    const given = [], items = [];
+    for (const g of groups) {
+      const all = () => [...form.querySelectorAll(`[data-kb-item="${g}"]`)], shown = () => all().filter((e) => !e.hidden);
+      const target = rnd(all().length + 1);
+      while (shown().length > target) { const v = shown(); v[rnd(v.length)].querySelector('[data-kb-remove]').click(); }
+      while (shown().length < target) form.querySelector(`[data-kb-add="${g}"]`).click();
+    }
     for (const el of fields) {
       const path = JSON.parse(el.dataset.kbPath);
+      if (el.disabled) continue;  // an item not added
       if (el.tagName === 'SELECT') {
         el.selectedIndex = rnd(el.options.length);
         given.push([path, JSON.parse(el.value)]);
@@ -60,9 +70,13 @@ RANDOMISE = """async ([f, seed, tries]) => {
         else { const v = Math.round((min + i * step) * 1e6) / 1e6; el.value = String(v); given.push([path, v]); }
       }
     }
+    for (const g of groups) {
+      const present = [...form.querySelectorAll(`[data-kb-item="${g}"]:not([hidden]) [data-kb-field]`)];
+      items.push([g, present.map((el) => [JSON.parse(el.dataset.kbPath)[1], given.find(([p]) => p.join() === JSON.parse(el.dataset.kbPath).join())[1]])]);
+    }
     if (fields.length) fields[fields.length - 1].dispatchEvent(new Event('change', {bubbles: true}));
     while (form.dataset.kbBusy) await new Promise((r) => setTimeout(r, 5));  // its shard is loading
-    out.push([given, form.querySelector('[data-kb-outcome]').getAttribute('data-kb-outcome')]);
+    out.push([given, items, form.querySelector('[data-kb-outcome]').getAttribute('data-kb-outcome')]);
   }
   return out;
 }"""
@@ -152,6 +166,7 @@ def test_every_calculator_gives_the_resolvers_own_answers(page, base: str, kb: K
     pages = sorted({p for p, _ in wanted})
     found: set[tuple[str, str]] = set()
     differ: list[str] = []
+    lengths: set[tuple[str, str, int]] = set()
     checked = 0
     for n, path in enumerate(pages):
         page.goto(f"{base}/{lang}/{path}")
@@ -162,10 +177,14 @@ def test_every_calculator_gives_the_resolvers_own_answers(page, base: str, kb: K
                                .get_attribute("data-kb-outcome"))
             if first != python_answer(kb, entry, mechanic, copy.deepcopy(dict(ex.given))):
                 differ.append(f"{lang}/{path} {mechanic}: the example's own inputs give {first}")
-            for sets, shown in page.evaluate(RANDOMISE, [f, 1000 * n + f, TRIES]):
+            for sets, items, shown in page.evaluate(RANDOMISE, [f, 1000 * n + f, TRIES]):
                 given = copy.deepcopy(dict(ex.given))
                 for where, value in sets:
-                    _put(given, where, value)
+                    if not any(where[0] == name for name, _ in items):
+                        _put(given, where, value)
+                for name, present in items:
+                    given[name] = _made(kb.registry.get(mechanic), name, present)
+                    lengths.add((mechanic, name, len(present)))
                 want = python_answer(kb, entry, mechanic, given)
                 if json.loads(shown) != want:
                     differ.append(f"{lang}/{path} {mechanic} {given}: page {shown}, resolver {want}")
@@ -173,7 +192,24 @@ def test_every_calculator_gives_the_resolvers_own_answers(page, base: str, kb: K
     assert found == set(wanted), sorted(set(wanted) ^ found)[:10]
     assert not differ, "\n".join(differ[:20])
     assert checked >= TRIES * len(wanted)
+    for mechanic, name in ITEMS:  # the inputs made of items were tried with no item, one, and more
+        assert {0, 1, 2} <= {k for m, n, k in lengths if (m, n) == (mechanic, name)}, (mechanic, name, sorted(lengths))
     assert page.kb_errors == []
+
+
+ITEMS = [("battletech-solaris.climb", "rolls"), ("malifaux.random-target", "flips"), ("starcraft-tmg.activation-phase", "reserves"),
+         ("starcraft-tmg.first-player", "roll_off"), ("starcraft-tmg.first-player", "vp")]
+"""The inputs whose length or keys the resolver declares (items(), keys_of()): each offered item by item."""
+
+
+def _made(res: Any, name: str, present: list[Any]) -> Any:
+    """An input made of items as the resolver takes it: a list of the items present, or a mapping of them; none
+    present: left out (``None``) when the input is optional, else empty."""
+    branches = res.inputs[name].get("anyOf", [res.inputs[name]])
+    is_list = any(b.get("type") == "array" for b in branches)
+    if not present:
+        return None if any(b.get("type") == "null" for b in branches) else ([] if is_list else {})
+    return [v for _, v in present] if is_list else {k: v for k, v in present}
 
 
 def _calc_requests(pg, url: str) -> list[str]:

@@ -22,7 +22,8 @@ import pytest
 
 from kb.api import KnowledgeBase
 from kb.mechanics.space import call
-from kb.site.calc import _in_page, _name_table, calculators, form_html, head_path
+from kb.mechanics import Context
+from kb.site.calc import _context_read, _in_page, _name_table, calculators, form_html, head_path
 from kb.site.calc_py import Calc
 from kb.site.calc_runtime import bundle
 from kb.site.calc_words import Words
@@ -63,7 +64,7 @@ def test_the_pages_python_words_the_resolvers_answer_as_the_build(kb: KnowledgeB
     checked = 0
     for calc in _in_page_forms(kb):
         words = Words(calc.resolver, calc.own_names, lang, ctx.names(calc.entry.game))
-        head = _in_page(calc, words, lang, _name_table(ctx, calc.entry.game))
+        head = _in_page(calc, words, lang, _name_table(ctx, calc.entry.game), None, _context_read(kb, calc))
         page = Calc(json.loads(json.dumps(head["py"])), calc.resolver)
         sp, order = calc.space, head["order"]
         start = sp.positions(sp.base)
@@ -73,11 +74,11 @@ def test_the_pages_python_words_the_resolvers_answer_as_the_build(kb: KnowledgeB
             shard = json.loads(page.answer(json.dumps([pos[i] for i in order])))
             rows = ([pos] if head["odds"] is None else
                     [pos[:order[-1]] + (v,) + pos[order[-1] + 1:] for v in range(len(sp.variable[order[-1]].values))])
-            want = [words.outcome(call(calc.resolver, sp.given(p))) for p in rows]
+            want = [words.outcome(call(calc.resolver, sp.given(p), _extra(kb, calc))) for p in rows]
             assert [_spelled(shard, k) for k in range(len(rows))] == want, (calc.resolver.name, pos)
-            assert _spelled(shard, shard["at"]) == words.outcome(call(calc.resolver, sp.given(pos)))
+            assert _spelled(shard, shard["at"]) == words.outcome(call(calc.resolver, sp.given(pos), _extra(kb, calc)))
             checked += 1
-        assert head["first"] == want_first(calc, words)
+        assert head["first"] == want_first(calc, words, kb)
     assert checked >= 6 * 32
 
 
@@ -89,10 +90,10 @@ def test_a_form_with_an_odds_field_shows_its_odds_table_before_the_pages_python_
     tables = 0
     for calc in _in_page_forms(kb):
         words = Words(calc.resolver, calc.own_names, lang, ctx.names(calc.entry.game))
-        head = _in_page(calc, words, lang, _name_table(ctx, calc.entry.game))
+        head = _in_page(calc, words, lang, _name_table(ctx, calc.entry.game), None, _context_read(kb, calc))
         form = form_html(calc, 0, words, head_path(calc), head)
         found = re.findall(r'<table class="kb-calc-odds-table">.*?</table>', form)
-        if head["odds"] is None or not want_first(calc, words)[3]:
+        if head["odds"] is None or not want_first(calc, words, kb)[3]:
             assert not found, calc.resolver.name
             continue
         sp, i = calc.space, head["order"][-1]
@@ -101,7 +102,7 @@ def test_a_form_with_an_odds_field_shows_its_odds_table_before_the_pages_python_
         want = []
         for v, value in enumerate(sp.variable[i].values):
             if value is not None:
-                odds = words.outcome(call(calc.resolver, sp.given(start[:i] + (v,) + start[i + 1:])))[3]
+                odds = words.outcome(call(calc.resolver, sp.given(start[:i] + (v,) + start[i + 1:]), _extra(kb, calc)))[3]
                 want.append((v == start[i], words.show(value), odds[2] if odds else "—"))
         rows = re.findall(r'<tr( class="kb-calc-current" aria-current="true")?><td>(.*?)</td><td>(.*?)</td></tr>', found[0])
         assert [(bool(m), html.unescape(a), html.unescape(b)) for m, a, b in rows] == want, calc.resolver.name
@@ -112,11 +113,18 @@ def test_a_form_with_an_odds_field_shows_its_odds_table_before_the_pages_python_
     assert tables >= 10
 
 
-def want_first(calc: Any, words: Words) -> list[Any]:
+def want_first(calc: Any, words: Words, kb: KnowledgeBase) -> list[Any]:
     sp = calc.space
     start = sp.positions(sp.base)
     assert start is not None
-    return words.outcome(call(calc.resolver, sp.given(start)))
+    return words.outcome(call(calc.resolver, sp.given(start), _extra(kb, calc)))
+
+
+def _extra(kb: KnowledgeBase, calc: Any) -> dict[str, Any]:
+    """The resolver's context as the worked examples give it (every entry of the knowledge base), not the page's."""
+    if not calc.resolver.wants_context:
+        return {}
+    return {"context": Context(calc.entry.data, lambda i: e.data if (e := kb.get(i)) else None)}
 
 
 CHILD = """

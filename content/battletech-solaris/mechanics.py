@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, items
 from kb.mechanics.checks import roll_over
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -706,6 +706,7 @@ def _fall_height(levels: int, reached: int) -> int:
           ranges={"levels": between(-6, 6),  # no bound in the seed: 6 levels down to 6 up (climbing 2 or less, or down, is refused)
                   "working_hands": between(0, 2),  # a Mech has two hand actuators
                   "piloting_skill": between(2, 13),  # 2 (always) to 13 (never) cover every 2D6 odds
+                  "rolls": items(1, 6),  # the seed: one piloting roll per level climbed; levels are taken up to 6 (above)
                   "rolls[]": between(2, 12)},  # 2D6
           outputs={
     "mp": "walking MP the climb costs",

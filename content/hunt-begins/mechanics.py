@@ -574,7 +574,7 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
                 trace.add("{p} gasta el marcador de {s}, que hace {a}; el marcador se retira",
                           "{p} spends {s}'s marker, which takes {a}; the marker is removed", p=p, s=s, a=sentries[s])
     rest = actions[after:]
-    trace.add("{m} sigue su activación: {r}", "{m} carries on with its activation: {r}", m=model, r=rest or ["—"])
+    trace.add("{m} sigue su activación: {r:none:nada más}", "{m} carries on with its activation: {r:none:nothing more}", m=model, r=rest)
     order = [model] + order_sentries + ([model] if rest else [])
     return outcome(trace, order=order, sentry_actions=[sentries[s] for s in order_sentries], resumes=rest)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver, between, keys_of
 from kb.mechanics.cards import flip_select
 from kb.mechanics.procedures import numbered_steps
 
@@ -187,8 +187,8 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
         trace.add("{a} no evita los golpes: llegan antes de que se mueva", "{a} does not prevent strikes: they come before it moves",
                   a=ability)
     may = [e for e, reach in engaged_enemies.items() if reach]
-    trace.add("Pueden golpear (trabadas y con la miniatura a su alcance de combate): {may}",
-              "May strike (engaged, with the model in melee range): {may}", may=may or ["—"])
+    trace.add("Pueden golpear (trabadas y con la miniatura a su alcance de combate): {may:none:ninguna}",
+              "May strike (engaged, with the model in melee range): {may:none:none}", may=may)
     if strike_triggers:
         raise RuleError("strike-no-triggers", "un golpe de destrabamiento no puede declarar Disparadores",
                         "a disengaging strike cannot declare triggers")
@@ -212,6 +212,7 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
 
 @resolver("malifaux.random-target",
           ranges={"distances.*": between(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
+                  "flips": keys_of("target", "distances"),  # the seed: a card for the target and each model within 2" of it
                   "flips.*": between(0, 14)},  # a fate card: 1 to 13, the Black Joker 0, the Red Joker 14
           outputs={
     "random": "whether the target is picked at random",
@@ -240,8 +241,8 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
         raise RuleError("missing-distance", "falta la distancia al objetivo de {m}",
                         "the distance to the target is missing for {m}", m=unmeasured, kind="incomplete")
     within_2 = [m for m, d in distances.items() if m != target and d <= SHOOTING_INTO_COMBAT_RADIUS]
-    trace.add("A {r}\" o menos de {t} (distancia en pulgadas): {w}", "Within {r}\" of {t} (distance in inches): {w}",
-              r=SHOOTING_INTO_COMBAT_RADIUS, t=target, w={m: distances[m] for m in within_2} or ["—"])
+    trace.add("A {r}\" o menos de {t} (distancia en pulgadas): {w:none:ninguna}", "Within {r}\" of {t} (distance in inches): {w:none:none}",
+              r=SHOOTING_INTO_COMBAT_RADIUS, t=target, w={m: distances[m] for m in within_2})
     if attacker_engaged:
         raise RuleError("engaged-attacker", "una miniatura trabada no puede hacer Ataques de Proyectil",
                         "an engaged model cannot make projectile attacks")
@@ -251,8 +252,8 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
     flips = flips or {}
     duels = set(duel_abilities or [])
     close = [m for m in engaged_with if m in within_2]
-    trace.add("La miniatura {t} está trabada con {e}; de ellas, a 2\": {c}", "{t} is engaged with {e}; of those, within 2\": {c}",
-              t=target, e=engaged_with or ["—"], c=close or ["—"])
+    trace.add("La miniatura {t} está trabada con {e:none:ninguna}; de ellas, a 2\": {c:none:ninguna}",
+              "{t} is engaged with {e:none:no model}; of those, within 2\": {c:none:none}", t=target, e=engaged_with, c=close)
     if not close:
         trace.add("Ninguna miniatura trabada con el objetivo está a 2\": el ataque no es aleatorio",
                   "No model engaged with the target is within 2\": the attack is not random")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Literal, Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, keys_of
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -87,7 +87,8 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
 
 @resolver("starcraft-tmg.activation-phase",
           ranges={"units.*": between(0, 6),  # no bound in the seed: 0 to 6 units a player taken
-                  "reserves.*": between(0, 6)},
+                  "reserves": keys_of("units"),  # the seed: each player's Reserves (§8.3); the players are those of `units`
+                  "reserves.*": between(0, 6)},  # no bound in the seed: 0 to 6 units taken, as for `units`
           outputs={
     "turns": "what happened at each turn, as 'player: action'",
     "first_to_pass": "the player who passed first",
@@ -217,7 +218,9 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
 
 @resolver("starcraft-tmg.first-player",
           ranges={"round": between(0, 10),  # a game has 5 rounds (§8.1); 0 and 6 to 10 are kept: refused
+                  "roll_off": keys_of("vp"),  # the seed: a Roll-Off between the two players (those of `vp`, when given)
                   "roll_off.*": between(1, 13),  # 2D6; 1 and 13 kept: refused
+                  "vp": keys_of("roll_off"),  # the seed: each player's VP (the players of `roll_off`, when given)
                   "vp.*": between(0, 12)},  # no bound in the seed: 0 to 12 VP taken
           outputs={
     "holder": "who receives the First Player Marker for the round (empty when chapter 07 does not settle it)",

@@ -201,8 +201,8 @@ def _nullify(trace: Trace, name: str, data: dict) -> dict:
     if not data.get("nullified"):
         return data
     lost = sorted(k for k in _ABILITIES if data.get(k))
-    trace.add("La tropa {n} está anulada: pierde {lost}", "{n} is nullified: it loses {lost_en}", n=name,
-              lost=[_ABILITIES[k][0] for k in lost] or ["—"], lost_en=[_ABILITIES[k][1] for k in lost] or ["—"])
+    trace.add("La tropa {n} está anulada: pierde {lost:none:nada}", "{n} is nullified: it loses {lost_en:none:nothing}", n=name,
+              lost=[_ABILITIES[k][0] for k in lost], lost_en=[_ABILITIES[k][1] for k in lost])
     return {k: v for k, v in data.items() if k not in _ABILITIES}
 
 
@@ -266,8 +266,8 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
     flipped = _flips(trace, a, defenders, attacker_name, fighters)
     dead = [n for n in defenders if n in hits + fighters and life[n] < 1]
     a_dead = a_life < 1
-    trace.add("Muertas (Vida por debajo de 1): {d}", "Dead (Life below 1): {d}",
-              d=dead + ([attacker_name] if a_dead else []) or ["—"])
+    trace.add("Muertas (Vida por debajo de 1): {d:none:ninguna}", "Dead (Life below 1): {d:none:none}",
+              d=dead + ([attacker_name] if a_dead else []))
     return outcome(trace, target=target, fighters=fighters, struck=hits, attacker_life=a_life, attacker_dead=a_dead,
                    life=life, dead=dead, magical=magical, flipped=flipped, player_damage=player_damage)
 
@@ -328,7 +328,8 @@ def _struck(trace: Trace, a: dict, enemies: Troops, target: str) -> list[str]:
                 continue
             if (ranged and d.get("next_to_target")) or (not ranged and d.get("adjacent", True)):
                 struck.append(n)
-        trace.add("Golpe en Área: golpea también a {s}", "Area Strike: it also hits {s}", s=struck[1:] or ["—"])
+        trace.add("Golpe en Área: no golpea a ninguna otra tropa{s:none:}" if not struck[1:] else "Golpe en Área: golpea también a {s}",
+                  "Area Strike: it hits no other troop{s:none:}" if not struck[1:] else "Area Strike: it also hits {s}", s=struck[1:])
     return struck
 
 
@@ -435,7 +436,7 @@ def _flips(trace: Trace, a: dict, defenders: Troops, attacker_name: str, fighter
     for n, d in defenders.items():
         if d.get("flipped") and n not in flipped:
             flipped.append(n)
-    trace.add("Quedan volteadas: {f}", "Left flipped: {f}", f=flipped or ["—"])
+    trace.add("Quedan volteadas: {f:none:ninguna}", "Left flipped: {f:none:none}", f=flipped)
     return flipped
 
 

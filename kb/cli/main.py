@@ -274,11 +274,16 @@ def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
 
 def _range_words(keywords: Mapping[str, Any]) -> str:
     """A declared range or set of values in words: ``from 2 to 12``, ``one of 2d6, d20``."""
-    from kb.examples.runner import describe_range
+    from kb.examples.runner import describe_keys, describe_length, describe_range
+    from kb.mechanics import KEYS_FROM
 
     words = [describe_range(keywords)] if "minimum" in keywords or "maximum" in keywords else []
     if "enum" in keywords:
         words.append("one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in keywords["enum"]))
+    if "minItems" in keywords or "maxItems" in keywords:
+        words.append(describe_length(keywords))
+    if KEYS_FROM in keywords:
+        words.append(describe_keys(keywords))
     return "; ".join(words)
 
 

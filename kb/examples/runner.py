@@ -11,12 +11,12 @@ from jsonschema import Draft202012Validator
 
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
-from kb.mechanics import Context, Outcome, Registry, Resolver, RuleError, Step
+from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, key_sources
 from kb.mechanics.dice import distribution, parse
 from kb.core.model import Entry, Example
 from kb.core.schema import found, where
 
-__all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
+__all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "describe_length", "describe_keys", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
            "parse_selectors"]
 
 
@@ -147,8 +147,9 @@ def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic
         err = next(iter(Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name])), None)
         if err is not None:
             out.append(_input_error(entry, res, name, base + ("given", name) + tuple(err.absolute_path), err))
-    return out + [diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
-                  for name in sorted(res.required - set(ex.given))]
+    return out + _key_problems(entry, ex, res) + [
+        diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
+        for name in sorted(res.required - set(ex.given))]
 
 
 def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], err: Any) -> Diagnostic:
@@ -162,6 +163,7 @@ def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], e
 
 
 _BOUNDS = ("minimum", "maximum", "multipleOf")
+_LENGTHS = ("minItems", "maxItems")
 
 
 def out_of_range(err: Any) -> str | None:
@@ -171,6 +173,8 @@ def out_of_range(err: Any) -> str | None:
     for e in candidates:
         if e.validator in _BOUNDS:
             return describe_range(e.schema)
+        if e.validator in _LENGTHS:
+            return describe_length(e.schema)
     return None
 
 
@@ -178,6 +182,45 @@ def describe_range(schema: Mapping[str, Any]) -> str:
     """A declared range in words: ``from 2 to 12``, ``from 0 to 12 in steps of 0.5``."""
     text = f"from {schema.get('minimum', '-∞')} to {schema.get('maximum', '∞')}"
     return text + (f" in steps of {schema['multipleOf']}" if "multipleOf" in schema else "")
+
+
+def describe_length(schema: Mapping[str, Any]) -> str:
+    """A declared list length in words: ``from 1 to 6 items``."""
+    return f"from {schema.get('minItems', 0)} to {schema.get('maxItems', '∞')} items"
+
+
+def describe_keys(schema: Mapping[str, Any]) -> str:
+    """A declared key set in words: ``keys among those of target, distances``."""
+    return "keys among those of " + ", ".join(schema.get(KEYS_FROM, []))
+
+
+def _key_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
+    """Keys of a mapping input outside the set its declaration takes them from (:func:`kb.mechanics.keys_of`), when
+    the inputs it names are given."""
+    base = ("examples", ex.index)
+    out: list[Diagnostic] = []
+    for name, value in ex.given.items():
+        schema = _keyed(res.inputs.get(name, {}))
+        if schema is None or not isinstance(value, Mapping):
+            continue
+        sources = [s for s in schema[KEYS_FROM] if ex.given.get(s) is not None]
+        if not sources:
+            continue
+        known = set(key_sources(ex.given, schema[KEYS_FROM]))
+        for key in value:
+            if key not in known:
+                out.append(diag("input-out-of-range", entry.marks.at(base + ("given", name, key), key=True),
+                                where=where(base[2:] + ("given", name, key)), value=repr(key), resolver=res.name,
+                                range=describe_keys(schema)))
+    return out
+
+
+def _keyed(schema: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The mapping branch of an input's schema that declares its keys, if any."""
+    for branch in [schema, *schema.get("anyOf", [])]:
+        if isinstance(branch, Mapping) and KEYS_FROM in branch:
+            return branch
+    return None
 
 
 def _describe(schema: Mapping[str, Any]) -> str:

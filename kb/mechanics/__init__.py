@@ -39,6 +39,10 @@ __all__ = [
     "outcome",
     "between",
     "allowed",
+    "items",
+    "keys_of",
+    "KEYS_FROM",
+    "key_sources",
     "GENERIC_MODULES",
 ]
 
@@ -72,13 +76,18 @@ class Step(Plain):
 
 class _Fill(string.Formatter):
     """Fills a step's template: plain fields through ``show``; ``{n:p:impacto|impactos}`` picks the word
-    that goes with the number ``n`` by the language's plural rule (CLDR, through Babel)."""
+    that goes with the number ``n`` by the language's plural rule (CLDR, through Babel); ``{d:none:ninguna}`` says
+    an empty list or mapping (or nothing at all) in the template's own words, which agree with the noun they stand
+    for (``ninguna`` tropa, ``nada``), and shows any other value as a plain field."""
 
     def __init__(self, show: Callable[[Any], str], lang: str) -> None:
         self.show = show
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("none:"):
+            empty = value is None or (isinstance(value, (list, tuple, Mapping)) and not value)
+            return format_spec[5:] if empty else self.show(value)
         if format_spec.startswith("p:"):
             one, _, other = format_spec[2:].partition("|")
             return one if _plural_form(self.lang)(abs(value)) == "one" else (other or one)
@@ -336,6 +345,42 @@ def between(minimum: int | float, maximum: int | float, step: int | float | None
     return found
 
 
+def items(minimum: int, maximum: int) -> dict[str, Any]:
+    """A list of ``minimum`` to ``maximum`` items (``minItems``, ``maxItems``): a form offers that many, each added or
+    removed by the player; none at all is the input left out (``None``) when the list is optional."""
+    if not 0 <= minimum <= maximum:
+        raise ValueError(f"items({minimum}, {maximum}): not a length range")
+    return {"minItems": minimum, "maxItems": maximum}
+
+
+def keys_of(*inputs: str) -> dict[str, Any]:
+    """A mapping whose keys are among those the other ``inputs`` name (a text input's value, a mapping's keys, a
+    list's items: ``keys_of("target", "distances")``): a form offers one entry per such key, each added or removed by
+    the player, and ``kb check`` refuses an example's key that is none of them."""
+    if not inputs:
+        raise ValueError("keys_of(): names no input")
+    return {KEYS_FROM: list(inputs)}
+
+
+KEYS_FROM = "x-kb-keys-from"
+"""The JSON Schema keyword (the engine's own: a validator ignores it) that :func:`keys_of` adds to a mapping."""
+
+
+def key_sources(given: Mapping[str, Any], inputs: Iterable[str]) -> list[str]:
+    """The keys a :func:`keys_of` mapping may take from ``given``, in order and once each: a text input's value, a
+    mapping's keys, a list's texts."""
+    found: list[str] = []
+    for name in inputs:
+        value = given.get(name)
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, Mapping):
+            found += [str(k) for k in value]
+        elif isinstance(value, list):
+            found += [v for v in value if isinstance(v, str)]
+    return list(dict.fromkeys(found))
+
+
 def allowed(*values: Any) -> dict[str, Any]:
     """One of ``values`` (for a text input that takes a few known values, such as ``2d6``)."""
     return {"enum": list(values)}
@@ -363,6 +408,8 @@ def _bound(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any],
     if "anyOf" in schema:
         return {**schema, "anyOf": _bound_branches(schema["anyOf"], path, keywords, where)}
     if not path:
+        if _SHAPE_KEYWORDS.get(str(schema.get("type"))) == set(keywords):
+            return {**schema, **keywords}
         if schema.get("type") not in ("integer", "number", "string") and "enum" not in keywords:
             raise TypeError(f"range '{where}': bounds a {schema.get('type', 'value')}, not a number")
         return {**schema, **keywords}
@@ -410,7 +457,10 @@ def _split(path: str) -> list[str]:
     return parts
 
 
-_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum")
+_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM)
+
+_SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM}}
+"""What bounds a list (:func:`items`) and a mapping (:func:`keys_of`) rather than a number."""
 
 
 def _ranges_at(schema: Mapping[str, Any], path: str, found: dict[str, dict[str, Any]]) -> None:

@@ -71,8 +71,8 @@ def step_allows(context: Context, step: str, action: str, sequence: str | None =
     ok = action in allows
     trace = Trace()
     rule = _cite(context, sequence, step)
-    trace.add("El paso {n} ({step}) permite: {allows}", "Step {n} ({step}) allows: {allows}", rule=rule,
-              n=_shown(number), step=step, allows=allows or ["—"])
+    trace.add("El paso {n} ({step}) permite: {allows:none:nada}", "Step {n} ({step}) allows: {allows:none:nothing}", rule=rule,
+              n=_shown(number), step=step, allows=allows)
     if ok:
         trace.add("En este paso se permite {action}", "This step allows {action}", rule=rule, action=action)
     else:

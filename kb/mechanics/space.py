@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
-from kb.mechanics import Outcome, Resolver, RuleError
+from kb.mechanics import KEYS_FROM, Outcome, Resolver, RuleError, key_sources
 
-__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
+__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices"]
 
 MAX_COMBINATIONS = 8192
@@ -36,6 +36,20 @@ WHOLE_SPACE = 3 * MAX_COMBINATIONS
 Past it, ``MAX_COMBINATIONS`` holds (a space held in part anyway gains nothing from more combinations)."""
 
 FIXED, INTEGER, NUMBER, BOOLEAN, ENUM = "fixed", "integer", "number", "boolean", "enum"
+
+
+class _Absent:
+    """The value of an item a player has not added (a list's item or a mapping's entry: :attr:`Field.item`)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __deepcopy__(self, memo: Any) -> "_Absent":
+        return self
+
+
+ABSENT = _Absent()
+"""An item's first value: not in the list or the mapping (the player may add it)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +68,10 @@ class Field:
     """The values it takes, in order (``None``: not given); a fixed field's one value."""
     bounds: Mapping[str, Any]
     """The declared range (``minimum``, ``maximum``, ``multipleOf``) of a number; empty otherwise."""
+    item: str | None = None
+    """``list`` or ``map`` for an item of an input whose length or keys the resolver declares (``items``,
+    ``keys_of``): its first value is :data:`ABSENT` and the input is made of the items present, in the form's order
+    (none: the input left out when it is optional, else empty)."""
 
     @property
     def optional(self) -> bool:
@@ -85,15 +103,31 @@ class Space:
     def given(self, positions: tuple[int, ...]) -> dict[str, Any]:
         """The inputs for one combination (a position in each variable field's values)."""
         out = copy.deepcopy(dict(self.base))
-        for f, pos in zip(self.variable, positions, strict=True):
-            _put(out, f.path, f.values[pos])
+        chosen = {id(f): f.values[pos] for f, pos in zip(self.variable, positions, strict=True)}
+        items: dict[str, list[tuple[Field, Any]]] = {}
+        for f in self.fields:
+            value = chosen.get(id(f), f.values[0])
+            if f.item is not None:
+                items.setdefault(str(f.path[0]), []).append((f, value))
+            elif id(f) in chosen:
+                _put(out, f.path, value)
+        for name, found in items.items():
+            out[name] = _made(found, self.empty.get(name))
         return out
+
+    @property
+    def empty(self) -> dict[str, Any]:
+        """What each input made of items is when none is present: ``None`` (left out) or an empty list or mapping."""
+        return {str(f.path[0]): f.values[-1] for f in self.fields if f.item == _EMPTY}
 
     def shape(self) -> Any:
         """The example's inputs with every variable field's value left out (``None``): what the space keeps fixed."""
         out = copy.deepcopy(dict(self.base))
         for f in self.variable:
-            _put(out, f.path, None)
+            if f.item is None:
+                _put(out, f.path, None)
+            else:
+                out[str(f.path[0])] = None
         return out
 
     def number(self, positions: tuple[int, ...]) -> int:
@@ -108,6 +142,8 @@ class Space:
         out = []
         for f in self.variable:
             value = _get(given, f.path)
+            if f.item is not None and value is _MISSING:
+                value = ABSENT
             found = next((i for i, v in enumerate(f.values) if _same(v, value)), None)
             if found is None:
                 return None
@@ -134,7 +170,23 @@ class Refusal:
     error: RuleError | None
 
 
+def _made(found: list[tuple[Field, Any]], empty: Any) -> Any:
+    """An input made of items: the present ones, in order (``empty`` when none is)."""
+    present = [(f, v) for f, v in found if f.item != _EMPTY and v is not ABSENT]
+    if not present:
+        return copy.deepcopy(empty)
+    if present[0][0].item == "list":
+        return [v for _, v in present]
+    return {str(f.path[1]): v for f, v in present}
+
+
+_EMPTY = "empty"
+"""The ``item`` of the fixed field that says what an input made of items is with none present (its one value)."""
+
+
 def _same(a: Any, b: Any) -> bool:
+    if a is ABSENT or b is ABSENT:
+        return a is b
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) else a == b
 
 
@@ -208,6 +260,41 @@ def _numbers(schema: Mapping[str, Any]) -> tuple[Any, ...] | None:
     return tuple(int(v) if v.denominator == 1 else float(v) for v in found)
 
 
+def _items(name: str, schema: Mapping[str, Any], value: Any, given: Mapping[str, Any]) -> list[Field] | None:
+    """The fields of an input whose length (``minItems``/``maxItems``) or keys (``keys_of``) the resolver declares:
+    one per item it may hold, the example's present and the others :data:`ABSENT`, then a fixed field holding what
+    the input is with no item (``None`` when it is optional). ``None`` when it declares neither, or its items are not
+    bounded choices."""
+    branches = schema.get("anyOf", [schema])
+    nullable = any(b.get("type") == "null" for b in branches)
+    shaped = next((b for b in branches if "maxItems" in b or KEYS_FROM in b), None)
+    if shaped is None or not (value is None or _fits(shaped, value)):
+        return None
+    kind, sub, slots, present = _slots(shaped, value, given)
+    if len(present) > len(slots):
+        return None
+    out = []
+    for slot in slots:
+        found = _choices(sub, present.get(slot))
+        if found is None:
+            return None
+        kind_of, values, bounds = found
+        out.append(Field(f"{name}[]" if kind == "list" else f"{name}.{slot}", (name, slot),
+                         name if kind == "list" else str(slot), kind_of, (ABSENT,) + values, bounds, kind))
+    return out + [Field(name, (name,), name, FIXED, (None if nullable else ([] if kind == "list" else {}),), {}, _EMPTY)]
+
+
+def _slots(shaped: Mapping[str, Any], value: Any, given: Mapping[str, Any]
+           ) -> tuple[str, Mapping[str, Any], list[Any], dict[Any, Any]]:
+    """An input made of items: ``list`` or ``map``, its items' schema, every item it may hold (positions, keys) and
+    the example's items by position or key."""
+    if shaped.get("type") == "array":
+        return "list", shaped.get("items", {}), list(range(int(shaped["maxItems"]))), dict(enumerate(value or []))
+    present = dict(value or {})
+    return ("map", shaped.get("additionalProperties", {}),
+            list(dict.fromkeys([*key_sources(given, shaped[KEYS_FROM]), *map(str, present)])), present)
+
+
 def _leaves(name: str, path: tuple[str | int, ...], key: str, schema: Mapping[str, Any], value: Any) -> list[Field]:
     branch, nullable = _branch(schema, value)
     kind = branch.get("type")
@@ -255,17 +342,25 @@ def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATION
     base: dict[str, Any] = {}
     found: list[Field] = []
     for name, schema in res.inputs.items():
-        if name in given:
-            value = given[name]
-        else:
-            default = params[name].default
-            value = None if default is inspect.Parameter.empty else copy.deepcopy(default)
-            if isinstance(value, (Mapping, list)):
-                continue  # an absent mapping or list stays absent: its keys and length are the example's to give
+        value = _start(name, schema, given, params[name].default)
+        if value is _MISSING:
+            continue
         base[name] = value
-        found += _leaves(name, (name,), name, schema, value)
+        found += _items(name, schema, value, given) or _leaves(name, (name,), name, schema, value)
     every = math.prod(len(f.values) for f in found if f.kind != FIXED)
     return Space(res.name, base, tuple(found) if every <= whole else _within(found, base, budget))
+
+
+def _start(name: str, schema: Mapping[str, Any], given: Mapping[str, Any], default: Any) -> Any:
+    """An input's value in the form as it starts: the example's, else its default; an absent mapping or list stays
+    absent (:data:`_MISSING`: its keys and length are the example's to give) unless the resolver declares its items
+    (then ``None``: the player may add them)."""
+    if name in given:
+        return given[name]
+    if _items(name, schema, None, given) is not None:
+        return None
+    value = None if default is inspect.Parameter.empty else copy.deepcopy(default)
+    return _MISSING if isinstance(value, (Mapping, list)) else value
 
 
 def _within(found: list[Field], base: Mapping[str, Any], budget: int) -> tuple[Field, ...]:
@@ -278,8 +373,14 @@ def _within(found: list[Field], base: Mapping[str, Any], budget: int) -> tuple[F
         if f.kind != FIXED and total * len(f.values) <= budget:
             kept.add(i)
             total *= len(f.values)
-    return tuple(f if i in kept or f.kind == FIXED else Field(f.name, f.path, f.key, FIXED, (_get(base, f.path),), {})
+    return tuple(f if i in kept or f.kind == FIXED else Field(f.name, f.path, f.key, FIXED, (_held(base, f),), {}, f.item)
                  for i, f in enumerate(found))
+
+
+def _held(base: Mapping[str, Any], f: Field) -> Any:
+    """The example's value of a field held fixed (an item it does not give: :data:`ABSENT`)."""
+    value = _get(base, f.path)
+    return ABSENT if f.item is not None and value is _MISSING else value
 
 
 def enumerate_space(sp: Space, res: Resolver, context: Any = None) -> list[Outcome | Refusal]:

@@ -38,10 +38,10 @@ from kb.core.model import Entry, Example, Text
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
-from kb.mechanics.space import MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
+from kb.mechanics.space import ABSENT, MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
-from kb.site.calc_py import UNBOUNDED, Calc
+from kb.site.calc_py import UNBOUNDED, Calc, extra
 from kb.site.calc_words import Strings, Words, interned, said
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], bud
         res = resolver_of(ex.mechanic)
         if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
             whole = space(res, ex.given, UNBOUNDED, UNBOUNDED)
-            wanted = whole.size > IN_PAGE and _runs_in_page(res, ex)
+            wanted = whole.size > IN_PAGE and _runs_in_page(res, ex, entry)
             if wanted and in_page:
                 out[ex.mechanic] = Calculator(entry, ex, res, whole, py=True)
             else:
@@ -117,13 +117,44 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], bud
     return list(out.values())
 
 
-def _runs_in_page(res: Resolver, ex: Example) -> bool:
-    """Whether the page's Python can answer ``res`` from ``ex``: it reads no other entry (no context) and the
-    example's inputs are JSON as they are (the page rebuilds the space from them)."""
+def _runs_in_page(res: Resolver, ex: Example, entry: Entry) -> bool:
+    """Whether the page's Python can answer ``res`` from ``ex``: the example's inputs are JSON as they are (the page
+    rebuilds the space from them), and so is the entry's data when the resolver reads its context (the page gets it
+    and the entries it reads, :func:`_context_read`)."""
+    return _json(dict(ex.given)) and (not res.wants_context or _json(entry.data))
+
+
+def _json(data: Any) -> bool:
     try:
-        return not res.wants_context and json.loads(json.dumps(dict(ex.given))) == dict(ex.given)
+        return bool(json.loads(json.dumps(data)) == data)
     except (TypeError, ValueError):
         return False
+
+
+def _context_read(kb: "Linked", calc: Calculator) -> dict[str, Any] | None:
+    """What the page's Python needs for a resolver that reads its context: the entry's data and every entry the
+    resolver reads at the example and at each value of each field (the others at the example's), recorded here;
+    ``None`` for a resolver that reads none. A lookup the page was not given answers ``None`` there (an entry read
+    only at some other combination: the browser test, which compares 30 random inputs with the resolver, is the
+    check)."""
+    if not calc.resolver.wants_context:
+        return None
+    read: dict[str, Any] = {}
+
+    def lookup(i: str) -> Mapping[str, Any] | None:
+        e = kb.get(i)
+        if e is not None and _json(e.data):
+            read[i] = e.data
+        return read.get(i)
+
+    sp, ctx = calc.space, {"context": Context(calc.entry.data, lookup)}
+    start = sp.positions(sp.base)
+    assert start is not None  # the example's values are in its own space
+    call(calc.resolver, sp.given(start), ctx)
+    for i, f in enumerate(sp.variable):
+        for v in range(len(f.values)):
+            call(calc.resolver, sp.given(start[:i] + (v,) + start[i + 1:]), ctx)
+    return {"entry": calc.entry.data, "entries": read}
 
 
 def slot(n: int) -> str:
@@ -325,12 +356,17 @@ def _tidy(kb: "Linked", lang: str, keep: set[Path]) -> None:
 
 
 def _field_data(f: Field, words: Words, lang: str) -> dict[str, Any]:
+    """A variable field as the page's script reads it; an item's first value (:data:`ABSENT`, the item not added) is
+    counted in ``n`` and said by ``item``, not listed."""
     out: dict[str, Any] = {"name": f.name, "kind": f.kind, "label": words.label(f), "n": len(f.values), "optional": f.optional}
+    listed = [v for v in f.values if v is not ABSENT]
+    if f.item is not None:
+        out["item"] = True
     if f.kind in ("integer", "number"):
         out.update(min=f.bounds["minimum"], max=f.bounds["maximum"], step=f.bounds.get("multipleOf", 1),
-                   shown=[words.show(v) for v in f.values if v is not None], range=_range_words(f, lang))
+                   shown=[words.show(v) for v in listed if v is not None], range=_range_words(f, lang))
     else:
-        out["values"] = [json.dumps(v) for v in f.values]
+        out["values"] = [json.dumps(v) for v in listed]
     return out
 
 
@@ -351,7 +387,7 @@ def _odds_field(calc: Calculator, results: list[Outcome | Refusal]) -> int | Non
         return None
     roll = chances[0].roll
     for i, f in enumerate(sp.variable):
-        if f.kind in ("integer", "number") and f.path[0] != roll and _varies(sp, results, i):
+        if f.kind in ("integer", "number") and f.item is None and f.path[0] != roll and _varies(sp, results, i):
             return i
     return None
 
@@ -441,25 +477,27 @@ def _data_files(head: str, data: Mapping[str, Any], lang: str) -> dict[str, str]
     return out
 
 
-def _in_page(calc: Calculator, words: Words, lang: str, names: dict[str, Any], known: Mapping[str, Any] | None = None
-             ) -> dict[str, Any]:
+def _in_page(calc: Calculator, words: Words, lang: str, names: dict[str, Any], known: Mapping[str, Any] | None = None,
+             context: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The head of a form the page's Python answers: its fields (the whole space, the odds field last), the odds
     field, the messages and ``py``, what :class:`kb.site.calc_py.Calc` rebuilds the space and words answers from
     (the resolver, the example's inputs, the numbering, the language, the names its answers may show); and
     ``first``, the example's own answer worked out here for the page as it loads. Pages sharing the space share
-    its head: ``known``, that head's data when another page wrote it first, gives the odds field."""
+    its head: ``known``, that head's data when another page wrote it first, gives the odds field. ``context``: what a
+    resolver that reads its context is given in the page (:func:`_context_read`)."""
     sp, res = calc.space, calc.resolver
     start = sp.positions(sp.base)
     assert start is not None  # the example's values are in its own space
+    more = extra({"context": context})
     if known is not None:
         odds = known["order"][-1] if known["odds"] is not None else None
     else:
-        odds = _odds_near(sp, res, start)
+        odds = _odds_near(sp, res, start, more)
     order = [i for i in range(len(sp.variable)) if i != odds] + ([odds] if odds is not None else [])
-    first = words.outcome(call(res, sp.given(start)))
+    first = words.outcome(call(res, sp.given(start), more))
     spec = {"resolver": res.name, "given": dict(calc.example.given), "order": order,
             "odds": len(order) - 1 if odds is not None else None, "lang": lang, "own_names": calc.own_names,
-            "names": names}
+            "names": names, "context": context}
     table = _py_table(spec, res, [start[i] for i in order])
     return {"fields": [_field_data(sp.variable[i], words, lang) for i in order], "order": order,
             "odds": spec["odds"], "shard": 0, "words": _messages(lang), "py": spec, "first": first, "table": table}
@@ -474,15 +512,15 @@ def _py_table(spec: Mapping[str, Any], res: Resolver, positions: list[int]) -> l
     return [_row(shard, k) for k in shard["index"]]
 
 
-def _odds_near(sp: Space, res: Resolver, start: tuple[int, ...]) -> int | None:
+def _odds_near(sp: Space, res: Resolver, start: tuple[int, ...], more: Mapping[str, Any]) -> int | None:
     """The first variable number (not the roll itself) whose values, the others at the example's, change the chance:
     what an odds table can show for a space too large to look at whole (``_odds_field`` looks at all of it)."""
     def chance_at(i: int, v: int) -> Any:
-        r = call(res, sp.given(start[:i] + (v,) + start[i + 1:]))
+        r = call(res, sp.given(start[:i] + (v,) + start[i + 1:]), more)
         return r.chance if isinstance(r, Outcome) else None
 
     for i, f in enumerate(sp.variable):
-        if f.kind not in ("integer", "number"):
+        if f.kind not in ("integer", "number") or f.item is not None:
             continue
         chances = [c for v in range(len(f.values)) if (c := chance_at(i, v)) is not None]
         if chances and f.path[0] != chances[0].roll and len({c.probability for c in chances}) > 1:
@@ -540,7 +578,7 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     game = calc.entry.game
     if game not in out.names:
         out.names[game] = _name_table(ctx, game)
-    data = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head))
+    data = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head), _context_read(ctx.kb, calc))
     out.python = True
     if head not in heads:
         heads[head] = data
@@ -554,6 +592,8 @@ def _attr(value: Any) -> str:
 
 def _input(calc: Calculator, n: int, i: int, f: Field, words: Words, var: int | None) -> str:
     fid = f"kb-calc-{n}-{i}"
+    if f.item is not None:
+        return _item(calc, n, i, f, words, var)
     label = f'<label for="{fid}">{_attr(words.label(f))}</label>'
     value = _at(calc.space.base, f.path)
     common = f'id="{fid}" name="{_attr(f.name)}" data-kb-path="{_attr(json.dumps(list(f.path)))}"'
@@ -565,6 +605,54 @@ def _input(calc: Calculator, n: int, i: int, f: Field, words: Words, var: int | 
     if f.kind in ("integer", "number"):
         return f'<div class="kb-calc-field">{label}{_number_input(common, fid, f, value, words.lang)}</div>'
     return f'<div class="kb-calc-field">{label}<select {common}>{_options(f, value, words)}</select></div>'
+
+
+def _item(calc: Calculator, n: int, i: int, f: Field, words: Words, var: int | None) -> str:
+    """An item of an input made of items (a list's, a mapping's entry): a field with its "remove" button, hidden while
+    the item is not added; after the last, the group's "add" button (``data-kb-items`` names the input)."""
+    if f.kind == "fixed":
+        return _fixed_item(calc, n, i, f, words)
+    group = str(f.path[0])
+    fid = f"kb-calc-{n}-{i}"
+    present = _present(calc.space.base, f)
+    value = _at(calc.space.base, f.path) if present else None
+    common = (f'id="{fid}" name="{_attr(f.name)}" data-kb-path="{_attr(json.dumps(list(f.path)))}" data-kb-field="{var}"'
+              + ("" if present else " disabled"))
+    shown = words.label(f)
+    field_html = (_number_input(common, fid, f, value, words.lang) if f.kind in ("integer", "number")
+                  else f'<select {common}>{_options(Field(f.name, f.path, f.key, f.kind, f.values[1:], {}), value, words)}</select>')
+    remove = (f'<button type="button" class="kb-calc-remove" data-kb-remove aria-label="'
+              f'{_attr(_fill(pgettext(words.lang, "site", "calc_remove_item"), {"label": shown}))}">'
+              f'{_attr(pgettext(words.lang, "site", "calc_remove"))}</button>')
+    return (f'<div class="kb-calc-field kb-calc-item" data-kb-item="{_attr(group)}"{"" if present else " hidden"}>'
+            f'<label for="{fid}">{_attr(shown)}</label>{field_html}{remove}</div>')
+
+
+def _fixed_item(calc: Calculator, n: int, i: int, f: Field, words: Words) -> str:
+    """A fixed field of an input made of items: after its items, the group's "add" button (when some item may be
+    added); an item held at the example's value, shown as fixed (nothing when the example does not give it)."""
+    group = str(f.path[0])
+    if f.item == "empty":
+        return _add_button(calc, n, group, words) if any(
+            g.item not in (None, "empty") and g.kind != "fixed" and g.path[0] == group for g in calc.space.fields) else ""
+    if f.values[0] is ABSENT:
+        return ""
+    return _input(calc, n, i, Field(f.name, f.path, f.key, "fixed", (f.values[0],), {}), words, None)
+
+
+def _present(base: Mapping[str, Any], f: Field) -> bool:
+    """Whether the example gives this item."""
+    value = base.get(str(f.path[0]))
+    slot = f.path[1]
+    if isinstance(value, list):
+        return isinstance(slot, int) and slot < len(value)
+    return isinstance(value, Mapping) and slot in value
+
+
+def _add_button(calc: Calculator, n: int, group: str, words: Words) -> str:
+    label = words.word(group)
+    return (f'<div class="kb-calc-field kb-calc-add"><button type="button" data-kb-add="{_attr(group)}">'
+            f'{_attr(_fill(pgettext(words.lang, "site", "calc_add"), {"label": label}))}</button></div>')
 
 
 def _number_input(common: str, fid: str, f: Field, value: Any, lang: str) -> str:

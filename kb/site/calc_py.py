@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from kb.core.model import Text
-from kb.mechanics import Registry, Resolver
+from kb.mechanics import Context, Registry, Resolver
 from kb.mechanics.space import Space, call, space
 from kb.site.calc_words import Strings, Words, interned
 
-__all__ = ["UNBOUNDED", "Calc", "resolver"]
+__all__ = ["UNBOUNDED", "Calc", "extra", "resolver"]
 
 UNBOUNDED = 10**30
 """A budget no space reaches: every number and choice of the form is a field."""
@@ -47,6 +47,16 @@ def resolver(name: str, games: Path | None = None) -> Resolver | None:
     return next((r for r in Registry.scan(sys.modules[modname]) if r.name == name), None)
 
 
+def extra(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The resolver's ``context`` when it reads one: the entry's data and the other entries it reads, as the build
+    recorded them in ``spec["context"]`` (``{"entry": data, "entries": {id: data}}``); else nothing."""
+    found = spec.get("context")
+    if not found:
+        return {}
+    entries: Mapping[str, Any] = found["entries"]
+    return {"context": Context(found["entry"], entries.get)}
+
+
 class Calc:
     """One form: its resolver, its whole space around the example, its numbering and its words."""
 
@@ -57,6 +67,7 @@ class Calc:
         self.odds: int | None = spec["odds"]
         table = {k: Text(v[0], v[1]) for k, v in spec["names"].items()}
         self.words = Words(res, spec["own_names"], spec["lang"], table.get)
+        self.extra = extra(spec)
 
     @classmethod
     def load(cls, spec_json: str, games: str) -> "Calc":
@@ -85,7 +96,7 @@ class Calc:
             runs = [pos[:i] + [v] + pos[i + 1:] for v in range(len(self.space.variable[i].values))]
         strings, outcomes, index, seen = Strings(), list[list[Any]](), list[int](), dict[str, int]()
         for p in runs:
-            row = interned(self.words.outcome(call(self.res, self.space.given(tuple(p)))), strings)
+            row = interned(self.words.outcome(call(self.res, self.space.given(tuple(p)), self.extra)), strings)
             key = json.dumps(row)
             if key not in seen:
                 seen[key] = len(outcomes)

@@ -49,7 +49,8 @@
   /* The position of a field's value among its values, or the message saying why there is none. */
   function position(field, input, head) {
     var words = head.words, label = field.label;
-    var off = field.optional ? 1 : 0;
+    if (field.item && input.disabled) return { pos: 0 };  /* an item not added: its first value, absent */
+    var off = field.optional || field.item ? 1 : 0;
     if (field.kind === "integer" || field.kind === "number") {
       var raw = String(input.value).trim();
       var bad = input.validity && input.validity.badInput;
@@ -64,7 +65,7 @@
     }
     var i = field.values.indexOf(input.value);
     if (i < 0) return { error: fill(words.calc_out_of_range, { label: label, value: input.value, range: "" }) };
-    return { pos: i };
+    return { pos: i + (field.item ? 1 : 0) };
   }
 
   function numberOf(fields, pos) {
@@ -246,8 +247,47 @@
     });
   }
 
+  /* Inputs made of items (a list's, a mapping's entries: data-kb-item names the input): "add" shows the first item
+   * not added and moves the focus to it, "remove" hides its item and moves the focus to "add"; a hidden item's field
+   * is disabled, which the numbering reads as "absent". The answer follows through the form's change event. */
+  function items(form) {
+    function adders(group) { return form.querySelectorAll('[data-kb-add="' + group + '"]'); }
+    function refresh(group) {
+      var left = form.querySelectorAll('[data-kb-item="' + group + '"][hidden]').length;
+      adders(group).forEach(function (b) { b.disabled = left === 0; });
+    }
+    function changed() { form.dispatchEvent(new Event("change")); }
+    form.addEventListener("click", function (e) {
+      var add = e.target.closest && e.target.closest("[data-kb-add]");
+      var remove = e.target.closest && e.target.closest("[data-kb-remove]");
+      if (add) {
+        var group = add.getAttribute("data-kb-add"), box = form.querySelector('[data-kb-item="' + group + '"][hidden]');
+        if (!box) return;
+        var input = box.querySelector("[data-kb-field]");
+        box.hidden = false;
+        input.disabled = false;
+        if (input.tagName !== "SELECT" && input.value === "") input.value = input.min;
+        refresh(group);
+        input.focus();
+        changed(input);
+      } else if (remove) {
+        var item = remove.closest("[data-kb-item]"), field = item.querySelector("[data-kb-field]"), name = item.getAttribute("data-kb-item");
+        item.hidden = true;
+        field.disabled = true;
+        refresh(name);
+        var back = adders(name)[0];
+        if (back) back.focus();
+        changed(field);
+      }
+    });
+    var seen = {};
+    form.querySelectorAll("[data-kb-add]").forEach(function (b) { seen[b.getAttribute("data-kb-add")] = true; });
+    Object.keys(seen).forEach(refresh);
+  }
+
   function start(form) {
     form.addEventListener("submit", function (e) { e.preventDefault(); });
+    items(form);
     load(form.getAttribute("data-kb-file"), form.getAttribute("data-kb-data"), function (head) {
       var run = function () { update(form, head); };
       form.addEventListener("input", run);
