@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping
 
 from kb.core import cache
 from kb.examples import runner as _examples
+from kb.examples.limits import ExampleLimits
+from kb.places import example_limits as _example_limits, resolve_cache_base, user_key
 from kb.core.diagnostics import Diagnostic, sort_key
 from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
 from kb.link.linker import Graph, Link, link, rebuild
@@ -93,10 +95,15 @@ RULE_TYPES = ("core", "optional", "variant", "clarification")
 class KnowledgeBase:
     """A loaded, validated and linked knowledge base."""
 
-    def __init__(self, loaded: Loaded, graph: Graph, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, loaded: Loaded, graph: Graph, diagnostics: list[Diagnostic], cache_base: Path) -> None:
         self._loaded = loaded
-        self.cache_base: Path | None = None
-        """Where its caches go (``$KB_CACHE`` when :meth:`load` read it); ``None``: beside the content."""
+        self.cache_base = cache_base
+        """Where its caches go (:func:`kb.places.resolve_cache_base`: ``$KB_CACHE``, else beside the content, else
+        the user's cache folder)."""
+        self.cache_key: cache.KeyFn | None = None
+        """What signs its cache files (:func:`user_key` when :meth:`load` made it; ``None``: a key for this run)."""
+        self.example_limits = ExampleLimits()
+        """What one worked example may take (its ``seconds``); :meth:`load`'s ``example_limits``."""
         self._reader: Reader | None = None
         self._filtered: dict[tuple[str | None, str | None, str | None], list[Entry]] = {}
         self.ranking: Params | None = None
@@ -108,7 +115,7 @@ class KnowledgeBase:
     @classmethod
     def load(cls, path: str | os.PathLike[str] | None = None, use_cache: bool = True,
              cache_base: str | os.PathLike[str] | None = None, ranking: "Params | None" = None,
-             before: "KnowledgeBase | None" = None) -> "KnowledgeBase":
+             before: "KnowledgeBase | None" = None, example_limits: ExampleLimits | None = None) -> "KnowledgeBase":
         """Load the content tree at ``path`` (default: :func:`default_content_root`); never raises for bad content.
 
         Raises :class:`kb.NoContent` when ``path`` (or, without it, the current folder and those above it)
@@ -120,26 +127,29 @@ class KnowledgeBase:
         the edge, and passed down; the core reads none. ``ranking``: the search's figures
         (``dataclasses.replace(kb.search.ranking.DEFAULTS, ...)`` for a variant; default the tuned ones).
         ``before``: an earlier load of the same folder in this process (a preview's rebuild), whose parsed files
-        are reused from memory when unchanged instead of reading the parse cache's file.
+        are reused from memory when unchanged instead of reading the parse cache's file. ``example_limits``:
+        what a worked example may take (default :class:`kb.examples.limits.ExampleLimits`, its ``seconds``
+        ``$KB_EXAMPLE_SECONDS`` when set).
         """
         root = content_root(Path(path)) if path is not None else default_content_root(given=os.environ.get("KB_CONTENT"))
         with _no_gc():
-            kb = cls._load(root, use_cache, cache_base or os.environ.get("KB_CACHE") or None,  # the API is an adapter
+            kb = cls._load(root, use_cache, resolve_cache_base(root, cache_base or os.environ.get("KB_CACHE")),  # an adapter
                            before._loaded if before is not None else None)
         kb.ranking = ranking
+        kb.example_limits = example_limits or _example_limits(os.environ.get("KB_EXAMPLE_SECONDS"))
         return kb
 
     @classmethod
-    def _load(cls, root: Path, use_cache: bool, cache_base: str | os.PathLike[str] | None,
+    def _load(cls, root: Path, use_cache: bool, cache_base: Path,
               before: Loaded | None = None) -> "KnowledgeBase":
-        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base, before=before)
+        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base, before=before, key=user_key)
         history = History()
         head = history.state(root)  # the translation stage reads git history: its results are kept per commit
         linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}-{head[:16]}.json"
-        linked = cache.load(linked_path, (Link,)) if use_cache else None
+        linked = cache.load(linked_path, (Link,), user_key) if use_cache else None
         if not isinstance(linked, dict) or not _linked_shape(linked):
             memo_path = linked_path.with_name("memo.json")
-            memo = cache.Memo(_memo_shape(cache.load(memo_path)) if use_cache else None, _glossary_signature(loaded.entries),
+            memo = cache.Memo(_memo_shape(cache.load(memo_path, key=user_key)) if use_cache else None, _glossary_signature(loaded.entries),
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo, loaded.unloaded)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
@@ -148,13 +158,13 @@ class KnowledgeBase:
                                            history.written_from, loaded.games.values())
             if use_cache:
                 cache.prune(linked_path.parent, {memo_path, linked_path})  # one linked state per tree is enough
-                cache.save(linked_path, {"links": graph.links, "concepts": graph.concepts, "problems": problems}, (Link,))
-                cache.save(memo_path, memo.current)
+                cache.save(linked_path, {"links": graph.links, "concepts": graph.concepts, "problems": problems}, (Link,), user_key)
+                cache.save(memo_path, memo.current, key=user_key)
         else:
             graph = rebuild(loaded.entries, linked["links"], linked["concepts"])
             problems = linked["problems"]
-        kb = cls(loaded, graph, loaded.diagnostics + problems)
-        kb.cache_base = Path(cache_base) if cache_base else None
+        kb = cls(loaded, graph, loaded.diagnostics + problems, cache_base)
+        kb.cache_key = user_key
         return kb
 
     # ------------------------------------------------------------------ entries
@@ -299,7 +309,8 @@ class KnowledgeBase:
     # ------------------------------------------------------------------ examples and odds
     def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:
         """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""
-        return _examples.run_examples(self.entries.values(), self.registry, self.data, selectors)
+        return _examples.run_examples(self.entries.values(), self.registry, self.data, selectors,
+                                      self.example_limits.seconds)
 
     def run_examples_since(self, before: "KnowledgeBase",
                            results: Iterable[_examples.ExampleResult]) -> tuple[list[_examples.ExampleResult], int]:
@@ -318,7 +329,8 @@ class KnowledgeBase:
                 return None
             return by_entry.get(entry.id, [])
 
-        return _examples.run_examples_again(self.entries.values(), self.registry, self.data, kept)
+        return _examples.run_examples_again(self.entries.values(), self.registry, self.data, kept,
+                                            self.example_limits.seconds)
 
     def wording(self, results: Iterable[_examples.ExampleResult] | None = None) -> list[Diagnostic]:
         """The wording lint of every worked example in both languages (:mod:`kb.view.wording`): raw ids,
@@ -377,7 +389,7 @@ class KnowledgeBase:
         ex = next((x for x in entry.examples if x.id == example_id), None)
         if ex is None:
             raise UnknownExample(entry_id, example_id, [x.id for x in entry.examples])
-        return _examples.run_example(entry, ex, self.registry, self.data)
+        return _examples.run_example(entry, ex, self.registry, self.data, self.example_limits.seconds)
 
     # ------------------------------------------------------------------ search
     def search(self, query: str, lang: str | None = None, game: str | None = None, kind: str | None = None,

@@ -355,15 +355,18 @@ def test_every_problem_is_reported_in_one_run(tree) -> None:
     assert paths == {f"content/g/case{i}.yaml" for i in range(len(singles))}  # one run reports every broken file
 
 
-def test_too_many_files_is_one_error(tree, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kb.core.loader
+def test_too_many_files_is_one_error(tree, tmp_path: Path) -> None:
+    """The limit is a parameter (``Limits.max_files``), passed in: nothing is loaded past it."""
+    from kb.core._yaml import Limits
+    from kb.core.loader import load_tree
 
-    monkeypatch.setattr(kb.core.loader, "MAX_FILES", 2)
     tree({"g/a.yaml": OK, "g/b.yaml": entry(id="id: g.b"), "g/c.yaml": entry(id="id: g.c")})
-    code, out, _ = cli("check", "--no-warnings")
-    assert code == 1
-    assert out.splitlines() == ["content:1:1: error[too-many-entries]: content holds more than 2 files; split the "
-                                "knowledge base"]
+    root = tmp_path / "content"
+    loaded = load_tree(root, Limits(max_files=2), cache_base=tmp_path / "cache")
+    assert [d.format() for d in loaded.diagnostics] == [
+        "content:1:1: error[too-many-entries]: content holds more than 2 files; split the knowledge base"]
+    assert loaded.entries == {}
+    assert len(load_tree(root, Limits(max_files=4), cache_base=tmp_path / "cache").entries) == 3  # and game.yaml
 
 
 def test_every_diagnostic_code_is_tested() -> None:

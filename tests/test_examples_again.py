@@ -58,7 +58,7 @@ def test_a_reload_in_the_same_process_parses_only_the_edited_file_and_reads_no_p
                     encoding="utf-8")
     read, parsed = [], []
     real_read, real_parse = loader.cache.load, loader.load_entry
-    monkeypatch.setattr(loader.cache, "load", lambda path, *a: read.append(path) or real_read(path, *a))
+    monkeypatch.setattr(loader.cache, "load", lambda path, *a, **k: read.append(path) or real_read(path, *a, **k))
     monkeypatch.setattr(loader, "load_entry", lambda path, *a: parsed.append(path) or real_parse(path, *a))
     again = KnowledgeBase.load(content, cache_base=cache, before=first)
     assert not [p for p in read if "parse" in p.parts]

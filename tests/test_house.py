@@ -127,14 +127,14 @@ def test_whoosh_is_read_below_its_public_api_in_one_module_only() -> None:
     assert _private_reads(KB / "search" / "whoosh_access.py")  # the check sees them where they are
 
 
-ENVIRONMENT_READERS = ("api.py", "mkdocs_plugin.py", "mkdocs_defaults.py", "pytest_plugin.py", "__main__.py", "cli/")
+ENVIRONMENT_READERS = ("api.py", "places.py", "mkdocs_plugin.py", "mkdocs_defaults.py", "pytest_plugin.py", "__main__.py", "cli/")
 """The adapters (issue 33 item 5): the only modules of ``kb/`` that read the process's environment (``os.environ``,
 ``os.getenv``, the home folder) and pass what they read into the engine as arguments."""
 
 
 def _environment_reads(path: Path) -> list[str]:
     """Where ``path`` reads the environment: ``os.environ`` (or ``environ`` imported from ``os``), ``os.getenv``,
-    ``Path.home()``, ``expanduser``. ``{**os.environ, ...}``, the environment handed on whole to a child process
+    ``Path.home()``, ``expanduser``, ``platformdirs`` (the user's folders, from ``XDG_*`` and ``HOME``). ``{**os.environ, ...}``, the environment handed on whole to a child process
     (``kb/i18n/history.py``'s git), decides nothing here and is not counted."""
     import ast
 
@@ -152,6 +152,9 @@ def _environment_reads(path: Path) -> list[str]:
             name = ".expanduser"
         elif isinstance(node, ast.ImportFrom) and node.module in ("os", "os.path"):
             name = next((a.name for a in node.names if a.name in ("environ", "environb", "getenv", "expanduser")), None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):  # platformdirs reads XDG_*, HOME: the user's folders
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            name = next((f"import {m}" for m in modules if m.split(".")[0] == "platformdirs"), None)
         if name is not None and id(node) not in handed_on:
             found.append(f"{path.relative_to(KB.parent)}:{node.lineno} {name}")
     return found
@@ -166,3 +169,29 @@ def test_the_environment_is_read_only_by_the_adapters() -> None:
     assert len(core) > 50 and KB / "site" / "calc_runtime.py" in core
     assert [hit for path in core for hit in _environment_reads(path)] == []
     assert _environment_reads(KB / "mkdocs_plugin.py")  # the check sees a read where one is
+    assert [hit.split()[-1] for hit in _environment_reads(KB / "places.py")] == ["platformdirs"]  # and an import
+
+
+TEST_TOOLS = ("stats",)
+"""Modules of the tests' own tooling (``tests/queries/stats.py``): their figures are not the engine's."""
+
+
+def _patched_constants(text: str) -> list[str]:
+    """Each ``monkeypatch.setattr(obj, "NAME", ...)`` of ``text`` whose attribute is a module constant (upper case)."""
+    import re
+
+    return [f"{obj}.{name}" for obj, name in re.findall(r"monkeypatch\.setattr\(\s*([\w.]+)\s*,\s*[\"']([A-Z][A-Z0-9_]*)[\"']", text)
+            if obj not in TEST_TOOLS]
+
+
+def test_no_test_switches_the_engine_by_patching_a_module_constant() -> None:
+    """Issue 33 item 5: no module global decides behaviour. A figure the engine runs under (the files a tree may hold,
+    the time an example may take) is a parameter with a default (``Limits.max_files``, ``KnowledgeBase.load``'s
+    ``example_limits``, ``run_example``'s ``seconds``); a test passes it, it does not patch ``MAX_FILES`` or
+    ``EXAMPLE_LIMITS`` for the whole process."""
+    tests = Path(__file__).parent
+    found = [f"{p.relative_to(tests)}: {hit}" for p in sorted(tests.rglob("*.py")) if p.name != "test_house.py"
+             for hit in _patched_constants(p.read_text(encoding="utf-8"))]
+    assert found == []
+    assert _patched_constants('monkeypatch.setattr(kb.core.loader, "MAX_FILES", 2)') == ["kb.core.loader.MAX_FILES"]
+    assert _patched_constants('monkeypatch.setattr(stats, "MIN_PER_GAME", 0)') == []

@@ -21,7 +21,7 @@ LAYERS = [
     ["kb.view"],
     ["kb.search"],
     ["kb.site"],
-    ["kb.api"],
+    ["kb.api", "kb.places"],
     ["kb.mkdocs_defaults", "kb.mkdocs_plugin", "kb.pytest_plugin", "kb.cli", "kb.__main__", "kb"],
 ]
 """Lowest first. A module may import its own layer's modules and lower ones; never a higher layer."""

@@ -70,11 +70,9 @@ def _misbehaving(name: str) -> str:
 
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A short time limit per example, so the test of the limit does not wait five seconds."""
-    import kb.examples.runner
-    from kb.examples.limits import ExampleLimits
-
-    monkeypatch.setattr(kb.examples.runner, "EXAMPLE_LIMITS", ExampleLimits(seconds=0.5))
+    """A short time limit per example, so the test of the limit does not wait five seconds: passed as the
+    adapters pass it (``$KB_EXAMPLE_SECONDS``, read by ``KnowledgeBase.load``), not patched into a module."""
+    monkeypatch.setenv("KB_EXAMPLE_SECONDS", "0.5")
 
 
 def test_a_file_that_does_not_load_fails_kb_test(tree) -> None:

@@ -183,11 +183,12 @@ def _ready_index(root: Path, query: str, err: TextIO) -> "SearchIndex | None":
     """The tree's index, made fresh (progress, and a query too long to be kept whole, said on ``err``); None, said
     in one line, when it cannot be written: the index as it was is kept."""
     from kb.core.cache import cache_dir
+    from kb.places import resolve_cache_base
     from kb.search.index import MAX_QUERY, SearchIndex
 
     if len(query) > MAX_QUERY:
         err.write(f"kb search: query cut to {MAX_QUERY} characters\n")
-    index = SearchIndex(root, cache_dir(root, "search", os.environ.get("KB_CACHE")))
+    index = SearchIndex(root, cache_dir(root, "search", resolve_cache_base(root, os.environ.get("KB_CACHE"))))
     try:
         index.ensure(lambda: _kb_class().load(root), progress=lambda message: print(message, file=err), fast=True)
         for problem in index.unreadable.values():  # as kb check says it; their entries are not searched

@@ -43,6 +43,8 @@ class Limits:
     """Alias uses (``alias-limit``)."""
     max_values: int = 20_000
     """Values after expanding aliases: stops "billion laughs" (``alias-limit``)."""
+    max_files: int = 100_000
+    """Files in the whole content folder (``too-many-entries``; read by :func:`kb.core.loader.load_tree`)."""
 
 
 LIMITS = Limits()

@@ -26,7 +26,7 @@ from kb.core import codec
 from kb.core.diagnostics import format_path
 from kb.core.files import atomic_write, remove_tree, sweep_temp
 
-__all__ = ["cache_dir", "shared_cache_dir", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
+__all__ = ["beside", "cache_dir", "shared_cache_dir", "user_key", "run_key", "KeyFn", "TAG", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
            "Memo", "FORMAT"]
 
 FORMAT = "kb-cache/1"
@@ -40,39 +40,48 @@ def _log(level: str, message: str) -> None:
     getattr(logging.getLogger("kb.cache"), level)(message)
 
 
-def _user_dir(kind: str) -> str:
-    """The user's cache (``kind`` "cache") or data folder for kb (``platformdirs``, imported only when asked)."""
-    import platformdirs
-
-    return str(platformdirs.user_cache_dir("kb-rules") if kind == "cache" else platformdirs.user_data_dir("kb-rules"))
-
-
-_BASES: set[str] = set()
-"""Cache folders handed to :func:`cache_dir` so far (``ensure_dir`` tidies only inside a cache)."""
+TAG = "CACHEDIR.TAG"
+"""The file that marks a cache folder (the Cache Directory Tagging Specification: backup tools skip it); a file in
+the way of a cache's folders is removed only below a folder so marked, or named ``.kb-cache``."""
+_TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n# kb-rules: parsed and linked content, rebuilt when missing\n"
 
 
-def cache_dir(root: Path, area: str, base: str | os.PathLike[str] | None = None) -> Path:
-    """``<base>/<area>/<root hash>``: the base is ``base`` (adapters pass ``$KB_CACHE``; the core reads no
-    environment), else ``.kb-cache/`` beside the content folder, else (that folder not writable, or inside
-    an installed package) the user's cache folder."""
-    top = Path(base) if base else _base(Path(root).resolve())
-    _BASES.add(os.path.abspath(top))
-    return top / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
-
-
-def _base(root: Path) -> Path:
+def beside(root: Path) -> Path | None:
+    """``.kb-cache/`` beside the content folder ``root``, or ``None`` when that folder is not writable or lies
+    inside an installed package. The adapters (``kb.api.cache_base``) fall back to the user's cache folder:
+    finding that reads the environment (``XDG_CACHE_HOME``, ``HOME``), which the core does not."""
+    root = Path(root).resolve()
     installed = {Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])}
     if os.access(root.parent, os.W_OK) and not any(root.is_relative_to(p) for p in installed):
         return root.parent / ".kb-cache"
-    return Path(_user_dir("cache"))
+    return None
 
 
-def shared_cache_dir(area: str, base: str | os.PathLike[str] | None = None) -> Path:
-    """``<base>/<area>`` (adapters pass ``$KB_CACHE``), else the user's cache folder: for what no content
-    changes (the analysis of a language's common words), so that every content tree, and every test's, shares it."""
-    top = Path(base) if base else Path(_user_dir("cache"))
-    _BASES.add(os.path.abspath(top))
-    return top / area
+def cache_dir(root: Path, area: str, base: str | os.PathLike[str] | None = None) -> Path:
+    """``<base>/<area>/<root hash>``: ``base`` as the adapter found it (``$KB_CACHE``, else :func:`beside`, else the
+    user's cache folder), or without one :func:`beside` the content. :class:`ValueError` when neither is there."""
+    top = Path(base) if base else beside(Path(root))
+    if top is None:
+        raise ValueError(f"no cache folder given, and none can be made beside {format_path(Path(root))}")
+    _tag(top)
+    return top / area / hashlib.sha256(str(Path(root).resolve()).encode()).hexdigest()[:12]
+
+
+def shared_cache_dir(area: str, base: str | os.PathLike[str]) -> Path:
+    """``<base>/<area>``, for what no content changes (the analysis of a language's common words): every content
+    tree with the same cache folder shares it."""
+    _tag(Path(base))
+    return Path(base) / area
+
+
+def _tag(top: Path) -> None:
+    """Mark ``top`` as a cache folder (:data:`TAG`), when it is there and not yet marked; nothing when it cannot be."""
+    tag = top / TAG
+    if not tag.exists() and top.is_dir():
+        try:
+            atomic_write(tag, _TAG)
+        except OSError:
+            pass
 
 
 @cache
@@ -104,10 +113,12 @@ def _header() -> dict[str, str]:
     return {"format": FORMAT, "engine": code_version()}
 
 
-def load(path: Path, types: tuple[type, ...] = ()) -> Any:
-    """The object cached at ``path``, or ``None`` (missing, damaged, foreign, from another engine).
+def load(path: Path, types: tuple[type, ...] = (), key: KeyFn | None = None) -> Any:
+    """The object cached at ``path``, or ``None`` (missing, damaged, foreign, from another engine, signed with
+    another key).
 
-    ``types`` names the dataclasses of the caller's stage that the file may hold (see :mod:`kb.core.codec`).
+    ``types`` names the dataclasses of the caller's stage that the file may hold (see :mod:`kb.core.codec`);
+    ``key`` gives the signing key (default :func:`run_key`).
     """
     try:
         raw = path.read_bytes()
@@ -116,7 +127,7 @@ def load(path: Path, types: tuple[type, ...] = ()) -> Any:
             report(path, exc.strerror or type(exc).__name__)  # e.g. a folder where the file should be
         return None
     try:
-        return codec.loads(_verified(raw), _header(), types)
+        return codec.loads(_verified(raw, (key or run_key)()), _header(), types)
     except codec.Damaged as exc:
         if not (_ours(raw) and not raw.startswith(codec.dumps(_header(), None)[:-len(',"data":null}')])):
             # an older engine's cache is simply stale; anything else is said
@@ -127,16 +138,28 @@ def load(path: Path, types: tuple[type, ...] = ()) -> Any:
 _MAC = b"\n#mac:"
 
 
-@cache
-def _key() -> bytes:
-    """This user's secret cache key (``<user data folder>/kb-rules/cache.key``, made once, mode 0600), outside
-    every content tree: a cache file planted in a repository's ``.kb-cache/`` cannot carry a valid signature.
-    Where it cannot be kept, a key for this run only (caches are then not reused between runs)."""
-    path = Path(_user_dir("data")) / "cache.key"
+KeyFn = Callable[[], bytes]
+"""What gives the key cache files are signed with: the adapters pass ``kb.api.user_key`` (the user's key, kept in
+the user's data folder, outside every content tree)."""
+
+
+def user_key(folder: Path) -> bytes:
+    """This user's secret cache key, ``<folder>/cache.key`` (made once, mode 0600): a cache file planted in a
+    repository's ``.kb-cache/`` cannot carry a valid signature. Where it cannot be kept, a key for this run only."""
+    path = Path(folder) / "cache.key"
     try:
         return path.read_bytes()[:64] or _new_key(path)
     except OSError:
         return _new_key(path)
+
+
+@cache
+def run_key() -> bytes:
+    """A key for this process only: what a caller that passes no key signs with (its caches are not reused by
+    another run; the adapters pass the user's)."""
+    import secrets
+
+    return secrets.token_hex(32).encode()
 
 
 def _new_key(path: Path) -> bytes:
@@ -155,17 +178,17 @@ def _new_key(path: Path) -> bytes:
     return key
 
 
-def _signed(body: bytes) -> bytes:
-    return body + _MAC + hmac.new(_key(), body, hashlib.sha256).hexdigest().encode()
+def _signed(body: bytes, key: bytes) -> bytes:
+    return body + _MAC + hmac.new(key, body, hashlib.sha256).hexdigest().encode()
 
 
-def _verified(raw: bytes) -> bytes:
+def _verified(raw: bytes, key: bytes) -> bytes:
     """The body of a cache file this user's engine signed; :class:`codec.Damaged` for any other (planted,
     copied from another machine, edited): its records are never trusted over the files they describe."""
     body, sep, mac = raw.rpartition(_MAC)
     if not sep:
         raise codec.Damaged("not signed by this engine")
-    if not hmac.compare_digest(mac, hmac.new(_key(), body, hashlib.sha256).hexdigest().encode()):
+    if not hmac.compare_digest(mac, hmac.new(key, body, hashlib.sha256).hexdigest().encode()):
         raise codec.Damaged("its signature does not match")
     return body
 
@@ -176,11 +199,9 @@ def _ours(raw: bytes) -> bool:
 
 
 def _cache_base(folder: Path) -> Path | None:
-    """The cache folder (one given to :func:`cache_dir`, a ``.kb-cache`` or the user's cache folder) that holds
-    ``folder``, if any."""
-    bases = {*_BASES, os.path.abspath(_user_dir("cache"))}
+    """The cache folder (a ``.kb-cache``, or one :func:`cache_dir` marked with :data:`TAG`) that holds ``folder``."""
     for probe in (folder, *folder.parents):
-        if probe.name == ".kb-cache" or os.path.abspath(probe) in bases:
+        if probe.name == ".kb-cache" or (probe / TAG).is_file():
             return probe
     return None
 
@@ -224,8 +245,9 @@ def prune(folder: Path, keep: set[Path]) -> None:
         _log("debug", f"kb: cache folder {folder} not tidied: {exc}")
 
 
-def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
-    """Write ``obj`` to ``path`` as cache JSON, atomically; a failure to write a cache is not an error."""
+def save(path: Path, obj: Any, types: tuple[type, ...] = (), key: KeyFn | None = None) -> None:
+    """Write ``obj`` to ``path`` as cache JSON signed with ``key`` (default :func:`run_key`), atomically; a
+    failure to write a cache is not an error."""
     try:
         data = codec.dumps(_header(), obj, types)
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no cache, not a crash
@@ -237,7 +259,7 @@ def save(path: Path, obj: Any, types: tuple[type, ...] = ()) -> None:
             report(path, "a folder where the cache keeps a file")
             remove_tree(path)
         sweep_temp(path.parent)
-        atomic_write(path, _signed(data))
+        atomic_write(path, _signed(data, (key or run_key)()))
     except OSError as exc:
         _log("debug", f"kb: cannot write the cache {path}: {exc}")
 

@@ -25,12 +25,10 @@ from kb.mechanics import Registry, Resolver
 from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
-__all__ = ["COMMON", "MAX_FILES", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
+__all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
 
 COMMON = "common"
 """The shared namespace (``content/common/``) that holds cross-game concepts."""
-MAX_FILES = 100_000
-"""Most content files one knowledge base may hold (``too-many-entries``)."""
 MECHANICS = "mechanics.py"
 """A game's own resolvers live in ``content/<game>/mechanics.py``."""
 
@@ -245,10 +243,11 @@ def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
 
 
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
-              cache_base: str | os.PathLike[str] | None = None, before: Loaded | None = None) -> Loaded:
+              cache_base: str | os.PathLike[str] | None = None, before: Loaded | None = None,
+              key: cache.KeyFn | None = None) -> Loaded:
     """Load every game, entry and game mechanics module below ``root``, collecting every problem.
 
-    Parsed files are reused from the cache (:mod:`kb.cache`, under ``cache_base`` when given) when they have
+    Parsed files are reused from the cache (:mod:`kb.cache`, under ``cache_base`` when given, signed with ``key``) when they have
     not changed, or from ``before`` (an earlier load of the same folder in this process: its records in memory,
     the cache's file not read). Paths are absolute (diagnostics print them relative to the working directory).
     """
@@ -258,25 +257,26 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
         out.diagnostics.append(diag("unreadable", Location(root), reason="not a folder"))
         return out
     files, out.diagnostics[:0] = find_files(root)
-    if len(files) > MAX_FILES:
-        out.diagnostics.append(diag("too-many-entries", Location(root), limit=MAX_FILES))
+    if len(files) > limits.max_files:
+        out.diagnostics.append(diag("too-many-entries", Location(root), limit=limits.max_files))
         return out
     _load_games(root, files, limits, out)
     cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
-    previous = _previous(cache_path, use_cache, before, out)
+    previous = _previous(cache_path, use_cache, before, out, key)
     current = out.records = _load_entries(root, files, previous, limits, out)
     if use_cache and current != previous:
-        cache.save(cache_path, current)
+        cache.save(cache_path, current, key=key)
     return out
 
 
-def _previous(cache_path: Path, use_cache: bool, before: Loaded | None, out: Loaded) -> dict[str, Any]:
+def _previous(cache_path: Path, use_cache: bool, before: Loaded | None, out: Loaded,
+              key: cache.KeyFn | None) -> dict[str, Any]:
     """The parse records to start from: ``before``'s (same folder and limits), else the cache file's, else none."""
     if not use_cache:
         return {}
     if before is not None and before.root == out.root and before.limits == out.limits:
         return before.records
-    previous = cache.load(cache_path)
+    previous = cache.load(cache_path, key=key)
     return previous if isinstance(previous, dict) else {}
 
 

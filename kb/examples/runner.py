@@ -44,6 +44,8 @@ class ExampleResult:
     """What the rule error said, in both languages (when the resolver refused the inputs)."""
     kind: str | None = None
     """What the refusal means, when the resolver refused: ``forbidden``, ``unstated``, ``elsewhere``, ``impossible`` or ``incomplete``."""
+    seconds: float | None = None
+    """The time limit the example ran out of (``timeout`` only)."""
 
     @property
     def see(self) -> str | None:
@@ -58,7 +60,7 @@ class ExampleResult:
     def diagnostic(self) -> Diagnostic:
         """The failure as a located diagnostic."""
         if self.error == "timeout":
-            return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{EXAMPLE_LIMITS.seconds:g}")
+            return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{self.seconds or 0:g}")
         code = "example-error" if self.status == "error" else "example-failed"
         said = self.details[0] if self.error in _SAID_IN_DETAILS and self.details else self.error
         return diag(code, self.example.location, id=self.example.id, error=said, details="; ".join(self.details))
@@ -279,10 +281,9 @@ def _refusal_details(ex: Example, err: RuleError) -> tuple[str, ...]:
 
 def run_example(entry: Entry, ex: Example, registry: Registry,
                 lookup: Callable[[str], Mapping[str, Any] | None] = lambda _id: None,
-                seconds: float | None = None) -> ExampleResult:
+                seconds: float = EXAMPLE_LIMITS.seconds) -> ExampleResult:
     """Run one example (within ``seconds``, by default the limit per example) and compare what its resolver
     computes with what the example expects."""
-    seconds = EXAMPLE_LIMITS.seconds if seconds is None else seconds
     res = registry.get(ex.mechanic)
     if res is None:
         return ExampleResult(entry, ex, "error", error="unknown-resolver", details=(f"no resolver '{ex.mechanic}'",))
@@ -342,7 +343,7 @@ def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
 def _crashed(entry: Entry, ex: Example, exc: BaseException, seconds: float) -> ExampleResult:
     """A resolver that ran out of time, raised or exited."""
     if isinstance(exc, TimeLimit):
-        return ExampleResult(entry, ex, "error", error="timeout",
+        return ExampleResult(entry, ex, "error", error="timeout", seconds=seconds,
                              details=(f"ran longer than {seconds:g} s, the limit per worked example",))
     what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
     return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
@@ -467,16 +468,17 @@ def select(entries: Iterable[Entry], selectors: Iterable[str]) -> list[Entry]:
 
 
 def run_examples(entries: Iterable[Entry], registry: Registry, lookup: Callable[[str], Mapping[str, Any] | None],
-                 selectors: Iterable[str] = ()) -> list[ExampleResult]:
-    """Run the selected examples (each selector: an entry id, a game or ``id#example``)."""
+                 selectors: Iterable[str] = (), seconds: float = EXAMPLE_LIMITS.seconds) -> list[ExampleResult]:
+    """Run the selected examples (each selector: an entry id, a game or ``id#example``), each within ``seconds``."""
     chosen = parse_selectors(selectors)
-    return [run_example(e, ex, registry, lookup) for e in entries if chosen.entry(e) for ex in e.examples
+    return [run_example(e, ex, registry, lookup, seconds) for e in entries if chosen.entry(e) for ex in e.examples
             if chosen.example(e, ex)]
 
 
 def run_examples_again(entries: Iterable[Entry], registry: Registry,
                        lookup: Callable[[str], Mapping[str, Any] | None],
-                       kept: Callable[[Entry], Sequence[ExampleResult] | None]) -> tuple[list[ExampleResult], int]:
+                       kept: Callable[[Entry], Sequence[ExampleResult] | None],
+                       seconds: float = EXAMPLE_LIMITS.seconds) -> tuple[list[ExampleResult], int]:
     """Every example's result, as :func:`run_examples` gives them, and how many were run: an entry's results are
     taken from ``kept`` (what it returns for an entry whose file and resolvers did not change since they were
     run), except for an example whose resolver reads other entries (``context``), which is run again."""
@@ -490,7 +492,7 @@ def run_examples_again(entries: Iterable[Entry], registry: Registry,
             if same and before is not None and res is not None and not res.wants_context:
                 out.append(replace(before[i], entry=entry, example=ex))
                 continue
-            out.append(run_example(entry, ex, registry, lookup))
+            out.append(run_example(entry, ex, registry, lookup, seconds))
             ran += 1
     return out, ran
 

@@ -17,6 +17,7 @@ from kb.link.linker import Graph, Link
 from kb.mechanics import Registry
 
 if TYPE_CHECKING:
+    from kb.core.cache import KeyFn
     from kb.core.diagnostics import Diagnostic
 
 __all__ = ["ConceptView", "Linked"]
@@ -45,13 +46,28 @@ class ConceptView(Plain):
                 "related": ids(self.related)}
 
 
+class TimeLimited(Protocol):
+    """Limits with a time (:class:`kb.examples.limits.ExampleLimits`, a stage above this one)."""
+
+    @property
+    def seconds(self) -> float:
+        """The time one worked example may run."""
+
+
 class Linked(Protocol):
     """A loaded, validated and linked knowledge base, as the later stages read it."""
 
     graph: Graph
     """Links, backlinks, glossary terms and concepts."""
-    cache_base: Path | None
-    """The cache folder its loader was given (``None``: the default beside the content)."""
+    cache_base: Path
+    """The cache folder its loader was given (the adapter found it: :func:`kb.places.resolve_cache_base`)."""
+
+    cache_key: KeyFn | None
+    """What signs its cache files (:mod:`kb.core.cache`; the adapter passes the user's key; ``None``: this run's)."""
+
+    @property
+    def example_limits(self) -> TimeLimited:
+        """What one worked example (and one calculator's answer) may take (:class:`kb.examples.limits.ExampleLimits`)."""
 
     @property
     def root(self) -> Path:

@@ -51,7 +51,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from kb.core.cache import load, save
+from kb.core.cache import KeyFn, load, save
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import query as search, ranking, words as wordlist
@@ -85,17 +85,17 @@ def _analyse_all(schema: Any, field: str, keys: list[str]) -> list[str | None]:
     return out
 
 
-def _common(schema: Any, cache: Path | None) -> tuple[list[str], dict[str, list[str | None]]]:
+def _common(schema: Any, cache: Path | None, key: KeyFn | None) -> tuple[list[str], dict[str, list[str | None]]]:
     """The common words' keys (:func:`kb.search.words.common_words`) and each one's term by each language's body
     analyzer. Cached (Snowball in pure Python takes seconds over 200,000 words; keyed by the engine's code)."""
     path = cache / f"common-keys-{wordlist.COMMON}.json" if cache else None
-    found: Any = load(path) if path else None
+    found: Any = load(path, key=key) if path else None
     if not _common_shape(found):  # missing or not what is written
         common = wordlist.common_words()
         keys = sorted(set().union(*common.values()))
         found = keys, {lg: _analyse_all(schema, f"body_{lg}", keys) for lg in LANGS}
         if path:
-            save(path, found)
+            save(path, found, key=key)
     keys, analysed = found
     return list(keys), dict(analysed)
 
@@ -107,11 +107,12 @@ def _common_shape(found: Any) -> bool:
 
 
 def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names: Mapping[str, str],
-           cache: Path | None = None) -> dict[str, Any]:
+           cache: Path | None = None, key: KeyFn | None = None) -> dict[str, Any]:
     """The search data of ``lang`` from an opened index (:class:`kb.search.index.Reader`).
 
     ``url(entry_id)`` is the entry's page relative to the language's root (``None``: not shown);
-    ``game_names`` labels the game chips; ``cache`` is a folder for the analysed common words.
+    ``game_names`` labels the game chips; ``cache`` is a folder for the analysed common words, ``key`` what
+    signs its file (:mod:`kb.core.cache`).
     """
     with reader.ix.searcher() as s:
         r = s.reader()
@@ -128,7 +129,7 @@ def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names:
         _passages(r, shown, docs, terms)
         spelling = {lg: sorted((b.decode("utf-8"), r.doc_frequency(f"spell_{lg}", b.decode("utf-8")))
                                for b in r.lexicon(f"spell_{lg}")) for lg in LANGS}
-        words, synonyms = _words(s.schema, r, terms, spelling, reader.expander.groups, reader.params, cache)
+        words, synonyms = _words(s.schema, r, terms, spelling, reader.expander.groups, reader.params, cache, key)
         rules = {**_rules(reader, n), "thesaurus": {"weight": reader.params.thesaurus_weight, **synonyms}}
     return {"version": FORMAT, "lang": lang, "docs": docs, "index": index, "indexLangs": index_langs, "terms": list(terms), "fields": fields,
             "words": words, "spelling": spelling, "rules": rules, "games": dict(sorted(game_names.items()))}
@@ -170,12 +171,12 @@ def _field(s: Any, r: Any, field: str, live: list[int], terms: dict[str, int], p
 
 
 def _words(schema: Any, r: Any, terms: dict[str, int], spelling: Mapping[str, list[tuple[str, int]]],
-           groups: Any, p: ranking.Params, cache: Path | None) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+           groups: Any, p: ranking.Params, cache: Path | None, key: KeyFn | None) -> tuple[dict[str, list[Any]], dict[str, Any]]:
     """The word list (:mod:`kb.search.words`): every known key with its languages, and its terms when held; and
     :func:`_synonyms` of its keys."""
     real = wordlist.real_words(p.real_word_zipf)
     lexicon = {lg: {b.decode("utf-8") for f in ranking.FIELDS for b in r.lexicon(f"{f}_{lg}")} for lg in LANGS}
-    keys, analysed = _common(schema, cache)
+    keys, analysed = _common(schema, cache, key)
     body = {lg: dict(zip(keys, analysed[lg], strict=True)) for lg in LANGS}
     held = {k for k in keys if any(body[lg][k] in lexicon[lg] for lg in LANGS)}
     rest = sorted(({w for lg in LANGS for w, _ in spelling[lg]} | set(wordlist.glossary_words(groups))) - held)

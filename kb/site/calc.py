@@ -35,7 +35,7 @@ from weakref import WeakKeyDictionary
 from kb.core import cache
 from kb.core.locale import LANGS, catalog_path, number, pgettext
 from kb.core.model import Entry, Example, Text
-from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, time_limit
+from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
 from kb.mechanics.space import ABSENT, MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
@@ -221,11 +221,12 @@ def _answers(kb: "Linked", calc: Calculator) -> tuple[list[Outcome | Refusal], d
         return e.data if e is not None else None
 
     ctx = Context(calc.entry.data, lookup) if calc.resolver.wants_context else None
-    return _enumerate(calc, ctx), read
+    return _enumerate(calc, ctx, kb.example_limits.seconds), read
 
 
-def _enumerate(calc: Calculator, context: Any) -> list[Outcome | Refusal]:
-    """The resolver's answer for every combination, in number order, each call within the examples' time limit."""
+def _enumerate(calc: Calculator, context: Any, seconds: float) -> list[Outcome | Refusal]:
+    """The resolver's answer for every combination, in number order, each call within ``seconds`` (the examples'
+    time limit)."""
     sp, res = calc.space, calc.resolver
     extra = {"context": context} if res.wants_context else {}
     out: list[Outcome | Refusal] = []
@@ -235,7 +236,7 @@ def _enumerate(calc: Calculator, context: Any) -> list[Outcome | Refusal]:
             out.append(Refusal("resolver-failed", None, None))
             continue
         try:
-            with time_limit(EXAMPLE_LIMITS.seconds):
+            with time_limit(seconds):
                 out.append(call(res, sp.given(pos), extra))
         except TimeLimit:
             stalled += 1
@@ -315,7 +316,7 @@ def _worded(kb: "Linked", calc: Calculator, lang: str, words: Words, out: CalcSi
     memo = _WORDED.setdefault(kb, {})
     if (calc.key, lang) not in memo:
         path = _cache_file(kb, calc, lang)
-        data = _still_true(cache.load(path), kb, calc, words) if path is not None else None
+        data = _still_true(cache.load(path, key=kb.cache_key), kb, calc, words) if path is not None else None
         if data is not None:
             out.cached += 1
             memo[(calc.key, lang)] = data, path
@@ -340,7 +341,7 @@ def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: Words,
         data = _word_space(calc, results, w, other)
         path = _cache_file(kb, calc, other)
         if path is not None:
-            cache.save(path, {"key": calc.key, "names": dict(w.seen), "context": read, "data": data})
+            cache.save(path, {"key": calc.key, "names": dict(w.seen), "context": read, "data": data}, key=kb.cache_key)
         memo[(calc.key, other)] = data, path
 
 

@@ -56,13 +56,13 @@ def kept(kb: "Linked", name: str, key: str, make: Callable[[], T], shape: Callab
                 cache.remove(old)
     except OSError:
         pass  # a cache that cannot be tidied is not an error
-    cache.save(path, value, types)
+    cache.save(path, value, types, kb.cache_key)
     return value, False
 
 
 def cached(kb: "Linked", name: str, key: str, shape: Callable[[Any], bool], types: tuple[type, ...] = ()) -> Any:
     """What :func:`kept` wrote for ``name`` and ``key`` (of the ``shape`` written), or ``None``."""
-    found = cache.load(cache.cache_dir(kb.root, AREA, kb.cache_base) / f"{name}-{key}.json", types)
+    found = cache.load(cache.cache_dir(kb.root, AREA, kb.cache_base) / f"{name}-{key}.json", types, kb.cache_key)
     return found if found is not None and shape(found) else None
 
 

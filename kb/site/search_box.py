@@ -129,7 +129,8 @@ def kind_words(lang: str) -> dict[str, str]:
 def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     """Export the engine's search for ``lang``, with URLs relative to the language's root and the dialog's words."""
     games = {"common": SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
-    data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base))
+    data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base),
+                  key=kb.cache_key)
     data["labels"] = SEARCH_LABELS[lang]
     data["kinds"] = kind_words(lang)
     scripts = {data_name(lang, name): to_script(lang, part, name) for name, part in split(data).items()}
