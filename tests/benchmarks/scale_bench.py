@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -127,8 +128,10 @@ def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float
             "fts_p95": p95(base), "kb_proc": kb_proc, "fts_proc": fts_proc}
 
 
-def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[str, float]:
-    """`kb build` against plain MkDocs building the same pages written out as Markdown: medians of ``runs``."""
+def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int,
+                 edit: Callable[[int], None] | None = None) -> dict[str, float]:
+    """`kb build` against plain MkDocs building the same pages written out as Markdown: medians of ``runs``.
+    ``edit(n)``, when given, changes the content before the ``n``-th `kb build` (the build after one edit)."""
     from kb import KnowledgeBase
     from kb.site.pages import build_site
     from kb.site.structure import nav_config
@@ -155,7 +158,9 @@ def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int) -> dict[
         configs.append(cfg_path)
     ours, ours_mem, plain, plain_mem = [], 0.0, [], 0.0
     ours_cpu, plain_cpu = [], []
-    for _ in range(runs):
+    for n in range(runs):
+        if edit is not None:
+            edit(n)
         cpu = _children_cpu()
         seconds, mem = run([KB, "--content", str(root), "build", "--site-dir", str(tmp / "site-kb")], env, cwd=REPO)
         ours_cpu.append(_children_cpu() - cpu)
