@@ -19,8 +19,9 @@ from relevance import FRESH, PLAYERS, fresh, measure, queries
 MRR_FLOOR, RECALL_FLOOR = 0.93, 0.95
 PLAYERS_FLOORS = {"tune": (0.89, 0.95), "heldout": (0.91, 0.95)}
 """(MRR, recall@3) floors of each part of the players' set."""
-FRESH_FLOORS = {"tune": (0.92, 0.96), "held": (0.91, 0.96)}
-"""(MRR, recall@3) floors of the fresh set's parts (issue 31), just below the figures in docs/search.md."""
+FRESH_FLOORS = {"tune": (0.88, 0.94), "held": (0.88, 0.93)}
+"""(MRR, recall@3) floors of the fresh set's parts (issue 31), just below the figures in docs/search.md. Set again
+when the set grew by 240 blind questions (f424b64; the ranking unchanged): tune 0.895 / 0.957, held 0.893 / 0.948."""
 
 
 @pytest.fixture(scope="module")

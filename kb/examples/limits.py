@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from kb.core.model import DataPath
-from kb.mechanics import dice
 
 __all__ = ["ExampleLimits", "EXAMPLE_LIMITS", "TimeLimit", "time_limit", "over_limits"]
 
@@ -63,6 +62,8 @@ def _scalar_over(given: Any, limits: ExampleLimits) -> str | None:
     if isinstance(given, str):
         if len(given) > limits.max_text:
             return f"a text of {len(given)} characters; the limit is {limits.max_text}"
+        from kb.mechanics import dice  # here, not at the top: kb.api imports ExampleLimits, and a query needs no dice (nor Babel)
+
         return dice.over_limits(given)
     return None
 
