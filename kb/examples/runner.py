@@ -212,7 +212,7 @@ def _key_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
         for key in value:
             if key not in known:
                 out.append(diag("input-out-of-range", entry.marks.at(base + ("given", name, key), key=True),
-                                where=where(base[2:] + ("given", name, key)), value=repr(key), resolver=res.name,
+                                where=where(("given", name, key)), value=repr(key), resolver=res.name,
                                 range=describe_keys(schema)))
     return out
 
