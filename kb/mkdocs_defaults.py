@@ -3,7 +3,7 @@ the site and the plugin (``site_name: …`` and ``plugins: [kb]``); settings it 
 
 Applied in the plugin's ``on_config``: the Material theme (when the config left MkDocs' default theme),
 the theme features the pages use, the Markdown extensions the generated Markdown is written for, the
-site's stylesheet and offline shim, and file URLs that work from disk.
+site's stylesheet (its scripts are left to the plugin's loader), and file URLs that work from disk.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.theme import Theme
@@ -26,7 +25,8 @@ ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 SCRIPTS = ("kb-search-engine.js", "kb-search.js", "kb-palette.js", "kb-table.js", "kb-offline.js", "kb-stepper.js")
 """The search box (the engine's search in the browser), the light/dark toggle (the theme's palette component's work
 without its style recomputations, issue 29), then the page helpers (copy-link, previews, keyboard tooltips, the
-language switch keeping the anchor), the installable site, a sequence's stepper; docs/site.md. In load order."""
+language switch keeping the anchor), the installable site, a sequence's stepper; docs/site.md. In load order: each
+page's loader (``kb.site.app.script_loader``) adds them once the page has loaded, never as the theme's tags."""
 
 FEATURES = ("navigation.indexes", "navigation.sections", "navigation.prune",
             "navigation.top", "navigation.tracking", "navigation.footer", "toc.follow")
@@ -91,20 +91,12 @@ def _theme(config: MkDocsConfig, lang: str) -> None:
 
 
 def _assets(config: MkDocsConfig) -> None:
-    """Our stylesheet and scripts, after those the configuration lists."""
+    """Our stylesheet, after those the configuration lists; our scripts (``SCRIPTS``) out of the theme's list, where a
+    ``mkdocs.yml`` names them: the plugin's loader adds them to each page once it has loaded
+    (``kb.site.app.script_loader``), so that none is requested before the first paint (issue 29)."""
     if "kb.css" not in config.extra_css:  # the files come from docs_dir, else from the package (asset_files)
         config.extra_css.append("kb.css")
-    present = {str(s) for s in config.extra_javascript}
-    config.extra_javascript[:] = [_deferred(str(s)) if str(s) in SCRIPTS else s for s in config.extra_javascript]
-    config.extra_javascript.extend(_deferred(script) for script in SCRIPTS if script not in present)
-
-
-def _deferred(path: str) -> ExtraScriptValue:
-    """A script run once the page is parsed, in order (``defer``): none of ours holds up the first paint
-    (Lighthouse counted them as render-blocking on rule and action pages, issue 29)."""
-    script = ExtraScriptValue(path)
-    script.defer = True
-    return script
+    config.extra_javascript[:] = [s for s in config.extra_javascript if str(s) not in SCRIPTS]
 
 
 def _extensions(config: MkDocsConfig) -> None:

@@ -52,16 +52,16 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import Building, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import apply_defaults, asset_files, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, apply_defaults, asset_files, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_tag, table_data
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
-from kb.site.outputs import cached, content_key, kept, runtime_key
+from kb.site.outputs import cached, content_key, kept, previous, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
-from kb.site.pages import build_site
+from kb.site.pages import Basis, basis, build_site
 from kb.site.structure import LANGUAGES, NavNode, Site, SitePage, nav_config, results_by_entry
 
 __all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig", "pyodide_folder"]
@@ -177,8 +177,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """The last load's knowledge base and its examples' results (a rebuild runs only the examples an edit changed)."""
         self._serving = False
         self._sources: _Sources | None = None
-        self._made: dict[str, tuple[Site, KnowledgeBase, str]] = {}
-        """While serving dirty: each language's last site, the knowledge base and git commit it was made from."""
+        self._made: dict[str, tuple[Site, Basis, Path]] = {}
+        """While serving dirty: each language's last site, what it was made from and the content folder."""
         self.swap_site = False
         """Build beside ``site_dir`` and swap the whole folder in when the build ends well, so a failed build (a full
         disk, ``--strict``) keeps the previous site: ``mkdocs build``, ``gh-deploy`` and ``mkdocs serve``, ``--dirty``
@@ -252,23 +252,31 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return config
 
     def _site(self, loaded: _Loaded, lang: str) -> Site:
-        """The language's pages; while serving dirty, those an edit cannot have changed are kept from the last
-        build (:func:`kb.site.pages.unchanged_pages`), as long as git's history (the translations' baseline) is
-        the same."""
-        before = self._made.get(lang) if self._sources is not None else None
-        if before is not None and (before[2] != loaded.head or before[1].root != loaded.kb.root):
-            before = None
-        if before is not None:
-            site = build_site(loaded.kb, loaded.results, lang, before[:2])
-            old = {id(p) for p in before[0].pages}
+        """The language's pages: as an earlier command made them from the same content, else made (and kept), taking
+        from the last state made (while serving dirty, the last build's; else the one kept by an earlier command)
+        the pages an edit cannot have changed (:func:`kb.site.pages.unchanged_pages`)."""
+        made = 0
+
+        def make(before: tuple[Site, Basis] | None) -> tuple[Site, Basis]:
+            nonlocal made
+            site = build_site(loaded.kb, loaded.results, lang, before, loaded.head)
+            old = {id(p) for p in before[0].pages} if before is not None else set()
             made = sum(id(p) not in old for p in site.pages)
-        else:  # as an earlier command made them from the same content, else made (and kept)
-            site, found = kept(loaded.kb, f"pages-{lang}", content_key(loaded.kb, lang, loaded.head, loaded.said),
-                               lambda: build_site(loaded.kb, loaded.results, lang), lambda v: isinstance(v, Site),
-                               (Site, SitePage, NavNode))
-            made = 0 if found else len(site.pages)
+            return site, basis(loaded.kb, loaded.results, loaded.head)
+
+        def shape(v: Any) -> bool:
+            return isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], Site) and isinstance(v[1], Basis)
+
+        types = (Site, SitePage, NavNode, Basis)
+        before = self._made.get(lang) if self._sources is not None else None
+        if before is not None and before[2] == loaded.kb.root:
+            site, _ = make(before[:2])
+        else:
+            name = f"pages-{lang}"
+            (site, _), found = kept(loaded.kb, name, content_key(loaded.kb, lang, loaded.head, loaded.said),
+                                   lambda: make(previous(loaded.kb, name, shape, types)), shape, types)
         if self._sources is not None:
-            self._made[lang] = (site, loaded.kb, loaded.head)
+            self._made[lang] = (site, basis(loaded.kb, loaded.results, loaded.head), loaded.kb.root)
         log.info(f"{lang}: building {len(site.pages)} pages ({made} made from the content)")
         return site
 
@@ -465,20 +473,19 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        """Tell the page where its language's search data is (read by ``kb-search.js``)."""
+        """Tell the page where its language's search data is (read by ``kb-search.js``); our scripts, by the loader."""
         build = self._current()
         if "</head>" not in output:
             return output
+        here = posixpath.dirname(page.file.dest_uri) or "."
         tag = data_tag(build.lang, build.prefix, page.file.dest_uri, _table_parts(build, page.file.src_uri))
         forms = build.calc.forms.get(page.file.src_uri.removeprefix(build.prefix)) if build.calc else None
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
-            src = posixpath.relpath(CALC_SCRIPT, posixpath.dirname(page.file.dest_uri) or ".")
-            tag += f'<script defer src="{src}"></script>'  # only pages with a calculator load its script
-        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", posixpath.dirname(page.file.dest_uri) or ".") + "/")
+        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/")
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
-        return output.replace("</head>", tag + "</head>", 1)
+        return _loading_ours(output, here, bool(forms)).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language."""
@@ -738,6 +745,16 @@ def _no_alternates(html_text: str) -> Markup:
 def _own_palette(html_text: str) -> Markup:
     """The theme's header (already escaped) with its palette toggle left to ``kb-palette.js`` (``kb.site.app.own_palette``)."""
     return Markup(app.own_palette(str(html_text)))
+
+
+def _loading_ours(output: str, here: str, calculator: bool) -> str:
+    """A page (in the folder ``here``) with our scripts' loader before its ``</body>`` (``kb.site.app.script_loader``):
+    ``SCRIPTS`` in their order, after ``kb-calc.js`` on a page with a calculator (only those load it)."""
+    at = output.rfind("</body>")
+    if at < 0:
+        return output
+    scripts = ([CALC_SCRIPT] if calculator else []) + list(SCRIPTS)
+    return output[:at] + app.script_loader([posixpath.relpath(script, here) for script in scripts]) + output[at:]
 
 
 def _defer_bundle(html_text: str) -> Markup:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb.core import cache
-from kb.examples.limits import ExampleLimits
+
+if TYPE_CHECKING:
+    from kb.examples.limits import ExampleLimits
 
 __all__ = ["user_folder", "user_key", "resolve_cache_base", "example_limits"]
 
@@ -39,6 +42,8 @@ def resolve_cache_base(root: Path, given: str | os.PathLike[str] | None = None) 
 
 def example_limits(seconds: str | None) -> ExampleLimits:
     """The examples' limits, with ``seconds`` (``$KB_EXAMPLE_SECONDS``, a positive number) when given."""
+    from kb.examples.limits import ExampleLimits  # not at the top: a query process needs no limits (signal, threading)
+
     if not seconds:
         return ExampleLimits()
     try:

@@ -317,6 +317,39 @@ def test_search_data_waits_for_the_reader_and_the_dialog_speaks_the_page_languag
         context.close()
 
 
+def test_search_keys_pressed_before_the_scripts_came_are_not_lost(browser, base: str) -> None:
+    """Our scripts come once the page has loaded (kb.site.app.script_loader); "/" and a query typed before
+    ``kb-search.js`` has run open the dialog with that query in it when it arrives (kb-search.js's replay)."""
+    context = browser.new_context(service_workers="block")  # Playwright's routes do not see a worker's fetches
+    try:
+        pg = context.new_page()
+        held: dict = {}
+        for name in ("kb-search.js", "kb-stepper.js"):  # the search box, and the last script: the loader still listens
+            pg.route(f"**/{name}", lambda route: held.update({route.request.url.rsplit("/", 1)[1]: route}))
+        pg.goto(f"{base}/es/mini/shooting.html", wait_until="load")
+        for _ in range(400):  # asked for once the page has loaded: on a loaded machine, later
+            if len(held) == 2:
+                break
+            pg.wait_for_timeout(25)
+        assert sorted(held) == ["kb-search.js", "kb-stepper.js"], held
+        assert pg.evaluate("typeof window.kbSearch") == "undefined"
+        pg.keyboard.press("/")
+        pg.keyboard.type("apun")
+        held["kb-search.js"].continue_()
+        box = pg.locator("input.kb-search__input")
+        box.wait_for(state="visible")
+        assert box.input_value() == "apun" and box.evaluate("e => e === document.activeElement")
+        pg.keyboard.type("tar")  # into the box, kb-search.js's now: the loader lets them by
+        assert box.input_value() == "apuntar"
+        held["kb-stepper.js"].continue_()
+        assert _eventually(lambda: _ids(pg)[:1], ["mini.aim"]) == ["mini.aim"]
+        pg.keyboard.press("Escape")  # then the keys are kb-search.js's own
+        pg.keyboard.press("s")
+        box.wait_for(state="visible")
+    finally:
+        context.close()
+
+
 def test_a_glossary_tooltip_on_the_first_mention_only_and_the_terms_in_one_tab_stop(page, base: str) -> None:
     _open(page, f"{base}/es/mini/shooting.html")
     terms = page.locator("article .kb-term")

@@ -3,6 +3,8 @@ inputs, written once, replaced when the content changes, remade when the cache f
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -81,3 +83,153 @@ def test_a_second_kb_build_reuses_the_outputs_and_an_edit_makes_them_again(tmp_p
     assert "(0 made from the content)" not in edited and "kept)" not in edited
     assert "Apuntar cuesta tres acciones" in (third / "es" / "mini" / "aim.html").read_text(encoding="utf-8")
     assert "Apuntar cuesta tres acciones" in (third / "es" / "kb-search-es.js").read_text(encoding="utf-8")
+
+
+def _exported(kb: KnowledgeBase, words: Path | None) -> dict[str, str]:
+    """Each language's search data as JSON text, exported by a reader of ``kb`` (``words``: the word facts' folder,
+    and beside it the index segments' terms, ``segments``; ``None``: none, all computed afresh)."""
+    from kb.core.model import LANGS
+    from kb.search.export import export
+
+    reader = kb.search_reader()
+    segments = words.parent / "segments" if words else None
+    return {lg: json.dumps(export(reader, lg, lambda i: i, {"mini": "Mini"}, cache=words, key=kb.cache_key,
+                                  segments=segments), ensure_ascii=False) for lg in LANGS}
+
+
+def _whoosh_postings(kb: KnowledgeBase) -> dict[str, dict[str, list[object]]]:
+    """Each scored field's postings as Whoosh's merged reader gives them (its public ``lexicon``, ``doc_frequency``
+    and ``postings``), in the export's terms: by term text, its document frequency, then per live document its
+    position among the live ones, its weight and its positions."""
+    from kb.search.export import _FIELDS
+
+    with kb.search_reader().ix.searcher() as s:
+        r = s.reader()
+        at = {d: i for i, d in enumerate(d for d in range(r.doc_count_all()) if not r.is_deleted(d))}
+        out: dict[str, dict[str, list[object]]] = {}
+        for field in _FIELDS:
+            out[field] = {}
+            for btext in r.lexicon(field):
+                text = btext.decode("utf-8")
+                row: list[object] = [r.doc_frequency(field, text)]
+                m = r.postings(field, btext)
+                while m.is_active():
+                    positions = m.value_as("positions")
+                    row += [at[m.id()], m.weight(), len(positions), *positions]
+                    m.next()
+                out[field][text] = row
+    return out
+
+
+def _exported_postings(data: dict[str, object]) -> dict[str, dict[str, list[object]]]:
+    terms: list[str] = data["terms"]  # type: ignore[assignment]
+    return {f["name"]: {terms[row[0]]: row[1:] for row in f["postings"]} for f in data["fields"]}  # type: ignore[attr-defined, index]
+
+
+def test_the_search_export_from_kept_parts_is_the_clean_export(tmp_path: Path) -> None:
+    """The word list's facts and the index segments' terms kept between commands, and the parts one language's export
+    leaves for the next (kb/search/export.py, issue 33) give, after an edit, byte for byte what an export that keeps
+    nothing gives; the facts follow the figures they are made with (another ``real_word_zipf``: other facts, not the
+    kept ones), the segments' terms their files (an index built again: none of the kept ones). The postings merged
+    from the segments' are those Whoosh's merged reader gives."""
+    from dataclasses import replace
+
+    from kb.search import whoosh_access
+    from kb.search.ranking import DEFAULTS
+
+    words = tmp_path / "words"
+    first = _kb(tmp_path)
+    before = _exported(first, words)  # the facts written
+    shooting = tmp_path / "content" / "mini" / "rules" / "shooting.yaml"
+    shooting.write_text(shooting.read_text(encoding="utf-8").replace("sacar 8 o más", "sacar 9 o más con zorblatos"),
+                        encoding="utf-8")
+    kept_ = _exported(_kb(tmp_path), words)  # the facts read back, the second language from the first's parts
+    clean = _exported(_kb(tmp_path), None)  # another reader: nothing kept, nothing read
+    assert kept_ == clean and kept_["es"] != kept_["en"]
+    assert _exported(first, words) == clean  # the first reader, whose index moved on: its kept parts are not reused
+    assert "zorblatos" in kept_["es"] and "zorblatos" not in before["es"]  # the edit's word is in the word list
+    _edit(tmp_path / "content" / "mini" / "actions" / "aim.yaml", "Apuntar cuesta una acción", "Apuntar cuesta dos")
+    kept_ = _exported(_kb(tmp_path), words)  # the segments read before read back, the update's new one read
+    assert kept_ == _exported(_kb(tmp_path), None)
+    assert _exported_postings(json.loads(kept_["es"])) == _whoosh_postings(_kb(tmp_path))  # as Whoosh merges segments
+    ix = _kb(tmp_path).search_reader().ix
+    held = {f"{digest}.json" for *_, digest in whoosh_access.segments(ix, ix.reader())}
+    assert sorted(p.name for p in (tmp_path / "segments").iterdir()) == sorted(held) and len(held) > 1  # the index's
+    shutil.rmtree(tmp_path / "cache" / "search")  # the index built again: one segment, of other files
+    kept_ = _exported(_kb(tmp_path), words)
+    assert kept_ == _exported(_kb(tmp_path), None)
+    other = replace(DEFAULTS, real_word_zipf=5.0)
+
+    def reloaded() -> KnowledgeBase:
+        return KnowledgeBase.load(tmp_path / "content", cache_base=tmp_path / "cache", ranking=other)
+    stricter = _exported(reloaded(), words)
+    assert stricter == _exported(reloaded(), None) and stricter["es"] != clean["es"]
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path} no longer holds {old!r}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+EDITS = [
+    ("a summary", "mini/actions/aim.yaml", "Apuntar cuesta una acción", "Apuntar cuesta dos acciones"),
+    ("a new link to another game's entry (its page's backlinks)", "mini/actions/aim.yaml",
+     "necesita línea de visión hacia su objetivo.", "necesita {@term other.sight|visibilidad} hacia su objetivo."),
+    ("a title other pages link to and show", "mini/terms/line-of-sight.yaml", "{es: Línea de visión, en: Line of sight}",
+     "{es: Línea de tiro, en: Line of fire}"),
+    ("a glossary term's forms", "mini/terms/line-of-sight.yaml", "abbreviations: {es: [LdV], en: [LoS]}",
+     "abbreviations: {es: [LdV, LDT], en: [LoS, LoF]}"),
+    ("a worked example", "mini/rules/shooting.yaml", "given: {dice: 2d6, at_least: 8}\n    probability: 15/36",
+     "given: {dice: 2d6, at_least: 9}\n    probability: 10/36"),
+    ("a title of another game's entry", "other/terms/sight.yaml", "{es: Visibilidad, en: Visibility}",
+     "{es: Visión, en: Vision}"),
+    ("a file deleted", "other/terms/sight.yaml", "", ""),
+]
+"""The edits :func:`test_a_build_after_each_kind_of_edit_is_the_clean_build` makes one after the other: (what, file,
+text, its replacement; an empty text: the file deleted)."""
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monkeypatch) -> None:
+    """Issue 33, the build after an edit: what ``kb build`` keeps between commands (kb/site/outputs.py, the search
+    export's facts and parts) never shows a stale page. After each kind of edit, the build that reuses the last
+    command's outputs is, file for file and byte for byte, the build of the same content with a cache of its own, but
+    for the search index and the word facts (which no content changes), copied in: an index updated after an edit is
+    not the index built afresh (Whoosh keeps a deleted document's statistics until it merges, and puts the new ones
+    last), so its search data is not either. Another game's entry links to the edited game's, so a kept page of an
+    unchanged game would show the old title or the old backlinks."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    _edit(content / "other" / "terms" / "sight.yaml", "La visibilidad decide a quién se dispara.",
+          "La visibilidad decide a quién se puede {@rule mini.shooting|disparar} ({@term mini.line-of-sight}).")
+
+    made: list[list[tuple[int, int]]] = []
+
+    def build(name: str, cache: Path) -> dict[str, bytes]:
+        monkeypatch.setenv("KB_CACHE", str(cache))
+        out = tmp_path / name
+        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
+        assert code == 0, stdout + stderr
+        made.append([(int(m[2]), int(m[1])) for m in re.finditer(r"building (\d+) pages \((\d+) made", stdout)])
+        return _files(out)
+
+    build("site", tmp_path / "cache")
+    for n, (what, rel, old, new) in enumerate(EDITS):
+        if old:
+            _edit(content / rel, old, new)
+        else:
+            (content / rel).unlink()
+        kept_ = build("site", tmp_path / "cache")
+        if what == "a summary":  # the other game's pages were kept, not made again
+            assert all(0 < n < total for n, total in made[-1]) and len(made[-1]) == 2, made[-1]
+        fresh = tmp_path / f"fresh-{n}"
+        for area in ("search", "search-words"):  # the same search index (below) and the facts of no content
+            shutil.copytree(tmp_path / "cache" / area, fresh / area, symlinks=True)
+        clean = build(f"clean-{n}", fresh)
+        assert sorted(kept_) == sorted(clean), what
+        differ = [path for path in clean if kept_[path] != clean[path]]
+        assert not differ, f"after {what}: {differ}"

@@ -233,6 +233,80 @@ def test_the_game_named_in_the_query_counts_like_a_filter(tree, tmp_path: Path, 
     assert ids(kb.search("carga de bichos en zorgon"))[0] == "h.charge-bugs"
 
 
+def test_the_words_naming_the_game_are_not_searched(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's name in a query chose the game (it filters); its words are not searched too: an entry that only
+    says the game's name does not match "carga de bichos en zorgon" (issue 31, ranking.searched_words)."""
+    from kb.search import ranking
+
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = {**NAMED, "g/rules/lore.yaml": NAMED["g/rules/charge.yaml"].replace("g.charge", "g.lore")
+             .replace("{es: Carga, en: Charge}", "{es: Historia, en: Lore}")
+             .replace("{es: Una carga mueve y ataca., en: A charge moves and attacks.}", "{es: Zorgon es un planeta., en: Zorgon is a planet.}")}
+    root = tree(files, games=("g", "h"))
+    for game, name in (("g", "Zorgon Wars"), ("h", "Blipper")):
+        (root / game / "game.yaml").write_text(f"id: {game}\nname: {{es: {name}, en: {name}}}\nsource_language: es\n"
+                                               "sources:\n  - doc: seed.txt\n", encoding="utf-8")
+    kb = KnowledgeBase.load(root)
+    result = kb.search("carga de bichos en zorgon")
+    assert ids(result)[0] == "g.charge" and "g.lore" not in ids(result)
+    assert ids(kb.search("zorgon"))[0] == "g.lore"  # nothing else left: the name is searched
+    monkeypatch.setattr(ranking, "searched_words", lambda words, *_: list(range(len(words))))  # every word searched
+    assert "g.lore" in ids(kb.search("carga de bichos en zorgon"))
+
+
+GENERAL = {
+    "common/concepts/wumbling.yaml": """\
+        id: common.wumbling
+        kind: concept
+        title: {es: Wumbleo, en: Wumbling}
+        summary: {es: Quandle wumble., en: Quandle wumble.}
+        """,
+    "g/terms/wumbling.yaml": """\
+        id: g.wumbling
+        kind: term
+        game: g
+        title: {es: Wumbleo g, en: Wumbling g}
+        source: {doc: seed.txt, section: S}
+        term:
+          forms: {es: [wumbleo g], en: [wumbling g]}
+          concept: common.wumbling
+        """,
+    "g/rules/wumble.yaml": """\
+        id: g.wumble
+        kind: rule
+        game: g
+        title: {es: Regla, en: Rule}
+        text: {es: Quandle wumble zorp zorp zorp zorp., en: Quandle wumble zorp zorp zorp zorp.}
+        source: {doc: seed.txt, section: S}
+        """,
+    "g/rules/games.yaml": """\
+        id: g.games
+        kind: rule
+        game: g
+        title: {es: Otra, en: Other}
+        text: {es: En los juegos se juega., en: Games are played.}
+        source: {doc: seed.txt, section: S}
+        """,
+}
+
+
+def test_a_query_that_speaks_of_games_in_general_finds_the_concept(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"... en los juegos", "... in general" (ranking.speaks_generally, issue 31): the concept, the idea every game
+    shares, outranks one game's rule with the same words (ranking.Params.general_prior); the words that said so are
+    not searched. Without those words the rule wins (the concept's kind prior)."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    kb = KnowledgeBase.load(tree({**GENERAL, **CONTEXT}, games=("g", "h")))
+    assert ids(kb.search("quandle wumble", lang="es"))[0] == "g.wumble"
+    assert kb.search("carga con mis bichos").context == "h" and kb.search("carga con mis bichos en los juegos").context is None
+    result = kb.search("quandle wumble en los juegos", lang="es")
+    assert ids(result)[0] == "common.wumbling" and "g.games" not in ids(result)
+    assert ids(kb.search("quandle wumble in general", lang="en"))[0] == "common.wumbling"
+    assert ids(kb.search("quandle wumble en los juegos", lang="es", game="g"))[0] == "g.wumble"  # a game filter says otherwise
+    prior = kb.search_reader().params.kind_prior
+    assert ids(_variant(kb, general_prior=prior).search("quandle wumble en los juegos", lang="es"))[0] == "g.wumble"
+    assert "g.games" in ids(_variant(kb, general_words=frozenset()).search("quandle wumble en los juegos", lang="es"))
+
+
 def test_spelling_never_replaces_a_known_word(root: Path) -> None:
     kb = KnowledgeBase.load(root)
     assert kb.search("tengo que disparar").did_you_mean is None  # "tengo" is Spanish, though not in the index
@@ -320,13 +394,20 @@ def test_a_word_the_index_does_not_hold_does_not_sink_the_query(root: Path) -> N
 
 def test_a_query_on_a_fresh_index_imports_no_builder_module(root: Path) -> None:
     """Issue 31: `kb search` on an index that is up to date imports neither the entry view (and jsonschema
-    with it) nor filelock (and asyncio): only what a query needs."""
+    with it) nor filelock (and asyncio): only what a query needs; nor, since the fifth pass, RapidFuzz or the examples'
+    limits (with signal and threading)."""
     import subprocess
     import sys
 
+    import io
+
+    from kb.cli.main import run
+
     KnowledgeBase.load(root).search("disparar")  # build the index
+    assert run(["--content", str(root), "search", "disparar"], io.StringIO(), io.StringIO()) == 0  # its compact store
     unwanted = ("jsonschema", "filelock", "asyncio", "kb.view.entry", "kb.mechanics", "babel", "yaml", "wordfreq",
-                "importlib.metadata", "platformdirs", "logging")
+                "importlib.metadata", "platformdirs", "logging", "rapidfuzz",
+                "kb.examples.limits", "threading", "signal")  # issue 31, fifth pass
     for query in ("disparar", "disparar zorbluk casa"):  # the second: words the index lacks, one a real word, one a typo
         probe = ("import sys, io; from kb.cli.main import run; "
                  f"code = run(['--content', {str(root)!r}, 'search', {query!r}], io.StringIO(), io.StringIO()); "
@@ -663,3 +744,22 @@ def test_the_fts5_baseline_gets_the_engines_text_columns_and_weights(root: Path,
     assert COLUMNS == FIELDS
     assert weights(db) == tuple(tuned[c] for c in COLUMNS)
     assert lookup(db, "disparar") and set(lookup(db, "disparar")) <= set(kb.entries)
+
+
+def test_edit_distance_is_rapidfuzzs_osa() -> None:
+    """``ranking.edit_distance`` is plain Python (RapidFuzz's import cost a one-query process more than the loop);
+    it gives RapidFuzz's optimal-string-alignment figures, with and without a cut-off, on random words of a small
+    alphabet (accents, repeats and transpositions come often) and on the corrections the docs name."""
+    import random
+
+    from rapidfuzz.distance import OSA
+
+    from kb.search.ranking import edit_distance
+
+    assert (edit_distance("ventja", "ventaja", 2), edit_distance("dispraar", "disparar", 2)) == (1, 1)
+    assert edit_distance("abcdef", "ghijkl", 2) == 3 and edit_distance("ab", "abcde", 1) == 2
+    rng = random.Random(31)
+    for _ in range(20000):
+        a, b = ("".join(rng.choice("abcñá") for _ in range(rng.randint(0, 8))) for _ in range(2))
+        for limit in (None, 0, 1, 2, 3):
+            assert edit_distance(a, b, limit) == OSA.distance(a, b, score_cutoff=limit), (a, b, limit)

@@ -121,7 +121,7 @@ def test_a_search_process_imports_neither_numpy_nor_whooshs_reader(tree, tmp_pat
     env = {**os.environ, "KB_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
     probe = ("import sys; from kb.cli.main import main; code = main(['--content', sys.argv[1], 'search', 'dispraar']); "
              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'asyncio', 'filelock', 'mkdocs', "
-             "'jsonschema', 'yaml') or m in ('whoosh.index', 'whoosh.searching', 'whoosh.fields', 'whoosh.analysis'))); sys.exit(code)")
+             "'jsonschema', 'yaml', 'rapidfuzz') or m in ('whoosh.index', 'whoosh.searching', 'whoosh.fields', 'whoosh.analysis'))); sys.exit(code)")
     for run in ("builds the index", "finds it fresh"):
         proc = subprocess.run([sys.executable, "-c", probe, str(root)], capture_output=True, text=True, env=env, timeout=300)
         assert proc.returncode == 0, proc.stderr
@@ -180,3 +180,35 @@ def test_a_generations_json_is_read_once_while_its_stamp_holds(tmp_path: Path, m
     meta.write_text('{"names": 1}')  # edited in place, just now: a new size, a fresh stamp
     assert index._meta(tmp_path) is None and index._meta(tmp_path) is None
     assert len(reads) == 4  # a fresh stamp is read each time
+
+
+def test_a_query_process_parses_each_generation_file_once(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kb search`` on a fresh index parses ``manifest.json`` (the freshness check, the files that do not load, the
+    exit code), ``meta.json``, ``synonyms.json`` and the compact store's head (its check, then the reader) once each
+    (issue 31: the manifest was parsed three times, the head twice)."""
+    import io
+    import json
+
+    from kb.cli.main import run
+    from kb.search import index as ix
+
+    root = tree(SAMPLE, games=("g", "h"))
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    assert run(["--content", str(root), "search", "disparar"], io.StringIO(), io.StringIO()) == 0  # builds the index
+    gen = next((tmp_path / "cache" / "search").glob("*/current")).resolve()
+    old = gen.stat().st_mtime - 60  # stamps too fresh are never trusted: as an index served for a while
+    for name in ("manifest.json", "meta.json", "synonyms.json", compact.FILE):
+        os.utime(gen / name, (old, old))
+    files = {name: (gen / name).read_text(encoding="utf-8") for name in ("manifest.json", "meta.json", "synonyms.json")}
+    store = compact.Compact(gen)
+    files["head"] = store._one("SELECT value FROM head WHERE key = 'head'", ())[0]
+    store.close()
+    monkeypatch.setattr(ix, "_READ", {})
+    monkeypatch.setattr(compact, "_HEADS", {})
+    reads: list[str] = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *a, **k: (reads.append(text), real(text, *a, **k))[1])
+    out = io.StringIO()
+    assert run(["--content", str(root), "search", "disparar"], out, io.StringIO()) == 0
+    assert "g.shoot" in out.getvalue()
+    assert {name: reads.count(text) for name, text in files.items()} == dict.fromkeys(files, 1)

@@ -13,11 +13,13 @@ import pytest
 
 from conftest import cli
 from kb.api import KnowledgeBase
+from kb.site import app
+from kb.mkdocs_defaults import SCRIPTS
 from kb.site.app import defer_theme_bundle
 from kb.site.render import steps as render_steps
 from kb.view.entry import sequence_steps
-from kb.site.pages import build_site
-from kb.site.structure import NavNode, nav_config, relative
+from kb.site.pages import basis, build_site
+from kb.site.structure import NavNode, nav_config, relative, results_by_entry
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
 
@@ -238,15 +240,25 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     page = (built / "es" / "mini" / "shooting.html").read_text()
     meta = json.loads(html.unescape(re.search(r'<meta name="kb-search" content="([^"]*)">', page)[1]))
     assert meta["data"] == "../kb-search-es.js" and meta["root"] == "../" and meta["lang"] == "es"
-    # deferred: none of our scripts holds up the first paint (issue 29)
-    assert '<script src="../../kb-search-engine.js" defer></script>' in page and '<script src="../../kb-search.js" defer></script>' in page
-    assert all(" defer" in tag for tag in re.findall(r'<script src="[^"]*kb-[^"]*"[^>]*>', page)), page
-    bundle = re.findall(r'<script src="[^"]*assets/javascripts/bundle\.[^"]*"[^>]*>', page)
-    assert len(bundle) == 1 and bundle[0].endswith(" defer>"), bundle  # the theme's too, every script after it being deferred
+    # none of our scripts is requested before the first paint: the page's one loader adds them all, in order (issue 29)
+    _loads_after_the_first_paint(page, ["../../kb-calc.js"] + [f"../../{name}" for name in SCRIPTS])  # a calculator's page
+    _loads_after_the_first_paint((built / "es" / "index.html").read_text(), [f"../{name}" for name in SCRIPTS])
+    _loads_after_the_first_paint((built / "en" / "index.html").read_text(), list(SCRIPTS))
+    assert all((built / "es" / "mini" / url).resolve().is_file() for url in ["../../kb-calc.js"] + [f"../../{n}" for n in SCRIPTS])
     home = (built / "en" / "index.html").read_text()
     assert json.loads(html.unescape(re.search(r'<meta name="kb-search" content="([^"]*)">', home)[1]))["data"] == "kb-search-en.js"
     assert '<html lang="es"' in page
     assert '<html lang="en"' in (built / "en" / "mini" / "shooting.html").read_text()
+
+
+def _loads_after_the_first_paint(page: str, urls: list[str]) -> None:
+    """``page`` loads ``urls`` (ours, in that order) by its one loader (``app.script_loader``) and by no tag of its own;
+    no script of the page holds up the parser (the theme's bundle is deferred, every script after it being ours)."""
+    assert page.count(app.script_loader(urls)) == 1 and page.count("<script>(function (urls)") == 1, page[-3000:]
+    tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", page)
+    assert not [t for t in tags if "kb-" in t], tags
+    assert all(" defer" in t or " async" in t for t in tags), tags
+    assert len([t for t in tags if "assets/javascripts/bundle." in t]) == 1, tags
 
 
 def _holds(row: list, docs: set[int]) -> bool:
@@ -664,7 +676,8 @@ def test_the_preview_makes_again_only_pages_an_edit_can_change_and_gets_the_same
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content)
     old = KnowledgeBase.load(content, use_cache=False)
-    before = {lang: build_site(old, old.run_examples(), lang) for lang in ("es", "en")}
+    old_results = old.run_examples()
+    before = {lang: build_site(old, old_results, lang) for lang in ("es", "en")}
     shooting = content / "mini" / "rules" / "shooting.yaml"
     text = shooting.read_text(encoding="utf-8")
     if edit == "summary":
@@ -682,7 +695,7 @@ def test_the_preview_makes_again_only_pages_an_edit_can_change_and_gets_the_same
     results = kb.run_examples()
     for lang in ("es", "en"):
         full = build_site(kb, results, lang)
-        quick = build_site(kb, results, lang, before=(before[lang], old))
+        quick = build_site(kb, results, lang, before=(before[lang], basis(old, results_by_entry(old_results))))
         assert [(p.path, p.markdown) for p in quick.pages] == [(p.path, p.markdown) for p in full.pages]
         assert quick.nav == full.nav
         kept = {p.path for p in quick.pages if any(p is q for q in before[lang].pages)}
@@ -698,10 +711,18 @@ def test_the_preview_makes_again_only_pages_an_edit_can_change_and_gets_the_same
 
 
 def test_the_theme_bundle_stays_blocking_before_a_script_that_is_not_deferred() -> None:
-    block = ('<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script><script src="../kb-search-engine.js" defer></script>'
-             '<script src="../kb-search.js" defer></script><script src="../kb-table.js" defer></script>')
-    assert defer_theme_bundle(block) == ('<script src="../kb-search-engine.js" defer></script><script src="../kb-search.js" defer></script>'
-                                         '<script src="../assets/javascripts/bundle.a5f9d56c.min.js" defer></script>'
-                                         '<script src="../kb-table.js" defer></script>')  # the search box before the theme
+    block = ('<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script><script src="../pack.js" defer></script>'
+             '<script src="../other.js" async></script>')
+    assert defer_theme_bundle(block) == ('<script src="../assets/javascripts/bundle.a5f9d56c.min.js" defer></script>'
+                                         '<script src="../pack.js" defer></script><script src="../other.js" async></script>')
     own = block + '<script src="../pack.js"></script>'  # a pack's own script may use the theme as it runs
     assert defer_theme_bundle(own) == own
+
+
+def test_the_script_loader_keeps_its_urls_out_of_markup() -> None:
+    tag = app.script_loader(["a.js", "</script><script>alert(1)//.js"])
+    assert tag.count("</script>") == 1 and tag.count("<script>") == 1 and tag.endswith("</script>")
+    urls = json.loads(re.search(r"\}\)\((\[.*\])\);</script>$", tag)[1])
+    assert urls == ["a.js", "</script><script>alert(1)//.js"]
+
+

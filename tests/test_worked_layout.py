@@ -101,8 +101,9 @@ def test_an_example_naming_no_kind_of_no_is_reported_and_still_rendered(tmp_path
     path = game / "actions" / "close-combat.yaml"
     path.write_text(text.replace("kind: elsewhere, see: hunt-begins.shoot}", "kind: elsewhe!e, see: hunt-begins.shoot}"),
                     encoding="utf-8")
+    line = text[:text.index("kind: elsewhere, see: hunt-begins.shoot}")].count("\n") + 1
     code, out, err = cli("--content", str(tmp_path / "content"), "check")
-    assert code == 1 and "close-combat.yaml:88:" in out + err and "elsewhe!e" in out + err
+    assert code == 1 and f"close-combat.yaml:{line}:" in out + err and "elsewhe!e" in out + err
     entry, _, _ = load_entry(path, "hunt-begins")
     assert entry is not None
     for lang, said in (("es", "La regla lo prohíbe"), ("en", "The rules forbid it")):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from array import array
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -117,7 +118,7 @@ class Compact:
         try:
             self._stamp = _stamp(self.path)
             self.db = sqlite3.connect(f"{self.path.absolute().as_uri()}?mode=ro&immutable=1", uri=True)
-            head = json.loads(self._one("SELECT value FROM head WHERE key = 'head'", ())[0])
+            head = self._head()
             if head.get("format") != FORMAT:
                 raise search.SearchError(f"{self.path}: compact store of format {head.get('format')!r}, not {FORMAT}")
             self.sources: dict[str, list[int]] = head["sources"]
@@ -142,6 +143,20 @@ class Compact:
         self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
         self._stored: dict[int, dict[str, Any]] = {}
         self._words: dict[tuple[int, float, int], tuple[Any, search.Vocabulary]] = {}
+
+    def _head(self) -> Any:
+        """The store's head, parsed once while its stamp holds (:data:`_HEADS`: a query process checks the store, then
+        opens it: issue 31). A store is replaced, never edited (a new inode); a stamp under two seconds old is not
+        trusted."""
+        seen = _HEADS.get(str(self.path))
+        if seen is not None and seen[0] == self._stamp:
+            return seen[1]
+        head = json.loads(self._one("SELECT value FROM head WHERE key = 'head'", ())[0])
+        if len(_HEADS) > 32:  # a long-lived process sees many generations: keep only the recent ones
+            _HEADS.clear()
+        if time.time_ns() - self._stamp[1] > 2_000_000_000:
+            _HEADS[str(self.path)] = (self._stamp, head)
+        return head
 
     kernels: search.Kernels
     def words(self, expand: Any, p: ranking.Params, lists: Any = None) -> search.Vocabulary:
@@ -251,6 +266,10 @@ class Compact:
         self.db.close()
 
 
+_HEADS: dict[str, tuple[tuple[int, int], Any]] = {}
+"""Each store's head by path while its (inode, time) holds: :func:`state` and the reader open the same store."""
+
+
 def _stamp(path: Path) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_ino, st.st_mtime_ns
@@ -282,11 +301,11 @@ def state(gen: Path) -> str:
 # ---------------------------------------------------------------- the arithmetic, in plain Python
 
 
-def factors(st: Compact, exact: frozenset[str], context: str | None, p: ranking.Params) -> list[float]:
+def factors(st: Compact, exact: frozenset[str], context: str | None, p: ranking.Params, general: bool = False) -> list[float]:
     """``query.factors`` per document, in a list."""
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
-    table = [[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p)
+    table = [[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p, general)
                for is_named in (False, True)] for g in games] for k in kinds]
     named = {st.doc_of[(e, lang)] for e in exact for lang in LANGS if (e, lang) in st.doc_of}
     return [table[kind_ix[d]][game_ix[d]][d in named] for d in range(st.n)]

@@ -47,14 +47,15 @@ loads as its words need them); the engine takes it whole as well (the parity tes
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from kb.core.cache import KeyFn, load, save
+from kb.core.cache import KeyFn, load, prune, save
 from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold, tokens
-from kb.search import query as search, ranking, words as wordlist
+from kb.search import query as search, ranking, whoosh_access, words as wordlist
 from kb.search.index import MAX_QUERY
 
 __all__ = ["FORMAT", "export", "to_script"]
@@ -85,54 +86,149 @@ def _analyse_all(schema: Any, field: str, keys: list[str]) -> list[str | None]:
     return out
 
 
-def _common(schema: Any, cache: Path | None, key: KeyFn | None) -> tuple[list[str], dict[str, list[str | None]]]:
-    """The common words' keys (:func:`kb.search.words.common_words`) and each one's term by each language's body
-    analyzer. Cached (Snowball in pure Python takes seconds over 200,000 words; keyed by the engine's code)."""
-    path = cache / f"common-keys-{wordlist.COMMON}.json" if cache else None
+def _kept(path: Path | None, stamp: str, key: KeyFn | None, make: Callable[[], Any]) -> Any:
+    """``make()``'s value, kept at ``path`` as JSON text for ``wordfreq``'s files of ``stamp``
+    (:func:`kb.search.words.stamp`; the engine's code is in every cache file's header): made again when missing,
+    damaged or of other files. Text, so that the cache's decoder does not walk its hundreds of thousands of words
+    (issue 33); kept or not, the value is read from the same text."""
     found: Any = load(path, key=key) if path else None
-    if not _common_shape(found):  # missing or not what is written
-        common = wordlist.common_words()
-        keys = sorted(set().union(*common.values()))
-        found = keys, {lg: _analyse_all(schema, f"body_{lg}", keys) for lg in LANGS}
+    if not (isinstance(found, tuple) and len(found) == 2 and found[0] == stamp and isinstance(found[1], str)):
+        found = (stamp, json.dumps(make(), ensure_ascii=False))
         if path:
             save(path, found, key=key)
-    keys, analysed = found
-    return list(keys), dict(analysed)
+    return json.loads(found[1])
 
 
-def _common_shape(found: Any) -> bool:
-    """True when a cached value is what :func:`_common` writes."""
-    return (isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], list) and isinstance(found[1], dict)
-            and all(isinstance(found[1].get(lg), list) for lg in LANGS))
+def _common(schema: Any, cache: Path | None, key: KeyFn | None) -> tuple[list[str], dict[str, list[str | None]]]:
+    """The common words' keys (:func:`kb.search.words.common_words`) and each one's term by each language's body
+    analyzer. Cached (Snowball in pure Python takes seconds over 200,000 words), :func:`_kept`."""
+    def make() -> list[Any]:
+        keys = sorted(set().union(*wordlist.common_words().values()))
+        return [keys, {lg: _analyse_all(schema, f"body_{lg}", keys) for lg in LANGS}]
+    keys, analysed = _kept(cache / f"common-keys-{wordlist.COMMON}.json" if cache else None, wordlist.stamp(), key, make)
+    return keys, analysed
+
+
+Facts = tuple[dict[str, int], dict[str, list[list[str]]]]
+"""What :func:`_facts` gives: each real word's languages (bits), and the rules' words keys are read as."""
+
+
+def _facts(schema: Any, zipf: float, cache: Path | None, key: KeyFn | None) -> Facts:
+    """What the word list says of the keys of ``wordfreq``'s lists whatever the content (issue 33: an edit computes
+    none of it): the languages each real word at ``zipf`` is a real word of (:func:`_languages`), and the rules'
+    words each common or real word is read as (:func:`_meant`; only keys read as some). Cached as :func:`_common` is,
+    keyed by ``zipf`` too; the word list's keys that come from the content (its spelling and glossary words) are not
+    in it: :func:`_words` reads those itself."""
+    def make() -> list[Any]:
+        real = wordlist.real_words(zipf)
+        keys, analysed = _common(schema, cache, key)
+        body: dict[str, dict[str, str | None]] = {lg: dict(zip(keys, analysed[lg], strict=True)) for lg in LANGS}
+        languages = {k: _languages(k, real) for k in sorted(set().union(*real.values()))}
+        meant: dict[str, list[list[str]]] = {}
+        for k in sorted(set(keys) | set(languages)):
+            row = [_meant(k, lg, body) for lg in LANGS]
+            if any(row):
+                meant[k] = row
+        return [languages, meant]
+    languages, meant = _kept(cache / f"word-facts-{wordlist.COMMON}-{zipf!r}.json" if cache else None,
+                             wordlist.stamp(), key, make)
+    return languages, meant
 
 
 def export(reader: Any, lang: str, url: Callable[[str], str | None], game_names: Mapping[str, str],
-           cache: Path | None = None, key: KeyFn | None = None) -> dict[str, Any]:
+           cache: Path | None = None, key: KeyFn | None = None, segments: Path | None = None) -> dict[str, Any]:
     """The search data of ``lang`` from an opened index (:class:`kb.search.index.Reader`).
 
     ``url(entry_id)`` is the entry's page relative to the language's root (``None``: not shown);
-    ``game_names`` labels the game chips; ``cache`` is a folder for the analysed common words, ``key`` what
-    signs its file (:mod:`kb.core.cache`).
+    ``game_names`` labels the game chips; ``cache`` is a folder for the analysed common words, ``segments`` one for
+    each index segment's terms (:func:`_segments`), ``key`` what signs their files (:mod:`kb.core.cache`).
     """
     with reader.ix.searcher() as s:
         r = s.reader()
-        n = r.doc_count_all()
-        langs: Any = [] if n == 0 else r.column_reader("lang")  # an index of no entries has no columns to read
-        live = [d for d in range(n) if not r.is_deleted(d)]
+        part = _shared(reader, s, r, (cache, segments), key)
+        live, langs = part["live"], part["langs"]
         shown = [d for d in live if langs[d] == lang]
         docs = [_doc(r.stored_fields(d), lang, url) for d in shown]
         at = {doc["id"]: i for i, doc in enumerate(docs)}
         index = [at[r.stored_fields(d)["entry"]] for d in live]
-        index_langs = [LANGS.index(langs[d]) for d in live]
-        terms: dict[str, int] = {}
-        fields = [_field(s, r, field, live, terms, reader.params) for field in _FIELDS]
+        terms = {t: i for i, t in enumerate(part["terms"])}
         _passages(r, shown, docs, terms)
-        spelling = {lg: sorted((b.decode("utf-8"), r.doc_frequency(f"spell_{lg}", b.decode("utf-8")))
-                               for b in r.lexicon(f"spell_{lg}")) for lg in LANGS}
-        words, synonyms = _words(s.schema, r, terms, spelling, reader.expander.groups, reader.params, cache, key)
-        rules = {**_rules(reader, n), "thesaurus": {"weight": reader.params.thesaurus_weight, **synonyms}}
-    return {"version": FORMAT, "lang": lang, "docs": docs, "index": index, "indexLangs": index_langs, "terms": list(terms), "fields": fields,
-            "words": words, "spelling": spelling, "rules": rules, "games": dict(sorted(game_names.items()))}
+        words = {k: row if len(row) == 1 else [row[0], *(_term(t, terms) for t in row[1:])]
+                 for k, row in part["words"].items()}  # ids in key order: the order the clean export gives them
+        rules = {**_rules(reader, part["n"]), "thesaurus": {"weight": reader.params.thesaurus_weight, **part["synonyms"]}}
+    return {"version": FORMAT, "lang": lang, "docs": docs, "index": index, "indexLangs": part["index_langs"],
+            "terms": list(terms), "fields": part["fields"], "words": words, "spelling": part["spelling"], "rules": rules,
+            "games": dict(sorted(game_names.items()))}
+
+
+def _shared(reader: Any, s: Any, r: Any, folders: tuple[Path | None, Path | None], key: KeyFn | None) -> dict[str, Any]:
+    """What every language's data takes alike from the index state ``r`` reads (its live documents, the fields'
+    postings and the terms they number first, the spelling candidates, the word list with terms as text): made
+    once per state and language-independent, kept on the reader (``exported``) for the next language's export of
+    the same state (``kb build`` exports each language in turn; issue 33). Read only by :func:`export`."""
+    state = (getattr(reader, "gen", None), r.generation(), r.doc_count_all(), r.doc_count())
+    memo: dict[Any, Any] = getattr(reader, "exported", {})
+    if state in memo:
+        return memo[state]  # type: ignore[no-any-return]
+    n = r.doc_count_all()
+    langs: Any = [] if n == 0 else r.column_reader("lang")  # an index of no entries has no columns to read
+    live = [d for d in range(n) if not r.is_deleted(d)]
+    terms: dict[str, int] = {}
+    segs = _segments(reader.ix, r, folders[1], key)
+    fields = [_field(s, r, field, live, terms, reader.params, _merged(segs, field)) for field in _FIELDS]
+    spelling = {lg: [(t, df) for t, df, _ in _merged(segs, f"spell_{lg}")] for lg in LANGS}
+    words, synonyms = _words(s.schema, _lexicon(segs), spelling, reader.expander.groups, reader.params, folders[0], key)
+    part = {"n": n, "langs": [langs[d] for d in range(n)], "live": live, "index_langs": [LANGS.index(langs[d]) for d in live],
+            "terms": list(terms), "fields": fields, "spelling": spelling, "words": words, "synonyms": synonyms}
+    memo.clear()  # one state kept: the index only moves on
+    memo[state] = part
+    return part
+
+
+Segments = list[tuple[int, dict[str, list[list[Any]]]]]
+"""What :func:`_segments` gives: each segment's first document and its fields' terms."""
+
+
+def _segments(ix: Any, r: Any, folder: Path | None, key: KeyFn | None) -> Segments:
+    """Each segment of the index state ``r`` reads: its first document, and the terms of every scored field (with
+    their postings) and spelling field (:func:`kb.search.whoosh_access.segment_terms`). Kept in ``folder`` by the
+    digest of the segment's files (:func:`_kept`; a segment is never changed once written, its deletions are not in
+    it: ``live`` drops them), so the build after an edit reads only the segment the update wrote (issue 33). The
+    folder keeps the files of the state's segments only."""
+    out: Segments = []
+    keep: set[Path] = set()
+    for leaf, offset, digest in whoosh_access.segments(ix, r):
+        path = folder / f"{digest}.json" if folder and digest else None
+        keep.update([path] if path else [])
+        out.append((offset, _kept(path, str(digest), key, functools.partial(_segment_terms, leaf))))
+    if folder:
+        prune(folder, keep)
+    return out
+
+
+def _segment_terms(leaf: Any) -> dict[str, list[list[Any]]]:
+    """One segment's terms, by field (:func:`_segments`)."""
+    read = {f: whoosh_access.segment_terms(leaf, f) for f in _FIELDS}
+    read.update({f"spell_{lg}": whoosh_access.segment_terms(leaf, f"spell_{lg}", postings=False) for lg in LANGS})
+    return read
+
+
+def _lexicon(segs: Segments) -> dict[str, set[str]]:
+    """Each language's terms of the scored fields, over every segment."""
+    return {lg: {t for _, found in segs for f in ranking.FIELDS for t, *_ in found[f"{f}_{lg}"]} for lg in LANGS}
+
+
+def _merged(segs: Segments, field: str) -> list[tuple[str, int, list[tuple[int, list[Any]]]]]:
+    """``field``'s terms over every segment, in the merged lexicon's order (by text: UTF-8 keeps the code points'
+    order): each term, its document frequency over the index (deleted documents' included, as Whoosh counts them
+    until it merges), and the first document and postings of each segment holding it, in the segments' order."""
+    by_term: dict[str, list[Any]] = {}
+    for offset, found in segs:
+        for text, df, *flat in found[field]:
+            row = by_term.setdefault(text, [0, []])
+            row[0] += df
+            row[1].append((offset, flat))
+    return [(t, by_term[t][0], by_term[t][1]) for t in sorted(by_term)]
 
 
 def _passages(r: Any, docnums: list[int], docs: list[dict[str, Any]], terms: dict[str, int]) -> None:
@@ -149,20 +245,21 @@ def _doc(stored: Mapping[str, Any], lang: str, url: Callable[[str], str | None])
             "summary": " ".join((stored.get(f"summary_{lang}") or "").split())}
 
 
-def _field(s: Any, r: Any, field: str, live: list[int], terms: dict[str, int], p: ranking.Params) -> dict[str, Any]:
-    """One scored field: weight, B, average length, each live document's length and postings."""
+def _field(s: Any, r: Any, field: str, live: list[int], terms: dict[str, int], p: ranking.Params,
+           merged: list[tuple[str, int, list[tuple[int, list[Any]]]]]) -> dict[str, Any]:
+    """One scored field: weight, B, average length, each live document's length and postings (``merged``:
+    :func:`_merged`)."""
     position = {d: i for i, d in enumerate(live)}
     postings: list[list[Any]] = []
-    for btext in r.lexicon(field):
-        text = btext.decode("utf-8")
-        row: list[Any] = [terms.setdefault(text, len(terms)), r.doc_frequency(field, text)]
-        m = r.postings(field, btext)
-        while m.is_active():
-            i = position.get(m.id())
-            if i is not None:
-                weight, positions = m.weight(), m.value_as("positions")
-                row += [i, int(weight) if weight == int(weight) else weight, len(positions), *positions]
-            m.next()
+    for text, df, runs in merged:
+        row: list[Any] = [terms.setdefault(text, len(terms)), df]
+        for offset, flat in runs:
+            j = 0
+            while j < len(flat):
+                i, weight, count = position.get(offset + flat[j]), flat[j + 1], flat[j + 2]
+                if i is not None:  # a live document
+                    row += [i, int(weight) if weight == int(weight) else weight, count, *flat[j + 3:j + 3 + count]]
+                j += 3 + count
         postings.append(row)  # kept with no live document: the word still counts as found (query.score)
     name = field.rsplit("_", 1)[0]
     return {"name": field, "weight": p.field_weights[name], "b": p.bm25_b[name],
@@ -170,44 +267,50 @@ def _field(s: Any, r: Any, field: str, live: list[int], terms: dict[str, int], p
             "lengths": [r.doc_field_length(d, field, 0) for d in live], "postings": postings}
 
 
-def _words(schema: Any, r: Any, terms: dict[str, int], spelling: Mapping[str, list[tuple[str, int]]],
+def _words(schema: Any, lexicon: Mapping[str, set[str]], spelling: Mapping[str, list[tuple[str, int]]],
            groups: Any, p: ranking.Params, cache: Path | None, key: KeyFn | None) -> tuple[dict[str, list[Any]], dict[str, Any]]:
-    """The word list (:mod:`kb.search.words`): every known key with its languages, and its terms when held; and
-    :func:`_synonyms` of its keys."""
-    real = wordlist.real_words(p.real_word_zipf)
-    lexicon = {lg: {b.decode("utf-8") for f in ranking.FIELDS for b in r.lexicon(f"{f}_{lg}")} for lg in LANGS}
+    """The word list (:mod:`kb.search.words`): every known key with its languages, and its terms (as text: numbered
+    by :func:`export`) when held; and :func:`_synonyms` of its keys. What does not depend on the content comes from
+    :func:`_facts`; ``lexicon``: each language's terms of the scored fields."""
+    languages, meant = _facts(schema, p.real_word_zipf, cache, key)
     keys, analysed = _common(schema, cache, key)
     body = {lg: dict(zip(keys, analysed[lg], strict=True)) for lg in LANGS}
-    held = {k for k in keys if any(body[lg][k] in lexicon[lg] for lg in LANGS)}
+    held: set[str] = set().union(*({k for k, t in zip(keys, analysed[lg], strict=True) if t in lexicon[lg]} for lg in LANGS))
     rest = sorted(({w for lg in LANGS for w, _ in spelling[lg]} | set(wordlist.glossary_words(groups))) - held)
     for lg in LANGS:
         body[lg].update(zip(rest, _analyse_all(schema, f"body_{lg}", rest), strict=True))
     held.update(rest)
     out: dict[str, list[Any]] = {}
     for k in sorted(held):
-        row = [_languages(k, real), *(_term(body[lg][k], terms) for lg in LANGS)]
+        row: list[Any] = [languages.get(k, 0), *(body[lg][k] for lg in LANGS)]
         if any(body[lg][k] is None for lg in LANGS):  # the body analysis drops it (a stop word): the names field keeps it
-            row += [_term(_analyse_all(schema, f"names_{lg}", [k])[0], terms) for lg in LANGS]
+            row += [_analyse_all(schema, f"names_{lg}", [k])[0] for lg in LANGS]
         out[k] = row
-    for k in set().union(*real.values()) - held:  # real words the index does not hold: known, and language evidence
-        out[k] = [_languages(k, real)]
-    return dict(sorted(out.items())), _synonyms(out, body)
+    for k in languages.keys() - held:  # real words the index does not hold: known, and language evidence
+        out[k] = [languages[k]]
+    fresh = set(rest)  # the content's own words: their terms are the ones analysed here
+
+    def row_of(k: str) -> list[list[str]] | None:
+        return [_meant(k, lg, body) for lg in LANGS] if k in fresh else meant.get(k)
+    return dict(sorted(out.items())), _synonyms(out, row_of)
 
 
-def _synonyms(keys: Iterable[str], body: Mapping[str, Mapping[str, str | None]]) -> dict[str, Any]:
+def _meant(k: str, lg: str, body: Mapping[str, Mapping[str, str | None]]) -> list[str]:
+    """The rules' words key ``k`` is read as in ``lg`` (:meth:`kb.search.query.Vocabulary.synonyms`): matched by its
+    term in the language's body analysis (``body``, else analysed here)."""
+    term = body[lg][k] if k in body[lg] else next(iter(search.analyse(f"body_{lg}", k)), None)
+    return list(search.read_as(lg, term)) if term else []
+
+
+def _synonyms(keys: Iterable[str], row_of: Callable[[str], list[list[str]] | None]) -> dict[str, Any]:
     """``{"rows", "words"}``: each key of the word list that :mod:`kb.search.thesaurus` reads as rules' words → the
-    index of its row in ``rows``, a row being those words per language (:data:`LANGS` order), as
-    :meth:`kb.search.query.Vocabulary.synonyms` gives them: matched by the key's term in the language's body
-    analysis (``body``, else analysed here). Keys of one term share a row."""
-    def meant(k: str, lg: str) -> list[str]:
-        term = body[lg][k] if k in body[lg] else next(iter(search.analyse(f"body_{lg}", k)), None)
-        return list(search.read_as(lg, term)) if term else []
-
+    index of its row in ``rows``, a row being those words per language (:data:`LANGS` order, ``row_of(k)``:
+    :func:`_meant` per language). Keys of one row share it."""
     rows: dict[str, int] = {}
     words: dict[str, int] = {}
     for k in sorted(keys):
-        row = [meant(k, lg) for lg in LANGS]
-        if any(row):
+        row = row_of(k)
+        if row and any(row):
             words[k] = rows.setdefault(json.dumps(row), len(rows))
     return {"rows": [json.loads(r) for r in rows], "words": words}
 
@@ -237,6 +340,7 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "stop": sorted(STOPWORDS["es"] | STOPWORDS["en"]),
         "questionWords": sorted(p.question_words), "punctuation": ranking.PUNCTUATION.pattern,
         "coordination": p.coordination, "kindPrior": dict(p.kind_prior),
+        "general": {"words": sorted(p.general_words), "prior": dict(p.general_prior)},  # ranking.speaks_generally (issue 31)
         "exactBoost": p.exact_name_boost, "gameBoost": p.game_context_boost,
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),

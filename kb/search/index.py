@@ -299,7 +299,7 @@ class SearchIndex:
                 self._damaged(self.current, "not a link to an index generation")
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data, verdicts = _json(path)  # read once while its stamp holds (issue 31)
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
@@ -310,7 +310,7 @@ class SearchIndex:
                 return None  # an older index: rebuilt without a word
             self._damaged(path, "not a manifest")
             return None
-        if not _manifest_shape(data):
+        if not _shaped(data, verdicts, _manifest_shape):
             self._damaged(path, "wrongly shaped manifest")
             return None
         return data
@@ -526,30 +526,44 @@ def _meta_shape(data: Any) -> bool:
             and isinstance(data["game_words"], list) and isinstance(data["games"], list))
 
 
-_CHECKED: dict[str, tuple[tuple[int, int, int], Any]] = {}
-"""What :func:`_checked` read, by path: the file's (inode, time, size) and its data, or None when it was not right."""
+_READ: dict[str, tuple[tuple[int, int, int], Any, dict[Callable[[Any], bool], bool]]] = {}
+"""What :func:`_json` read, by path: the file's (inode, time, size), its data, and each shape check's verdict on it."""
+
+
+def _json(path: Path) -> tuple[Any, dict[Callable[[Any], bool], bool]]:
+    """The JSON of ``path`` and the verdicts of the shape checks run on it so far, read once while the file's inode,
+    time and size stay the same (a query process's freshness check, its reader's opening and its exit code read the
+    same generation's files: issue 31); ``OSError`` or ``ValueError`` as reading it would. A generation's files are
+    written whole before it is served, and replaced, never edited in place, so a file that changed has a new stamp
+    (a stamp under two seconds old is not trusted). The data is shared: callers only read it."""
+    st = path.stat()
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    seen = _READ.get(str(path))
+    if seen is not None and seen[0] == stamp:
+        return seen[1], seen[2]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    verdicts: dict[Callable[[Any], bool], bool] = {}
+    if len(_READ) > 32:  # a long-lived process sees many generations: keep only the recent ones
+        _READ.clear()
+    if time.time_ns() - st.st_mtime_ns > 2_000_000_000:  # as the manifest's "racy" stamps: too fresh to trust
+        _READ[str(path)] = (stamp, data, verdicts)
+    return data, verdicts
+
+
+def _shaped(data: Any, verdicts: dict[Callable[[Any], bool], bool], shape: Callable[[Any], bool]) -> bool:
+    """``shape(data)``, checked once per read of the file (:func:`_json`)."""
+    if shape not in verdicts:
+        verdicts[shape] = shape(data)
+    return verdicts[shape]
 
 
 def _checked(path: Path, shape: Callable[[Any], bool]) -> Any:
-    """The JSON of ``path`` when ``shape`` says it is right, else None; read and checked once while the file's inode,
-    time and size stay the same (a query process's freshness check and its reader's opening read the same
-    generation's files: issue 31). A generation's files are written whole before it is served, and replaced, never
-    edited in place, so a file that changed has a new stamp (a stamp under two seconds old is not trusted)."""
+    """The JSON of ``path`` (:func:`_json`) when ``shape`` says it is right, else None."""
     try:
-        st = path.stat()
-        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-        seen = _CHECKED.get(str(path))
-        if seen is not None and seen[0] == stamp:
-            return seen[1]
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data, verdicts = _json(path)
     except (OSError, ValueError):
         return None
-    kept = data if shape(data) else None
-    if len(_CHECKED) > 32:  # a long-lived process sees many generations: keep only the recent ones
-        _CHECKED.clear()
-    if time.time_ns() - st.st_mtime_ns > 2_000_000_000:  # as the manifest's "racy" stamps: too fresh to trust
-        _CHECKED[str(path)] = (stamp, kept)
-    return kept
+    return data if _shaped(data, verdicts, shape) else None
 
 
 def _prepared_ok(data: dict[str, Any], groups: int) -> bool:
@@ -585,6 +599,9 @@ class Reader:
         """True when it reads the compact store (:mod:`kb.search.compact`), not Whoosh's files."""
         self.params = params
         """The ranking's figures (:class:`kb.search.ranking.Params`): the queries' and the browser export's."""
+        self.exported: dict[Any, Any] = {}
+        """What the browser export of one language computed that every language's takes alike, by index state
+        (:func:`kb.search.export.export`): the next language's export of the same state reads it."""
         self._open()
 
     def _link(self) -> str:

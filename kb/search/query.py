@@ -538,7 +538,7 @@ def score(s: Any, slots: Sequence[Slot], factor: Any, keep: Any, p: ranking.Para
     return docs, acc[docs] * factor[docs] * coord[matched[docs]]
 
 
-def factors(st: _Stats, exact: frozenset[str], context: str | None, p: ranking.Params) -> Any:
+def factors(st: _Stats, exact: frozenset[str], context: str | None, p: ranking.Params, general: bool = False) -> Any:
     """:func:`ranking.entry_factor` of every document, as an array: the factor depends only on the kind, the game
     and whether the entry is named by the whole query, so it is computed once per such triple (the named case
     asked of a stand-in entry ``""`` listed as exact) and looked up for each document."""
@@ -546,7 +546,7 @@ def factors(st: _Stats, exact: frozenset[str], context: str | None, p: ranking.P
 
     kinds, kind_ix = st.codes["kind"]
     games, game_ix = st.codes["game"]
-    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p)
+    table = np.array([[[ranking.entry_factor(k, g, "", frozenset({""}) if is_named else frozenset(), context, p, general)
                         for is_named in (False, True)] for g in games] for k in kinds])
     exact_ix = np.zeros(st.n, dtype=np.int64)
     for e in exact:
@@ -612,10 +612,12 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         vocab = st.words(expand, p, meta.lists)
         fixed = corrections(s, words, lang, p, vocab)
         said = [fixed.get(w, w) for w in words]
-        named = frozenset() if game else ranking.named_games(said, meta.context, meta.game_words)  # "malifux": its correction
-        context = None if game else ranking.game_context(said, meta.context, named)
+        named, general, context = _games(said, game, meta, p)
         exact = frozenset(e for key in ranking.name_keys(" ".join(said), meta.game_words) for e in meta.names.get(key, ()))
-        factor = ops.factors(st, exact, context, p)
+        factor = ops.factors(st, exact, context, p, general)
+        searched = ranking.searched_words(words, said, meta.context, meta.game_words, named,
+                                          p.general_words if general else frozenset())
+        words, said = [words[i] for i in searched], [said[i] for i in searched]  # the words naming the games are not searched
         slots = plan(words, fixed, expand.alternatives(" ".join(ranking.query_tokens(text))), p, vocab)  # names keep their "de"
         for keep in ops.filters(st, game, kind, named):  # the games named, then (nothing of theirs matched) every game
             docs, values = ops.score(s, slots, factor, keep, p)
@@ -639,6 +641,18 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         if type(exc).__module__.startswith("whoosh") or isinstance(exc, (OSError, EOFError, ValueError, KeyError)):
             raise SearchError(f"{type(exc).__name__}: {exc}") from exc
         raise
+
+
+def _games(said: Sequence[str], game: str | None, meta: Meta, p: ranking.Params) -> tuple[frozenset[str], bool, str | None]:
+    """What the query's words (``said``: as corrected, "malifux" read as "malifaux") say of the games, with no ``game``
+    filter: the games it names (:func:`ranking.named_games`), whether it speaks of games in general
+    (:func:`ranking.speaks_generally`, "... en los juegos": only when it names none) and its game context
+    (:func:`ranking.game_context`, none for a general query)."""
+    if game:
+        return frozenset(), False, None
+    named = ranking.named_games(said, meta.context, meta.game_words)
+    general = not named and ranking.speaks_generally(said, p.general_words)
+    return named, general, None if general else ranking.game_context(said, meta.context, named)
 
 
 _NO_POSITIONS: frozenset[int] = frozenset()

@@ -77,7 +77,7 @@ from kb.core.terms import STOPWORDS, fold
 
 __all__ = [
     "TOKEN", "FIELDS", "Params", "DEFAULTS", "QUESTION_WORDS", "PUNCTUATION", "query_tokens", "query_words", "name_key", "name_keys",
-    "entry_factor", "best_passage", "word_pairs", "proximity_factor", "context_table", "game_context", "named_games", "query_language", "max_distance",
+    "entry_factor", "speaks_generally", "searched_words", "GENERAL_WORDS", "best_passage", "word_pairs", "proximity_factor", "context_table", "game_context", "named_games", "query_language", "max_distance",
     "edit_distance", "rank_corrections",
 ]
 
@@ -101,6 +101,10 @@ QUESTION_WORDS = frozenset(
 ... work"): dropped. Issue 31 added the verbs of asking how a rule works ("hace", "funciona", "happen", "work"), chosen on
 the tuning parts (fresh situations 0.909 → 0.932; no other figure moved)."""
 
+GENERAL_WORDS = frozenset("juegos games general generales".split())
+"""Words of a query that speak of games in general ("puntos de acción en los juegos", "initiative in general"): the
+question is about the idea every game shares (a concept), not one game's rule (:func:`speaks_generally`)."""
+
 
 def _table(values: Mapping[str, float]) -> Any:
     return field(default_factory=lambda: MappingProxyType(dict(values)))
@@ -122,6 +126,12 @@ class Params:
     kind_prior: Mapping[str, float] = _table({"term": 0.25, "concept": 0.2})
     """Weight of an entry by kind (others 1.0): a glossary entry that merely names a noun of the
     question ranks below the rule that answers it."""
+    general_prior: Mapping[str, float] = _table({"term": 0.25, "concept": 3.0})
+    """The kind prior of a query that speaks of games in general (:func:`speaks_generally`): then the concept, the idea
+    every game shares, is the answer, and weighs as if the query were its name (:attr:`exact_name_boost`; issue 31:
+    cross-game questions; on the fresh tuning part 1.6 gave 0.911, 2.5–4 gave 0.915)."""
+    general_words: frozenset[str] = GENERAL_WORDS
+    """Words that make a query speak of games in general (:func:`speaks_generally`)."""
     exact_name_boost: float = 3.0
     """Weight of an entry when the whole query is one of its names (title, players' name, glossary
     form, abbreviation): then the term wins. Replaces the kind prior."""
@@ -224,13 +234,16 @@ def name_keys(text: str, game_words: frozenset[str] = frozenset()) -> list[str]:
     return [key, bare] if bare and bare != key else [key]
 
 
-def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None, p: Params) -> float:
+def entry_factor(kind: str, game: str, entry: str, exact: frozenset[str], context: str | None, p: Params,
+                 general: bool = False) -> float:
     """The multiplier of every score of ``entry``'s documents for one query.
 
     ``exact``: entries one of whose names is the whole query; ``context``: the game the query's own
-    words point to (``None`` when a game filter is set or the words point nowhere).
+    words point to (``None`` when a game filter is set or the words point nowhere); ``general``: the query speaks
+    of games in general (:func:`speaks_generally`: the kind prior is :attr:`Params.general_prior`).
     """
-    factor = p.exact_name_boost if entry in exact else p.kind_prior.get(kind, 1.0)
+    prior = p.general_prior if general else p.kind_prior
+    factor = p.exact_name_boost if entry in exact else prior.get(kind, 1.0)
     if context is not None and game == context:
         factor *= p.game_context_boost
     return factor
@@ -282,6 +295,26 @@ def named_games(words: Sequence[str], table: Mapping[str, str], game_words: froz
     return frozenset(table[w] for w in (fold(word) for word in words) if w in game_words and w in table)
 
 
+def speaks_generally(words: Sequence[str], general_words: frozenset[str]) -> bool:
+    """True when one of the query's words speaks of games in general (:attr:`Params.general_words`: "juegos", "games",
+    "general"). With no game filter and no game named, such a query has no game context, its concepts weigh
+    :attr:`Params.general_prior`, and those words are not searched (:func:`searched_words`)."""
+    return any(fold(w) in general_words for w in words)
+
+
+def searched_words(words: Sequence[str], said: Sequence[str], table: Mapping[str, str], game_words: frozenset[str],
+                   named: frozenset[str], general: frozenset[str]) -> list[int]:
+    """The positions of the query's words that are searched: all but those that only say which games the query is
+    about — a word of a game's name that named a game (``named``, :func:`named_games`: it filters already), and, for
+    a query that speaks generally, its ``general`` words — unless nothing else is left. ``said``: the words as
+    corrected (what named the games)."""
+    def about(w: str) -> bool:
+        return (w in game_words and table.get(w) in named) or w in general
+
+    kept = [i for i, w in enumerate(said) if not about(fold(w))]
+    return kept if kept else list(range(len(words)))
+
+
 def game_context(words: Sequence[str], table: Mapping[str, str], named: frozenset[str] = frozenset()) -> str | None:
     """The game the query names when it names one (:func:`named_games`), else the game most of the query's words
     point to (a word, or it without a final ``s``/``es``), when one leads."""
@@ -329,11 +362,28 @@ def max_distance(word: str, short_word: int) -> int:
 
 def edit_distance(a: str, b: str, limit: int | None = None) -> int:
     """Levenshtein distance with adjacent transpositions (optimal string alignment: ``ventja``/``ventaja`` 1,
-    ``dispraar``/``disparar`` 1), by RapidFuzz (imported on the first correction: most queries have none); beyond
-    ``limit`` it returns ``limit + 1``."""
-    from rapidfuzz.distance import OSA
-
-    return OSA.distance(a, b, score_cutoff=limit)
+    ``dispraar``/``disparar`` 1); beyond ``limit`` it returns ``limit + 1``. Plain Python, row by row, giving up
+    as soon as a whole row exceeds ``limit``: a query corrects a few words against some tens of short candidates,
+    which costs less than importing RapidFuzz (about 8 ms a process); RapidFuzz's ``OSA.distance(a, b,
+    score_cutoff=limit)`` gives the same figures (``tests/test_search.py::test_edit_distance_is_rapidfuzzs_osa``)."""
+    if a == b:
+        return 0
+    if limit is not None and abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            d = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                d = min(d, before[j - 2] + 1)
+            row.append(d)
+        if limit is not None and min(row) > limit:
+            return limit + 1
+        before, prev = prev, row
+    d = prev[-1]
+    return d if limit is None or d <= limit else limit + 1
 
 
 def rank_corrections(word: str, candidates: Mapping[str, int], short_word: int) -> list[str]:

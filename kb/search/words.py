@@ -34,7 +34,7 @@ from typing import Iterable, Mapping, Sequence
 from kb.core.model import LANGS
 from kb.core.terms import fold
 
-__all__ = ["COMMON", "KEY", "key", "common_words", "real_words", "glossary_words", "Lists", "write_lists"]
+__all__ = ["COMMON", "KEY", "key", "common_words", "real_words", "glossary_words", "Lists", "write_lists", "stamp"]
 
 COMMON = 100000
 """How many of each language's most common words (``wordfreq``) the list draws on."""
@@ -100,8 +100,8 @@ class Lists:
                 with open(self.path, "rb") as fh:  # type: ignore[arg-type]
                     head = fh.readline().decode("utf-8").rstrip("\n")
                     rest = fh.read()
-                name, floor, common, stamp = head.split("\t")
-                if name == _HEADER and int(common) == COMMON and stamp == _stamp() and rest.endswith(b"\n"):
+                name, floor, common, head_stamp = head.split("\t")
+                if name == _HEADER and int(common) == COMMON and head_stamp == stamp() and rest.endswith(b"\n"):
                     self._text, self.floor = rest, float(floor)
             except (OSError, ValueError):
                 pass
@@ -141,7 +141,7 @@ class Lists:
         return [lg for lg, z in zip(LANGS, row or (), strict=False) if z and float(z) >= zipf]
 
 
-def _stamp() -> str:
+def stamp() -> str:
     """Sizes and times of ``wordfreq``'s lists of our languages, found without importing it: a new ``wordfreq`` makes
     a file of :func:`write_lists` stale."""
     from importlib.util import find_spec
@@ -172,7 +172,7 @@ def _lists_file(floor: float) -> bytes:
     keys = sorted({k for lg in LANGS for k, z in zipfs[lg].items() if z >= floor}.union(*common.values()))
     rows = ["\t".join([k, *(f"{z:.2f}" if (z := zipfs[lg].get(k, -1.0)) >= floor else "" for lg in LANGS),
                         "1" if any(k in common[lg] for lg in LANGS) else ""]) for k in keys]
-    return "\n".join([f"{_HEADER}\t{floor!r}\t{COMMON}\t{_stamp()}", *rows, ""]).encode()
+    return "\n".join([f"{_HEADER}\t{floor!r}\t{COMMON}\t{stamp()}", *rows, ""]).encode()
 
 
 def glossary_words(groups: Iterable[Sequence[str]]) -> frozenset[str]:

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 from kb.core.locale import decimal_mark, pgettext
 from kb.site.calc_runtime import FOLDER as RUNTIME
 
-__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette"]
+__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
 
 MANIFEST = "manifest.webmanifest"
 ICONS = (192, 512)
@@ -163,27 +163,64 @@ _SCRIPT_SRC = re.compile(r"<script\b[^>]*\bsrc=[^>]*>")
 
 
 def defer_theme_bundle(block: str) -> str:
-    """The theme's ``scripts`` block with Material's bundle ``defer``red, as ours are (kb/mkdocs_defaults.py): a
-    parser-blocking script at the end of ``<body>`` made Lighthouse count the bundle as render-blocking, 0.7 s of
-    simulated first paint on the home page, in one run in two (issue 29). Deferred scripts run in document order once
-    the page is parsed, so the bundle still runs before ours; left as it is when a script after it is neither
-    ``defer`` nor ``async`` (a pack's own, which may need the theme when it runs). The bundle goes after
-    ``kb-search.js`` (which uses nothing of the theme's): the search box answers without waiting for the theme's
-    script to run, 0.3-0.5 s at 4x CPU (issue 29); the other scripts still run after the bundle, in their order."""
+    """The theme's ``scripts`` block with Material's bundle ``defer``red: a parser-blocking script at the end of
+    ``<body>`` made Lighthouse count the bundle as render-blocking, 0.7 s of simulated first paint on the home page,
+    in one run in two (issue 29). Deferred scripts run in document order once the page is parsed, so the bundle still
+    runs before the theme's ``DOMContentLoaded``; left as it is when a script after it is neither ``defer`` nor
+    ``async`` (a pack's own, which may need the theme when it runs). Ours are not in the block: the page's loader
+    adds them once the page has loaded (:func:`script_loader`)."""
     match = _BUNDLE.search(block)
     if not match:
         return block
     after = _SCRIPT_SRC.findall(block[match.end():])
     if any(" defer" not in tag and " async" not in tag for tag in after):
         return block
-    end = block.index("</script>", match.end()) + len("</script>")
-    rest = block[:match.start()] + block[end:]
-    search = _SEARCH.search(rest)  # the search box first: it needs nothing of the theme's
-    at = search.end() if search and search.start() >= match.start() else match.start()
-    return rest[:at] + match.group(1) + " defer></script>" + rest[at:]
+    return block[:match.end() - 1] + " defer>" + block[match.end():]
 
 
-_SEARCH = re.compile(r'<script src="[^"]*kb-search\.js" defer></script>')
+_LOADER = "".join(line.strip() for line in """(function (urls) {
+  var early = window.kbEarly = [], started = false, held = false;
+  function keep(ev) {
+    if (window.kbEarly !== early) return;
+    var t = ev.target, field = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+    held = held || (!field && !(ev.ctrlKey || ev.metaKey || ev.altKey) && /^[/sS]$/.test(ev.key));
+    if (held) { ev.preventDefault(); ev.stopPropagation(); }
+    early.push(ev);
+    start();
+  }
+  function start() {
+    if (started) return;
+    started = true;
+    urls.forEach(function (url, i) {
+      var tag = document.createElement("script");
+      tag.src = url;
+      tag.async = false;
+      if (i === urls.length - 1) tag.onload = tag.onerror = function () { document.removeEventListener("keydown", keep, true); };
+      document.body.appendChild(tag);
+    });
+  }
+  document.addEventListener("keydown", keep, true);
+  document.addEventListener("pointerdown", start, { capture: true, once: true, passive: true });
+  if (document.readyState === "complete") start();
+  else window.addEventListener("load", start, { once: true });
+})(__URLS__);""".splitlines())
+
+
+def script_loader(urls: list[str]) -> str:
+    """The one inline ``<script>`` that loads our scripts (``urls``, relative to the page, in that order) once the
+    page has loaded, or at once on the reader's first key or pointer: none of them is needed for the first paint, and
+    Lighthouse's simulated LCP counted every script requested before it (80 KB of ours on slow 4G, about 1 s on the
+    home page and the glossary; issue 29, docs/site.md). Added scripts with ``async = false`` run in the order they
+    were added, so each still finds the ones before it (the engine before the search box). The keys pressed before
+    ``kb-search.js`` ran are kept in ``window.kbEarly`` until it takes them (it sets ``window.kbEarly`` to ``null``,
+    and the loader lets the next keys by) and replays them, so "/" or "s" and what is typed after it are not lost;
+    from a key that opens search (the keys of ``kb-search.js``'s ``opens``) until then they go no further, or the
+    theme's shortcuts would act on a query's letters ("p", "n": the previous and next page). Once the last script has
+    loaded the loader stops listening. ``urls`` are the plugin's own (its list of scripts), never content's; written
+    as JSON with no ``<`` left to end the script."""
+    data = json.dumps(urls, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return "<script>" + _LOADER.replace("__URLS__", data) + "</script>"
+
 
 _PALETTE_FORM = '<form class="md-header__option" data-md-component="palette">'
 

@@ -5,7 +5,8 @@ hash), the engine's code and a few named inputs (the language, the git commit th
 Pyodide is installed). :func:`kept` reuses what an earlier command made from exactly those inputs, from
 ``<cache>/site/<root hash>/<name>-<key>.json`` (:mod:`kb.core.cache`: signed JSON, written atomically), and makes it
 otherwise; a new value replaces the older files of its name, so one state per name is kept. Nothing is written when
-the value was found: a warm build rewrites no cache.
+the value was found: a warm build rewrites no cache. :func:`previous` reads that one state whatever its key: the pages
+made after an edit take from it those the edit cannot have changed (:func:`kb.site.pages.unchanged_pages`).
 
 :func:`runtime_key` names the inputs of the calculators' Pyodide runtime (:mod:`kb.site.calc_runtime`), which are
 outside the content: the installed Pyodide's files (path, size, modification time), Babel's version, the engine's
@@ -24,7 +25,7 @@ from kb.core import cache
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["AREA", "kept", "cached", "content_key", "runtime_key"]
+__all__ = ["AREA", "kept", "cached", "previous", "content_key", "runtime_key"]
 
 AREA = "site"
 """The cache area (:func:`kb.core.cache.cache_dir`) of the kept outputs."""
@@ -64,6 +65,23 @@ def cached(kb: "Linked", name: str, key: str, shape: Callable[[Any], bool], type
     """What :func:`kept` wrote for ``name`` and ``key`` (of the ``shape`` written), or ``None``."""
     found = cache.load(cache.cache_dir(kb.root, AREA, kb.cache_base) / f"{name}-{key}.json", types, kb.cache_key)
     return found if found is not None and shape(found) else None
+
+
+def previous(kb: "Linked", name: str, shape: Callable[[Any], bool], types: tuple[type, ...] = ()) -> Any:
+    """What :func:`kept` last wrote for ``name``, whatever its key (of the ``shape`` written, by this engine), or
+    ``None``: the state an earlier command made, from which the caller takes what it can tell is still the same
+    (``kb build`` after an edit: :func:`kb.site.pages.unchanged_pages`)."""
+    folder = cache.cache_dir(kb.root, AREA, kb.cache_base)
+    try:
+        paths = sorted(folder.glob(f"{name}-*.json"))
+    except OSError:
+        return None
+    for path in paths:
+        if path.name[len(name) + 1:-len(".json")].isalnum():  # this name's, not a longer name's
+            found = cache.load(path, types, kb.cache_key)
+            if found is not None and shape(found):
+                return found
+    return None
 
 
 def runtime_key(folder: Path | None, content: Path) -> str:

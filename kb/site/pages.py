@@ -6,7 +6,9 @@ interface strings come from the gettext catalogs (:mod:`kb.core.locale`).
 
 from __future__ import annotations
 
+import hashlib
 import html
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from kb.core.locale import decimal_mark, ngettext, pgettext
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
     from kb.site.render import LinkTo
 
-__all__ = ["KIND_ORDER", "all_pages", "build_site", "navigation", "main_sequence", "unchanged_pages"]
+__all__ = ["KIND_ORDER", "Basis", "all_pages", "basis", "build_site", "navigation", "main_sequence", "unchanged_pages"]
 
 KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
 """The order of a game's sections."""
@@ -342,50 +344,85 @@ def _menu_groups(items: list[NavNode]) -> tuple[NavNode, ...]:
     return tuple(items)
 
 
+@dataclass(frozen=True)
+class Basis:
+    """What :func:`unchanged_pages` reads of the content a site was made from: kept with the site, so that a later
+    command (``kb build`` after an edit) can tell which of its pages the edit cannot have changed (issue 33)."""
+
+    digests: dict[str, str]
+    """Every content file's hash, by its path relative to the content folder."""
+    games: tuple[str, ...]
+    """The games."""
+    links: tuple[tuple[str, str], ...]
+    """Every link between entries: (source, target) ids."""
+    pages: dict[str, tuple[str, str]]
+    """Each entry's game and page path, by its id."""
+    said: dict[str, str]
+    """Per game, a hash of what its entries' worked examples gave (each one's status, error, details)."""
+    head: str = ""
+    """The git commit the content was at (the translations' status reads its history)."""
+
+
+def basis(kb: "Linked", results: Mapping[str, Mapping[str, ExampleResult]], head: str = "") -> Basis:
+    """The :class:`Basis` of a site made from ``kb`` with the worked examples' ``results`` (by entry) at ``head``."""
+    rows: dict[str, list[str]] = {}
+    for entry_id, by_example in sorted(results.items()):
+        game = kb.entries[entry_id].game if entry_id in kb.entries else ""
+        rows.setdefault(game, []).extend(repr((entry_id, r.example.id, r.status, r.error, r.details, r.mismatches))
+                                         for _, r in sorted(by_example.items()))
+    return Basis(dict(kb.digests), tuple(sorted(kb.games)), tuple((lk.source, lk.target) for lk in kb.graph.links),
+                 {i: (e.game, entry_path(e)) for i, e in kb.entries.items()},
+                 {g: hashlib.sha256("\n".join(r).encode()).hexdigest()[:16] for g, r in rows.items()}, head)
+
+
 def build_site(kb: "Linked", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
-               lang: str, before: tuple[Site, "Linked"] | None = None) -> Site:
+               lang: str, before: tuple[Site, Basis] | None = None, head: str = "") -> Site:
     """Every page of the site in ``lang``, and its navigation.
 
-    ``before``: this language's site as it was made from an earlier state of the same content (the live preview,
-    ``mkdocs serve --dirty``). Pages that cannot differ are taken from it instead of being made again (see
-    :func:`unchanged_pages`); the result is the same as without it.
+    ``before``: this language's site as it was made from an earlier state of the same content, and that state's
+    :class:`Basis` (the live preview, ``mkdocs serve --dirty``; ``kb build`` after an edit). Pages that cannot differ
+    are taken from it instead of being made again (see :func:`unchanged_pages`); the result is the same as without
+    it. ``head``: the git commit the content is at.
     """
     by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
     ctx = SiteContext(kb, by_entry, lang)
     nav = navigation(ctx)
-    kept = unchanged_pages(before[0], before[1], kb) if before is not None and before[0].nav == nav else {}
+    kept = (unchanged_pages(before[0], before[1], basis(kb, by_entry, head))
+            if before is not None and before[0].nav == nav and before[0].lang == lang else {})
     return Site(lang, tuple(all_pages(ctx, kept)), nav)
 
 
-def unchanged_pages(site: Site, old: "Linked", kb: "Linked") -> dict[str, SitePage]:
-    """The pages of ``site`` (made from ``old``, with the menu ``kb`` has) that ``kb`` would make the same.
+def unchanged_pages(site: Site, old: Basis, new: Basis) -> dict[str, SitePage]:
+    """The pages of ``site`` (made from the content ``old`` describes, with the menu the new content has) that the
+    content ``new`` describes would make the same.
 
-    A game's pages read only its own folder's files (entries, ``game.yaml``, ``mechanics.py``), the titles of the
-    entries they link to or are linked from (the menu holds every title, so those are the same) and those
-    entries' links: so when every file that changed is in a game's folder, the pages of the other games are kept,
-    except the pages of entries linked to or from a changed game's entries, before or after the change. The
-    pages outside the games (home, concept map, translators) are always made again. A change elsewhere (the shared
-    concepts, a file outside a game) keeps nothing.
+    A game's pages read only its own folder's files (entries, ``game.yaml``, ``mechanics.py``), what its worked
+    examples gave, the titles of the entries they link to or are linked from (the menu holds every title, so those
+    are the same) and those entries' links: so when every file that changed is in a game's folder, the pages of the
+    other games are kept, except the pages of entries linked to or from a changed game's entries, before or after
+    the change. A game whose examples gave something else (a timeout under load) counts as changed. The pages
+    outside the games (home, concept map, translators) are always made again. A change elsewhere (the shared
+    concepts, a file outside a game) or of the git commit (the translations' status) keeps nothing.
     """
-    games = _changed_games(old, kb)
-    if games is None:
+    games = _changed_games(old, new)
+    if games is None or old.head != new.head:
         return {}
-    again = _linked_pages(old, games) | _linked_pages(kb, games)
+    games |= {g for g in set(old.said) | set(new.said) if old.said.get(g) != new.said.get(g)}
+    again = _linked_pages(old, games) | _linked_pages(new, games)
     return {p.path: p for p in site.pages
-            if p.path.partition("/")[0] in set(kb.games) - games and p.path not in again}
+            if p.path.partition("/")[0] in set(new.games) - games and p.path not in again}
 
 
-def _changed_games(old: "Linked", kb: "Linked") -> set[str] | None:
-    """The games whose folders hold a file that changed between ``old`` and ``kb``; None when a file outside
+def _changed_games(old: Basis, new: Basis) -> set[str] | None:
+    """The games whose folders hold a file that changed between ``old`` and ``new``; None when a file outside
     the games' folders changed."""
-    changed = {f for f in set(old.digests) | set(kb.digests) if old.digests.get(f) != kb.digests.get(f)}
+    changed = {f for f in set(old.digests) | set(new.digests) if old.digests.get(f) != new.digests.get(f)}
     games = {f.partition("/")[0] for f in changed if "/" in f}
-    return games if games <= set(kb.games) and all("/" in f for f in changed) else None
+    return games if games <= set(new.games) and all("/" in f for f in changed) else None
 
 
-def _linked_pages(kb: "Linked", games: set[str]) -> set[str]:
-    """The pages of the entries of ``kb`` that link to or are linked from an entry of ``games``."""
-    game = {i: e.game for i, e in kb.entries.items()}
-    ends = {end for link in kb.graph.links for end, other in ((link.source, link.target), (link.target, link.source))
-            if game.get(other) in games}
-    return {entry_path(kb.entries[i]) for i in ends if i in kb.entries}
+def _linked_pages(content: Basis, games: set[str]) -> set[str]:
+    """The pages of the entries that link to or are linked from an entry of ``games``."""
+    game = {i: g for i, (g, _) in content.pages.items()}
+    ends = {end for link in content.links for end, other in (link, link[::-1]) if game.get(other) in games}
+    return {content.pages[i][1] for i in ends if i in content.pages}

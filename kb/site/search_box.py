@@ -15,10 +15,11 @@ import hashlib
 import html
 import json
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kb.core.cache import shared_cache_dir
+from kb.core.cache import cache_dir, shared_cache_dir
 from kb.core.model import KINDS, LANGS
 from kb.core.terms import fold, tokens
 from kb.search.export import export, to_script
@@ -71,6 +72,17 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
+def _entry_size(key: str, row: list[Any]) -> int:
+    """``_size(key) + _size(row)`` for a words entry, counted without encoding it when it is the usual one (a key of
+    word characters, a row of whole numbers and nulls: nothing JSON escapes), the same bytes as :func:`_size`."""
+    if row and _PLAIN_KEY.fullmatch(key) and all(x is None or type(x) is int for x in row):
+        return len(key.encode()) + 2 + 1 + len(row) + sum(4 if x is None else len(str(x)) for x in row)
+    return _size(key) + _size(row)
+
+
+_PLAIN_KEY = re.compile(r"\w+")
+
+
 def _summary_terms(summary: str, data: dict[str, Any]) -> list[int | None]:
     """The term (body analysis, the data's language) of each word of ``summary``, in order, as the word list
     gives it: what marking a result's line reads, so that it needs no part of the word list."""
@@ -112,7 +124,7 @@ def _word_parts(words: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
             out.append({})
             size = 0
         out[-1][key] = words[key]
-        size += _size(key) + _size(words[key]) + 2
+        size += _entry_size(key, words[key]) + 2
     return firsts, out
 
 
@@ -130,7 +142,7 @@ def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     """Export the engine's search for ``lang``, with URLs relative to the language's root and the dialog's words."""
     games = {"common": SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
     data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base),
-                  key=kb.cache_key)
+                  key=kb.cache_key, segments=cache_dir(kb.root, "search-segments", kb.cache_base))
     data["labels"] = SEARCH_LABELS[lang]
     data["kinds"] = kind_words(lang)
     scripts = {data_name(lang, name): to_script(lang, part, name) for name, part in split(data).items()}

@@ -79,6 +79,14 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     (R, "    thesaurus_weight: float = 0.7\n", "    thesaurus_weight: float = 0.0\n", "no thesaurus"),
     (Q, "clauses.setdefault((f\"{name}_{lang}\", term), p.thesaurus_weight * p.field_weights[name])",
      "clauses.setdefault((f\"{name}_{lang}\", term), p.field_weights[name])", "the rules' words weigh as the player's"),
+    (R, 'GENERAL_WORDS = frozenset("juegos games general generales".split())', "GENERAL_WORDS: frozenset[str] = frozenset()",
+     "no query speaks of games in general"),
+    (R, '    general_prior: Mapping[str, float] = _table({"term": 0.25, "concept": 3.0})',
+     '    general_prior: Mapping[str, float] = _table({"term": 0.25, "concept": 0.2})', "a general query keeps the kind prior"),
+    (R, "    return kept if kept else list(range(len(words)))", "    return list(range(len(words)))",
+     "the words naming the games are searched"),
+    (Q, "    return named, general, None if general else ranking.game_context(said, meta.context, named)",
+     "    return named, general, ranking.game_context(said, meta.context, named)", "a general query keeps its game context"),
 ]
 
 

@@ -82,6 +82,7 @@
     this.questionWords = new Set(rules.questionWords);
     this.stop = new Set(rules.stop);
     this.gameWords = new Set(rules.gameWords);
+    this.generalWords = new Set(rules.general.words);
     this.names = new Map(Object.entries(rules.names));
     this.context = new Map(Object.entries(rules.context));
     this._expander(rules.alternatives);
@@ -393,9 +394,20 @@
     var fixed = this.correct(ws);
     var said = ws.map(function (w) { return fixed[w] || w; });
     var named = options.game ? new Set() : this.namedGames(said);
-    var context = options.game ? null : this.gameContext(said, named);
+    var general = !options.game && !named.size && said.some(function (w) { return self.generalWords.has(fold(w)); });
+    var context = options.game || general ? null : this.gameContext(said, named);  /* ranking.speaks_generally: no game context */
     var key = this.nameKey(said.join(" ")), bare = key.split(" ").filter(function (w) { return !self.gameWords.has(w); }).join(" ");
     var exact = new Set((this.names.get(key) || []).concat(bare && bare !== key ? (this.names.get(bare) || []) : []));
+    var searched = [];  /* ranking.searched_words: the words that name the games are not searched, unless nothing else is left */
+    said.forEach(function (w, i) {
+      var f = fold(w);
+      if (!((self.gameWords.has(f) && self.context.has(f) && named.has(self.context.get(f))) || (general && self.generalWords.has(f)))) searched.push(i);
+    });
+    if (searched.length) {
+      ws = searched.map(function (i) { return ws[i]; });
+      said = searched.map(function (i) { return said[i]; });
+    }
+    var prior = general ? rules.general.prior : rules.kindPrior;
     var slots = this.plan(ws, fixed, this.alternatives(typed.join(" ")));
     var only = named.size ? function (doc) { return (!allow || allow(doc)) && named.has(entryOf(doc).game); } : null;
     var run = this.score(slots, only || allow);  /* the games the query names act as a filter, unless nothing of theirs matches */
@@ -410,7 +422,7 @@
     var scored = [];
     run.acc.forEach(function (a, doc) {
       var d = entryOf(doc);
-      var f = exact.has(d.id) ? rules.exactBoost : (Object.prototype.hasOwnProperty.call(rules.kindPrior, d.kind) ? rules.kindPrior[d.kind] : 1);
+      var f = exact.has(d.id) ? rules.exactBoost : (Object.prototype.hasOwnProperty.call(prior, d.kind) ? prior[d.kind] : 1);
       if (context !== null && d.game === context) f *= rules.gameBoost;
       scored.push([doc, a[0] * f * coord[a[1]]]);
     });

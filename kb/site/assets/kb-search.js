@@ -6,8 +6,9 @@
  * need (the engine names them in engine.missing; the query runs again once they are in). Each text is
  * kept in sessionStorage under the version, so the other pages of a visit parse it again instead of
  * loading it. The head is loaded when search is first opened (or its button hovered, focused or
- * touched), never with the page. Opened by the header button, "/" and "s"; Esc closes; arrows move
- * through the results; Enter opens the selected one (the first by default).
+ * touched), never with the page. Opened by the header button, "/" and "s" (pressed before this script came, they
+ * are replayed: replay()); Esc closes; arrows move through the results; Enter opens the selected one (the first by
+ * default).
  * Nothing from the data becomes markup: every string goes in through textContent.
  */
 (function () {
@@ -382,14 +383,29 @@
     return target.isContentEditable || tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT";
   }
 
+  function opens(ev) {  /* "/" or "s", outside a field (the page's loader holds back the keys after the same ones) */
+    return !(ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) && (ev.key === "/" || ev.key === "s" || ev.key === "S");
+  }
+
   document.addEventListener("keydown", function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return;
-    if (ev.key === "/" || ev.key === "s" || ev.key === "S") {
-      ev.preventDefault();
-      ev.stopPropagation();
-      open();
-    }
+    if (!opens(ev)) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    open();
   }, true);
+
+  /* The keys pressed before this script ran, which the page's loader kept (window.kbEarly, kb.site.app.script_loader:
+   * our scripts come once the page has loaded): the first that opens search opens it, the characters typed after it
+   * go into the box and Escape closes it, so a reader quicker than the scripts loses nothing. */
+  function replay(keys) {
+    var typed = false;
+    keys.forEach(function (ev) {
+      if (!ui || ui.root.hidden) { if (opens(ev)) open(); }
+      else if (ev.key === "Escape") close();
+      else if (ev.key.length === 1 && !(ev.ctrlKey || ev.metaKey || ev.altKey)) { ui.input.value += ev.key; typed = true; }
+    });
+    if (typed) ui.input.dispatchEvent(new Event("input"));
+  }
 
   function button() {
     var header = document.querySelector(".md-header__inner");
@@ -427,5 +443,8 @@
   if (document.readyState === "complete") warm();
   else window.addEventListener("load", warm, { once: true });
 
+  var early = window.kbEarly || [];
+  window.kbEarly = null;  /* taken: the loader lets the next keys go by */
+  replay(early);
   window.kbSearch = { open: open, close: close, load: load, state: state };
 })();
