@@ -639,6 +639,13 @@ def test_the_search_dialog_is_a_modal(page, base: str) -> None:
     page.keyboard.press("Escape")  # from wherever the focus is inside it
     expect(page.locator(".kb-search")).to_be_hidden()
     expect(opener).to_be_focused()  # focus restored
+    page.locator("h1").first.click()  # focus on no control: opened by its key from the page itself
+    page.keyboard.press("/")
+    expect(box).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(opener).to_be_focused()  # not <body>: the search button that the key stood for
+    page.keyboard.press("s")  # and the key opens it again at once
+    expect(box).to_be_focused()
 
 
 def test_following_a_referenced_by_link(page, base: str) -> None:

@@ -135,6 +135,12 @@ def _at(pg, seq: str) -> tuple[str | None, str]:
     return box.get_attribute("data-kb-stepper-at"), box.locator(".kb-stepper__status").text_content() or ""
 
 
+def _ready(pg, seq: str) -> None:
+    """Wait for the stepper of ``seq`` to be set up: kb-stepper.js comes once the page has loaded (the page's loader,
+    kb.site.app.script_loader), so a test that reads or swipes right after ``goto`` must wait for it."""
+    pg.locator(f'[data-kb-stepper="{seq}"].kb-stepper--on').wait_for(state="attached")
+
+
 def _check(pg, seq: str, want: tuple[str, str | None], index: int, count: int, words: dict) -> None:
     at, status = _at(pg, seq)
     assert at == want[0], (seq, at, want)
@@ -205,12 +211,14 @@ def test_a_swipe_moves_the_stepper_and_a_step_link_opens_at_its_step(phone, base
     entry = kb.get("warlords-of-terra.turn-phases")
     want = _expected(entry)
     phone.goto(f"{base}/es/warlords-of-terra/turn-phases.html")
+    _ready(phone, entry.id)
     panel = '[data-kb-stepper="warlords-of-terra.turn-phases"] .kb-stepper__panel'
     _swipe(phone, panel, -150)
     assert _at(phone, entry.id)[0] == want[1][0]
     _swipe(phone, panel, 150)
     assert _at(phone, entry.id)[0] == want[0][0]
     phone.goto(f"{base}/en/warlords-of-terra/turn-phases.html#step-divert")
+    _ready(phone, entry.id)
     at, status = _at(phone, entry.id)
     assert at == "divert" and "Step 3.2" in status
 

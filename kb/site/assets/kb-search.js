@@ -226,11 +226,15 @@
 
   function close() {
     if (!ui) return;
+    var inside = ui.root.contains(document.activeElement);
     ui.root.hidden = true;
     document.documentElement.classList.remove("kb-search--open");
-    var back = opener && document.contains(opener) ? opener : document.querySelector(".kb-search__open");
+    /* focus goes back where it was; opened by a key from the page itself (no element had focus), to the search button */
+    var back = opener && opener !== document.body && document.contains(opener) ? opener : document.querySelector(".kb-search__open");
     opener = null;
-    if (back && back.focus) back.focus();  /* focus goes back where it was */
+    if (back && back.focus) back.focus();
+    /* never left on the hidden box: the next "/" or "s" would be typed into it instead of opening search */
+    if (inside && ui.root.contains(document.activeElement)) document.activeElement.blur();
   }
 
   /* A modal: Tab and Shift+Tab cycle inside the dialog; Escape closes it from anywhere in it. */
