@@ -26,7 +26,7 @@ from kb.core import codec
 from kb.core.diagnostics import format_path
 from kb.core.files import atomic_write, remove_tree, sweep_temp
 
-__all__ = ["beside", "cache_dir", "shared_cache_dir", "user_key", "run_key", "KeyFn", "TAG", "code_version", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
+__all__ = ["beside", "cache_dir", "shared_cache_dir", "user_key", "run_key", "KeyFn", "TAG", "code_version", "engine_files", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
            "Memo", "FORMAT"]
 
 FORMAT = "kb-cache/1"
@@ -84,15 +84,20 @@ def _tag(top: Path) -> None:
             pass
 
 
+def engine_files() -> list[Path]:
+    """The files of the ``kb`` package that :func:`code_version` hashes: its code, its data and its gettext catalogs
+    (the interface strings every kept page and calculator shows)."""
+    here = Path(__file__).resolve().parents[1]  # the whole kb package
+    return [path for path in sorted(here.rglob("*")) if path.suffix in (".py", ".json", ".po")]
+
+
 @cache
 def code_version() -> str:
-    """A hash of the engine's source: a new engine never reuses an old cache."""
+    """A hash of the engine's files (:func:`engine_files`): a new engine never reuses an old cache."""
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parents[1]  # the whole kb package
-    for path in sorted(here.rglob("*")):
-        if path.suffix in (".py", ".json"):
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
+    for path in engine_files():
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -396,13 +396,14 @@ def unchanged_pages(site: Site, old: Basis, new: Basis) -> dict[str, SitePage]:
     """The pages of ``site`` (made from the content ``old`` describes, with the menu the new content has) that the
     content ``new`` describes would make the same.
 
-    A game's pages read only its own folder's files (entries, ``game.yaml``, ``mechanics.py``), what its worked
-    examples gave, the titles of the entries they link to or are linked from (the menu holds every title, so those
-    are the same) and those entries' links: so when every file that changed is in a game's folder, the pages of the
-    other games are kept, except the pages of entries linked to or from a changed game's entries, before or after
-    the change. A game whose examples gave something else (a timeout under load) counts as changed. The pages
-    outside the games (home, concept map, translators) are always made again. A change elsewhere (the shared
-    concepts, a file outside a game) or of the git commit (the translations' status) keeps nothing.
+    A game's pages read only its own folder's files (entries, ``game.yaml``), the resolvers its examples use (any
+    game's ``mechanics.py``: their labels), what its worked examples gave, the titles of the entries they link to or
+    are linked from (the menu holds every title, so those are the same) and those entries' links: so when every file
+    that changed is in a game's folder and is not a ``mechanics.py``, the pages of the other games are kept, except
+    the pages of entries linked to or from a changed game's entries, before or after the change. A game whose
+    examples gave something else (a timeout under load) counts as changed. The pages outside the games (home, concept
+    map, translators) are always made again. A change elsewhere (the shared concepts, a file outside a game, a
+    game's resolvers) or of the git commit (the translations' status) keeps nothing.
     """
     games = _changed_games(old, new)
     if games is None or old.head != new.head:
@@ -415,10 +416,11 @@ def unchanged_pages(site: Site, old: Basis, new: Basis) -> dict[str, SitePage]:
 
 def _changed_games(old: Basis, new: Basis) -> set[str] | None:
     """The games whose folders hold a file that changed between ``old`` and ``new``; None when a file outside
-    the games' folders changed."""
+    the games' folders changed, or a game's ``mechanics.py`` (any game's entries may use its resolvers)."""
     changed = {f for f in set(old.digests) | set(new.digests) if old.digests.get(f) != new.digests.get(f)}
     games = {f.partition("/")[0] for f in changed if "/" in f}
-    return games if games <= set(new.games) and all("/" in f for f in changed) else None
+    inside = all("/" in f and not f.endswith("/mechanics.py") for f in changed)
+    return games if games <= set(new.games) and inside else None
 
 
 def _linked_pages(content: Basis, games: set[str]) -> set[str]:
