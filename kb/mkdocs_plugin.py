@@ -395,25 +395,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         for path, text in build.calc.files.items():
             files.append(File.generated(config, build.prefix + path, content=text))
         log.info(f"{build.lang}: {sum(map(len, build.calc.forms.values()))} calculators, {len(build.calc.files)} data "
-                 f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB in {time.monotonic() - started:.1f} s")
+                 f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB ({len(build.calc.made)} of "
+                 f"{len(build.loaded.parts)} parts made) in {time.monotonic() - started:.1f} s")
 
     def _calc_site(self, build: _Build, in_page: bool, runtime: str) -> CalcSite:
-        """The language's calculators as an earlier command made them from the same content (:mod:`kb.site.outputs`),
-        else made and kept; made again after an edit while serving."""
-        kb = build.loaded.kb
-
-        def shape(v: Any) -> bool:
-            return isinstance(v, dict) and isinstance(v.get("forms"), dict) and isinstance(v.get("files"), dict)
-
-        def make() -> dict[str, Any]:
-            made = calc_site(kb, build.lang, in_page, runtime)
-            return {"forms": made.forms, "files": made.files, "python": made.python, "held": made.held}
-
-        found, _ = kept(kb, f"calc-{build.lang}", content_key(kb, build.lang, str(in_page), runtime), make, shape)
-        out = CalcSite(forms=found["forms"], files=found["files"], python=bool(found.get("python")),
-                       held=int(found.get("held", 0)))
-        out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
-        return out
+        """The language's calculators, each game's part as an earlier command made it from the same inputs
+        (:func:`kb.site.calc.calc_site` with ``keep``), else made and kept; also while serving."""
+        return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True)
 
     def _note_held(self, held: int, where: str) -> None:
         """``warning[calc-runtime]``, once per command, when forms were held for want of the runtime (not ``off``)."""

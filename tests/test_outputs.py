@@ -184,10 +184,57 @@ EDITS = [
      "given: {dice: 2d6, at_least: 9}\n    probability: 10/36"),
     ("a title of another game's entry", "other/terms/sight.yaml", "{es: Visibilidad, en: Visibility}",
      "{es: Visión, en: Vision}"),
+    ("a label of a resolver another game's entries use", "other/mechanics.py", '"bonus": ("bonificación", "bonus")',
+     '"bonus": ("ventaja", "edge")'),
     ("a file deleted", "other/terms/sight.yaml", "", ""),
 ]
 """The edits :func:`test_a_build_after_each_kind_of_edit_is_the_clean_build` makes one after the other: (what, file,
 text, its replacement; an empty text: the file deleted)."""
+
+
+CALCULATORS = {"other/mechanics.py": '''\
+from kb.mechanics import Context, Trace, between, outcome, resolver
+
+
+@resolver("other.reach", ranges={"bonus": between(0, 2)}, outputs={"reach": "how far", "note": "a length read"},
+          labels={"bonus": ("bonificación", "bonus"), "reach": ("alcance", "reach"), "note": ("nota", "note")})
+def reach(context: Context, bonus: int):
+    """Six plus a bonus; with a bonus, the length of mini.aim's Spanish summary, read through the context (not at
+    the examples' values, so that their results do not change when it does)."""
+    aim = context.lookup("mini.aim") if bonus > 1 else None
+    return outcome(Trace(), reach=6 + bonus, note=len(aim["summary"]["es"]) if aim else 0)
+''', "other/rules/range.yaml": """\
+id: other.range
+kind: rule
+game: other
+title: {es: Alcance, en: Range}
+summary: {es: Seis más la bonificación., en: Six plus the bonus.}
+source: {doc: seed.txt, section: Vista}
+examples:
+  - id: base
+    mechanic: other.reach
+    given: {bonus: 0}
+    expect: {reach: 6}
+""", "mini/rules/cover.yaml": """\
+id: mini.cover
+kind: rule
+game: mini
+title: {es: Cobertura, en: Cover}
+summary: {es: Una tirada con un modificador por la visibilidad., en: A roll with a modifier for visibility.}
+source: {doc: seed.txt, section: Disparo}
+examples:
+  - id: seen
+    mechanic: check.roll-over
+    given: {target: 7, modifiers: {other.sight: 1}}
+    expect: {target: 8}
+  - id: far
+    mechanic: other.reach
+    given: {bonus: 1}
+    expect: {reach: 7}
+"""}
+"""Calculators whose data reads other files than their entry's: ``mini.cover``'s forms name another game's entry (its
+title) and use another game's resolver (its labels); ``other.range``'s resolver reads ``mini.aim`` (its context), so
+each is changed by an edit of another game's files (kb/site/calc.py, :func:`game_key`)."""
 
 
 def _files(site: Path) -> dict[str, bytes]:
@@ -201,13 +248,19 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
     for the search index and the word facts (which no content changes), copied in: an index updated after an edit is
     not the index built afresh (Whoosh keeps a deleted document's statistics until it merges, and puts the new ones
     last), so its search data is not either. Another game's entry links to the edited game's, so a kept page of an
-    unchanged game would show the old title or the old backlinks."""
+    unchanged game would show the old title or the old backlinks; each game's calculators are kept apart (a summary's
+    edit remakes the edited game's and those of the game whose resolver reads it, not the shared concepts'), and some
+    read another game's titles, resolvers and entries (:data:`CALCULATORS`)."""
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content)
+    for rel, text in CALCULATORS.items():
+        (content / rel).parent.mkdir(exist_ok=True)
+        (content / rel).write_text(text, encoding="utf-8")
     _edit(content / "other" / "terms" / "sight.yaml", "La visibilidad decide a quién se dispara.",
           "La visibilidad decide a quién se puede {@rule mini.shooting|disparar} ({@term mini.line-of-sight}).")
 
     made: list[list[tuple[int, int]]] = []
+    parts: list[list[tuple[int, int]]] = []
 
     def build(name: str, cache: Path) -> dict[str, bytes]:
         monkeypatch.setenv("KB_CACHE", str(cache))
@@ -215,6 +268,7 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
         code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
         assert code == 0, stdout + stderr
         made.append([(int(m[2]), int(m[1])) for m in re.finditer(r"building (\d+) pages \((\d+) made", stdout)])
+        parts.append([(int(m[1]), int(m[2])) for m in re.finditer(r"\((\d+) of (\d+) parts made\)", stdout)])
         return _files(out)
 
     build("site", tmp_path / "cache")
@@ -224,8 +278,9 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
         else:
             (content / rel).unlink()
         kept_ = build("site", tmp_path / "cache")
-        if what == "a summary":  # the other game's pages were kept, not made again
+        if what == "a summary":  # the other game's pages were kept, not made again, and the concepts' calculators
             assert all(0 < n < total for n, total in made[-1]) and len(made[-1]) == 2, made[-1]
+            calculators = parts[-1]
         fresh = tmp_path / f"fresh-{n}"
         for area in ("search", "search-words"):  # the same search index (below) and the facts of no content
             shutil.copytree(tmp_path / "cache" / area, fresh / area, symlinks=True)
@@ -233,3 +288,16 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
         assert sorted(kept_) == sorted(clean), what
         differ = [path for path in clean if kept_[path] != clean[path]]
         assert not differ, f"after {what}: {differ}"
+    assert calculators == [(2, 3), (2, 3)], calculators  # mini's and other's (whose resolver reads mini.aim) made again
+
+
+def test_the_engine_version_covers_its_catalogs() -> None:
+    """Every kept output carries the engine's version (kb.core.cache.code_version) in its key, and the pages and the
+    calculators show the catalogs' strings: an edited ``kb.po`` is another engine, not a stale page."""
+    from kb.core.cache import engine_files
+    from kb.core.locale import catalog_path
+    from kb.core.model import LANGS
+
+    hashed = {path.resolve() for path in engine_files()}
+    assert all(catalog_path(lang).resolve() in hashed for lang in LANGS)
+    assert Path(__file__).resolve().parents[1] / "kb" / "site" / "calc.py" in hashed

@@ -11,7 +11,10 @@ language. Each calculator's space (the same space on two pages shares it) is wri
 
 The worded answers of a space are cached (:mod:`kb.core.cache`: signed JSON, data only) under a key made of
 the resolver's source, its declared inputs and ranges, the example's fixed values, the language and its
-catalog; the names and entries the wording read are recorded and compared on read.
+catalog; the names and entries the wording read are recorded and compared on read. ``kb build`` also keeps each
+game's whole part (its forms and data files) between commands (:func:`calc_site` with ``keep``), keyed by
+:func:`game_key` and taken only while the entries its resolvers read are unchanged: after an edit, only the
+edited game's calculators (and those of any game that shows or reads what changed) are made again.
 
 Pure: :func:`calc_site` returns each page's forms and each data file's text; the MkDocs plugin puts
 the forms in place of the slots :func:`calc_markdown` leaves (after sanitising: the forms are engine
@@ -25,6 +28,7 @@ import hashlib
 import html
 import inspect
 import json
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -47,7 +51,8 @@ from kb.site.calc_words import Strings, Words, interned, said
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "SCRIPT", "SHARD", "slot", "head_path"]
+__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "game_key", "SCRIPT", "SHARD",
+           "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
 """The calculators' script (``kb/site/assets/``), loaded only by pages that have a calculator."""
@@ -131,18 +136,20 @@ def _json(data: Any) -> bool:
         return False
 
 
-def _context_read(kb: "Linked", calc: Calculator) -> dict[str, Any] | None:
+def _context_read(kb: "Linked", calc: Calculator, seen: dict[str, str | None] | None = None) -> dict[str, Any] | None:
     """What the page's Python needs for a resolver that reads its context: the entry's data and every entry the
     resolver reads at the example and at each value of each field (the others at the example's), recorded here;
     ``None`` for a resolver that reads none. A lookup the page was not given answers ``None`` there (an entry read
     only at some other combination: the browser test, which compares 30 random inputs with the resolver, is the
-    check)."""
+    check). Every id looked up goes into ``seen`` with the digest of its data (``None``: no such entry)."""
     if not calc.resolver.wants_context:
         return None
     read: dict[str, Any] = {}
+    seen = {} if seen is None else seen
 
     def lookup(i: str) -> Mapping[str, Any] | None:
         e = kb.get(i)
+        seen[i] = _digest(e.data) if e is not None else None
         if e is not None and _json(e.data):
             read[i] = e.data
         return read.get(i)
@@ -200,11 +207,29 @@ class CalcSite:
     """Forms the page's Python would answer whole, built held in part for want of the runtime (``in_page=False``)."""
     names: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per game, the names the page's Python may show (each such head holds its game's)."""
+    read: dict[str, str | None] = field(default_factory=dict)
+    """The entries the resolvers' contexts read, by id: the digest of each one's data (``None``: there was none)."""
+    made: list[str] = field(default_factory=list)
+    """The games whose part was made by this call (not kept from an earlier command, :func:`calc_site`)."""
+
+    def add(self, part: "CalcSite") -> None:
+        """Take in one game's part."""
+        self.forms.update(part.forms)
+        self.files.update(part.files)
+        self.names.update(part.names)
+        self.read.update(part.read)
+        self.kept |= part.kept
+        self.made += part.made
+        self.cached, self.computed = self.cached + part.cached, self.computed + part.computed
+        self.python, self.held = self.python or part.python, self.held + part.held
 
 
-_WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], tuple[dict[str, Any], Path | None]]]" = WeakKeyDictionary()
-"""The worded spaces per knowledge base and language, and their cache files (a space enumerated for one language is
-worded in every language at once, so that its answers need not be kept: the memory holds words, not outcomes)."""
+_Worded = tuple[dict[str, Any], "Path | None", dict[str, "str | None"]]
+"""A worded space, its cache file and the entries its context read (by digest of their data)."""
+
+_WORDED: "WeakKeyDictionary[Any, dict[tuple[str, str], _Worded]]" = WeakKeyDictionary()
+"""The worded spaces per knowledge base and language, their cache files and reads (a space enumerated for one language
+is worded in every language at once, so that its answers need not be kept: the memory holds words, not outcomes)."""
 
 
 def _digest(data: Any) -> str:
@@ -244,8 +269,18 @@ def _enumerate(calc: Calculator, context: Any, seconds: float) -> list[Outcome |
     return out
 
 
-@functools.cache
 def _file_digest(path: str) -> str | None:
+    """The hash of a file's bytes, read again when its size or modification time changed (a game's ``mechanics.py``
+    edited while ``mkdocs serve`` runs, or between two builds of one process)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return _read_digest(path, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _read_digest(path: str, size: int, mtime_ns: int) -> str | None:
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
     except OSError:
@@ -268,8 +303,10 @@ def _cache_file(kb: "Linked", calc: Calculator, lang: str) -> Path | None:
     return cache.cache_dir(kb.root, "calc", kb.cache_base) / f"{_digest(raw)}-{lang}.json"
 
 
-def _still_true(record: Any, kb: "Linked", calc: Calculator, words: Words) -> dict[str, Any] | None:
-    """The cached worded space if the record is for this space and every name and entry it read is unchanged."""
+def _still_true(record: Any, kb: "Linked", calc: Calculator, words: Words
+                ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The cached worded space and the entries it read, if the record is for this space and every name and entry it
+    read is unchanged."""
     parts = _parts(record, calc.key)
     if parts is None:
         return None
@@ -278,7 +315,7 @@ def _still_true(record: Any, kb: "Linked", calc: Calculator, words: Words) -> di
         return None
     if any(_entry_digest(kb, i) != d for i, d in read.items()):
         return None
-    return data if _well_shaped(data, calc) else None
+    return (data, read) if _well_shaped(data, calc) else None
 
 
 def _parts(record: Any, key: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
@@ -316,21 +353,22 @@ def _worded(kb: "Linked", calc: Calculator, lang: str, words: Words, out: CalcSi
     memo = _WORDED.setdefault(kb, {})
     if (calc.key, lang) not in memo:
         path = _cache_file(kb, calc, lang)
-        data = _still_true(cache.load(path, key=kb.cache_key), kb, calc, words) if path is not None else None
-        if data is not None:
+        found = _still_true(cache.load(path, key=kb.cache_key), kb, calc, words) if path is not None else None
+        if found is not None:
             out.cached += 1
-            memo[(calc.key, lang)] = data, path
+            memo[(calc.key, lang)] = found[0], path, found[1]
         else:
             out.computed += 1
             _word_everywhere(kb, calc, lang, words, memo)
-    data, path = memo[(calc.key, lang)]
+    data, path, read = memo[(calc.key, lang)]
+    out.read.update(read)
     if path is not None:
         out.kept.add(path)
     return data
 
 
 def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: Words,
-                     memo: dict[tuple[str, str], tuple[dict[str, Any], Path | None]]) -> None:
+                     memo: dict[tuple[str, str], _Worded]) -> None:
     """Enumerate a space once and word it in ``lang`` and every other language not yet remembered (each cached)."""
     results, read = _answers(kb, calc)
     for other in (lang, *sorted(set(LANGS) - {lang})):
@@ -342,7 +380,7 @@ def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: Words,
         path = _cache_file(kb, calc, other)
         if path is not None:
             cache.save(path, {"key": calc.key, "names": dict(w.seen), "context": read, "data": data}, key=kb.cache_key)
-        memo[(calc.key, other)] = data, path
+        memo[(calc.key, other)] = data, path, read
 
 
 def _tidy(kb: "Linked", lang: str, keep: set[Path]) -> None:
@@ -544,17 +582,29 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
     return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
 
 
-def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER) -> CalcSite:
+def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER,
+              keep: bool = False) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``in_page``: the build has
     the pinned Pyodide (the caller found it, :func:`kb.site.calc_runtime.runtime_dir`), so the page's Python answers
     the large spaces, from the runtime's folder at ``runtime`` (relative to the language's root: ``../kb-py``, the
     site's one copy for every language); the caller writes the runtime (:func:`kb.site.calc_runtime.runtime_files`)
     when :attr:`CalcSite.python` says a form needs it. Without, the large spaces are enumerated at build time
-    (held in part: :attr:`CalcSite.held` counts them)."""
-    ctx = SiteContext(kb, {}, lang)
+    (held in part: :attr:`CalcSite.held` counts them). Made game by game (a space, its head and its names table
+    belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`)."""
     out = CalcSite()
+    for game in sorted({e.game for e in kb.entries.values()}):
+        out.add(_kept_game(kb, game, lang, in_page, runtime) if keep else _game(kb, game, lang, in_page, runtime))
+    _tidy(kb, lang, out.kept)
+    out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
+    return out
+
+
+def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> CalcSite:
+    """The calculators of the entries of ``game`` (by id), in ``lang``."""
+    ctx = SiteContext(kb, {}, lang)
+    out = CalcSite(made=[game])
     heads: dict[str, dict[str, Any]] = {}
-    for entry in sorted(kb.entries.values(), key=lambda e: e.id):
+    for entry in sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id):
         page = entry_path(entry)
         for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
             out.held += calc.held
@@ -567,9 +617,58 @@ def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = cal
                 if head not in out.files:
                     out.files.update(_data_files(head, data, lang))
             out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data, runtime))
-    _tidy(kb, lang, out.kept)
-    out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out
+
+
+def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> str:
+    """Every input of :func:`_game` but the entries the resolvers' contexts read (recorded in the part and compared
+    when it is taken, :func:`_kept_game`): the engine (its code and catalogs) and Babel's version (the numbers'
+    wording), the language, the runtime (whether the page's Python answers, and where it is), the examples' time
+    limit, every game's ``game.yaml`` and ``mechanics.py`` (an entry may use another game's resolver), the files of
+    the game's entries, and every entry's id and title (the names its forms show: an id named by an example, the
+    names table of a form answered in the page, :func:`_name_table`)."""
+    import babel
+
+    own = [os.path.relpath(e.path, kb.root) for e in kb.entries.values() if e.game == game]
+    setup = [k for k in kb.digests if posixpath.basename(k) in ("game.yaml", "mechanics.py")]
+    files = [(k, kb.digests.get(k)) for k in sorted({*own, *setup})]
+    titles = [(i, e.title.es, e.title.en) for i, e in sorted(kb.entries.items())]
+    raw = [cache.code_version(), babel.__version__, lang, in_page, runtime, repr(kb.example_limits), game, files, titles]
+    return hashlib.sha256(json.dumps(raw, ensure_ascii=False).encode()).hexdigest()[:24]
+
+
+def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> CalcSite:
+    """:func:`_game`, kept between commands (:func:`kb.site.outputs.kept`, as ``calc-<lang>-<game>``) under
+    :func:`game_key`, and taken only while every entry its resolvers read has the data it had."""
+    from kb.site.outputs import kept
+
+    made: list[CalcSite] = []
+
+    def make() -> dict[str, Any]:
+        made.append(_game(kb, game, lang, in_page, runtime))
+        return _as_data(made[0])
+
+    def holds(v: Any) -> bool:
+        return _part_shape(v) and all(_entry_digest(kb, i) == d for i, d in v["read"].items())
+
+    data, _ = kept(kb, f"calc-{lang}-{game}", game_key(kb, game, lang, in_page, runtime), make, holds)
+    return made[0] if made else _from_data(data, cache.cache_dir(kb.root, "calc", kb.cache_base))
+
+
+def _as_data(part: CalcSite) -> dict[str, Any]:
+    """A game's part as the cache keeps it (its spaces' cache files by name, so that they are not tidied away)."""
+    return {"forms": part.forms, "files": part.files, "python": part.python, "held": part.held, "names": part.names,
+            "read": part.read, "spaces": sorted(path.name for path in part.kept)}
+
+
+def _part_shape(v: Any) -> bool:
+    return (isinstance(v, dict) and all(isinstance(v.get(k), dict) for k in ("forms", "files", "names", "read"))
+            and isinstance(v.get("spaces"), list) and isinstance(v.get("held"), int))
+
+
+def _from_data(data: dict[str, Any], folder: Path) -> CalcSite:
+    return CalcSite(forms=data["forms"], files=data["files"], python=bool(data.get("python")), held=data["held"],
+                    names=data["names"], read=data["read"], kept={folder / name for name in data["spaces"]})
 
 
 def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, heads: dict[str, dict[str, Any]],
@@ -579,7 +678,7 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     game = calc.entry.game
     if game not in out.names:
         out.names[game] = _name_table(ctx, game)
-    data = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head), _context_read(ctx.kb, calc))
+    data = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head), _context_read(ctx.kb, calc, out.read))
     out.python = True
     if head not in heads:
         heads[head] = data
