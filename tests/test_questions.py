@@ -69,6 +69,28 @@ def test_kb_check_reports_each_kind_located(tree) -> None:
     assert len(lines) == 3, out
 
 
+def test_after_an_edit_the_edited_entry_is_checked_again_and_the_others_kept(tree) -> None:
+    """The linker keeps each entry's question problems between commands (by its file's content and wordfreq's lists,
+    issue 33): an edit changes its own entry's warnings, and the other entries' stay."""
+    root = tree({"g/rules/charge.yaml": RULE.format(es=["puedo cargar trabado"], en=["Can I charge?"]) + "typed: {es: [x]}\n",
+                 "g/rules/run.yaml": RULE.replace("g.charge", "g.run").format(es=["¿Puedo correr?"], en=["can I run?"])
+                 + "typed: {es: [x]}\n"})
+
+    def warned() -> list[str]:
+        code, out, _ = cli("check", "--strict")
+        return sorted(ln.split(":")[0] + " " + ln.split("warning[")[1].split("]")[0] for ln in out.splitlines()
+                      if "warning[question-form]" in ln)
+
+    assert warned() == ["content/g/rules/charge.yaml question-form", "content/g/rules/run.yaml question-form"]
+    charge = root / "g" / "rules" / "charge.yaml"
+    charge.write_text(charge.read_text(encoding="utf-8").replace("puedo cargar trabado", "¿Puedo cargar trabado?"),
+                      encoding="utf-8")
+    assert warned() == ["content/g/rules/run.yaml question-form"]
+    run = root / "g" / "rules" / "run.yaml"
+    run.write_text(run.read_text(encoding="utf-8").replace("can I run?", "Can I run?"), encoding="utf-8")
+    assert warned() == []
+
+
 def test_typed_spellings_are_never_linted(tree) -> None:
     tree({"g/rules/charge.yaml": RULE.format(es=["¿Puedo cargar?"], en=["Can I charge?"])
           + "typed: {es: [puedo cargar, cargo trabado, 'que pasa', a, b, c, d], en: [can i charge]}\n"})

@@ -6,14 +6,17 @@ reads and no page shows (docs/format.md, "Players' questions").
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable
 
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.model import LANGS, Entry
 from kb.core.terms import STOPWORDS, fold, stem, tokens
 
-__all__ = ["MAX_QUESTIONS", "SIMILAR", "form_problem", "question_problems", "same_question", "shown_questions"]
+__all__ = ["MAX_QUESTIONS", "SIMILAR", "form_problem", "question_problems", "same_question", "shown_questions",
+           "wordfreq_stamp"]
 
 MAX_QUESTIONS = 5
 """At most this many shown questions per language on one entry."""
@@ -69,6 +72,20 @@ def _accent_problem(question: str) -> str | None:
         if better:
             return f"«{word}» is written «{better}»"
     return None
+
+
+def wordfreq_stamp() -> str:
+    """Sizes and times of ``wordfreq``'s lists of our languages, found without importing it: what the accent check
+    (:func:`_missing_accent`) and the search's word list read besides the content, a part of the keys of what is kept
+    of them (the linker's per-entry question problems, :mod:`kb.search.words`)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("wordfreq")
+    data = Path(spec.origin).parent / "data" if spec and spec.origin else None
+    if data is None or not data.is_dir():
+        return "?"
+    names = sorted(n for n in os.listdir(data) if any(n.endswith(f"_{lg}.msgpack.gz") for lg in LANGS))
+    return ";".join(f"{n}:{(st := os.stat(data / n)).st_size}:{st.st_mtime_ns}" for n in names)
 
 
 @lru_cache(maxsize=8192)

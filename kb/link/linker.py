@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from functools import partial
@@ -15,7 +16,7 @@ from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
-from kb.core.questions import question_problems
+from kb.core.questions import question_problems, wordfreq_stamp
 
 __all__ = ["LINK", "Link", "Graph", "link", "parse_links", "anchors", "rebuild"]
 
@@ -180,7 +181,10 @@ class _Linker:
         self.graph.terms = index
         self.problems.extend(index.conflicts(self.entries))
         self.problems.extend(player_name_conflicts(self.entries.values()))
-        self.problems.extend(question_problems(self.entries.values()))
+        # each entry's questions checked once per content of its file and wordfreq's lists (the accent check's)
+        questions = f"questions@{hashlib.sha256(wordfreq_stamp().encode()).hexdigest()[:12]}"
+        for e in self.entries.values():
+            self.problems.extend(self.memo(questions, e, partial(question_problems, [e])))
         used: set[str] = {lk.target for lk in self.graph.links if self.entries[lk.target].kind == "term"
                           and lk.source != lk.target}
         for e in self.entries.values():

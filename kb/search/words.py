@@ -25,13 +25,13 @@ in a compact file (:func:`write_lists`, ``words.txt``) so that a query process n
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from kb.core.model import LANGS
+from kb.core.questions import wordfreq_stamp
 from kb.core.terms import fold
 
 __all__ = ["COMMON", "KEY", "key", "common_words", "real_words", "glossary_words", "Lists", "write_lists", "stamp"]
@@ -142,16 +142,9 @@ class Lists:
 
 
 def stamp() -> str:
-    """Sizes and times of ``wordfreq``'s lists of our languages, found without importing it: a new ``wordfreq`` makes
-    a file of :func:`write_lists` stale."""
-    from importlib.util import find_spec
-
-    spec = find_spec("wordfreq")
-    data = Path(spec.origin).parent / "data" if spec and spec.origin else None
-    if data is None or not data.is_dir():
-        return "?"
-    names = sorted(n for n in os.listdir(data) if any(n.endswith(f"_{lg}.msgpack.gz") for lg in LANGS))
-    return ";".join(f"{n}:{(st := os.stat(data / n)).st_size}:{st.st_mtime_ns}" for n in names)
+    """Sizes and times of ``wordfreq``'s lists of our languages (:func:`kb.core.questions.wordfreq_stamp`): a new
+    ``wordfreq`` makes a file of :func:`write_lists` stale."""
+    return wordfreq_stamp()
 
 
 _HEADER = "kb-words/1"
