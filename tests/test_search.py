@@ -594,6 +594,31 @@ def test_proximity_words_side_by_side_beat_the_same_words_apart(tree, tmp_path: 
     assert _score(flat, "glorp zorbix", "g.together") == pytest.approx(_score(flat, "glorp zorbix", "g.apart"))
 
 
+def test_field_coverage_the_entry_whose_question_says_the_whole_query_leads(tree, tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second stage's field coverage (issue 31, eleventh session): each of the best documents is multiplied by
+    ``1 + coverage_boost × (the most of the query's words one of its title or players' questions holds / its words)``.
+    A players' question holding both words earns the whole boost, a title holding one of two half of it, words met
+    only in the text none; without it the sibling whose summary and text say the words more often ranks first."""
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = _rules({"asked": ("Uno", "wumble."), "half": ("Glorp", "zorbix wumble."),
+                    "told": ("Dos", "glorp zorbix glorp wumble.")})
+    files["g/rules/asked.yaml"] += "questions: {es: [quandle glorp zorbix], en: [quandle glorp zorbix]}\n"
+    files["g/rules/told.yaml"] += "summary: {es: glorp zorbix wumble., en: glorp zorbix wumble.}\n"  # the words twice over
+    kb = KnowledgeBase.load(tree(files, games=("g",)))
+    boost = kb.search_reader().params.coverage_boost
+    flat = _variant(kb, coverage_boost=0.0)
+    assert 0 < boost < 1
+    q = "glorp zorbix"
+    assert _score(kb, q, "g.asked") == pytest.approx((1 + boost) * _score(flat, q, "g.asked"))
+    assert _score(kb, q, "g.half") == pytest.approx((1 + boost / 2) * _score(flat, q, "g.half"))
+    assert _score(kb, q, "g.told") == pytest.approx(_score(flat, q, "g.told"))
+    alone = _variant(kb, proximity_boost=0.0)  # the coverage stands without the proximity stage
+    assert _score(alone, q, "g.asked") == pytest.approx((1 + boost) * _score(_variant(kb, proximity_boost=0.0, coverage_boost=0.0), q, "g.asked"))
+    assert ids(kb.search(q, lang="es"))[:2] == ["g.asked", "g.told"]
+    assert ids(flat.search(q, lang="es"))[:2] == ["g.told", "g.asked"]
+
+
 def test_spelling_reaches_two_edits_in_a_long_word(features: KnowledgeBase) -> None:
     result = features.search("frabnoc", lang="es")  # two letters wrong in a seven-letter word
     assert result.did_you_mean == "frobnic" and result.hits[0].id == "g.short"

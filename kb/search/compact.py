@@ -21,6 +21,7 @@ import os
 import sqlite3
 import time
 from array import array
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -368,21 +369,22 @@ def proximity(st: Compact, docs: Sequence[int], values: Sequence[float], said: S
               vocab: search.Vocabulary) -> list[float]:
     """``query.proximity``, in lists."""
     out = list(values)
-    if not p.proximity_boost or not docs:
+    if not (p.proximity_boost or p.coverage_boost) or not docs:
         return out
     langs, lang_ix = st.codes["lang"]
-    pairs = {lg: ranking.word_pairs([vocab.terms(w, lg) for w in said]) for lg in LANGS}
+    terms = search.stage_terms(said, vocab)
     for i in _best_first(docs, values)[:p.proximity_depth]:
         doc = docs[i]
         lg = langs[lang_ix[doc]]
-        near = sum(1 for a, b in pairs[lg] if any(_adjacent(st, f"{name}_{lg}", a, b, doc) for name in ranking.FIELDS))
-        out[i] *= ranking.proximity_factor(near, len(pairs[lg]), p.proximity_boost)
+        out[i] *= search.stage_factor(partial(_positions, st, doc), terms[lg], lg, p)
     return out
 
 
-def _adjacent(st: Compact, field: str, a: str, b: str, doc: int) -> bool:
-    first = st.term_positions(field, a).get(doc)
-    return bool(first and {x + 1 for x in first} & st.term_positions(field, b).get(doc, frozenset()))
+_NONE: frozenset[int] = frozenset()
+
+
+def _positions(st: Compact, doc: int, field: str, term: str) -> frozenset[int]:
+    return st.term_positions(field, term).get(doc, _NONE)
 
 
 def collect(st: Compact, text: str, docs: Sequence[int], values: Sequence[float], want_lang: str | None, limit: int,

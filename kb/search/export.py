@@ -28,7 +28,7 @@ What one language's data holds (``version`` :data:`FORMAT`):
     over the whole index, each index document's length as the index stores it, and its postings:
     per term, its document frequency over the whole index, then for each live document holding it,
     its position in ``index``, the term's weight (its count), and its positions (count, then each:
-    the second stage's proximity, ``query.proximity``).
+    the second stage's proximity and field coverage, ``query.proximity``).
 ``words``
     The word list (:mod:`kb.search.words`): per held key, ``[languages, es term, en term]`` (the
     term of the body analysis, ``null`` when there is none; ``languages`` the languages it is a real
@@ -60,7 +60,7 @@ from kb.search.index import MAX_QUERY
 
 __all__ = ["FORMAT", "export", "to_script"]
 
-FORMAT = 3
+FORMAT = 4
 """Version of the data layout; ``kb-search-engine.js`` refuses other versions."""
 _FIELDS = [f"{name}_{lang}" for name in ranking.FIELDS for lang in LANGS]
 """Every scored field, in the order the engine adds a word's clauses (``query.plan``)."""
@@ -347,7 +347,8 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "spelling": {"min": p.spell_min_length, "prefix": p.same_prefix,
                      # ranking.max_distance, as a table: edits allowed up to each length (the last for any longer word)
                      "distance": [ranking.max_distance("x" * n, p.short_word) for n in range(p.short_word + 2)]},
-        "proximity": {"boost": p.proximity_boost, "depth": p.proximity_depth},  # ranking.proximity_factor (issue 31)
+        "proximity": {"boost": p.proximity_boost, "depth": p.proximity_depth,  # ranking.proximity_factor (issue 31)
+                      "coverage": {"boost": p.coverage_boost, "fields": list(p.coverage_fields)}},  # ranking.coverage_factor
         "fuzzy": {"minLength": p.fuzzy_min_length}, "maxQuery": MAX_QUERY,
     }
 

@@ -18,10 +18,10 @@ import json
 import re
 import weakref
 from collections import OrderedDict
-from functools import lru_cache
+from functools import lru_cache, partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
@@ -671,26 +671,47 @@ def _positions(st: _Stats, field: str, term: str, doc: int) -> frozenset[int]:
 
 def proximity(st: _Stats, docs: Any, values: Any, said: Sequence[str], p: ranking.Params, vocab: Vocabulary) -> Any:
     """The second stage (issue 31): the best :attr:`ranking.Params.proximity_depth` documents (score, then document
-    number) times :func:`ranking.proximity_factor`: the share of the query's word pairs (:func:`ranking.word_pairs`)
-    that stand side by side in one of the document's fields."""
+    number) times :func:`stage_factor`."""
     import numpy as np
 
-    if not p.proximity_boost or not len(docs):
+    if not (p.proximity_boost or p.coverage_boost) or not len(docs):
         return values
     langs, lang_ix = st.codes["lang"]
-    pairs = {lg: ranking.word_pairs([vocab.terms(w, lg) for w in said]) for lg in LANGS}  # the word list's terms
+    terms = stage_terms(said, vocab)
     values = values.copy()
     for i in np.lexsort((docs, -values))[:p.proximity_depth]:
         doc = int(docs[i])
         lg = langs[lang_ix[doc]]
-        near = sum(1 for a, b in pairs[lg] if any(_adjacent(st, f"{name}_{lg}", a, b, doc) for name in ranking.FIELDS))
-        values[i] *= ranking.proximity_factor(near, len(pairs[lg]), p.proximity_boost)
+        values[i] *= stage_factor(partial(_doc_positions, st, doc), terms[lg], lg, p)
     return values
 
 
-def _adjacent(st: _Stats, field: str, a: str, b: str, doc: int) -> bool:
-    first = _positions(st, field, a, doc)
-    return bool(first and {x + 1 for x in first} & _positions(st, field, b, doc))
+def _doc_positions(st: _Stats, doc: int, field: str, term: str) -> frozenset[int]:
+    return _positions(st, field, term, doc)
+
+
+def stage_terms(said: Sequence[str], vocab: Vocabulary) -> dict[str, list[tuple[str, ...]]]:
+    """Per language, the terms of each of the query's words that has some (the word list's), in order."""
+    return {lg: [t for t in (vocab.terms(w, lg) for w in said) if t] for lg in LANGS}
+
+
+def stage_factor(positions: Callable[[str, str], frozenset[int]], terms: Sequence[Sequence[str]], lg: str,
+                 p: ranking.Params) -> float:
+    """The second stage's multiplier of one document of language ``lg`` (``positions(field, term)``: the term's
+    positions in it; ``terms``: :func:`stage_terms` of ``lg``): :func:`ranking.proximity_factor`, the share of the
+    query's word pairs (:func:`ranking.word_pairs`) that stand side by side in one of its fields, times
+    :func:`ranking.coverage_factor`, the most of the query's words one of :attr:`ranking.Params.coverage_fields` holds."""
+    pairs = ranking.word_pairs(terms)
+    near = sum(1 for a, b in pairs if any(_adjacent(positions, f"{name}_{lg}", a, b) for name in ranking.FIELDS))
+    held = max((sum(1 for t in terms if any(positions(f"{name}_{lg}", x) for x in t)) for name in p.coverage_fields),
+               default=0)
+    return (ranking.proximity_factor(near, len(pairs), p.proximity_boost)
+            * ranking.coverage_factor(held, len(terms), p.coverage_boost))
+
+
+def _adjacent(positions: Callable[[str, str], frozenset[int]], field: str, a: str, b: str) -> bool:
+    first = positions(field, a)
+    return bool(first and {x + 1 for x in first} & positions(field, b))
 
 
 def _nearest(s: Any, words: Sequence[str], p: ranking.Params) -> dict[str, str]:

@@ -28,8 +28,8 @@ MUTANTS: list[tuple[str, str, str, str]] = [
     (R, "    game_context_boost: float = 1.6\n", "    game_context_boost: float = 1.0\n", "no game context"),
     (R, "    coordination: float = 4.0\n", "    coordination: float = 1.0\n", "coordination power 1"),
     (R, "    proximity_boost: float = 1.0\n", "    proximity_boost: float = 0.0\n", "no proximity stage"),
-    (Q, "    return bool(first and {x + 1 for x in first} & _positions(st, field, b, doc))",
-     "    return bool(first and set(first) & _positions(st, field, b, doc))", "proximity: any order, any distance"),
+    (Q, "    return bool(first and {x + 1 for x in first} & positions(field, b))",
+     "    return bool(first and set(first) & positions(field, b))", "proximity: any order, any distance"),
     (R, "    real_word_zipf: float = 3.0\n", "    real_word_zipf: float = 99\n", "no spelling guard"),
     (R, "    real_word_zipf: float = 3.0\n", "    real_word_zipf: float = 1.5\n", "spelling guard lets rare forms through"),
     (R, "    spell_min_length: int = 3\n", "    spell_min_length: int = 4\n", "three-letter words never corrected"),
@@ -87,6 +87,15 @@ MUTANTS: list[tuple[str, str, str, str]] = [
      "the words naming the games are searched"),
     (Q, "    return named, general, None if general else ranking.game_context(said, meta.context, named)",
      "    return named, general, ranking.game_context(said, meta.context, named)", "a general query keeps its game context"),
+    (R, "    coverage_boost: float = 0.25\n", "    coverage_boost: float = 0.0\n", "no field coverage"),
+    (R, '    coverage_fields: tuple[str, ...] = ("title", "questions")', '    coverage_fields: tuple[str, ...] = ("title",)',
+     "field coverage of the title only"),
+    (R, "    return 1.0 + boost * held / words if words else 1.0", "    return 1.0 + boost * bool(held) if words else 1.0",
+     "field coverage: one word held counts as all"),
+    (Q, "    held = max((sum(1 for t in terms", "    held = min((sum(1 for t in terms",
+     "field coverage: the least covering field"),
+    (Q, "    if not (p.proximity_boost or p.coverage_boost) or not len(docs):", "    if not p.proximity_boost or not len(docs):",
+     "no second stage without proximity"),
 ]
 
 

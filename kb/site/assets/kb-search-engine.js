@@ -22,7 +22,7 @@
 (function (root) {
   "use strict";
 
-  var FORMAT = 3;
+  var FORMAT = 4;
 
   /* Lowercase, accents off (the engine folds the same way; the data's words are folded already). */
   function fold(text) {
@@ -447,18 +447,28 @@
   };
 
   /* query.proximity, the second stage: the best documents (sorted, rules.proximity.depth of them) times
-   * ranking.proximity_factor, the share of the query's word pairs (ranking.word_pairs) side by side in one field. */
+   * ranking.proximity_factor, the share of the query's word pairs (ranking.word_pairs) side by side in one field, times
+   * ranking.coverage_factor, the most of the query's words one of rules.proximity.coverage.fields holds. */
   Engine.prototype.proximity = function (ranked, said) {
-    var rules = this.rules.proximity, self = this, pairs = {};
-    if (!rules.boost || !ranked.length) return ranked;
+    var rules = this.rules.proximity, cover = rules.coverage, self = this, pairs = {}, terms = {};
+    if (!(rules.boost || cover.boost) || !ranked.length) return ranked;
     this.langs.forEach(function (lg) {
       var seq = [];
-      said.forEach(function (w) { var t = self.terms(w, lg, false); if (t.length) seq.push(t[0]); });
+      terms[lg] = [];
+      said.forEach(function (w) { var t = self.terms(w, lg, false); if (t.length) { seq.push(t[0]); terms[lg].push(t); } });
       pairs[lg] = [];
       for (var i = 0; i + 1 < seq.length; i++) if (seq[i] !== seq[i + 1]) pairs[lg].push([seq[i], seq[i + 1]]);
     });
+    var holds = function (name, lg, t, doc) {  /* one of the word's terms is in the document's field */
+      var field = self.fields[name + "_" + lg];
+      return t.some(function (x) { var ps = field && field.postings.get(x), at = ps && ps.pos.get(doc); return !!(at && at.size); });
+    };
     ranked.slice(0, rules.depth).forEach(function (pair) {
-      var doc = pair[0], lg = self.langs[self.indexLangs[doc]], near = 0;
+      var doc = pair[0], lg = self.langs[self.indexLangs[doc]], near = 0, held = 0;
+      cover.fields.forEach(function (name) {
+        var n = terms[lg].filter(function (t) { return holds(name, lg, t, doc); }).length;
+        if (n > held) held = n;
+      });
       pairs[lg].forEach(function (ab) {
         var side = self.rules.fields.some(function (name) {
           var field = self.fields[name + "_" + lg], a = field.postings.get(ab[0]), b = field.postings.get(ab[1]);
@@ -470,7 +480,8 @@
         });
         if (side) near += 1;
       });
-      if (pairs[lg].length) pair[1] *= 1 + rules.boost * near / pairs[lg].length;
+      var factor = pairs[lg].length ? 1 + rules.boost * near / pairs[lg].length : 1;
+      pair[1] *= factor * (terms[lg].length ? 1 + cover.boost * held / terms[lg].length : 1);
     });
     return ranked;
   };
