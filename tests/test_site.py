@@ -402,6 +402,16 @@ def test_the_menu_is_written_without_its_templates_indentation(built: Path) -> N
     assert "\n" in page[end:]
 
 
+@pytest.mark.parametrize("text", ["", " ", "\n\t ", "a", " a", "a ", "\n  <li>\xa0a\u2003b</li>\r\n", "a\x1c\x85b  "])
+def test_the_menus_whitespace_is_collapsed_as_a_regular_expression_would(text: str) -> None:
+    """The menu's filter (``kb_spaces``) splits and joins, as ``re.sub(r"\\s+", " ", ...)`` would collapse it."""
+    import re
+
+    from kb.mkdocs_plugin import _spaces
+
+    assert str(_spaces(text)) == re.sub(r"\s+", " ", text)
+
+
 # ---------------------------------------------------------------- safety and failures
 EVIL = """\
 id: g.evil
