@@ -18,6 +18,10 @@ SET = HERE / "relevance.yaml"
 PLAYERS = {"tune": HERE / "queries" / "players-tune.yaml", "heldout": HERE / "queries" / "players-heldout.yaml"}
 FRESH = HERE / "queries" / "fresh" / "fresh.yaml"
 """Issue 31's fresh set: one list, each item's ``split`` (``tune`` / ``held``) fixed when it was written."""
+BLIND2 = HERE / "queries" / "blind2" / "blind2.yaml"
+"""A second blind batch in the fresh set's format (its README says who wrote it from what); reported beside it."""
+BLIND = {"fresh": FRESH, "blind2": BLIND2}
+"""Every set in the fresh set's format, by the name its figures are reported under."""
 
 
 def queries(path: Path = SET) -> list[dict]:
@@ -27,14 +31,17 @@ def queries(path: Path = SET) -> list[dict]:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["queries"]
 
 
-def fresh(part: str) -> list[dict]:
-    """The items of one part (``tune`` or ``held``) of the fresh set (issue 31; see its README)."""
+def fresh(part: str, path: Path = FRESH) -> list[dict]:
+    """The items of one part (``tune`` or ``held``) of the fresh set (issue 31; see its README), or of another set in
+    its format (``path``, one of :data:`BLIND`; empty when that file is absent)."""
     if part not in ("tune", "held"):
         raise ValueError(f"part must be 'tune' or 'held', not {part!r}")
-    items = yaml.load(FRESH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    if path != FRESH and not path.is_file():
+        return []
+    items = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     for item in items:
         if not all(isinstance(a, str) and a for a in item["answer"]):
-            raise ValueError(f"{FRESH}: item n={item['n']}: every answer phrase must be a non-empty string (quote yes/no)")
+            raise ValueError(f"{path}: item n={item['n']}: every answer phrase must be a non-empty string (quote yes/no)")
     return [item for item in items if item["split"] == part]
 
 

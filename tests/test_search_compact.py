@@ -20,7 +20,7 @@ from conftest import SAMPLE
 from kb.api import KnowledgeBase
 from kb.search import compact
 from kb.search.index import SearchIndex
-from relevance import PLAYERS, fresh, queries
+from relevance import BLIND, PLAYERS, fresh, queries
 
 REPO = Path(__file__).resolve().parents[1]
 CONTENT = REPO / "content"
@@ -28,7 +28,7 @@ CONTENT = REPO / "content"
 
 def every_query() -> list[dict]:
     """Every query of every relevance set: the first set, the players' two parts, the fresh set's two."""
-    return [*queries(), *queries(PLAYERS["tune"]), *queries(PLAYERS["heldout"]), *fresh("tune"), *fresh("held")]
+    return [*queries(), *queries(PLAYERS["tune"]), *queries(PLAYERS["heldout"]), *(item for path in BLIND.values() for part in ("tune", "held") for item in fresh(part, path))]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from whoosh import scoring
 
 from kb.api import KnowledgeBase
 from kb.search import query as q, ranking, whoosh_access
-from relevance import PLAYERS, fresh, queries
+from relevance import BLIND, PLAYERS, fresh, queries
 
 P = ranking.DEFAULTS
 
@@ -27,7 +27,7 @@ CONTENT = Path(__file__).resolve().parents[1] / "content"
 
 def every_query() -> list[dict]:
     """Every query of every relevance set: the first set, the players' two parts, the fresh set's two."""
-    return [*queries(), *queries(PLAYERS["tune"]), *queries(PLAYERS["heldout"]), *fresh("tune"), *fresh("held")]
+    return [*queries(), *queries(PLAYERS["tune"]), *queries(PLAYERS["heldout"]), *(item for path in BLIND.values() for part in ("tune", "held") for item in fresh(part, path))]
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,7 @@ from fts_lookup import COLUMNS, lookup  # noqa: E402
 from kb import KnowledgeBase  # noqa: E402
 from kb.search.index import documents  # noqa: E402
 from kb.search.ranking import DEFAULTS  # noqa: E402
-from relevance import PLAYERS, fresh, measure, queries  # noqa: E402
+from relevance import BLIND, PLAYERS, fresh, measure, queries  # noqa: E402
 
 BUDGET_P95_MS = 5.0
 """Warm query p95 on the bundled content (issue 17)."""
@@ -120,9 +120,11 @@ def relevance(kb: KnowledgeBase, db: sqlite3.Connection) -> dict[str, tuple[dict
         items = queries(path)
         if items:
             out[f"players-{part}"] = (measure(ours, items, with_lang=True), measure(base, items, with_lang=True))
-    for part in ("tune", "held"):
-        items = fresh(part)
-        out[f"fresh-{part}"] = (measure(ours, items, with_lang=True), measure(base, items, with_lang=True))
+    for name, path in BLIND.items():
+        for part in ("tune", "held"):
+            items = fresh(part, path)
+            if items:
+                out[f"{name}-{part}"] = (measure(ours, items, with_lang=True), measure(base, items, with_lang=True))
     return out
 
 

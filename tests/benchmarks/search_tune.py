@@ -20,7 +20,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
 from kb import KnowledgeBase  # noqa: E402
 from kb.search import ranking  # noqa: E402
-from relevance import PLAYERS, fresh, measure, queries  # noqa: E402
+from relevance import BLIND2, PLAYERS, fresh, measure, queries  # noqa: E402
 
 
 def override(params: ranking.Params, spec: str) -> ranking.Params:
@@ -43,6 +43,8 @@ def main() -> None:
     ours = lambda q, lang=None: [h.id for h in kb.search(q, lang=lang, limit=10).hits]  # noqa: E731
     sets = {"relevance.yaml": measure(ours), "players-tune": measure(ours, queries(PLAYERS["tune"]), with_lang=True),
             "fresh-tune": measure(ours, fresh("tune"), with_lang=True)}
+    if fresh("tune", BLIND2):
+        sets["blind2-tune"] = measure(ours, fresh("tune", BLIND2), with_lang=True)
     for name, res in sets.items():
         print(f"{name:<16} n={res['queries']:>3} MRR {res['mrr']:.3f} R@3 {res['recall@3']:.3f}")
     styles = sets["fresh-tune"]["by_style"]
