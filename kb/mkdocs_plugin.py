@@ -718,7 +718,7 @@ def _unused(src_uri: str) -> bool:
 
 
 def _spaces(html_text: str) -> Markup:
-    """``html_text`` (the theme's already escaped sidebars) with its runs of whitespace made single spaces (what
+    r"""``html_text`` (the theme's already escaped sidebars) with its runs of whitespace made single spaces (what
     ``re.sub(r"\s+", " ", ...)`` gives: ``str.split`` splits on the same characters, in a fifth of the time)."""
     text = str(html_text)
     words = text.split()
