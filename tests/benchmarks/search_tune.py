@@ -43,8 +43,9 @@ def main() -> None:
     ours = lambda q, lang=None: [h.id for h in kb.search(q, lang=lang, limit=10).hits]  # noqa: E731
     sets = {"relevance.yaml": measure(ours), "players-tune": measure(ours, queries(PLAYERS["tune"]), with_lang=True),
             "fresh-tune": measure(ours, fresh("tune"), with_lang=True)}
-    if fresh("tune", BLIND2):
-        sets["blind2-tune"] = measure(ours, fresh("tune", BLIND2), with_lang=True)
+    blind2 = fresh("tune", BLIND2)
+    if blind2:
+        sets["blind2-tune"] = measure(ours, blind2, with_lang=True)
     for name, res in sets.items():
         print(f"{name:<16} n={res['queries']:>3} MRR {res['mrr']:.3f} R@3 {res['recall@3']:.3f}")
     styles = sets["fresh-tune"]["by_style"]
