@@ -30,7 +30,7 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,9 +45,11 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
+from kb.core.cache import cache_dir
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import Building, os_problem
 from kb.core.locale import pgettext
@@ -57,8 +59,9 @@ from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.preview import data_tag, table_data
+from kb.site.rendered import Record, fingerprint, renamed_version, shell
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
-from kb.site.outputs import cached, content_key, kept, previous, runtime_key
+from kb.site.outputs import AREA, cached, content_key, kept, previous, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import Basis, basis, build_site
@@ -124,6 +127,14 @@ class _Build:
     root_url: str
     search: SearchData | None = None
     calc: CalcSite | None = None
+    kept: dict[str, tuple[Path, Any]] | None = None
+    """Pages copied from the last ``kb build`` (:mod:`kb.site.rendered`), by source path: their file in this build and
+    their title (what MkDocs reads from the front matter of a page it renders)."""
+    rendered: set[str] = field(default_factory=set)
+    """The pages MkDocs rendered (``on_post_page``), by source path."""
+    record: Record | None = None
+    """What the last build of the site folder rendered, and (:attr:`record_next`) what this one does."""
+    record_next: Record | None = None
 
     @property
     def prefix(self) -> str:
@@ -194,13 +205,20 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._runtime_shared = False
         """The first language's build of this command wrote the runtime at the site's root."""
         self.notes: list[Diagnostic] = []
+        self.incremental: tuple[Path, Path] | None = None
+        """``kb build`` into a folder (``(site, building)``: the site there now, the folder being built in its place,
+        which ``mkdocs_build`` gets ``dirty``): pages whose inputs did not change since the last build of ``site`` are
+        copied from it, not rendered (:mod:`kb.site.rendered`)."""
+        self._page_sources: str | None = None
+        self._records: list[tuple[Path, Record, KnowledgeBase]] = []
+        """What each language's build rendered, written by :meth:`keep_records` once the site is in place."""
         """The command's warnings about the build itself (not the content): ``warning[calc-runtime]``. ``kb build``
         prints them again when it ends."""
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
-        self._loaded, self._ran, self._made = None, None, {}
+        self._loaded, self._ran, self._made, self._records = None, None, {}, []
         self._pyodide, self._runtime_files, self._runtime_shared, self.notes = None, None, False, []
         self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
         self._dirty = dirty
@@ -219,6 +237,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             self._sources.refresh.wait()
             shutil.rmtree(self._sources.folder, ignore_errors=True)
         self._sources, self._loaded, self._ran, self._build, self._made = None, None, None, None, {}
+        if self._page_sources is not None:
+            shutil.rmtree(self._page_sources, ignore_errors=True)
+            self._page_sources = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self._sources is not None:
@@ -314,10 +335,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if self._sources is not None:
             changed = self._sources.update(build, config, files, stale=stale)
             log.info(f"{build.lang}: {changed} page(s) changed")
-        else:
+        elif self.incremental is None:
             for page in build.site.pages:
                 files.append(File.generated(config, build.prefix + page.path, content=page.markdown))
         self._add_data(build, config, files, found, search_seconds)
+        if self._sources is None and self.incremental is not None:
+            self._keep_pages(build, config, files, *self.incremental)
         asset_files(files, config)
         for unused in [f for f in files if _unused(f.src_uri)]:
             files.remove(unused)
@@ -424,6 +447,75 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         log.info(f"{build.lang}: the calculators' runtime (Pyodide {calc_runtime.PYODIDE}), {size / 1e6:.2f} MB, written "
                  f"{'at the site root for every language' if build.primary else 'for this language alone'}")
 
+    def _keep_pages(self, build: _Build, config: MkDocsConfig, files: Files, site: Path, folder: Path) -> None:
+        """Add the pages to ``files`` as sources on disk; copy into ``folder`` from ``site`` each page the last build of
+        ``site`` rendered from the same inputs (:meth:`kb.site.rendered.Record.kept`), its source made older than the
+        copy so that MkDocs' dirty build leaves it alone; every other page is rendered."""
+        kb = build.loaded.kb
+        if self._page_sources is None:
+            self._page_sources = tempfile.mkdtemp(prefix="kb-build-")
+        said = [build.lang, self.config.languages, nav_config(build.site.nav, build.prefix), config.site_url,
+                config.use_directory_urls, {g: m.name.best(build.lang) for g, m in kb.games.items()},
+                [page.title for page in build.site.pages]]  # a neighbour's title is in a page's footer
+        key = shell(config.config_file_path, config.theme.dirs, [str(THEME)], said)
+        record_path = Record.path(cache_dir(kb.root, AREA, kb.cache_base), build.lang, site)
+        build.record, build.record_next = Record.read(record_path, kb.cache_key), Record(key, {}, "")
+        build.kept = {}
+        for page in build.site.pages:
+            uri = build.prefix + page.path
+            source = os.path.join(self._page_sources, build.lang, uri)
+            os.makedirs(os.path.dirname(source), exist_ok=True)
+            with open(source, "w", encoding="utf-8") as out:
+                out.write(page.markdown)
+            file = File.generated(config, uri, abs_src_path=source)
+            rel = os.path.relpath(file.abs_dest_path, folder)
+            printed = fingerprint(page.markdown, _helpers_tag(build, file), json.dumps(_forms(build, file)))
+            build.record_next.pages[rel] = [printed]
+            if build.record.kept(key, rel, printed, site):
+                os.makedirs(os.path.dirname(file.abs_dest_path), exist_ok=True)
+                shutil.copy2(site / rel, file.abs_dest_path)
+                os.utime(source, ns=(0, 0))
+                build.kept[uri] = (Path(file.abs_dest_path), get_data(page.markdown)[1].get("title"))
+            files.append(file)
+        log.info(f"{build.lang}: {len(build.kept)} of {len(build.site.pages)} pages kept from the last build")
+
+    def _recorded(self, build: _Build, site: Path, folder: Path) -> None:
+        """After the language's build: the kept pages name the new search data; what was built, recorded."""
+        record, now = build.record, build.record_next
+        assert record is not None and now is not None and build.kept is not None and build.search is not None
+        now.version = build.search.version
+        for uri, (path, _) in build.kept.items():
+            if uri in build.rendered or record.version == now.version:
+                continue
+            src = uri.removeprefix(build.prefix)
+            old = meta_tag(SearchData(build.lang, {}, record.version), src)
+            if not renamed_version(path, old, meta_tag(build.search, src)):
+                raise PluginError(f"kb: the page {uri} kept from the last build does not name its search data as "
+                                  f"that build wrote it; build again with 'kb build --clean'")
+        for rel, row in now.pages.items():
+            try:
+                st = os.stat(folder / rel)
+            except OSError:
+                continue
+            row += [st.st_size, st.st_mtime_ns]
+        kb = build.loaded.kb
+        self._records.append((Record.path(cache_dir(kb.root, AREA, kb.cache_base), build.lang, site), now, kb))
+
+    def keep_records(self) -> None:
+        """``kb build``, its site in place: what it rendered, for the next build of the folder (:mod:`kb.site.rendered`)."""
+        for path, record, kb in self._records:
+            record.write(path, kb.cache_key)
+        self._records = []
+
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        """A page kept from the last build is not read (MkDocs' dirty build): where the menu gives it no title, its
+        title (which its neighbours' footers show) as its front matter gives it, as reading it would."""
+        kept = self._current().kept or {}
+        for file in files.documentation_pages() if kept else []:
+            if file.src_uri in kept and file.page is not None and file.page.title is None:  # the menu names none
+                file.page.title = kept[file.src_uri][1]
+        return nav
+
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         """Make the pages' template (``kb/site/theme/kb-page.html``) and its filters known to the theme."""
         env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(str(THEME))] if env.loader
@@ -463,11 +555,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         """Tell the page where its language's search data is (read by ``kb-search.js``); our scripts, by the loader."""
         build = self._current()
+        build.rendered.add(page.file.src_uri)
         if "</head>" not in output:
             return output
         here = posixpath.dirname(page.file.dest_uri) or "."
-        tag = data_tag(build.lang, build.prefix, page.file.dest_uri, _table_parts(build, page.file.src_uri))
-        forms = build.calc.forms.get(page.file.src_uri.removeprefix(build.prefix)) if build.calc else None
+        tag = _helpers_tag(build, page.file)
+        forms = _forms(build, page.file)
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/")
@@ -498,6 +591,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         build = self._current()
         self._build = None
+        if build.record_next is not None and self.incremental is not None:
+            self._recorded(build, *self.incremental)
         if self._beside is not None and self._live:
             beside, self._beside = self._beside, None
             beside.end(keep=True)
@@ -675,6 +770,16 @@ def _versions(*names: str) -> tuple[str, ...]:
 
 _SEARCH_WITH = _versions("whoosh3", "whoosh", "wordfreq")
 """The packages the search data is made with, a part of its key."""
+
+
+def _helpers_tag(build: _Build, file: File) -> str:
+    """The page's ``<meta name="kb-table">`` (:func:`kb.site.preview.data_tag`)."""
+    return data_tag(build.lang, build.prefix, file.dest_uri, _table_parts(build, file.src_uri))
+
+
+def _forms(build: _Build, file: File) -> list[str] | None:
+    """The page's calculators' forms, put in its slots after the sanitiser."""
+    return build.calc.forms.get(file.src_uri.removeprefix(build.prefix)) if build.calc else None
 
 
 def _table_parts(build: _Build, src_uri: str) -> list[str]:

@@ -261,6 +261,7 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
 
     made: list[list[tuple[int, int]]] = []
     parts: list[list[tuple[int, int]]] = []
+    copied: list[list[tuple[int, int]]] = []
 
     def build(name: str, cache: Path) -> dict[str, bytes]:
         monkeypatch.setenv("KB_CACHE", str(cache))
@@ -269,6 +270,7 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
         assert code == 0, stdout + stderr
         made.append([(int(m[2]), int(m[1])) for m in re.finditer(r"building (\d+) pages \((\d+) made", stdout)])
         parts.append([(int(m[1]), int(m[2])) for m in re.finditer(r"\((\d+) of (\d+) parts made\)", stdout)])
+        copied.append([(int(m[1]), int(m[2])) for m in re.finditer(r"(\d+) of (\d+) pages kept from the last build", stdout)])
         return _files(out)
 
     build("site", tmp_path / "cache")
@@ -281,10 +283,15 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
         if what == "a summary":  # the other game's pages were kept, not made again, and the concepts' calculators
             assert all(0 < n < total for n, total in made[-1]) and len(made[-1]) == 2, made[-1]
             calculators = parts[-1]
+            # and most pages' HTML copied from the last build, not rendered (kb/site/rendered.py)
+            assert len(copied[-1]) == 2 and all(total / 2 < n < total for n, total in copied[-1]), copied[-1]
+        if what.startswith("a title"):  # every page's menu shows it: every page rendered
+            assert [n for n, _ in copied[-1]] == [0, 0], copied[-1]
         fresh = tmp_path / f"fresh-{n}"
         for area in ("search", "search-words"):  # the same search index (below) and the facts of no content
             shutil.copytree(tmp_path / "cache" / area, fresh / area, symlinks=True)
         clean = build(f"clean-{n}", fresh)
+        assert [n for n, _ in copied[-1]] == [0, 0], copied[-1]  # a folder never built: every page rendered
         assert sorted(kept_) == sorted(clean), what
         differ = [path for path in clean if kept_[path] != clean[path]]
         assert not differ, f"after {what}: {differ}"

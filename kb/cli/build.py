@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
     from kb.core.diagnostics import Diagnostic
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
 
 __all__ = ["default_config", "build"]
 
@@ -61,9 +62,20 @@ class _Lines(logging.Handler):
             self.stream.flush()
 
 
+class _ExactDirty(logging.Filter):
+    """Drops MkDocs' warning that a dirty build may leave menus and links stale: ``kb build``'s dirty build renders
+    every page whose inputs changed, the menu among them (:mod:`kb.site.rendered`; tested equal to the clean build),
+    and a warning would fail ``--strict``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
 def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path | None,
-          out: TextIO, err: TextIO) -> int:
-    """Build the site; returns 0 on success, 1 when the build failed (the old site is kept)."""
+          out: TextIO, err: TextIO, clean: bool = False) -> int:
+    """Build the site; returns 0 on success, 1 when the build failed (the old site is kept). Pages whose inputs did
+    not change since the last build of the same folder are taken from it (:mod:`kb.site.rendered`); ``clean``: every
+    page rendered."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
@@ -77,14 +89,20 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     mk.setLevel(logging.INFO)
     mk.addHandler(problems)
     kb_log.addHandler(progress)
+    exact = _ExactDirty()
+    dirty_log = logging.getLogger("mkdocs.commands.build")
+    dirty_log.addFilter(exact)
     start = time.monotonic()
     building: Building | None = None
     try:
         config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
         building = Building(Path(site_dir or config.site_dir).resolve())
+        found = _plugin(config)
         notes = _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
-                                 str(building.folder), content)
+                                 str(building.folder), content, None if clean else (building.target, building.folder))
         building.commit()
+        if found is not None:
+            found.keep_records()  # only a site in place is one the next build may copy pages from
         target, building = building.target, None
         out.write(f"kb build: site written to {target} in {time.monotonic() - start:.1f} s\n")
         for note in notes:  # the build's own warnings (the runtime missing), last, where a reader sees them
@@ -102,37 +120,44 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
             building.discard()
         kb_log.removeHandler(progress)
         mk.removeHandler(problems)
+        dirty_log.removeFilter(exact)
         mk.setLevel(old_level)
 
 
+def _plugin(config: MkDocsConfig) -> KnowledgeBasePlugin | None:
+    """The ``kb`` plugin of ``config`` (the same instance for every language: it has ``on_startup``), if any."""
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
+
+    return next((p for p in config.plugins.values() if isinstance(p, KnowledgeBasePlugin)), None)
+
+
 def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site_dir: str,
-                     content: Path | None) -> list[Diagnostic]:
+                     content: Path | None, incremental: tuple[Path, Path] | None = None) -> list[Diagnostic]:
     """One MkDocs build per language of the ``kb`` plugin into ``site_dir``, the first language first (its
     build empties the folder), then the service worker over all of them. Without the plugin, one build. The
-    plugin's warnings about the build itself (:attr:`KnowledgeBasePlugin.notes`)."""
+    plugin's warnings about the build itself (:attr:`KnowledgeBasePlugin.notes`). ``incremental`` (the site now
+    and ``site_dir``, built in its place): MkDocs' dirty builds, the plugin copying the pages it can keep
+    (:attr:`KnowledgeBasePlugin.incremental`)."""
     from mkdocs.commands.build import build as mkdocs_build
 
-    from kb.mkdocs_plugin import KnowledgeBasePlugin
     from kb.site import app
 
-    def plugin(config: MkDocsConfig) -> KnowledgeBasePlugin | None:
-        return next((p for p in config.plugins.values() if isinstance(p, KnowledgeBasePlugin)), None)
-
-    found = plugin(first)
+    found = _plugin(first)
     langs: list[str | None] = list(found.config.languages) if found is not None else [None]
     first.plugins.on_startup(command="build", dirty=False)  # once: the knowledge base is loaded once
     if found is not None:
         found.swap_site = False  # every language goes into site_dir, which is swapped in whole by build()
+        found.incremental = incremental
     try:
         for n, lang in enumerate(langs):
             config = first if n == 0 else load()
             config.site_dir = site_dir
-            kb = plugin(config)
+            kb = _plugin(config)
             if kb is not None:
                 kb.config.language = lang
                 if content is not None:
                     kb.config.content = str(Path(content).resolve())
-            mkdocs_build(config)
+            mkdocs_build(config, dirty=found is not None and incremental is not None)
     finally:
         first.plugins.on_shutdown()
     if found is None:

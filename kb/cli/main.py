@@ -308,9 +308,9 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     site = Path(args.site_dir) if args.site_dir else None
     content = Path(args.content) if args.content else None
     if not args.json:
-        return site_build.build(config, site, args.strict, content, out, err)
+        return site_build.build(config, site, args.strict, content, out, err, args.clean)
     progress, problems = io.StringIO(), io.StringIO()
-    code = site_build.build(config, site, args.strict, content, progress, problems)
+    code = site_build.build(config, site, args.strict, content, progress, problems, args.clean)
     json.dump({"ok": code == 0, "exit": code, "progress": progress.getvalue().splitlines(),
                "problems": problems.getvalue().splitlines()}, out, ensure_ascii=False, indent=2)
     out.write("\n")
@@ -439,6 +439,9 @@ def _resolvers_args(r: argparse.ArgumentParser) -> None:
 def _build_args(b: argparse.ArgumentParser) -> None:
     b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml)")
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
+    b.add_argument("--clean", action="store_true",
+                   help="render every page again (by default a page whose inputs did not change since the last build "
+                        "of the same folder is copied from it)")
     b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
     b.add_argument("--json", action="store_true", help="print the outcome, progress lines and problems as JSON")
     b.set_defaults(func=_build)
