@@ -209,6 +209,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """``kb build`` into a folder (``(site, building)``: the site there now, the folder being built in its place,
         which ``mkdocs_build`` gets ``dirty``): pages whose inputs did not change since the last build of ``site`` are
         copied from it, not rendered (:mod:`kb.site.rendered`)."""
+        self.render_all = False
+        """With :attr:`incremental`: copy no page (``kb build --clean``), yet record what was rendered."""
         self._page_sources: str | None = None
         self._records: list[tuple[Path, Record, KnowledgeBase]] = []
         """What each language's build rendered, written by :meth:`keep_records` once the site is in place."""
@@ -454,9 +456,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         kb = build.loaded.kb
         if self._page_sources is None:
             self._page_sources = tempfile.mkdtemp(prefix="kb-build-")
+        # the menu names every page and game (a section's index page is titled as its section), so a title or a game
+        # that changes, or a game that gains or loses its helpers' data (its first or last entry), changes every page
         said = [build.lang, self.config.languages, nav_config(build.site.nav, build.prefix), config.site_url,
-                config.use_directory_urls, {g: m.name.best(build.lang) for g, m in kb.games.items()},
-                [page.title for page in build.site.pages]]  # a neighbour's title is in a page's footer
+                config.use_directory_urls]
         key = shell(config.config_file_path, config.theme.dirs, [str(THEME)], said)
         record_path = Record.path(cache_dir(kb.root, AREA, kb.cache_base), build.lang, site)
         build.record, build.record_next = Record.read(record_path, kb.cache_key), Record(key, {}, "")
@@ -469,9 +472,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 out.write(page.markdown)
             file = File.generated(config, uri, abs_src_path=source)
             rel = os.path.relpath(file.abs_dest_path, folder)
-            printed = fingerprint(page.markdown, _helpers_tag(build, file), json.dumps(_forms(build, file)))
+            printed = fingerprint(page.markdown, json.dumps(_forms(build, file)))
             build.record_next.pages[rel] = [printed]
-            if build.record.kept(key, rel, printed, site):
+            if not self.render_all and build.record.kept(key, rel, printed, site):
                 os.makedirs(os.path.dirname(file.abs_dest_path), exist_ok=True)
                 shutil.copy2(site / rel, file.abs_dest_path)
                 os.utime(source, ns=(0, 0))
@@ -559,7 +562,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if "</head>" not in output:
             return output
         here = posixpath.dirname(page.file.dest_uri) or "."
-        tag = _helpers_tag(build, page.file)
+        tag = data_tag(build.lang, build.prefix, page.file.dest_uri, _table_parts(build, page.file.src_uri))
         forms = _forms(build, page.file)
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
@@ -770,11 +773,6 @@ def _versions(*names: str) -> tuple[str, ...]:
 
 _SEARCH_WITH = _versions("whoosh3", "whoosh", "wordfreq")
 """The packages the search data is made with, a part of its key."""
-
-
-def _helpers_tag(build: _Build, file: File) -> str:
-    """The page's ``<meta name="kb-table">`` (:func:`kb.site.preview.data_tag`)."""
-    return data_tag(build.lang, build.prefix, file.dest_uri, _table_parts(build, file.src_uri))
 
 
 def _forms(build: _Build, file: File) -> list[str] | None:

@@ -186,6 +186,10 @@ EDITS = [
      "{es: Visión, en: Vision}"),
     ("a label of a resolver another game's entries use", "other/mechanics.py", '"bonus": ("bonificación", "bonus")',
      '"bonus": ("ventaja", "edge")'),
+    ("a resolver's range (its calculators' forms, not its pages' text)", "other/mechanics.py",
+     'ranges={"bonus": between(0, 2)}', 'ranges={"bonus": between(0, 3)}'),
+    ("a game's name (every one of its pages' titles)", "other/game.yaml", "name: {es: Otro Juego, en: Other Game}",
+     "name: {es: Otro Juego Nuevo, en: Another Game}"),
     ("a file deleted", "other/terms/sight.yaml", "", ""),
 ]
 """The edits :func:`test_a_build_after_each_kind_of_edit_is_the_clean_build` makes one after the other: (what, file,
@@ -308,3 +312,29 @@ def test_the_engine_version_covers_its_catalogs() -> None:
     hashed = {path.resolve() for path in engine_files()}
     assert all(catalog_path(lang).resolve() in hashed for lang in LANGS)
     assert Path(__file__).resolve().parents[1] / "kb" / "site" / "calc.py" in hashed
+
+
+def test_a_page_changed_in_the_site_is_rendered_again_and_strict_allows_the_copies(tmp_path: Path, monkeypatch) -> None:
+    """kb/site/rendered.py: a page is copied from the site only while its file there is the one the last build wrote
+    (a page edited by hand, or gone, is rendered again); MkDocs' warning about dirty builds does not fail ``--strict``;
+    ``--clean`` renders every page. Each build equals, file for file, a build in a folder never built."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+
+    def build(out: Path, *more: str) -> list[tuple[int, int]]:
+        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out), "--strict", *more)
+        assert code == 0 and "dirty" not in stdout + stderr, stdout + stderr
+        return [(int(m[1]), int(m[2])) for m in re.finditer(r"(\d+) of (\d+) pages kept from the last build", stdout)]
+
+    assert [n for n, _ in build(site)] == [0, 0]
+    page, gone = site / "es" / "mini" / "aim.html", site / "en" / "mini" / "aim.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", "<p>hand edit</p></body>"), encoding="utf-8")
+    gone.unlink()
+    kept_ = build(site)
+    assert [total - n for n, total in kept_] == [1, 1], kept_
+    assert [n for n, _ in build(tmp_path / "never-built")] == [0, 0]
+    assert _files(site) == _files(tmp_path / "never-built")
+    assert [n for n, _ in build(site, "--clean")] == [0, 0]
+    assert [total - n for n, total in build(site)] == [0, 0]  # nothing changed: every page copied

@@ -99,7 +99,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         building = Building(Path(site_dir or config.site_dir).resolve())
         found = _plugin(config)
         notes = _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
-                                 str(building.folder), content, None if clean else (building.target, building.folder))
+                                 str(building.folder), content, (building.target, building.folder), clean)
         building.commit()
         if found is not None:
             found.keep_records()  # only a site in place is one the next build may copy pages from
@@ -132,12 +132,13 @@ def _plugin(config: MkDocsConfig) -> KnowledgeBasePlugin | None:
 
 
 def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site_dir: str,
-                     content: Path | None, incremental: tuple[Path, Path] | None = None) -> list[Diagnostic]:
+                     content: Path | None, incremental: tuple[Path, Path] | None = None,
+                     clean: bool = False) -> list[Diagnostic]:
     """One MkDocs build per language of the ``kb`` plugin into ``site_dir``, the first language first (its
     build empties the folder), then the service worker over all of them. Without the plugin, one build. The
     plugin's warnings about the build itself (:attr:`KnowledgeBasePlugin.notes`). ``incremental`` (the site now
     and ``site_dir``, built in its place): MkDocs' dirty builds, the plugin copying the pages it can keep
-    (:attr:`KnowledgeBasePlugin.incremental`)."""
+    (:attr:`KnowledgeBasePlugin.incremental`), none when ``clean``."""
     from mkdocs.commands.build import build as mkdocs_build
 
     from kb.site import app
@@ -147,7 +148,7 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site
     first.plugins.on_startup(command="build", dirty=False)  # once: the knowledge base is loaded once
     if found is not None:
         found.swap_site = False  # every language goes into site_dir, which is swapped in whole by build()
-        found.incremental = incremental
+        found.incremental, found.render_all = incremental, clean
     try:
         for n, lang in enumerate(langs):
             config = first if n == 0 else load()

@@ -1,9 +1,9 @@
 """Pages kept from the last ``kb build`` of a site folder: only the pages whose inputs changed are rendered again.
 
 A page's HTML is a function of two things: what every page of its language shares (the engine, the theme and its
-templates, MkDocs and the packages that render, ``mkdocs.yml``, the menu with every title, the games' names: the
-:func:`shell` key) and what is its own (its Markdown, the names of its helpers' data, its calculators' forms: its
-:func:`fingerprint`), plus the search data's version, which every page names. After a build, :class:`Record` keeps,
+templates, MkDocs and the packages that render, ``mkdocs.yml``, the menu, which names every page and game: the
+:func:`shell` key) and what is its own (its Markdown and its calculators' forms: its :func:`fingerprint`), plus the
+search data's version, which every page names. After a build, :class:`Record` keeps,
 per language and site folder, the shell key, each page's fingerprint and the size and time of the file written, and
 the search data's version. The next build of the same folder copies a page from the site in place when the shell and
 its fingerprint are unchanged and the file is still the one written (MkDocs' own dirty build then leaves it alone:
@@ -40,8 +40,7 @@ def _digest(parts: Iterable[str]) -> str:
 
 
 def fingerprint(markdown: str, *own: str) -> str:
-    """What one page is rendered from besides the :func:`shell`: its Markdown and ``own`` (its helpers' data tag,
-    its calculators' forms)."""
+    """What one page is rendered from besides the :func:`shell`: its Markdown and ``own`` (its calculators' forms)."""
     return _digest([markdown, *own])
 
 
@@ -84,8 +83,7 @@ def _versions() -> list[str]:
 def shell(config_file: str | None, theme_dirs: Iterable[str], own: Iterable[str], said: Any) -> str:
     """The key of what every page of a language shares: the engine's code (:func:`kb.core.cache.code_version`), the
     theme's folders (``theme_dirs``: the pack's overrides, Material's) and the plugin's templates (``own``), the
-    rendering packages' versions, ``mkdocs.yml`` and ``said`` (the language, the menu, the games' names, the site's
-    address: JSON)."""
+    rendering packages' versions, ``mkdocs.yml`` and ``said`` (the language, the menu, the site's address: JSON)."""
     text = ""
     if config_file:
         try:

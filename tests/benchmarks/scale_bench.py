@@ -129,9 +129,10 @@ def index_figures(root: Path, env: dict[str, str], tmp: Path) -> dict[str, float
 
 
 def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int,
-                 edit: Callable[[int], None] | None = None) -> dict[str, float]:
+                 edit: Callable[[int], None] | None = None, clean: bool = False) -> dict[str, float]:
     """`kb build` against plain MkDocs building the same pages written out as Markdown: medians of ``runs``.
-    ``edit(n)``, when given, changes the content before the ``n``-th `kb build` (the build after one edit)."""
+    ``edit(n)``, when given, changes the content before the ``n``-th `kb build` (the build after one edit); ``clean``:
+    `kb build --clean` (every page rendered, none copied from the last build of the folder)."""
     from kb import KnowledgeBase
     from kb.site.pages import build_site
     from kb.site.structure import nav_config
@@ -162,7 +163,8 @@ def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int,
         if edit is not None:
             edit(n)
         cpu = _children_cpu()
-        seconds, mem = run([KB, "--content", str(root), "build", "--site-dir", str(tmp / "site-kb")], env, cwd=REPO)
+        seconds, mem = run([KB, "--content", str(root), "build", "--site-dir", str(tmp / "site-kb"),
+                            *(["--clean"] if clean else [])], env, cwd=REPO)
         ours_cpu.append(_children_cpu() - cpu)
         ours.append(seconds)
         ours_mem = max(ours_mem, mem)
