@@ -99,7 +99,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         building = Building(Path(site_dir or config.site_dir).resolve())
         found = _plugin(config)
         notes = _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
-                                 str(building.folder), content, (building.target, building.folder), clean)
+                                 building, content, clean)
         building.commit()
         if found is not None:
             found.keep_records()  # only a site in place is one the next build may copy pages from
@@ -131,24 +131,24 @@ def _plugin(config: MkDocsConfig) -> KnowledgeBasePlugin | None:
     return next((p for p in config.plugins.values() if isinstance(p, KnowledgeBasePlugin)), None)
 
 
-def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site_dir: str,
-                     content: Path | None, incremental: tuple[Path, Path] | None = None,
-                     clean: bool = False) -> list[Diagnostic]:
-    """One MkDocs build per language of the ``kb`` plugin into ``site_dir``, the first language first (its
-    build empties the folder), then the service worker over all of them. Without the plugin, one build. The
-    plugin's warnings about the build itself (:attr:`KnowledgeBasePlugin.notes`). ``incremental`` (the site now
-    and ``site_dir``, built in its place): MkDocs' dirty builds, the plugin copying the pages it can keep
-    (:attr:`KnowledgeBasePlugin.incremental`), none when ``clean``."""
+def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], building: Building,
+                     content: Path | None, clean: bool = False) -> list[Diagnostic]:
+    """One MkDocs build per language of the ``kb`` plugin into ``building``'s folder, the first language first,
+    then the service worker over all of them. Without the plugin, one build. The plugin's warnings about the build
+    itself (:attr:`KnowledgeBasePlugin.notes`). With the plugin, MkDocs' dirty builds into the new folder, the plugin
+    copying from the site it replaces the pages it can keep (:attr:`KnowledgeBasePlugin.incremental`; none when
+    ``clean``)."""
     from mkdocs.commands.build import build as mkdocs_build
 
     from kb.site import app
 
+    site_dir = str(building.folder)
     found = _plugin(first)
     langs: list[str | None] = list(found.config.languages) if found is not None else [None]
     first.plugins.on_startup(command="build", dirty=False)  # once: the knowledge base is loaded once
     if found is not None:
         found.swap_site = False  # every language goes into site_dir, which is swapped in whole by build()
-        found.incremental, found.render_all = incremental, clean
+        found.incremental, found.render_all = (building.target, building.folder), clean
     try:
         for n, lang in enumerate(langs):
             config = first if n == 0 else load()
@@ -158,7 +158,7 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], site
                 kb.config.language = lang
                 if content is not None:
                     kb.config.content = str(Path(content).resolve())
-            mkdocs_build(config, dirty=found is not None and incremental is not None)
+            mkdocs_build(config, dirty=found is not None)
     finally:
         first.plugins.on_shutdown()
     if found is None:
