@@ -45,7 +45,6 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
@@ -58,6 +57,7 @@ from kb.mkdocs_defaults import SCRIPTS, apply_defaults, asset_files, set_site_ur
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
+from kb.site.findable import front_matter_title
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
@@ -478,7 +478,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 os.makedirs(os.path.dirname(file.abs_dest_path), exist_ok=True)
                 shutil.copy2(site / rel, file.abs_dest_path)
                 os.utime(source, ns=(0, 0))
-                build.kept[uri] = (Path(file.abs_dest_path), get_data(page.markdown)[1].get("title"))
+                build.kept[uri] = (Path(file.abs_dest_path), front_matter_title(page.markdown))
             files.append(file)
         log.info(f"{build.lang}: {len(build.kept)} of {len(build.site.pages)} pages kept from the last build")
 

@@ -338,3 +338,16 @@ def test_a_page_changed_in_the_site_is_rendered_again_and_strict_allows_the_copi
     assert _files(site) == _files(tmp_path / "never-built")
     assert [n for n, _ in build(site, "--clean")] == [0, 0]
     assert [total - n for n, total in build(site)] == [0, 0]  # nothing changed: every page copied
+
+
+def test_a_copied_pages_title_is_its_front_matter_title_as_mkdocs_reads_it() -> None:
+    """kb/site/rendered.py: a copied page is not read by MkDocs; its title (``on_nav``) is read from the front matter
+    kb wrote, and equals what MkDocs' own reading gives, whatever the title holds."""
+    from mkdocs.utils.meta import get_data
+
+    from kb.site.findable import front_matter, front_matter_title
+
+    for title in ["Blindaje", 'Un "duelo" & <b>negrita</b>', "Línea · ¿visión?", "back\\slash\ttab", "ünïcödé — “x”"]:
+        page = front_matter(title, "una descripción") + "# Título\n\nTexto.\n"
+        assert front_matter_title(page) == get_data(page)[1]["title"]
+    assert front_matter_title("# Sin front matter\n") is None

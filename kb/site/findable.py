@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 from kb.core.model import Entry, Term, Text
 from kb.site.render import plain_text
 
-__all__ = ["tooltip_forms", "definition", "front_matter"]
+__all__ = ["tooltip_forms", "definition", "front_matter", "front_matter_title"]
 
 _MAX_DEFINITION = 300
 
@@ -50,3 +50,13 @@ def front_matter(title: str, description: str | None = None) -> str:
         short = short if len(short) <= 200 else short[:199].rsplit(" ", 1)[0] + "…"
         lines.append(f"description: {json.dumps(html.escape(short), ensure_ascii=False)}")
     return "\n".join([*lines, "---", ""])
+
+
+def front_matter_title(markdown: str) -> str | None:
+    """The title :func:`front_matter` wrote at the top of ``markdown`` (its JSON string is the same string read as
+    YAML, as MkDocs reads it), else ``None``."""
+    lines = markdown.split("\n", 2)
+    if len(lines) < 2 or lines[0] != "---" or not lines[1].startswith("title: "):
+        return None
+    title = json.loads(lines[1][len("title: "):])
+    return title if isinstance(title, str) else None
