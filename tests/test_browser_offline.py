@@ -107,6 +107,9 @@ def _search_offline(pg, query: str) -> list[str]:
     box = pg.locator("input.kb-search__input")
     box.wait_for(state="visible")
     box.press_sequentially(query)
+    # the results of the whole query: while the parts its last words need are read, the links shown are an earlier
+    # prefix's ("linea de" ranks mini.shooting first), as test_browser.py's _settled waits for
+    pg.wait_for_selector("html:not([data-kb-search-busy])", state="attached")
     pg.wait_for_selector("a.kb-search__hit")
     return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.dataset.kbId)")
 
