@@ -334,6 +334,12 @@ def test_a_page_changed_in_the_site_is_rendered_again_and_strict_allows_the_copi
     gone.unlink()
     kept_ = build(site)
     assert [total - n for n, total in kept_] == [1, 1], kept_
+    linked, elsewhere = site / "es" / "mini" / "index.html", tmp_path / "elsewhere.html"
+    shutil.copy2(linked, elsewhere)  # the same bytes, size and time, behind a link: not our file, not copied
+    linked.unlink()
+    linked.symlink_to(elsewhere)
+    assert [total - n for n, total in build(site)] == [1, 0]
+    assert not (site / "es" / "mini" / "index.html").is_symlink()
     assert [n for n, _ in build(tmp_path / "never-built")] == [0, 0]
     assert _files(site) == _files(tmp_path / "never-built")
     assert [n for n, _ in build(site, "--clean")] == [0, 0]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sysconfig
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -123,15 +124,16 @@ class Record:
 
     def kept(self, shell: str, rel: str, printed: str, site: Path) -> bool:
         """Whether the page at ``rel`` (its :func:`fingerprint` ``printed``) can be taken from ``site`` as it is: the
-        same shell and fingerprint, and the file there still the one the last build wrote (its size and time)."""
+        same shell and fingerprint, and the file there still the regular file the last build wrote (its size and time;
+        never a link)."""
         row = self.pages.get(rel)
         if shell != self.shell or not row or row[0] != printed:
             return False
         try:
-            st = os.stat(site / rel)
+            st = os.lstat(site / rel)
         except OSError:
             return False
-        return [st.st_size, st.st_mtime_ns] == row[1:]
+        return stat.S_ISREG(st.st_mode) and [st.st_size, st.st_mtime_ns] == row[1:]  # our file, not a link put there
 
 
 def renamed_version(path: Path, old_tag: str, new_tag: str) -> bool:
