@@ -205,6 +205,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._runtime_shared = False
         """The first language's build of this command wrote the runtime at the site's root."""
         self.notes: list[Diagnostic] = []
+        """The command's warnings about the build itself (not the content): ``warning[calc-runtime]``. ``kb build``
+        prints them again when it ends."""
         self.incremental: tuple[Path, Path] | None = None
         """``kb build`` into a folder (``(site, building)``: the site there now, the folder being built in its place,
         which ``mkdocs_build`` gets ``dirty``): pages whose inputs did not change since the last build of ``site`` are
@@ -213,9 +215,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """With :attr:`incremental`: copy no page (``kb build --clean``), yet record what was rendered."""
         self._page_sources: str | None = None
         self._records: list[tuple[Path, Record, KnowledgeBase]] = []
-        """What each language's build rendered, written by :meth:`keep_records` once the site is in place."""
-        """The command's warnings about the build itself (not the content): ``warning[calc-runtime]``. ``kb build``
-        prints them again when it ends."""
+        """What each language's build renders, and where it is kept: written by :meth:`keep_records` once the site is
+        in place."""
 
     # ------------------------------------------------------------------ events
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -463,6 +464,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         key = shell(config.config_file_path, config.theme.dirs, [str(THEME)], said)
         record_path = Record.path(cache_dir(kb.root, AREA, kb.cache_base), build.lang, site)
         build.record, build.record_next = Record.read(record_path, kb.cache_key), Record(key, {}, "")
+        self._records.append((record_path, build.record_next, kb))  # completed by _recorded
         build.kept = {}
         for page in build.site.pages:
             uri = build.prefix + page.path
@@ -482,8 +484,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             files.append(file)
         log.info(f"{build.lang}: {len(build.kept)} of {len(build.site.pages)} pages kept from the last build")
 
-    def _recorded(self, build: _Build, site: Path, folder: Path) -> None:
-        """After the language's build: the kept pages name the new search data; what was built, recorded."""
+    def _recorded(self, build: _Build, folder: Path) -> None:
+        """After the language's build: the kept pages name the new search data; the record of what was built gets the
+        version and each page's file (its size and time)."""
         record, now = build.record, build.record_next
         assert record is not None and now is not None and build.kept is not None and build.search is not None
         now.version = build.search.version
@@ -501,8 +504,6 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             except OSError:
                 continue
             row += [st.st_size, st.st_mtime_ns]
-        kb = build.loaded.kb
-        self._records.append((Record.path(cache_dir(kb.root, AREA, kb.cache_base), build.lang, site), now, kb))
 
     def keep_records(self) -> None:
         """``kb build``, its site in place: what it rendered, for the next build of the folder (:mod:`kb.site.rendered`)."""
@@ -595,7 +596,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._current()
         self._build = None
         if build.record_next is not None and self.incremental is not None:
-            self._recorded(build, *self.incremental)
+            self._recorded(build, self.incremental[1])
         if self._beside is not None and self._live:
             beside, self._beside = self._beside, None
             beside.end(keep=True)
