@@ -129,6 +129,22 @@ def test_touching_a_file_without_changing_it_keeps_the_index_fresh(root: Path) -
     assert index.changes()[0] == "fresh"
 
 
+def test_an_index_another_engine_wrote_is_rebuilt(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index is the engine's output as much as the content's: new code that reads or writes documents differently
+    (an analyser, a field, the glossary's groups) never serves an index the old code wrote. The engine's files only
+    touched (a checkout: new times, same bytes) keep it fresh."""
+    from kb.core import cache
+
+    index = SearchIndex(root)
+    index.ensure(lambda: KnowledgeBase.load(root))
+    monkeypatch.setattr(cache, "engine_stamp", lambda: "touched")
+    assert index.changes()[0] == "fresh"
+    monkeypatch.setattr(cache, "code_version", lambda: "another engine")
+    assert index.changes()[0] == "missing"
+    assert index.ensure(lambda: KnowledgeBase.load(root)) == "built"
+    assert index.changes()[0] == "fresh" and ids(index.search("disparar"))[0] == "g.shoot"
+
+
 def test_a_corrupt_index_is_rebuilt_never_served(root: Path) -> None:
     index = SearchIndex(root)
     index.ensure(lambda: KnowledgeBase.load(root))

@@ -26,7 +26,7 @@ from kb.core import codec
 from kb.core.diagnostics import format_path
 from kb.core.files import atomic_write, remove_tree, sweep_temp
 
-__all__ = ["beside", "cache_dir", "shared_cache_dir", "user_key", "run_key", "KeyFn", "TAG", "code_version", "engine_files", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
+__all__ = ["beside", "cache_dir", "shared_cache_dir", "user_key", "run_key", "KeyFn", "TAG", "code_version", "engine_files", "engine_stamp", "engine_record", "same_engine", "load", "save", "tree_key", "ensure_dir", "remove", "prune", "report",
            "Memo", "FORMAT"]
 
 FORMAT = "kb-cache/1"
@@ -99,6 +99,30 @@ def code_version() -> str:
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
+
+
+@cache
+def engine_stamp() -> str:
+    """A hash of the engine's files' names, sizes and modification times (:func:`engine_files`): what tells, without
+    reading them, that they are as they were; when it differs, :func:`code_version` decides (a checkout that touched
+    the files without changing them)."""
+    h = hashlib.sha256()
+    for path in engine_files():
+        st = path.stat()
+        h.update(f"{path.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def same_engine(recorded: Any) -> bool:
+    """True when ``recorded`` (``[engine_stamp(), code_version()]`` as an output written by this engine keeps them)
+    names this engine: its stamp, or else its code."""
+    return (isinstance(recorded, list) and len(recorded) == 2
+            and (recorded[0] == engine_stamp() or recorded[1] == code_version()))
+
+
+def engine_record() -> list[str]:
+    """What an output keeps to know the engine that wrote it (:func:`same_engine`)."""
+    return [engine_stamp(), code_version()]
 
 
 def tree_key(digests: dict[str, str]) -> str:

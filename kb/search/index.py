@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 
-from kb.core.cache import cache_dir, ensure_dir, report
+from kb.core.cache import cache_dir, engine_record, ensure_dir, report, same_engine
 from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write, file_digest, named, remove_tree
 from kb.core.model import LANGS, Entry, Location, Text, iter_texts
@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
 VERSION = 16
-"""Bump when documents or the schema change: older indexes are rebuilt."""
+"""The manifest's and the documents' format: bump it when they change (older indexes are rebuilt). Any change of the
+engine's code also rebuilds the index: the manifest keeps the engine that wrote it (:func:`kb.core.cache.same_engine`)."""
 WORDS = "words.txt"
 """A generation's copy of ``wordfreq``'s lists as the word list reads them (:class:`kb.search.words.Lists`)."""
 MAX_QUERY = 500
@@ -313,7 +314,7 @@ class SearchIndex:
         if not _shaped(data, verdicts, _manifest_shape):
             self._damaged(path, "wrongly shaped manifest")
             return None
-        return data
+        return data if same_engine(data["engine"]) else None  # another engine's code wrote it: rebuilt without a word
 
     def changes(self) -> tuple[str, set[str]]:
         """(``missing``/``fresh``/``stale``, the relative paths that changed), without parsing YAML."""
@@ -431,7 +432,7 @@ class SearchIndex:
         atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
         if fast:  # a one-query process will read it (others write it when they need it: it costs a read of the index)
             compact.write(gen)  # from the committed Whoosh index, before the manifest calls the generation fresh
-        manifest = {"version": VERSION, "files": self._files(kb), "entries": self._by_file(kb), "built": time.time(),
+        manifest = {"version": VERSION, "engine": engine_record(), "files": self._files(kb), "entries": self._by_file(kb), "built": time.time(),
                     "not_loaded": [_located(d, kb.root) for d in kb.not_loaded()]}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
 
@@ -507,8 +508,8 @@ _LOCATED = {"path": str, "line": int, "column": int, "code": str, "severity": st
 
 def _manifest_shape(data: dict[str, Any]) -> bool:
     """True when a manifest holds what :meth:`SearchIndex._write_meta` writes."""
-    files, entries, broken = data.get("files"), data.get("entries"), data.get("not_loaded")
-    return (isinstance(files, dict) and isinstance(entries, dict) and isinstance(broken, list)
+    files, entries, broken, engine = data.get("files"), data.get("entries"), data.get("not_loaded"), data.get("engine")
+    return (isinstance(engine, list) and len(engine) == 2 and all(isinstance(e, str) for e in engine) and isinstance(files, dict) and isinstance(entries, dict) and isinstance(broken, list)
             and all(isinstance(d, dict) and all(isinstance(d.get(k), t) for k, t in _LOCATED.items()) for d in broken)
             and all(isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
                     and isinstance(v[2], str) for v in files.values())

@@ -12,6 +12,10 @@ three queries, with bytecode cached as an installed user has it, beside the floo
 NumPy and Whoosh), and the budgets (`--process-only`: the whole-process figures alone). `--misses` lists the tuning
 part's misses (never the held-back part's).
 
+The index is built afresh in a temporary folder (``$KB_CACHE`` for this run and its ``kb search`` processes): an index
+updated in place keeps its deleted documents in ``N`` and the document frequencies until a merge (as Whoosh and Lucene
+do), so figures taken on it would depend on the edits made since it was built.
+
 FTS5 gets exactly the text the engine indexes — per entry and language the title, the other names
 (other-language title, players' names, glossary forms and abbreviations, tags, id words), the
 players' questions, the summary and the body — in the same columns with the same weights
@@ -171,9 +175,10 @@ def main() -> None:
     ap.add_argument("--process-only", action="store_true", help="only the whole-process figures")
     ap.add_argument("--misses", action="store_true", help="list the misses of the tuning part (never the held-back part)")
     args = ap.parse_args()
-    kb = KnowledgeBase.load(REPO / "content")
-    kb.search("warm up")  # builds or refreshes our index
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["KB_CACHE"] = str(Path(tmp) / "cache")  # a clean index, as a fresh checkout builds it (below)
+        kb = KnowledgeBase.load(REPO / "content")
+        kb.search("warm up")  # builds our index
         db_path = Path(tmp) / "fts.db"
         fts_build = build_fts(kb, db_path)
         if args.process_only:

@@ -4,13 +4,16 @@
 
 ``--set`` overrides a figure of :class:`kb.search.ranking.Params` for this run (``--set coordination=2``,
 ``--set field_weights.title=3``) to compare variants. The held-back parts are never run here: their
-figures come from ``search_bench.py`` and are reported, never tuned on.
+figures come from ``search_bench.py`` and are reported, never tuned on. Both build the index afresh in a temporary
+folder: an index updated in place keeps its deleted documents in ``N`` and the document frequencies until a merge (as
+Whoosh and Lucene do), so its figures would depend on the edits made since it was built.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,7 +42,8 @@ def main() -> None:
     params = ranking.DEFAULTS
     for spec in args.set:
         params = override(params, spec)
-    kb = KnowledgeBase.load(REPO / "content", ranking=params)
+    cache = tempfile.TemporaryDirectory(prefix="kb-tune-")  # a clean index, as a fresh checkout builds it
+    kb = KnowledgeBase.load(REPO / "content", cache_base=cache.name, ranking=params)
     ours = lambda q, lang=None: [h.id for h in kb.search(q, lang=lang, limit=10).hits]  # noqa: E731
     sets = {"relevance.yaml": measure(ours), "players-tune": measure(ours, queries(PLAYERS["tune"]), with_lang=True),
             "fresh-tune": measure(ours, fresh("tune"), with_lang=True)}
