@@ -148,7 +148,9 @@ def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path)
     assert pg.locator("article h1").first.inner_text().startswith("Disparo")
     pg.goto(f"{base}/es/other/index.html")  # visited before
     assert pg.locator("article h1").first.inner_text().startswith("Otro Juego")
-    with pytest.raises(Exception):  # neither saved nor visited: the network is really off
+    from playwright.sync_api import Error as PlaywrightError  # the browser tests import Playwright once it is there
+
+    with pytest.raises(PlaywrightError, match="net::ERR_"):  # neither saved nor visited: the network is really off
         pg.goto(f"{base}/es/other/sight.html")
     pg2 = context.new_page()  # the saved state survives a reload, offline
     pg2.goto(f"{base}/es/mini/index.html")

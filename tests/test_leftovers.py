@@ -21,7 +21,7 @@ def _dead_pid() -> int:
 def test_temporary_files_of_a_killed_writer_are_swept_by_the_next_run(tree) -> None:
     root = tree({"g/a.yaml": OK})
     dead = root / "g" / f".kb-tmp-{_dead_pid()}-a.yaml.x1y2"
-    live = root / "g" / f".kb-tmp-1-a.yaml.x3y4"  # process 1 is alive: its file may be in use
+    live = root / "g" / ".kb-tmp-1-a.yaml.x3y4"  # process 1 is alive: its file may be in use
     dead.write_text("half a file", encoding="utf-8")
     live.write_text("being written", encoding="utf-8")
     code, out, err = cli("check")

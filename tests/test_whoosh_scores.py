@@ -95,7 +95,7 @@ def test_the_fast_reads_give_what_the_public_api_gives(reader) -> None:
         for term, _info in list(r.iter_field(fieldname))[:40]:
             text = term.decode("utf-8") if isinstance(term, bytes) else term
 
-            def flat(fast: bool) -> list[tuple[int, float]]:
+            def flat(fast: bool, fieldname: str = fieldname, text: str = text) -> list[tuple[int, float]]:
                 # deleted documents are left in by the fast read (its callers drop them): compare the live ones
                 return [(offset + i, float(tf)) for offset, ids, tfs in whoosh_access.blocks(r, fieldname, text, fast)
                         for i, tf in zip(ids, tfs, strict=True) if not r.is_deleted(offset + i)]
