@@ -323,6 +323,54 @@ def test_a_query_that_speaks_of_games_in_general_finds_the_concept(tree, tmp_pat
     assert "g.games" in ids(_variant(kb, general_words=frozenset()).search("quandle wumble en los juegos", lang="es"))
 
 
+MARKERS = {
+    "common/concepts/marker.yaml": """\
+        id: common.marker
+        kind: concept
+        title: {es: Marcador, en: Marker}
+        summary: {es: Una ficha que se pone en la mesa., en: The turn marker is a token put on the table to track turns.}
+        also_called: {en: [turn marker token, turn marker tile]}
+        typed: {en: [turn marker, where does the turn marker go, turn marker token, who moves the turn marker, turn marker rules]}
+        """,
+    "g/terms/turn-marker.yaml": """\
+        id: g.turn-marker
+        kind: term
+        game: g
+        title: {es: Marcador de turno, en: Turn marker}
+        source: {doc: seed.txt, section: S}
+        term:
+          forms: {es: [marcador de turno], en: [turn marker]}
+          concept: common.marker
+        """,
+    **{f"{game}/terms/token.yaml": f"""\
+        id: {game}.token
+        kind: term
+        game: {game}
+        title: {{es: {es}, en: {en}}}
+        source: {{doc: seed.txt, section: S}}
+        term:
+          forms: {{es: [{es.lower()}], en: [{en.lower()}]}}
+          concept: common.marker
+        """ for game, es, en in (("g", "Ficha", "Token"), ("h", "Fichas", "Tokens"))},
+}
+
+
+def test_one_games_title_names_its_term_a_title_games_share_names_the_concept(tree, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query that is the whole title of one game's term ("turn marker", "first player marker") asks for that term,
+    not for the concept that groups it with other games' terms: only the titles that two games or more give their
+    terms (in any inflection: «Ficha», «Fichas») make the concept's name an exact one (issue 31)."""
+    from kb.search.ranking import name_key
+
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    kb = KnowledgeBase.load(tree(MARKERS, games=("g", "h")))
+    assert ids(kb.search("turn marker", lang="en"))[0] == "g.turn-marker"  # the concept's words would win on their own
+    names = kb.search_reader().meta.names
+    assert names[name_key("Turn marker")] == ["g.turn-marker"]
+    assert "common.marker" in names[name_key("Fichas")] and "common.marker" in names[name_key("Token")]
+    assert "common.marker" in ids(kb.search("turn marker", lang="en"))  # still found, by its names and typed lines
+
+
 def test_spelling_never_replaces_a_known_word(root: Path) -> None:
     kb = KnowledgeBase.load(root)
     assert kb.search("tengo que disparar").did_you_mean is None  # "tengo" is Spanish, though not in the index

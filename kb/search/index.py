@@ -23,7 +23,7 @@ import re
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 
 from kb.core.cache import cache_dir, engine_record, ensure_dir, report, same_engine
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
 
-VERSION = 16
+VERSION = 17
 """The manifest's and the documents' format: bump it when they change (older indexes are rebuilt). Any change of the
 engine's code also rebuilds the index: the manifest keeps the engine that wrote it (:func:`kb.core.cache.same_engine`)."""
 WORDS = "words.txt"
@@ -65,14 +65,30 @@ def _plain(text: str, titles: Callable[[str], Any], lang: str) -> str:
 _EMPHASIS = re.compile(r"\*{1,2}([^*\n]+?)\*{1,2}")
 
 
-def _names(kb: "Linked", entry: Entry) -> list[str]:
-    """Every name of an entry in both languages: titles, players' names, glossary forms, a concept's names."""
+def _names(kb: "Linked", entry: Entry, shared: int = 1) -> list[str]:
+    """Every name of an entry in both languages: titles, players' names, glossary forms, and a concept's terms'
+    titles — those that ``shared`` games or more give their terms (:func:`_member_titles`)."""
     names = [entry.title.es, entry.title.en or "", *entry.also_called("es"), *entry.also_called("en")]
     if entry.term:
         names += [f for forms in (*entry.term.forms.values(), *entry.term.abbreviations.values()) for f in forms]
     if entry.kind == "concept" and (view := kb.concept(entry.id)):
-        names += sorted({n for ts in view.terms.values() for t in ts for n in (t.title.es, t.title.en or "") if n})
+        names += _member_titles(view.terms, shared)
     return [n for n in dict.fromkeys(names) if n]
+
+
+def _member_titles(terms: Mapping[str, Iterable[Entry]], shared: int) -> list[str]:
+    """The titles of a concept's terms (``terms``: by game) that the terms of ``shared`` games or more bear, in any
+    inflection (the words' stems in the title's language: Malifaux's «Trabado» and StarCraft's «Trabada» are one
+    name)."""
+    games: dict[tuple[str, ...], set[str]] = {}
+    titles: dict[str, tuple[str, ...]] = {}
+    for game, ts in terms.items():
+        for t in ts:
+            for lang, n in (("es", t.title.es), ("en", t.title.en or "")):
+                if n:
+                    key = titles[n] = (lang, *(stem(fold(w), lang) for *_, w in tokens(n)))
+                    games.setdefault(key, set()).add(game)
+    return sorted(n for n, key in titles.items() if len(games[key]) >= shared)
 
 
 def _distinct(names: list[str], lang: str, title: str) -> list[str]:
@@ -143,7 +159,7 @@ def meta(kb: "Linked") -> dict[str, Any]:
     """What ranking needs beside the index: the name table (exact names) and the word → game table (game context)."""
     table: dict[str, list[str]] = {}
     for entry in kb.entries.values():
-        for name in _names(kb, entry):
+        for name in _names(kb, entry, shared=2):  # one game's title names its term; one several games share, the idea
             ids = table.setdefault(name_key(name), [])
             if entry.id not in ids:
                 ids.append(entry.id)
