@@ -87,8 +87,18 @@ def _tag(top: Path) -> None:
 def engine_files() -> list[Path]:
     """The files of the ``kb`` package that :func:`code_version` hashes: its code, its data and its gettext catalogs
     (the interface strings every kept page and calculator shows)."""
-    here = Path(__file__).resolve().parents[1]  # the whole kb package
-    return [path for path in sorted(here.rglob("*")) if path.suffix in (".py", ".json", ".po")]
+    return [Path(path) for path in _engine_paths()]
+
+
+def _engine_paths() -> list[str]:
+    """:func:`engine_files` as strings, in their order, found without entering the bytecode folders (a query process
+    stats them all: :func:`engine_stamp`)."""
+    here = str(Path(__file__).resolve().parents[1])  # the whole kb package
+    found: list[str] = []
+    for folder, subfolders, names in os.walk(here):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        found += [os.path.join(folder, n) for n in names if n.endswith((".py", ".json", ".po"))]
+    return sorted(found, key=Path)
 
 
 @cache
@@ -107,9 +117,9 @@ def engine_stamp() -> str:
     reading them, that they are as they were; when it differs, :func:`code_version` decides (a checkout that touched
     the files without changing them)."""
     h = hashlib.sha256()
-    for path in engine_files():
-        st = path.stat()
-        h.update(f"{path.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for path in _engine_paths():
+        st = os.stat(path)
+        h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
 
 
