@@ -14,7 +14,7 @@ import pytest
 
 from conftest import CONTENT
 from kb import KnowledgeBase
-from relevance import FRESH, PLAYERS, fresh, measure, queries
+from relevance import BLIND, FRESH, PLAYERS, fresh, measure, queries
 
 MRR_FLOOR, RECALL_FLOOR = 0.93, 0.95
 PLAYERS_FLOORS = {"tune": (0.89, 0.95), "heldout": (0.91, 0.95)}
@@ -75,6 +75,35 @@ def test_the_fresh_set_keeps_its_fixed_split() -> None:
     assert len(items) >= 300 and [i["n"] for i in items] == list(range(1, len(items) + 1))
     assert all(i["split"] == ("held" if i["n"] % 3 == 0 else "tune") for i in items)
     assert {i["lang"] for i in items} == {"es", "en"} and all(i["answer"] for i in items)
+
+
+KNOWN_REPEATS = {("fresh", 18), ("fresh", 30), ("fresh", 75), ("fresh", 180), ("fresh", 201), ("fresh", 207),
+                 ("fresh", 237), ("fresh", 369), ("fresh", 372), ("fresh", 378), ("fresh", 426), ("blind2", 129),
+                 ("blind2", 141), ("players", "¿cuántas veces puede curarse el depredador?"),
+                 ("players", "zone of influence"), ("players", "¿puedo disparar a un combate?"),
+                 ("players", "elevation difference engagement range"), ("players", "suerte herradura")}
+"""Held-back items whose words (folded) are those of a query some set tunes on (docs/search.md, issue 31's thirteenth
+session): most are short names two writers wrote alike ("LdV", "hull breach"); one, "hechizo subito", is the same
+set's tuning item n 283. Found after their figures had been read, so kept and reported (the fresh held-back figure
+without them: 219 items); a new held-back item may not join them."""
+
+
+def _key(text: str) -> str:
+    import re
+
+    from kb.core.terms import fold
+
+    return " ".join(re.findall(r"\w+", fold(text.lower())))
+
+
+def test_no_new_held_back_item_repeats_a_query_the_ranking_is_tuned_on() -> None:
+    tuned = {_key(i["q"]) for path in BLIND.values() for i in fresh("tune", path)}
+    tuned |= {_key(i["q"]) for i in (*queries(PLAYERS["tune"]), *queries())}
+    held = [(name, i["n"], i["q"]) for name, path in BLIND.items() for i in fresh("held", path)]
+    held += [("players", i["q"], i["q"]) for i in queries(PLAYERS["heldout"])]
+    repeats = {(name, n) for name, n, q in held if _key(q) in tuned}
+    assert repeats - KNOWN_REPEATS == set(), "held-back items repeating a tuning query's words"
+    assert KNOWN_REPEATS - repeats == set(), "a known repeat is gone: take it off KNOWN_REPEATS"
 
 
 @pytest.mark.parametrize("part", sorted(FRESH_FLOORS))
