@@ -10,10 +10,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import CONTENT
 from kb import KnowledgeBase
+from kb.core.terms import fold
 from relevance import BLIND, FRESH, PLAYERS, fresh, measure, queries
 
 MRR_FLOOR, RECALL_FLOOR = 0.93, 0.95
@@ -89,10 +92,6 @@ without them: 219 items); a new held-back item may not join them."""
 
 
 def _key(text: str) -> str:
-    import re
-
-    from kb.core.terms import fold
-
     return " ".join(re.findall(r"\w+", fold(text.lower())))
 
 

@@ -80,15 +80,12 @@ def _member_titles(terms: Mapping[str, Iterable[Entry]], shared: int) -> list[st
     """The titles of a concept's terms (``terms``: by game) that the terms of ``shared`` games or more bear, in any
     inflection (the words' stems in the title's language: Malifaux's «Trabado» and StarCraft's «Trabada» are one
     name)."""
+    keys = {(game, n): (lang, *(stem(fold(w), lang) for *_, w in tokens(n)))
+            for game, ts in terms.items() for t in ts for lang, n in (("es", t.title.es), ("en", t.title.en or "")) if n}
     games: dict[tuple[str, ...], set[str]] = {}
-    titles: dict[str, tuple[str, ...]] = {}
-    for game, ts in terms.items():
-        for t in ts:
-            for lang, n in (("es", t.title.es), ("en", t.title.en or "")):
-                if n:
-                    key = titles[n] = (lang, *(stem(fold(w), lang) for *_, w in tokens(n)))
-                    games.setdefault(key, set()).add(game)
-    return sorted(n for n, key in titles.items() if len(games[key]) >= shared)
+    for (game, _), key in keys.items():
+        games.setdefault(key, set()).add(game)
+    return sorted({n for (_, n), key in keys.items() if len(games[key]) >= shared})
 
 
 def _distinct(names: list[str], lang: str, title: str) -> list[str]:
