@@ -115,3 +115,18 @@ def test_fresh_set_floors(kb: KnowledgeBase, part: str) -> None:
         f"  {q!r}: want {want}, got {got}" for q, want, got in result["misses"])
     assert result["mrr"] >= mrr and result["recall@3"] >= recall, (
         f"fresh {part}: MRR {result['mrr']:.3f}, recall@3 {result['recall@3']:.3f}{report}")
+
+
+def test_pooled_judgments_name_held_back_items_and_entries(kb: KnowledgeBase) -> None:
+    """The pooled judgments (tests/queries/pooled) judge held-back items only, of entries that exist, with a known
+    verdict, one row per pair; a control is one of the item's expected entries, a pooled pair never is."""
+    import yaml
+
+    rows = yaml.safe_load((FRESH.parents[1] / "pooled" / "judgments.yaml").read_text(encoding="utf-8"))
+    held = {(name, i["n"]): i for name, path in BLIND.items() for i in fresh("held", path)}
+    pairs = [(r["set"], r["n"], r["entry"]) for r in rows]
+    assert len(pairs) == len(set(pairs)), "a pair judged twice"
+    wrong = [r for r in rows if (r["set"], r["n"]) not in held or r["entry"] not in kb.entries
+             or r["verdict"] not in ("yes", "partly", "no") or not r["why"]
+             or r["control"] != (r["entry"] in held[(r["set"], r["n"])]["expect"])]
+    assert wrong == []
