@@ -10,6 +10,7 @@ from pathlib import Path
 
 from conftest import cli
 from kb.api import KnowledgeBase
+from kb.site.calc import calc_site
 from kb.site.outputs import AREA, content_key, kept
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
@@ -40,6 +41,24 @@ def test_an_output_is_made_once_per_key_and_a_hit_writes_nothing(tmp_path: Path)
     other, found = kept(kb, "thing-es", content_key(kb, "en"), make("three"), lambda v: isinstance(v, dict))
     assert (other, found) == ({"text": "three"}, False)
     assert [p.name for p in path.parent.glob("thing-es-*.json")] != [path.name] and not path.exists()  # one state kept
+
+
+def test_a_name_nobody_writes_any_more_is_tidied_away_and_the_games_parts_stay(tmp_path: Path) -> None:
+    """The calculators' parts are kept as ``calc-<lang>-<game>``; a file of that family under another name (an older
+    engine's whole-language ``calc-es-<key>``, a game no longer in the content) is removed by the next build of that
+    language; the other language's, the current games' and other names' files stay."""
+    kb = _kb(tmp_path)
+    calc_site(kb, "es", keep=True)
+    folder = next((tmp_path / "cache" / AREA).iterdir())
+    parts = sorted(p.name for p in folder.glob("calc-es-*.json"))
+    assert [re.sub(r"-[0-9a-f]+\.json$", "", n) for n in parts] == ["calc-es-common", "calc-es-mini", "calc-es-other"]
+    orphans = [folder / "calc-es-0123456789abcdef01234567.json", folder / "calc-es-gone-0123456789ab.json"]
+    others = [folder / "calc-en-0123456789abcdef01234567.json", folder / "pages-es-0123456789ab.json"]
+    for path in orphans + others:
+        path.write_text("{}", encoding="utf-8")
+    calc_site(KnowledgeBase.load(kb.root, cache_base=tmp_path / "cache"), "es", keep=True)
+    assert [p for p in orphans if p.exists()] == [] and all(p.exists() for p in others)
+    assert sorted(p.name for p in folder.glob("calc-es-*.json")) == parts  # the game's part kept, not made again
 
 
 def test_the_key_follows_the_content_and_a_damaged_file_is_made_again(tmp_path: Path) -> None:

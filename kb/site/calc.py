@@ -592,8 +592,13 @@ def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = cal
     (held in part: :attr:`CalcSite.held` counts them). Made game by game (a space, its head and its names table
     belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`)."""
     out = CalcSite()
-    for game in sorted({e.game for e in kb.entries.values()}):
+    games = sorted({e.game for e in kb.entries.values()})
+    for game in games:
         out.add(_kept_game(kb, game, lang, in_page, runtime) if keep else _game(kb, game, lang, in_page, runtime))
+    if keep:
+        from kb.site.outputs import forget_others
+
+        forget_others(kb, f"calc-{lang}-", {f"calc-{lang}-{game}" for game in games})  # a game gone, an older naming
     _tidy(kb, lang, out.kept)
     out.sizes = {path: len(text.encode()) for path, text in out.files.items()}
     return out

@@ -25,7 +25,7 @@ from kb.core import cache
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["AREA", "kept", "cached", "previous", "content_key", "runtime_key"]
+__all__ = ["AREA", "kept", "cached", "previous", "forget_others", "content_key", "runtime_key"]
 
 AREA = "site"
 """The cache area (:func:`kb.core.cache.cache_dir`) of the kept outputs."""
@@ -59,6 +59,20 @@ def kept(kb: "Linked", name: str, key: str, make: Callable[[], T], shape: Callab
         pass  # a cache that cannot be tidied is not an error
     cache.save(path, value, types, kb.cache_key)
     return value, False
+
+
+def forget_others(kb: "Linked", prefix: str, names: set[str]) -> None:
+    """Remove the kept files whose name starts with ``prefix`` but is none of ``names`` (each ``<prefix>...``): what an
+    older engine or a game no longer there wrote under a name nobody writes now, which :func:`kept`'s own tidying (a
+    name's older keys) never reaches."""
+    folder = cache.cache_dir(kb.root, AREA, kb.cache_base)
+    try:
+        for old in folder.glob(f"{prefix}*.json"):
+            stem = old.name[:-len(".json")]
+            if not any(stem.startswith(f"{n}-") and stem[len(n) + 1:].isalnum() for n in names):
+                cache.remove(old)
+    except OSError:
+        pass  # a cache that cannot be tidied is not an error
 
 
 def cached(kb: "Linked", name: str, key: str, shape: Callable[[Any], bool], types: tuple[type, ...] = ()) -> Any:
