@@ -52,7 +52,8 @@ def test_a_name_nobody_writes_any_more_is_tidied_away_and_the_games_parts_stay(t
     folder = next((tmp_path / "cache" / AREA).iterdir())
     parts = sorted(p.name for p in folder.glob("calc-es-*.json"))
     assert [re.sub(r"-[0-9a-f]+\.json$", "", n) for n in parts] == ["calc-es-common", "calc-es-mini", "calc-es-other"]
-    orphans = [folder / "calc-es-0123456789abcdef01234567.json", folder / "calc-es-gone-0123456789ab.json"]
+    orphans = [folder / "calc-es-0123456789abcdef01234567.json", folder / "calc-es-gone-0123456789ab.json",
+               folder / "calc-es-mini-gone-0123456789ab.json"]  # a game gone whose id begins with a present one's
     others = [folder / "calc-en-0123456789abcdef01234567.json", folder / "pages-es-0123456789ab.json"]
     for path in orphans + others:
         path.write_text("{}", encoding="utf-8")
