@@ -65,13 +65,13 @@ def main() -> None:
             row = []
             for e in engines:
                 runs = [(hits, set(item["expect"]) | {i for i, v in verdicts.get((name, item["n"]), {}).items()
-                                                        if v in kinds}) for hits, item in zip(found[e], items)]
+                                                        if v in kinds}) for hits, item in zip(found[e], items, strict=True)]
                 mrr, r3 = figures(runs)
                 row.append(f"{e} {mrr:.3f} / {r3:.3f}")
             print(f"{name}-held ({len(items)}) {reading:<14} " + "   ".join(row))
         for e in engines:
             unjudged = 0
-            for hits, item in zip(found[e], items):
+            for hits, item in zip(found[e], items, strict=True):
                 seen = verdicts.get((name, item["n"]), {})
                 for ident in hits[:3]:
                     if ident in item["expect"] or seen.get(ident) in ("yes", "partly"):
