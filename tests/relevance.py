@@ -22,6 +22,8 @@ BLIND2 = HERE / "queries" / "blind2" / "blind2.yaml"
 """A second blind batch in the fresh set's format (its README says who wrote it from what); reported beside it."""
 BLIND = {"fresh": FRESH, "blind2": BLIND2}
 """Every set in the fresh set's format, by the name its figures are reported under."""
+POOLED = HERE / "queries" / "pooled" / "judgments.yaml"
+"""Blind judgments of entries ranked above the expected one on the held-back parts (its README; never tuned on)."""
 
 
 def queries(path: Path = SET) -> list[dict]:
@@ -29,6 +31,13 @@ def queries(path: Path = SET) -> list[dict]:
     if not path.is_file():
         return []
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["queries"]
+
+
+def judgments(path: Path = POOLED) -> list[dict]:
+    """The pooled judgments: ``{set, n, entry, verdict, why, judge, control}`` rows (empty when the file is absent)."""
+    if not path.is_file():
+        return []
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def fresh(part: str, path: Path = FRESH) -> list[dict]:

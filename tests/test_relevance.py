@@ -17,7 +17,7 @@ import pytest
 from conftest import CONTENT
 from kb import KnowledgeBase
 from kb.core.terms import fold
-from relevance import BLIND, FRESH, PLAYERS, fresh, measure, queries
+from relevance import BLIND, FRESH, PLAYERS, fresh, judgments, measure, queries
 
 MRR_FLOOR, RECALL_FLOOR = 0.93, 0.95
 PLAYERS_FLOORS = {"tune": (0.89, 0.95), "heldout": (0.91, 0.95)}
@@ -120,9 +120,8 @@ def test_fresh_set_floors(kb: KnowledgeBase, part: str) -> None:
 def test_pooled_judgments_name_held_back_items_and_entries(kb: KnowledgeBase) -> None:
     """The pooled judgments (tests/queries/pooled) judge held-back items only, of entries that exist, with a known
     verdict, one row per pair; a control is one of the item's expected entries, a pooled pair never is."""
-    import yaml
-
-    rows = yaml.safe_load((FRESH.parents[1] / "pooled" / "judgments.yaml").read_text(encoding="utf-8"))
+    rows = judgments()
+    assert rows
     held = {(name, i["n"]): i for name, path in BLIND.items() for i in fresh("held", path)}
     pairs = [(r["set"], r["n"], r["entry"]) for r in rows]
     assert len(pairs) == len(set(pairs)), "a pair judged twice"

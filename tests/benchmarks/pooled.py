@@ -18,34 +18,24 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests"), str(HERE)]
 
 from fts_lookup import lookup  # noqa: E402
 from kb import KnowledgeBase  # noqa: E402
-from relevance import BLIND, fresh, rank  # noqa: E402
+from relevance import BLIND, fresh, judgments, measure  # noqa: E402
 from search_bench import build_fts  # noqa: E402
 
-JUDGMENTS = REPO / "tests" / "queries" / "pooled" / "judgments.yaml"
 READINGS = {"as written": (), "+ yes": ("yes",), "+ yes, partly": ("yes", "partly")}
 
 
-def judged(path: Path = JUDGMENTS) -> dict[tuple[str, int], dict[str, str]]:
-    """(set, n) → {entry: verdict} from the judgments file."""
+def judged() -> dict[tuple[str, int], dict[str, str]]:
+    """(set, n) → {entry: verdict} from the pooled judgments."""
     out: dict[tuple[str, int], dict[str, str]] = {}
-    for row in yaml.safe_load(path.read_text(encoding="utf-8")):
+    for row in judgments():
         out.setdefault((row["set"], row["n"]), {})[row["entry"]] = row["verdict"]
     return out
-
-
-def figures(runs: list[tuple[list[str], set[str]]]) -> tuple[float, float]:
-    """MRR (within the top ten) and recall@3 of ranked ids against each item's relevant set."""
-    ranks = [rank(found[:10], list(relevant)) for found, relevant in runs]
-    n = len(ranks)
-    return sum(1 / r for r in ranks if r) / n, sum(1 for r in ranks if r and r <= 3) / n
 
 
 def main() -> None:
@@ -62,12 +52,13 @@ def main() -> None:
             continue
         found = {e: [run(item["q"], item.get("lang")) for item in items] for e, run in engines.items()}
         for reading, kinds in READINGS.items():
+            relevant = [{**item, "expect": [*item["expect"], *(i for i, v in verdicts.get((name, item["n"]), {}).items()
+                                                                if v in kinds)]} for item in items]
             row = []
             for e in engines:
-                runs = [(hits, set(item["expect"]) | {i for i, v in verdicts.get((name, item["n"]), {}).items()
-                                                        if v in kinds}) for hits, item in zip(found[e], items, strict=True)]
-                mrr, r3 = figures(runs)
-                row.append(f"{e} {mrr:.3f} / {r3:.3f}")
+                hits = {(item["q"], item.get("lang")): h for item, h in zip(items, found[e], strict=True)}
+                res = measure(lambda q, lang, hits=hits: hits[(q, lang)], relevant, with_lang=True)
+                row.append(f"{e} {res['mrr']:.3f} / {res['recall@3']:.3f}")
             print(f"{name}-held ({len(items)}) {reading:<14} " + "   ".join(row))
         for e in engines:
             unjudged = 0
