@@ -398,7 +398,8 @@ class KnowledgeBase:
         :class:`kb.search.query.Result` (``hits``, ``total``, ``by_game``, ``did_you_mean``; ``to_dict()``).
 
         ``lang`` (``es`` or ``en``) is the reader's language: titles and snippets in it, spelling drawn
-        from it; the query matches both languages. ``game`` and ``kind`` filter; an unknown language or
+        from it; the query matches both languages. With no ``lang``, hits are shown in the language most of the
+        query's words are words of (Spanish when they do not say). ``game`` and ``kind`` filter; an unknown language or
         game (or kind) raises :class:`kb.UnknownValue` naming the accepted ones, a ``limit`` below 1 a
         ``ValueError``. The index is brought up to
         date with this knowledge base on the first search (built, or updated for the files that changed;

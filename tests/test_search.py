@@ -62,6 +62,21 @@ def test_filters_and_counts_by_game(root: Path) -> None:
     assert [h.title for h in kb.search("cuerpo a cuerpo", lang="en").hits][:1] == ["Melee"]
 
 
+def test_with_no_language_asked_the_hits_speak_the_querys_language(root: Path) -> None:
+    """No ``lang``: titles, snippets and passages in the language most of the query's words are words of (an English
+    question is not answered in Spanish), Spanish when the words do not say; ``lang`` given wins."""
+    kb = KnowledgeBase.load(root)
+    english = kb.search("how does shooting work").hits[0]
+    assert (english.id, english.title, english.lang) == ("g.shoot", "Shooting", "en")
+    assert "engaged model" in english.snippet and english.passage and "engaged model" in english.passage.text
+    spanish = kb.search("como funcionan los disparos").hits[0]
+    assert (spanish.id, spanish.title, spanish.lang) == ("g.shoot", "Disparar", "es")
+    assert kb.search("how does shooting work", lang="es").hits[0].title == "Disparar"
+    assert kb.search("LoS").hits[0].lang == "es"  # says no language: Spanish, the source's
+    code, out, _ = cli("search", "how does shooting work")
+    assert code == 0 and out.startswith("1. Shooting  [g · rule]  g.shoot")
+
+
 def test_snippets_mark_the_matched_words(root: Path) -> None:
     kb = KnowledgeBase.load(root)
     hit = kb.search("trabada")

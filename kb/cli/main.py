@@ -420,7 +420,8 @@ def _test_args(t: argparse.ArgumentParser) -> None:
 
 def _search_args(q: argparse.ArgumentParser) -> None:
     q.add_argument("query", help='words to look for, e.g. "linea de vision" or LoS')
-    q.add_argument("--lang", choices=LANGS, help="match only this language's text and show its titles")
+    q.add_argument("--lang", choices=LANGS, help="the reader's language: titles and snippets in it (default: the "
+                   "language of the query's words, else es); both languages are searched either way")
     q.add_argument("--game", help="only this game")
     q.add_argument("--kind", choices=KINDS, help="only this kind of entry")
     q.add_argument("--limit", type=_positive, default=10, help="how many results, 1 or more (default: 10)")

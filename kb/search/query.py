@@ -129,13 +129,15 @@ class Hit:
     kind: str
     """Entry kind."""
     title: str
-    """Title in the requested language (Spanish by default)."""
+    """Title in the requested language; with none requested, in the language most of the query's words are words of
+    (Spanish when they do not say)."""
     score: float
     """Relevance score (higher is better; not comparable across queries)."""
     snippet: str
     """A short passage with the matched words between ``**``."""
     lang: str
-    """Language of the text that matched best."""
+    """Language of the snippet and passage: the requested one, else the query's own (as :attr:`title`), when the entry
+    has that language's text."""
     passage: Passage | None = None
     """The passage of the entry's page (in ``lang``) that matched best: its anchor and its text."""
 
@@ -633,7 +635,8 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         terms = {lg: frozenset(t for w in said for t in vocab.terms(w, lg)) for lg in LANGS}
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
         values = ops.proximity(st, docs, values, said, p, vocab)
-        result: Result = ops.collect(st, text, docs, values, lang or "es", limit, did_you_mean, fuzzy, Marks(terms, stems), context)
+        shown = lang or ranking.query_language(said, vocab.languages) or "es"  # no language asked: the query's own
+        result: Result = ops.collect(st, text, docs, values, shown, limit, did_you_mean, fuzzy, Marks(terms, stems), context)
         return result
     except SearchError:
         raise
