@@ -463,7 +463,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 config.use_directory_urls]
         key = shell(config.config_file_path, config.theme.dirs, [str(THEME)], said)
         record_path = Record.path(cache_dir(kb.root, AREA, kb.cache_base), build.lang, site)
-        build.record, build.record_next = Record.read(record_path, kb.cache_key), Record(key, {}, "")
+        build.record, build.record_next = Record.read(record_path, kb.cache_key), Record(key, {}, "", str(site))
         self._records.append((record_path, build.record_next, kb))  # completed by _recorded
         build.kept = {}
         for page in build.site.pages:
@@ -509,6 +509,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """``kb build``, its site in place: what it rendered, for the next build of the folder (:mod:`kb.site.rendered`)."""
         for path, record, kb in self._records:
             record.write(path, kb.cache_key)
+        for folder, key in {(path.parent, kb.cache_key) for path, _, kb in self._records}:
+            Record.forget_gone(folder, key)
         self._records = []
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:

@@ -366,6 +366,36 @@ def test_a_page_changed_in_the_site_is_rendered_again_and_strict_allows_the_copi
     assert [total - n for n, total in build(site)] == [0, 0]  # nothing changed: every page copied
 
 
+def test_the_record_of_a_site_folder_since_deleted_is_removed_by_the_next_build(tmp_path: Path, monkeypatch) -> None:
+    """kb/site/rendered.py: each language's record of a built folder names that folder; a build removes the records
+    of folders no longer there (and of none: an older engine's), and keeps those of folders that are."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+
+    def build(out: Path) -> None:
+        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
+        assert code == 0, stdout + stderr
+
+    def records() -> dict[str, set[str]]:
+        from kb.site.rendered import Record
+        key = KnowledgeBase.load(content).cache_key  # records are signed with the user's key
+        found: dict[str, set[str]] = {}
+        for path in (tmp_path / "cache").rglob("rendered-*.json"):
+            found.setdefault(Record.read(path, key).site, set()).add(path.name.split("-")[1])
+        return found
+
+    one, two, three = tmp_path / "one", tmp_path / "two", tmp_path / "three"
+    build(one)
+    build(two)
+    assert records() == {str(one.resolve()): {"es", "en"}, str(two.resolve()): {"es", "en"}}
+    shutil.rmtree(two)
+    old = next((tmp_path / "cache").rglob("rendered-*.json")).with_name("rendered-es-0123456789abcdef.json")
+    old.write_text("[]", encoding="utf-8")  # a record that cannot say its folder
+    build(three)
+    assert records() == {str(one.resolve()): {"es", "en"}, str(three.resolve()): {"es", "en"}}
+
+
 def test_a_copied_pages_title_is_its_front_matter_title_as_mkdocs_reads_it() -> None:
     """kb/site/rendered.py: a copied page is not read by MkDocs; its title (``on_nav``) is read from the front matter
     kb wrote, and equals what MkDocs' own reading gives, whatever the title holds."""

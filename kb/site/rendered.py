@@ -98,11 +98,13 @@ def shell(config_file: str | None, theme_dirs: Iterable[str], own: Iterable[str]
 @dataclass
 class Record:
     """One language's last build of one site folder: the shell key, each page (by its path under the site folder) as
-    ``[fingerprint, size, mtime_ns]``, and the search data's version the pages name."""
+    ``[fingerprint, size, mtime_ns]``, the search data's version the pages name, and the site folder itself (so a
+    record whose folder is gone can be told and removed: :meth:`forget_gone`)."""
 
     shell: str = ""
     pages: dict[str, list[Any]] = field(default_factory=dict)
     version: str = ""
+    site: str = ""
 
     @staticmethod
     def path(cache_folder: Path, lang: str, site: Path) -> Path:
@@ -114,13 +116,26 @@ class Record:
         """The record at ``path`` signed with ``key`` (:mod:`kb.core.cache`), or an empty one (missing, damaged,
         another engine's: every page is rendered)."""
         found = cache.load(path, key=key)
-        if not (isinstance(found, list) and len(found) == 3 and isinstance(found[0], str)
-                and isinstance(found[1], dict) and isinstance(found[2], str)):
+        if not (isinstance(found, list) and len(found) == 4 and isinstance(found[1], dict)
+                and all(isinstance(found[i], str) for i in (0, 2, 3))):
             return cls()
-        return cls(found[0], found[1], found[2])
+        return cls(found[0], found[1], found[2], found[3])
 
     def write(self, path: Path, key: cache.KeyFn | None) -> None:
-        cache.save(path, [self.shell, self.pages, self.version], key=key)
+        cache.save(path, [self.shell, self.pages, self.version, self.site], key=key)
+
+    @classmethod
+    def forget_gone(cls, cache_folder: Path, key: cache.KeyFn | None) -> None:
+        """Remove the records of site folders that are no longer there (a folder built once and deleted since), and
+        those that cannot say their folder (damaged, another engine's): each would only make its folder's next build
+        render every page, as a missing record does."""
+        try:
+            for path in cache_folder.glob("rendered-*.json"):
+                site = cls.read(path, key).site
+                if not site or not os.path.isdir(site):
+                    cache.remove(path)
+        except OSError:
+            pass  # a cache that cannot be tidied is not an error
 
     def kept(self, shell: str, rel: str, printed: str, site: Path) -> bool:
         """Whether the page at ``rel`` (its :func:`fingerprint` ``printed``) can be taken from ``site`` as it is: the
