@@ -366,7 +366,7 @@ def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[s
 
 @resolver("hunt-begins.displacement",
           ranges={"capacity": between(1, 8),  # the seed: a square holds 8 occupancy points
-                  "occupants.*": between(1, 3),  # small 1, medium 2, large 3 points, as the seed sizes bases
+                  "occupants.*": between(1, 3),  # no bound in the seed: its example uses 1 and 2 points; 1 to 3 taken
                   "mover_points": between(0, 6)},  # no bound in the seed: 0 to 6 taken
           outputs={
     "before": "occupancy points in the square before the move",
@@ -458,6 +458,7 @@ def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", c
              modifiers: dict[str, int] = {}, moved_this_activation: int = 0):
     """Squares a move covers: M for Move, M + 1 for Run, one for Tactical move; at most two an activation while carrying an objective marker."""
     trace = Trace()
+    # Run: the seed only says "+1 cuadrante"; read as one square more than M (see hunt-begins.run).
     base = {"move": m, "run": m + 1, "tactical-move": 1}[action]
     trace.add("{a}: {b} {b:p:cuadrante|cuadrantes}", "{a}: {b} {b:p:square|squares}", a=action, b=base)
     for name, value in modifiers.items():
@@ -662,6 +663,8 @@ def shotgun(distance: int, enemies_target: int, enemies_between: int = 0, line_o
     if used_point_blank:
         raise RuleError("shotgun-and-point-blank", "ya se usó Disparo a quemarropa este turno",
                         "Point-blank shot was already used this turn")
+    # The seed says "at most two squares away" and is silent on the model's own square (distance 0);
+    # the reading taken is that the target is another square, 1 or 2 away (as for the square between).
     if not 1 <= distance <= 2:
         raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
     if not line_of_sight:
@@ -703,10 +706,15 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
     Without line of sight, an adjacent vent or a corner may be chosen only if the target is within
     three squares of a marine with the Alert! ability.
     """
+    # The seed says "up to two squares away" and is silent on the model's own square (distance 0);
+    # the reading taken is that the target is another square, 1 or 2 away.
     if not 1 <= distance <= 2:
         raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
     if target == "vent" and distance != 1:
         raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
+    # The seed names the vent and the corner only as targets chosen without line of sight (both then need a
+    # marine with Alert! within 3 squares of the target); it is silent on a vent or corner in line of sight,
+    # which this resolver treats as an ordinary target needing no Alert!.
     alert = alert_within is not None and alert_within <= 3
     trace = Trace()
     if not line_of_sight:
@@ -728,6 +736,8 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
           outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
 def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, target: Literal["square", "vent"] = "square"):
     """Smart-disc throw: a square up to two away, no line of sight needed; an RC attack with RoF 2 there and in the square between, where enemies are."""
+    # The seed says "at most two squares from the thrower" and is silent on the thrower's own square
+    # (distance 0); the reading taken is that the target is another square, 1 or 2 away.
     if not 1 <= distance <= 2:
         raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
     if target == "vent" and distance != 1:
