@@ -619,6 +619,11 @@ def underwater_weapon(weapon: Literal["laser", "ppc", "other-energy", "torpedo",
     if weapon in ("ballistic", "missile"):
         raise RuleError("not-energy", "bajo el agua solo se disparan armas de energía y torpedos",
                         "underwater only energy weapons and torpedoes fire")
+    if weapon == "other-energy":
+        # The seed reduces the ranges of lasers and PPCs only; it is silent on other energy weapons' ranges.
+        trace.add("Arma de energía: permitida; el texto solo da alcances reducidos para láseres y CPP",
+                  "Energy weapon: allowed; the text gives reduced ranges for lasers and PPCs only")
+        return outcome(trace, allowed=True)
     trace.add("Arma de energía: permitida, con los alcances reducidos de la tabla que el texto no incluye",
               "Energy weapon: allowed, at the reduced ranges of a table the text does not include")
     return outcome(trace, allowed=True)
@@ -653,6 +658,8 @@ def underwater_physical(attack: Literal["physical", "death-from-above"], damage:
         trace.add("Atacante sumergido: {d} / 2 = {h} (redondeando hacia arriba)",
                   "Submerged attacker: {d} / 2 = {h} (rounded up)", d=damage, h=half)
         return outcome(trace, damage=half, rounding_stated=True)
+    # The seed halves the physical attacks of submerged 'Mechs; it is silent on a physical attack made from out of
+    # the water against a submerged target, which is read here as normal damage (target_underwater is not used).
     trace.add("Atacante fuera del agua: daño normal {d}", "Attacker not submerged: normal damage {d}", d=damage)
     return outcome(trace, damage=damage, rounding_stated=True)
 
@@ -898,7 +905,7 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
 
 
 @resolver("battletech-solaris.masc-weight",
-          ranges={"tonnage": between(10, 100, 5)},  # the seed weighs Mechs of 10 to 100 tons (5-ton steps, as its examples)
+          ranges={"tonnage": between(10, 100, 5)},  # no bound in the seed (it gives no tonnage): 10 to 100 tons in 5-ton steps taken
           outputs={
     "exact": "tonnage divided by 25 (Clan) or 20 (Inner Sphere), before rounding",
     "tons": "weight rounded to the nearest half ton, at least 1",
@@ -1071,7 +1078,7 @@ LABELS = {
     "target_underwater": ("objetivo bajo el agua", "target underwater"),
     "rounding_stated": ("la fuente dice cómo redondear", "the source says how to round"),
     "physical": ("ataque físico", "physical attack"),
-    "death-from-above": ("muerte desde arriba", "death from above"),
+    "death-from-above": ("muerte desde el cielo", "death from above"),
     "depth": ("profundidad", "depth"),
     "prone": ("derribado", "prone"),
     "submarine": ("submarino", "submarine"),
