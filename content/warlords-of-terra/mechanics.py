@@ -146,6 +146,7 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
         limit = max(0, limit - 1)
         trace.add("Turno de Preparación: −1 de Velocidad → {n} {n:p:zona|zonas}", "Preparation turn: −1 Speed → {n} {n:p:zone|zones}",
                   n=limit)
+    # Preparation and Charge together: the seed does not say how they combine; both are applied as written (−1, +1).
     if charge and ends_in_threat_area:
         limit += 1
         trace.add("Carga: acaba en un área de amenaza enemiga, +1 zona → {n}",
@@ -156,6 +157,8 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
         raise RuleError("too-far", "mueve {z} {z:p:zona|zonas} y solo puede {n}",
                         "it moves {z} {z:p:zone|zones} but may only move {n}", z=zones, n=limit)
     trace.add("Mueve {z} de {n} {n:p:zona|zonas}", "Moves {z} of {n} {n:p:zone|zones}", z=zones, n=limit)
+    # A troop ending in an enemy threat area attacks (combat is not optional); the seed does not say whether a troop
+    # in preparation may attack, and this reading makes it attack like any other (see preparation-turn's notes).
     if ends_in_threat_area and not attack:
         attack = True
         trace.add("Acaba en el área de amenaza de una tropa enemiga: el combate no es voluntario, ataca",
@@ -256,7 +259,9 @@ def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int |
     target = _choose_target(trace, a, enemies, forced, target)
     struck = _struck(trace, a, enemies, target)
     behind_hit, player_damage = _trample(trace, a, defenders, target, struck, behind)
-    fighters = [n for n in enemies if n in forced or n in struck]  # the forced ones and every enemy hit
+    # The forced ones and every enemy hit. The seed does not say whether troops reached by Area Strike that did not
+    # force the combat strike back; reading: an attacked troop fights, so they do (see area-strike's notes).
+    fighters = [n for n in enemies if n in forced or n in struck]
     resolve = _stand_ins(trace, defenders)
     fighters = [r for r in map(resolve, fighters) if r]
     struck = [r for r in map(resolve, struck) if r]
@@ -350,9 +355,12 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
             raise RuleError("behind-is-target", "{b} es el blanco: una tropa no puede estar detrás de sí misma",
                             "{b} is the target: a troop cannot stand behind itself", b=behind)
         elif behind in struck:
+            # The seed does not say what happens when Trample and a ranged Area Strike name the same troop;
+            # reading: a troop named twice takes a single hit (see trample's notes).
             trace.add("Arrasar: {b}, detrás de {t}, ya recibe el golpe del Golpe en Área; no se golpea dos veces",
                       "Trample: {b}, behind {t}, already takes the Area Strike hit; it is not hit twice", b=behind, t=target)
         elif behind in defenders:
+            # The seed does not say whether the troop behind strikes back: it only takes the damage (trample's notes).
             behind_hit = behind
             trace.add("Arrasar: golpea también a {b}, detrás de {t}{ally}", "Trample: it also hits {b}, behind {t}{ally_en}",
                       b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
@@ -391,6 +399,8 @@ def _damage(trace: Trace, a: dict, defenders: Troops, attacker_name: str, hits: 
         life[n] -= int(a["attack"])
         trace.add("{n} recibe {d} de daño físico → Vida {l}", "{n} takes {d} physical damage → Life {l}",
                   n=n, d=int(a["attack"]), l=life[n])
+        # Fire Shield burns an adjacent enemy that hits it; the seed does not say how it combines with Last Word:
+        # reading, a Last Word attacker still hits, so it is burned (see fire-shield's notes).
         shield = int(d.get("fire_shield", 0))
         if shield and n != behind_hit and d.get("adjacent", True):
             a_life -= shield
@@ -423,6 +433,8 @@ def _damage(trace: Trace, a: dict, defenders: Troops, attacker_name: str, hits: 
 
 def _flips(trace: Trace, a: dict, defenders: Troops, attacker_name: str, fighters: list[str]) -> list[str]:
     """Step 7: troops left flipped after the combat (Tenacity keeps a troop upright)."""
+    # Every troop that fights flips unless it has Tenacity: the seed says so for the troops of a double threat area
+    # and implies it for any combatant by defining Tenacity as not flipping in combat.
     flipped: list[str] = []
     if a.get("tenacity"):
         trace.add("Ahínco: el atacante no se voltea", "Tenacity: the attacker does not flip")
@@ -540,6 +552,7 @@ def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
             trace.add("Su Vida baja de 1: muere y se descarta antes del final del turno",
                       "Its Life drops below 1: it dies and is discarded before the end of the turn")
             return outcome(trace, life=life, dead=True)
+    # The seed gives no cap on the healing (such as the Life printed on the card): none is applied (regenerate's notes).
     for t in range(1, turns + 1):
         life += x
         trace.add("Final del turno {t}: Regenerar ({x}) → Vida {l}", "End of turn {t}: Regenerate ({x}) → Life {l}", t=t, x=x, l=life)
