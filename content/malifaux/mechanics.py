@@ -44,6 +44,7 @@ def _with_elevation(trace: Trace, distance: float, elevation_a: float, elevation
     if ht_a is None or ht_b is None:
         raise RuleError("missing-height", "con elevaciones distintas hace falta la Ht de las dos miniaturas",
                         "with different elevations the Ht of both models is needed", kind="incomplete")
+    # The seed says "la miniatura de menor tamaño" without defining size: read as the model with the lower Ht.
     smaller = min(ht_a, ht_b)
     if smaller > diff:
         trace.add("Diferencia de elevación {diff}; la miniatura menor tiene Ht {ht} > {diff}: no se suma",
@@ -107,7 +108,8 @@ def engaged(distance: float, melee_ranges_a: list[float], melee_ranges_b: list[f
     """Are two models engaged? Either inside the other's engagement range, and at least one sees the other.
 
     A model with no melee attack (``[]``) has no engagement range of its own, but it is engaged all the
-    same when it stands inside the other model's range: engagement works both ways.
+    same when it stands inside the other model's range: engagement works both ways. (The seed does not say
+    what engagement range such a model has; this is the reading taken.)
     """
     trace = Trace()
     range_a = _engagement_range(trace, "A", melee_ranges_a)
@@ -202,6 +204,8 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
                             "{s} does not have the model within range of a melee attack", s=striker)
         trace.add("Golpe de {s}, impacta: {ok} (sin daño ni otros efectos)", "Strike by {s}, hits: {ok} (no damage, no other effect)",
                   s=striker, ok=hits)
+        # The seed does not say in which order several strikes come or whether the others still strike once one
+        # has hit: every strike given is resolved, and one hit is enough to stop the Walk.
         hit = hit or hits
     if hit:
         trace.add("Un golpe impacta: no camina, pero gasta los PA", "A strike hits: no Walk, but the AP are spent")
@@ -213,7 +217,7 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
 @resolver("malifaux.random-target",
           ranges={"distances.*": between(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
                   "flips": keys_of("target", "distances"),  # the seed: a card for the target and each model within 2" of it
-                  "flips.*": between(0, 14)},  # a fate card: 1 to 13, the Black Joker 0, the Red Joker 14
+                  "flips.*": between(0, 14)},  # the seed gives no card values: 0 to 14 taken (a fate card 1-13 and two jokers assumed)
           outputs={
     "random": "whether the target is picked at random",
     "candidates": "models that get a card: the target and the models within 2\" of it, never the attacker",
@@ -361,7 +365,7 @@ LABELS = {
     "moves": ("se mueve", "moves"),
     "ap_spent": ("gasta los PA de Caminar", "the Walk's AP are spent"),
     "walk": ("Caminar", "Walk"),
-    "push": ("empuje", "push"),
+    "push": ("empujón", "push"),
     "other": ("otro movimiento", "other movement"),
     "melee_ranges_a": ("alcances de combate de A", "melee ranges of A"),
     "melee_ranges_b": ("alcances de combate de B", "melee ranges of B"),

@@ -77,6 +77,7 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
         raise RuleError("roll-off-tie",
                         "empate a {r} en el Roll-Off: el capítulo 07 no explica cómo se deshace",
                         "the Roll-Off is tied at {r}: chapter 07 does not say how to break the tie", kind="unstated", r=ra)
+    # The seed only says "Roll-Off (2D6)" and never says who wins it: the usual reading is taken, the higher total wins.
     winner = a if ra > rb else b
     trace.add("Gana el Roll-Off {w}", "{w} wins the Roll-Off", w=winner)
     return winner
@@ -104,8 +105,8 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     """Play one alternating-activation phase (1, 2 or 3) from the players' decisions, turn by turn.
 
     ``units`` counts each player's units on the table that may activate in the phase (in Combat,
-    their engaged units); ``reserves`` (Movement only) counts the units in Reserves that Supply
-    lets each player Deploy. ``holder`` has the First Player Marker and ``starts`` is the player
+    their engaged units); ``reserves`` counts the units in Reserves that Supply lets each player
+    Deploy (they count only in Movement: Deploy is no action of the other phases). ``holder`` has the First Player Marker and ``starts`` is the player
     they pick to activate first (the holder by default). Each decision is ``{player: action}``
     or ``{player: pass}``; the list must play the phase to its end (both players have passed).
     """
@@ -118,9 +119,6 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     for p in reserves:
         if p not in players:
             raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=p, kind="impossible")
-    if reserves and phase != "movement":
-        raise RuleError("deploy-only-in-movement", "solo se despliega desde la reserva en la fase de Movimiento",
-                        "units are only deployed from Reserves in the Movement phase")
     starts = starts or holder
     for who in (holder, starts):
         if who not in players:
@@ -141,6 +139,12 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                   "{h} holds the First Player Marker and has {s} go first", h=holder, s=starts)
 
     table = {p: units[p] for p in players}
+    # Units in Reserves can only take Deploy, a Movement action (§8.3); in the other phases they have no
+    # action to take, so they are not units that "can be activated" (§8.2.1) and do not spare a player from passing.
+    if phase != "movement" and any(reserves.values()):
+        trace.add("Las unidades en la reserva solo pueden hacer Deploy, que es de la fase de Movimiento: en esta fase no se activan",
+                  "Units in Reserves can only take Deploy, a Movement-phase action: they do not activate in this phase")
+        reserves = {}
     waiting = {p: reserves.get(p, 0) for p in players}
     activations = {p: 0 for p in players}
     markers = {p: 0 for p in players}
@@ -286,6 +290,7 @@ def roll_off_odds(result: Literal["win", "tie", "lose"], dice: str = ROLL_OFF_DI
     """Exact odds that one player wins, ties or loses a single Roll-Off (2D6 each)."""
     d = parse(dice)
     ways = distribution(d)
+    # "win" is the higher total: the seed does not say who wins a Roll-Off (same reading as _roll_off).
     fav = 0
     for mine, n in ways.items():
         for theirs, m in ways.items():
@@ -403,7 +408,7 @@ LABELS = {
     "in_coherency": ("en coherencia", "in coherency"),
     "method": ("forma de llegar", "way of arriving"),
     "legal": ("permitida", "allowed"),
-    "margin": ("pulgadas de más", "inches too far"),
+    "margin": ("pulgadas fuera de la zona", "inches clear of the zone"),
     "edge": ("por el borde de la mesa", "from the table edge"),
     "warp-prism": ("por un Warp Prism", "through a Warp Prism"),
     "summoned": ("invocada", "summoned"),
