@@ -207,9 +207,10 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
         block = data.get("action", {})
         if ended_by:
             raise RuleError("activation-ended", "{a} termina la activación", "{a} ends the activation", a=ended_by)
-        if block.get("passive"):
-            raise RuleError("passive-action", "{a} es una acción pasiva: no se elige ni cuesta puntos",
-                            "{a} is a passive action: it is not chosen and costs no points", a=action_id, kind="elsewhere")
+        if block.get("passive"):  # the seed never defines "pasiva"; not chosen, it counts by itself (its costing no
+            # points is the entries' reading: hunt-begins.passive-action's notes)
+            raise RuleError("passive-action", "{a} es una acción pasiva: no se elige, se aplica sola",
+                            "{a} is a passive action: it is not chosen, it applies by itself", a=action_id, kind="elsewhere")
         kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
         for k in kinds:
             if k in seen:
