@@ -355,6 +355,8 @@ def test_a_glossary_tooltip_on_the_first_mention_only_and_the_terms_in_one_tab_s
     terms = page.locator("article .kb-term")
     # the summary's "línea de visión" is the section's first mention; the text's is a link, its "LdV" a repeat
     assert terms.all_inner_texts() == ["línea de visión"]
+    # the lines naming the entry (its kind and game, its other names: "tiro con línea de visión") are not mentions
+    assert page.locator("article .kb-meta").count() == 2 and page.locator("article blockquote .kb-term").count() == 1
     assert page.locator("article h1 .kb-term, article a .kb-term, article h2 .kb-term").count() == 0
     assert page.evaluate("[...document.querySelectorAll('.kb-term')].every(t => t.tabIndex < 0)")  # no tab stop each
     terms.first.hover()

@@ -240,15 +240,20 @@ def render_entry(
                     show_id)
 
 
+META = "{: .kb-meta }"
+"""The class of the lines that name the entry (its kind and game, its other names): the glossary tips skip them, so
+a term's first mention is in the rules' text, not in a game's name ("Aliens vs Predator") or the entry's own names."""
+
+
 def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: LinkTo = _plain, heading: int = 1,
              show_id: bool = True) -> str:
     """An entry's view as Markdown: title, meta, summary, then each section, then the source."""
     page = _Page(view.lang, titles, link_to, "#" * heading, view.id)
     lang = view.lang
     out = [f"{page.h} {escape(view.title)} {{#{entry_anchor(view.id)}}}", "",
-           f"*{' · '.join(escape(m) for m in view.meta)}*" + (f" · {code(view.id)}" if show_id else ""), ""]
+           f"*{' · '.join(escape(m) for m in view.meta)}*" + (f" · {code(view.id)}" if show_id else ""), META, ""]
     if view.also_called:
-        out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", ""]
+        out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", META, ""]
     if view.summary:
         out += [f"> {page.fmt(view.summary).rstrip()}", f"> {_id(SUMMARY)}", ""]
     for section in view.sections:
