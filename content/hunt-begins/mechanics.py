@@ -83,10 +83,10 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     """
     trace = Trace()
     if rof < 1:
-        raise RuleError("bad-rof", "la VdA es al menos 1", "RoF is at least 1")
+        raise RuleError("bad-rof", "la VdA es al menos 1", "RoF is at least 1", kind="impossible")
     if contested_squares < 0:
         raise RuleError("bad-count", "el número de cuadrantes en disputa no puede ser negativo",
-                        "the number of contested squares cannot be negative")
+                        "the number of contested squares cannot be negative", kind="impossible")
     shooting_only = {"target_engaged": target_engaged, "contested_squares": contested_squares > 0,
                      "aim": aim, "rapid_fire": rapid_fire}
     if kind == "close-combat" and any(shooting_only.values()):
@@ -126,7 +126,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     if automatic:
         if hit_rolls:
             raise RuleError("automatic-hit-rolled", "un impacto automático no se tira",
-                            "an automatic hit is not rolled")
+                            "an automatic hit is not rolled", kind="impossible")
         hits = checks
         p_hit = Fraction(1)
         trace.add("Impacto automático: {hits} {hits:p:impacto|impactos}", "Automatic hit: {hits} {hits:p:hit|hits}", hits=hits)
@@ -152,6 +152,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                   n=name_es, n_en=name_en.capitalize(), a=armour, r=armour_reduction, t=save_target)
         odds = p_hit * (1 - _d20(save_target))
         if hits is not None:
+            if hits and not save_rolls:
+                raise RuleError("no-save-rolls", "faltan las tiradas de salvación: una por impacto ({h})",
+                                "the save rolls are missing: one for each hit ({h})", h=hits, kind="incomplete")
             if len(save_rolls) != hits:
                 raise RuleError("wrong-number-of-saves",
                                 "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
@@ -181,7 +184,7 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
 def _action(context: Context, action_id: str) -> Mapping[str, Any]:
     data = context.lookup(action_id)
     if data is None or data.get("kind") != "action":
-        raise RuleError("unknown-action", "{a} no es una acción", "{a} is not an action", a=action_id)
+        raise RuleError("unknown-action", "{a} no es una acción", "{a} is not an action", a=action_id, kind="impossible")
     return data
 
 
@@ -212,12 +215,18 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
             raise RuleError("passive-action", "{a} es una acción pasiva: no se elige, se aplica sola",
                             "{a} is a passive action: it is not chosen, it applies by itself", a=action_id, kind="elsewhere")
         kinds = list(block.get("categories") or [action_id.split(".", 1)[1]])
+        cost = int(block.get("cost", 1))
         for k in kinds:
             if k in seen:
+                if not block.get("categories") and cost <= left:
+                    # The seed gives this action no type (hunt-begins.action-points' notes): whether it may be
+                    # taken twice in a turn is not settled, so it is not refused as the same type twice.
+                    raise RuleError("type-not-stated", "la guía no da el tipo de {a}: no dice si puede repetirse en el turno",
+                                    "the guide gives no type for {a}: it does not say whether it may be repeated in a turn",
+                                    a=action_id, kind="unstated")
                 raise RuleError("same-type-twice", "{a} y {b} son del mismo tipo ({k})",
                                 "{a} and {b} are of the same type ({k})", a=action_id, b=seen[k], k=k)
             seen[k] = action_id
-        cost = int(block.get("cost", 1))
         if cost > left:
             raise RuleError("not-enough-points", "{a} cuesta {cost} y {left:p:queda|quedan} {left}", "{a} costs {cost} and {left} {left:p:is|are} left",
                             a=action_id, cost=cost, left=left)
@@ -246,9 +255,9 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
 def pass_initiative(order: list[str], to: str):
     """The initiative winner hands it to an opponent; with three or more players they swap places."""
     if len(order) < 2:
-        raise RuleError("no-opponent", "hace falta al menos un oponente", "at least one opponent is needed")
+        raise RuleError("no-opponent", "hace falta al menos un oponente", "at least one opponent is needed", kind="impossible")
     if to not in order:
-        raise RuleError("not-a-player", "{p} no está en la partida", "{p} is not playing", p=to)
+        raise RuleError("not-a-player", "{p} no está en la partida", "{p} is not playing", p=to, kind="impossible")
     if to == order[0]:
         raise RuleError("same-player", "el ganador no puede cederse la iniciativa a sí mismo",
                         "the winner cannot hand the initiative to themselves")
@@ -267,7 +276,7 @@ def first_activation(models: list[str], choice: str, last_activated: str | None 
     """A player's first activation of the turn: not the model they activated last in the previous turn, unless it is the only one left."""
     if choice not in models:
         raise RuleError("unknown-model", "{m} no está entre las miniaturas del jugador",
-                        "{m} is not among the player's models", m=choice)
+                        "{m} is not among the player's models", m=choice, kind="impossible")
     trace = Trace()
     others = [m for m in models if m != last_activated]
     if choice == last_activated and others:
@@ -283,7 +292,7 @@ def first_activation(models: list[str], choice: str, last_activated: str | None 
 def upkeep_draw(hand: int):
     """Upkeep: each player draws strategy cards until holding five."""
     if hand < 0:
-        raise RuleError("bad-count", "la mano no puede ser negativa", "a hand cannot be negative")
+        raise RuleError("bad-count", "la mano no puede ser negativa", "a hand cannot be negative", kind="impossible")
     draws = max(0, HAND_SIZE - hand)
     trace = Trace()
     trace.add("Mano {h}: roba {d} hasta {n}", "Hand {h}: draws {d} up to {n}", h=hand, d=draws, n=max(hand, HAND_SIZE))
@@ -299,8 +308,10 @@ def upkeep_draw(hand: int):
                                                       "hand": "cards left in hand"})
 def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
     """Strategy cards are played in the activation phase, at most two a turn."""
-    if play < 1:
-        raise RuleError("bad-count", "hay que jugar al menos una carta", "at least one card must be played")
+    # Playing no card is allowed: the seed says cards "may" be used, up to two a turn.
+    if play < 0:
+        raise RuleError("bad-count", "no se juega un número negativo de cartas", "a negative number of cards is not played",
+                        kind="impossible")
     if play > hand:
         raise RuleError("not-enough-cards", "no hay bastantes cartas en la mano (hay {h})",
                         "there are not enough cards in hand ({h})", h=hand, kind="impossible")
@@ -383,12 +394,10 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
                  displaced: list[str] = []):
     """Engaging by displacement: a medium or larger model enters a square with a free point but no room, and pushes models out until the square is exactly full."""
     trace = Trace()
-    if mover_base == "small":
-        raise RuleError("base-too-small", "solo una miniatura de peana mediana o mayor se traba desplazando",
-                        "only a model with a medium or larger base engages by displacement")
     missing = [m for m in occupants if m not in owners]
     if missing:
-        raise RuleError("unknown-owner", "falta el dueño de {m}", "the owner of {m} is missing", m=missing)
+        raise RuleError("unknown-owner", "falta el dueño de {m}", "the owner of {m} is missing", m=missing,
+                        kind="incomplete")
     before = sum(occupants.values())
     free = capacity - before
     trace.add("Ocupación {b} de {c}: {f} {f:p:libre|libres}; la miniatura necesita {m}", "Occupancy {b} of {c}: {f} free; the model needs {m}",
@@ -396,6 +405,10 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     if free < 1:
         raise RuleError("no-free-point", "hace falta al menos un punto de ocupación libre",
                         "at least one free occupancy point is needed")
+    # The base size only limits displacing: a small-based model that fits simply moves in (answered below).
+    if mover_base == "small" and mover_points > free:
+        raise RuleError("base-too-small", "solo una miniatura de peana mediana o mayor se traba desplazando",
+                        "only a model with a medium or larger base engages by displacement")
     if mover_points <= free:
         if displaced:
             raise RuleError("no-displacement-needed", "la miniatura cabe sin desplazar a nadie",
@@ -409,7 +422,8 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     excess = before + mover_points - capacity
     own = {m for m, o in owners.items() if o == mover_owner and m in occupants}
     if len(occupants) > 16:
-        raise RuleError("too-many-models", "demasiadas miniaturas para calcular", "too many models to work out")
+        raise RuleError("too-many-models", "demasiadas miniaturas para una casilla", "too many models for one square",
+                        kind="impossible")
     possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None
                    for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
     trace.add("{e:p:Sobra|Sobran} {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
@@ -422,7 +436,7 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
                        possible=possible, attacks_as_if_engaged=not possible)
     for m in displaced:
         if m not in occupants:
-            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m)
+            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m, kind="impossible")
     problem = _valid_choice(tuple(displaced), owners, own, occupants)
     if problem == "own-models-first":
         raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
@@ -516,16 +530,24 @@ def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
         model, action = step.get("model"), step.get("action")
         if not model or action not in ("pick-up", "drop") or set(step) - {"model", "action"}:
             raise RuleError("bad-action", "la acción {n} debe decir qué miniatura recoge o suelta el marcador",
-                            "action {n} must say which model picks up or drops the marker", n=n)
+                            "action {n} must say which model picks up or drops the marker", n=n, kind="incomplete")
         if action == "drop":
             if carrier != model:
-                raise RuleError("not-carrying", "{m} no lleva el marcador", "{m} is not carrying the marker", m=model)
+                raise RuleError("not-carrying", "{m} no lleva el marcador", "{m} is not carrying the marker", m=model,
+                                kind="impossible")
             carrier = None
             trace.add("{m} suelta el marcador en su cuadrante (acción de interactuar)",
                       "{m} drops the marker in its square (an interact action)", m=model)
             continue
         if carrier is not None:
-            raise RuleError("already-carried", "{m} ya lleva el marcador", "{m} already carries the marker", m=carrier)
+            if carrier == model:
+                raise RuleError("already-carried", "{m} ya lleva el marcador", "{m} already carries the marker", m=carrier,
+                                kind="impossible")
+            # The seed only describes picking up a marker lying in the square (or left loose by a removed
+            # carrier); it does not say whether a model may take it from another model that carries it.
+            raise RuleError("taken-from-carrier", "{m} lleva el marcador: la guía no dice si otra miniatura puede quitárselo",
+                            "{m} carries the marker: the guide does not say whether another model may take it", m=carrier,
+                            kind="unstated")
         if picks:
             raise RuleError("once-a-turn", "cada marcador solo se puede recoger una vez por turno",
                             "each marker may be picked up only once a turn")
@@ -552,7 +574,10 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
     or pass); ``owners`` gives each sentry's player; with several players, they spend one marker at a
     time in ``initiative`` order. Then the interrupted model goes on with its activation.
     """
-    if not 1 <= after <= len(actions):
+    if after > len(actions):
+        raise RuleError("no-such-action", "la miniatura no hace {n} acciones", "the model does not take {n} actions",
+                        n=after, kind="impossible")
+    if after < 1:
         raise RuleError("no-completed-action", "los centinelas responden cuando otra miniatura completa una de sus acciones",
                         "sentries answer when another model completes one of its actions")
     for s, act in sentries.items():
@@ -561,7 +586,8 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
                             "pasa, no {action}", "{model}: a sentry marker only allows move, shoot, close combat or pass, "
                             "not {action}", model=s, action=f"hunt-begins.{act}")
         if owners.get(s) not in initiative:
-            raise RuleError("unknown-owner", "falta el jugador de {m} en la iniciativa", "{m}'s player is missing from the initiative", m=s)
+            raise RuleError("unknown-owner", "falta el jugador de {m} en la iniciativa", "{m}'s player is missing from the initiative", m=s,
+                            kind="incomplete")
     if model in sentries:
         raise RuleError("own-sentry", "{m} no responde a su propia acción", "{m} does not answer its own action", m=model)
     trace = Trace()
@@ -607,7 +633,9 @@ def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool 
     if contested:
         raise RuleError("contested-square", "no se puede en un cuadrante en disputa", "not allowed in a contested square")
     if wounds_lost < 1:
-        raise RuleError("no-wound-lost", "no hay ninguna herida que recuperar", "there is no lost wound to recover")
+        # The seed does not say whether the action may be taken (or uses up the game's wound) with no wound lost.
+        raise RuleError("no-wound-lost", "no hay herida que recuperar: la guía no dice qué pasa entonces",
+                        "there is no lost wound to recover: the guide does not say what happens then", kind="unstated")
     if roll is not None:
         check_roll(D20, roll)
     trace = Trace()
@@ -642,7 +670,8 @@ def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = 
     if what == "vent":
         return outcome(trace, allowed=True, success=None, left=limit - done_before - 1)
     if close_combat is None:
-        raise RuleError("needs-cc", "Sellar las compuertas exige un chequeo de CC", "Seal the doors needs a CC check")
+        raise RuleError("needs-cc", "Sellar las compuertas exige un chequeo de CC: falta la CC",
+                        "Seal the doors needs a CC check: the CC is missing", kind="incomplete")
     p = _d20(close_combat)
     success = None
     if roll is not None:
@@ -651,6 +680,21 @@ def seal(what: Literal["vent", "door"], done_before: int = 0, contested: bool = 
     trace.add("Chequeo de CC: {cc} o menos ({p})", "CC check: {cc} or less ({p})", cc=close_combat, p=p)
     event = Chance.of(p, "sellar la compuerta", "sealing the door", output="success", roll="roll", dice="1d20")
     return outcome(trace, event, allowed=True, success=success, left=limit - done_before - (1 if success else 0))
+
+
+def _up_to_two(distance: int) -> None:
+    """A target square "at most two squares away" (Shotgun!, Scorching inferno, Smart-disc throw).
+
+    Beyond two is refused as the seed's limit. The model's own square (distance 0) is within "at most
+    two" by the letter, but the seed never says whether it may be the target: refused as unstated.
+    """
+    if distance < 0:
+        raise RuleError("bad-count", "la distancia no puede ser negativa", "a distance cannot be negative", kind="impossible")
+    if distance == 0:
+        raise RuleError("own-square", "la guía no dice si el cuadrante de la propia miniatura puede ser el objetivo",
+                        "the guide does not say whether the model's own square may be the target", kind="unstated")
+    if distance > 2:
+        raise RuleError("out-of-range", "el objetivo debe estar a 2 cuadrantes o menos", "the target must be 2 squares away or less")
 
 
 @resolver("hunt-begins.shotgun",
@@ -664,14 +708,12 @@ def shotgun(distance: int, enemies_target: int, enemies_between: int = 0, line_o
     if used_point_blank:
         raise RuleError("shotgun-and-point-blank", "ya se usó Disparo a quemarropa este turno",
                         "Point-blank shot was already used this turn")
-    # The seed says "at most two squares away" and is silent on the model's own square (distance 0);
-    # the reading taken is that the target is another square, 1 or 2 away (as for the square between).
-    if not 1 <= distance <= 2:
-        raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
+    _up_to_two(distance)
     if not line_of_sight:
         raise RuleError("no-line-of-sight", "hace falta línea de visión", "line of sight is needed")
     if distance == 1 and enemies_between:
-        raise RuleError("no-square-between", "a un cuadrante no hay cuadrante intermedio", "one square away there is no square between")
+        raise RuleError("no-square-between", "a un cuadrante no hay cuadrante intermedio", "one square away there is no square between",
+                        kind="impossible")
     a, b = min(4, enemies_target), min(4, enemies_between)
     trace = Trace()
     trace.add("Objetivo: {a} de {t}; intermedio: {b} de {u}", "Target square: {a} of {t}; between: {b} of {u}",
@@ -707,10 +749,7 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
     Without line of sight, an adjacent vent or a corner may be chosen only if the target is within
     three squares of a marine with the Alert! ability.
     """
-    # The seed says "up to two squares away" and is silent on the model's own square (distance 0);
-    # the reading taken is that the target is another square, 1 or 2 away.
-    if not 1 <= distance <= 2:
-        raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
+    _up_to_two(distance)
     if target == "vent" and distance != 1:
         raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
     # The seed names the vent and the corner only as targets chosen without line of sight (both then need a
@@ -737,14 +776,11 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
           outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
 def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, target: Literal["square", "vent"] = "square"):
     """Smart-disc throw: a square up to two away, no line of sight needed; an RC attack with RoF 2 there and in the square between, where enemies are."""
-    # The seed says "at most two squares from the thrower" and is silent on the thrower's own square
-    # (distance 0); the reading taken is that the target is another square, 1 or 2 away.
-    if not 1 <= distance <= 2:
-        raise RuleError("out-of-range", "el objetivo debe estar a 1 o 2 cuadrantes", "the target must be 1 or 2 squares away")
+    _up_to_two(distance)
     if target == "vent" and distance != 1:
         raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
     if (distance == 1 or target == "vent") and enemies_between:
-        raise RuleError("no-square-between", "no hay cuadrante intermedio", "there is no square between")
+        raise RuleError("no-square-between", "no hay cuadrante intermedio", "there is no square between", kind="impossible")
     squares = (enemies_target > 0) + (enemies_between > 0)
     trace = Trace()
     trace.add("{s} {s:p:cuadrante|cuadrantes} con enemigos × VdA 2", "{s} {s:p:square|squares} with enemies × RoF 2", s=squares)
