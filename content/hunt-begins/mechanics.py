@@ -218,9 +218,12 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
         cost = int(block.get("cost", 1))
         for k in kinds:
             if k in seen:
-                if not block.get("categories") and cost <= left:
+                if not block.get("categories"):
                     # The seed gives this action no type (hunt-begins.action-points' notes): whether it may be
-                    # taken twice in a turn is not settled, so it is not refused as the same type twice.
+                    # taken twice in a turn is not settled, so it is not refused as the same type twice; a repeat
+                    # the points cannot pay is refused below for the points.
+                    if cost > left:
+                        break
                     raise RuleError("type-not-stated", "la guía no da el tipo de {a}: no dice si puede repetirse en el turno",
                                     "the guide gives no type for {a}: it does not say whether it may be repeated in a turn",
                                     a=action_id, kind="unstated")
@@ -543,6 +546,9 @@ def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
             if carrier == model:
                 raise RuleError("already-carried", "{m} ya lleva el marcador", "{m} already carries the marker", m=carrier,
                                 kind="impossible")
+            if picks:  # picked up already this turn: the seed's once-a-turn limit settles it
+                raise RuleError("once-a-turn", "cada marcador solo se puede recoger una vez por turno",
+                                "each marker may be picked up only once a turn")
             # The seed only describes picking up a marker lying in the square (or left loose by a removed
             # carrier); it does not say whether a model may take it from another model that carries it.
             raise RuleError("taken-from-carrier", "{m} lleva el marcador: la guía no dice si otra miniatura puede quitárselo",
@@ -749,6 +755,8 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
     Without line of sight, an adjacent vent or a corner may be chosen only if the target is within
     three squares of a marine with the Alert! ability.
     """
+    if target == "vent" and distance == 0:  # a vent in the model's own square is not "adjacent"
+        raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
     _up_to_two(distance)
     if target == "vent" and distance != 1:
         raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
@@ -776,6 +784,8 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
           outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
 def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, target: Literal["square", "vent"] = "square"):
     """Smart-disc throw: a square up to two away, no line of sight needed; an RC attack with RoF 2 there and in the square between, where enemies are."""
+    if target == "vent" and distance == 0:  # a vent in the model's own square is not "adjacent"
+        raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
     _up_to_two(distance)
     if target == "vent" and distance != 1:
         raise RuleError("vent-not-adjacent", "el conducto debe ser adyacente", "the vent must be adjacent")
