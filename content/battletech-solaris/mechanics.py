@@ -70,7 +70,7 @@ def _two_mechs(mechs: list[str]) -> None:
                         kind="impossible")
     if len(mechs) > 2:
         raise RuleError("two-mechs", "el texto solo resuelve conflictos entre dos 'Mechs, no entre {n}",
-                        "the text only settles conflicts between two 'Mechs, not {n}", kind="unstated", n=len(mechs))
+                        "the text only settles conflicts between two 'Mechs, not among {n}", kind="unstated", n=len(mechs))
 
 
 def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[str]) -> tuple[str, str]:
@@ -1001,7 +1001,7 @@ LABELS = {
     "allowed": ("permitido", "allowed"),
     "levels": ("niveles", "levels"),
     "working_hands": ("manos operativas", "working hands"),
-    "hand_free": ("una mano operativa libre", "a working hand free"),
+    "hand_free": ("una mano operativa libre", "a free working hand"),
     "running": ("corre", "running"),
     "piloting_skill": ("habilidad de pilotaje", "piloting skill"),
     "rolls": ("tiradas", "rolls"),
