@@ -63,14 +63,28 @@ def _check_2d6(roll: int | None) -> None:
     check_roll(parse(TWO_D6), roll)
 
 
+def _two_mechs(mechs: list[str]) -> None:
+    """The seed's conflicts are between two 'Mechs: fewer is no conflict; more, a case it does not settle."""
+    if len(mechs) < 2:
+        raise RuleError("two-mechs", "un conflicto de movimiento necesita dos 'Mechs", "a movement conflict needs two 'Mechs",
+                        kind="impossible")
+    if len(mechs) > 2:
+        raise RuleError("two-mechs", "el texto solo resuelve conflictos entre dos 'Mechs, no entre {n}",
+                        "the text only settles conflicts between two 'Mechs, not among {n}", kind="unstated", n=len(mechs))
+
+
 def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[str]) -> tuple[str, str]:
     """Each 'Mech rolls 2D6, the higher wins; tied rounds are rolled again. Returns (winner, loser)."""
-    if len(mechs) != 2:
-        raise RuleError("two-mechs", "el conflicto se resuelve entre dos 'Mechs", "a conflict is settled between two 'Mechs")
+    _two_mechs(mechs)
     for n, rnd in enumerate(rolls, 1):
+        # A roll for a 'Mech outside the conflict cannot happen; a missing roll is a missing fact (not a rule).
+        if set(rnd) - set(mechs):
+            raise RuleError("bad-initiative", "la tirada {n} da un 2D6 a quien no está en el conflicto ({mechs})",
+                            "round {n} gives a 2D6 to someone outside the conflict ({mechs})", kind="impossible",
+                            n=n, mechs=mechs)
         if set(rnd) != set(mechs):
             raise RuleError("bad-initiative", "la tirada {n} debe dar un 2D6 a cada 'Mech ({mechs})",
-                            "round {n} must give a 2D6 to each 'Mech ({mechs})", n=n, mechs=mechs)
+                            "round {n} must give a 2D6 to each 'Mech ({mechs})", kind="incomplete", n=n, mechs=mechs)
         for v in rnd.values():
             _check_2d6(v)
         a, b = mechs
@@ -96,7 +110,7 @@ def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry
     trace = Trace()
     if base_cost < 1:
         raise RuleError("bad-cost", "el coste del terreno base es de al menos 1 PM",
-                        "the base terrain costs at least 1 MP")
+                        "the base terrain costs at least 1 MP", kind="impossible")
     if not base_allows_unit:
         raise RuleError("base-terrain-prohibited",
                         "el terreno base ya prohíbe la entrada a esta unidad; el pantano no lo cambia",
@@ -237,15 +251,20 @@ def movement_conflict(case: Literal["different-paths-different-targets", "differ
     """
     trace = Trace()
     mechs = list(paths)
-    if len(mechs) != 2:
-        raise RuleError("two-mechs", "el conflicto se resuelve entre dos 'Mechs", "a conflict is settled between two 'Mechs")
+    _two_mechs(mechs)
     for m, p in paths.items():
+        if not p:
+            raise RuleError("no-movement", "falta el recorrido de {m}", "{m}'s path is missing", kind="incomplete", m=m)
         if len(p) < 2:
-            raise RuleError("no-movement", "{m} no se mueve: su recorrido necesita al menos un hexágono más que el inicial",
-                            "{m} does not move: its path needs at least one hex after the starting one", m=m)
+            # Staying put is legal; the seed's four cases are about two 'Mechs that both move, and it does not
+            # say how a 'Mech that stays in its hex is settled with one that moves (the MP-by-MP method does).
+            raise RuleError("no-movement",
+                            "{m} no se mueve: los casos del texto son de dos 'Mechs que se mueven, y no dicen qué pasa con uno que se queda en su hexágono",
+                            "{m} does not move: the text's cases are about two moving 'Mechs, and do not say what happens with one that stays in its hex",
+                            kind="unstated", m=m)
     for m in jumping:
         if m not in paths:
-            raise RuleError("unknown-mech", "{m} no está en el combate", "{m} is not in the fight", m=m)
+            raise RuleError("unknown-mech", "{m} no está en el combate", "{m} is not in the fight", kind="impossible", m=m)
     a, b = mechs
     same = paths[a][-1] == paths[b][-1]
     if case.endswith("same-target") and not same:
@@ -294,7 +313,7 @@ def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: i
     trace = Trace()
     if walking_mp < 1 or mp_spent < 0:
         raise RuleError("bad-mp", "los PM de andar son al menos 1 y los gastados no son negativos",
-                        "walking MP is at least 1 and MP spent is not negative")
+                        "walking MP is at least 1 and MP spent is not negative", kind="impossible")
     if declared == "run" and backwards:
         raise RuleError("running-backwards", "ninguna unidad puede correr hacia atrás", "no unit may run backwards")
     if declared == "walk":
@@ -368,13 +387,18 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
 
     Slower 'Mechs spend one MP every (largest / their MP) sub-turns, on the last sub-turn of each
     stretch, so that everyone finishes together; a hex is entered once all its MP are spent.
+
+    A 'Mech that spends no MP stays in its hex all phase (standing still is legal, and the seed counts a
+    starting hex among the coincident ones): it spends in no sub-turn and enters no hex.
     """
     trace = Trace()
-    if not mp or any(v < 1 for v in mp.values()):
-        raise RuleError("no-mp", "cada 'Mech debe gastar al menos 1 PM", "each 'Mech must spend at least 1 MP")
+    if not mp:
+        raise RuleError("no-mp", "faltan los PM que gasta cada 'Mech", "the MP each 'Mech spends are missing", kind="incomplete")
+    if any(v < 0 for v in mp.values()):
+        raise RuleError("no-mp", "los PM gastados no son negativos", "MP spent are not negative", kind="impossible")
     top = max(mp.values())
     for m, v in mp.items():
-        if top % v:
+        if v and top % v:
             raise RuleError("not-proportional",
                             "los {v} PM del 'Mech {mech} no son proporcionales a {top}: hace falta la tabla de movimientos coincidentes, que el texto no incluye",
                             "the {v} MP of 'Mech {mech} are not proportional to {top}: the coincident-movement table is needed, and the text does not include it",
@@ -383,6 +407,11 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
               n=top)
     spends: dict[str, list[int]] = {}
     for m, v in mp.items():
+        if not v:
+            spends[m] = []
+            trace.add("{m}: no gasta PM; se queda en su hexágono toda la fase", "{m}: spends no MP; it stays in its hex all phase",
+                      m=m)
+            continue
         step = top // v
         spends[m] = [step * k for k in range(1, v + 1)]
         trace.add("{m}: {v} PM, uno cada {s} {s:p:subturno|subturnos}: {t}", "{m}: {v} MP, one every {s} sub-{s:p:turn|turns}: {t}",
@@ -390,9 +419,17 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
     enters: dict[str, list[int]] = {}
     for m, costs in hex_costs.items():
         if m not in mp:
-            raise RuleError("unknown-mech", "{m} no tiene PM asignados", "{m} has no MP given", m=m)
+            raise RuleError("unknown-mech", "{m} no tiene PM asignados", "{m} has no MP given", kind="incomplete", m=m)
         if any(c < 1 for c in costs):
-            raise RuleError("bad-cost", "cada hexágono cuesta al menos 1 PM", "each hex costs at least 1 MP")
+            raise RuleError("bad-cost", "cada hexágono cuesta al menos 1 PM", "each hex costs at least 1 MP", kind="impossible")
+        if len(costs) == 1 and 1 <= mp[m] < costs[0]:
+            # Minimum movement (seed, "Movimiento Mínimo") lets a unit with at least 1 MP enter the hex straight
+            # ahead whatever its cost, as its only expenditure of the turn: legal, but the seed does not say in
+            # which sub-turn such a 'Mech enters when moving MP by MP.
+            raise RuleError("minimum-move-subturn",
+                            "{mech} entra en un hexágono de {c} PM con solo {mp}: el movimiento mínimo lo permite (el hexágono de delante, único gasto del turno), pero el texto no dice en qué subturno entra",
+                            "{mech} enters a {c}-MP hex with only {mp}: minimum movement allows it (the hex straight ahead, the turn's only expenditure), but the text does not say in which sub-turn it enters",
+                            kind="unstated", mech=m, c=costs[0], mp=mp[m])
         if sum(costs) > mp[m]:
             raise RuleError("not-enough-mp", "el recorrido de {mech} cuesta {c} PM y solo gasta {mp}",
                             "{mech}'s path costs {c} MP and it spends only {mp}", mech=m, c=sum(costs), mp=mp[m])
@@ -528,7 +565,11 @@ def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"],
     """Does a unit count as underwater: a 'Mech in depth 2+, a prone 'Mech in depth 1, a submarine at depth 1+."""
     trace = Trace()
     if depth < 0:
-        raise RuleError("bad-depth", "la profundidad no es negativa", "depth is not negative")
+        raise RuleError("bad-depth", "la profundidad no es negativa", "depth is not negative", kind="impossible")
+    if depth == 0:
+        # Out of the water nobody is underwater; the seed only keeps other units from going under.
+        trace.add("{u} a profundidad 0: no está bajo el agua", "{u} at depth 0: not underwater", u=unit)
+        return outcome(trace, underwater=False)
     if unit in ("vehicle", "infantry"):
         raise RuleError("cannot-submerge", "solo los BattleMechs y los submarinos se mueven bajo el agua",
                         "only BattleMechs and submarines move underwater")
@@ -561,7 +602,8 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
     """
     trace = Trace()
     if not depths:
-        raise RuleError("no-movement", "el recorrido no tiene hexágonos", "the path has no hexes")
+        raise RuleError("no-movement", "falta el recorrido: no tiene hexágonos", "the path is missing: it has no hexes",
+                        kind="incomplete")
     water, changes, prev = 0, 0, start_depth
     for d in depths:
         if d not in UNDERWATER_MP:
@@ -597,7 +639,7 @@ def water_level(depth: int, other_level: int = 0):
     """Depth counted as negative levels for line of sight."""
     trace = Trace()
     if depth < 0:
-        raise RuleError("bad-depth", "la profundidad no es negativa", "depth is not negative")
+        raise RuleError("bad-depth", "la profundidad no es negativa", "depth is not negative", kind="impossible")
     level = -depth
     diff = abs(other_level - level)
     trace.add("Profundidad {d} = nivel {l}; hasta el nivel {o} hay {x} niveles", "Depth {d} = level {l}; {x} levels to level {o}",
@@ -738,9 +780,12 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
     if abs(levels) < 3:
         raise RuleError("not-a-climb", "la escalada es para hexágonos 3 o más niveles más altos o más bajos",
                         "climbing is for hexes 3 or more levels higher or lower", kind="elsewhere")
-    if working_hands not in (1, 2):
-        raise RuleError("no-hand-actuator", "hace falta al menos un actuador de mano operativo (y como mucho hay dos)",
-                        "at least one working hand actuator is needed (and there are at most two)")
+    if working_hands < 0 or working_hands > 2:
+        raise RuleError("bad-hands", "un 'Mech tiene entre 0 y 2 actuadores de mano", "a 'Mech has 0 to 2 hand actuators",
+                        kind="impossible")
+    if working_hands == 0:
+        raise RuleError("no-hand-actuator", "hace falta al menos un actuador de mano operativo",
+                        "at least one working hand actuator is needed")
     if not hand_free:
         raise RuleError("hand-not-free", "la mano debe estar libre: sin hacha, arma de mano ni otro objeto",
                         "the hand must be free: no hatchet, hand-held weapon or other object")
@@ -770,7 +815,7 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
         for k, r in enumerate(rolls, 1):
             if falls:
                 raise RuleError("rolls-after-fall", "tras el chequeo fallido ya no se tira más: el 'Mech ha caído",
-                                "no more rolls after the failed one: the 'Mech has fallen")
+                                "no more rolls after the failed one: the 'Mech has fallen", kind="impossible")
             if r >= target:
                 reached = k
                 trace.add("Nivel {k}: sale {r}, lo alcanza", "Level {k}: rolls {r}, reaches it", k=k, r=r)
@@ -781,10 +826,12 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
                           k=k, r=r, h=height)
         if len(rolls) > n:
             raise RuleError("too-many-rolls", "{n} {n:p:nivel pide|niveles piden} {n} {n:p:chequeo|chequeos}, no {r}",
-                            "{n} {n:p:level calls|levels call} for {n} {n:p:roll|rolls}, not {r}", n=n, r=len(rolls))
+                            "{n} {n:p:level calls|levels call} for {n} {n:p:roll|rolls}, not {r}", kind="impossible",
+                            n=n, r=len(rolls))
         if not falls and len(rolls) < n:
             raise RuleError("missing-rolls", "{n} {n:p:nivel pide|niveles piden} {n} {n:p:chequeo|chequeos} y solo hay {r}",
-                            "{n} {n:p:level calls|levels call} for {n} {n:p:roll|rolls} and there {r:p:is|are} only {r}", n=n, r=len(rolls))
+                            "{n} {n:p:level calls|levels call} for {n} {n:p:roll|rolls} and there {r:p:is|are} only {r}",
+                            kind="incomplete", n=n, r=len(rolls))
     event = None if odds is None else Chance.of(odds, "superar el chequeo de pilotaje de un nivel",
                                              "passing one level's piloting roll")
     return outcome(trace, event, mp=per * n, piloting_rolls=n, piloting_modifier=mod,
@@ -915,22 +962,28 @@ def masc_weight(tonnage: int, tech: Literal["clan", "inner-sphere"], triple_stre
     """Weight of a 'Mech's MASC: tonnage / 25 (Clan) or / 20 (Inner Sphere), to the nearest half ton, at least 1."""
     trace = Trace()
     if tonnage < 1:
-        raise RuleError("bad-tonnage", "el tonelaje es positivo", "tonnage is positive")
+        raise RuleError("bad-tonnage", "el tonelaje es positivo", "tonnage is positive", kind="impossible")
     if triple_strength_myomer:
         raise RuleError("masc-with-tsm", "el MASC es incompatible con el miómero de triple fuerza",
                         "MASC cannot be combined with triple-strength myomer")
     div = MASC_DIVISOR[tech]
     exact = Fraction(tonnage, div)
     halves = exact * 2
-    if halves.denominator == 2:
+    if halves.denominator == 2 and halves > 2:  # a tie at or below 1 ton (15/20 = 0.75) ends at the 1-ton minimum either way
         raise RuleError("rounding-tie",
                         "{t}/{d} = {x} queda a igual distancia de dos medias toneladas; el texto no dice hacia dónde redondear",
                         "{t}/{d} = {x} is equally near two half tons; the text does not say which way to round", kind="unstated",
                         t=tonnage, d=div, x=float(exact))
-    rounded = Fraction(round(halves), 2)
+    if halves.denominator == 2:  # a tie at or below 1 ton: the minimum settles it
+        rounded = Fraction(int(halves), 2)  # the lower half ton; the higher one is at most 1 as well
+        trace.add("{t} / {d} = {e}: queda a igual distancia de {lo} y {hi}, y ninguna pasa de 1 tonelada",
+                  "{t} / {d} = {e}: equally near {lo} and {hi}, neither above 1 ton",
+                  t=tonnage, d=div, e=float(exact), lo=float(rounded), hi=float(rounded + Fraction(1, 2)))
+    else:
+        rounded = Fraction(round(halves), 2)
+        trace.add("{t} / {d} = {e}; a la media tonelada más cercana: {r}", "{t} / {d} = {e}; to the nearest half ton: {r}",
+                  t=tonnage, d=div, e=float(exact), r=float(rounded))
     tons = max(rounded, Fraction(1))
-    trace.add("{t} / {d} = {e}; a la media tonelada más cercana: {r}", "{t} / {d} = {e}; to the nearest half ton: {r}",
-              t=tonnage, d=div, e=float(exact), r=float(rounded))
     if tons != rounded:
         trace.add("Mínimo 1 tonelada", "Minimum 1 ton")
     slots = int(tons) if tons.denominator == 1 else None
@@ -948,7 +1001,7 @@ LABELS = {
     "allowed": ("permitido", "allowed"),
     "levels": ("niveles", "levels"),
     "working_hands": ("manos operativas", "working hands"),
-    "hand_free": ("mano libre", "hand free"),
+    "hand_free": ("una mano operativa libre", "a free working hand"),
     "running": ("corre", "running"),
     "piloting_skill": ("habilidad de pilotaje", "piloting skill"),
     "rolls": ("tiradas", "rolls"),
