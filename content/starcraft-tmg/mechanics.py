@@ -125,6 +125,11 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     for p in [*reserves, *freed]:
         if p not in players:
             raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=p, kind="impossible")
+    for p, n in freed.items():
+        if n > units[p]:
+            raise RuleError("bad-count", "{p} tiene {u} {u:p:unidad trabada|unidades trabadas}: no pueden dejar de estarlo {n}",
+                            "{p} has {u} engaged {u:p:unit|units}: {n} cannot stop being engaged", p=p, u=units[p], n=n,
+                            kind="impossible")
     starts = starts or holder
     for who in (holder, starts):
         if who not in players:
@@ -407,7 +412,7 @@ LABELS = {
     "decisions": ("decisiones", "decisions"),
     "starts": ("empieza", "starts"),
     "reserves": ("unidades en reserva", "units in reserve"),
-    "no_longer_engaged": ("unidades que dejan de estar trabadas", "units no longer engaged"),
+    "no_longer_engaged": ("unidades trabadas que dejan de estarlo antes de atacar", "engaged units that stop being engaged before attacking"),
     "turns": ("turnos", "turns"),
     "first_to_pass": ("primero en pasar", "first to pass"),
     "next_first_player": ("primer jugador de la fase siguiente", "first player of the next phase"),

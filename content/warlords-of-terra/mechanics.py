@@ -144,7 +144,8 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
     ``ends_in_threat_area``: it ends in a zone of an enemy troop's active threat area. ``flies_over``: the
     troop flies and that area is a non-flier's, which it ignores (no combat unless it chooses to attack).
     ``unforced_target``: what it attacks where no active threat area holds it: an adjacent flipped enemy
-    troop (with its own threat area), or the enemy player (from their summoning line, no enemy troop adjacent).
+    troop (with its own threat area), or the enemy player (from their summoning line, no enemy troop adjacent:
+    refused when it ends in an active threat area it does not fly over).
     """
     trace = Trace()
     limit = speed
@@ -182,6 +183,12 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
         trace.add("Elige atacar a la tropa volteada que tiene al lado, con su propia área de amenaza",
                   "It chooses to attack the adjacent flipped troop, with its own threat area")
     elif unforced_target == "enemy-player":
+        # An active threat area it does not ignore means an enemy troop next to it: "No puede golpearse al jugador
+        # enemigo hasta que no haya tropas enemigas adyacentes" (seed, Combate); a flier may ignore a non-flier (Vuela).
+        if ends_in_threat_area and not flies_over:
+            raise RuleError("enemy-troops-adjacent",
+                            "acaba en el área de amenaza de una tropa enemiga, que está adyacente: tiene que combatir con ella y no puede golpear al jugador",
+                            "it ends in an enemy troop's threat area, so that troop is adjacent: it must fight it and cannot hit the player")
         attack = True
         trace.add("Ataca al jugador enemigo: sin tropas enemigas adyacentes puede golpearlo",
                   "It attacks the enemy player: with no enemy troop adjacent it may hit them")
@@ -366,6 +373,11 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
     behind_hit: str | None = None
     player_damage = 0
     if behind is not None:
+        if behind != "player" and behind not in defenders:
+            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind, kind="impossible")
+        if behind == target:
+            raise RuleError("behind-is-target", "{b} es el blanco: una tropa no puede estar detrás de sí misma",
+                            "{b} is the target: a troop cannot stand behind itself", b=behind, kind="impossible")
         if not a.get("trample"):
             # What stands behind the target is the board, not a choice: without Trample (or with it nullified)
             # the attack is an ordinary one and hits nothing behind (seed: only Arrasar does). No refusal.
@@ -375,22 +387,17 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
             player_damage = int(a["attack"])
             trace.add("Arrasar: detrás está el jugador enemigo, que recibe {d}", "Trample: the enemy player is behind and takes {d}",
                       d=player_damage)
-        elif behind == target:
-            raise RuleError("behind-is-target", "{b} es el blanco: una tropa no puede estar detrás de sí misma",
-                            "{b} is the target: a troop cannot stand behind itself", b=behind, kind="impossible")
         elif behind in struck:
             # The seed does not say what happens when Trample and a ranged Area Strike name the same troop;
             # reading: a troop named twice takes a single hit (see trample's notes).
             trace.add("Arrasar: {b}, detrás de {t}, ya recibe el golpe del Golpe en Área; no se golpea dos veces",
                       "Trample: {b}, behind {t}, already takes the Area Strike hit; it is not hit twice", b=behind, t=target)
-        elif behind in defenders:
+        else:
             # The seed does not say whether the troop behind strikes back: it only takes the damage (trample's notes).
             behind_hit = behind
             trace.add("Arrasar: golpea también a {b}, detrás de {t}{ally}", "Trample: it also hits {b}, behind {t}{ally_en}",
                       b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
                       ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
-        else:
-            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind, kind="impossible")
     return behind_hit, player_damage
 
 
@@ -661,7 +668,8 @@ LABELS = {
     "ends_in_threat_area": ("acaba en un área de amenaza enemiga activa", "ends in an active enemy threat area"),
     "unforced_target": ("blanco elegido sin área de amenaza activa", "target chosen with no active threat area"),
     "flipped-troop": ("una tropa enemiga volteada adyacente", "an adjacent flipped enemy troop"),
-    "enemy-player": ("el jugador enemigo (sin tropas enemigas adyacentes)", "the enemy player (no enemy troop adjacent)"),
+    "enemy-player": ("el jugador enemigo, desde su línea de invocación (sin tropas enemigas adyacentes; una voladora ignora las que no vuelan)",
+                     "the enemy player, from their summoning line (no enemy troop adjacent; a flier ignores non-fliers)"),
     "flies_over": ("vuela y el área es de una tropa que no vuela", "flies, and the area is a non-flier's"),
     "max_zones": ("zonas que puede mover", "zones it may move"),
     "flip_ability_allowed": ("aún puede usar una habilidad de volteo", "may still use an ability that flips it"),
