@@ -36,7 +36,8 @@ def _with_elevation(trace: Trace, distance: float, elevation_a: float, elevation
                     ht_a: float | None, ht_b: float | None) -> tuple[float, float, bool]:
     """Distance after elevation: (difference, distance, whether the difference was added)."""
     if distance < 0:
-        raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
+        raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative",
+                        kind="impossible")
     diff = abs(elevation_a - elevation_b)
     if diff == 0:
         trace.add("Misma elevación: la distancia sigue siendo {d}", "Same elevation: the distance stays {d}", d=distance)
@@ -239,7 +240,8 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
     trace = Trace()
     for m, d in distances.items():
         if d < 0:
-            raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
+            raise RuleError("negative-distance", "una distancia no puede ser negativa", "a distance cannot be negative",
+                            kind="impossible")
     unmeasured = [m for m in engaged_with if m not in distances]
     if unmeasured:
         raise RuleError("missing-distance", "falta la distancia al objetivo de {m}",

@@ -42,7 +42,8 @@ def _two_players(players: list[str], what: str) -> None:
     """``what`` is the input (shown by its label) that must name the two players."""
     if len(players) != 2:
         raise RuleError("two-players", "{what}: hacen falta exactamente los dos jugadores, no {players}",
-                        "{what}: exactly the two players are needed, not {players}", what=what, players=players)
+                        "{what}: exactly the two players are needed, not {players}", what=what, players=players,
+                        kind="impossible")
 
 
 def _round_steps(context: Context) -> list[Mapping[str, Any]]:
@@ -89,7 +90,9 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
 @resolver("starcraft-tmg.activation-phase",
           ranges={"units.*": between(0, 6),  # no bound in the seed: 0 to 6 units a player taken
                   "reserves": keys_of("units"),  # the seed: each player's Reserves (§8.3); the players are those of `units`
-                  "reserves.*": between(0, 6)},  # no bound in the seed: 0 to 6 units taken, as for `units`
+                  "reserves.*": between(0, 6),  # no bound in the seed: 0 to 6 units taken, as for `units`
+                  "no_longer_engaged": keys_of("units"),  # the players are those of `units`
+                  "no_longer_engaged.*": between(0, 6)},  # as for `units`
           outputs={
     "turns": "what happened at each turn, as 'player: action'",
     "first_to_pass": "the player who passed first",
@@ -101,7 +104,7 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
 })
 def activation_phase(context: Context, phase: Literal["movement", "assault", "combat"], holder: str,
                      units: dict[str, int], decisions: list[dict[str, str]], starts: str | None = None,
-                     reserves: dict[str, int] | None = None):
+                     reserves: dict[str, int] | None = None, no_longer_engaged: dict[str, int] | None = None):
     """Play one alternating-activation phase (1, 2 or 3) from the players' decisions, turn by turn.
 
     ``units`` counts each player's units on the table that may activate in the phase (in Combat,
@@ -109,16 +112,24 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
     Deploy (they count only in Movement: Deploy is no action of the other phases). ``holder`` has the First Player Marker and ``starts`` is the player
     they pick to activate first (the holder by default). Each decision is ``{player: action}``
     or ``{player: pass}``; the list must play the phase to its end (both players have passed).
+    ``no_longer_engaged`` (Combat only) counts each player's engaged units that stop being engaged during
+    the phase without attacking (destroyed, or their foes gone): they are not engaged units left.
     """
     players = list(units)
     _two_players(players, "units")
     reserves = dict(reserves or {})
-    for p, n in [*units.items(), *reserves.items()]:
+    freed = dict(no_longer_engaged or {}) if phase == "combat" else {}
+    for p, n in [*units.items(), *reserves.items(), *freed.items()]:
         if n < 0:
-            raise RuleError("bad-count", "{p} no puede tener {n} {n:p:unidad|unidades}", "{p} cannot have {n} {n:p:unit|units}", p=p, n=n)
-    for p in reserves:
+            raise RuleError("bad-count", "{p} no puede tener {n} {n:p:unidad|unidades}", "{p} cannot have {n} {n:p:unit|units}", p=p, n=n, kind="impossible")
+    for p in [*reserves, *freed]:
         if p not in players:
             raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=p, kind="impossible")
+    for p, n in freed.items():
+        if n > units[p]:
+            raise RuleError("bad-count", "{p} tiene {u} {u:p:unidad trabada|unidades trabadas}: no pueden dejar de estarlo {n}",
+                            "{p} has {u} engaged {u:p:unit|units}: {n} cannot stop being engaged", p=p, u=units[p], n=n,
+                            kind="impossible")
     starts = starts or holder
     for who in (holder, starts):
         if who not in players:
@@ -170,11 +181,18 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                             "decision {n} is {player}'s, but it is {turn}'s turn", n=n, player=player, turn=turn)
         can_activate = table[player] + waiting[player] > 0
         if action == PASS:
-            if phase == "combat" and table[player] > 0:
+            # "Solo pasas cuando ya no te quedan unidades trabadas": a unit that is no longer engaged (destroyed, or its
+            # foes gone) is not one left, so it does not hold its player back (the chapter says no more on it).
+            left = max(0, table[player] - freed.get(player, 0)) if phase == "combat" else table[player]
+            if phase == "combat" and left > 0:
                 raise RuleError("must-fight",
                                 "{p} aún tiene {k} {k:p:unidad trabada|unidades trabadas}: en Combate solo se pasa sin ninguna",
                                 "{p} still has {k} engaged {k:p:unit|units}: in Combat you pass only with none left",
-                                p=player, k=table[player])
+                                p=player, k=left)
+            if phase == "combat" and table[player] > 0:
+                trace.add("{k} {k:p:unidad|unidades} de {p} ya no {k:p:está trabada|están trabadas}: pasa sin {k:p:ella|ellas}",
+                          "{k} of {p}'s {k:p:unit is|units are} no longer engaged: {p} passes without {k:p:it|them}",
+                          k=table[player], p=player)
             passed.append(player)
             turns.append(f"{player}: {PASS}")
             if len(passed) == 1:
@@ -241,7 +259,7 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
     """
     trace = Trace()
     if round < 1:
-        raise RuleError("bad-round", "no hay ronda {r}", "there is no round {r}", r=round)
+        raise RuleError("bad-round", "no hay ronda {r}", "there is no round {r}", r=round, kind="impossible")
     if round > LAST_ROUND:
         raise RuleError("past-last-round", "la partida dura como mucho {n} rondas: no hay ronda {r}",
                         "a game lasts at most {n} rounds: there is no round {r}", n=LAST_ROUND, r=round, kind="impossible")
@@ -325,7 +343,7 @@ def arrival_check(distance: float, in_coherency: bool = True,
     ``in_coherency`` says whether every model fits legally in Coherency; ``method`` is how it arrives.
     """
     if distance < 0:
-        raise RuleError("bad-distance", "una distancia no puede ser negativa", "a distance cannot be negative")
+        raise RuleError("bad-distance", "una distancia no puede ser negativa", "a distance cannot be negative", kind="impossible")
     trace = Trace()
     how_es = {"edge": "por el borde", "warp-prism": "con Warp Prism", "summoned": "invocada"}[method]
     how_en = {"edge": "from the edge", "warp-prism": "by Warp Prism", "summoned": "summoned"}[method]
@@ -394,6 +412,7 @@ LABELS = {
     "decisions": ("decisiones", "decisions"),
     "starts": ("empieza", "starts"),
     "reserves": ("unidades en reserva", "units in reserve"),
+    "no_longer_engaged": ("unidades trabadas que dejan de estarlo antes de atacar", "engaged units that stop being engaged before attacking"),
     "turns": ("turnos", "turns"),
     "first_to_pass": ("primero en pasar", "first to pass"),
     "next_first_player": ("primer jugador de la fase siguiente", "first player of the next phase"),

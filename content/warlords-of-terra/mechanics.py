@@ -45,7 +45,7 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
     ``divert`` is how many units go to the Hero's Power (at most one, of the kind the Hero asks for).
     """
     if turn < 1:
-        raise RuleError("bad-turn", "el número de turno empieza en 1", "turn numbers start at 1")
+        raise RuleError("bad-turn", "el número de turno empieza en 1", "turn numbers start at 1", kind="impossible")
     if divert < 0 or divert > 1:
         raise RuleError("divert-one", "solo se puede desviar UN recurso al Poder del Héroe, no {d}",
                         "only ONE resource may be diverted to the Hero's Power, not {d}", d=divert)
@@ -61,7 +61,7 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
         built = place.get("built", 0)
         if built > turn:
             raise RuleError("built-later", "{p} se construye en el turno {b}, después del turno {t}",
-                            "{p} is built in turn {b}, after turn {t}", p=name, b=built, t=turn)
+                            "{p} is built in turn {b}, after turn {t}", p=name, b=built, t=turn, kind="impossible")
         if built == turn:
             trace.add("{name}: construido en este mismo turno (fase de construcción, posterior a la de recursos); aún no produce",
                       "{name}: built this very turn (construction comes after resources); it does not produce yet",
@@ -137,8 +137,16 @@ def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
 }, labels={"attack": ("ataca", "attacks"), "flipped": ("queda volteada", "ends flipped")})
 def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = False,
          flip_ability: bool = False, charge: bool = False, ends_in_threat_area: bool = False,
-         distance: bool = False):
-    """A troop's activation: how far it may move, and whether it may attack or use a flip ability."""
+         distance: bool = False, unforced_target: Literal["flipped-troop", "enemy-player"] | None = None,
+         flies_over: bool = False):
+    """A troop's activation: how far it may move, and whether it may attack or use a flip ability.
+
+    ``ends_in_threat_area``: it ends in a zone of an enemy troop's active threat area. ``flies_over``: the
+    troop flies and that area is a non-flier's, which it ignores (no combat unless it chooses to attack).
+    ``unforced_target``: what it attacks where no active threat area holds it: an adjacent flipped enemy
+    troop (with its own threat area), or the enemy player (from their summoning line, no enemy troop adjacent:
+    refused when it ends in an active threat area it does not fly over).
+    """
     trace = Trace()
     limit = speed
     trace.add("Velocidad {s}", "Speed {s}", s=speed)
@@ -152,21 +160,42 @@ def move(speed: int, zones: int = 0, preparation: bool = False, attack: bool = F
         trace.add("Carga: acaba en un área de amenaza enemiga, +1 zona → {n}",
                   "Charge: it ends in an enemy threat area, +1 zone → {n}", n=limit)
     if zones < 0:
-        raise RuleError("bad-zones", "no se mueve un número negativo de zonas", "a troop cannot move a negative number of zones")
+        raise RuleError("bad-zones", "no se mueve un número negativo de zonas", "a troop cannot move a negative number of zones",
+                        kind="impossible")
     if zones > limit:
         raise RuleError("too-far", "mueve {z} {z:p:zona|zonas} y solo puede {n}",
                         "it moves {z} {z:p:zone|zones} but may only move {n}", z=zones, n=limit)
     trace.add("Mueve {z} de {n} {n:p:zona|zonas}", "Moves {z} of {n} {n:p:zone|zones}", z=zones, n=limit)
     # A troop ending in an enemy threat area attacks (combat is not optional); the seed does not say whether a troop
     # in preparation may attack, and this reading makes it attack like any other (see preparation-turn's notes).
-    if ends_in_threat_area and not attack:
+    # A flier ignores the threat area of a troop that does not fly: no combat unless it chooses to attack (seed, Vuela).
+    if ends_in_threat_area and flies_over and not attack:
+        trace.add("Vuela y el área es de una tropa que no vuela: la ignora y no combate, salvo que quiera atacar",
+                  "It flies and the area is a non-flier's: it ignores it and does not fight unless it chooses to attack")
+    elif ends_in_threat_area and not attack:
         attack = True
         trace.add("Acaba en el área de amenaza de una tropa enemiga: el combate no es voluntario, ataca",
                   "It ends in an enemy troop's threat area: combat is not optional, it attacks")
-    if attack and not (ends_in_threat_area or distance):
+    # Attacks no threat area forces are legal too: a flipped troop, with the attacker's "propia Área de amenaza",
+    # and the enemy player once no enemy troop is adjacent (seed, Combate); hit-player checks the latter.
+    if unforced_target == "flipped-troop":
+        attack = True
+        trace.add("Elige atacar a la tropa volteada que tiene al lado, con su propia área de amenaza",
+                  "It chooses to attack the adjacent flipped troop, with its own threat area")
+    elif unforced_target == "enemy-player":
+        # An active threat area it does not ignore means an enemy troop next to it: "No puede golpearse al jugador
+        # enemigo hasta que no haya tropas enemigas adyacentes" (seed, Combate); a flier may ignore a non-flier (Vuela).
+        if ends_in_threat_area and not flies_over:
+            raise RuleError("enemy-troops-adjacent",
+                            "acaba en el área de amenaza de una tropa enemiga, que está adyacente: tiene que combatir con ella y no puede golpear al jugador",
+                            "it ends in an enemy troop's threat area, so that troop is adjacent: it must fight it and cannot hit the player")
+        attack = True
+        trace.add("Ataca al jugador enemigo: sin tropas enemigas adyacentes puede golpearlo",
+                  "It attacks the enemy player: with no enemy troop adjacent it may hit them")
+    if attack and not (ends_in_threat_area or distance or unforced_target):
         raise RuleError("not-in-threat-area",
-                        "para atacar hay que acabar en una zona del área de amenaza de una tropa enemiga",
-                        "to attack it must end in a zone of an enemy troop's threat area")
+                        "para atacar hay que acabar junto a una tropa enemiga (en su área de amenaza) o frente al jugador enemigo, o tener Distancia",
+                        "to attack it must end next to an enemy troop (in its threat area) or facing the enemy player, or have Distance")
     allowed = True
     if attack:
         allowed = False
@@ -216,7 +245,7 @@ def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
     for key in ("attack", "life"):
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
             raise RuleError("missing-stat", "{t}: falta su {k} (un número entero)",
-                            "{t}: its {k} (a whole number) is missing", t=name, k=key)
+                            "{t}: its {k} (a whole number) is missing", t=name, k=key, kind="incomplete")
 
 
 @resolver("warlords-of-terra.combat",
@@ -344,29 +373,31 @@ def _trample(trace: Trace, a: dict, defenders: Troops, target: str, struck: list
     behind_hit: str | None = None
     player_damage = 0
     if behind is not None:
+        if behind != "player" and behind not in defenders:
+            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind, kind="impossible")
+        if behind == target:
+            raise RuleError("behind-is-target", "{b} es el blanco: una tropa no puede estar detrás de sí misma",
+                            "{b} is the target: a troop cannot stand behind itself", b=behind, kind="impossible")
         if not a.get("trample"):
-            raise RuleError("no-trample", "solo una tropa con Arrasar golpea a lo que hay detrás",
-                            "only a troop with Trample hits what stands behind")
-        if behind == "player":
+            # What stands behind the target is the board, not a choice: without Trample (or with it nullified)
+            # the attack is an ordinary one and hits nothing behind (seed: only Arrasar does). No refusal.
+            trace.add("Sin Arrasar: lo que hay detrás de {t} no recibe el golpe", "No Trample: what stands behind {t} is not hit",
+                      t=target)
+        elif behind == "player":
             player_damage = int(a["attack"])
             trace.add("Arrasar: detrás está el jugador enemigo, que recibe {d}", "Trample: the enemy player is behind and takes {d}",
                       d=player_damage)
-        elif behind == target:
-            raise RuleError("behind-is-target", "{b} es el blanco: una tropa no puede estar detrás de sí misma",
-                            "{b} is the target: a troop cannot stand behind itself", b=behind)
         elif behind in struck:
             # The seed does not say what happens when Trample and a ranged Area Strike name the same troop;
             # reading: a troop named twice takes a single hit (see trample's notes).
             trace.add("Arrasar: {b}, detrás de {t}, ya recibe el golpe del Golpe en Área; no se golpea dos veces",
                       "Trample: {b}, behind {t}, already takes the Area Strike hit; it is not hit twice", b=behind, t=target)
-        elif behind in defenders:
+        else:
             # The seed does not say whether the troop behind strikes back: it only takes the damage (trample's notes).
             behind_hit = behind
             trace.add("Arrasar: golpea también a {b}, detrás de {t}{ally}", "Trample: it also hits {b}, behind {t}{ally_en}",
                       b=behind, t=target, ally=" (¡aliada!)" if defenders[behind].get("ally") else "",
                       ally_en=" (an ally!)" if defenders[behind].get("ally") else "")
-        else:
-            raise RuleError("unknown-target", "{b} no está en la lista de tropas", "{b} is not a listed troop", b=behind, kind="impossible")
     return behind_hit, player_damage
 
 
@@ -539,8 +570,10 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
 }, labels={"dead": ("muere", "dies")})
 def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
     """Regenerate (X): damage during the turn first, then X Life healed at the end of each turn."""
-    if x < 1 or turns < 1:
-        raise RuleError("bad-value", "X y el número de turnos son al menos 1", "X and the number of turns are at least 1")
+    # Regenerate (0) heals nothing; no rule forbids it, so only a negative X or no turn at all is refused.
+    if x < 0 or turns < 1:
+        raise RuleError("bad-value", "X no es negativo y hay al menos un turno", "X is not negative and there is at least one turn",
+                        kind="impossible")
     if life < 1:
         raise RuleError("already-dead", "una tropa con Vida por debajo de 1 ya ha muerto y se ha descartado",
                         "a troop with Life below 1 is already dead and discarded", kind="impossible")
@@ -632,7 +665,12 @@ LABELS = {
     "attack": ("ataque", "attack"),
     "flip_ability": ("usa una habilidad que la gira", "uses an ability that flips it"),
     "charge": ("carga", "charges"),
-    "ends_in_threat_area": ("acaba en un área de amenaza", "ends in a threat area"),
+    "ends_in_threat_area": ("acaba en un área de amenaza enemiga activa", "ends in an active enemy threat area"),
+    "unforced_target": ("blanco elegido sin área de amenaza activa", "target chosen with no active threat area"),
+    "flipped-troop": ("una tropa enemiga volteada adyacente", "an adjacent flipped enemy troop"),
+    "enemy-player": ("el jugador enemigo, desde su línea de invocación (sin tropas enemigas adyacentes; una voladora ignora las que no vuelan)",
+                     "the enemy player, from their summoning line (no enemy troop adjacent; a flier ignores non-fliers)"),
+    "flies_over": ("vuela y el área es de una tropa que no vuela", "flies, and the area is a non-flier's"),
     "max_zones": ("zonas que puede mover", "zones it may move"),
     "flip_ability_allowed": ("aún puede usar una habilidad de volteo", "may still use an ability that flips it"),
     "x": ("X", "X"),
