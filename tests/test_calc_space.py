@@ -60,7 +60,7 @@ def test_a_refusal_is_kept_with_its_code_and_kind(kb) -> None:
     sp = space(res, ex.given)
     given = dict(sp.base, base_cost=0)
     result = enumerate_space(sp, res)[sp.number(sp.positions(given))]
-    assert answer(result) == {"error": "bad-cost", "kind": "forbidden"}
+    assert answer(result) == {"error": "bad-cost", "kind": "impossible"}  # no hex costs 0 MP
     assert isinstance(enumerate_space(sp, res)[sp.number(sp.positions(dict(given, base_cost=2)))], Outcome)
 
 
