@@ -14,7 +14,6 @@ from math import ceil
 from typing import Literal
 
 from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, items
-from kb.mechanics.checks import roll_over
 from kb.mechanics.dice import chance, check_roll, parse
 
 TWO_D6 = "2d6"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
+from collections.abc import Mapping
 
 from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between
 from kb.mechanics.checks import roll_under

@@ -8,7 +8,8 @@ exactly at 6"), the resolver refuses or leaves the answer empty instead of inven
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
+from collections.abc import Mapping
 
 from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, keys_of
 from kb.mechanics.dice import distribution, parse

@@ -7,7 +7,8 @@ resolver does the least it can and the entry's notes say so.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Literal
+from typing import Literal
+from collections.abc import Callable
 
 from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between
 
