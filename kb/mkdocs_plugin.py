@@ -509,8 +509,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """``kb build``, its site in place: what it rendered, for the next build of the folder (:mod:`kb.site.rendered`)."""
         for path, record, kb in self._records:
             record.write(path, kb.cache_key)
+        written = {path for path, _, _ in self._records}
         for folder, key in {(path.parent, kb.cache_key) for path, _, kb in self._records}:
-            Record.forget_gone(folder, key)
+            Record.forget_gone(folder, key, written)
         self._records = []
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:

@@ -125,12 +125,14 @@ class Record:
         cache.save(path, [self.shell, self.pages, self.version, self.site], key=key)
 
     @classmethod
-    def forget_gone(cls, cache_folder: Path, key: cache.KeyFn | None) -> None:
+    def forget_gone(cls, cache_folder: Path, key: cache.KeyFn | None, written: set[Path]) -> None:
         """Remove the records of site folders that are no longer there (a folder built once and deleted since), and
         those that cannot say their folder (damaged, another engine's): each would only make its folder's next build
-        render every page, as a missing record does."""
+        render every page, as a missing record does. ``written``: the records this build wrote (not read again)."""
         try:
             for path in cache_folder.glob("rendered-*.json"):
+                if path in written:
+                    continue
                 site = cls.read(path, key).site
                 if not site or not os.path.isdir(site):
                     cache.remove(path)

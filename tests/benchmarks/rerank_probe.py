@@ -120,7 +120,7 @@ def feedback(kb: KnowledgeBase, items: list, hits_of: list, k: int, m: int) -> l
     df = Counter(w for c in texts.values() for w in c)
     idf = {w: math.log(len(texts) / n) for w, n in df.items() if n < 0.1 * len(texts)}
     out = []
-    for (_, _, item), hits in zip(items, hits_of):
+    for (_, _, item), hits in zip(items, hits_of, strict=True):
         said = set(WORD.findall(fold(item["q"].lower())))
         weight: Counter[str] = Counter()
         for h in hits[:k]:
