@@ -92,7 +92,10 @@ def test_cli_json_and_text(root: Path) -> None:
     code, out, _ = cli("search", "disparar", "--lang", "en")
     assert out.startswith("1. Shooting  [g · rule]  g.shoot")
     code, out, _ = cli("search", "zzzzqqq")
-    assert code == 0 and out == "no results\n"
+    assert code == 0 and out == 'no results for "zzzzqqq": try fewer words, a rule\'s name, or the other language\n'
+    for empty in ("", "  ", "¿?"):  # nothing to look for: a usage error that says why, not "no results"
+        code, out, err = cli("search", empty)
+        assert code == 2 and out == "" and "nothing to look for" in err
     code, _, err = cli("search", "x" * (MAX_QUERY + 10))
     assert code == 0 and "query cut" in err
 

@@ -215,6 +215,10 @@ def _say_not_loaded(index: "SearchIndex", err: TextIO) -> None:
 
 
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if not any(c.isalnum() for c in args.query):
+        err.write("kb search: nothing to look for: the query has no letters or digits "
+                  '(e.g. kb search "linea de vision")\n')
+        return EXIT_USAGE
     root = _root(args)
     index = _ready_index(root, args.query, err)
     if index is None:
@@ -236,7 +240,7 @@ def _say_hits(result: "Result", out: TextIO) -> None:
     if result.did_you_mean:
         out.write(f"did you mean: {result.did_you_mean}\n")
     if not result.hits:
-        out.write("no results\n")
+        out.write(f"no results for \"{result.query}\": try fewer words, a rule's name, or the other language\n")
         return
     for n, hit in enumerate(result.hits, 1):
         out.write(f"{n}. {hit.title}  [{hit.game} · {hit.kind}]  {hit.id}\n")
