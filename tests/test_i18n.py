@@ -196,6 +196,17 @@ def test_ack_records_the_new_hash_and_nothing_else(root: Path) -> None:
     assert kb_(root, "i18n", "ack", "g.nope")[0] == 2
 
 
+def test_ack_keeps_a_windows_files_line_endings(root: Path) -> None:
+    path = root / "g/rules/shoot.yaml"
+    edit(path, "se elige al azar.\n  en: If", "se elige al azar (errata).\n  en: If")
+    before = path.read_bytes().replace(b"\n", b"\r\n")  # saved on Windows
+    path.write_bytes(before)
+    assert kb_(root, "i18n", "ack", "g.shoot", "--field", "summary")[0] == 0
+    after = path.read_bytes()
+    assert after.count(b"\r\n") == after.count(b"\n") == before.count(b"\r\n")  # every line still CRLF
+    assert len(changed_lines(before.split(b"\r\n"), after.split(b"\r\n"))) == 1  # the diff is the one line acked
+
+
 def test_status_json_counts_per_game(root: Path) -> None:
     code, out, _ = kb_(root, "i18n", "status", "--json")
     data = json.loads(out)

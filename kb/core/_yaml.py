@@ -371,12 +371,21 @@ def roundtrip_edit(path: Path, edit: Callable[[Any], bool], check: Callable[[Any
         return False
     out = io.BytesIO()
     rt.dump(doc, out)
-    data, _, problems = parse_bytes(out.getvalue(), path, limits)
+    written = _line_endings_of(original, out.getvalue())
+    data, _, problems = parse_bytes(written, path, limits)
     errors = [d for d in problems if d.severity == "error"]
     if errors:
         raise RoundTripError(f"the file would not load: {errors[0].message}")
     problem = check(data) if check is not None else None
     if problem:
         raise RoundTripError(problem)
-    atomic_write(path, out.getvalue())
+    atomic_write(path, written)
     return True
+
+
+def _line_endings_of(original: bytes, dumped: bytes) -> bytes:
+    """``dumped`` with the line endings ``original`` mostly uses: a file saved with Windows line endings (CRLF) keeps
+    them on every line, so an edit's diff is the lines it changed (the writer ends lines with LF, and keeps a CR only
+    where it kept a comment's text)."""
+    lf = dumped.replace(b"\r\n", b"\n")
+    return lf.replace(b"\n", b"\r\n") if 2 * original.count(b"\r\n") > original.count(b"\n") else lf
