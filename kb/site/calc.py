@@ -281,14 +281,14 @@ def _failures(calc: Calculator, results: list[Outcome | Refusal], seconds: float
     """What the build reports of a space whose resolver failed somewhere (``None`` when it never did): how many
     combinations failed of how many, the first failure and where, and how many calls ran past the time limit and how
     many were then not tried (a calculator with any is left out of its pages, :func:`_game`)."""
-    failed = [(pos, r) for pos, r in zip(calc.space.combinations(), results, strict=True)
+    failed = [(pos, r.raised or "failed") for pos, r in zip(calc.space.combinations(), results, strict=True)
               if isinstance(r, Refusal) and r.code == FAILED]
     if not failed:
         return None
-    untried = sum(r.raised == UNTRIED for _, r in failed)
-    stalls = [(pos, r) for pos, r in failed if r.raised != UNTRIED and (r.raised or "").startswith("ran longer")]
+    untried = sum(said == UNTRIED for _, said in failed)
+    stalls = [(pos, said) for pos, said in failed if said.startswith("ran longer")]
     pos, first = stalls[0] if untried else failed[0]
-    return {"count": len(failed), "total": calc.space.size, "error": first.raised or "failed", "untried": untried,
+    return {"count": len(failed), "total": calc.space.size, "error": first, "untried": untried,
             "stalls": len(stalls), "seconds": f"{seconds:g}",
             "at": json.dumps(calc.space.given(pos), sort_keys=True, ensure_ascii=False, default=repr)}
 
@@ -349,7 +349,7 @@ def _still_true(record: Any, kb: "Linked", calc: Calculator, words: Words
         return None
     if any(_entry_digest(kb, i) != d for i, d in read.items()):
         return None
-    return (data, read) if _well_shaped(data, calc) else None
+    return (data, read) if _well_shaped(data, calc) and _failed_shape(data.get("failed")) else None
 
 
 def _parts(record: Any, key: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
@@ -379,14 +379,13 @@ def _well_shaped(data: dict[str, Any], calc: Calculator) -> bool:
             _row(data, k)
     except (TypeError, ValueError, IndexError):
         return False
-    if "failed" in data and not _failed_shape(data["failed"]):
-        return False
     return all(isinstance(k, int) and 0 <= k < len(rows) for k in index)
 
 
 def _failed_shape(v: Any) -> bool:
-    return (isinstance(v, dict) and all(isinstance(v.get(k), int) for k in ("count", "total", "untried", "stalls"))
-            and all(isinstance(v.get(k), str) for k in ("error", "seconds", "at")))
+    """Whether a cached space's failures (``None``: none) read as :func:`_failures` wrote them."""
+    return v is None or (isinstance(v, dict) and all(isinstance(v.get(k), int) for k in ("count", "total", "untried", "stalls"))
+                         and all(isinstance(v.get(k), str) for k in ("error", "seconds", "at")))
 
 
 def _worded(kb: "Linked", calc: Calculator, lang: str, words: Words, out: CalcSite) -> dict[str, Any]:
@@ -721,9 +720,13 @@ def _as_data(part: CalcSite) -> dict[str, Any]:
 def _part_shape(v: Any) -> bool:
     return (isinstance(v, dict) and all(isinstance(v.get(k), dict) for k in ("forms", "files", "names", "read"))
             and isinstance(v.get("spaces"), list) and isinstance(v.get("held"), int) and isinstance(v.get("failed"), list)
-            and all(isinstance(f, dict) and f.get("code") in ("calc-failed", "calc-stalled") and isinstance(f.get("args"), list)
-                    and isinstance(f.get("path"), str) and isinstance(f.get("line"), int) and isinstance(f.get("column"), int)
-                    for f in v["failed"]))
+            and all(map(_failure_shape, v["failed"])))
+
+
+def _failure_shape(f: Any) -> bool:
+    """Whether a kept part's failure reads as :func:`_as_data` wrote it."""
+    return (isinstance(f, dict) and f.get("code") in ("calc-failed", "calc-stalled") and isinstance(f.get("args"), list)
+            and isinstance(f.get("path"), str) and all(isinstance(f.get(k), int) for k in ("line", "column")))
 
 
 def _from_data(data: dict[str, Any], folder: Path) -> CalcSite:
