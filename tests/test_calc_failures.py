@@ -132,3 +132,37 @@ def test_kb_build_reports_the_failed_calculator_and_strict_fails(tree, monkeypat
             assert "kb-calc.js" not in page
     code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(site))
     assert code == 1 and f"[{code_name}]" in err and "strict" in err, out + err
+
+
+@pytest.fixture
+def chromium():
+    from test_browser import launch_chromium
+
+    yield from launch_chromium()
+
+
+@pytest.mark.browser
+def test_in_chromium_the_page_says_the_calculator_cannot_answer(tree, monkeypatch, chromium) -> None:
+    """kb-calc.js shows what the shard holds: a roll of 8 reads as the calculator's failure in either language."""
+    from conftest import cli
+
+    root = tree(RAISES)
+    monkeypatch.setenv("KB_PYODIDE_DIR", "off")
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    assert code == 0, out + err
+    errors: list[str] = []
+    for lang in ("es", "en"):
+        pg = chromium.new_page()
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto((site / lang / "g" / "hitting.html").as_uri())
+        pg.wait_for_selector("form[data-kb-ready]")
+        pg.fill('input[name="roll"]', "8")
+        pg.wait_for_function("!document.querySelector('form[data-kb-resolver]').dataset.kbBusy")
+        result = pg.locator(".kb-calc-result")
+        assert json.loads(result.get_attribute("data-kb-outcome")) == {"error": "resolver-failed", "kind": None}
+        assert result.inner_text().strip() == CANNOT[lang]
+        pg.fill('input[name="roll"]', "9")
+        assert json.loads(result.get_attribute("data-kb-outcome")) == {"hit": True}
+        pg.close()
+    assert errors == []
