@@ -407,7 +407,8 @@ def call(res: Resolver, given: Mapping[str, Any], extra: Mapping[str, Any] | Non
     except RuleError as err:
         return Refusal(err.code, err.kind, err)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
-        return Refusal(FAILED, None, None, f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}")
+        said = str(exc)[:200]  # one line of a report, not the resolver's whole message
+        return Refusal(FAILED, None, None, f"raised {type(exc).__name__}: {said}" if said else f"raised {type(exc).__name__}")
     if isinstance(result, Outcome):
         return result
     return Refusal(FAILED, None, None, f"returned {type(result).__name__}, not an outcome")
