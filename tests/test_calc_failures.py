@@ -98,6 +98,44 @@ def test_a_time_out_is_not_kept_but_a_deterministic_failure_is(tree) -> None:
     assert kept.made == [] and [d.code for d in kept.failed] == ["calc-failed"]  # still reported when kept
 
 
+LOOPS_LARGE = {"g/mechanics.py": '''\
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.sum", ranges={n: between(1, 20) for n in "abcd"}, outputs={"total": "the four numbers added"},
+          labels={"a": ("a", "a"), "b": ("b", "b"), "c": ("c", "c"), "d": ("d", "d"), "total": ("total", "total")})
+def total(a: int, b: int, c: int, d: int):
+    """Four numbers added (a space the page's Python answers); never ends when b is 9."""
+    while b == 9:
+        pass
+    return outcome(Trace(), total=a + b + c + d)
+''', "g/a.yaml": """\
+id: g.sum
+kind: rule
+game: g
+title: {es: Suma, en: Sum}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.sum
+    given: {a: 1, b: 2, c: 3, d: 4}
+    expect: {total: 10}
+"""}
+
+
+def test_a_form_the_pages_python_answers_never_hangs_the_build_on_a_loop(tree) -> None:
+    """The build calls the resolver near the example for such a form (its first answer, its odds field): a loop there
+    (b = 9) is stopped, the calculator left out and reported."""
+    site = calc_site(KnowledgeBase.load(tree(LOOPS_LARGE), example_limits=FAST), "en", True, "../kb-py")
+    assert site.forms["g/sum.md"] == [f'<p class="kb-calc-left-out" role="note">{pgettext("en", "site", "calc_left_out")}</p>']
+    assert not site.files and not site.python
+    [d] = site.failed
+    assert d.format() == ("content/g/a.yaml:7:5: error[calc-page-stalled]: the calculator of 'g.sum' (from example 'e') "
+                          "is left out of the page: resolver 'g.sum' did not give the build its answers near the example "
+                          "(the form's first answer and odds table) within 0.6 s; the page's Python would hang on them "
+                          "too. Fix the resolver")
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_pages_python_words_a_failure_the_same(tree, lang) -> None:
     """The Pyodide path (kb/site/calc_py.py, run here under CPython): the resolver raising in the page is worded as

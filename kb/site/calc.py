@@ -216,8 +216,8 @@ class CalcSite:
     made: list[str] = field(default_factory=list)
     """The games whose part was made by this call (not kept from an earlier command, :func:`calc_site`)."""
     failed: list[Diagnostic] = field(default_factory=list)
-    """Each calculator whose resolver failed on some combination (``calc-failed``) or stalled (``calc-stalled``), at
-    its example: what the build reports (errors, so ``--strict`` fails)."""
+    """Each calculator whose resolver failed on some combination (``calc-failed``) or stalled (``calc-stalled``,
+    ``calc-page-stalled``), at its example: what the build reports (errors, so ``--strict`` fails)."""
 
     def add(self, part: "CalcSite") -> None:
         """Take in one game's part."""
@@ -657,20 +657,45 @@ def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> Ca
         for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
-            head = head_path(calc)
-            if calc.py:
-                data = _in_page_head(calc, words, ctx, head, heads, out)
-            else:
-                data = _worded(kb, calc, lang, words, out)
-                if "failed" in data:
-                    out.failed.append(_failure_diagnostic(calc, data["failed"]))
-                    if data["failed"]["untried"]:  # most answers unknown: no form rather than one that cannot answer
-                        out.forms.setdefault(page, []).append(left_out_html(lang))
-                        continue
-                if head not in out.files:
-                    out.files.update(_data_files(head, data, lang))
-            out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data, runtime))
+            out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime))
     return out
+
+
+def _form(kb: "Linked", calc: Calculator, n: int, words: Words, ctx: SiteContext, heads: dict[str, dict[str, Any]],
+          out: CalcSite, runtime: str) -> str:
+    """One calculator's form, its data added to ``out``; or, when its resolver stalled, the note of a calculator left
+    out (most of its answers are unknown: no form rather than one that cannot answer). A failure is added to
+    ``out.failed``."""
+    head, lang = head_path(calc), words.lang
+    if calc.py:
+        found = _in_page_within(kb, calc, words, ctx, head, heads, out)
+        if found is None:
+            return left_out_html(lang)
+        data = found
+    else:
+        data = _worded(kb, calc, lang, words, out)
+        if "failed" in data:
+            out.failed.append(_failure_diagnostic(calc, data["failed"]))
+            if data["failed"]["untried"]:
+                return left_out_html(lang)
+        if head not in out.files:
+            out.files.update(_data_files(head, data, lang))
+    return form_html(calc, n, words, head, data, runtime)
+
+
+def _in_page_within(kb: "Linked", calc: Calculator, words: Words, ctx: SiteContext, head: str,
+                    heads: dict[str, dict[str, Any]], out: CalcSite) -> dict[str, Any] | None:
+    """:func:`_in_page_head` within ``STALLS`` times the examples' time limit (the build calls the resolver near the
+    example for the form's first answer and odds table: a resolver that loops there never hangs the build); ``None``,
+    and ``calc-page-stalled`` in ``out.failed``, past it."""
+    seconds = kb.example_limits.seconds * STALLS
+    try:
+        with time_limit(seconds):
+            return _in_page_head(calc, words, ctx, head, heads, out)
+    except TimeLimit:
+        out.failed.append(diag("calc-page-stalled", calc.example.location, entry=calc.entry.id, example=calc.example.id,
+                               resolver=calc.resolver.name, seconds=f"{seconds:g}", stalls=1))
+        return None
 
 
 def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> str:
@@ -725,7 +750,7 @@ def _part_shape(v: Any) -> bool:
 
 def _failure_shape(f: Any) -> bool:
     """Whether a kept part's failure reads as :func:`_as_data` wrote it."""
-    return (isinstance(f, dict) and f.get("code") in ("calc-failed", "calc-stalled") and isinstance(f.get("args"), list)
+    return (isinstance(f, dict) and f.get("code") in ("calc-failed", "calc-stalled", "calc-page-stalled") and isinstance(f.get("args"), list)
             and isinstance(f.get("path"), str) and all(isinstance(f.get(k), int) for k in ("line", "column")))
 
 
