@@ -439,7 +439,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                             where=where, command=calc_runtime.INSTALL))
 
     def _report_calc(self, loaded: _Loaded, found: list[Diagnostic]) -> None:
-        """The calculators whose resolver failed or stalled on some combination (``calc-failed``, ``calc-stalled``),
+        """The calculators whose resolver failed or stalled (``calc-failed``, ``calc-stalled``, ``calc-page-stalled``),
         logged as the content's problems are (:meth:`_report`: errors as MkDocs warnings, so ``--strict`` fails), once
         per load (each language's build finds them again)."""
         for d in found:
