@@ -113,6 +113,8 @@ class _Loaded:
     """The games and the shared concepts that have entries: the parts of the pages' helpers' data (once, not per page)."""
     said: str = ""
     """What the worked examples gave (each one's status and error), a part of the kept pages' key (:mod:`kb.site.outputs`)."""
+    reported: set[str] = field(default_factory=set, compare=False)
+    """The calculators' problems already logged for this load (each language's build finds the same ones)."""
 
 
 @dataclass
@@ -418,6 +420,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if build.calc.python and runtime is not None and (build.primary or not shared):
             self._add_runtime(build, config, files, runtime)
         self._note_held(build.calc.held, where)
+        self._report_calc(build.loaded, build.calc.failed)
         for path, text in build.calc.files.items():
             files.append(File.generated(config, build.prefix + path, content=text))
         log.info(f"{build.lang}: {sum(map(len, build.calc.forms.values()))} calculators, {len(build.calc.files)} data "
@@ -434,6 +437,20 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if held and where != "off" and not any(n.code == "calc-runtime" for n in self.notes):
             self._note(diag("calc-runtime", Location(Path(where)), count=held, version=calc_runtime.PYODIDE,
                             where=where, command=calc_runtime.INSTALL))
+
+    def _report_calc(self, loaded: _Loaded, found: list[Diagnostic]) -> None:
+        """The calculators whose resolver failed or stalled (``calc-failed``, ``calc-stalled``, ``calc-page-stalled``),
+        logged as the content's problems are (:meth:`_report`: errors as MkDocs warnings, so ``--strict`` fails), once
+        per load (each language's build finds them again)."""
+        for d in found:
+            line = d.format()
+            if line in loaded.reported:
+                continue
+            loaded.reported.add(line)
+            if d.severity == "error" or self.config.fail_on_warnings:
+                log.warning(line)
+            else:
+                log.info(line)
 
     def _add_runtime(self, build: _Build, config: MkDocsConfig, files: Files, runtime: Path) -> None:
         """The page's Python (kb/site/calc_runtime.py) at this build's site_dir: the site's root for the first language
@@ -573,7 +590,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/")
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
-        return _loading_ours(output, here, bool(forms)).replace("</head>", tag + "</head>", 1)
+        calculator = any(f.startswith("<form") for f in forms or [])  # not for a calculator left out
+        return _loading_ours(output, here, calculator).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language."""

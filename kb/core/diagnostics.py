@@ -103,6 +103,15 @@ CODES: dict[str, tuple[str, str]] = {
     "calc-runtime": (WARNING, "{count} calculator(s) built held in part (some numbers and choices fixed at the example's "
                      "values): Pyodide {version}, which answers them in the page, is not installed in {where}; install "
                      "it with: {command}"),
+    "calc-failed": (ERROR, "the calculator of '{entry}' (from example '{example}') cannot answer {count} of {total} "
+                    "combinations: resolver '{resolver}' {error} at {at}; the page says it cannot answer those numbers. "
+                    "Fix the resolver (or narrow the ranges it declares)"),
+    "calc-stalled": (ERROR, "the calculator of '{entry}' (from example '{example}') is left out of the page: resolver "
+                     "'{resolver}' ran longer than {seconds} s on {stalls} combinations, the first at {at}, so {untried} "
+                     "of {total} were not tried. Fix the resolver"),
+    "calc-page-stalled": (ERROR, "the calculator of '{entry}' (from example '{example}') is left out of the page: resolver "
+                          "'{resolver}' did not give the build its answers near the example (the form's first answer and "
+                          "odds table) within {seconds} s; the page's Python would hang on them too. Fix the resolver"),
     "limit-exceeded": (ERROR, "{where} is too big to work out: {problem}"),
     # translations
     "unknown-translation-field": (ERROR, "translation hash for '{field}', a field this entry does not have{hint}"),

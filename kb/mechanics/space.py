@@ -24,7 +24,7 @@ from typing import Any, Iterator, Mapping
 
 from kb.mechanics import KEYS_FROM, Outcome, Resolver, RuleError, key_sources
 
-__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
+__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "FAILED", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices"]
 
 MAX_COMBINATIONS = 8192
@@ -161,13 +161,21 @@ class Space:
             yield tuple(reversed(pos))
 
 
+FAILED = "resolver-failed"
+"""The code of an answer the resolver could not give: it raised something other than a :class:`RuleError`, returned
+no outcome, or (the build's calculators) ran past the time limit. Not a refusal of the rules: a page says the
+calculator cannot answer those numbers (:mod:`kb.site.calc_words`)."""
+
+
 @dataclass(frozen=True)
 class Refusal:
-    """A combination the resolver refuses: its rule error (or ``resolver-failed`` when it raised anything else)."""
+    """A combination the resolver refuses: its rule error (or :data:`FAILED` when it raised anything else)."""
 
     code: str
     kind: str | None
     error: RuleError | None
+    raised: str | None = None
+    """What went wrong when the resolver failed (``ValueError: boom``), for the build's report; ``None`` otherwise."""
 
 
 def _made(found: list[tuple[Field, Any]], empty: Any) -> Any:
@@ -398,9 +406,12 @@ def call(res: Resolver, given: Mapping[str, Any], extra: Mapping[str, Any] | Non
         result = res.func(**given, **(extra or {}))
     except RuleError as err:
         return Refusal(err.code, err.kind, err)
-    except (Exception, SystemExit):  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
-        return Refusal("resolver-failed", None, None)
-    return result if isinstance(result, Outcome) else Refusal("resolver-failed", None, None)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
+        said = str(exc)[:200]  # one line of a report, not the resolver's whole message
+        return Refusal(FAILED, None, None, f"raised {type(exc).__name__}: {said}" if said else f"raised {type(exc).__name__}")
+    if isinstance(result, Outcome):
+        return result
+    return Refusal(FAILED, None, None, f"returned {type(result).__name__}, not an outcome")
 
 
 def plain(value: Any) -> Any:

@@ -37,12 +37,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from weakref import WeakKeyDictionary
 
 from kb.core import cache
+from kb.core.diagnostics import Diagnostic, diag
 from kb.core.locale import LANGS, catalog_path, number, pgettext
-from kb.core.model import Entry, Example, Text
+from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
-from kb.mechanics.space import ABSENT, MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
+from kb.mechanics.space import ABSENT, FAILED, MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
 from kb.site.calc_py import UNBOUNDED, Calc, extra
@@ -66,8 +67,11 @@ IN_PAGE = SHARD
 enumerated by the build: every form the build enumerates fits one shard (docs/site.md has the measurements)."""
 
 STALLS = 3
-"""Calls of one space past the time limit after which the rest of it is answered ``resolver-failed`` (a hung
-resolver never hangs the build)."""
+"""Calls of one space past the time limit after which the rest of it is not tried (a hung resolver never hangs the
+build): the calculator is left out of its pages, and the build says so (``error[calc-stalled]``)."""
+
+UNTRIED = "not tried"
+"""What a combination not tried after ``STALLS`` time-outs holds (:attr:`Refusal.raised`)."""
 
 
 @dataclass(frozen=True)
@@ -211,6 +215,9 @@ class CalcSite:
     """The entries the resolvers' contexts read, by id: the digest of each one's data (``None``: there was none)."""
     made: list[str] = field(default_factory=list)
     """The games whose part was made by this call (not kept from an earlier command, :func:`calc_site`)."""
+    failed: list[Diagnostic] = field(default_factory=list)
+    """Each calculator whose resolver failed on some combination (``calc-failed``) or stalled (``calc-stalled``,
+    ``calc-page-stalled``), at its example: what the build reports (errors, so ``--strict`` fails)."""
 
     def add(self, part: "CalcSite") -> None:
         """Take in one game's part."""
@@ -220,6 +227,7 @@ class CalcSite:
         self.read.update(part.read)
         self.kept |= part.kept
         self.made += part.made
+        self.failed += part.failed
         self.cached, self.computed = self.cached + part.cached, self.computed + part.computed
         self.python, self.held = self.python or part.python, self.held + part.held
 
@@ -258,15 +266,41 @@ def _enumerate(calc: Calculator, context: Any, seconds: float) -> list[Outcome |
     stalled = 0
     for pos in sp.combinations():
         if stalled >= STALLS:
-            out.append(Refusal("resolver-failed", None, None))
+            out.append(Refusal(FAILED, None, None, UNTRIED))
             continue
         try:
             with time_limit(seconds):
                 out.append(call(res, sp.given(pos), extra))
         except TimeLimit:
             stalled += 1
-            out.append(Refusal("resolver-failed", None, None))
+            out.append(Refusal(FAILED, None, None, f"ran longer than {seconds:g} s"))
     return out
+
+
+def _failures(calc: Calculator, results: list[Outcome | Refusal], seconds: float) -> dict[str, Any] | None:
+    """What the build reports of a space whose resolver failed somewhere (``None`` when it never did): how many
+    combinations failed of how many, the first failure and where, and how many calls ran past the time limit and how
+    many were then not tried (a calculator with any is left out of its pages, :func:`_game`)."""
+    failed = [(pos, r.raised or "failed") for pos, r in zip(calc.space.combinations(), results, strict=True)
+              if isinstance(r, Refusal) and r.code == FAILED]
+    if not failed:
+        return None
+    untried = sum(said == UNTRIED for _, said in failed)
+    stalls = [(pos, said) for pos, said in failed if said.startswith("ran longer")]
+    pos, first = stalls[0] if untried else failed[0]
+    return {"count": len(failed), "total": calc.space.size, "error": first, "untried": untried,
+            "stalls": len(stalls), "seconds": f"{seconds:g}",
+            "at": json.dumps(calc.space.given(pos), sort_keys=True, ensure_ascii=False, default=repr)}
+
+
+def _failure_diagnostic(calc: Calculator, failed: Mapping[str, Any]) -> Diagnostic:
+    """``calc-stalled`` (the calculator left out) or ``calc-failed`` (some answers say the calculator cannot answer),
+    at the calculator's example."""
+    names = {"entry": calc.entry.id, "example": calc.example.id, "resolver": calc.resolver.name, "at": failed["at"],
+             "total": failed["total"], "stalls": failed["stalls"]}
+    if failed["untried"]:
+        return diag("calc-stalled", calc.example.location, **names, seconds=failed["seconds"], untried=failed["untried"])
+    return diag("calc-failed", calc.example.location, **names, count=failed["count"], error=failed["error"])
 
 
 def _file_digest(path: str) -> str | None:
@@ -315,7 +349,7 @@ def _still_true(record: Any, kb: "Linked", calc: Calculator, words: Words
         return None
     if any(_entry_digest(kb, i) != d for i, d in read.items()):
         return None
-    return (data, read) if _well_shaped(data, calc) else None
+    return (data, read) if _well_shaped(data, calc) and _failed_shape(data.get("failed")) else None
 
 
 def _parts(record: Any, key: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
@@ -348,6 +382,12 @@ def _well_shaped(data: dict[str, Any], calc: Calculator) -> bool:
     return all(isinstance(k, int) and 0 <= k < len(rows) for k in index)
 
 
+def _failed_shape(v: Any) -> bool:
+    """Whether a cached space's failures (``None``: none) read as :func:`_failures` wrote them."""
+    return v is None or (isinstance(v, dict) and all(isinstance(v.get(k), int) for k in ("count", "total", "untried", "stalls"))
+                         and all(isinstance(v.get(k), str) for k in ("error", "seconds", "at")))
+
+
 def _worded(kb: "Linked", calc: Calculator, lang: str, words: Words, out: CalcSite) -> dict[str, Any]:
     """A space's answers worded in ``lang``: remembered, else cached, else enumerated and worded (then cached)."""
     memo = _WORDED.setdefault(kb, {})
@@ -371,13 +411,16 @@ def _word_everywhere(kb: "Linked", calc: Calculator, lang: str, words: Words,
                      memo: dict[tuple[str, str], _Worded]) -> None:
     """Enumerate a space once and word it in ``lang`` and every other language not yet remembered (each cached)."""
     results, read = _answers(kb, calc)
+    failed = _failures(calc, results, kb.example_limits.seconds)
     for other in (lang, *sorted(set(LANGS) - {lang})):
         if (calc.key, other) in memo:
             continue
         w = words if other == lang else Words(calc.resolver, calc.own_names, other, words.names)
         w.seen.clear()
         data = _word_space(calc, results, w, other)
-        path = _cache_file(kb, calc, other)
+        if failed is not None:
+            data["failed"] = failed
+        path = _cache_file(kb, calc, other) if failed is None or not failed["stalls"] else None  # a time-out is tried again
         if path is not None:
             cache.save(path, {"key": calc.key, "names": dict(w.seen), "context": read, "data": data}, key=kb.cache_key)
         memo[(calc.key, other)] = data, path, read
@@ -614,15 +657,45 @@ def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> Ca
         for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
-            head = head_path(calc)
-            if calc.py:
-                data = _in_page_head(calc, words, ctx, head, heads, out)
-            else:
-                data = _worded(kb, calc, lang, words, out)
-                if head not in out.files:
-                    out.files.update(_data_files(head, data, lang))
-            out.forms.setdefault(page, []).append(form_html(calc, n, words, head, data, runtime))
+            out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime))
     return out
+
+
+def _form(kb: "Linked", calc: Calculator, n: int, words: Words, ctx: SiteContext, heads: dict[str, dict[str, Any]],
+          out: CalcSite, runtime: str) -> str:
+    """One calculator's form, its data added to ``out``; or, when its resolver stalled, the note of a calculator left
+    out (most of its answers are unknown: no form rather than one that cannot answer). A failure is added to
+    ``out.failed``."""
+    head, lang = head_path(calc), words.lang
+    if calc.py:
+        found = _in_page_within(kb, calc, words, ctx, head, heads, out)
+        if found is None:
+            return left_out_html(lang)
+        data = found
+    else:
+        data = _worded(kb, calc, lang, words, out)
+        if "failed" in data:
+            out.failed.append(_failure_diagnostic(calc, data["failed"]))
+            if data["failed"]["untried"]:
+                return left_out_html(lang)
+        if head not in out.files:
+            out.files.update(_data_files(head, data, lang))
+    return form_html(calc, n, words, head, data, runtime)
+
+
+def _in_page_within(kb: "Linked", calc: Calculator, words: Words, ctx: SiteContext, head: str,
+                    heads: dict[str, dict[str, Any]], out: CalcSite) -> dict[str, Any] | None:
+    """:func:`_in_page_head` within ``STALLS`` times the examples' time limit (the build calls the resolver near the
+    example for the form's first answer and odds table: a resolver that loops there never hangs the build); ``None``,
+    and ``calc-page-stalled`` in ``out.failed``, past it."""
+    seconds = kb.example_limits.seconds * STALLS
+    try:
+        with time_limit(seconds):
+            return _in_page_head(calc, words, ctx, head, heads, out)
+    except TimeLimit:
+        out.failed.append(diag("calc-page-stalled", calc.example.location, entry=calc.entry.id, example=calc.example.id,
+                               resolver=calc.resolver.name, seconds=f"{seconds:g}", stalls=1))
+        return None
 
 
 def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> str:
@@ -653,8 +726,9 @@ def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) 
         made.append(_game(kb, game, lang, in_page, runtime))
         return _as_data(made[0])
 
-    def holds(v: Any) -> bool:
-        return _part_shape(v) and all(_entry_digest(kb, i) == d for i, d in v["read"].items())
+    def holds(v: Any) -> bool:  # a part with a time-out is made again: the next command tries it again
+        return (_part_shape(v) and all(_entry_digest(kb, i) == d for i, d in v["read"].items())
+                and not any(dict(f["args"]).get("stalls") for f in v["failed"]))
 
     data, _ = kept(kb, f"calc-{lang}-{game}", game_key(kb, game, lang, in_page, runtime), make, holds)
     return made[0] if made else _from_data(data, cache.cache_dir(kb.root, "calc", kb.cache_base))
@@ -663,17 +737,28 @@ def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) 
 def _as_data(part: CalcSite) -> dict[str, Any]:
     """A game's part as the cache keeps it (its spaces' cache files by name, so that they are not tidied away)."""
     return {"forms": part.forms, "files": part.files, "python": part.python, "held": part.held, "names": part.names,
-            "read": part.read, "spaces": sorted(path.name for path in part.kept)}
+            "read": part.read, "spaces": sorted(path.name for path in part.kept),
+            "failed": [{"code": d.code, "path": str(d.location.path), "line": d.location.line, "column": d.location.column,
+                        "args": [list(a) for a in d.args]} for d in part.failed]}
 
 
 def _part_shape(v: Any) -> bool:
     return (isinstance(v, dict) and all(isinstance(v.get(k), dict) for k in ("forms", "files", "names", "read"))
-            and isinstance(v.get("spaces"), list) and isinstance(v.get("held"), int))
+            and isinstance(v.get("spaces"), list) and isinstance(v.get("held"), int) and isinstance(v.get("failed"), list)
+            and all(map(_failure_shape, v["failed"])))
+
+
+def _failure_shape(f: Any) -> bool:
+    """Whether a kept part's failure reads as :func:`_as_data` wrote it."""
+    return (isinstance(f, dict) and f.get("code") in ("calc-failed", "calc-stalled", "calc-page-stalled") and isinstance(f.get("args"), list)
+            and isinstance(f.get("path"), str) and all(isinstance(f.get(k), int) for k in ("line", "column")))
 
 
 def _from_data(data: dict[str, Any], folder: Path) -> CalcSite:
+    failed = [diag(f["code"], Location(Path(f["path"]), f["line"], f["column"]), **{str(k): a for k, a in f["args"]})
+              for f in data["failed"]]
     return CalcSite(forms=data["forms"], files=data["files"], python=bool(data.get("python")), held=data["held"],
-                    names=data["names"], read=data["read"], kept={folder / name for name in data["spaces"]})
+                    names=data["names"], read=data["read"], kept={folder / name for name in data["spaces"]}, failed=failed)
 
 
 def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, heads: dict[str, dict[str, Any]],
@@ -806,6 +891,11 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
             f'aria-label="{_attr(pgettext(words.lang, "site", "calc_title"))}">'
             f'<div class="kb-calc-fields">{fields}</div>'
             f'<div class="kb-calc-result" data-kb-outcome="{_attr(first[0] if first else "{}")}" aria-live="polite">{result}</div></form>')
+
+
+def left_out_html(lang: str) -> str:
+    """What a page shows in place of a calculator left out (its resolver stalled: most of its answers are unknown)."""
+    return f'<p class="kb-calc-left-out" role="note">{_attr(pgettext(lang, "site", "calc_left_out"))}</p>'
 
 
 def _result_html(row: list[Any], lang: str) -> str:

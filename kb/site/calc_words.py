@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 from kb.core.locale import percent, pgettext
 from kb.core.model import Text
 from kb.mechanics import Outcome, Resolver
-from kb.mechanics.space import Field, Refusal, answer
+from kb.mechanics.space import FAILED, Field, Refusal, answer
 from kb.view.worked import refusal_sentence, value_shower
 
 __all__ = ["Strings", "Words", "interned", "said", "sentence"]
@@ -91,6 +91,8 @@ class Words:
     def outcome(self, result: Outcome | Refusal) -> list[Any]:
         """One answer as words: [answer JSON, steps, [label, value] pairs, odds (sentence, event, short), refusal]."""
         data = json.dumps(answer(result), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        if isinstance(result, Refusal) and result.code == FAILED:  # the resolver's fault, never a rule's verdict
+            return [data, [], [], None, pgettext(self.lang, "site", "calc_failed")]
         if isinstance(result, Refusal):
             reason = sentence(result.error.step.say(self.lang, self.show)) if result.error is not None else None
             return [data, [], [], None, refusal_sentence(result.kind or "forbidden", reason, None, self.lang)]

@@ -1,0 +1,206 @@
+"""A calculator whose resolver fails (audit-packs, defect 3): an answer the resolver could not give is worded as what it
+is, the calculator's own failure, never a rule's verdict ("The rules forbid it." is the sentence of ``kind:
+forbidden``); a resolver that raises on some combinations makes the build report ``error[calc-failed]`` at the
+calculator's example, one that runs past the time limit ``error[calc-stalled]`` and leaves the calculator out of its
+pages (its other answers are unknown); both fail ``kb build --strict``."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from kb.api import KnowledgeBase
+from kb.core.locale import gettext, pgettext
+from kb.examples.limits import ExampleLimits
+from kb.site.calc import calc_site
+from kb.site.calc_py import Calc
+
+MECHANICS = '''\
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.hit", ranges={{"roll": between(2, 12), "skill": between(2, 12)}}, outputs={{"hit": "whether it hits"}},
+          labels={{"roll": ("tirada", "roll"), "skill": ("habilidad", "skill"), "hit": ("impacta", "hits")}})
+def hit(roll: int, skill: int):
+    """A hit when the roll reaches the skill; a bug on some inputs."""
+    {bug}
+    return outcome(Trace(), hit=roll >= skill)
+'''
+
+ENTRY = """\
+id: g.hitting
+kind: rule
+game: g
+title: {es: Impactar, en: Hitting}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.hit
+    given: {roll: 7, skill: 5}
+    expect: {hit: true}
+"""
+
+RAISES = {"g/mechanics.py": MECHANICS.format(bug='if roll == 8:\n        raise ValueError("boom")'), "g/a.yaml": ENTRY}
+"""Raises on every combination with a roll of 8: 11 of the 121."""
+
+LOOPS = {"g/mechanics.py": MECHANICS.format(bug="while skill == 9:\n        pass"), "g/a.yaml": ENTRY}
+"""Never ends when the skill is 9; the worked example (skill 5) passes."""
+
+FAST = ExampleLimits(seconds=0.2)
+
+CANNOT = {"en": "The calculator cannot answer these numbers: the program that works out this rule failed on them.",
+          "es": "La calculadora no puede responder con estos números: el programa que resuelve esta regla ha fallado con ellos."}
+
+
+def _shards(site) -> list[dict]:
+    return [json.loads(t.split("]=", 1)[1].rstrip(";\n")) for p, t in site.files.items() if re.search(r"-\d+\.js$", p)]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_resolver_that_raises_is_answered_cannot_answer_never_forbidden(tree, lang) -> None:
+    site = calc_site(KnowledgeBase.load(tree(RAISES)), lang)
+    [shard] = _shards(site)
+    said = {shard["strings"][o[0]]: shard["strings"][o[4]] if o[4] is not None else None for o in shard["outcomes"]}
+    failed = said['{"error":"resolver-failed","kind":null}']
+    assert failed == CANNOT[lang] == pgettext(lang, "site", "calc_failed")
+    assert gettext(lang, "The rules forbid it.") not in said.values()
+    assert sum(shard["outcomes"][k][4] is not None for k in shard["index"]) == 11  # the 11 rolls of 8, no other
+    [d] = site.failed
+    assert d.format().startswith("content/g/a.yaml:7:5: error[calc-failed]: the calculator of 'g.hitting' (from example "
+                                 "'e') cannot answer 11 of 121 combinations: resolver 'g.hit' raised ValueError: boom at ")
+    assert '"roll": 8' in d.message and "[calc-failed]" in d.format()
+
+
+def test_a_resolver_that_loops_leaves_the_calculator_out_and_says_why(tree) -> None:
+    kb = KnowledgeBase.load(tree(LOOPS), example_limits=FAST)
+    for lang in ("es", "en"):
+        site = calc_site(kb, lang)
+        [form] = site.forms["g/hitting.md"]
+        assert form == f'<p class="kb-calc-left-out" role="note">{html.escape(pgettext(lang, "site", "calc_left_out"))}</p>'
+        assert not site.files  # no data: nothing answers "The rules forbid it." (nor anything else) for numbers not tried
+        [d] = site.failed  # the third time-out is the 30th combination (roll 4, skill 9): 91 left
+        assert d.format() == ("content/g/a.yaml:7:5: error[calc-stalled]: the calculator of 'g.hitting' (from example "
+                              "'e') is left out of the page: resolver 'g.hit' ran longer than 0.2 s on 3 combinations, the "
+                              'first at {"roll": 2, "skill": 9}, so 91 of 121 were not tried. Fix the resolver')
+
+
+def test_a_time_out_is_not_kept_but_a_deterministic_failure_is(tree) -> None:
+    root = tree(LOOPS)
+    calc_site(KnowledgeBase.load(root, example_limits=FAST), "es", keep=True)
+    again = calc_site(KnowledgeBase.load(root, example_limits=FAST), "es", keep=True)
+    assert again.made == ["g"] and again.computed == 1  # tried again: a loaded machine's time-out must not stick
+    raises = tree(RAISES)
+    calc_site(KnowledgeBase.load(raises), "es", keep=True)
+    kept = calc_site(KnowledgeBase.load(raises), "es", keep=True)
+    assert kept.made == [] and [d.code for d in kept.failed] == ["calc-failed"]  # still reported when kept
+
+
+LOOPS_LARGE = {"g/mechanics.py": '''\
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.sum", ranges={n: between(1, 20) for n in "abcd"}, outputs={"total": "the four numbers added"},
+          labels={"a": ("a", "a"), "b": ("b", "b"), "c": ("c", "c"), "d": ("d", "d"), "total": ("total", "total")})
+def total(a: int, b: int, c: int, d: int):
+    """Four numbers added (a space the page's Python answers); never ends when b is 9."""
+    while b == 9:
+        pass
+    return outcome(Trace(), total=a + b + c + d)
+''', "g/a.yaml": """\
+id: g.sum
+kind: rule
+game: g
+title: {es: Suma, en: Sum}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.sum
+    given: {a: 1, b: 2, c: 3, d: 4}
+    expect: {total: 10}
+"""}
+
+
+def test_a_form_the_pages_python_answers_never_hangs_the_build_on_a_loop(tree) -> None:
+    """The build calls the resolver near the example for such a form (its first answer, its odds field): a loop there
+    (b = 9) is stopped, the calculator left out and reported."""
+    site = calc_site(KnowledgeBase.load(tree(LOOPS_LARGE), example_limits=FAST), "en", True, "../kb-py")
+    assert site.forms["g/sum.md"] == [f'<p class="kb-calc-left-out" role="note">{pgettext("en", "site", "calc_left_out")}</p>']
+    assert not site.files and not site.python
+    [d] = site.failed
+    assert d.format() == ("content/g/a.yaml:7:5: error[calc-page-stalled]: the calculator of 'g.sum' (from example 'e') "
+                          "is left out of the page: resolver 'g.sum' did not give the build its answers near the example "
+                          "(the form's first answer and odds table) within 0.6 s; the page's Python would hang on them "
+                          "too. Fix the resolver")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_pages_python_words_a_failure_the_same(tree, lang) -> None:
+    """The Pyodide path (kb/site/calc_py.py, run here under CPython): the resolver raising in the page is worded as
+    the calculator's failure, with the build's words."""
+    kb = KnowledgeBase.load(tree(RAISES))
+    res = kb.registry.get("g.hit")
+    spec = {"resolver": "g.hit", "given": {"roll": 7, "skill": 5}, "order": [0, 1], "odds": None, "lang": lang,
+            "own_names": {}, "names": {}, "context": None}
+    shard = json.loads(Calc(spec, res).answer([6, 3]))  # roll 8, skill 5
+    [row] = shard["outcomes"]
+    assert shard["strings"][row[0]] == '{"error":"resolver-failed","kind":null}'
+    assert shard["strings"][row[4]] == CANNOT[lang]
+
+
+@pytest.mark.parametrize("pack", ["raises", "loops"])
+def test_kb_build_reports_the_failed_calculator_and_strict_fails(tree, monkeypatch, pack) -> None:
+    from conftest import cli
+
+    root = tree(RAISES if pack == "raises" else LOOPS)
+    monkeypatch.setenv("KB_EXAMPLE_SECONDS", "0.2")
+    monkeypatch.setenv("KB_PYODIDE_DIR", "off")
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    code_name = "calc-failed" if pack == "raises" else "calc-stalled"
+    assert code == 0, out + err
+    found = [line for line in err.splitlines() if f"[{code_name}]" in line]
+    assert len(found) == 1 and "content/g/a.yaml:7:5: error[" in found[0], err  # once, for both languages
+    for lang in ("es", "en"):
+        page = (site / lang / "g" / "hitting.html").read_text(encoding="utf-8")
+        if pack == "loops":
+            assert "kb-calc-left-out" in page and "<form" not in page.split("kb-calc-left-out")[0][-200:]
+            assert "kb-calc.js" not in page
+    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(site))
+    assert code == 1 and f"[{code_name}]" in err and "strict" in err, out + err
+
+
+@pytest.fixture
+def chromium():
+    from test_browser import launch_chromium
+
+    yield from launch_chromium()
+
+
+@pytest.mark.browser
+def test_in_chromium_the_page_says_the_calculator_cannot_answer(tree, monkeypatch, chromium) -> None:
+    """kb-calc.js shows what the shard holds: a roll of 8 reads as the calculator's failure in either language."""
+    from conftest import cli
+
+    root = tree(RAISES)
+    monkeypatch.setenv("KB_PYODIDE_DIR", "off")
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    assert code == 0, out + err
+    errors: list[str] = []
+    for lang in ("es", "en"):
+        pg = chromium.new_page()
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto((site / lang / "g" / "hitting.html").as_uri())
+        pg.wait_for_selector("form[data-kb-ready]")
+        pg.fill('input[name="roll"]', "8")
+        pg.wait_for_function("!document.querySelector('form[data-kb-resolver]').dataset.kbBusy")
+        result = pg.locator(".kb-calc-result")
+        assert json.loads(result.get_attribute("data-kb-outcome")) == {"error": "resolver-failed", "kind": None}
+        assert result.inner_text().strip() == CANNOT[lang]
+        pg.fill('input[name="roll"]', "9")
+        assert json.loads(result.get_attribute("data-kb-outcome")) == {"hit": True}
+        pg.close()
+    assert errors == []
