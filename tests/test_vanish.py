@@ -186,3 +186,26 @@ def test_ci_requires_the_browser_tests_whatever_the_install_did(tmp_path: Path) 
     env["CI"] = "false"
     out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, env=env)
     assert out.stdout.strip().splitlines()[-1] == "KB_REQUIRE_BROWSER=", out.stdout + out.stderr
+
+
+LOOPS = "from kb.mechanics import resolver\n\nx = 0\nwhile True:\n    x += 1\n"
+
+
+def test_a_mechanics_module_that_loops_when_imported_fails_every_command_in_time(tree, quick) -> None:
+    """The import has the examples' time limit (``$KB_EXAMPLE_SECONDS``): located at the line it was stopped at, and
+    nothing of the half-imported module stays (docs/reliability.md)."""
+    import sys
+
+    tree({"g/mechanics.py": LOOPS, "g/rules/shoot.yaml": SHOOT})
+    line = ("content/g/mechanics.py:{n}:1: error[mechanics-import]: cannot load the game's mechanics module: the module "
+            "did not finish loading within 0.5 s, the time a mechanics module may take (it was stopped at this line: "
+            "an endless loop?)")
+    code, out, _ = cli("check", "--no-warnings")
+    assert code == 1
+    assert out.splitlines()[0] in (line.format(n=4), line.format(n=5))
+    assert "kb_game_g" not in sys.modules
+    code, out, _ = cli("test")
+    assert code == 1
+    assert out.splitlines()[-1] == "2 passed, 0 failed, 1 problem(s) in files that do not load"
+    code, _, err = cli("search", "disparo")
+    assert code == 1 and "error[mechanics-import]" in err

@@ -21,6 +21,7 @@ from kb.core import cache
 from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
+from kb.core.timelimit import SECONDS, TimeLimit, time_limit
 from kb.mechanics import Registry, Resolver
 from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
@@ -183,7 +184,7 @@ def _no_exit() -> Iterator[None]:
         os._exit = posix._exit = saved
 
 
-def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
+def _load_mechanics(folder: Path, registry: Registry, seconds: float) -> list[Diagnostic]:
     path = folder / MECHANICS
     if not path.exists() and not path.is_symlink():
         return []
@@ -192,10 +193,10 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     game = folder.name
     modname = "kb_game_" + game.replace("-", "_")
     try:
-        found = Registry.scan(_import(modname, path))
-    except (Exception, SystemExit) as exc:  # a broken (or exiting) game module is a located diagnostic
-        sys.modules.pop(modname, None)
-        return [_import_failure(exc, path)]
+        found = Registry.scan(_import(modname, path, seconds))
+    except (Exception, SystemExit, TimeLimit) as exc:  # a broken (exiting, endless) game module is a located diagnostic
+        sys.modules.pop(modname, None)  # nothing of a half-imported module stays
+        return [_import_failure(exc, path, seconds)]
     return _register(found, game, path, registry)
 
 
@@ -207,24 +208,28 @@ def _register(found: list[Resolver], game: str, path: Path, registry: Registry) 
     return problems + [p for r in found if (p := _unlabelled(r, path)) is not None]
 
 
-def _import(modname: str, path: Path) -> Any:
-    """The game's mechanics module, imported from ``path`` under ``modname`` (it may not exit the process)."""
+def _import(modname: str, path: Path, seconds: float) -> Any:
+    """The game's mechanics module, imported from ``path`` under ``modname`` within ``seconds`` (it may not exit the
+    process, nor loop for ever)."""
     spec = importlib.util.spec_from_file_location(modname, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[modname] = module
-    with _no_exit():
+    with _no_exit(), time_limit(seconds):
         spec.loader.exec_module(module)
     return module
 
 
-def _import_failure(exc: BaseException, path: Path) -> Diagnostic:
-    """``mechanics-import`` at the module's line that raised (or exited)."""
+def _import_failure(exc: BaseException, path: Path, seconds: float) -> Diagnostic:
+    """``mechanics-import`` at the module's line that raised (exited, or was running when its time ran out)."""
     here = os.path.abspath(path)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
     line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
     if isinstance(exc, _Exit):
         reason = f"{exc}: the module exits"
+    elif isinstance(exc, TimeLimit):
+        reason = (f"the module did not finish loading within {seconds:g} s, the time a mechanics module may take "
+                  "(it was stopped at this line: an endless loop?)")
     elif isinstance(exc, SystemExit):
         reason = f"SystemExit({exc.code!r}): the module exits"
     else:
@@ -244,12 +249,13 @@ def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
 
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
               cache_base: str | os.PathLike[str] | None = None, before: Loaded | None = None,
-              key: cache.KeyFn | None = None) -> Loaded:
+              key: cache.KeyFn | None = None, seconds: float = SECONDS) -> Loaded:
     """Load every game, entry and game mechanics module below ``root``, collecting every problem.
 
     Parsed files are reused from the cache (:mod:`kb.cache`, under ``cache_base`` when given, signed with ``key``) when they have
     not changed, or from ``before`` (an earlier load of the same folder in this process: its records in memory,
     the cache's file not read). Paths are absolute (diagnostics print them relative to the working directory).
+    Each game's mechanics module must finish loading within ``seconds`` (the worked examples' limit).
     """
     root = Path(os.path.abspath(root))
     out = Loaded(root=root, limits=limits)
@@ -260,7 +266,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
     if len(files) > limits.max_files:
         out.diagnostics.append(diag("too-many-entries", Location(root), limit=limits.max_files))
         return out
-    _load_games(root, files, limits, out)
+    _load_games(root, files, limits, out, seconds)
     cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
     previous = _previous(cache_path, use_cache, before, out, key)
     current = out.records = _load_entries(root, files, previous, limits, out)
@@ -280,7 +286,7 @@ def _previous(cache_path: Path, use_cache: bool, before: Loaded | None, out: Loa
     return previous if isinstance(previous, dict) else {}
 
 
-def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded) -> None:
+def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded, seconds: float) -> None:
     """Each game folder's ``game.yaml`` and mechanics module into ``out`` (and the module's digest)."""
     namespaces = sorted({p.relative_to(root).parts[0] for p in files if len(p.relative_to(root).parts) > 1})
     for ns in namespaces:
@@ -290,7 +296,7 @@ def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded) -> N
         out.diagnostics += found
         if game is not None:
             out.games[ns] = game
-        out.diagnostics += _load_mechanics(root / ns, out.registry)
+        out.diagnostics += _load_mechanics(root / ns, out.registry, seconds)
     for ns in namespaces:
         if (root / ns / MECHANICS).is_file():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)
