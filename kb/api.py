@@ -308,6 +308,18 @@ class KnowledgeBase:
                 out.append(d)
         return out
 
+    def mechanics_problems(self, prefix: str = "") -> list[Diagnostic]:
+        """The errors of the games' ``mechanics.py`` (a module that does not load, a resolver it cannot register):
+        the resolvers they would give are missing from :attr:`registry`. With ``prefix`` (a resolver name's
+        beginning, ``dados`` or ``dados.hit``), only those of the games whose resolvers may start with it."""
+        from kb.core.loader import MECHANICS
+
+        def wanted(game: str) -> bool:
+            return f"{game}.".startswith(prefix) or prefix.startswith(f"{game}.")
+
+        return [d for d in self.diagnostics if d.severity == "error" and Path(d.location.path).name == MECHANICS
+                and wanted(Path(d.location.path).parent.name)]
+
     # ------------------------------------------------------------------ examples and odds
     def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:
         """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""

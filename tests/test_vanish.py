@@ -209,3 +209,22 @@ def test_a_mechanics_module_that_loops_when_imported_fails_every_command_in_time
     assert out.splitlines()[-1] == "2 passed, 0 failed, 1 problem(s) in files that do not load"
     code, _, err = cli("search", "disparo")
     assert code == 1 and "error[mechanics-import]" in err
+
+
+HITS = SHOOT.replace("g.shoot", "g.hits").replace("mechanic: check.roll-under", "mechanic: g.hit")
+
+
+def test_kb_resolvers_and_kb_show_say_a_mechanics_module_that_does_not_load(tree) -> None:
+    tree({"g/mechanics.py": "x = (1\n    + 2))\n", "g/rules/hits.yaml": HITS})
+    line = "content/g/mechanics.py:2:9: error[mechanics-import]: cannot load the game's mechanics module: SyntaxError: unmatched ')'"
+    code, out, err = cli("resolvers", "g")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [line, "kb resolvers: 1 problem(s) in games' mechanics.py (above): their resolvers "
+                                      "are missing from this list"]
+    code, out, err = cli("resolvers")
+    assert code == 1 and "check.roll-under(" in out and err.splitlines()[0] == line  # what did load is still listed
+    assert cli("resolvers", "dice.") == (0, cli("resolvers", "dice.")[1], "")  # another game's prefix: not concerned
+    code, out, err = cli("show", "g.hits")
+    assert code == 0 and out
+    assert err.splitlines() == ["kb show: example 'hit' uses the resolver 'g.hit', which is not loaded: its results "
+                                "are not computed (kb check says why)", line]

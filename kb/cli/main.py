@@ -141,7 +141,23 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("\n")
         return EXIT_OK
     out.write(kb.text(entry.id, args.lang))
+    _say_unloaded_resolvers(kb, entry.examples, err)
     return EXIT_OK
+
+
+def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> None:
+    """On ``err``: each example whose resolver is not registered (its results are not computed), and the located errors
+    of the game module that should have given it."""
+    said: set[str] = set()
+    for ex in examples:
+        if ex.mechanic in kb.registry:
+            continue
+        err.write(f"kb show: example '{ex.id}' uses the resolver '{ex.mechanic}', which is not loaded: its results are "
+                  "not computed (kb check says why)\n")
+        for d in kb.mechanics_problems(ex.mechanic):
+            if d.format() not in said:
+                said.add(d.format())
+                err.write(d.format() + "\n")
 
 
 # ---------------------------------------------------------------- kb test
@@ -254,16 +270,22 @@ def _say_hits(result: "Result", out: TextIO) -> None:
 def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
     names = [n for n in kb.registry.names() if not args.prefix or n.startswith(args.prefix)]
+    broken = kb.mechanics_problems(args.prefix or "")  # what did not load is said, and fails the command
+    for d in broken:
+        err.write(d.format() + "\n")
     if args.json:
         rows = [r.to_dict() for r in map(kb.registry.get, names) if r is not None]
         json.dump(rows, out, ensure_ascii=False, indent=2)
         out.write("\n")
-        return EXIT_OK
-    for name in names:
-        r = kb.registry.get(name)
-        assert r is not None
-        _resolver_text(r, args.labels, out)
-    return EXIT_OK
+    else:
+        for name in names:
+            r = kb.registry.get(name)
+            assert r is not None
+            _resolver_text(r, args.labels, out)
+    if broken:
+        err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
+                  "missing from this list\n")
+    return EXIT_ERRORS if broken else EXIT_OK
 
 
 def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:

@@ -225,6 +225,9 @@ def _import_failure(exc: BaseException, path: Path, seconds: float) -> Diagnosti
     here = os.path.abspath(path)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
     line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
+    if isinstance(exc, SyntaxError) and os.path.abspath(exc.filename or "") == here:  # Python's own line and column
+        return diag("mechanics-import", Location(path, exc.lineno or 1, exc.offset or 1),
+                    reason=f"{type(exc).__name__}: {exc.msg}")
     if isinstance(exc, _Exit):
         reason = f"{exc}: the module exits"
     elif isinstance(exc, TimeLimit):
