@@ -269,23 +269,21 @@ def _say_hits(result: "Result", out: TextIO) -> None:
 # ---------------------------------------------------------------- kb resolvers
 def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    names = [n for n in kb.registry.names() if not args.prefix or n.startswith(args.prefix)]
-    broken = kb.mechanics_problems(args.prefix or "")  # what did not load is said, and fails the command
-    for d in broken:
-        err.write(d.format() + "\n")
+    prefix = args.prefix or ""
+    broken = kb.mechanics_problems(prefix)  # what did not load is said, and fails the command
+    err.writelines(d.format() + "\n" for d in broken)
+    resolvers = [r for r in map(kb.registry.get, kb.registry.names()) if r is not None and r.name.startswith(prefix)]
     if args.json:
-        rows = [r.to_dict() for r in map(kb.registry.get, names) if r is not None]
-        json.dump(rows, out, ensure_ascii=False, indent=2)
+        json.dump([r.to_dict() for r in resolvers], out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
-        for name in names:
-            r = kb.registry.get(name)
-            assert r is not None
+        for r in resolvers:
             _resolver_text(r, args.labels, out)
-    if broken:
-        err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
-                  "missing from this list\n")
-    return EXIT_ERRORS if broken else EXIT_OK
+    if not broken:
+        return EXIT_OK
+    err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
+              "missing from this list\n")
+    return EXIT_ERRORS
 
 
 def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import dataclasses
 import hashlib
@@ -22,7 +23,7 @@ from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
 from kb.core.timelimit import SECONDS, TimeLimit, time_limit
-from kb.mechanics import Registry, Resolver
+from kb.mechanics import BadResolver, Registry, Resolver, defined, describe, first_line, label_problems
 from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
@@ -193,19 +194,65 @@ def _load_mechanics(folder: Path, registry: Registry, seconds: float) -> list[Di
     game = folder.name
     modname = "kb_game_" + game.replace("-", "_")
     try:
-        found = Registry.scan(_import(modname, path, seconds))
+        module = _import(modname, path, seconds)
     except (Exception, SystemExit, TimeLimit) as exc:  # a broken (exiting, endless) game module is a located diagnostic
         sys.modules.pop(modname, None)  # nothing of a half-imported module stays
         return [_import_failure(exc, path, seconds)]
-    return _register(found, game, path, registry)
+    return _malformed_labels(module, path) + _register(module, game, path, registry)
 
 
-def _register(found: list[Resolver], game: str, path: Path, registry: Registry) -> list[Diagnostic]:
-    """Add the game's resolvers named ``<game>.…`` to ``registry``; the others and unlabelled words are problems."""
-    problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
-                for r in found if not r.name.startswith(game + ".")]
-    registry.add(r for r in found if r.name.startswith(game + "."))
-    return problems + [p for r in found if (p := _unlabelled(r, path)) is not None]
+def _register(module: Any, game: str, path: Path, registry: Registry) -> list[Diagnostic]:
+    """Add the game's resolvers to ``registry``, each once; one the engine cannot call, one named outside
+    ``<game>.``, a name given twice and unlabelled words are problems, located at the resolver's definition."""
+    shared = getattr(module, "LABELS", None)
+    problems: list[Diagnostic] = []
+    first: dict[str, int] = {}
+    for func in defined(module):
+        line = first_line(func)
+        try:
+            r = describe(func, shared)
+        except BadResolver as exc:
+            problems.append(diag("resolver-signature", Location(path, line), name=func.__kb_resolver__[0],  # type: ignore[attr-defined]
+                                 func=func.__name__, problem=exc.problem))
+            continue
+        if not r.name.startswith(game + "."):
+            problems.append(diag("resolver-prefix", Location(path, line), name=r.name, game=game))
+        elif r.name in first:
+            problems.append(diag("duplicate-resolver", Location(path, line), name=r.name, first=first[r.name]))
+        else:
+            first[r.name] = line
+            registry.add([r])
+            problems += [p for p in [_unlabelled(r, path)] if p is not None]
+    return problems
+
+
+def _malformed_labels(module: Any, path: Path) -> list[Diagnostic]:
+    """Each malformed entry of the module's ``LABELS`` (its resolvers are registered without it), at its line."""
+    if not hasattr(module, "LABELS"):
+        return []
+    found = label_problems(module.LABELS)
+    places = _label_places(path) if found else {}
+    return [diag("label-format", Location(path, *places.get(word, places.get(None, (1, 1)))),
+                 where="LABELS" if word is None else f"LABELS[{word!r}]", problem=problem) for word, problem in found]
+
+
+def _label_places(path: Path) -> dict[Any, tuple[int, int]]:
+    """Where the module assigns ``LABELS`` (key ``None``) and each of its literal keys: (line, column)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    places: dict[Any, tuple[int, int]] = {}
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
+        if not (isinstance(target, ast.Name) and target.id == "LABELS"):
+            continue
+        places[None] = (node.lineno, node.col_offset + 1)
+        value = getattr(node, "value", None)
+        for key in value.keys if isinstance(value, ast.Dict) else ():
+            if isinstance(key, ast.Constant):
+                places[key.value] = (key.lineno, key.col_offset + 1)
+    return places
 
 
 def _import(modname: str, path: Path, seconds: float) -> Any:
@@ -223,21 +270,29 @@ def _import(modname: str, path: Path, seconds: float) -> Any:
 def _import_failure(exc: BaseException, path: Path, seconds: float) -> Diagnostic:
     """``mechanics-import`` at the module's line that raised (exited, or was running when its time ran out)."""
     here = os.path.abspath(path)
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
-    line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
     if isinstance(exc, SyntaxError) and os.path.abspath(exc.filename or "") == here:  # Python's own line and column
         return diag("mechanics-import", Location(path, exc.lineno or 1, exc.offset or 1),
                     reason=f"{type(exc).__name__}: {exc.msg}")
+    return diag("mechanics-import", Location(path, raised_at(exc, here) or getattr(exc, "lineno", 1) or 1),
+                reason=_why(exc, seconds))
+
+
+def raised_at(exc: BaseException, path: str) -> int | None:
+    """The line of the file at ``path`` (absolute) that raised ``exc``: its innermost frame in that file, if any."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == path]
+    return frames[-1].lineno if frames else None
+
+
+def _why(exc: BaseException, seconds: float) -> str:
+    """Why a mechanics module did not load, in words."""
     if isinstance(exc, _Exit):
-        reason = f"{exc}: the module exits"
-    elif isinstance(exc, TimeLimit):
-        reason = (f"the module did not finish loading within {seconds:g} s, the time a mechanics module may take "
-                  "(it was stopped at this line: an endless loop?)")
-    elif isinstance(exc, SystemExit):
-        reason = f"SystemExit({exc.code!r}): the module exits"
-    else:
-        reason = f"{type(exc).__name__}: {exc}"
-    return diag("mechanics-import", Location(path, line), reason=reason)
+        return f"{exc}: the module exits"
+    if isinstance(exc, TimeLimit):
+        return (f"the module did not finish loading within {seconds:g} s, the time a mechanics module may take "
+                "(it was stopped at this line: an endless loop?)")
+    if isinstance(exc, SystemExit):
+        return f"SystemExit({exc.code!r}): the module exits"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
@@ -246,8 +301,7 @@ def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
     missing = [f"{word} ({lang})" for word in r.vocabulary() for lang in LANGS if not (r.label(word, lang) or "").strip()]
     if not missing:
         return None
-    line = getattr(getattr(r.func, "__code__", None), "co_firstlineno", 1)
-    return diag("resolver-label", Location(path, line), name=r.name, words=", ".join(missing))
+    return diag("resolver-label", Location(path, first_line(r.func)), name=r.name, words=", ".join(missing))
 
 
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
