@@ -103,7 +103,8 @@ def test_an_example_filter_selects_only_its_entry(tree) -> None:
 
 
 @pytest.mark.parametrize("name, line", [
-    ("exits", "content/g/rules/exits.yaml:7:5: error[example-error]: example 'run' raised SystemExit(0)"),
+    ("exits", "content/g/rules/exits.yaml:7:5: error[example-error]: example 'run' raised SystemExit(0), at "
+               "content/g/mechanics.py:7"),
     ("garbage", "content/g/rules/garbage.yaml:7:5: error[example-error]: example 'run' raised bad outcome: a dict"),
     ("forever", "content/g/rules/forever.yaml:7:5: error[example-timeout]: example 'run' ran longer than 0.5 s, "
                 "the limit per worked example"),
@@ -145,7 +146,7 @@ def test_pytest_fails_on_a_misbehaving_resolver_and_a_broken_mechanics_module(py
     pytester.makefile(".py", **{"content/g/mechanics": MECHANICS})
     result = pytester.runpytest("content")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["content/g/rules/exits.yaml:7: example 'run' of 'g.exits' error", "  SystemExit(0)"])
+    result.stdout.fnmatch_lines(["content/g/rules/exits.yaml:7: example 'run' of 'g.exits' error", "  SystemExit(0), at content/g/mechanics.py:7"])
     pytester.makefile(".py", **{"content/g/mechanics": "raise SystemExit(3)\n"})
     result = pytester.runpytest("content")
     result.assert_outcomes(failed=2)  # the game (its mechanics) and the example whose resolver is gone

@@ -185,13 +185,19 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
-        for d in broken:
-            out.write(d.format() + "\n")
-        for r in failed:
-            out.write(r.diagnostic().format() + "\n")
-        tail = f", {len(broken)} problem(s) in files that do not load" if broken else ""
-        out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}\n")
+        _say_results(results, failed, broken, out)
     return EXIT_ERRORS if failed or broken else EXIT_OK
+
+
+def _say_results(results: list[Any], failed: list[Any], broken: list[Any], out: TextIO) -> None:
+    """``kb test``'s text: the files that do not load, each example that did not pass (its located line, then, for a
+    failure, its inputs and its resolver's trace), and the count."""
+    for d in broken:
+        out.write(d.format() + "\n")
+    for r in failed:
+        out.writelines(line + "\n" for line in [r.diagnostic().format(), *(f"    {x}" for x in r.explanation())])
+    tail = f", {len(broken)} problem(s) in files that do not load" if broken else ""
+    out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}\n")
 
 
 # ---------------------------------------------------------------- kb search

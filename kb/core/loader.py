@@ -27,7 +27,7 @@ from kb.mechanics import BadResolver, Registry, Resolver, defined, describe, fir
 from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
-__all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
+__all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry", "raised_at"]
 
 COMMON = "common"
 """The shared namespace (``content/common/``) that holds cross-game concepts."""
