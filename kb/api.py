@@ -19,6 +19,7 @@ from kb.link.linker import Graph, Link, link, rebuild
 from kb.link.view import ConceptView
 from kb.core.files import NoContent, content_root, default_content_root, find_root
 from kb.core.loader import Loaded, load_tree
+from kb.core.timelimit import SECONDS
 from kb.mechanics import Registry
 from kb.mechanics.dice import chance, parse
 from kb.core.model import KINDS, LANGS, Entry, Game, Text
@@ -132,17 +133,18 @@ class KnowledgeBase:
         ``$KB_EXAMPLE_SECONDS`` when set).
         """
         root = content_root(Path(path)) if path is not None else default_content_root(given=os.environ.get("KB_CONTENT"))
+        limits = example_limits or _example_limits(os.environ.get("KB_EXAMPLE_SECONDS"))
         with _no_gc():
             kb = cls._load(root, use_cache, resolve_cache_base(root, cache_base or os.environ.get("KB_CACHE")),  # an adapter
-                           before._loaded if before is not None else None)
+                           before._loaded if before is not None else None, limits.seconds)
         kb.ranking = ranking
-        kb.example_limits = example_limits or _example_limits(os.environ.get("KB_EXAMPLE_SECONDS"))
+        kb.example_limits = limits
         return kb
 
     @classmethod
     def _load(cls, root: Path, use_cache: bool, cache_base: Path,
-              before: Loaded | None = None) -> "KnowledgeBase":
-        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base, before=before, key=user_key)
+              before: Loaded | None = None, seconds: float = SECONDS) -> "KnowledgeBase":
+        loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base, before=before, key=user_key, seconds=seconds)
         history = History()
         head = history.state(root)  # the translation stage reads git history: its results are kept per commit
         linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}-{head[:16]}.json"
@@ -305,6 +307,18 @@ class KnowledgeBase:
             if wanted is None or rel[0] in wanted or rel[0] in (".", ".."):
                 out.append(d)
         return out
+
+    def mechanics_problems(self, prefix: str = "") -> list[Diagnostic]:
+        """The errors of the games' ``mechanics.py`` (a module that does not load, a resolver it cannot register):
+        the resolvers they would give are missing from :attr:`registry`. With ``prefix`` (a resolver name's
+        beginning, ``dados`` or ``dados.hit``), only those of the games whose resolvers may start with it."""
+        from kb.core.loader import MECHANICS
+
+        def wanted(game: str) -> bool:
+            return f"{game}.".startswith(prefix) or prefix.startswith(f"{game}.")
+
+        return [d for d in self.diagnostics if d.severity == "error" and Path(d.location.path).name == MECHANICS
+                and wanted(Path(d.location.path).parent.name)]
 
     # ------------------------------------------------------------------ examples and odds
     def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:

@@ -136,6 +136,10 @@ def test_test_command_reports_failures_with_location(tree) -> None:
     assert code == 1
     assert out.splitlines() == [
         "content/g/rules/shoot.yaml:13:5: error[example-failed]: example 'hit' failed: success: expected False, got True",
+        "    given: target = 14, roll = 8",  # the inputs and the trace under the failure (docs/packs.md)
+        "    trace:",
+        "      1. Needs 14 or less on 1d20 (14/20)",
+        "      2. Rolls 8: success",
         "0 passed, 1 failed",
     ]
     code, out, _ = cli("test", "--json")
@@ -179,13 +183,13 @@ def test_a_resolver_that_raises_is_an_example_error(tree) -> None:
     assert code == 1
     assert out.splitlines() == [
         "content/g/rules/shoot.yaml:13:5: error[example-error]: example 'hit' raised ZeroDivisionError: "
-        "integer division or modulo by zero",
+        "integer division or modulo by zero, at content/g/mechanics.py:6",  # the line of mechanics.py that raised
         "0 passed, 1 failed",
     ]
     from kb.api import KnowledgeBase
     [result] = [r for r in KnowledgeBase.load(Path.cwd() / "content").run_examples() if r.example.id == "hit"]
     assert result.error == "resolver-raised"  # a code (issue 33); what was raised is in the details
-    assert result.details == ("ZeroDivisionError: integer division or modulo by zero",)
+    assert result.details == ("ZeroDivisionError: integer division or modulo by zero, at content/g/mechanics.py:6",)
 
 
 def test_a_full_ack_forgets_hashes_of_fields_that_are_gone(tree) -> None:

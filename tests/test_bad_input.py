@@ -28,6 +28,9 @@ def entry(body: str = "", **replace: str) -> str:
     return text + body
 
 
+RESOLVERS = "from kb.mechanics import Trace, outcome, resolver\n\n\n@resolver('g.hit', outputs={'x': 'x'})\ndef hit(a: int):\n    return outcome(Trace(), x=a)\n"
+"""A game mechanics module with one resolver, ``g.hit``, defined at line 4."""
+
 CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     "yaml syntax": (
         {"g/a.yaml": "id: g.a\nkind: [rule\n"},
@@ -301,7 +304,38 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/mechanics.py": "from kb.mechanics import Trace, outcome, resolver\n\n\n"
                            "@resolver('other.thing', outputs={'x': 'x'})\ndef thing(a: int):\n    return outcome(Trace(), x=a)\n",
          "g/a.yaml": OK},
-        ["content/g/mechanics.py:1:1: error[resolver-prefix]: resolver 'other.thing' in g's mechanics must be named 'g.<name>'"],
+        ["content/g/mechanics.py:4:1: error[resolver-prefix]: resolver 'other.thing' in g's mechanics must be named 'g.<name>'"],
+    ),
+    "a resolver name given twice": (  # under another function's name, and under the same one
+        {"g/mechanics.py": RESOLVERS + "\n\n@resolver('g.hit', outputs={'x': 'x'})\ndef hit2(a: int):\n    return outcome(Trace(), x=0)\n"
+                           "\n\n@resolver('g.hit', outputs={'x': 'x'})\ndef hit(a: int):\n    return outcome(Trace(), x=1)\n",
+         "g/a.yaml": OK},
+        ["content/g/mechanics.py:9:1: error[duplicate-resolver]: resolver 'g.hit' is already defined at line 4; give each "
+         "resolver its own name (this definition is ignored)",
+         "content/g/mechanics.py:14:1: error[duplicate-resolver]: resolver 'g.hit' is already defined at line 4; give each "
+         "resolver its own name (this definition is ignored)"],
+    ),
+    "resolvers the engine cannot call": (
+        {"g/mechanics.py": RESOLVERS.replace("def hit(a: int)", "def hit(**modifiers: int)")
+         + "\n\n@resolver('g.rolls', outputs={'x': 'x'})\ndef rolls(*dice: int):\n    return outcome(Trace(), x=0)\n"
+         + "\n\n@resolver('g.bare', outputs={'x': 'x'})\ndef bare(a, b: int = 2):\n    return outcome(Trace(), x=0)\n"
+         + "\n\n@resolver('g.obj', outputs={'x': 'x'})\ndef obj(a: int, thing: object):\n    return outcome(Trace(), x=0)\n"
+         + "\n\n@resolver('g.fine', outputs={'x': 'x'})\ndef fine(a: int):\n    return outcome(Trace(), x=0)\n",
+         "g/a.yaml": entry("examples:\n  - {id: e, mechanic: g.fine, given: {a: 1}, expect: {x: 0}}\n")},
+        ["content/g/mechanics.py:4:1: error[resolver-signature]: resolver 'g.hit' (def hit) cannot be used as declared: it "
+         "takes **modifiers; a resolver takes named parameters only, each with a type hint",
+         "content/g/mechanics.py:9:1: error[resolver-signature]: resolver 'g.rolls' (def rolls) cannot be used as declared: "
+         "it takes *dice; a resolver takes named parameters only, each with a type hint",
+         "content/g/mechanics.py:14:1: error[resolver-signature]: resolver 'g.bare' (def bare) cannot be used as declared: "
+         "its parameter 'a' has no type hint; write one (int, float, bool, str, a Literal, lists and mappings of them)",
+         "content/g/mechanics.py:19:1: error[resolver-signature]: resolver 'g.obj' (def obj) cannot be used as declared: "
+         "its parameter 'thing' has the type object, which the engine cannot check; use int, float, bool, str, a "
+         "Literal, or lists and mappings of them"],  # and g.fine is registered: its example runs
+    ),
+    "a malformed LABELS entry": (
+        {"g/mechanics.py": RESOLVERS + "\n\nLABELS = {\n    'a': ('a', 'a'),\n    'x': 'equis',\n}\n",
+         "g/a.yaml": OK},
+        ["content/g/mechanics.py:11:5: error[label-format]: LABELS['x'] is 'equis', not a pair of texts (Spanish, English)"],
     ),
 }
 

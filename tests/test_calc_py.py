@@ -167,3 +167,19 @@ def test_ci_has_the_pinned_pyodide() -> None:
         pytest.skip("outside CI the large calculators may be built without Pyodide (kb build warns)")
     where, found = pyodide_folder()
     assert found is not None, f"Pyodide {PYODIDE} is not installed in {where} ({INSTALL})"
+
+
+def test_the_pages_python_finds_a_resolver_beside_one_the_loader_refused(tmp_path: Path, monkeypatch) -> None:
+    """The loader registers a module's good resolvers and refuses a bad one (``resolver-signature``); the page's
+    Python describes only the one its form names, so the bad one cannot stop it."""
+    from kb.site.calc_py import resolver
+
+    (tmp_path / "pyfine").mkdir()
+    (tmp_path / "pyfine" / "mechanics.py").write_text(
+        "from kb.mechanics import Trace, outcome, resolver\n\n\n"
+        "@resolver('pyfine.bad', outputs={'x': 'x'})\ndef bad(**mods: int):\n    return outcome(Trace(), x=0)\n\n\n"
+        "@resolver('pyfine.good', outputs={'x': 'x'})\ndef good(a: int):\n    return outcome(Trace(), x=a)\n", encoding="utf-8")
+    monkeypatch.delitem(sys.modules, "kb_game_pyfine", raising=False)
+    found = resolver("pyfine.good", tmp_path)
+    assert found is not None and list(found.inputs) == ["a"]
+    sys.modules.pop("kb_game_pyfine", None)

@@ -70,7 +70,7 @@ def test_every_error_the_package_defines_is_a_kb_error() -> None:
     # private control flow (a module's own _Stop, _Usage) and TimeLimit, a BaseException on purpose so that a
     # resolver's `except Exception` cannot swallow its deadline, stay outside the family
     outside = {n for n, c in found.items() if not issubclass(c, KbError)}
-    assert sorted(n for n in outside if not n.rpartition(".")[2].startswith("_")) == ["kb.examples.limits.TimeLimit"]
+    assert sorted(n for n in outside if not n.rpartition(".")[2].startswith("_")) == ["kb.core.timelimit.TimeLimit"]
 
 
 def test_every_name_a_module_exports_exists() -> None:

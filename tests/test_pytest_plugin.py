@@ -99,7 +99,7 @@ def test_a_resolver_that_crashes_is_an_error_item_not_a_crash(pytester: pytest.P
     result = pytester.runpytest("content")
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(["content/g/rules/broken.yaml:7: example 'zero' of 'g.broken' error",
-                                 "  ZeroDivisionError: division by zero"])
+                                 "  ZeroDivisionError: division by zero, at content/g/mechanics.py:5"])
 
 
 def test_the_tree_of_a_folder_is_found_once_for_all_its_files(pytester: pytest.Pytester,

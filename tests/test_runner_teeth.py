@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from kb.core.diagnostics import format_path
 from kb.core.loader import _examples
 from kb.core.model import Entry, Marks, Text
 from kb.examples.runner import check_examples, run_example
@@ -83,8 +84,18 @@ def _typed(roll: int, bonus: dict[str, int] | None = None, twice: bool = False) 
     return outcome(Trace(), total=roll + sum((bonus or {}).values()))
 
 
+@resolver("t.typo", outputs={"total": "the sum"})
+def _typo(a: int = 1) -> Any:
+    return outcome(Trace(), totl=a)
+
+
 REG = Registry(Registry.scan(sys.modules[__name__]))
 PATH = Path("t.yaml")
+HERE = format_path(Path(__file__))
+"""This file, as a resolver's exception names it (the innermost frame in the resolver's own file)."""
+_LINES = Path(__file__).read_text(encoding="utf-8").splitlines()
+RAISES, EXITS = (_LINES.index(f"        {code}") + 1 for code in ("return 1 // 0", "raise SystemExit(3)"))
+"""The lines of ``t.broken`` that raise and exit."""
 
 
 def entry(*examples: dict[str, Any]) -> Entry:
@@ -210,6 +221,13 @@ def test_each_difference_fails(given: dict[str, Any], expect: dict[str, Any]) ->
     assert r.mismatches and r.mismatches[0][0] == name
 
 
+def test_a_value_the_resolver_does_not_declare_fails() -> None:
+    r = run("t.typo", expect={"total": 1})
+    assert r.details == ("the resolver returned 'totl', which it does not declare (declared: total)",
+                         "total: expected 1, got '<absent>'")
+    assert r.status == "failed"
+
+
 def test_a_missing_output_fails() -> None:
     failed(run("t.values", expect={"absent": 1}), "absent: expected 1, got '<absent>'")
 
@@ -264,8 +282,13 @@ def test_each_early_answer_is_an_error_with_its_code() -> None:
     _error(run("t.values", {"items": 10 ** 12}), "limit-exceeded",
            "'given.items': the number 1000000000000; the limit is ±1,000,000")
     _error(run("t.values", probability="a lot"), "invalid-probability", "probability 'a lot' is not a fraction")
-    _error(run("t.broken"), "resolver-raised", "ZeroDivisionError: integer division or modulo by zero")
-    _error(run("t.broken", {"how": "exit"}), "resolver-raised", "SystemExit(3)")
+    _error(run("t.broken"), "resolver-raised", f"ZeroDivisionError: integer division or modulo by zero, at {HERE}:{RAISES}")
+    _error(run("t.broken", {"how": "exit"}), "resolver-raised", f"SystemExit(3), at {HERE}:{EXITS}")
+    _error(run("t.typed", {"rol": 3}), "invalid-example", "'given.rol': resolver 't.typed' takes no input 'rol'; did "
+           "you mean 'roll'?", "resolver 't.typed' needs input 'roll'", "kb check locates the example's problems")
+    assert run("t.typed", {"rol": 3}).diagnostic().format() == (
+        "t.yaml:1:1: error[example-failed]: example 'x' failed: 'given.rol': resolver 't.typed' takes no input 'rol'; "
+        "did you mean 'roll'?; resolver 't.typed' needs input 'roll'; kb check locates the example's problems")
     _error(run("t.broken", {"how": "none"}), "bad-outcome", "bad outcome: a int",
            "the resolver returned a int, not an outcome made with outcome()")
     e = entry({"id": "x", "mechanic": "t.broken", "given": {"how": "loop"}})
@@ -275,8 +298,11 @@ def test_each_early_answer_is_an_error_with_its_code() -> None:
 def test_the_chances_second_run_answers_its_own_failures() -> None:
     """The re-run of the resolver over every total of the chance's dice: a total that raises, exits or
     loops is reported as the first run's would be, never a crash or a hang."""
-    _error(run("t.rerun", expect={"hit": True}), "resolver-raised", "ZeroDivisionError: integer division or modulo by zero")
-    _error(run("t.rerun", {"how": "exit"}, expect={"hit": True}), "resolver-raised", "SystemExit(3)")
+    when = ", when the odds were checked with roll = 6 (1d6)"  # not the example's own roll, 4: that run succeeded
+    r = run("t.rerun", expect={"hit": True})
+    _error(r, "resolver-raised", f"ZeroDivisionError: integer division or modulo by zero, at {HERE}:{RAISES}{when}")
+    assert r.outcome is not None and r.to_json()["actual"] == {"hit": True}
+    _error(run("t.rerun", {"how": "exit"}, expect={"hit": True}), "resolver-raised", f"SystemExit(3), at {HERE}:{EXITS}{when}")
     e = entry({"id": "x", "mechanic": "t.rerun", "given": {"how": "loop"}, "expect": {"hit": True}})
     _error(run_example(e, e.examples[0], REG, seconds=0.2), "timeout", "ran longer than 0.2 s, the limit per worked example")
 

@@ -103,7 +103,8 @@ def test_an_example_filter_selects_only_its_entry(tree) -> None:
 
 
 @pytest.mark.parametrize("name, line", [
-    ("exits", "content/g/rules/exits.yaml:7:5: error[example-error]: example 'run' raised SystemExit(0)"),
+    ("exits", "content/g/rules/exits.yaml:7:5: error[example-error]: example 'run' raised SystemExit(0), at "
+               "content/g/mechanics.py:7"),
     ("garbage", "content/g/rules/garbage.yaml:7:5: error[example-error]: example 'run' raised bad outcome: a dict"),
     ("forever", "content/g/rules/forever.yaml:7:5: error[example-timeout]: example 'run' ran longer than 0.5 s, "
                 "the limit per worked example"),
@@ -145,7 +146,7 @@ def test_pytest_fails_on_a_misbehaving_resolver_and_a_broken_mechanics_module(py
     pytester.makefile(".py", **{"content/g/mechanics": MECHANICS})
     result = pytester.runpytest("content")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["content/g/rules/exits.yaml:7: example 'run' of 'g.exits' error", "  SystemExit(0)"])
+    result.stdout.fnmatch_lines(["content/g/rules/exits.yaml:7: example 'run' of 'g.exits' error", "  SystemExit(0), at content/g/mechanics.py:7"])
     pytester.makefile(".py", **{"content/g/mechanics": "raise SystemExit(3)\n"})
     result = pytester.runpytest("content")
     result.assert_outcomes(failed=2)  # the game (its mechanics) and the example whose resolver is gone
@@ -186,3 +187,45 @@ def test_ci_requires_the_browser_tests_whatever_the_install_did(tmp_path: Path) 
     env["CI"] = "false"
     out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, env=env)
     assert out.stdout.strip().splitlines()[-1] == "KB_REQUIRE_BROWSER=", out.stdout + out.stderr
+
+
+LOOPS = "from kb.mechanics import resolver\n\nx = 0\nwhile True:\n    x += 1\n"
+
+
+def test_a_mechanics_module_that_loops_when_imported_fails_every_command_in_time(tree, quick) -> None:
+    """The import has the examples' time limit (``$KB_EXAMPLE_SECONDS``): located at the line it was stopped at, and
+    nothing of the half-imported module stays (docs/reliability.md)."""
+    import sys
+
+    tree({"g/mechanics.py": LOOPS, "g/rules/shoot.yaml": SHOOT})
+    line = ("content/g/mechanics.py:{n}:1: error[mechanics-import]: cannot load the game's mechanics module: the module "
+            "did not finish loading within 0.5 s, the time a mechanics module may take (it was stopped at this line: "
+            "an endless loop?)")
+    code, out, _ = cli("check", "--no-warnings")
+    assert code == 1
+    assert out.splitlines()[0] in (line.format(n=4), line.format(n=5))
+    assert "kb_game_g" not in sys.modules
+    code, out, _ = cli("test")
+    assert code == 1
+    assert out.splitlines()[-1] == "2 passed, 0 failed, 1 problem(s) in files that do not load"
+    code, _, err = cli("search", "disparo")
+    assert code == 1 and "error[mechanics-import]" in err
+
+
+HITS = SHOOT.replace("g.shoot", "g.hits").replace("mechanic: check.roll-under", "mechanic: g.hit")
+
+
+def test_kb_resolvers_and_kb_show_say_a_mechanics_module_that_does_not_load(tree) -> None:
+    tree({"g/mechanics.py": "x = (1\n    + 2))\n", "g/rules/hits.yaml": HITS})
+    line = "content/g/mechanics.py:2:9: error[mechanics-import]: cannot load the game's mechanics module: SyntaxError: unmatched ')'"
+    code, out, err = cli("resolvers", "g")
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [line, "kb resolvers: 1 problem(s) in games' mechanics.py (above): their resolvers "
+                                      "are missing from this list"]
+    code, out, err = cli("resolvers")
+    assert code == 1 and "check.roll-under(" in out and err.splitlines()[0] == line  # what did load is still listed
+    assert cli("resolvers", "dice.") == (0, cli("resolvers", "dice.")[1], "")  # another game's prefix: not concerned
+    code, out, err = cli("show", "g.hits")
+    assert code == 0 and out
+    assert err.splitlines() == ["kb show: example 'hit' uses the resolver 'g.hit', which is not loaded: its results "
+                                "are not computed (kb check says why)", line]

@@ -141,7 +141,23 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("\n")
         return EXIT_OK
     out.write(kb.text(entry.id, args.lang))
+    _say_unloaded_resolvers(kb, entry.examples, err)
     return EXIT_OK
+
+
+def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> None:
+    """On ``err``: each example whose resolver is not registered (its results are not computed), and the located errors
+    of the game module that should have given it."""
+    said: set[str] = set()
+    for ex in examples:
+        if ex.mechanic in kb.registry:
+            continue
+        err.write(f"kb show: example '{ex.id}' uses the resolver '{ex.mechanic}', which is not loaded: its results are "
+                  "not computed (kb check says why)\n")
+        for d in kb.mechanics_problems(ex.mechanic):
+            if d.format() not in said:
+                said.add(d.format())
+                err.write(d.format() + "\n")
 
 
 # ---------------------------------------------------------------- kb test
@@ -169,13 +185,19 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
-        for d in broken:
-            out.write(d.format() + "\n")
-        for r in failed:
-            out.write(r.diagnostic().format() + "\n")
-        tail = f", {len(broken)} problem(s) in files that do not load" if broken else ""
-        out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}\n")
+        _say_results(results, failed, broken, out)
     return EXIT_ERRORS if failed or broken else EXIT_OK
+
+
+def _say_results(results: list[Any], failed: list[Any], broken: list[Any], out: TextIO) -> None:
+    """``kb test``'s text: the files that do not load, each example that did not pass (its located line, then, for a
+    failure, its inputs and its resolver's trace), and the count."""
+    for d in broken:
+        out.write(d.format() + "\n")
+    for r in failed:
+        out.writelines(line + "\n" for line in [r.diagnostic().format(), *(f"    {x}" for x in r.explanation())])
+    tail = f", {len(broken)} problem(s) in files that do not load" if broken else ""
+    out.write(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}\n")
 
 
 # ---------------------------------------------------------------- kb search
@@ -253,17 +275,21 @@ def _say_hits(result: "Result", out: TextIO) -> None:
 # ---------------------------------------------------------------- kb resolvers
 def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    names = [n for n in kb.registry.names() if not args.prefix or n.startswith(args.prefix)]
+    prefix = args.prefix or ""
+    broken = kb.mechanics_problems(prefix)  # what did not load is said, and fails the command
+    err.writelines(d.format() + "\n" for d in broken)
+    resolvers = [r for r in map(kb.registry.get, kb.registry.names()) if r is not None and r.name.startswith(prefix)]
     if args.json:
-        rows = [r.to_dict() for r in map(kb.registry.get, names) if r is not None]
-        json.dump(rows, out, ensure_ascii=False, indent=2)
+        json.dump([r.to_dict() for r in resolvers], out, ensure_ascii=False, indent=2)
         out.write("\n")
+    else:
+        for r in resolvers:
+            _resolver_text(r, args.labels, out)
+    if not broken:
         return EXIT_OK
-    for name in names:
-        r = kb.registry.get(name)
-        assert r is not None
-        _resolver_text(r, args.labels, out)
-    return EXIT_OK
+    err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
+              "missing from this list\n")
+    return EXIT_ERRORS
 
 
 def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:

@@ -81,6 +81,10 @@ CODES: dict[str, tuple[str, str]] = {
     "resolver-label": (WARNING, "resolver '{name}' has no label for {words}: give them in the mechanics module's "
                        "LABELS (word: (Spanish, English)) or the decorator's labels=; pages would show the bare words"),
     "resolver-prefix": (ERROR, "resolver '{name}' in {game}'s mechanics must be named '{game}.<name>'"),
+    "duplicate-resolver": (ERROR, "resolver '{name}' is already defined at line {first}; give each resolver its own "
+                           "name (this definition is ignored)"),
+    "resolver-signature": (ERROR, "resolver '{name}' (def {func}) cannot be used as declared: {problem}"),
+    "label-format": (ERROR, "{where} {problem}"),
     "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}{origin}"),
     "unknown-input": (ERROR, "resolver '{resolver}' takes no input '{name}'{hint}"),
     "missing-input": (ERROR, "resolver '{resolver}' needs input '{name}'"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import dataclasses
 import hashlib
@@ -21,11 +22,12 @@ from kb.core import cache
 from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
-from kb.mechanics import Registry, Resolver
+from kb.core.timelimit import SECONDS, TimeLimit, time_limit
+from kb.mechanics import BadResolver, Registry, Resolver, defined, describe, first_line, label_problems
 from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
-__all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
+__all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry", "raised_at"]
 
 COMMON = "common"
 """The shared namespace (``content/common/``) that holds cross-game concepts."""
@@ -183,7 +185,7 @@ def _no_exit() -> Iterator[None]:
         os._exit = posix._exit = saved
 
 
-def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
+def _load_mechanics(folder: Path, registry: Registry, seconds: float) -> list[Diagnostic]:
     path = folder / MECHANICS
     if not path.exists() and not path.is_symlink():
         return []
@@ -192,44 +194,105 @@ def _load_mechanics(folder: Path, registry: Registry) -> list[Diagnostic]:
     game = folder.name
     modname = "kb_game_" + game.replace("-", "_")
     try:
-        found = Registry.scan(_import(modname, path))
-    except (Exception, SystemExit) as exc:  # a broken (or exiting) game module is a located diagnostic
-        sys.modules.pop(modname, None)
-        return [_import_failure(exc, path)]
-    return _register(found, game, path, registry)
+        module = _import(modname, path, seconds)
+    except (Exception, SystemExit, TimeLimit) as exc:  # a broken (exiting, endless) game module is a located diagnostic
+        sys.modules.pop(modname, None)  # nothing of a half-imported module stays
+        return [_import_failure(exc, path, seconds)]
+    return _malformed_labels(module, path) + _register(module, game, path, registry)
 
 
-def _register(found: list[Resolver], game: str, path: Path, registry: Registry) -> list[Diagnostic]:
-    """Add the game's resolvers named ``<game>.…`` to ``registry``; the others and unlabelled words are problems."""
-    problems = [diag("resolver-prefix", Location(path), name=r.name, game=game)
-                for r in found if not r.name.startswith(game + ".")]
-    registry.add(r for r in found if r.name.startswith(game + "."))
-    return problems + [p for r in found if (p := _unlabelled(r, path)) is not None]
+def _register(module: Any, game: str, path: Path, registry: Registry) -> list[Diagnostic]:
+    """Add the game's resolvers to ``registry``, each once; one the engine cannot call, one named outside
+    ``<game>.``, a name given twice and unlabelled words are problems, located at the resolver's definition."""
+    shared = getattr(module, "LABELS", None)
+    problems: list[Diagnostic] = []
+    first: dict[str, int] = {}
+    for func in defined(module):
+        line = first_line(func)
+        try:
+            r = describe(func, shared)
+        except BadResolver as exc:
+            problems.append(diag("resolver-signature", Location(path, line), name=func.__kb_resolver__[0],  # type: ignore[attr-defined]
+                                 func=func.__name__, problem=exc.problem))
+            continue
+        if not r.name.startswith(game + "."):
+            problems.append(diag("resolver-prefix", Location(path, line), name=r.name, game=game))
+        elif r.name in first:
+            problems.append(diag("duplicate-resolver", Location(path, line), name=r.name, first=first[r.name]))
+        else:
+            first[r.name] = line
+            registry.add([r])
+            problems += [p for p in [_unlabelled(r, path)] if p is not None]
+    return problems
 
 
-def _import(modname: str, path: Path) -> Any:
-    """The game's mechanics module, imported from ``path`` under ``modname`` (it may not exit the process)."""
+def _malformed_labels(module: Any, path: Path) -> list[Diagnostic]:
+    """Each malformed entry of the module's ``LABELS`` (its resolvers are registered without it), at its line."""
+    if not hasattr(module, "LABELS"):
+        return []
+    found = label_problems(module.LABELS)
+    places = _label_places(path) if found else {}
+    return [diag("label-format", Location(path, *places.get(word, places.get(None, (1, 1)))),
+                 where="LABELS" if word is None else f"LABELS[{word!r}]", problem=problem) for word, problem in found]
+
+
+def _label_places(path: Path) -> dict[Any, tuple[int, int]]:
+    """Where the module assigns ``LABELS`` (key ``None``) and each of its literal keys: (line, column)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    places: dict[Any, tuple[int, int]] = {}
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
+        if not (isinstance(target, ast.Name) and target.id == "LABELS"):
+            continue
+        places[None] = (node.lineno, node.col_offset + 1)
+        value = getattr(node, "value", None)
+        for key in value.keys if isinstance(value, ast.Dict) else ():
+            if isinstance(key, ast.Constant):
+                places[key.value] = (key.lineno, key.col_offset + 1)
+    return places
+
+
+def _import(modname: str, path: Path, seconds: float) -> Any:
+    """The game's mechanics module, imported from ``path`` under ``modname`` within ``seconds`` (it may not exit the
+    process, nor loop for ever)."""
     spec = importlib.util.spec_from_file_location(modname, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[modname] = module
-    with _no_exit():
+    with _no_exit(), time_limit(seconds):
         spec.loader.exec_module(module)
     return module
 
 
-def _import_failure(exc: BaseException, path: Path) -> Diagnostic:
-    """``mechanics-import`` at the module's line that raised (or exited)."""
+def _import_failure(exc: BaseException, path: Path, seconds: float) -> Diagnostic:
+    """``mechanics-import`` at the module's line that raised (exited, or was running when its time ran out)."""
     here = os.path.abspath(path)
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == here]
-    line = frames[-1].lineno if frames and frames[-1].lineno else getattr(exc, "lineno", 1) or 1
+    if isinstance(exc, SyntaxError) and os.path.abspath(exc.filename or "") == here:  # Python's own line and column
+        return diag("mechanics-import", Location(path, exc.lineno or 1, exc.offset or 1),
+                    reason=f"{type(exc).__name__}: {exc.msg}")
+    return diag("mechanics-import", Location(path, raised_at(exc, here) or getattr(exc, "lineno", 1) or 1),
+                reason=_why(exc, seconds))
+
+
+def raised_at(exc: BaseException, path: str) -> int | None:
+    """The line of the file at ``path`` (absolute) that raised ``exc``: its innermost frame in that file, if any."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == path]
+    return frames[-1].lineno if frames else None
+
+
+def _why(exc: BaseException, seconds: float) -> str:
+    """Why a mechanics module did not load, in words."""
     if isinstance(exc, _Exit):
-        reason = f"{exc}: the module exits"
-    elif isinstance(exc, SystemExit):
-        reason = f"SystemExit({exc.code!r}): the module exits"
-    else:
-        reason = f"{type(exc).__name__}: {exc}"
-    return diag("mechanics-import", Location(path, line), reason=reason)
+        return f"{exc}: the module exits"
+    if isinstance(exc, TimeLimit):
+        return (f"the module did not finish loading within {seconds:g} s, the time a mechanics module may take "
+                "(it was stopped at this line: an endless loop?)")
+    if isinstance(exc, SystemExit):
+        return f"SystemExit({exc.code!r}): the module exits"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
@@ -238,18 +301,18 @@ def _unlabelled(r: Resolver, path: Path) -> Diagnostic | None:
     missing = [f"{word} ({lang})" for word in r.vocabulary() for lang in LANGS if not (r.label(word, lang) or "").strip()]
     if not missing:
         return None
-    line = getattr(getattr(r.func, "__code__", None), "co_firstlineno", 1)
-    return diag("resolver-label", Location(path, line), name=r.name, words=", ".join(missing))
+    return diag("resolver-label", Location(path, first_line(r.func)), name=r.name, words=", ".join(missing))
 
 
 def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
               cache_base: str | os.PathLike[str] | None = None, before: Loaded | None = None,
-              key: cache.KeyFn | None = None) -> Loaded:
+              key: cache.KeyFn | None = None, seconds: float = SECONDS) -> Loaded:
     """Load every game, entry and game mechanics module below ``root``, collecting every problem.
 
     Parsed files are reused from the cache (:mod:`kb.cache`, under ``cache_base`` when given, signed with ``key``) when they have
     not changed, or from ``before`` (an earlier load of the same folder in this process: its records in memory,
     the cache's file not read). Paths are absolute (diagnostics print them relative to the working directory).
+    Each game's mechanics module must finish loading within ``seconds`` (the worked examples' limit).
     """
     root = Path(os.path.abspath(root))
     out = Loaded(root=root, limits=limits)
@@ -260,7 +323,7 @@ def load_tree(root: Path, limits: Limits = LIMITS, use_cache: bool = True,
     if len(files) > limits.max_files:
         out.diagnostics.append(diag("too-many-entries", Location(root), limit=limits.max_files))
         return out
-    _load_games(root, files, limits, out)
+    _load_games(root, files, limits, out, seconds)
     cache_path = cache.cache_dir(root, "parse", cache_base) / _parse_cache_name(limits)
     previous = _previous(cache_path, use_cache, before, out, key)
     current = out.records = _load_entries(root, files, previous, limits, out)
@@ -280,7 +343,7 @@ def _previous(cache_path: Path, use_cache: bool, before: Loaded | None, out: Loa
     return previous if isinstance(previous, dict) else {}
 
 
-def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded) -> None:
+def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded, seconds: float) -> None:
     """Each game folder's ``game.yaml`` and mechanics module into ``out`` (and the module's digest)."""
     namespaces = sorted({p.relative_to(root).parts[0] for p in files if len(p.relative_to(root).parts) > 1})
     for ns in namespaces:
@@ -290,7 +353,7 @@ def _load_games(root: Path, files: list[Path], limits: Limits, out: Loaded) -> N
         out.diagnostics += found
         if game is not None:
             out.games[ns] = game
-        out.diagnostics += _load_mechanics(root / ns, out.registry)
+        out.diagnostics += _load_mechanics(root / ns, out.registry, seconds)
     for ns in namespaces:
         if (root / ns / MECHANICS).is_file():
             out.digests[f"{ns}/{MECHANICS}"] = file_digest(root / ns / MECHANICS)

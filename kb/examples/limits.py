@@ -2,20 +2,17 @@
 
 ``kb check`` reports an example whose inputs pass a limit (``limit-exceeded``, at the value), and the
 runner refuses to run it; every run has a time limit (``example-timeout``), so no example can hang
-a check, a test run or a build. The dice limits live with the dice (:mod:`kb.mechanics.dice`).
+a check, a test run or a build (the timer, :mod:`kb.core.timelimit`, also bounds a game's mechanics
+import). The dice limits live with the dice (:mod:`kb.mechanics.dice`).
 """
 
 from __future__ import annotations
 
-import signal
-import sys
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from kb.core.model import DataPath
+from kb.core.timelimit import SECONDS, TimeLimit, time_limit
 
 __all__ = ["ExampleLimits", "EXAMPLE_LIMITS", "TimeLimit", "time_limit", "over_limits"]
 
@@ -30,8 +27,8 @@ class ExampleLimits:
     """Largest absolute value of any number in ``given``."""
     max_text: int = 1_000
     """Longest text in ``given``, in characters."""
-    seconds: float = 5.0
-    """Time one example may run (``example-timeout``)."""
+    seconds: float = SECONDS
+    """Time one example may run (``example-timeout``); a game's mechanics module may take as long to import."""
 
 
 EXAMPLE_LIMITS = ExampleLimits()
@@ -71,45 +68,3 @@ def _scalar_over(given: Any, limits: ExampleLimits) -> str | None:
 def _short(number: float) -> str:
     text = str(number) if not isinstance(number, int) or number.bit_length() < 64 else f"of {number.bit_length()} bits"
     return text[:30]
-
-
-class TimeLimit(BaseException):
-    """Raised inside a resolver that ran past its time limit (not an ``Exception``: ``except Exception`` in a
-    resolver cannot swallow it)."""
-
-
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`TimeLimit` in the running code after ``seconds``.
-
-    In the main thread a real-time timer (``SIGALRM``) interrupts any Python code; elsewhere a trace
-    function checks the clock. Neither can stop a single long call into C (one huge power, say).
-    """
-    if seconds <= 0:
-        yield
-        return
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        def alarm(_signum: int, _frame: Any) -> None:
-            raise TimeLimit()
-
-        previous = signal.signal(signal.SIGALRM, alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        return
-    deadline = time.monotonic() + seconds
-
-    def trace(frame: Any, event: str, arg: Any) -> Any:
-        if time.monotonic() > deadline:
-            raise TimeLimit()
-        return trace
-
-    old = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        yield
-    finally:
-        sys.settrace(old)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -10,6 +12,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from jsonschema import Draft202012Validator
 
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
+from kb.core.loader import raised_at
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
 from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, key_sources
 from kb.mechanics.dice import distribution, parse
@@ -36,7 +39,8 @@ class ExampleResult:
     """(output, expected, actual) for each difference."""
     error: str | None = None
     """A code, always: the rule error's code when the resolver refused (``too-far``), else what went wrong —
-    ``unknown-resolver``, ``limit-exceeded``, ``invalid-probability``, ``timeout``, ``resolver-raised`` (an
+    ``unknown-resolver``, ``limit-exceeded``, ``invalid-probability``, ``invalid-example`` (inputs the resolver
+    cannot be called with), ``timeout``, ``resolver-raised`` (an
     exception or exit, named in :attr:`details`), ``bad-outcome`` (not made with ``outcome()``)."""
     details: tuple[str, ...] = field(default_factory=tuple)
     """Human-readable lines explaining a failure."""
@@ -61,9 +65,18 @@ class ExampleResult:
         """The failure as a located diagnostic."""
         if self.error == "timeout":
             return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{self.seconds or 0:g}")
-        code = "example-error" if self.status == "error" else "example-failed"
+        code = "example-error" if self.status == "error" and self.error != "invalid-example" else "example-failed"
         said = self.details[0] if self.error in _SAID_IN_DETAILS and self.details else self.error
         return diag(code, self.example.location, id=self.example.id, error=said, details="; ".join(self.details))
+
+    def explanation(self) -> list[str]:
+        """A failed example's inputs and the trace of what its resolver did (English), as ``kb test`` prints them under
+        its line: ``given: a = 1, b = 2``, then each step, numbered; nothing for an example that passed or did not run."""
+        if self.status != "failed":
+            return []
+        given = ", ".join(f"{k} = {v!r}" for k, v in self.example.given.items()) or "nothing"
+        steps = self.outcome.trace if self.outcome else ()
+        return [f"given: {given}"] + (["trace:"] if steps else []) + [f"  {i}. {s.text.en}" for i, s in enumerate(steps, 1)]
 
     def __repr__(self) -> str:
         return f"ExampleResult({self.entry.id}#{self.example.id}, {self.status})"
@@ -290,7 +303,7 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
     kwargs = dict(ex.given)
     if res.wants_context:
         kwargs["context"] = Context(entry.data, lookup)
-    result = _unrunnable(entry, ex) or _run(entry, ex, res, kwargs, seconds)
+    result = _unrunnable(entry, ex) or _uncallable(entry, ex, res) or _run(entry, ex, res, kwargs, seconds)
     if isinstance(result, ExampleResult):
         return result
     problem = _not_an_outcome(result)
@@ -299,13 +312,27 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
                              details=(f"bad outcome: {problem}",
                                       f"the resolver returned {problem}, not an outcome made with outcome()"))
     details, mismatches = _compare(ex, result)
-    if result.chance is not None:  # runs the resolver again for every total: within the same limits
-        try:
-            details += _timed(seconds, check_chance, res, kwargs, result)
-        except (Exception, SystemExit, TimeLimit) as exc:
-            return _crashed(entry, ex, exc, seconds)
+    details[:0] = _undeclared(result, res.outputs)
+    odds = _odds(entry, ex, res, kwargs, result, seconds) if result.chance is not None else []
+    if isinstance(odds, ExampleResult):
+        return odds
+    details += odds
     status = "failed" if details else "passed"
     return ExampleResult(entry, ex, status, result, tuple(mismatches), details=tuple(details))
+
+
+def _odds(entry: Entry, ex: Example, res: Resolver, kwargs: Mapping[str, Any], result: Outcome,
+          seconds: float) -> list[str] | ExampleResult:
+    """The problems of the outcome's stated chance (:func:`check_chance`, which runs the resolver again for every
+    total, within the same limits), or the error when one of those runs raised, exited or ran out of time: the
+    example's own run succeeded, so its outcome is kept and the total named."""
+    try:
+        problems: list[str] = _timed(seconds, check_chance, res, kwargs, result)
+        return problems
+    except _OddsCrash as crash:
+        return replace(_crashed(entry, ex, crash.exc, seconds, res, crash.when), outcome=result)
+    except (Exception, SystemExit, TimeLimit) as exc:
+        return replace(_crashed(entry, ex, exc, seconds, res), outcome=result)
 
 
 def _timed(seconds: float, func: Callable[..., Any], *args: Any) -> Any:
@@ -324,7 +351,7 @@ def _run(entry: Entry, ex: Example, res: Resolver, kwargs: dict[str, Any], secon
         return ExampleResult(entry, ex, "failed" if said else "passed", error=err.code, message=err.step,
                              kind=err.kind, details=said)
     except (Exception, SystemExit, TimeLimit) as exc:  # a resolver bug (or an exit): reported, never a crash of the run
-        return _crashed(entry, ex, exc, seconds)
+        return _crashed(entry, ex, exc, seconds, res)
 
 
 def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
@@ -340,13 +367,41 @@ def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
     return None
 
 
-def _crashed(entry: Entry, ex: Example, exc: BaseException, seconds: float) -> ExampleResult:
-    """A resolver that ran out of time, raised or exited."""
+def _uncallable(entry: Entry, ex: Example, res: Resolver) -> ExampleResult | None:
+    """The error of an example whose inputs the resolver cannot be called with (a misspelt ``given``, an input it does
+    not take, a required one missing): the example's own problem, as ``kb check`` says it, not the call's TypeError."""
+    said = [f"{where(('given', name))}: resolver '{res.name}' takes no input '{name}'{hint(name, res.inputs)}"
+            for name in ex.given if name not in res.inputs]
+    said += [f"resolver '{res.name}' needs input '{name}'" for name in sorted(res.required - set(ex.given))]
+    if not said:
+        return None
+    return ExampleResult(entry, ex, "error", error="invalid-example", details=(*said, "kb check locates the example's problems"))
+
+
+def _crashed(entry: Entry, ex: Example, exc: BaseException, seconds: float, res: Resolver, when: str = "") -> ExampleResult:
+    """A resolver that ran out of time, raised or exited (``when``: the odds' run it did it in, worded)."""
     if isinstance(exc, TimeLimit):
         return ExampleResult(entry, ex, "error", error="timeout", seconds=seconds,
                              details=(f"ran longer than {seconds:g} s, the limit per worked example",))
     what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else f"SystemExit({exc.code!r})"
-    return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what,))
+    source = getattr(getattr(res.func, "__code__", None), "co_filename", None)
+    line = raised_at(exc, os.path.abspath(source)) if source else None
+    at = f", at {format_path(Path(source))}:{line}" if source and line else ""
+    return ExampleResult(entry, ex, "error", error="resolver-raised", details=(what + at + when,))
+
+
+class _OddsCrash(Exception):
+    """The resolver raised (or exited) on one of the totals the odds are checked over: ``exc``, and ``when`` it did."""
+
+    def __init__(self, exc: BaseException, when: str) -> None:
+        super().__init__(when)
+        self.exc, self.when = exc, when
+
+
+def _undeclared(result: Outcome, outputs: Mapping[str, str]) -> list[str]:
+    """Each value the outcome holds that its resolver does not declare among its ``outputs`` (a misspelt name)."""
+    return [f"the resolver returned '{name}', which it does not declare (declared: {', '.join(outputs) or 'none'})"
+            for name in result.values if name not in outputs]
 
 
 def _compare(ex: Example, result: Outcome) -> tuple[list[str], list[tuple[str, Any, Any]]]:
@@ -432,6 +487,8 @@ def _hits(res: Resolver, kwargs: Mapping[str, Any], ch: Any, ways: Mapping[int, 
         except RuleError as err:
             refused.get(err.kind, []).append(total)
             continue
+        except (Exception, SystemExit) as exc:  # not the example's own inputs: said so
+            raise _OddsCrash(exc, f", when the odds were checked with {ch.roll} = {total} ({ch.dice})") from exc
         hits += n * (values.get(ch.output) == ch.when)
     return hits, refused
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import string
+import sys
 import types
 import typing
 from dataclasses import dataclass, field
@@ -35,6 +36,11 @@ __all__ = [
     "Context",
     "Resolver",
     "Registry",
+    "BadResolver",
+    "defined",
+    "describe",
+    "first_line",
+    "label_problems",
     "resolver",
     "outcome",
     "between",
@@ -398,6 +404,9 @@ def resolver(name: str, *, outputs: Mapping[str, str], labels: Labels | None = N
 
     def mark(func: Callable[..., Outcome]) -> Callable[..., Outcome]:
         func.__kb_resolver__ = (name, dict(outputs), dict(labels or {}), dict(ranges or {}))  # type: ignore[attr-defined]
+        module = sys.modules.get(getattr(func, "__module__", ""))
+        if module is not None:  # kept even when a later def takes its name: a name given twice is then reported
+            vars(module).setdefault(_DEFINED, []).append(func)
         return func
 
     return mark
@@ -513,9 +522,95 @@ def _container_schema(hint: Any, origin: Any, args: tuple[Any, ...]) -> dict[str
     raise TypeError(f"unsupported parameter type {hint!r}")
 
 
-def _describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Resolver:
+_DEFINED = "__kb_resolvers__"
+"""The module attribute where :func:`resolver` lists the functions it marks, in the order they are defined."""
+
+
+class BadResolver(KbError, TypeError):
+    """A resolver the engine cannot call or check as declared (``*args``, a parameter without a type hint or of a type
+    it cannot check, a range that names no input, a malformed label): ``func`` and what is wrong, ``problem``."""
+
+    def __init__(self, func: Callable[..., Any], problem: str) -> None:
+        super().__init__(f"resolver '{func.__kb_resolver__[0]}' (def {func.__name__}): {problem}")  # type: ignore[attr-defined]
+        self.func = func
+        self.problem = problem
+
+
+def first_line(func: Callable[..., Any]) -> int:
+    """The line a function's definition starts at (its first decorator's), 1 when it has none."""
+    return int(getattr(getattr(func, "__code__", None), "co_firstlineno", 1))
+
+
+def defined(module: types.ModuleType) -> list[Callable[..., Outcome]]:
+    """Every resolver defined in ``module`` (not those it merely imports), in the order of their definitions: those
+    :func:`resolver` listed as it marked them (a function defined twice under one name is there twice) and those
+    bound in the module."""
+    found = [*vars(module).get(_DEFINED, ()), *(obj for obj in vars(module).values() if callable(obj)
+                                                and hasattr(obj, "__kb_resolver__"))]
+    own = {id(f): f for f in found if getattr(f, "__module__", None) == module.__name__}
+    return sorted(own.values(), key=first_line)
+
+
+def label_problems(labels: Any) -> list[tuple[Any, str]]:
+    """What is malformed in a mapping of labels (a module's ``LABELS``, a decorator's ``labels=``): (the key, or
+    ``None`` for the whole mapping; what is wrong). A label is a pair of texts, (Spanish, English)."""
+    if not isinstance(labels, Mapping):
+        return [(None, f"is a {type(labels).__name__}, not a mapping of word: (Spanish, English)")]
+    out: list[tuple[Any, str]] = []
+    for word, pair in labels.items():
+        if not isinstance(word, str):
+            out.append((word, "is not a word (a text)"))
+        elif not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(t, str) for t in pair)):
+            out.append((word, f"is {pair!r}, not a pair of texts (Spanish, English)"))
+    return out
+
+
+def _parameter_problem(pname: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> str | None:
+    """Why the engine cannot call or check a resolver's parameter (``None`` when it can)."""
+    star = _STARS.get(param.kind)
+    if star:
+        return f"it takes {star}{pname}; a resolver takes named parameters only, each with a type hint"
+    if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+        return f"its parameter '{pname}' is positional-only (before /); the engine passes every input by name"
+    if pname not in hints:
+        return f"its parameter '{pname}' has no type hint; write one (int, float, bool, str, a Literal, lists and mappings of them)"
+    try:
+        _json_schema(hints[pname])
+    except TypeError:
+        return (f"its parameter '{pname}' has the type {_hint_name(hints[pname])}, which the engine cannot check; use int, "
+                "float, bool, str, a Literal, or lists and mappings of them")
+    return None
+
+
+_STARS: dict[Any, str] = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
+
+
+def _hint_name(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else repr(hint)
+
+
+def describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Resolver:
+    """The :class:`Resolver` a function marked by :func:`resolver` declares, with its module's shared labels;
+    :class:`BadResolver` when the engine cannot call or check it as declared."""
     name, outputs, own, ranges = func.__kb_resolver__  # type: ignore[attr-defined]
-    hints = typing.get_type_hints(func)
+    inputs, required, wants_context = _parameters(func)
+    for path, keywords in ranges.items():
+        top, *rest = _split(path)
+        if top not in inputs:
+            raise BadResolver(func, f"range '{path}' names no input")
+        try:
+            inputs[top] = _bound(inputs[top], rest, keywords, path)
+        except TypeError as exc:
+            raise BadResolver(func, str(exc)) from None
+    return Resolver(name, func, inputs, frozenset(required), outputs, wants_context, _labels(func, shared, own))
+
+
+def _parameters(func: Callable[..., Outcome]) -> tuple[dict[str, Any], set[str], bool]:
+    """A resolver's inputs (name -> JSON Schema), the required ones, and whether it takes ``context``."""
+    try:
+        hints = typing.get_type_hints(func)
+    except Exception as exc:  # a hint naming what does not exist
+        raise BadResolver(func, f"its type hints cannot be read: {type(exc).__name__}: {exc}") from None
     inputs: dict[str, Any] = {}
     required: set[str] = set()
     wants_context = False
@@ -523,16 +618,22 @@ def _describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Res
         if pname == "context":
             wants_context = True
             continue
-        inputs[pname] = _json_schema(hints.get(pname, Any))
+        problem = _parameter_problem(pname, param, hints)
+        if problem:
+            raise BadResolver(func, problem)
+        inputs[pname] = _json_schema(hints[pname])
         if param.default is inspect.Parameter.empty:
             required.add(pname)
-    for path, keywords in ranges.items():
-        top, *rest = _split(path)
-        if top not in inputs:
-            raise TypeError(f"resolver '{name}': range '{path}' names no input")
-        inputs[top] = _bound(inputs[top], rest, keywords, path)
-    labels = {k: Text(es, en) for k, (es, en) in {**(shared or {}), **own}.items()}
-    return Resolver(name, func, inputs, frozenset(required), outputs, wants_context, labels)
+    return inputs, required, wants_context
+
+
+def _labels(func: Callable[..., Outcome], shared: Any, own: Mapping[str, Any]) -> dict[str, Text]:
+    """The decorator's labels over the module's well-formed ``LABELS`` (a malformed one is its loader's to report)."""
+    for word, problem in label_problems(own):
+        raise BadResolver(func, f"labels= {'' if word is None else repr(word) + ' '}{problem}")
+    bad = {word for word, _ in label_problems(shared)}
+    usable = {k: v for k, v in shared.items() if k not in bad} if isinstance(shared, Mapping) else {}
+    return {k: Text(es, en) for k, (es, en) in {**usable, **own}.items()}
 
 
 class Registry:
@@ -543,10 +644,10 @@ class Registry:
 
     @staticmethod
     def scan(module: types.ModuleType) -> list[Resolver]:
-        """Every resolver defined in ``module`` (not those it merely imports)."""
+        """Every resolver defined in ``module`` (not those it merely imports; :func:`defined`), described
+        (:class:`BadResolver` for the first the engine cannot call)."""
         shared = getattr(module, "LABELS", None)
-        return [_describe(obj, shared) for obj in vars(module).values()
-                if callable(obj) and hasattr(obj, "__kb_resolver__") and getattr(obj, "__module__", None) == module.__name__]
+        return [describe(func, shared) for func in defined(module)]
 
     @classmethod
     def generic(cls) -> "Registry":

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from kb.core.model import Text
-from kb.mechanics import Context, Registry, Resolver
+from kb.mechanics import Context, Registry, Resolver, defined, describe
 from kb.mechanics.space import Space, call, space
 from kb.site.calc_words import Strings, Words, interned
 
@@ -44,7 +44,9 @@ def resolver(name: str, games: Path | None = None) -> Resolver | None:
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
         spec.loader.exec_module(module)
-    return next((r for r in Registry.scan(sys.modules[modname]) if r.name == name), None)
+    module = sys.modules[modname]  # only the named one is described: another the loader refused cannot stop it
+    func = next((f for f in defined(module) if f.__kb_resolver__[0] == name), None)  # type: ignore[attr-defined]
+    return describe(func, getattr(module, "LABELS", None)) if func is not None else None
 
 
 def extra(spec: Mapping[str, Any]) -> dict[str, Any]:
