@@ -280,9 +280,14 @@ def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
 def _range_words(keywords: Mapping[str, Any]) -> str:
     """A declared range or set of values in words: ``from 2 to 12``, ``one of 2d6, d20``."""
     from kb.examples.runner import describe_keys, describe_length, describe_range
-    from kb.mechanics import KEYS_FROM
+    from kb.mechanics import KEYS_FROM, ROLLED_ON, WINDOW
 
     words = [describe_range(keywords)] if "minimum" in keywords or "maximum" in keywords else []
+    if ROLLED_ON in keywords:
+        words.append(f"what the dice of '{keywords[ROLLED_ON]}' roll")
+    if WINDOW in keywords:
+        low, high = keywords[WINDOW]
+        words.append(f"a calculator offers {describe_range({'minimum': low, 'maximum': high})}")
     if "enum" in keywords:
         words.append("one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in keywords["enum"]))
     if "minItems" in keywords or "maxItems" in keywords:

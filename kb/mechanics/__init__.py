@@ -38,6 +38,10 @@ __all__ = [
     "resolver",
     "outcome",
     "between",
+    "window",
+    "rolled_on",
+    "WINDOW",
+    "ROLLED_ON",
     "allowed",
     "items",
     "keys_of",
@@ -316,6 +320,15 @@ class Resolver:
             words += [str(v) for v in _enums(schema)]
         return list(dict.fromkeys(words))
 
+    def bounded(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The inputs' JSON Schema for ``given``: each :func:`rolled_on` number bounded by what its dice roll (the
+        dice ``given`` names, else the input's default; left unbounded when they do not parse)."""
+        from kb.mechanics.dice import total_range
+
+        defaults = {k: p.default for k, p in inspect.signature(self.func).parameters.items()}
+        return {name: _rolled(schema, lambda dice: total_range(given.get(dice, defaults.get(dice))))
+                for name, schema in self.inputs.items()}
+
     @property
     def doc(self) -> str:
         """First paragraph of the docstring."""
@@ -343,6 +356,30 @@ def between(minimum: int | float, maximum: int | float, step: int | float | None
     if step is not None:
         found["multipleOf"] = step
     return found
+
+
+def window(minimum: int | float, maximum: int | float) -> dict[str, Any]:
+    """The values a calculator offers for a number (from ``minimum`` to ``maximum``) without limiting what an example
+    may give: for a generic input whose sensible values depend on the game (a target, a modifier, life), where
+    :func:`between` would refuse another game's numbers. A value outside it is accepted by ``kb check`` and held
+    fixed at the example's value in the calculator."""
+    if minimum > maximum:
+        raise ValueError(f"window({minimum}, {maximum}): the minimum is above the maximum")
+    return {WINDOW: [minimum, maximum]}
+
+
+WINDOW = "x-kb-window"
+"""The JSON Schema keyword (the engine's own: a validator ignores it) that :func:`window` adds to a number."""
+
+
+def rolled_on(dice_input: str) -> dict[str, Any]:
+    """A number that is a total of the dice expression the input ``dice_input`` gives (or its default): ``kb check``
+    refuses one those dice cannot roll (1d100: 1 to 100; 4d6: 4 to 24)."""
+    return {ROLLED_ON: dice_input}
+
+
+ROLLED_ON = "x-kb-rolled-on"
+"""The JSON Schema keyword (the engine's own) that :func:`rolled_on` adds to a number."""
 
 
 def items(minimum: int, maximum: int) -> dict[str, Any]:
@@ -457,7 +494,7 @@ def _split(path: str) -> list[str]:
     return parts
 
 
-_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM)
+_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, WINDOW, ROLLED_ON)
 
 _SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM}}
 """What bounds a list (:func:`items`) and a mapping (:func:`keys_of`) rather than a number."""
@@ -475,6 +512,19 @@ def _ranges_at(schema: Mapping[str, Any], path: str, found: dict[str, dict[str, 
             _ranges_at(schema[key], path + tail, found)
     for key, sub in (schema.get("properties") or {}).items():
         _ranges_at(sub, f"{path}.{key}", found)
+
+
+def _rolled(schema: Any, totals: Callable[[str], tuple[int, int] | None]) -> Any:
+    """``schema`` with each :data:`ROLLED_ON` keyword turned into the ``minimum`` and ``maximum`` of ``totals``."""
+    if isinstance(schema, list):
+        return [_rolled(s, totals) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    out = {k: _rolled(v, totals) for k, v in schema.items() if k != ROLLED_ON}
+    span = totals(schema[ROLLED_ON]) if ROLLED_ON in schema else None
+    if span is not None:
+        out.update(minimum=span[0], maximum=span[1])
+    return out
 
 
 def _enums(schema: Mapping[str, Any]) -> list[Any]:
