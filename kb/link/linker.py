@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Mapping
 from kb.core.cache import no_memo
 from kb.core.plain import Plain
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
+from kb.core.loader import COMMON
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
@@ -189,8 +190,9 @@ class _Linker:
                           and lk.source != lk.target}
         for e in self.entries.values():
             used.update(self.memo("used-terms", e, partial(_terms_in, index, e)))
+        broken = {i.split(".", 1)[0] for i in self.unloaded}  # games with a file that did not load: it may use them
         for tid, term in index.terms.items():
-            if tid not in used:
+            if tid not in used and not broken & {term.game, COMMON if broken else ""}:
                 self.problems.append(diag("unused-term", self.entries[tid].location, id=tid))
             if term.concept and term.concept in self.entries and self.entries[term.concept].kind == "concept":
                 self.graph.concepts.setdefault(term.concept, {}).setdefault(term.game, []).append(tid)
