@@ -281,6 +281,21 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/mechanics.py": "import math\n\nraise ValueError('oops')\n", "g/a.yaml": OK},
         ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: ValueError: oops"],
     ),
+    "link to a file that loads under another id": (  # audit-packs defect 20: not "did you mean" another entry
+        {"g/terms/range.yaml": entry(id="id: other.range"), "g/terms/cover.yaml": entry(id="id: g.Cover_Term"),
+         "g/terms/move.yaml": entry(id="id: g.move"),
+         "g/a.yaml": entry("text: {es: 'Ver {@rule g.range} y {@rule g.cover}', en: 'See {@rule g.range}'}\n",
+                           id="id: g.ok")},
+        ["content/g/a.yaml:6:17: error[link-to-misnamed]: link to 'g.range', an id no entry has: its file "
+         "content/g/terms/range.yaml declares id 'other.range'; fix the id there or link to it",
+         "content/g/a.yaml:6:35: error[link-to-misnamed]: link to 'g.cover', an id no entry has: its file "
+         "content/g/terms/cover.yaml declares id 'g.Cover_Term'; fix the id there or link to it",
+         "content/g/a.yaml:6:62: error[link-to-misnamed]: link to 'g.range', an id no entry has: its file "
+         "content/g/terms/range.yaml declares id 'other.range'; fix the id there or link to it",
+         "content/g/terms/cover.yaml:1:5: error[invalid-id]: 'id': 'g.Cover_Term' is not a valid id; use "
+         "'<game>.<slug>' with lowercase letters, digits and hyphens",
+         "content/g/terms/range.yaml:1:5: error[id-prefix]: id 'other.range' must start with 'g.', the name of its folder"],
+    ),
     "link into a file that does not parse": (
         {"g/t.yaml": "id: g.t\nkind: term\n  bad: [\n", "g/named.yaml": "id: g.other\nkind: [\n",
          "g/a.yaml": entry("text: {es: 'Ver {@term g.t} y {@rule g.other}', en: 'See {@term g.t} and {@rule g.other}'}\n",

@@ -66,6 +66,8 @@ CODES: dict[str, tuple[str, str]] = {
     "self-link": (WARNING, "'{field}' links to this entry itself"),
     "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
     "link-to-unloaded": (ERROR, "link to '{target}', whose file {path} does not load: fix the error reported there"),
+    "link-to-misnamed": (ERROR, "link to '{target}', an id no entry has: its file {path} declares id '{id}'; "
+                         "fix the id there or link to it"),
     "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to an entry of kind '{kind}'; write {{@{kind} {target}}}"),
     "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
     "duplicate-player-name": (WARNING, "{lang} players' name '{name}' is also given to '{first}' of this game; "

@@ -97,6 +97,7 @@ class _Linker:
         self.unloaded: dict[str, Path] = {}
         self._self_links: dict[str, set[str]] = {}
         self._by_ns: dict[str, list[str]] = {}
+        self._by_file: dict[str, Entry] = {}
 
     def _near(self, target: str) -> str:
         """"Did you mean" among the ids of the same namespace (all ids when it has none), cached."""
@@ -108,11 +109,26 @@ class _Linker:
             self._hints[target] = hint(target, pool)
         return self._hints[target]
 
+    def _file_of(self, target: str) -> Entry | None:
+        """The entry of the file ``<game>/.../<slug>.yaml`` that a missing ``<game>.<slug>`` names, when that file
+        loaded under another id (a wrong prefix, a typo): the link names it instead of suggesting another entry."""
+        if not self._by_file:
+            games = {e.game for e in self.entries.values()} | {i.split(".", 1)[0] for i in self.entries}
+            for e in self.entries.values():
+                for ns in games.intersection(e.path.parent.parts):
+                    self._by_file.setdefault(f"{ns}.{e.path.stem}", e)
+        return self._by_file.get(target)
+
     def resolve(self, entry: Entry, type_: str, target: str, fld: str, loc: Location,
                 anchor: str | None = None, display: str | None = None, expect_kind: str | None = None) -> None:
         found = self.entries.get(target)
         if found is None and target in self.unloaded:
             self.problems.append(diag("link-to-unloaded", loc, target=target, path=format_path(self.unloaded[target])))
+            return
+        misnamed = self._file_of(target) if found is None else None
+        if misnamed is not None:
+            self.problems.append(diag("link-to-misnamed", loc, target=target, path=format_path(misnamed.path),
+                                      id=misnamed.id))
             return
         if found is None:
             self.problems.append(diag("unresolved-link", loc, target=target, hint=self._near(target)))
