@@ -37,6 +37,18 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/a.yaml": "id: g.a\n\tkind: rule\n"},
         ["content/g/a.yaml:2:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
     ),
+    "tab before a nested key": (  # audit-packs defect 18: tab-indent wherever the tab sits, not PyYAML's words
+        {"g/a.yaml": entry("term:\n  forms:\n\t  en: [range, ranges]\n")},
+        ["content/g/a.yaml:8:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
+    "tab after spaces": (
+        {"g/a.yaml": entry("term:\n  forms:\n  \ten: [wound]\n")},
+        ["content/g/a.yaml:8:3: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
+    "tab before a list item": (
+        {"g/a.yaml": entry("see_also:\n\t- g.b\n")},
+        ["content/g/a.yaml:7:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
     "duplicate key": (
         {"g/a.yaml": entry("title: {es: Otra, en: Other}\n")},
         ["content/g/a.yaml:6:1: error[duplicate-key]: duplicate key 'title' (first at line 4)"],
