@@ -62,7 +62,7 @@ CODES: dict[str, tuple[str, str]] = {
     # links and glossary
     "malformed-link": (ERROR, "malformed link '{text}'; write {{@kind id}} or {{@kind id|shown text}}"),
     "unknown-link-type": (ERROR, "unknown link type '@{type}'; valid: {valid}{hint}"),
-    "template-text": (WARNING, "'{field}' is still kb new's placeholder text: write the entry's own words"),
+    "template-text": (WARNING, "'{field}' is still the placeholder text kb new or kb init wrote: write your own words"),
     "self-link": (WARNING, "'{field}' links to this entry itself"),
     "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
     "link-to-unloaded": (ERROR, "link to '{target}', whose file {path} does not load: fix the error reported there"),
