@@ -55,7 +55,8 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     ),
     "duplicate id across files": (
         {"g/a.yaml": OK, "g/b.yaml": OK},
-        ["content/g/b.yaml:1:5: error[duplicate-id]: duplicate id 'g.ok', other instance in content/g/a.yaml:1"],
+        ["content/g/b.yaml:1:5: error[duplicate-id]: duplicate id 'g.ok', other instance in content/g/a.yaml:1: that "
+         "one, the first by path, is the entry kb show and the site use; this file is left out"],
     ),
     "two ids, one page": (  # g.index gets index-entry.html (the game page is index.html): g.index-entry's page
         {"g/a.yaml": entry(id="id: g.index"), "g/b.yaml": entry(id="id: g.index-entry")},

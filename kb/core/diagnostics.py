@@ -48,7 +48,8 @@ CODES: dict[str, tuple[str, str]] = {
     "schema": (ERROR, "{where}: {problem}"),
     "unknown-kind": (ERROR, "unknown kind '{kind}'; valid kinds: {valid}{hint}"),
     # entries and games
-    "duplicate-id": (ERROR, "duplicate id '{id}', other instance in {other}"),
+    "duplicate-id": (ERROR, "duplicate id '{id}', other instance in {other}: that one, the first by path, is the "
+                     "entry kb show and the site use; this file is left out"),
     "page-collision": (ERROR, "id '{id}' would write the page '{page}' that '{other_id}' writes too ({other}); rename one"),
     "id-prefix": (ERROR, "id '{id}' must start with '{game}.', the name of its folder"),
     "game-mismatch": (ERROR, "game '{game}' does not match the folder '{folder}'"),
