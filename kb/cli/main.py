@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
+from kb.core.diagnostics import format_path, hint
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
-from kb.core.diagnostics import hint
 from kb.core.model import GAME_KINDS, KINDS, LANGS
 
 if TYPE_CHECKING:
@@ -113,7 +113,9 @@ def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:
         if not _within(entry.path, scope):
             continue
         shown = "; ".join(f"{other} (shares {', '.join(common)})" for other, common in s.candidates)
-        out.write(f"{entry.path}: note[see-also]: {s.entry} has no see_also; consider {shown}\n")
+        loc = entry.location
+        out.write(f"{format_path(loc.path)}:{loc.line}:{loc.column}: note[see-also]: {s.entry} has no see_also; "
+                  f"consider {shown}\n")
 
 
 def _within(path: Path, scope: Path) -> bool:
