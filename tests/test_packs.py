@@ -60,6 +60,13 @@ def _own_summary(pack: Path) -> None:
     game.write_text(text, encoding="utf-8")
 
 
+def test_the_sample_shows_its_players_by_name(pack: Path) -> None:
+    """kb init's game.yaml names the ids its examples use: the trace reads «Bea y Ana», not the raw ids (audit-packs 21)."""
+    for lang, order in (("es", "Orden: Bea y Ana."), ("en", "Order: Bea and Ana.")):
+        code, out, err = kb("show", "skirmish.initiative-roll", "--lang", lang)
+        assert code == 0 and order in out, out + err
+
+
 def test_init_never_writes_over_a_folder_in_use(tmp_path: Path) -> None:
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
