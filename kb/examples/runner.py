@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
 from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, key_sources
-from kb.mechanics.dice import distribution, parse
+from kb.mechanics.dice import bounded_inputs, distribution, parse
 from kb.core.model import Entry, Example
 from kb.core.schema import found, where
 
@@ -141,7 +141,7 @@ def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic
     """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing."""
     base = ("examples", ex.index)
     out: list[Diagnostic] = []
-    schemas = res.bounded(ex.given)
+    schemas = bounded_inputs(res, ex.given)
     for name in ex.given:
         if name not in res.inputs:
             out.append(diag("unknown-input", entry.marks.at(base + ("given", name), key=True), resolver=res.name,

@@ -320,15 +320,6 @@ class Resolver:
             words += [str(v) for v in _enums(schema)]
         return list(dict.fromkeys(words))
 
-    def bounded(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The inputs' JSON Schema for ``given``: each :func:`rolled_on` number bounded by what its dice roll (the
-        dice ``given`` names, else the input's default; left unbounded when they do not parse)."""
-        from kb.mechanics.dice import total_range
-
-        defaults = {k: p.default for k, p in inspect.signature(self.func).parameters.items()}
-        return {name: _rolled(schema, lambda dice: total_range(given.get(dice, defaults.get(dice))))
-                for name, schema in self.inputs.items()}
-
     @property
     def doc(self) -> str:
         """First paragraph of the docstring."""
@@ -374,7 +365,7 @@ WINDOW = "x-kb-window"
 
 def rolled_on(dice_input: str) -> dict[str, Any]:
     """A number that is a total of the dice expression the input ``dice_input`` gives (or its default): ``kb check``
-    refuses one those dice cannot roll (1d100: 1 to 100; 4d6: 4 to 24)."""
+    refuses one those dice cannot roll (1d100: 1 to 100; 4d6: 4 to 24; :func:`kb.mechanics.dice.bounded_inputs`)."""
     return {ROLLED_ON: dice_input}
 
 
@@ -512,19 +503,6 @@ def _ranges_at(schema: Mapping[str, Any], path: str, found: dict[str, dict[str, 
             _ranges_at(schema[key], path + tail, found)
     for key, sub in (schema.get("properties") or {}).items():
         _ranges_at(sub, f"{path}.{key}", found)
-
-
-def _rolled(schema: Any, totals: Callable[[str], tuple[int, int] | None]) -> Any:
-    """``schema`` with each :data:`ROLLED_ON` keyword turned into the ``minimum`` and ``maximum`` of ``totals``."""
-    if isinstance(schema, list):
-        return [_rolled(s, totals) for s in schema]
-    if not isinstance(schema, Mapping):
-        return schema
-    out = {k: _rolled(v, totals) for k, v in schema.items() if k != ROLLED_ON}
-    span = totals(schema[ROLLED_ON]) if ROLLED_ON in schema else None
-    if span is not None:
-        out.update(minimum=span[0], maximum=span[1])
-    return out
 
 
 def _enums(schema: Mapping[str, Any]) -> list[Any]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any, Callable, Mapping
 
-from kb.mechanics import RuleError, Outcome, Trace, Chance, outcome, resolver, window
+from kb.mechanics import ROLLED_ON, Resolver, RuleError, Outcome, Trace, Chance, outcome, resolver, window
 
-__all__ = ["Dice", "parse", "total_range", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
+__all__ = ["Dice", "parse", "total_range", "bounded_inputs", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
 
 MAX_DICE = 20
 """Most dice in one expression (``20d6``)."""
@@ -86,6 +88,27 @@ def total_range(expr: object) -> tuple[int, int] | None:
     except RuleError:
         return None
     return None if d is None else (d.low, d.high)
+
+
+def bounded_inputs(res: Resolver, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs' JSON Schema of ``res`` for ``given``: each :func:`~kb.mechanics.rolled_on` number bounded by what
+    its dice roll (the dice ``given`` names, else the input's default; left unbounded when they do not parse)."""
+    defaults = {k: p.default for k, p in inspect.signature(res.func).parameters.items()}
+    return {name: _rolled(schema, lambda dice: total_range(given.get(dice, defaults.get(dice))))
+            for name, schema in res.inputs.items()}
+
+
+def _rolled(schema: Any, totals: Callable[[str], tuple[int, int] | None]) -> Any:
+    """``schema`` with each :data:`ROLLED_ON` keyword turned into the ``minimum`` and ``maximum`` of ``totals``."""
+    if isinstance(schema, list):
+        return [_rolled(s, totals) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    out = {k: _rolled(v, totals) for k, v in schema.items() if k != ROLLED_ON}
+    span = totals(schema[ROLLED_ON]) if ROLLED_ON in schema else None
+    if span is not None:
+        out.update(minimum=span[0], maximum=span[1])
+    return out
 
 
 def _well_formed(m: re.Match[str] | None) -> bool:
