@@ -173,6 +173,26 @@ def test_warnings_for_missing_english_and_unused_terms(tree) -> None:
     ]
 
 
+def test_no_unused_term_while_a_file_of_its_game_does_not_load(tree) -> None:
+    """The file that did not load may use the term: only its own error is reported (audit-packs defect 19)."""
+    lonely = """\
+        id: g.lonely
+        kind: term
+        game: g
+        title: {es: Solitario, en: Loner}
+        source: {doc: seed.txt, section: s}
+        term:
+          forms: {es: [solitario], en: [loner]}
+        """
+    tree({"g/terms/lonely.yaml": lonely, "g/rules/broken.yaml": "id: g.broken\ntext: {es: \"solitario\"\n",
+          "h/terms/alone.yaml": lonely.replace("g.lonely", "h.alone").replace("game: g", "game: h")}, games=("g", "h"))
+    _, out, _ = cli("check")
+    assert out.splitlines() == [
+        "content/g/rules/broken.yaml:3:1: error[yaml-syntax]: invalid YAML: while parsing a flow mapping did not find "
+        "expected ',' or '}'",
+        "content/h/terms/alone.yaml:1:1: warning[unused-term]: term 'h.alone' is used by no other entry"]  # h loads
+
+
 def test_a_resolver_that_raises_is_an_example_error(tree) -> None:
     mechanics = "from kb.mechanics import resolver\n\n\n@resolver('g.div', outputs={'x': 'x'})\ndef div(a: int):\n    return 1 // a\n"
     broken = SAMPLE["g/rules/shoot.yaml"].replace("mechanic: check.roll-under", "mechanic: g.div").replace(

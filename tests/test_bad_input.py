@@ -40,13 +40,26 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         {"g/a.yaml": "id: g.a\n\tkind: rule\n"},
         ["content/g/a.yaml:2:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
     ),
+    "tab before a nested key": (  # audit-packs defect 18: tab-indent wherever the tab sits, not PyYAML's words
+        {"g/a.yaml": entry("term:\n  forms:\n\t  en: [range, ranges]\n")},
+        ["content/g/a.yaml:8:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
+    "tab after spaces": (
+        {"g/a.yaml": entry("term:\n  forms:\n  \ten: [wound]\n")},
+        ["content/g/a.yaml:8:3: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
+    "tab before a list item": (
+        {"g/a.yaml": entry("see_also:\n\t- g.b\n")},
+        ["content/g/a.yaml:7:1: error[tab-indent]: tab character in indentation; YAML indents with spaces only"],
+    ),
     "duplicate key": (
         {"g/a.yaml": entry("title: {es: Otra, en: Other}\n")},
         ["content/g/a.yaml:6:1: error[duplicate-key]: duplicate key 'title' (first at line 4)"],
     ),
     "duplicate id across files": (
         {"g/a.yaml": OK, "g/b.yaml": OK},
-        ["content/g/b.yaml:1:5: error[duplicate-id]: duplicate id 'g.ok', other instance in content/g/a.yaml:1"],
+        ["content/g/b.yaml:1:5: error[duplicate-id]: duplicate id 'g.ok', other instance in content/g/a.yaml:1: that "
+         "one, the first by path, is the entry kb show and the site use; this file is left out"],
     ),
     "two ids, one page": (  # g.index gets index-entry.html (the game page is index.html): g.index-entry's page
         {"g/a.yaml": entry(id="id: g.index"), "g/b.yaml": entry(id="id: g.index-entry")},
@@ -283,6 +296,21 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     "broken game mechanics": (
         {"g/mechanics.py": "import math\n\nraise ValueError('oops')\n", "g/a.yaml": OK},
         ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: ValueError: oops"],
+    ),
+    "link to a file that loads under another id": (  # audit-packs defect 20: not "did you mean" another entry
+        {"g/terms/range.yaml": entry(id="id: other.range"), "g/terms/cover.yaml": entry(id="id: g.Cover_Term"),
+         "g/terms/move.yaml": entry(id="id: g.move"),
+         "g/a.yaml": entry("text: {es: 'Ver {@rule g.range} y {@rule g.cover}', en: 'See {@rule g.range}'}\n",
+                           id="id: g.ok")},
+        ["content/g/a.yaml:6:17: error[link-to-misnamed]: link to 'g.range', an id no entry has: its file "
+         "content/g/terms/range.yaml declares id 'other.range'; fix the id there or link to it",
+         "content/g/a.yaml:6:35: error[link-to-misnamed]: link to 'g.cover', an id no entry has: its file "
+         "content/g/terms/cover.yaml declares id 'g.Cover_Term'; fix the id there or link to it",
+         "content/g/a.yaml:6:62: error[link-to-misnamed]: link to 'g.range', an id no entry has: its file "
+         "content/g/terms/range.yaml declares id 'other.range'; fix the id there or link to it",
+         "content/g/terms/cover.yaml:1:5: error[invalid-id]: 'id': 'g.Cover_Term' is not a valid id; use "
+         "'<game>.<slug>' with lowercase letters, digits and hyphens",
+         "content/g/terms/range.yaml:1:5: error[id-prefix]: id 'other.range' must start with 'g.', the name of its folder"],
     ),
     "link into a file that does not parse": (
         {"g/t.yaml": "id: g.t\nkind: term\n  bad: [\n", "g/named.yaml": "id: g.other\nkind: [\n",

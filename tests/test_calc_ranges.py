@@ -10,7 +10,7 @@ import types
 import pytest
 
 from conftest import cli
-from kb.mechanics import Registry, allowed, between, outcome, resolver, Trace
+from kb.mechanics import WINDOW, Registry, allowed, between, outcome, resolver, Trace
 
 BAD_RANGE = """\
 id: g.ok
@@ -88,12 +88,103 @@ def test_kb_check_refuses_an_example_outside_the_range_at_the_value(tree) -> Non
     code, out, err = cli("check", "--no-warnings")
     assert code == 1, out + err
     assert "Traceback" not in out + err
-    assert out.splitlines() == [
+    assert out.splitlines() == [  # the roll is bounded by the dice (2d6 by default); a modifier of 9 is taken
         "content/g/a.yaml:9:30: error[input-out-of-range]: 'given.roll' = 25 is outside what 'check.roll-over' takes: "
-        "from 1 to 20",
-        "content/g/a.yaml:9:53: error[input-out-of-range]: 'given.modifiers.cover' = 9 is outside what 'check.roll-over' "
-        "takes: from -6 to 6",
+        "from 2 to 12",
     ]
+
+
+OTHER_DICE = """\
+id: g.ok
+kind: rule
+game: g
+title: {es: Bien, en: Fine}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: morale
+    mechanic: check.roll-under
+    given: {target: 65, roll: 40, dice: 1d100}
+    expect: {success: true}
+  - id: four-dice
+    mechanic: dice.odds
+    given: {dice: 4d6, at_least: 22}
+    expect: {favourable: 15}
+  - id: big
+    mechanic: damage.apply
+    given: {life: 60, damage: 12}
+    expect: {life: 48}
+  - id: forest
+    mechanic: check.roll-over
+    given: {target: 7, modifiers: {forest: 7}}
+    expect: {target: 14}
+  - id: percent
+    mechanic: dice.initiative
+    given: {rolls: [{ana: 73, bea: 41}]}
+    expect: {order: [ana, bea]}
+"""
+
+
+def test_the_generic_resolvers_take_other_games_dice_and_sizes(tree) -> None:
+    """A target, a bound or a life outside the bundled games' numbers is taken: ``kb check`` agrees with ``kb test``
+    (audit-packs defect 10); a roll is bounded by the dice the example gives."""
+    tree({"g/a.yaml": OTHER_DICE})
+    code, out, err = cli("check", "--no-warnings")
+    assert code == 0, out + err
+    code, out, err = cli("test")
+    assert code == 0, out + err
+    tree({"g/a.yaml": OTHER_DICE.replace("roll: 40", "roll: 101")})
+    code, out, err = cli("check", "--no-warnings")
+    assert out.splitlines() == [
+        "content/g/a.yaml:9:31: error[input-out-of-range]: 'given.roll' = 101 is outside what 'check.roll-under' takes: "
+        "from 1 to 100"]
+
+
+def test_the_calculators_window_is_kept_apart_from_what_check_takes() -> None:
+    from kb.mechanics.space import space
+
+    res = Registry.generic().get("check.roll-under")
+    assert res is not None
+    sp = space(res, {"target": 12, "roll": 5})
+    target = next(f for f in sp.fields if f.name == "target")
+    assert target.values == tuple(range(22)) and target.bounds == {"minimum": 0, "maximum": 21}
+    sp = space(res, {"target": 65, "roll": 40, "dice": "1d100"})  # outside the window: held at the example's value
+    assert [f.kind for f in sp.fields if f.name in ("target", "roll")] == ["fixed", "fixed"]
+
+
+MANY_BAD = """\
+id: g.ok
+kind: rule
+game: g
+title: {es: Bien, en: Fine}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.order
+    given: {rolls: {ana: 50, bea: 73, cy: 99}}
+    expect: {n: 3}
+"""
+
+MANY_BAD_MECHANICS = """\
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.order", ranges={"rolls.*": between(1, 20)}, outputs={"n": "how many"})
+def order(rolls: dict[str, int]):
+    \"\"\"Count.\"\"\"
+    return outcome(Trace(), n=len(rolls))
+
+
+LABELS = {"rolls": ("tiradas", "rolls"), "n": ("n", "n")}
+"""
+
+
+def test_every_value_out_of_range_in_a_mapping_is_reported(tree) -> None:
+    tree({"g/a.yaml": MANY_BAD, "g/mechanics.py": MANY_BAD_MECHANICS})
+    code, out, err = cli("check", "--no-warnings")
+    assert code == 1, out + err
+    assert out.splitlines() == [
+        f"content/g/a.yaml:9:{col}: error[input-out-of-range]: 'given.rolls.{who}' = {n} is outside what 'g.order' takes: "
+        "from 1 to 20" for col, who, n in ((26, "ana", 50), (35, "bea", 73), (43, "cy", 99))]
 
 
 def test_a_value_inside_the_range_passes(tree) -> None:
@@ -122,7 +213,7 @@ def _unbounded(where: str, schema: dict) -> list[str]:
         return [w for b in schema["anyOf"] for w in _unbounded(where, b)]
     kind = schema.get("type")
     if kind in ("integer", "number"):
-        return [] if "minimum" in schema and "maximum" in schema else [where]
+        return [] if "minimum" in schema and "maximum" in schema or WINDOW in schema else [where]
     found = []
     if kind == "array" and isinstance(schema.get("items"), dict):
         found += _unbounded(where + "[]", schema["items"])
@@ -163,10 +254,12 @@ def test_every_bundled_resolver_lists_what_it_declares() -> None:
 def test_kb_resolvers_shows_the_ranges_and_allowed_values() -> None:
     code, out, _ = cli("resolvers", "check.roll-over", "--no-labels")
     assert code == 0
-    assert "    range target: from 0 to 21\n    range roll: from 1 to 20\n    range modifiers.*: from -6 to 6\n" in out
+    assert ("    range target: a calculator offers from 0 to 21\n"
+            "    range roll: what the dice of 'dice' roll; a calculator offers from 1 to 20\n"
+            "    range modifiers.*: a calculator offers from -6 to 6\n") in out
     code, out, _ = cli("resolvers", "dice.initiative", "--no-labels")
-    assert "    range rolls[].*: from 1 to 20\n" in out
+    assert "    range rolls[].*: a calculator offers from 1 to 20\n" in out
     code, out, _ = cli("resolvers", "battletech-solaris.", "--no-labels")
     assert 'range tech: one of "clan", "inner-sphere"\n' in out
     code, out, _ = cli("resolvers", "check.roll-over", "--json")
-    assert json.loads(out)[0]["ranges"]["roll"] == {"minimum": 1, "maximum": 20}
+    assert json.loads(out)[0]["ranges"]["roll"] == {WINDOW: [1, 20], "x-kb-rolled-on": "dice"}

@@ -51,6 +51,15 @@ def test_content_option_must_name_a_content_tree(tmp_path: Path) -> None:
     assert code == 2 and "not a content folder" in err
 
 
+def test_content_option_takes_a_pack_folder(pack: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--content PACK`` (the folder holding ``content/``) is the pack's content, as the current folder is taken
+    (audit-packs 21)."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _kb(["--content", str(pack), "check"])
+    assert code == 0 and "not a content folder" not in err, err
+    assert KnowledgeBase.load(pack).root == pack / "content"
+
+
 def test_api_refuses_a_folder_without_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("KB_CONTENT", raising=False)

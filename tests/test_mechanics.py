@@ -145,7 +145,7 @@ def test_resolver_signatures_become_json_schemas() -> None:
     assert r is not None
     assert r.required == frozenset({"rolls"})
     assert r.inputs["rolls"] == {"type": "array", "items": {"type": "object", "additionalProperties": {
-        "type": "integer", "minimum": 1, "maximum": 20}}}  # the type, and the range the resolver declares
+        "type": "integer", "x-kb-window": [1, 20]}}}  # the type, and the calculator's window the resolver declares
     assert not r.wants_context and REG.get("procedure.order").wants_context
 
 

@@ -38,10 +38,33 @@ def test_init_makes_a_pack_with_one_entry_of_each_kind(pack: Path) -> None:
     assert kinds == {"actions", "abilities", "terrain", "sequences", "rules", "rulings", "terms"}
     assert len((pack / "mkdocs.yml").read_text().splitlines()) <= 5
     assert "kb build --strict" in (pack / "README.md").read_text()
+    code, out, _ = kb("check", "--strict")  # the game's summary is kb init's placeholder (audit-packs defect 14)
+    assert code == 1 and [line.split(": ", 1)[1] for line in out.splitlines()] == [
+        f"warning[template-text]: 'summary.{lang}' is still the placeholder text kb new or kb init wrote: write your "
+        "own words" for lang in ("es", "en")], out
+    _own_summary(pack)
     code, _, err = kb("check", "--strict")
     assert code == 0, err
     code, out, _ = kb("test")
     assert code == 0 and out.strip() == "7 passed, 0 failed"
+
+
+def _own_summary(pack: Path) -> None:
+    """The game's summary in the author's words, for the sample of ``kb init`` to pass ``--strict``."""
+    from kb.core.validate import TEMPLATE_TEXTS
+
+    game = next((pack / "content").glob("*/game.yaml"))
+    text = game.read_text(encoding="utf-8")
+    for placeholder in TEMPLATE_TEXTS:
+        text = text.replace(placeholder, "Escaramuzas de prueba." if "juego" in placeholder else "Test skirmishes.")
+    game.write_text(text, encoding="utf-8")
+
+
+def test_the_sample_shows_its_players_by_name(pack: Path) -> None:
+    """kb init's game.yaml names the ids its examples use: the trace reads «Bea y Ana», not the raw ids (audit-packs 21)."""
+    for lang, order in (("es", "Orden: Bea y Ana."), ("en", "Order: Bea and Ana.")):
+        code, out, err = kb("show", "skirmish.initiative-roll", "--lang", lang)
+        assert code == 0 and order in out, out + err
 
 
 def test_init_never_writes_over_a_folder_in_use(tmp_path: Path) -> None:
@@ -65,7 +88,8 @@ def test_new_adds_an_entry_that_checks(pack: Path) -> None:
     code, _, err = kb("check")
     assert code == 0, err                     # it loads and links; its texts are still the template's
     code, out, _ = kb("check", "--strict")
-    assert code == 1 and out.count("warning[template-text]") == 5, out
+    assert code == 1 and out.count("warning[template-text]") == 8, out  # 5, the title made of the id, the game's summary
+    assert "charge.yaml:5:13: warning[template-text]: 'title.es' is still the placeholder" in out, out
     code, _, err = kb("new", "rule", "skirmish.charge")
     assert code == 2 and "already exists" in err
     code, _, err = kb("new", "rule", "nogame.charge")
@@ -82,6 +106,7 @@ def _git(cwd: Path, *args: str) -> None:
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_staleness_starts_when_the_spanish_changes_after_the_english(pack: Path) -> None:
     shoot = pack / "content" / "skirmish" / "actions" / "shoot.yaml"
+    _own_summary(pack)
     _git(pack, "init", "-q")
     _git(pack, "add", "-A")
     _git(pack, "commit", "-qm", "both languages at once")
@@ -166,6 +191,8 @@ def test_a_wheel_from_the_sdist_in_a_fresh_venv_makes_a_pack_that_works_from_the
     assert empty.returncode == 2 and "no content found" in empty.stderr
     assert call("init", "mypack", cwd=work).returncode == 0
     pack = work / "mypack"
+    assert call("check", "--strict", cwd=pack).returncode == 1  # kb init's game summary is a placeholder
+    _own_summary(pack)
     for argv in (["check", "--strict"], ["test"], ["search", "linea de vision"]):  # the core install is enough
         done = call(*argv, cwd=pack)
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
@@ -183,6 +210,7 @@ def test_a_wheel_from_the_sdist_in_a_fresh_venv_makes_a_pack_that_works_from_the
     text = charge.read_text(encoding="utf-8")
     for n, placeholder in enumerate(sorted(TEMPLATE_TEXTS)):
         text = text.replace(placeholder, "Carga" if placeholder == "Sección" else f"Palabras propias {n}.")
+    text = text.replace("es: Charge,", "es: Carga,")  # kb new's title is the id's words in both languages
     charge.write_text(text, encoding="utf-8")
     done = call("check", "--strict", cwd=pack)
     assert done.returncode == 0, (done.stdout, done.stderr)
@@ -311,10 +339,13 @@ def test_every_text_kb_new_writes_is_a_placeholder_strict_refuses(pack: Path) ->
         assert texts and all(v.strip() in TEMPLATE_TEXTS for _, t in texts for v in t.values()), (kind, texts)
         assert data["source"]["section"] in TEMPLATE_TEXTS
         found = [d for d in json.loads(kb("check", "--json", str(path))[1]) if d["code"] == "template-text"]
-        assert len(found) == 2 * len(texts) + 1, (kind, found)
+        # the texts, the section, the title made of the id and (a term) its forms (audit-packs defect 14)
+        assert len(found) == 2 * len(texts) + 2 + (kind == "term"), (kind, found)
         text = path.read_text(encoding="utf-8")
         for placeholder in TEMPLATE_TEXTS:
             text = text.replace(placeholder, "Texto propio" if placeholder == "Sección" else f"Own words {len(text)}")
+        words = f"new {kind}"
+        text = text.replace(f"es: {words.capitalize()},", "es: Nombre propio,").replace(f"es: [{words}]", "es: [nombre]")
         path.write_text(text, encoding="utf-8")
         found = [d for d in json.loads(kb("check", "--json", str(path))[1]) if d["code"] == "template-text"]
         assert found == [], found

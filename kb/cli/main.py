@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
+from kb.core.diagnostics import format_path, hint
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
-from kb.core.diagnostics import hint
 from kb.core.model import GAME_KINDS, KINDS, LANGS
 
 if TYPE_CHECKING:
@@ -113,7 +113,9 @@ def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:
         if not _within(entry.path, scope):
             continue
         shown = "; ".join(f"{other} (shares {', '.join(common)})" for other, common in s.candidates)
-        out.write(f"{entry.path}: note[see-also]: {s.entry} has no see_also; consider {shown}\n")
+        loc = entry.location
+        out.write(f"{format_path(loc.path)}:{loc.line}:{loc.column}: note[see-also]: {s.entry} has no see_also; "
+                  f"consider {shown}\n")
 
 
 def _within(path: Path, scope: Path) -> bool:
@@ -306,9 +308,14 @@ def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
 def _range_words(keywords: Mapping[str, Any]) -> str:
     """A declared range or set of values in words: ``from 2 to 12``, ``one of 2d6, d20``."""
     from kb.examples.runner import describe_keys, describe_length, describe_range
-    from kb.mechanics import KEYS_FROM
+    from kb.mechanics import KEYS_FROM, ROLLED_ON, WINDOW
 
     words = [describe_range(keywords)] if "minimum" in keywords or "maximum" in keywords else []
+    if ROLLED_ON in keywords:
+        words.append(f"what the dice of '{keywords[ROLLED_ON]}' roll")
+    if WINDOW in keywords:
+        low, high = keywords[WINDOW]
+        words.append(f"a calculator offers {describe_range({'minimum': low, 'maximum': high})}")
     if "enum" in keywords:
         words.append("one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in keywords["enum"]))
     if "minItems" in keywords or "maxItems" in keywords:

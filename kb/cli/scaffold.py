@@ -17,6 +17,7 @@ from string import Template
 from kb.core.errors import KbError
 from kb.core.files import atomic_write
 from kb.core.model import MAX_ID
+from kb.core.validate import slug_words
 
 __all__ = ["ScaffoldError", "init_pack", "new_entry", "KIND_FOLDERS", "SLUG"]
 
@@ -106,7 +107,7 @@ def new_entry(root: Path, kind: str, entry_id: str) -> Path:
     path = root / game / KIND_FOLDERS[kind] / f"{slug}.yaml"
     pack_schema = root.parent / "schema"
     schema_dir = pack_schema if (pack_schema / "entry.schema.json").is_file() else _installed_schema()
-    words = slug.replace("-", " ")
+    words = slug_words(entry_id)
     text = _template("new-entry.yaml").substitute(
         id=entry_id, kind=kind, game=game, title_es=words.capitalize(), title_en=words.capitalize(),
         schema_header=_schema_header(path, schema_dir, "entry"), doc=json.dumps(_first_source(root / game / "game.yaml")),

@@ -284,18 +284,24 @@ def _decode(raw: bytes, path: Path) -> tuple[str | None, list[Diagnostic]]:
     return text, found
 
 
-def _marked_error(exc: yaml.MarkedYAMLError, path: Path) -> Diagnostic:
-    """A syntax error (or an indent by tabs) at the mark PyYAML gives."""
+def _marked_error(exc: yaml.MarkedYAMLError, text: str, path: Path) -> Diagnostic:
+    """A syntax error at the mark PyYAML gives, or an indent by tabs: a tab in the leading whitespace of the mark's
+    line (at the tab), whatever words PyYAML found for it."""
     mark = exc.problem_mark or exc.context_mark
     loc = Location(path, *_pos(mark)) if mark else Location(path)
     problem = " ".join(str(p).split("\n")[0] for p in (exc.context, exc.problem) if p)
+    lines = text.split("\n")
+    line = lines[loc.line - 1] if mark and loc.line <= len(lines) else ""
+    indent = line[:len(line) - len(line.lstrip(" \t"))]
+    if "\t" in indent:
+        return diag("tab-indent", Location(path, loc.line, indent.index("\t") + 1))
     return diag("tab-indent" if "tab" in problem or "'\\t'" in problem else "yaml-syntax", loc, problem=problem)
 
 
 def _yaml_error(exc: yaml.YAMLError, text: str, path: Path) -> Diagnostic:
     """What PyYAML refused, located: a syntax error or tab indent at its mark, a control character at its place."""
     if isinstance(exc, yaml.MarkedYAMLError):
-        return _marked_error(exc, path)
+        return _marked_error(exc, text, path)
     if isinstance(exc, yaml.reader.ReaderError):  # a control character
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1

@@ -48,7 +48,8 @@ CODES: dict[str, tuple[str, str]] = {
     "schema": (ERROR, "{where}: {problem}"),
     "unknown-kind": (ERROR, "unknown kind '{kind}'; valid kinds: {valid}{hint}"),
     # entries and games
-    "duplicate-id": (ERROR, "duplicate id '{id}', other instance in {other}"),
+    "duplicate-id": (ERROR, "duplicate id '{id}', other instance in {other}: that one, the first by path, is the "
+                     "entry kb show and the site use; this file is left out"),
     "page-collision": (ERROR, "id '{id}' would write the page '{page}' that '{other_id}' writes too ({other}); rename one"),
     "id-prefix": (ERROR, "id '{id}' must start with '{game}.', the name of its folder"),
     "game-mismatch": (ERROR, "game '{game}' does not match the folder '{folder}'"),
@@ -62,10 +63,12 @@ CODES: dict[str, tuple[str, str]] = {
     # links and glossary
     "malformed-link": (ERROR, "malformed link '{text}'; write {{@kind id}} or {{@kind id|shown text}}"),
     "unknown-link-type": (ERROR, "unknown link type '@{type}'; valid: {valid}{hint}"),
-    "template-text": (WARNING, "'{field}' is still kb new's placeholder text: write the entry's own words"),
+    "template-text": (WARNING, "'{field}' is still the placeholder text kb new or kb init wrote: write your own words"),
     "self-link": (WARNING, "'{field}' links to this entry itself"),
     "unresolved-link": (ERROR, "unresolved link to '{target}'{hint}"),
     "link-to-unloaded": (ERROR, "link to '{target}', whose file {path} does not load: fix the error reported there"),
+    "link-to-misnamed": (ERROR, "link to '{target}', an id no entry has: its file {path} declares id '{id}'; "
+                         "fix the id there or link to it"),
     "link-kind-mismatch": (ERROR, "link '{{@{type} {target}}}' points to an entry of kind '{kind}'; write {{@{kind} {target}}}"),
     "duplicate-term-form": (ERROR, "{lang} form '{form}' is claimed by both '{first}' and '{second}'"),
     "duplicate-player-name": (WARNING, "{lang} players' name '{name}' is also given to '{first}' of this game; "

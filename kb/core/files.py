@@ -382,7 +382,10 @@ def default_content_root(start: Path | None = None, given: str | os.PathLike[str
 
 
 def content_root(path: Path) -> Path:
-    """The content tree that ``path`` (a tree, a game folder or a file in one) belongs to; raises :class:`NoContent`."""
+    """The content tree that ``path`` (a tree, a game folder or a file in one, or a pack: a folder whose ``content/``
+    is a tree, as the current folder is taken) belongs to; raises :class:`NoContent`."""
+    if not _is_root(path) and _is_root(path / "content"):
+        return path / "content"
     found = find_root(path)
     if not _is_root(found):
         raise NoContent(f"{path}: not a content folder, nor inside one (a content folder holds "

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.core.model import LANGS, Entry, Game, Marks, field_key, iter_texts
 from kb.core.schema import where
 
-__all__ = ["check_entry", "check_game", "control_characters", "BLOCKS", "RAW_HTML", "CONTROL", "TEMPLATE_TEXTS"]
+__all__ = ["check_entry", "check_game", "control_characters", "BLOCKS", "RAW_HTML", "CONTROL", "TEMPLATE_TEXTS", "slug_words"]
 
 BLOCKS = ("action", "ability", "terrain", "sequence", "ruling", "term")
 """Kind-specific blocks; each belongs to entries of the kind with its name."""
@@ -114,16 +114,48 @@ TEMPLATE_TEXTS = frozenset({
     "La respuesta, en una o dos frases.", "The answer, in a sentence or two.",
     "Nombre del primer paso", "The first step's name",
     "Sección",
+    "Un juego de ejemplo creado con kb init; cambia este texto por el resumen de tu juego.",
+    "A sample game made by kb init; replace this text with a summary of your game.",
 })
-"""The placeholder texts ``kb new`` writes (``kb/cli/templates/new-entry.yaml`` and its kind blocks): a text or a
-source section still holding one is unfinished (warning ``template-text``, so ``kb check --strict`` fails).
+"""The placeholder texts ``kb new`` writes (``kb/cli/templates/new-entry.yaml`` and its kind blocks) and the game
+summary ``kb init`` writes (``kb/cli/templates/game.yaml``): a text or a source section still holding one is unfinished
+(warning ``template-text``, so ``kb check --strict`` fails). The title and term forms ``kb new`` makes from the id
+(:func:`slug_words`) are placeholders too while both languages still hold them (:func:`_slug_placeholders`).
 tests/test_packs.py makes an entry of every kind and checks that each of its texts is one of these."""
+
+
+def slug_words(entry_id: str) -> str:
+    """The words of an id's slug (``g.fall-back``: ``fall back``): what ``kb new`` writes as the entry's title
+    (capitalized) and, for a term, its forms, in both languages, until the author writes them."""
+    return entry_id.partition(".")[2].replace("-", " ")
+
+
+def _slug_placeholders(data: Mapping[str, Any], marks: Marks) -> list[Diagnostic]:
+    """``template-text`` at a title, and a term's forms, that still hold the id's words in both languages as ``kb new``
+    wrote them, while no other Spanish text of the entry (nor Spanish forms of the author's) uses those words: then
+    they are not Spanish usage, such as "Aliens" or "Torpedo", but one language still to write. Not for a term that
+    keeps its English wording (``do_not_translate``)."""
+    words = slug_words(str(data.get("id", "")))
+    title, term = data.get("title"), data.get("term")
+    term = term if isinstance(term, dict) else {}
+    forms: dict[str, Any] = term["forms"] if isinstance(term.get("forms"), dict) else {}
+    placeholder_forms = forms.get("es") == forms.get("en") == [words]
+    own_forms: list[Any] = forms["es"] if isinstance(forms.get("es"), list) and not placeholder_forms else []
+    spanish = " ".join([t["es"] for path, t in iter_texts(data) if path != ("title",) and "es" in t]
+                       + [str(f) for f in own_forms]).casefold()
+    if not words or words.casefold() in spanish or term.get("do_not_translate") is True:
+        return []
+    found: list[tuple[str, ...]] = [("term", "forms", "es")] if placeholder_forms else []
+    if isinstance(title, dict) and title.get("es") == title.get("en") == words.capitalize():
+        found.insert(0, ("title", "es"))
+    return [diag("template-text", marks.at(path), field=".".join(path)) for path in found]
 
 
 def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) -> list[Diagnostic]:
     """Semantic problems of one entry: where it lives, its blocks, texts, examples and source."""
     data, marks = entry.data, entry.marks
-    return (_placement(entry, namespace, common) + _texts(data, marks) + _duplicate_ids(data, marks)
+    return (_placement(entry, namespace, common) + _texts(data, marks) + _slug_placeholders(data, marks)
+            + _duplicate_ids(data, marks)
             + _source_problems(entry, game) + _term_forms(data, marks) + _translation_fields(data, marks))
 
 

@@ -15,7 +15,7 @@ from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.core.loader import raised_at
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
 from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, key_sources
-from kb.mechanics.dice import distribution, parse
+from kb.mechanics.dice import bounded_inputs, distribution, parse
 from kb.core.model import Entry, Example
 from kb.core.schema import found, where
 
@@ -154,21 +154,21 @@ def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic
     """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing."""
     base = ("examples", ex.index)
     out: list[Diagnostic] = []
+    schemas = bounded_inputs(res, ex.given)
     for name in ex.given:
         if name not in res.inputs:
             out.append(diag("unknown-input", entry.marks.at(base + ("given", name), key=True), resolver=res.name,
                             name=name, hint=hint(name, res.inputs)))
             continue
-        err = next(iter(Draft202012Validator(res.inputs[name]).iter_errors(ex.given[name])), None)
-        if err is not None:
-            out.append(_input_error(entry, res, name, base + ("given", name) + tuple(err.absolute_path), err))
+        errors = {tuple(e.absolute_path): e for e in Draft202012Validator(schemas[name]).iter_errors(ex.given[name])}
+        out += [_input_error(entry, res, name, base + ("given", name) + path, err) for path, err in errors.items()]
     return out + _key_problems(entry, ex, res) + [
         diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
         for name in sorted(res.required - set(ex.given))]
 
 
 def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], err: Any) -> Diagnostic:
-    """The first schema error of an input: out of the declared range, or of the wrong type."""
+    """A schema error of an input (one per value): out of the declared range, or of the wrong type."""
     bound = out_of_range(err)
     if bound is not None:
         return diag("input-out-of-range", entry.marks.at(sub), where=where(sub[2:]), value=repr(err.instance),

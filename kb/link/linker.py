@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Mapping
 from kb.core.cache import no_memo
 from kb.core.plain import Plain
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
+from kb.core.loader import COMMON
 from kb.mechanics.procedures import flatten_steps
 from kb.core.model import KINDS, LANGS, Entry, Location, field_key, iter_texts
 from kb.core.terms import TermIndex, fold, tokens
@@ -96,6 +97,7 @@ class _Linker:
         self.unloaded: dict[str, Path] = {}
         self._self_links: dict[str, set[str]] = {}
         self._by_ns: dict[str, list[str]] = {}
+        self._by_file: dict[str, Entry] = {}
 
     def _near(self, target: str) -> str:
         """"Did you mean" among the ids of the same namespace (all ids when it has none), cached."""
@@ -107,11 +109,26 @@ class _Linker:
             self._hints[target] = hint(target, pool)
         return self._hints[target]
 
+    def _file_of(self, target: str) -> Entry | None:
+        """The entry of the file ``<game>/.../<slug>.yaml`` that a missing ``<game>.<slug>`` names, when that file
+        loaded under another id (a wrong prefix, a typo): the link names it instead of suggesting another entry."""
+        if not self._by_file:
+            games = {e.game for e in self.entries.values()} | {i.split(".", 1)[0] for i in self.entries}
+            for e in self.entries.values():
+                for ns in games.intersection(e.path.parent.parts):
+                    self._by_file.setdefault(f"{ns}.{e.path.stem}", e)
+        return self._by_file.get(target)
+
     def resolve(self, entry: Entry, type_: str, target: str, fld: str, loc: Location,
                 anchor: str | None = None, display: str | None = None, expect_kind: str | None = None) -> None:
         found = self.entries.get(target)
         if found is None and target in self.unloaded:
             self.problems.append(diag("link-to-unloaded", loc, target=target, path=format_path(self.unloaded[target])))
+            return
+        misnamed = self._file_of(target) if found is None else None
+        if misnamed is not None:
+            self.problems.append(diag("link-to-misnamed", loc, target=target, path=format_path(misnamed.path),
+                                      id=misnamed.id))
             return
         if found is None:
             self.problems.append(diag("unresolved-link", loc, target=target, hint=self._near(target)))
@@ -189,8 +206,9 @@ class _Linker:
                           and lk.source != lk.target}
         for e in self.entries.values():
             used.update(self.memo("used-terms", e, partial(_terms_in, index, e)))
+        broken = {i.split(".", 1)[0] for i in self.unloaded}  # games with a file that did not load: it may use them
         for tid, term in index.terms.items():
-            if tid not in used:
+            if tid not in used and not broken & {term.game, COMMON if broken else ""}:
                 self.problems.append(diag("unused-term", self.entries[tid].location, id=tid))
             if term.concept and term.concept in self.entries and self.entries[term.concept].kind == "concept":
                 self.graph.concepts.setdefault(term.concept, {}).setdefault(term.game, []).append(tid)

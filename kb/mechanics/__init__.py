@@ -44,6 +44,10 @@ __all__ = [
     "resolver",
     "outcome",
     "between",
+    "window",
+    "rolled_on",
+    "WINDOW",
+    "ROLLED_ON",
     "allowed",
     "items",
     "keys_of",
@@ -351,6 +355,30 @@ def between(minimum: int | float, maximum: int | float, step: int | float | None
     return found
 
 
+def window(minimum: int | float, maximum: int | float) -> dict[str, Any]:
+    """The values a calculator offers for a number (from ``minimum`` to ``maximum``) without limiting what an example
+    may give: for a generic input whose sensible values depend on the game (a target, a modifier, life), where
+    :func:`between` would refuse another game's numbers. A value outside it is accepted by ``kb check`` and held
+    fixed at the example's value in the calculator."""
+    if minimum > maximum:
+        raise ValueError(f"window({minimum}, {maximum}): the minimum is above the maximum")
+    return {WINDOW: [minimum, maximum]}
+
+
+WINDOW = "x-kb-window"
+"""The JSON Schema keyword (the engine's own: a validator ignores it) that :func:`window` adds to a number."""
+
+
+def rolled_on(dice_input: str) -> dict[str, Any]:
+    """A number that is a total of the dice expression the input ``dice_input`` gives (or its default): ``kb check``
+    refuses one those dice cannot roll (1d100: 1 to 100; 4d6: 4 to 24; :func:`kb.mechanics.dice.bounded_inputs`)."""
+    return {ROLLED_ON: dice_input}
+
+
+ROLLED_ON = "x-kb-rolled-on"
+"""The JSON Schema keyword (the engine's own) that :func:`rolled_on` adds to a number."""
+
+
 def items(minimum: int, maximum: int) -> dict[str, Any]:
     """A list of ``minimum`` to ``maximum`` items (``minItems``, ``maxItems``): a form offers that many, each added or
     removed by the player; none at all is the input left out (``None``) when the list is optional."""
@@ -466,7 +494,7 @@ def _split(path: str) -> list[str]:
     return parts
 
 
-_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM)
+_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, WINDOW, ROLLED_ON)
 
 _SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM}}
 """What bounds a list (:func:`items`) and a mapping (:func:`keys_of`) rather than a number."""

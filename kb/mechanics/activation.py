@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver, between
+from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver, window
 
 
 def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
@@ -18,7 +18,7 @@ def alternate_order(order: list[str], units: dict[str, int]) -> list[str]:
 
 
 @resolver("activation.alternate",
-          ranges={"units.*": between(0, 10)},  # generic: 0 to 10 units a side
+          ranges={"units.*": {"minimum": 0, **window(0, 10)}},  # any count is taken; a calculator offers 0 to 10
           outputs={"order": "who activates at each turn",
                                            "run": "activations the last player makes alone at the end"})
 def alternate(order: list[str], units: dict[str, int]) -> Outcome:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kb.mechanics import Chance, Outcome, Trace, outcome, resolver, between
+from kb.mechanics import Chance, Outcome, Trace, outcome, resolver, rolled_on, window
 from kb.mechanics.dice import chance, check_roll, parse
 
 __all__ = ["roll_under", "roll_over"]
@@ -52,9 +52,9 @@ def roll_over(trace: Trace, dice: str, target: int, roll: int | None, modifiers:
 
 
 @resolver("check.roll-under",
-          ranges={"target": between(0, 21),  # a generic check: any target of the dice the seeds roll (1D6, 2D6, D20)
-                  "roll": between(1, 20),  # a roll the dice cannot give is refused (impossible-roll)
-                  "modifiers.*": between(-6, 6)},
+          ranges={"target": window(0, 21),  # a calculator offers the targets of 1D6, 2D6 and D20; any target is taken
+                  "roll": {**window(1, 20), **rolled_on("dice")},  # kb check refuses a roll the dice cannot give
+                  "modifiers.*": window(-6, 6)},
           outputs=_OUTPUTS)
 def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "1d20") -> Outcome:  # noqa: B006 (read only)
     """A check that succeeds when the roll is at most the target number plus modifiers."""
@@ -66,9 +66,9 @@ def roll_under_check(target: int, roll: int | None = None, modifiers: dict[str, 
 
 
 @resolver("check.roll-over",
-          ranges={"target": between(0, 21),  # as roll-under
-                  "roll": between(1, 20),
-                  "modifiers.*": between(-6, 6)},
+          ranges={"target": window(0, 21),  # as roll-under
+                  "roll": {**window(1, 20), **rolled_on("dice")},
+                  "modifiers.*": window(-6, 6)},
           outputs=_OUTPUTS)
 def roll_over_check(target: int, roll: int | None = None, modifiers: dict[str, int] = {}, dice: str = "2d6") -> Outcome:  # noqa: B006 (read only)
     """A check that succeeds when the roll is at least the target number plus modifiers."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.mechanics import Outcome, Trace, outcome, resolver, between
+from kb.mechanics import Outcome, Trace, outcome, resolver, between, window
 
 
 def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: int) -> tuple[int, bool]:
@@ -19,8 +19,8 @@ def hit(trace: Trace, who: tuple[str, str], life: int, damage: int, dies_below: 
 
 
 @resolver("damage.apply",
-          ranges={"life": between(0, 40),  # generic: 0 to 40, the most life an example gives
-                  "damage": between(0, 40),
+          ranges={"life": {"minimum": 0, **window(0, 40)},  # any life is taken; a calculator offers 0 to 40
+                  "damage": {"minimum": 0, **window(0, 40)},
                   "dies_below": between(0, 1)},  # a model dies below 1 life, or (some games) at 0 and below
           outputs={"life": "life left", "dead": "whether it dies"})
 def apply(life: int, damage: int, dies_below: int = 1) -> Outcome:
@@ -31,10 +31,10 @@ def apply(life: int, damage: int, dies_below: int = 1) -> Outcome:
 
 
 @resolver("damage.exchange",
-          ranges={"attacker_attack": between(0, 9),  # generic: the cards of the seeds print 0 to 9
-                  "attacker_life": between(0, 9),
-                  "defender_attack": between(0, 9),
-                  "defender_life": between(0, 9),
+          ranges={"attacker_attack": {"minimum": 0, **window(0, 9)},  # any is taken; a calculator offers 0 to 9
+                  "attacker_life": {"minimum": 0, **window(0, 9)},
+                  "defender_attack": {"minimum": 0, **window(0, 9)},
+                  "defender_life": {"minimum": 0, **window(0, 9)},
                   "dies_below": between(0, 1)},
           outputs={"attacker_life": "attacker's life left", "defender_life": "defender's life left",
                                       "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"})

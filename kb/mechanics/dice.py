@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any, Callable, Mapping
 
-from kb.mechanics import RuleError, Outcome, Trace, Chance, outcome, resolver, between
+from kb.mechanics import ROLLED_ON, Resolver, RuleError, Outcome, Trace, Chance, outcome, resolver, window
 
-__all__ = ["Dice", "parse", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
+__all__ = ["Dice", "parse", "total_range", "bounded_inputs", "distribution", "chance", "over_limits", "MAX_DICE", "MAX_SIDES", "MAX_BONUS"]
 
 MAX_DICE = 20
 """Most dice in one expression (``20d6``)."""
@@ -79,6 +81,36 @@ def parse(expr: str) -> Dice:
     return Dice(int(m.group(1) or 1), int(m.group(2)), bonus)
 
 
+def total_range(expr: object) -> tuple[int, int] | None:
+    """The lowest and highest total of a dice expression (``4d6``: 4 and 24); ``None`` when it is not one."""
+    try:
+        d = parse(expr) if isinstance(expr, str) else None
+    except RuleError:
+        return None
+    return None if d is None else (d.low, d.high)
+
+
+def bounded_inputs(res: Resolver, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs' JSON Schema of ``res`` for ``given``: each :func:`~kb.mechanics.rolled_on` number bounded by what
+    its dice roll (the dice ``given`` names, else the input's default; left unbounded when they do not parse)."""
+    defaults = {k: p.default for k, p in inspect.signature(res.func).parameters.items()}
+    return {name: _rolled(schema, lambda dice: total_range(given.get(dice, defaults.get(dice))))
+            for name, schema in res.inputs.items()}
+
+
+def _rolled(schema: Any, totals: Callable[[str], tuple[int, int] | None]) -> Any:
+    """``schema`` with each :data:`ROLLED_ON` keyword turned into the ``minimum`` and ``maximum`` of ``totals``."""
+    if isinstance(schema, list):
+        return [_rolled(s, totals) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    out = {k: _rolled(v, totals) for k, v in schema.items() if k != ROLLED_ON}
+    span = totals(schema[ROLLED_ON]) if ROLLED_ON in schema else None
+    if span is not None:
+        out.update(minimum=span[0], maximum=span[1])
+    return out
+
+
 def _well_formed(m: re.Match[str] | None) -> bool:
     """A dice match of two sides or more and, when a count is written, one die or more."""
     return m is not None and int(m.group(2)) >= 2 and not (m.group(1) and int(m.group(1)) < 1)
@@ -121,8 +153,8 @@ def _bounds(at_least: int | None, at_most: int | None, joiner: str) -> str:
 
 
 @resolver("dice.odds",
-          ranges={"at_least": between(0, 21),  # any bound of the dice the seeds roll (1D6, 2D6, D20)
-                  "at_most": between(0, 21)},
+          ranges={"at_least": window(0, 21),  # a calculator offers the bounds of 1D6, 2D6 and D20; any bound is taken
+                  "at_most": window(0, 21)},
           outputs={"favourable": "outcomes that meet the bound",
                                 "outcomes": "all equally likely outcomes",
                                 "probability": "favourable/outcomes as a fraction text"})
@@ -140,7 +172,7 @@ def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> 
 
 
 @resolver("dice.initiative",
-          ranges={"rolls[].*": between(1, 20)},  # the seeds roll initiative on 2D6 or a D20
+          ranges={"rolls[].*": window(1, 20)},  # a calculator offers 2D6 or D20 rolls; any roll is taken
           outputs={"order": "players from first to last", "rerolls": "tie-breaking rounds used"})
 def initiative(rolls: list[dict[str, int]], highest_first: bool = True) -> Outcome:
     """Order players by a roll, re-rolling ties among the tied players only.

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Mapping
 
-from kb.mechanics import KEYS_FROM, Outcome, Resolver, RuleError, key_sources
+from kb.mechanics import KEYS_FROM, WINDOW, Outcome, Resolver, RuleError, key_sources
 
 __all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "FAILED", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices"]
@@ -255,8 +255,17 @@ def _fits(schema: Mapping[str, Any], value: Any) -> bool:
             "array": isinstance(value, list), "object": isinstance(value, Mapping)}.get(str(kind), False)
 
 
+def _offered(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The bounds a calculator offers for a number: its :func:`~kb.mechanics.window`, else its declared range."""
+    bounds = {k: schema[k] for k in _BOUNDS if k in schema}
+    if WINDOW in schema:
+        bounds.update(minimum=schema[WINDOW][0], maximum=schema[WINDOW][1])
+    return bounds
+
+
 def _numbers(schema: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """Every value a bounded number takes (``None`` when it declares no bounds)."""
+    schema = {**schema, **_offered(schema)}
     if "minimum" not in schema or "maximum" not in schema:
         return None
     step = Fraction(str(schema.get("multipleOf", 1)))
@@ -334,7 +343,7 @@ def _choices(branch: Mapping[str, Any], value: Any) -> tuple[str, tuple[Any, ...
     elif kind == BOOLEAN:
         values = (False, True)
     elif kind in (INTEGER, NUMBER):
-        values, bounds = _numbers(branch), {k: branch[k] for k in _BOUNDS if k in branch}
+        values, bounds = _numbers(branch), _offered(branch)
     if values is None or not (value is None or any(_same(v, value) for v in values)):
         return None
     return kind, values, bounds
