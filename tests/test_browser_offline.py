@@ -250,6 +250,10 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
     late.rename(hidden)
     try:
         pg.goto(f"{base}/es/mini/index.html")  # the new build's worker comes; its update of the game fails
+        new = f"kb-{offline['version']}-shared"  # the new worker's first cache (its install fills it)
+        assert _until(pg, f"""navigator.serviceWorker.getRegistration().then(r => caches.has('{new}').then(has =>
+            has && !r.installing && !r.waiting && r.active.state === 'activated'))""")
+        pg.reload()  # the page, controlled by the new worker
         button = pg.locator('button[data-kb-offline="mini"]')
         pg.wait_for_selector('button[data-kb-offline="mini"]:is([data-kb-offline-state="update"], [data-kb-offline-state="failed"])')
         assert button.inner_text().startswith("Guardado para jugar sin conexión · actualizar (")
@@ -265,6 +269,7 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
         pg.keyboard.press("Enter")  # online, a file missing half-way: the update fails after some files are in
         assert _until(pg, "Promise.resolve(window.kbStates.includes('saving') && window.kbStates.at(-1) === 'failed')")
         assert pg.locator(".kb-offline__status").inner_text() == "No se pudo guardar; inténtalo de nuevo"
+        assert button.inner_text().startswith("Guardado para jugar sin conexión · actualizar (")  # still saved
         assert pg.evaluate("document.activeElement === document.querySelector('[data-kb-offline]')")
         names = _cache_names(pg)
         assert any(n.startswith(f"kb-{old}-game-es-mini") for n in names), names  # the saved copy is kept

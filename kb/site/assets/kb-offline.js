@@ -85,12 +85,12 @@
     var h1 = article.querySelector("h1");
     if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
 
-    var state = "", need = entry.bytes;
+    var state = "", need = entry.bytes, older = false;  /* older: a copy of an older build is stored */
     function label() {
       if (state === "saving") return;
       var mb = " (" + size(need, mark) + ")";
       button.textContent = state === "saved" ? words.offline_saved_button
-        : state === "update" ? words.offline_saved_button + " · " + words.offline_update + mb
+        : older ? words.offline_saved_button + " · " + words.offline_update + mb
         : words.offline_save + mb;
     }
     function show(next, text) {
@@ -129,7 +129,8 @@
             need = entry.files.reduce(function (sum, f) {
               return sum + (f[0].indexOf(game + "/") !== 0 && have[new URL(f[0], home).href] ? 0 : f[1]);
             }, 0);
-            show(failed ? "failed" : got[0] ? "update" : "", failed || "");
+            older = got[0];
+            show(failed ? "failed" : older ? "update" : "", failed || "");
           });
         });
       });
