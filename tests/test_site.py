@@ -353,13 +353,14 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         assert offline["decimal"] == {"es": ",", "en": "."}[lang]  # kb-offline.js writes sizes with it (no Intl at load)
         links_concepts = any("concepts.html" in p.read_text() for p in (built / lang / "mini").glob("*.html"))
         assert links_concepts and "concepts.html" in files  # the concept map, linked from the game's pages, is kept
-        assert "kb-offline.html" not in files  # the offline page: the worker keeps it at install, for every game
-        fallback = (built / lang / "kb-offline.html").read_text()
-        assert f'<html lang="{lang}">' in fallback and '"mini":"' in fallback and offline["games"]["mini"]["name"] in fallback
+        assert offline["games"]["mini"]["name"] == {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[lang]
         assert 'data-kb-palette' in page and 'data-md-component="palette"' not in page  # the toggle is kb-palette.js's
     worker = (built / "kb-sw.js").read_text()
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
-    assert 'var LANGS = ["es", "en"];' in worker and "__KB_LANGS__" not in worker
+    pages = json.loads(re.search(r"var PAGES = (.*);\n", worker)[1])  # each language's offline page, in the worker
+    assert list(pages) == ["es", "en"] and "__KB_PAGES__" not in worker
+    assert '<html lang="es">' in pages["es"] and '"mini":"Mini Escaramuza"' in pages["es"] and "No hay conexión" in pages["es"]
+    assert '<html lang="en">' in pages["en"] and '"mini":"Mini Skirmish"' in pages["en"]
 
 
 def test_the_theme_speaks_only_the_page_language(built: Path) -> None:

@@ -5,11 +5,11 @@ built, the service worker and each language's list of what saving a game for off
   page (the language's home), scope the whole site.
 - ``<lang>/kb-icon-192.png``, ``kb-icon-512.png``: a die's face, drawn here (no image file to keep).
 - ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
-  file of the site, so that a new build is a new worker whose caches replace the old ones.
+  file of the site, so that a new build is a new worker whose caches replace the old ones, and each
+  language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
 - ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
   pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
   styles and scripts) with their sizes, and the save button's words.
-- ``<lang>/kb-offline.html``: the page the worker shows, offline, for a page saved nowhere, in that language.
 
 Pure apart from :func:`write_offline`, which reads the built site and writes into it.
 """
@@ -40,7 +40,6 @@ WORKER = "kb-sw.js"
 OFFLINE = "kb-offline.json"
 OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_saved_button", "offline_update",
                   "offline_failed", "offline_no_connection")
-FALLBACK = "kb-offline.html"
 CONCEPTS = "concepts.html"
 _SOURCE = Path(__file__).resolve().parent / "worker" / WORKER
 _SKIP = (".map", ".gz", "sitemap.xml", "robots.txt")
@@ -115,7 +114,7 @@ def _version(site: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-_H1 = re.compile(r"<h1\b[^>]*>(.*?)(?:<a class=\"headerlink\"|</h1>)", re.S)
+_H1 = re.compile(r"<h1\b[^>]*>(.*?)(?:<a class=\"headerlink\"|</h1>)", re.DOTALL)
 
 
 def _game_name(index: Path) -> str:
@@ -134,7 +133,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
         found = _files(site, site, [site / lg for lg in langs]) + found
     elif (site / RUNTIME).is_dir():  # and so does the calculators' runtime, one copy for every language
         found = _files(site, site / RUNTIME) + found
-    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, FALLBACK)]
+    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE)]
     games = {}
     for game in sorted(d.name for d in game_dirs):
         own = _files(site, home / game)
@@ -173,7 +172,8 @@ def offline_page(lang: str, games: dict[str, str]) -> str:
     """The page the worker shows, offline, for a page of ``lang`` saved nowhere (it answers at that page's
     address): no connection and not saved, which game's button saves it (``games``: id -> name; the game is
     read from the address), a link back and one to the language's home (saved with every game). Its own small
-    style, no theme file: it must show whatever is stored."""
+    style, no theme file: it must show whatever is stored. It is no file of the site (no sitemap, no theme): the
+    worker holds it."""
     def say(key: str) -> str:
         return html.escape(pgettext(lang, "site", key))
     before, _, after = say("offline_page_game").partition("{game}")
@@ -191,20 +191,18 @@ def offline_page(lang: str, games: dict[str, str]) -> str:
 
 
 def write_offline(site_dir: str, langs: list[str]) -> str:
-    """Write the service worker and each language's offline index and offline page into the built site; the
-    version."""
+    """Write the service worker (with each language's offline page) and each language's offline index into the
+    built site; the version."""
     site = Path(site_dir)
-    present = [lang for lang in langs if (site / lang).is_dir()]
-    for lang in present:  # before the version: the worker precaches them, a new page is a new version
-        games = {d.name: _game_name(d / "index.html") for d in sorted((site / lang).iterdir())
-                 if d.is_dir() and (d / "index.html").is_file()}
-        _write(site / lang / FALLBACK, offline_page(lang, games).encode())
     version = _version(site)
-    for lang in present:
-        index = offline_index(site, lang, langs, version)
-        _write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+    pages = {}
+    for lang in langs:
+        if (site / lang).is_dir():
+            index = offline_index(site, lang, langs, version)
+            _write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+            pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
-    _write(site / WORKER, source.replace("__KB_LANGS__", json.dumps(present)).encode())
+    _write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
     return version
 
 

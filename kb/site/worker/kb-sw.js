@@ -1,9 +1,10 @@
 /* The site's service worker (docs/site.md, "Installable and offline"), written by the build to the
- * site's root with this build's version in place of __KB_VERSION__ and its languages in place of __KB_LANGS__.
+ * site's root with this build's version in place of __KB_VERSION__ and each language's offline page (shown
+ * offline for a page saved nowhere; kb/site/app.py:offline_page) in place of __KB_PAGES__.
  *
  * Caches are named "kb-<version>-…": "visited" holds every page and file the reader fetched, "shared"
  * what every saved game uses (the language's home, search data, styles, scripts, the calculators'
- * runtime: one copy, not one per game) and each language's offline page, "game-<lang>-<game>~<stamp>"
+ * runtime: one copy, not one per game) and the site's root page, "game-<lang>-<game>~<stamp>"
  * a game's own pages saved for offline play (kb-offline.js asks for it). A save fills a new game
  * cache and, only once its last key ("kb-saved") is in, deletes the game's other copies: a save
  * that fails (no signal, an error) leaves the copy saved before as it was. A new build is a new
@@ -17,12 +18,12 @@
 "use strict";
 
 var VERSION = "__KB_VERSION__";
-var LANGS = __KB_LANGS__;
+var PAGES = __KB_PAGES__;
+var LANGS = Object.keys(PAGES);
 var PREFIX = "kb-" + VERSION + "-";
 var VISITED = PREFIX + "visited";
 var SHARED = PREFIX + "shared";
 var DONE = "kb-saved";  /* a game's cache holds this key once every file is in */
-var FALLBACK = "kb-offline.html";
 var STABLE = /(\?|&)v=|\.[0-9a-f]{8}\.min\.(js|css)$/;
 var GAME = /^kb-([^-]+)-game-([a-z]+)-([^~]+)(~.*)?$/;  /* version, language, game, this save's stamp */
 var saving = {};  /* "<lang>/<game>": the save under way */
@@ -41,8 +42,7 @@ function store(cache, url) {
 self.addEventListener("install", function (event) {
   self.skipWaiting();
   event.waitUntil(caches.open(SHARED).then(function (c) {
-    return Promise.all([at("index.html")].concat(LANGS.map(function (l) { return at(l + "/" + FALLBACK); }))
-      .map(function (url) { return store(c, url); }));
+    return store(c, at("index.html"));  /* the root: it sends the reader to a language's home */
   }));
 });
 
@@ -76,16 +76,13 @@ function fallback(request) {
   var first = request.url.slice(self.registration.scope.length).split("/")[0];
   var asked = String(self.navigator.language || "").slice(0, 2).toLowerCase();
   var lang = LANGS.indexOf(first) >= 0 ? first : LANGS.indexOf(asked) >= 0 ? asked : LANGS[0];
-  return caches.open(SHARED).then(function (c) { return c.match(at(lang + "/" + FALLBACK)); }).then(function (hit) {
-    if (!hit) return Response.error();
-    return new Response(hit.body, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
-  });
+  return new Response(PAGES[lang], { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
 function fromNetwork(request) {
   return fetch(request).then(function (r) { return keep(request, r); }, function () {
     return cached(request, false).then(function (hit) {
-      return hit || (request.mode === "navigate" ? fallback(request) : Response.error());
+      return hit || (request.mode === "navigate" && LANGS.length ? fallback(request) : Response.error());
     });
   });
 }
