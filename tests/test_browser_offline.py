@@ -98,7 +98,10 @@ def _save_by_keyboard(pg, game: str) -> list[str]:
         pg.keyboard.press("Tab")
     assert button.evaluate("b => b === document.activeElement"), "the save button is not reachable by Tab"
     pg.keyboard.press("Enter")
+    focused = button.evaluate("b => [document.activeElement === b, b.getAttribute('data-kb-offline-state')]")
     pg.wait_for_selector(f'button[data-kb-offline="{game}"][data-kb-offline-state="saved"]')
+    # the focus stays on the button while it saves and once saved (a disabled button dropped it to <body>)
+    assert focused[0] and button.evaluate("b => b === document.activeElement"), focused
     return pg.evaluate("window.kbStates")
 
 
@@ -126,6 +129,11 @@ def test_the_site_is_installable(context, base: str) -> None:
     assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     pg.goto(f"{base}/en/index.html")
     assert json.loads(cdp.send("Page.getAppManifest")["data"])["short_name"] == "Table rules"
+    ids = set()
+    for lang in ("es", "en"):  # each language's app has its own identity (both were /index.html)
+        pg.goto(f"{base}/{lang}/index.html")
+        ids.add(cdp.send("Page.getAppId")["appId"])
+    assert ids == {f"{base}/es/", f"{base}/en/"}, ids
 
 
 def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path) -> None:
@@ -140,6 +148,8 @@ def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path)
     states = _save_by_keyboard(pg, "mini")
     assert states[0] == "saving" and states[-1] == "saved", states
     assert pg.locator(".kb-offline__status").inner_text() == "Guardado: se abre sin conexión"
+    assert button.inner_text() == "Guardado para jugar sin conexión"  # no second full download offered
+    assert button.get_attribute("aria-disabled") == "true"
     context.set_offline(True)
     pg.goto(f"{base}/es/mini/shooting.html")  # never visited: from the saved copy
     assert pg.locator("article h1").first.inner_text().startswith("Disparo")
@@ -148,10 +158,20 @@ def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path)
     assert pg.locator("article h1").first.inner_text().startswith("Disparo")
     pg.goto(f"{base}/es/other/index.html")  # visited before
     assert pg.locator("article h1").first.inner_text().startswith("Otro Juego")
-    from playwright.sync_api import Error as PlaywrightError  # the browser tests import Playwright once it is there
-
-    with pytest.raises(PlaywrightError, match="net::ERR_"):  # neither saved nor visited: the network is really off
-        pg.goto(f"{base}/es/other/sight.html")
+    # neither saved nor visited: the site's offline page in the page's language, naming the game that saves it
+    pg.goto(f"{base}/es/other/sight.html")
+    assert pg.locator("h1").inner_text() == "No guardada para jugar sin conexión"
+    assert "No hay conexión" in pg.locator("main").inner_text()
+    game = pg.locator("#kb-game a")
+    assert game.inner_text() == "Otro Juego" and game.get_attribute("href").endswith("/es/other/index.html")
+    pg.locator("#kb-home").click()  # the link home: the language's home, kept with every saved game
+    pg.wait_for_url(f"{base}/es/index.html")
+    assert pg.locator("article h1").first.inner_text()
+    pg.goto(f"{base}/en/mini/shooting.html")  # the English copy is not saved: the English offline page
+    assert pg.locator("h1").inner_text() == "Not saved for offline play"
+    assert pg.locator("#kb-game a").inner_text() == "Mini Skirmish"
+    pg.goto(f"{base}/es/concepts.html")  # the concept map, which the game's pages link to, is saved with it
+    assert pg.locator("article h1").first.inner_text() != "No guardada para jugar sin conexión"
     pg2 = context.new_page()  # the saved state survives a reload, offline
     pg2.goto(f"{base}/es/mini/index.html")
     pg2.wait_for_selector('button[data-kb-offline="mini"][data-kb-offline-state="saved"]')
@@ -163,15 +183,15 @@ def test_a_new_build_replaces_the_saved_copy(context, base: str, site: Path, con
     _controlled(pg)
     _save_by_keyboard(pg, "mini")
     old = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
-    assert f"kb-{old}-game-es-mini" in _cache_names(pg)
+    assert any(n.startswith(f"kb-{old}-game-es-mini~") for n in _cache_names(pg)), _cache_names(pg)
     rule = content / "mini" / "rules" / "shooting.yaml"
     rule.write_text(rule.read_text().replace("sacar 8 o más con 2d6.", "sacar 8 o más con 2d6 (nueva edición)."))
     _build(content, site)
     new = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
     assert new != old
     pg.goto(f"{base}/es/index.html")  # the browser finds the new worker; it re-saves the game
-    saved = f"""caches.has('kb-{new}-game-es-mini').then(has => has && caches.open('kb-{new}-game-es-mini')
-                .then(c => c.match(new URL('kb-saved', location.href)))).then(r => !!r)"""
+    saved = f"""caches.keys().then(ns => ns.find(n => n.startsWith('kb-{new}-game-es-mini~'))).then(name => name &&
+                caches.open(name).then(c => c.match(new URL('kb-saved', location.href)))).then(r => !!r)"""
     assert _until(pg, saved), _cache_names(pg)  # saved again from the new build
     assert _until(pg, f"caches.keys().then(ns => !ns.some(n => n.startsWith('kb-{old}-')))"), _cache_names(pg)
     names = _cache_names(pg)
@@ -179,6 +199,98 @@ def test_a_new_build_replaces_the_saved_copy(context, base: str, site: Path, con
     context.set_offline(True)
     pg.goto(f"{base}/es/mini/shooting.html")
     assert "nueva edición" in pg.locator("article").inner_text()
+
+
+def test_a_second_game_stores_only_its_own_files(context, base: str, site: Path) -> None:
+    """What every game uses (the language's home, search data, styles, scripts, the calculators' runtime) is stored
+    once, in the shared cache; a second game's button counts and fetches only its own pages."""
+    pg = context.new_page()
+    pg.goto(f"{base}/es/mini/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "mini")
+    offline = json.loads((site / "es" / "kb-offline.json").read_text())
+    own = sum(size for path, size in offline["games"]["other"]["files"] if path.startswith("other/"))
+    assert own < offline["games"]["other"]["bytes"]
+    pg.goto(f"{base}/es/other/index.html")
+    button = pg.locator('button[data-kb-offline="other"]')
+    button.wait_for()
+    shown = (f"{own / 1e6:.1f} MB" if own >= 1e6 else f"{own / 1e3:.1f} KB").replace(".", ",")
+    assert _until(pg, f"Promise.resolve(document.querySelector('[data-kb-offline]').textContent.endsWith('({shown})'))"), \
+        (button.inner_text(), shown)
+    _save_by_keyboard(pg, "other")
+    shared = [path for path, _ in offline["games"]["other"]["files"] if not path.startswith("other/")]
+    copies = pg.evaluate("""async (paths) => {
+        const out = {};
+        for (const name of await caches.keys()) {
+            if (name.endsWith('-visited')) continue;
+            const keys = (await (await caches.open(name)).keys()).map(r => r.url);
+            for (const p of paths) if (keys.includes(new URL(p, location.origin + '/es/').href)) out[p] = (out[p] || 0) + 1;
+        }
+        return out; }""", shared)
+    assert copies == {path: 1 for path in shared}, copies  # each file once: in the shared cache
+
+
+def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, content: Path) -> None:
+    """An update that fails (no connection when pressed; a file missing half-way) leaves the copy saved before:
+    it still opens offline; the button offers the update and says why it failed."""
+    pg = context.new_page()
+    pg.goto(f"{base}/es/mini/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "mini")
+    old = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
+    rule = content / "mini" / "rules" / "shooting.yaml"
+    text = rule.read_text()
+    assert "sacar 8 o más" in text
+    rule.write_text(text.replace("sacar 8 o más", "sacar 8 o más (revisada)"))
+    _build(content, site)
+    offline = json.loads((site / "es" / "kb-offline.json").read_text())
+    assert offline["version"] != old
+    late = site / "es" / offline["games"]["mini"]["files"][-3][0]  # a file near the end of the list: missing
+    hidden = late.with_name(late.name + ".away")
+    late.rename(hidden)
+    try:
+        pg.goto(f"{base}/es/mini/index.html")  # the new build's worker comes; its update of the game fails
+        new = f"kb-{offline['version']}-shared"  # the new worker's first cache (its install fills it)
+        assert _until(pg, f"""navigator.serviceWorker.getRegistration().then(r => caches.has('{new}').then(has =>
+            has && !r.installing && !r.waiting && r.active.state === 'activated'))""")
+        pg.reload()  # the page, controlled by the new worker
+        button = pg.locator('button[data-kb-offline="mini"]')
+        pg.wait_for_selector('button[data-kb-offline="mini"]:is([data-kb-offline-state="update"], [data-kb-offline-state="failed"])')
+        assert button.inner_text().startswith("Guardado para jugar sin conexión · actualizar (")
+        context.set_offline(True)  # pressed with no connection: said so
+        button.focus()
+        pg.keyboard.press("Enter")
+        assert _until(pg, "Promise.resolve(document.querySelector('.kb-offline__status').textContent"
+                          ".startsWith('Sin conexión: no se pudo guardar'))"), pg.locator(".kb-offline__status").inner_text()
+        context.set_offline(False)
+        pg.evaluate("window.kbStates = []; new MutationObserver(() => window.kbStates.push(document.querySelector("
+                    "'[data-kb-offline]').getAttribute('data-kb-offline-state'))).observe(document.querySelector("
+                    "'[data-kb-offline]'), {attributes: true, attributeFilter: ['data-kb-offline-state']})")
+        pg.keyboard.press("Enter")  # online, a file missing half-way: the update fails after some files are in
+        assert _until(pg, "Promise.resolve(window.kbStates.includes('saving') && window.kbStates.at(-1) === 'failed')")
+        assert pg.locator(".kb-offline__status").inner_text() == "No se pudo guardar; inténtalo de nuevo"
+        assert button.inner_text().startswith("Guardado para jugar sin conexión · actualizar (")  # still saved
+        assert pg.evaluate("document.activeElement === document.querySelector('[data-kb-offline]')")
+        names = _cache_names(pg)
+        assert any(n.startswith(f"kb-{old}-game-es-mini") for n in names), names  # the saved copy is kept
+        assert not any(n.startswith(f"kb-{offline['version']}-game-es-mini") for n in names), names  # the half-filled one went
+        context.new_cdp_session(pg).send("Network.clearBrowserCache")
+        context.set_offline(True)
+        pg.goto(f"{base}/es/mini/shooting.html")  # the copy saved before still opens
+        assert pg.locator("article h1").first.inner_text().startswith("Disparo")
+        assert "revisada" not in pg.locator("article").inner_text()
+        pg.goto(f"{base}/es/mini/glossary.html")
+        assert pg.locator("article h1").first.inner_text() != "No guardada para jugar sin conexión"
+        context.set_offline(False)
+    finally:
+        hidden.rename(late)
+        rule.write_text(text)
+    pg.goto(f"{base}/es/mini/index.html")  # the file is back: the update goes through, the old copy goes
+    pg.locator('button[data-kb-offline="mini"]:not([data-kb-offline-state="saving"])').wait_for()
+    if pg.locator('button[data-kb-offline="mini"][data-kb-offline-state="saved"]').count() == 0:
+        pg.locator('button[data-kb-offline="mini"]').click()
+    pg.wait_for_selector('button[data-kb-offline="mini"][data-kb-offline-state="saved"]')
+    assert _until(pg, f"caches.keys().then(ns => !ns.some(n => n.startsWith('kb-{old}-')))"), _cache_names(pg)
 
 
 def test_the_save_box_moves_nothing_when_it_arrives(playwright, tmp_path: Path, base: str) -> None:

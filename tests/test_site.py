@@ -333,6 +333,7 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     for lang, name in (("es", "Reglas de juegos de mesa"), ("en", "Tabletop game rules")):
         manifest = json.loads((built / lang / "manifest.webmanifest").read_text())
         assert manifest["name"] == name and manifest["lang"] == lang and manifest["start_url"] == "./index.html" and manifest["scope"] == "../"
+        assert manifest["id"] == f"/{lang}/"  # each language's app is its own (one id made them one app)
         assert manifest["display"] == "standalone" and manifest["theme_color"].startswith("#")
         for icon in manifest["icons"]:
             png = (built / lang / icon["src"]).read_bytes()
@@ -350,9 +351,16 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
             assert (built / lang / path).stat().st_size == size, path
         assert offline["games"]["mini"]["bytes"] == sum(size for _, size in offline["games"]["mini"]["files"])
         assert offline["decimal"] == {"es": ",", "en": "."}[lang]  # kb-offline.js writes sizes with it (no Intl at load)
+        links_concepts = any("concepts.html" in p.read_text() for p in (built / lang / "mini").glob("*.html"))
+        assert links_concepts and "concepts.html" in files  # the concept map, linked from the game's pages, is kept
+        assert offline["games"]["mini"]["name"] == {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[lang]
         assert 'data-kb-palette' in page and 'data-md-component="palette"' not in page  # the toggle is kb-palette.js's
     worker = (built / "kb-sw.js").read_text()
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
+    pages = json.loads(re.search(r"var PAGES = (.*);\n", worker)[1])  # each language's offline page, in the worker
+    assert list(pages) == ["es", "en"] and "__KB_PAGES__" not in worker
+    assert '<html lang="es">' in pages["es"] and '"mini":"Mini Escaramuza"' in pages["es"] and "No hay conexión" in pages["es"]
+    assert '<html lang="en">' in pages["en"] and '"mini":"Mini Skirmish"' in pages["en"]
 
 
 def test_the_theme_speaks_only_the_page_language(built: Path) -> None:

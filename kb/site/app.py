@@ -5,10 +5,11 @@ built, the service worker and each language's list of what saving a game for off
   page (the language's home), scope the whole site.
 - ``<lang>/kb-icon-192.png``, ``kb-icon-512.png``: a die's face, drawn here (no image file to keep).
 - ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
-  file of the site, so that a new build is a new worker whose caches replace the old ones.
-- ``<lang>/kb-offline.json``: the version and, per game, the files its saved copy holds (its pages,
-  the language's home, search data, tooltips and the pages' styles and scripts) with their sizes,
-  and the save button's words.
+  file of the site, so that a new build is a new worker whose caches replace the old ones, and each
+  language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
+- ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
+  pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
+  styles and scripts) with their sizes, and the save button's words.
 
 Pure apart from :func:`write_offline`, which reads the built site and writes into it.
 """
@@ -16,8 +17,9 @@ Pure apart from :func:`write_offline`, which reads the built site and writes int
 from __future__ import annotations
 
 import functools
-import re
 import hashlib
+import html
+import re
 import json
 import os
 import struct
@@ -36,7 +38,9 @@ THEME_COLOUR = "#4051b5"
 """Material's default primary colour (indigo), the header's."""
 WORKER = "kb-sw.js"
 OFFLINE = "kb-offline.json"
-OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_failed")
+OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_saved_button", "offline_update",
+                  "offline_failed", "offline_no_connection")
+CONCEPTS = "concepts.html"
 _SOURCE = Path(__file__).resolve().parent / "worker" / WORKER
 _SKIP = (".map", ".gz", "sitemap.xml", "robots.txt")
 
@@ -49,7 +53,7 @@ def manifest(lang: str) -> str:
     """The web app manifest of ``lang``'s pages (it sits at the language's root)."""
     name = pgettext(lang, "site", "site")
     data = {
-        "id": "./index.html", "name": name, "short_name": pgettext(lang, "site", "app_name"),
+        "id": f"/{lang}/", "name": name, "short_name": pgettext(lang, "site", "app_name"),
         "description": pgettext(lang, "site", "intro"), "lang": lang, "dir": "ltr",
         "start_url": "./index.html", "scope": "../", "display": "standalone",
         "theme_color": THEME_COLOUR, "background_color": "#ffffff",
@@ -110,8 +114,18 @@ def _version(site: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+_H1 = re.compile(r"<h1\b[^>]*>(.*?)(?:<a class=\"headerlink\"|</h1>)", re.DOTALL)
+
+
+def _game_name(index: Path) -> str:
+    """The title of a game's built ``index.html`` (its folder's name when it has none)."""
+    found = _H1.search(index.read_text(encoding="utf-8"))
+    return html.unescape(re.sub(r"<[^>]*>", "", found.group(1))).strip() if found else index.parent.name
+
+
 def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict[str, Any]:
-    """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes."""
+    """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
+    outside the game's folder are the same for every game (kb-sw.js keeps one copy of them)."""
     home = site / lang
     game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]
     found = _files(site, home, game_dirs)
@@ -122,9 +136,12 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
     shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE)]
     games = {}
     for game in sorted(d.name for d in game_dirs):
-        pages = [home / "index.html"] + _files(site, home / game)
+        own = _files(site, home / game)
+        linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in p.read_bytes() for p in own if p.suffix == ".html")
+        pages = [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
         sizes = [(os.path.relpath(p, home).replace(os.sep, "/"), p.stat().st_size) for p in pages + shell]
-        games[game] = {"files": [list(f) for f in sizes], "bytes": sum(size for _, size in sizes)}
+        games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
+                       "bytes": sum(size for _, size in sizes)}
     return {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
             "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games}
 
@@ -135,15 +152,57 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+_FALLBACK_SCRIPT = "".join(line.strip() for line in """(function (games) {
+  var lang = document.documentElement.lang, path = location.pathname, at = path.lastIndexOf("/" + lang + "/");
+  var root = at < 0 ? "" : path.slice(0, at + lang.length + 2), game = at < 0 ? "" : path.slice(root.length).split("/")[0];
+  if (at >= 0) document.getElementById("kb-home").href = root + "index.html";
+  document.getElementById("kb-back").addEventListener("click", function (ev) {
+    if (history.length > 1) { ev.preventDefault(); history.back(); }
+  });
+  if (Object.prototype.hasOwnProperty.call(games, game)) {
+    var line = document.getElementById("kb-game"), link = line.querySelector("a");
+    link.href = root + game + "/index.html";
+    link.textContent = games[game];
+    line.hidden = false;
+  }
+})(__GAMES__);""".splitlines())
+
+
+def offline_page(lang: str, games: dict[str, str]) -> str:
+    """The page the worker shows, offline, for a page of ``lang`` saved nowhere (it answers at that page's
+    address): no connection and not saved, which game's button saves it (``games``: id -> name; the game is
+    read from the address), a link back and one to the language's home (saved with every game). Its own small
+    style, no theme file: it must show whatever is stored. It is no file of the site (no sitemap, no theme): the
+    worker holds it."""
+    def say(key: str) -> str:
+        return html.escape(pgettext(lang, "site", key))
+    before, _, after = say("offline_page_game").partition("{game}")
+    data = json.dumps(games, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<title>{say("offline_page_title")}</title><meta name="theme-color" content="{THEME_COLOUR}">'
+            "<style>body{font:1rem/1.5 system-ui,sans-serif;margin:0 auto;max-width:36rem;padding:1.5rem 1rem;"
+            f"color:#222;background:#fff}}h1{{font-size:1.4rem}}a{{color:{THEME_COLOUR}}}</style></head><body><main>"
+            f'<h1>{say("offline_page_title")}</h1><p>{say("offline_page_text")}</p>'
+            f'<p id="kb-game" hidden>{before}<a href="index.html"></a>{after}</p>'
+            f'<p><a id="kb-back" href="index.html">{say("offline_page_back")}</a> · '
+            f'<a id="kb-home" href="index.html">{say("offline_page_home")}</a></p>'
+            f"</main><script>{_FALLBACK_SCRIPT.replace('__GAMES__', data)}</script></body></html>\n")
+
+
 def write_offline(site_dir: str, langs: list[str]) -> str:
-    """Write the service worker and each language's offline index into the built site; the version."""
+    """Write the service worker (with each language's offline page) and each language's offline index into the
+    built site; the version."""
     site = Path(site_dir)
     version = _version(site)
+    pages = {}
     for lang in langs:
         if (site / lang).is_dir():
             index = offline_index(site, lang, langs, version)
             _write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
-    _write(site / WORKER, _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version).encode())
+            pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
+    source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
+    _write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
     return version
 
 

@@ -39,12 +39,12 @@ POSTING_PARTS = 32
 SEARCH_LABELS: dict[str, dict[str, str]] = {
     "es": {"search": "Buscar", "placeholder": "Buscar reglas, términos o preguntas", "close": "Cerrar",
            "did_you_mean": "¿Quisiste decir", "no_results": "Nada encontrado.", "loading": "Cargando la búsqueda…",
-           "failed": "La búsqueda no está disponible en esta página.", "results": "resultados",
+           "failed": "Sin conexión: la búsqueda no pudo cargar sus datos. Guarda el juego para jugar sin conexión y buscará sin ella.", "results": "resultados",
            "games": "Juego", "kinds": "Tipo", "all_games": "Todos los juegos", "all_kinds": "Todos los tipos",
            "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra."},
     "en": {"search": "Search", "placeholder": "Search rules, terms or questions", "close": "Close",
            "did_you_mean": "Did you mean", "no_results": "Nothing found.", "loading": "Loading search…",
-           "failed": "Search is not available on this page.", "results": "results",
+           "failed": "No connection: search could not load its data. Save the game for offline play to search without one.", "results": "results",
            "games": "Game", "kinds": "Kind", "all_games": "All games", "all_kinds": "All kinds",
            "everywhere": "Every game alike", "common": "Shared by several games", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
 }

@@ -1,8 +1,11 @@
 /* The installable site (docs/site.md, "Installable and offline"): registers the service worker
  * (kb-sw.js at the site's root, over http(s) only: pages opened from file:// stay as they are),
- * asks it to keep the page just read and its files, and on a game's page offers a button,
- * data-kb-offline="<game>", that saves the game's pages, search data and tooltips in this language
- * (sizes from kb-offline.json). The button reports data-kb-offline-state: "saving", "saved" or "failed".
+ * asks it to keep the page just read and its files and to bring saved games up to this build, and on a
+ * game's page offers a button, data-kb-offline="<game>", that saves the game's pages, search data and
+ * tooltips in this language (sizes from kb-offline.json, counting only what is not stored yet). The
+ * button reports data-kb-offline-state: "saving", "saved" (this build's copy is stored: the button says
+ * so and does nothing), "update" (a copy of an older build is stored: pressing brings it up to date) or
+ * "failed". While saving it is aria-disabled, not disabled, so the keyboard's focus stays on it.
  * Its words come from the build's data and go in through textContent. */
 (function () {
   "use strict";
@@ -32,7 +35,13 @@
         if (r.name.indexOf(site.origin) === 0) urls.push(r.name);
       });
       if (reg.active) reg.active.postMessage({ kb: "keep", urls: urls });
+      refresh();
     });
+    /* a new build's worker has just taken the page: it saves again the games saved under the old one */
+    sw.addEventListener("controllerchange", refresh);
+  }
+  function refresh() {
+    if (sw.controller) sw.controller.postMessage({ kb: "refresh" });
   }
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register, { once: true });
@@ -53,7 +62,8 @@
     var entry = data.games[game];
     var article = document.querySelector("article");
     if (!entry || !article) return drop();
-    var words = data.labels, cacheName = "kb-" + data.version + "-game-" + data.lang + "-" + game;
+    var words = data.labels, mark = data.decimal, done = new URL("kb-saved", home).href;
+    var own = "kb-" + data.version + "-";
     var box = slot || document.createElement("p");
     box.className = "kb-offline";
     box.textContent = "";  /* the place's stand-ins, replaced in this same task: no frame shows it empty */
@@ -75,18 +85,59 @@
     var h1 = article.querySelector("h1");
     if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
 
-    function show(state, text) {
+    var state = "", need = entry.bytes, older = false;  /* older: a copy of an older build is stored */
+    function label() {
+      if (state === "saving") return;
+      var mb = " (" + size(need, mark) + ")";
+      button.textContent = state === "saved" ? words.offline_saved_button
+        : older ? words.offline_saved_button + " · " + words.offline_update + mb
+        : words.offline_save + mb;
+    }
+    function show(next, text) {
+      state = next;
       if (state) button.setAttribute("data-kb-offline-state", state);
       else button.removeAttribute("data-kb-offline-state");
-      button.disabled = state === "saving";
+      if (state === "saving" || state === "saved") button.setAttribute("aria-disabled", "true");
+      else button.removeAttribute("aria-disabled");
       bar.hidden = state !== "saving";
       status.textContent = text || "";
+      label();
     }
 
-    button.textContent = words.offline_save + " (" + size(entry.bytes, data.decimal) + ")";
-    caches.has(cacheName).then(function (has) {
-      return has && caches.open(cacheName).then(function (c) { return c.match(new URL("kb-saved", home).href); });
-    }).then(function (saved) { if (saved) show("saved", words.offline_saved); });
+    /* The game's stored copies, of this build and older ones; what saving it would fetch (the files not already
+     * in this build's shared cache, kb-sw.js); then the button's state and words. */
+    function saved(names) {
+      return names.reduce(function (found, name) {
+        return found.then(function (yes) {
+          return yes || caches.open(name).then(function (c) { return c.match(done); }).then(function (r) { return !!r; });
+        });
+      }, Promise.resolve(false));
+    }
+    function check(failed) {
+      var mine = new RegExp("^kb-[^-]+-game-" + data.lang + "-" + game.replace(/[^a-z0-9]/g, "\\$&") + "(~.*)?$");
+      return caches.keys().then(function (names) {
+        var ours = names.filter(function (n) { return mine.test(n); });
+        var now = ours.filter(function (n) { return n.indexOf(own) === 0; });
+        return saved(now).then(function (yes) {
+          if (yes) return show("saved", words.offline_saved);
+          var shared = own + "shared";
+          return Promise.all([saved(ours), caches.has(shared).then(function (has) {
+            return has ? caches.open(shared).then(function (c) { return c.keys(); }) : [];
+          })]).then(function (got) {
+            var have = {};
+            got[1].forEach(function (r) { have[r.url] = true; });
+            need = entry.files.reduce(function (sum, f) {
+              return sum + (f[0].indexOf(game + "/") !== 0 && have[new URL(f[0], home).href] ? 0 : f[1]);
+            }, 0);
+            older = got[0];
+            show(failed ? "failed" : older ? "update" : "", failed || "");
+          });
+        });
+      });
+    }
+
+    label();
+    check(null);
 
     sw.addEventListener("message", function (ev) {
       var msg = ev.data || {};
@@ -94,15 +145,16 @@
       if (msg.kb === "progress") {
         bar.value = msg.done;
         show("saving", words.offline_saving + " " + Math.round(100 * msg.done / msg.of) + " % · " +
-             size(msg.bytes, data.decimal) + " / " + size(entry.bytes, data.decimal));
+             size(msg.bytes, mark) + " / " + size(need, mark));
       } else if (msg.kb === "saved") {
-        show("saved", words.offline_saved);
+        check(null);
       } else if (msg.kb === "failed") {
-        show("failed", words.offline_failed);
+        check(msg.network || !navigator.onLine ? words.offline_no_connection : words.offline_failed);
       }
     });
 
     button.addEventListener("click", function () {
+      if (button.getAttribute("aria-disabled") === "true") return;
       show("saving", words.offline_saving);
       sw.ready.then(function (reg) {
         reg.active.postMessage({ kb: "save", lang: data.lang, game: game });

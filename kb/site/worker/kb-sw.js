@@ -1,46 +1,61 @@
 /* The site's service worker (docs/site.md, "Installable and offline"), written by the build to the
- * site's root with this build's version in place of __KB_VERSION__.
+ * site's root with this build's version in place of __KB_VERSION__ and each language's offline page (shown
+ * offline for a page saved nowhere; kb/site/app.py:offline_page) in place of __KB_PAGES__.
  *
- * Caches are named "kb-<version>-…": "visited" holds every page and file the reader fetched,
- * "game-<lang>-<game>" a game saved for offline play (kb-offline.js asks for it). A new build is
- * a new version: on activation every cache of another version is dropped and the games saved
- * under it are saved again from the new build, so no page of one build mixes with another's.
- * Pages: network first, the cache when offline. Files named by their content (the theme's hashed
- * names, the search data's ?v=) come from the cache first. Only GETs of this origin are touched.
+ * Caches are named "kb-<version>-…": "visited" holds every page and file the reader fetched, "shared"
+ * what every saved game uses (the language's home, search data, styles, scripts, the calculators'
+ * runtime: one copy, not one per game) and the site's root page, "game-<lang>-<game>~<stamp>"
+ * a game's own pages saved for offline play (kb-offline.js asks for it). A save fills a new game
+ * cache and, only once its last key ("kb-saved") is in, deletes the game's other copies: a save
+ * that fails (no signal, an error) leaves the copy saved before as it was. A new build is a new
+ * version: the games saved under an older one are saved again from the new build in the background
+ * (on a page's "refresh" message, so whenever a page is opened), each old copy deleted once its new
+ * one is complete, and the older versions' caches go once no saved game of theirs is left; until
+ * then, offline, the old copies still answer. Pages: network first, then the cache, then (a page
+ * saved nowhere) the language's offline page. Files named by their content (the theme's hashed
+ * names, the search data's ?v=) come from this version's caches first. Only GETs of this origin.
  */
 "use strict";
 
 var VERSION = "__KB_VERSION__";
+var PAGES = __KB_PAGES__;
+var LANGS = Object.keys(PAGES);
 var PREFIX = "kb-" + VERSION + "-";
 var VISITED = PREFIX + "visited";
+var SHARED = PREFIX + "shared";
 var DONE = "kb-saved";  /* a game's cache holds this key once every file is in */
 var STABLE = /(\?|&)v=|\.[0-9a-f]{8}\.min\.(js|css)$/;
+var GAME = /^kb-([^-]+)-game-([a-z]+)-([^~]+)(~.*)?$/;  /* version, language, game, this save's stamp */
+var saving = {};  /* "<lang>/<game>": the save under way */
+var tried = {};   /* "<lang>/<game>": when a background update of it last started */
 
-self.addEventListener("install", function () { self.skipWaiting(); });
+function at(path) { return new URL(path, self.registration.scope).href; }
 
-self.addEventListener("activate", function (event) {
-  event.waitUntil(caches.keys().then(function (names) {
-    var again = [];
-    return Promise.all(names.map(function (name) {
-      if (name.indexOf("kb-") !== 0 || name.indexOf(PREFIX) === 0) return null;
-      var saved = /^kb-[^-]+-game-([a-z]+)-(.+)$/.exec(name);
-      if (saved) again.push([saved[1], saved[2]]);
-      return caches.delete(name);
-    })).then(function () { return self.clients.claim(); }).then(function () {
-      return Promise.all(again.map(function (g) { return save(g[0], g[1], null).catch(function () {}); }));
-    });
-  }));
-});
-
-function mine() {
-  return caches.keys().then(function (names) {
-    return names.filter(function (n) { return n.indexOf(PREFIX) === 0; });
+/* A file from the network, not the HTTP cache's copy, into ``cache``. */
+function store(cache, url) {
+  return fetch(url, { cache: "no-cache" }).then(function (r) {
+    if (!r.ok) throw new Error(url + ": " + r.status);
+    return cache.put(url, r);
   });
 }
 
-function cached(request) {
-  return mine().then(function (names) {
-    return names.reduce(function (found, name) {
+self.addEventListener("install", function (event) {
+  self.skipWaiting();
+  event.waitUntil(caches.open(SHARED).then(function (c) {
+    return store(c, at("index.html"));  /* the root: it sends the reader to a language's home */
+  }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(self.clients.claim());
+});
+
+/* This version's caches first, then older ones (a saved game not yet saved again from this build). */
+function cached(request, ownOnly) {
+  return caches.keys().then(function (names) {
+    var ours = names.filter(function (n) { return n.indexOf(PREFIX) === 0; });
+    var older = ownOnly ? [] : names.filter(function (n) { return n.indexOf("kb-") === 0 && n.indexOf(PREFIX) !== 0; });
+    return ours.concat(older).reduce(function (found, name) {
       return found.then(function (hit) {
         return hit || caches.open(name).then(function (c) { return c.match(request, { ignoreSearch: true }); });
       });
@@ -56,15 +71,27 @@ function keep(request, response) {
   return response;
 }
 
+/* The offline page of the language the URL is under (the reader's, for a URL under none), as the page's answer. */
+function fallback(request) {
+  var first = request.url.slice(self.registration.scope.length).split("/")[0];
+  var asked = String(self.navigator.language || "").slice(0, 2).toLowerCase();
+  var lang = LANGS.indexOf(first) >= 0 ? first : LANGS.indexOf(asked) >= 0 ? asked : LANGS[0];
+  return new Response(PAGES[lang], { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
 function fromNetwork(request) {
   return fetch(request).then(function (r) { return keep(request, r); }, function () {
-    return cached(request).then(function (hit) { return hit || Response.error(); });
+    return cached(request, false).then(function (hit) {
+      return hit || (request.mode === "navigate" && LANGS.length ? fallback(request) : Response.error());
+    });
   });
 }
 
 function fromCache(request) {
-  return cached(request).then(function (hit) {
-    return hit || fetch(request).then(function (r) { return keep(request, r); });
+  return cached(request, true).then(function (hit) {
+    return hit || fetch(request).then(function (r) { return keep(request, r); }, function () {
+      return cached(request, false).then(function (old) { return old || Response.error(); });
+    });
   });
 }
 
@@ -74,47 +101,126 @@ self.addEventListener("fetch", function (event) {
   event.respondWith(request.mode !== "navigate" && STABLE.test(request.url) ? fromCache(request) : fromNetwork(request));
 });
 
-/* Save one game of one language: the files kb-offline-<lang>.json lists for it, then the "done" key. */
-function save(lang, game, client) {
-  var index = new URL(lang + "/kb-offline.json", self.registration.scope).href;
-  var name = PREFIX + "game-" + lang + "-" + game;
-  function tell(msg) { if (client) client.postMessage(msg); }
-  return fetch(index, { cache: "no-store" }).then(function (r) {
+/* Every open page hears how a save goes (the page that asked, and any other of the same game). */
+function tell(msg) {
+  self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (all) {
+    all.forEach(function (c) { c.postMessage(msg); });
+  });
+}
+
+function copies(lang, game) {
+  return caches.keys().then(function (names) {
+    return names.filter(function (n) { var g = GAME.exec(n); return g && g[2] === lang && g[3] === game; });
+  });
+}
+
+function complete(name) {
+  return caches.open(name).then(function (c) { return c.match(at(GAME.exec(name)[2] + "/" + DONE)); })
+    .then(function (r) { return !!r; });
+}
+
+/* Save one game of one language: its own files (under "<game>/") into a new cache, the others into the shared one
+ * unless already there, then the "done" key; only then the game's other copies (older saves, older builds) go. */
+function save(lang, game) {
+  var key = lang + "/" + game;
+  if (saving[key]) return saving[key];
+  var index = at(lang + "/kb-offline.json");
+  var name = PREFIX + "game-" + lang + "-" + game + "~" + Date.now().toString(36);
+  var bytes = 0;
+  var run = fetch(index, { cache: "no-store" }).then(function (r) {
     if (!r.ok) throw new Error(index + ": " + r.status);
     return r.json();
   }).then(function (data) {
+    if (data.version !== VERSION) throw new Error("not this build's list: " + index);
     var files = data.games[game] && data.games[game].files;
-    if (data.version !== VERSION || !files) throw new Error("not in this build: " + lang + "/" + game);
-    return caches.delete(name).then(function () { return caches.open(name); }).then(function (cache) {
-      var done = 0, bytes = 0;
+    if (!files) {  /* the game is no longer in the site: its copies go */
+      return copies(lang, game).then(function (names) { return Promise.all(names.map(function (n) { return caches.delete(n); })); })
+        .then(function () { throw new Error("not in this build: " + key); });
+    }
+    return Promise.all([caches.open(name), caches.open(SHARED)]).then(function (open) {
+      var own = open[0], shared = open[1], done = 0;
       function one(i) {
         if (i >= files.length) return Promise.resolve();
-        var url = new URL(files[i][0], index).href;
-        return fetch(url, { cache: "no-cache" }).then(function (r) {
-          if (!r.ok) throw new Error(url + ": " + r.status);
-          return cache.put(url, r);
+        var url = new URL(files[i][0], index).href, mine = files[i][0].indexOf(game + "/") === 0;
+        return (mine ? Promise.resolve(null) : shared.match(url)).then(function (hit) {
+          if (hit) return null;
+          return store(mine ? own : shared, url).then(function () { bytes += files[i][1]; });
         }).then(function () {
-          done += 1; bytes += files[i][1];
+          done += 1;
           tell({ kb: "progress", lang: lang, game: game, done: done, of: files.length, bytes: bytes });
           return one(i + 1);
         });
       }
-      return one(0).then(function () {
-        return cache.put(new URL(DONE, index).href, new Response(VERSION));
-      });
+      return one(0).then(function () { return own.put(at(lang + "/" + DONE), new Response(VERSION)); });
     });
   }).then(function () {
+    return copies(lang, game).then(function (names) {
+      return Promise.all(names.filter(function (n) { return n !== name; }).map(function (n) { return caches.delete(n); }));
+    });
+  }).then(function () {
+    delete saving[key];
     tell({ kb: "saved", lang: lang, game: game });
+    return tidy();
   }, function (e) {
-    tell({ kb: "failed", lang: lang, game: game, error: String(e) });
+    delete saving[key];
+    /* fetch() rejects with a TypeError when the network fails; an HTTP error or a wrong list is an Error */
+    tell({ kb: "failed", lang: lang, game: game, network: e instanceof TypeError, error: String(e) });
     return caches.delete(name).then(function () { throw e; });
   });
+  saving[key] = run;
+  return run;
+}
+
+/* Unfinished saves not under way go; once no game saved under another version is left, its other caches go too. */
+function tidy() {
+  return caches.keys().then(function (names) {
+    var games = names.filter(function (n) { return GAME.test(n); });
+    return Promise.all(games.map(function (n) {
+      var g = GAME.exec(n);
+      if (saving[g[2] + "/" + g[3]]) return n;
+      return complete(n).then(function (ok) { return ok ? n : caches.delete(n).then(function () { return null; }); });
+    })).then(function (kept) {
+      var older = kept.some(function (n) { return n && n.indexOf(PREFIX) !== 0; });
+      if (older) return null;
+      return Promise.all(names.filter(function (n) { return n.indexOf("kb-") === 0 && n.indexOf(PREFIX) !== 0 && !GAME.test(n); })
+        .map(function (n) { return caches.delete(n); }));
+    });
+  });
+}
+
+/* The games saved under an older build, saved again from this one, one at a time, when online; a game whose
+ * update failed for another reason than the network in the last minute waits (a failing server does not start
+ * it again at every page). */
+function refresh() {
+  if (self.navigator.onLine === false) return tidy();
+  return caches.keys().then(function (names) {
+    var todo = [];
+    return Promise.all(names.map(function (n) {
+      var g = GAME.exec(n);
+      if (!g || g[1] === VERSION) return null;
+      return complete(n).then(function (ok) {
+        var key = g[2] + "/" + g[3];
+        if (ok && todo.indexOf(key) < 0) todo.push(key);
+      });
+    })).then(function () {
+      return todo.reduce(function (chain, key) {
+        return chain.then(function () {
+          if (Date.now() - (tried[key] || 0) < 60000) return null;
+          tried[key] = Date.now();
+          var g = key.split("/");
+          return save(g[0], g[1]).catch(function (e) { if (e instanceof TypeError) delete tried[key]; });
+        });
+      }, Promise.resolve());
+    });
+  }).then(tidy);
 }
 
 self.addEventListener("message", function (event) {
   var m = event.data || {};
   if (m.kb === "save" && typeof m.lang === "string" && typeof m.game === "string") {
-    event.waitUntil(save(m.lang, m.game, event.source).catch(function () {}));
+    event.waitUntil(save(m.lang, m.game).catch(function () {}));
+  } else if (m.kb === "refresh") {
+    event.waitUntil(refresh().catch(function () {}));
   } else if (m.kb === "keep" && Array.isArray(m.urls)) {
     event.waitUntil(caches.open(VISITED).then(function (c) {
       return Promise.all(m.urls.map(function (u) {
