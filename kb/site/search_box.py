@@ -40,13 +40,15 @@ SEARCH_LABELS: dict[str, dict[str, str]] = {
     "es": {"search": "Buscar", "placeholder": "Buscar reglas, términos o preguntas", "close": "Cerrar",
            "did_you_mean": "¿Quisiste decir", "no_results": "Nada encontrado.", "loading": "Cargando la búsqueda…",
            "failed": "La búsqueda no está disponible en esta página.", "results": "resultados",
-           "games": "Juego", "kinds": "Tipo", "all_games": "Todos los juegos", "all_kinds": "Todos los tipos",
-           "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra."},
+           "games": "Juego", "kinds": "Tipo", "all_games": "Juego: todos", "all_kinds": "Tipo: todos",
+           "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos",
+           "offline": "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo.", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra."},
     "en": {"search": "Search", "placeholder": "Search rules, terms or questions", "close": "Close",
            "did_you_mean": "Did you mean", "no_results": "Nothing found.", "loading": "Loading search…",
            "failed": "Search is not available on this page.", "results": "results",
-           "games": "Game", "kinds": "Kind", "all_games": "All games", "all_kinds": "All kinds",
-           "everywhere": "Every game alike", "common": "Shared by several games", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
+           "games": "Game", "kinds": "Kind", "all_games": "Game: all", "all_kinds": "Kind: all",
+           "everywhere": "Every game alike", "common": "Shared by several games",
+           "offline": "No connection: search will try again as you type.", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
 }
 """The dialog's own words, per language."""
 
