@@ -548,7 +548,7 @@ def _focused(pg) -> list:
 def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, base: str) -> None:
     """The closed drawer's off-screen links were Tab stops before the content (48 on a game's page: audit
     2026-12-07, defect 7); now Tab goes from the header to the page, and the menu's button (a label the theme leaves
-    out of the tab order) opens the drawer with Enter, the focus on its first link, and Escape closes it."""
+    out of the tab order) gives way to a button: Enter opens the drawer, the focus on its first link, Escape closes it."""
     context = browser.new_context(**PHONE)
     try:
         pg = context.new_page()
@@ -559,8 +559,9 @@ def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, b
             seen.append(_focused(pg))
         assert not [s for s in seen if s[1]], seen  # nothing in the closed drawer
         assert all(s[2] >= 0 for s in seen), seen  # nothing off-screen
-        menu = pg.locator('.md-header label[for="__drawer"]')
-        assert menu.get_attribute("role") == "button" and menu.get_attribute("aria-label") == "Navegación"
+        menu = pg.locator("header button.kb-menu")
+        assert menu.get_attribute("aria-label") == "Navegación" and menu.is_visible()
+        assert pg.locator('.md-header label[for="__drawer"]').is_hidden()
         menu.focus()
         assert menu.get_attribute("aria-expanded") == "false"
         pg.keyboard.press("Enter")
@@ -569,6 +570,8 @@ def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, b
         assert _eventually(lambda: _focused(pg)[2] >= 0, True), _focused(pg)  # slid in: in sight
         pg.keyboard.press("Escape")
         assert menu.get_attribute("aria-expanded") == "false" and menu.evaluate("e => e === document.activeElement")
+        menu.tap()  # a finger opens it as the theme's label did
+        assert _eventually(lambda: pg.evaluate("document.getElementById('__drawer').checked"), True)
     finally:
         context.close()
 

@@ -356,23 +356,25 @@
 
   /* ---------------------------------------------------------------- the menu's drawer by keyboard */
   /* Below 76.25em the theme's menu is a drawer, opened by a <label for="__drawer"> that is no tab stop, and kb.css
-   * takes the closed drawer out of the tab order. The label becomes a button (named as the menu's <nav>): Enter or
-   * Space opens the drawer and moves the focus to its first link; Escape closes it and gives the focus back. */
+   * takes the closed drawer out of the tab order. The label gives way to a button with its icon (named as the menu's
+   * <nav>, aria-expanded; a label may not take the role): a tap opens the drawer as the label did, Enter or Space opens
+   * it with the focus on its first link, and Escape closes it and gives the focus back. */
   function drawer() {
-    var toggle = document.getElementById("__drawer"), button = document.querySelector('.md-header label[for="__drawer"]');
+    var toggle = document.getElementById("__drawer"), label = document.querySelector('.md-header label[for="__drawer"]');
     var nav = document.querySelector(".md-sidebar--primary nav");
-    if (!toggle || !button || !nav) return;
-    button.setAttribute("role", "button");
+    if (!toggle || !label || !nav) return;
+    var button = el("button", "md-header__button md-icon kb-menu");
+    button.type = "button";
     button.setAttribute("aria-label", nav.getAttribute("aria-label") || "Menu");
-    button.tabIndex = 0;
+    Array.prototype.forEach.call(label.childNodes, function (n) { button.appendChild(n.cloneNode(true)); });  /* the theme's icon */
+    label.parentNode.insertBefore(button, label);
+    label.hidden = true;
     function expanded() { button.setAttribute("aria-expanded", toggle.checked ? "true" : "false"); }
     expanded();
     toggle.addEventListener("change", expanded);
-    button.addEventListener("keydown", function (ev) {
-      if (ev.key !== "Enter" && ev.key !== " ") return;
-      ev.preventDefault();
+    button.addEventListener("click", function (ev) {
       toggle.click();
-      var first = toggle.checked && nav.querySelector("a[href], label[tabindex], input");
+      var first = toggle.checked && ev.detail === 0 && nav.querySelector("a[href]");  /* by a key: into the drawer */
       if (first) first.focus();
     });
     document.addEventListener("keydown", function (ev) {
