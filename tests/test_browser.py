@@ -252,6 +252,9 @@ def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, 
         assert _eventually(lambda: _ids(pg), everywhere) == everywhere
         tops = pg.eval_on_selector_all(".kb-search__filters > *", "els => els.map(e => e.getBoundingClientRect().top)")
         assert len(tops) == 3 and max(tops) - min(tops) < 8, tops  # one row on a phone
+        # each selector's shown text starts with what it chooses: both read «Todos» at 390 px before (audit 2026-12-07)
+        shown = pg.eval_on_selector_all(".kb-search__filters select", "els => els.map(e => e.options[e.selectedIndex].text)")
+        assert [t.split(":")[0] for t in shown] == ["Juego", "Tipo"], shown
     finally:
         context.close()
 
@@ -437,6 +440,177 @@ def test_on_a_phone_the_copy_link_shows_on_a_long_press_only(browser, base: str)
         assert pg.url.endswith("/es/mini/shooting.html")
         btn = pg.locator("#summary > .kb-cite-btn").bounding_box()
         assert btn["width"] >= 24 and btn["height"] >= 24, btn  # a target a finger can hit
+    finally:
+        context.close()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def test_on_a_phone_one_tap_shows_a_terms_tip_and_a_second_or_a_tap_elsewhere_hides_it(browser, base: str) -> None:
+    """A tap sends the mouse's enter before its click: the tip shown on "mouseenter" was hidden by the click's toggle,
+    so the first tap showed nothing (audit on a phone, 2026-12-07, defect 3)."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/mini/shooting.html")
+        term, tip = pg.locator("article .kb-term").first, pg.locator("#kb-tip")
+        term.tap()
+        pg.wait_for_timeout(300)  # the click's handler has run
+        assert tip.is_visible() and tip.inner_text().startswith("Línea de visión")
+        term.tap()
+        pg.wait_for_timeout(300)
+        assert tip.is_hidden()
+        term.tap()
+        pg.wait_for_timeout(300)
+        assert tip.is_visible()
+        box = pg.locator("article h1").bounding_box()
+        pg.touchscreen.tap(box["x"] + 5, box["y"] + 5)  # elsewhere
+        pg.wait_for_timeout(300)
+        assert tip.is_hidden()
+    finally:
+        context.close()
+
+
+def test_on_a_phone_back_closes_the_search_dialog_and_no_stray_entry_stays(browser, base: str) -> None:
+    """The phone's Back closes the open dialog, as Escape does, and the page stays (it left for the page before:
+    audit 2026-12-07, defect 6); closed by Escape or the scrim, or left by a result, no history entry stays behind."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/index.html")
+        _open(pg, f"{base}/es/mini/shooting.html#text-1")
+        dialog, opener = pg.locator(".kb-search"), pg.locator("button.kb-search__open")
+        opener.tap()
+        pg.locator("input.kb-search__input").press_sequentially("trabado")
+        assert dialog.is_visible()
+        pg.go_back()
+        assert _eventually(lambda: dialog.is_hidden(), True) and pg.url == f"{base}/es/mini/shooting.html#text-1"
+        for close in (lambda: pg.keyboard.press("Escape"), lambda: pg.touchscreen.tap(195, 835)):  # Escape, the scrim
+            opener.tap()
+            assert dialog.is_visible()
+            close()
+            assert _eventually(lambda: dialog.is_hidden(), True)
+            pg.wait_for_timeout(200)  # its entry taken back
+        opener.tap()
+        pg.locator("input.kb-search__input").press_sequentially("linea de vision")
+        _settled(pg)
+        pg.locator("a.kb-search__hit").first.tap()
+        pg.wait_for_url(f"{base}/es/mini/line-of-sight.html#*")
+        pg.go_back()  # one Back: the page the search was opened on, then the one before it
+        pg.wait_for_url(f"{base}/es/mini/shooting.html#text-1")
+        pg.go_back()
+        pg.wait_for_url(f"{base}/es/index.html")
+    finally:
+        context.close()
+
+
+def test_a_failed_load_of_search_data_is_tried_again_by_the_next_query(browser, base: str) -> None:
+    """One failed load (of the head, of a part) broke search on the page until a reload (audit 2026-12-07, defect 4):
+    now the dialog says there is no connection while offline, and the next query asks for what failed again."""
+    context = browser.new_context(service_workers="block")  # the worker's fetches would pass the offline switch unseen
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/mini/aim.html")
+        status, box = pg.locator(".kb-search__status"), pg.locator("input.kb-search__input")
+        context.set_offline(True)  # the head fails
+        pg.keyboard.press("/")
+        box.press_sequentially("apunta")
+        assert _eventually(lambda: status.inner_text(), SEARCH_OFFLINE) == SEARCH_OFFLINE
+        context.set_offline(False)
+        box.press_sequentially("r")
+        assert _eventually(lambda: _ids(pg)[:1], ["mini.aim"]) == ["mini.aim"]
+        pg.reload()  # a part fails: the head is in, the words of a new query are not
+        _open(pg, f"{base}/es/mini/aim.html")
+        _ready(pg)
+        context.set_offline(True)
+        pg.keyboard.press("/")
+        box.press_sequentially("linea de vision")
+        assert _eventually(lambda: status.inner_text(), SEARCH_OFFLINE) == SEARCH_OFFLINE
+        assert pg.locator("a.kb-search__hit").count() == 0
+        context.set_offline(False)
+        box.press("Backspace")
+        box.press_sequentially("n")
+        assert _eventually(lambda: _ids(pg)[:1], ["mini.line-of-sight"]) == ["mini.line-of-sight"]
+    finally:
+        context.close()
+
+
+SEARCH_OFFLINE = "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo."
+
+
+def _focused(pg) -> list:
+    """The focused element: its tag, whether it is inside the menu's drawer, and its left edge."""
+    return pg.evaluate("(() => { const e = document.activeElement; return [e.tagName, !!e.closest('.md-sidebar--primary'),"
+                       " e.getBoundingClientRect().left]; })()")
+
+
+def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, base: str) -> None:
+    """The closed drawer's off-screen links were Tab stops before the content (48 on a game's page: audit
+    2026-12-07, defect 7); now Tab goes from the header to the page, and the menu's button (a label the theme leaves
+    out of the tab order) gives way to a button: Enter opens the drawer, the focus on its first link, Escape closes it."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/mini/shooting.html")
+        seen = []
+        for _ in range(25):
+            pg.keyboard.press("Tab")
+            seen.append(_focused(pg))
+        assert not [s for s in seen if s[1]], seen  # nothing in the closed drawer
+        assert all(s[2] >= 0 for s in seen), seen  # nothing off-screen
+        menu = pg.locator("header button.kb-menu")
+        assert menu.get_attribute("aria-label") == "Navegación" and menu.is_visible()
+        assert pg.locator('.md-header label[for="__drawer"]').is_hidden()
+        menu.focus()
+        assert menu.get_attribute("aria-expanded") == "false"
+        pg.keyboard.press("Enter")
+        assert menu.get_attribute("aria-expanded") == "true"
+        assert _eventually(lambda: _focused(pg)[:2], ["A", True]) == ["A", True]  # in the open drawer
+        assert _eventually(lambda: _focused(pg)[2] >= 0, True), _focused(pg)  # slid in: in sight
+        pg.keyboard.press("Escape")
+        assert menu.get_attribute("aria-expanded") == "false" and menu.evaluate("e => e === document.activeElement")
+        menu.tap()  # a finger opens it as the theme's label did
+        assert _eventually(lambda: pg.evaluate("document.getElementById('__drawer').checked"), True)
+    finally:
+        context.close()
+
+
+def _outline(pg, selector: str) -> str:
+    return pg.eval_on_selector(selector, "e => { const s = getComputedStyle(e); return s.outlineStyle + ' ' + s.outlineWidth; }")
+
+
+def test_a_calculators_field_and_the_glossary_filter_show_the_focus(page, base: str) -> None:
+    """The theme takes inputs' outline away: a focused calculator field or glossary filter looked as any other, only
+    the caret showed where the focus was (audit 2026-12-07, defect 9)."""
+    for url, field in ((f"{base}/es/mini/shooting.html", 'form.kb-calc input[name="at_least"]'),
+                       (f"{base}/es/mini/glossary.html", "input.kb-filter")):
+        _open(page, url)
+        page.wait_for_selector(field)
+        page.locator(field).focus()  # as Tab does: a text field matches :focus-visible
+        style, width = _outline(page, field).split()
+        assert style == "solid" and float(width.removesuffix("px")) >= 2, (url, style, width)
+        page.locator("article h1").first.click()
+        assert _outline(page, field).split()[0] == "none", url  # only with the focus
+
+
+def test_the_switcher_keeps_the_paragraph_in_sight_without_an_anchor(browser, base: str) -> None:
+    """Scrolled down by reading (no #anchor), the switcher opened the other language at its top (audit 2026-12-07,
+    defect 12): it now adds the first block in sight under the header (its id the same in both languages)."""
+    context = browser.new_context(viewport={"width": 390, "height": 300})
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/en/mini/shooting.html")
+        at = pg.evaluate("""(() => { const b = document.querySelector('article #text-1');
+            scrollTo(0, b.getBoundingClientRect().top + scrollY - document.querySelector('.md-header').offsetHeight);
+            return b.id; })()""")
+        pg.locator(".md-header__option .md-select button").hover()
+        pg.locator('a.md-select__link[hreflang="es"]').click()
+        pg.wait_for_url(f"{base}/es/mini/shooting.html#{at}")
+        _open(pg, f"{base}/es/mini/shooting.html")  # at the top: no anchor added
+        pg.locator(".md-header__option .md-select button").hover()
+        pg.locator('a.md-select__link[hreflang="en"]').click()
+        pg.wait_for_url(f"{base}/en/mini/shooting.html")
     finally:
         context.close()
 

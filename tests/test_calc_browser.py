@@ -63,11 +63,15 @@ RANDOMISE = """async ([f, seed, tries]) => {
         el.selectedIndex = rnd(el.options.length);
         given.push([path, JSON.parse(el.value)]);
       } else {
-        const min = Number(el.min), max = Number(el.max), step = Number(el.step);
+        const min = Number(el.dataset.kbMin), max = Number(el.dataset.kbMax), step = Number(el.dataset.kbStep);
         const count = Math.round((max - min) / step) + 1, optional = el.hasAttribute('placeholder');
         const i = rnd(count + (optional ? 1 : 0));
         if (optional && i === count) { el.value = ''; given.push([path, null]); }
-        else { const v = Math.round((min + i * step) * 1e6) / 1e6; el.value = String(v); given.push([path, v]); }
+        else {  // written as the page writes numbers: 0,5 on a Spanish page
+          const v = Math.round((min + i * step) * 1e6) / 1e6;
+          el.value = String(v).replace('.', el.dataset.kbMark);
+          given.push([path, v]);
+        }
       }
     }
     for (const g of groups) {
@@ -264,8 +268,51 @@ def test_out_of_range_gives_the_resolvers_message_and_no_script_error(page, base
     assert message == "habilidad de pilotaje: 14 está fuera de lo que admite la regla (de 2 a 13)."
     assert form.locator('[name="piloting_skill"]').get_attribute("aria-invalid") == "true"
     assert _set_and_read(page, form, "piloting_skill", "2.5")["error"] == "input-out-of-range"
+    # not "out of range": not a whole number, echoed with the page's decimal mark (audit 2026-12-07, defect 11)
+    assert form.locator(".kb-calc-message").text_content() == (
+        "habilidad de pilotaje: 2,5 no es un número entero; escribe uno sin decimales (de 2 a 13).")
     assert _set_and_read(page, form, "piloting_skill", "8") == _swamp_answer(kb, piloting_skill=8)
     assert form.locator('[name="piloting_skill"]').get_attribute("aria-invalid") is None
+    assert page.kb_errors == []
+
+
+ARRIVAL = 'form[data-kb-resolver="starcraft-tmg.arrival-check"]'
+
+
+def _typed(pg, form, name: str, text: str) -> Any:
+    """``text`` typed key by key into a cleared field, as on a phone's keyboard; the outcome shown."""
+    field = form.locator(f'[name="{name}"]')
+    field.click()
+    field.press("Control+A")
+    field.press("Backspace")
+    field.press_sequentially(text)
+    pg.wait_for_function("f => !f.dataset.kbBusy", arg=form.element_handle())
+    return json.loads(form.locator("[data-kb-outcome]").get_attribute("data-kb-outcome"))
+
+
+def test_a_decimal_is_read_with_the_pages_mark_and_anything_else_is_refused_quoted(page, base: str, kb: KnowledgeBase) -> None:
+    """«0,5» typed into a Spanish calculator was read as 5 and answered for 5 (type="number" drops the comma: audit on
+    a phone, 2026-12-07, defect 2). Now a Spanish page reads a comma or a point as its decimal mark, an English page a
+    point; a grouped number (1.000) or a comma on an English page is refused with what was typed."""
+    entry, ex = expected_calculators(kb)[("starcraft-tmg/arrival-restrictions.html", "starcraft-tmg.arrival-check")]
+    answer = lambda d: python_answer(kb, entry, "starcraft-tmg.arrival-check", {**dict(ex.given), "distance": d})
+    assert "error" not in answer(6.5) and answer(6.5) != answer(7.5)  # «6,5» was read as 65, past the range
+    page.goto(f"{base}/es/starcraft-tmg/arrival-restrictions.html")
+    _forms(page)
+    form = page.locator(ARRIVAL).first
+    assert form.locator('[name="distance"]').get_attribute("inputmode") == "decimal"
+    assert _typed(page, form, "distance", "6,5") == answer(6.5)
+    assert _typed(page, form, "distance", "7.5") == answer(7.5)
+    assert _typed(page, form, "distance", "1.000") == {"error": "input-out-of-range", "input": "distance"}
+    assert form.locator(".kb-calc-message").text_content() == (
+        "distancia: «1.000» no es un número; escríbelo solo con cifras, y con coma si lleva decimales (de 0 a 24, de 0,1 en 0,1).")
+    page.goto(f"{base}/en/starcraft-tmg/arrival-restrictions.html")
+    _forms(page)
+    form = page.locator(ARRIVAL).first
+    assert _typed(page, form, "distance", "6.5") == answer(6.5)
+    assert _typed(page, form, "distance", "6,5") == {"error": "input-out-of-range", "input": "distance"}
+    assert form.locator(".kb-calc-message").text_content() == (
+        "distance: “6,5” is not a number; type digits only, with a point for any decimals (from 0 to 24 in steps of 0.1).")
     assert page.kb_errors == []
 
 

@@ -38,7 +38,7 @@ from weakref import WeakKeyDictionary
 
 from kb.core import cache
 from kb.core.diagnostics import Diagnostic, diag
-from kb.core.locale import LANGS, catalog_path, number, pgettext
+from kb.core.locale import LANGS, catalog_path, decimal_mark, number, pgettext
 from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
@@ -846,13 +846,24 @@ def _add_button(calc: Calculator, n: int, group: str, words: Words) -> str:
 
 
 def _number_input(common: str, fid: str, f: Field, value: Any, lang: str) -> str:
-    """A number field with its declared range (``min``, ``max``, ``step``); empty means "not given"."""
+    """A number field with its declared range (``data-kb-min``, ``-max``, ``-step``); empty means "not given". A text
+    field, not ``type="number"``: Chromium's drops a decimal comma («0,5» read as 5), and kb-calc.js reads the page's
+    decimal mark (``data-kb-mark``) and refuses, quoting it, what is not a number (docs/site.md, "Calculators")."""
     holder = f' placeholder="{_attr(pgettext(lang, "site", "calc_not_given"))}"' if f.optional else ""
     mode = "numeric" if f.kind == "integer" and f.bounds["minimum"] >= 0 else "decimal"
-    return (f'<input {common} type="number" inputmode="{mode}" min="{_attr(f.bounds["minimum"])}" '
-            f'max="{_attr(f.bounds["maximum"])}" step="{_attr(f.bounds.get("multipleOf", 1))}" '
-            f'value="{"" if value is None else _attr(value)}"{holder} aria-describedby="{fid}-range">'
+    whole = f' data-kb-whole="{_attr(pgettext(lang, "site", "calc_whole_number"))}"' if f.kind == "integer" else ""
+    return (f'<input {common} type="text" inputmode="{mode}" '
+            f'data-kb-min="{_attr(f.bounds["minimum"])}" data-kb-max="{_attr(f.bounds["maximum"])}" '
+            f'data-kb-step="{_attr(f.bounds.get("multipleOf", 1))}" data-kb-mark="{_attr(decimal_mark(lang))}" '
+            f'data-kb-nan="{_attr(pgettext(lang, "site", "calc_not_a_number"))}"{whole} '
+            f'value="{"" if value is None else _attr(_typed(value, lang))}"{holder} aria-describedby="{fid}-range">'
             f'<small id="{fid}-range">{_attr(_range_words(f, lang))}</small>')
+
+
+def _typed(value: int | float, lang: str) -> str:
+    """A number as a player types it: no grouping, the page's decimal mark (``0,5`` / ``0.5``)."""
+    text = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    return text.replace(".", decimal_mark(lang))
 
 
 def _options(f: Field, value: Any, words: Words) -> str:

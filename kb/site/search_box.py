@@ -39,14 +39,16 @@ POSTING_PARTS = 32
 SEARCH_LABELS: dict[str, dict[str, str]] = {
     "es": {"search": "Buscar", "placeholder": "Buscar reglas, términos o preguntas", "close": "Cerrar",
            "did_you_mean": "¿Quisiste decir", "no_results": "Nada encontrado.", "loading": "Cargando la búsqueda…",
-           "failed": "Sin conexión: la búsqueda no pudo cargar sus datos. Guarda el juego para jugar sin conexión y buscará sin ella.", "results": "resultados",
-           "games": "Juego", "kinds": "Tipo", "all_games": "Todos los juegos", "all_kinds": "Todos los tipos",
-           "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra."},
+           "failed": "La búsqueda no está disponible en esta página.", "results": "resultados",
+           "games": "Juego", "kinds": "Tipo", "all_games": "Juego: todos", "all_kinds": "Tipo: todos",
+           "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos",
+           "offline": "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo (guarda el juego para buscar sin conexión).", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra."},
     "en": {"search": "Search", "placeholder": "Search rules, terms or questions", "close": "Close",
            "did_you_mean": "Did you mean", "no_results": "Nothing found.", "loading": "Loading search…",
-           "failed": "No connection: search could not load its data. Save the game for offline play to search without one.", "results": "results",
-           "games": "Game", "kinds": "Kind", "all_games": "All games", "all_kinds": "All kinds",
-           "everywhere": "Every game alike", "common": "Shared by several games", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
+           "failed": "Search is not available on this page.", "results": "results",
+           "games": "Game", "kinds": "Kind", "all_games": "Game: all", "all_kinds": "Kind: all",
+           "everywhere": "Every game alike", "common": "Shared by several games",
+           "offline": "No connection: search will try again as you type (save the game to search offline).", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
 }
 """The dialog's own words, per language."""
 

@@ -46,20 +46,39 @@
 
   function shardName(name, n) { return name.replace(/\.js$/, "-" + n + ".js"); }
 
+  /* A number field is a text field (kb/site/calc.py): type="number" drops a decimal comma in Chromium («0,5» read as 5).
+   * Its text is read with the page's decimal mark (data-kb-mark); a Spanish page takes a point too, unless it is
+   * followed by exactly three digits (1.000 is a thousand there: refused, never read as 1). Anything else (a grouped
+   * number, letters, two marks, an exponent) is null: refused, the text quoted. */
+  function parse(text, mark) {
+    var m = /^([+\-\u2212]?)(\d*)(?:([.,])(\d*))?$/.exec(text);
+    if (!m || m[2] + (m[4] || "") === "") return null;
+    if (m[3] && m[3] !== mark && (mark === "." || (m[4].length === 3 && /[1-9]/.test(m[2])))) return null;
+    var v = Number((m[2] || "0") + "." + (m[4] || "0"));
+    return m[1] === "-" || m[1] === "\u2212" ? -v : v;
+  }
+
+  /* A number as the page writes it, as typed: no grouping, the page's decimal mark. */
+  function typed(v, mark) { return String(v).replace(".", mark); }
+
   /* The position of a field's value among its values, or the message saying why there is none. */
   function position(field, input, head) {
     var words = head.words, label = field.label;
     if (field.item && input.disabled) return { pos: 0 };  /* an item not added: its first value, absent */
     var off = field.optional || field.item ? 1 : 0;
     if (field.kind === "integer" || field.kind === "number") {
-      var raw = String(input.value).trim();
-      var bad = input.validity && input.validity.badInput;
-      if (raw === "" && !bad) {
+      var raw = String(input.value).trim(), mark = input.getAttribute("data-kb-mark") || ".";
+      if (raw === "") {
         return field.optional ? { pos: 0 } : { error: fill(words.calc_needs_value, { label: label }) };
       }
-      var v = Number(raw), k = (v - field.min) / field.step, r = Math.round(k);
-      if (bad || !isFinite(v) || Math.abs(k - r) > 1e-9 || r < 0 || r > field.n - 1 - off) {
-        return { error: fill(words.calc_out_of_range, { label: label, value: bad ? "?" : raw, range: field.range }) };
+      var v = parse(raw, mark);
+      if (v === null || !isFinite(v)) {
+        return { error: fill(input.getAttribute("data-kb-nan") || words.calc_out_of_range, { label: label, value: raw, range: field.range }) };
+      }
+      var k = (v - field.min) / field.step, r = Math.round(k), said = { label: label, value: typed(v, mark), range: field.range };
+      if (r < 0 || r > field.n - 1 - off) return { error: fill(words.calc_out_of_range, said) };
+      if (Math.abs(k - r) > 1e-9) {  /* between two of its values: a whole-number field says so */
+        return { error: fill(field.kind === "integer" && input.getAttribute("data-kb-whole") || words.calc_out_of_range, said) };
       }
       return { pos: r + off };
     }
@@ -266,7 +285,7 @@
         var input = box.querySelector("[data-kb-field]");
         box.hidden = false;
         input.disabled = false;
-        if (input.tagName !== "SELECT" && input.value === "") input.value = input.min;
+        if (input.tagName !== "SELECT" && input.value === "") input.value = typed(Number(input.getAttribute("data-kb-min")), input.getAttribute("data-kb-mark") || ".");
         refresh(group);
         input.focus();
         changed(input);

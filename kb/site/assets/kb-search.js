@@ -76,14 +76,19 @@
       else if (!state.engine) ready(text, true);
     };
     if (cached) { ready(cached, false); return; }
-    script(config.data, function () { state.failed = true; ready("null", false); });
+    script(config.data, function () {  /* no connection, or a server that failed: tried again by the next query */
+      started = false;
+      document.documentElement.setAttribute("data-kb-search", "failed");
+      waiting.splice(0);
+      lost();
+    });
   }
 
   function script(src, failed) {
     var tag = document.createElement("script");
     tag.src = src + "?v=" + encodeURIComponent(config.version);
     tag.async = true;
-    tag.onerror = failed;
+    tag.onerror = function () { tag.remove(); failed(); };
     document.head.appendChild(tag);
   }
 
@@ -119,11 +124,10 @@
       var cached = null;
       try { cached = sessionStorage.getItem(KEY + ":" + part); } catch (e) { /* storage refused */ }
       if (cached) { added(part, cached, false); return; }
-      script(config.data.replace(/\.js$/, "-" + part + ".js"), function () {
-        state.failed = true;
+      script(config.data.replace(/\.js$/, "-" + part + ".js"), function () {  /* asked for again by the next query */
         delete pending[part];
         busy();
-        run();
+        lost();
       });
     });
   }
@@ -136,6 +140,20 @@
     need(Array.from(engine.missing), again);
     return null;
   }
+
+  /* A script of the data could not be loaded (offline, a server's error): the dialog says so, "no connection" when the
+   * browser knows it is offline, and the next query (or the connection's return) asks for it again (audit, 2026-12-07:
+   * one failed load broke search on the page until it was reloaded). */
+  function lost() {
+    if (!ui || ui.root.hidden) return;
+    var l = labels();
+    ui.status.textContent = navigator.onLine === false ? (l.offline || "Offline.") : (l.failed || "Search is not available.");
+    ui.list.textContent = "";
+    ui.filters.hidden = true;
+    state.hits = [];
+  }
+
+  window.addEventListener("online", function () { run(); });
 
   /* ------------------------------------------------------------ the dialog */
 
@@ -213,10 +231,36 @@
 
   var opener = null;
 
+  /* The phone's Back closes the dialog, as Escape does, rather than leave the page: opening it adds a history entry
+   * (the same URL), Back (popstate) closes it; closed any other way, its entry is taken back (history.back(), whose
+   * popstate is then let by), and a result opened from it replaces it, so no stray entry stays behind. */
+  var entry = false, unwinding = false;
+
+  function remember() {
+    if (entry || unwinding) return;
+    try { history.pushState({ kbSearch: true }, ""); entry = true; } catch (e) { /* file:// in some browsers */ }
+  }
+
+  function forget() {
+    if (!entry) return;
+    entry = false;
+    unwinding = true;
+    history.back();
+  }
+
+  window.addEventListener("popstate", function () {
+    if (unwinding) {  /* the entry taken back by close(); reopened meanwhile: its entry now */
+      unwinding = false;
+      if (ui && !ui.root.hidden) remember();
+      return;
+    }
+    if (entry) { entry = false; close(true); }
+  });
+
   function open() {
     load();
     if (!ui) ui = build();
-    if (ui.root.hidden) opener = document.activeElement;
+    if (ui.root.hidden) { opener = document.activeElement; remember(); }
     ui.root.hidden = false;
     document.documentElement.classList.add("kb-search--open");
     ui.input.focus();
@@ -224,8 +268,9 @@
     run();
   }
 
-  function close() {
+  function close(popped) {
     if (!ui) return;
+    if (popped !== true) forget();
     var inside = ui.root.contains(document.activeElement);
     ui.root.hidden = true;
     document.documentElement.classList.remove("kb-search--open");
@@ -255,7 +300,15 @@
 
   function go(i) {
     var hit = state.hits[i];
-    if (hit && hit.url) window.location.href = config.root + hit.url;
+    if (hit && hit.url) leave(config.root + hit.url);
+  }
+
+  /* To a result: in place of the dialog's history entry (Back then returns to the page the search was opened on). */
+  function leave(url) {
+    if (!entry) { window.location.href = url; return; }
+    entry = false;
+    close(true);
+    window.location.replace(url);
   }
 
   function keys(ev) {
@@ -331,7 +384,8 @@
     if (!state.engine || state.failed) {
       ui.status.textContent = state.failed ? (l.failed || "Search is not available.") : (l.loading || "…");
       ui.list.textContent = "";
-      if (!state.failed) waiting.push(run);
+      if (!state.failed && waiting.indexOf(run) < 0) waiting.push(run);
+      if (!state.failed) load();  /* its last load failed: again */
       return;
     }
     ui.input.placeholder = l.placeholder || "";
@@ -372,6 +426,11 @@
                        (engine.data.kinds[hit.kind] || hit.kind)));
       if (hit.summary) a.appendChild(line(hit.summary, result.marks, hit.summaryTerms));
       a.addEventListener("mousemove", function () { if (state.selected !== i) select(i); });
+      a.addEventListener("click", function (ev) {  /* a tap or a plain click: as go(); a new tab keeps its own way */
+        if (ev.button || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey || !hit.url) return;
+        ev.preventDefault();
+        leave(a.href);
+      });
       li.appendChild(a);
       ui.list.appendChild(li);
     });

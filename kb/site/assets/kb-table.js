@@ -74,7 +74,10 @@
    * a worked example's heading (#example-…) and a step's item (its id on the <span> it starts with). */
   var CITED = "p[id], li[id], div[id^='text-'], div[id^='notes-'], h3[id^='example-'], li:has(> span[id^='step-']), li:has(> p:first-child > span[id^='step-'])";
 
+  var UNCITED = ".kb-crumbs, .kb-place, .kb-offline, .kb-offline *";  /* ids of their own, but not the text's blocks */
+
   function blockId(b) {
+    if (b.matches(UNCITED)) return null;
     if (b.id) return b.id;
     var step = b.querySelector(":scope > span[id^='step-'], :scope > p:first-child > span[id^='step-']");
     return step ? step.id : null;
@@ -129,7 +132,7 @@
     var n = 0, buttons = [];
     Array.prototype.forEach.call(article.querySelectorAll(CITED), function (b) {
       var id = blockId(b);
-      if (!id || b.matches(".kb-crumbs, .kb-place, .kb-offline, .kb-offline *")) return;
+      if (!id) return;
       n += 1;
       var num = n;  /* this block's number (n goes on counting) */
       var mark = "¶" + num;
@@ -198,8 +201,11 @@
 
   function later() { hideTimer = window.setTimeout(hideAll, 150); }
 
+  /* A mouse shows a tip on hover; a finger by a tap, which a second tap (or a tap elsewhere) hides. A tap also sends
+   * the mouse's enter and leave: with "mouseenter" the tap's enter showed the tip and its click hid it at once
+   * (audit, 2026-12-07), so hover is read from pointer events, which say what pointed. */
   function bind(target, box, key, withTitle) {
-    target.addEventListener("mouseenter", function () { show(box, target, key, withTitle); });
+    target.addEventListener("pointerenter", function (ev) { if (ev.pointerType !== "touch") show(box, target, key, withTitle); });
     target.addEventListener("focus", function () { show(box, target, key, withTitle); });
     if (target.classList.contains("kb-term")) {
       target.addEventListener("click", function () {  /* a tap on a touch screen */
@@ -207,7 +213,7 @@
         else hideAll();
       });
     }
-    target.addEventListener("mouseleave", later);
+    target.addEventListener("pointerleave", function (ev) { if (ev.pointerType !== "touch") later(); });
     target.addEventListener("blur", later);
   }
 
@@ -325,12 +331,56 @@
   }
 
   /* ---------------------------------------------------------------- the language switcher keeps the #anchor */
+  /* The place in the page: its #anchor, else (scrolled, no anchor) the first block with a build-time id (the same in
+   * both languages) that is in sight under the header, so that switching mid-read lands on the same paragraph. */
+  function here() {
+    if (location.hash) return location.hash;
+    if (window.scrollY <= 0) return "";
+    var header = document.querySelector(".md-header"), top = header ? header.getBoundingClientRect().bottom : 0;
+    var blocks = document.querySelectorAll("article.md-content__inner :is(" + CITED + ")");
+    for (var i = 0; i < blocks.length; i++) {
+      var id = blockId(blocks[i]), r = blocks[i].getBoundingClientRect();
+      if (id && r.bottom > top + 1 && r.height > 0) return "#" + id;
+    }
+    return "";
+  }
+
   function switcher() {
     Array.prototype.forEach.call(document.querySelectorAll("a.md-select__link[hreflang]"), function (a) {
       a.addEventListener("click", function () {
         try { localStorage.setItem("kb-lang", a.getAttribute("hreflang")); } catch (e) { /* storage off */ }
-        if (location.hash && a.href.indexOf("#") < 0) a.href = a.href + location.hash;
+        a.href = a.href.replace(/#.*$/, "") + here();
       });
+    });
+  }
+
+  /* ---------------------------------------------------------------- the menu's drawer by keyboard */
+  /* Below 76.25em the theme's menu is a drawer, opened by a <label for="__drawer"> that is no tab stop, and kb.css
+   * takes the closed drawer out of the tab order. The label gives way to a button with its icon (named as the menu's
+   * <nav>, aria-expanded; a label may not take the role): a tap opens the drawer as the label did, Enter or Space opens
+   * it with the focus on its first link, and Escape closes it and gives the focus back. */
+  function drawer() {
+    var toggle = document.getElementById("__drawer"), label = document.querySelector('.md-header label[for="__drawer"]');
+    var nav = document.querySelector(".md-sidebar--primary nav");
+    if (!toggle || !label || !nav) return;
+    var button = el("button", "md-header__button md-icon kb-menu");
+    button.type = "button";
+    button.setAttribute("aria-label", nav.getAttribute("aria-label") || "Menu");
+    Array.prototype.forEach.call(label.childNodes, function (n) { button.appendChild(n.cloneNode(true)); });  /* the theme's icon */
+    label.parentNode.insertBefore(button, label);
+    label.hidden = true;
+    function expanded() { button.setAttribute("aria-expanded", toggle.checked ? "true" : "false"); }
+    expanded();
+    toggle.addEventListener("change", expanded);
+    button.addEventListener("click", function (ev) {
+      toggle.click();
+      var first = toggle.checked && ev.detail === 0 && nav.querySelector("a[href]");  /* by a key: into the drawer */
+      if (first) first.focus();
+    });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key !== "Escape" || !toggle.checked || !button.offsetParent) return;
+      toggle.click();
+      button.focus();
     });
   }
 
@@ -357,6 +407,7 @@
 
   function init() {  /* <html data-kb-table="ready"> once the helpers are on the page (the browser tests wait for it) */
     switcher();
+    drawer();
     var article = document.querySelector("article.md-content__inner");
     whenIdle(function () {
       loadData(function () {
@@ -398,11 +449,14 @@
     card.setAttribute("role", "tooltip");
     card.hidden = true;
     [tip, card].forEach(function (b) {
-      b.addEventListener("mouseenter", function () { window.clearTimeout(hideTimer); });
-      b.addEventListener("mouseleave", later);
+      b.addEventListener("pointerenter", function () { window.clearTimeout(hideTimer); });
+      b.addEventListener("pointerleave", function (ev) { if (ev.pointerType !== "touch") later(); });
       document.body.appendChild(b);
     });
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") hideAll(); });
+    document.addEventListener("click", function (ev) {  /* a tap elsewhere hides a tapped tip */
+      if (!ev.target.closest || !ev.target.closest(".kb-term, .kb-tip")) hideAll();
+    });
     return steps.concat([
       function () { previews(article); },
       function () { tooltips(article); },
