@@ -22,13 +22,11 @@ from kb.core._yaml import LIMITS, Limits, load_file, parse_bytes, read_bytes
 from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
 from kb.mechanics import Registry, Resolver
-from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
+from kb.core.model import COMMON, LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
 __all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry"]
 
-COMMON = "common"
-"""The shared namespace (``content/common/``) that holds cross-game concepts."""
 MECHANICS = "mechanics.py"
 """A game's own resolvers live in ``content/<game>/mechanics.py``."""
 
