@@ -75,8 +75,6 @@ log = get_plugin_logger(__name__)
 THEME = Path(__file__).resolve().parent / "site" / "theme"
 """The plugin's templates, found after the theme's own (a pack's ``custom_dir`` and Material come first)."""
 PAGE_TEMPLATE = "kb-page.html"
-STILL_WORKING = 10.0
-"""Seconds between the progress lines of a step that is still working (the calculators' answers: a slow resolver)."""
 
 
 class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ is untyped
@@ -93,6 +91,8 @@ class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' _
     pyodide = c.Optional(c.Type(str))
     """The pinned Pyodide's folder, for the large calculators (default: ``$KB_PYODIDE_DIR``, else
     ``~/.cache/kb-pyodide/node_modules/pyodide``); ``off``: build without it."""
+    still_working = c.Type((int, float), default=10)
+    """Seconds between the progress lines of a step still working (the calculators' answers: a slow resolver)."""
 
 
 def pyodide_folder(given: str | None = None) -> tuple[str, Path | None]:
@@ -440,7 +440,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """The language's calculators, each game's part as an earlier command made it from the same inputs
         (:func:`kb.site.calc.calc_site` with ``keep``), else made and kept; also while serving."""
         with _still_working(f"{build.lang}: still working out the calculators' answers", "each calculator calls its "
-                            "resolver once for every combination of its inputs: a resolver slow to answer makes it long"):
+                            "resolver once for every combination of its inputs: a resolver slow to answer makes it long",
+                            self.config.still_working):
             return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True)
 
     def _note_held(self, held: int, where: str) -> None:
@@ -689,13 +690,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
 
 @contextmanager
-def _still_working(what: str, why: str) -> Iterator[None]:
-    """Say ``what`` every :data:`STILL_WORKING` seconds while the block runs, with the time so far and ``why`` it may
-    take long: a long step is never silent."""
+def _still_working(what: str, why: str, every: float) -> Iterator[None]:
+    """Say ``what`` every ``every`` seconds while the block runs, with the time so far and ``why`` it may take long: a
+    long step is never silent."""
     done, started = threading.Event(), time.monotonic()
 
     def tell() -> None:
-        while not done.wait(STILL_WORKING):
+        while not done.wait(every):
             log.info(f"{what}, {time.monotonic() - started:.0f} s so far ({why})")
 
     teller = threading.Thread(target=tell, daemon=True)

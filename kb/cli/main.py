@@ -450,7 +450,8 @@ def _resolvers_args(r: argparse.ArgumentParser) -> None:
 
 
 def _build_args(b: argparse.ArgumentParser) -> None:
-    b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml)")
+    b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml); replaced whole, "
+                   "and only when it is empty or a site kb build made")
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
     b.add_argument("--clean", action="store_true",
                    help="render every page again (by default a page whose inputs did not change since the last build "
