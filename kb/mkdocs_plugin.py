@@ -30,9 +30,10 @@ import shutil
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import jinja2
 from markupsafe import Markup
@@ -50,7 +51,7 @@ from mkdocs.utils.templates import TemplateContext
 from kb.api import KnowledgeBase
 from kb.core.cache import cache_dir
 from kb.core.diagnostics import Diagnostic, diag
-from kb.core.files import Building, os_problem
+from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
 from kb.mkdocs_defaults import SCRIPTS, apply_defaults, asset_files, set_site_url
@@ -90,6 +91,8 @@ class KnowledgeBaseConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' _
     pyodide = c.Optional(c.Type(str))
     """The pinned Pyodide's folder, for the large calculators (default: ``$KB_PYODIDE_DIR``, else
     ``~/.cache/kb-pyodide/node_modules/pyodide``); ``off``: build without it."""
+    still_working = c.Type((int, float), default=10)
+    """Seconds between the progress lines of a step still working (the calculators' answers: a slow resolver)."""
 
 
 def pyodide_folder(given: str | None = None) -> tuple[str, Path | None]:
@@ -161,6 +164,9 @@ class _Beside:
                 self.building.commit()
             else:
                 self.building.discard()
+        except NotOurs as exc:  # at the swap: a site made before marks, with names the new one does not write
+            self.building.discard()
+            raise _failed(exc.advice("site_dir"), self.live) from exc
         except OSError as exc:
             raise self.failed(exc) from exc
 
@@ -206,6 +212,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._runtime_files: dict[str, str] | None = None
         self._runtime_shared = False
         """The first language's build of this command wrote the runtime at the site's root."""
+        self.warned: list[Diagnostic] = []
+        """The content's problems the last load logged as MkDocs warnings (its errors, failed examples, and with
+        ``fail_on_warnings`` its warnings): ``kb build --strict`` counts them when MkDocs aborts."""
         self.notes: list[Diagnostic] = []
         """The command's warnings about the build itself (not the content): ``warning[calc-runtime]``. ``kb build``
         prints them again when it ends."""
@@ -310,7 +319,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if not self.swap_site or self._beside is not None:
             return
         try:
-            building = Building(Path(config.site_dir).resolve())
+            ours = app.ours(Path(self.content_root(config)), Path(os.path.dirname(config.config_file_path or "mkdocs.yml")))
+            building = Building(Path(config.site_dir).resolve(), ours)
+        except NotOurs as exc:
+            raise _failed(exc.advice("site_dir"), self._live) from exc
         except OSError as exc:  # a read-only folder
             raise _failed(os_problem(exc, "the site"), self._live) from exc
         if self._dirty:  # MkDocs' dirty build writes only what changed: over a copy of the previous site
@@ -430,7 +442,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def _calc_site(self, build: _Build, in_page: bool, runtime: str) -> CalcSite:
         """The language's calculators, each game's part as an earlier command made it from the same inputs
         (:func:`kb.site.calc.calc_site` with ``keep``), else made and kept; also while serving."""
-        return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True)
+        with _still_working(f"{build.lang}: still working out the calculators' answers", "each calculator calls its "
+                            "resolver once for every combination of its inputs: a resolver slow to answer makes it long",
+                            self.config.still_working):
+            return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True)
 
     def _note_held(self, held: int, where: str) -> None:
         """``warning[calc-runtime]``, once per command, when forms were held for want of the runtime (not ``off``)."""
@@ -603,7 +618,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         """Watch ``content/``: an edit rebuilds the preview (``mkdocs serve --dirty``: only the pages it changed)."""
-        server.watch(self._content_root(config))
+        server.watch(self.content_root(config))
         if self._sources is not None:
             server.watch(str(self._sources.refresh.folder))  # the search data made after an edit: one more rebuild
         beside, self._beside = self._beside, None  # `mkdocs serve --clean`: its first build, now shown
@@ -642,7 +657,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             raise PluginError("kb: a build event came before the build's configuration")
         return self._build
 
-    def _content_root(self, config: MkDocsConfig) -> str:
+    def content_root(self, config: MkDocsConfig) -> str:
+        """The content folder of ``config``: the plugin's ``content`` (beside ``mkdocs.yml``), else ``$KB_CONTENT``,
+        else ``content/`` beside ``mkdocs.yml``."""
         base = os.path.dirname(config.config_file_path or "mkdocs.yml")
         if self.config.content:
             return os.path.join(base, self.config.content)
@@ -650,7 +667,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
     def _load(self, config: MkDocsConfig) -> _Loaded:
         """The knowledge base of this command (loaded again for each rebuild of ``mkdocs serve``, ``--clean`` or not)."""
-        root = self._content_root(config)
+        root = self.content_root(config)
         if self._loaded is not None and self._loaded.root == root and not self._live:  # `serve --clean` too
             return self._loaded
         if not os.path.isdir(root):
@@ -665,9 +682,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def _report(self, kb: KnowledgeBase, before: tuple[KnowledgeBase, list[ExampleResult]] | None) -> list[ExampleResult]:
         """Log the knowledge base's problems (errors as warnings) and run its worked examples, logging failures.
         On a rebuild (``before``: the last load and its results), only the examples an edit can have changed run."""
-        warnings = 0
+        warnings, self.warned = 0, []
         for d in kb.diagnostics:
             if d.severity == "error" or self.config.fail_on_warnings:
+                self.warned.append(d)
                 log.warning(d.format())
             else:
                 warnings += 1
@@ -682,10 +700,30 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._ran = (kb, results)
         for r in results:
             if not r.passed:
-                log.warning(r.diagnostic().format())
+                self.warned.append(r.diagnostic())
+                log.warning(self.warned[-1].format())
         ok = sum(r.passed for r in results)
         log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified ({ran} run)")
         return results
+
+
+@contextmanager
+def _still_working(what: str, why: str, every: float) -> Iterator[None]:
+    """Say ``what`` every ``every`` seconds while the block runs, with the time so far and ``why`` it may take long: a
+    long step is never silent."""
+    done, started = threading.Event(), time.monotonic()
+
+    def tell() -> None:
+        while not done.wait(every):
+            log.info(f"{what}, {time.monotonic() - started:.0f} s so far ({why})")
+
+    teller = threading.Thread(target=tell, daemon=True)
+    teller.start()
+    try:
+        yield
+    finally:
+        done.set()
+        teller.join()
 
 
 class _Sources:

@@ -19,6 +19,8 @@ pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "content"
+MKDOCS = str(REPO / "mkdocs.yml")
+"""The project's site settings, for building a content folder that has no mkdocs.yml beside it."""
 
 GAME_YAML = """\
 id: {game}
@@ -174,6 +176,6 @@ def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def built_site(content: Path, out: Path) -> Path:
     """``kb build`` of ``content`` into ``out`` (a failed build fails the test with its output): ``out``."""
-    code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
+    code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(out))
     assert code == 0, stdout + stderr
     return out

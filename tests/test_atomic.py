@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import MKDOCS, REPO
 from kb import KnowledgeBase
 from kb.search.index import SearchIndex
 
@@ -114,7 +114,7 @@ def test_killing_a_site_build_midway_keeps_the_previous_site(tmp_path: Path, mon
     monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
     target = tmp_path / "site"
     kb = str(Path(sys.executable).with_name("kb"))
-    argv = [kb, "--content", str(SITE_FIXTURE), "build", "--site-dir", str(target)]
+    argv = [kb, "--content", str(SITE_FIXTURE), "build", "--config", MKDOCS, "--site-dir", str(target)]
     subprocess.run(argv, check=True, capture_output=True, cwd=REPO)
     (target / "previous-build.txt").write_text("kept", encoding="utf-8")
     home = (target / "es" / "index.html").read_bytes()

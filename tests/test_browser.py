@@ -20,7 +20,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import built_site, cli, served
+from conftest import MKDOCS, built_site, cli, served
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -1029,7 +1029,7 @@ source: {doc: seed.txt, section: x}
 
 def test_content_in_the_search_dialog_is_text_never_markup(browser, tree, tmp_path: Path) -> None:
     root = tree({"g/rules/evil.yaml": EVIL})
-    code, out, err = cli("--content", str(root), "build", "--site-dir", str(tmp_path / "site"))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(tmp_path / "site"))
     assert code == 0, out + err
     context = browser.new_context(offline=True)
     try:

@@ -16,7 +16,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import cli, served
+from conftest import MKDOCS, cli, served
 from test_browser import ARGS, CHROMIUM, FIXTURE, start_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -38,7 +38,7 @@ def content(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _build(content: Path, site: Path) -> None:
-    code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(site))
+    code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(site))
     assert code == 0, stdout + stderr
 
 

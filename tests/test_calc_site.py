@@ -211,13 +211,13 @@ def test_with_the_runtime_a_large_space_is_answered_in_the_page(tree) -> None:
 def test_kb_build_without_the_runtime_warns_with_the_install_command_and_passes_strict(tree, monkeypatch) -> None:
     """A fresh machine with no npm: ``kb build --strict`` builds (the large forms held in part) and says, last, how
     many calculators are held and the command that installs the runtime: a warning, not a failure (docs/site.md)."""
-    from conftest import cli
+    from conftest import MKDOCS, cli
     from kb.core.diagnostics import format_path
     from kb.site.calc_runtime import INSTALL, PYODIDE
 
     root = tree(BIG_SPACE)
     monkeypatch.setenv("KB_PYODIDE_DIR", str(root.parent / "no-pyodide"))
-    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(root.parent / "site"))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--strict", "--site-dir", str(root.parent / "site"))
     assert code == 0, out + err
     line = err.splitlines()[-1]
     assert line.startswith(f"kb build: {format_path(root.parent / 'no-pyodide')}:1:1: warning[calc-runtime]: "
@@ -233,12 +233,12 @@ def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, m
     and each language's offline lists (issue 29) hold it, so "save for offline play" stores it in either language."""
     if RUNTIME is None:
         pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
-    from conftest import cli
+    from conftest import MKDOCS, cli
 
     root = tree(BIG_SPACE)
     monkeypatch.setenv("KB_PYODIDE_DIR", str(RUNTIME))
     site = root.parent / "site"
-    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(site))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--strict", "--site-dir", str(site))
     assert code == 0 and "calc-runtime" not in err, out + err
     assert (site / "kb-py" / "kb-py-wasm.js").is_file() and (site / "kb-py" / "pyodide.js").is_file()
     assert not (site / "es" / "kb-py").exists() and not (site / "en" / "kb-py").exists()
@@ -248,3 +248,44 @@ def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, m
         assert ((site / lang / "g") / where).resolve() == (site / "kb-py").resolve()
         saved = json.loads((site / lang / "kb-offline.json").read_text(encoding="utf-8"))["games"]["g"]["files"]
         assert {"../kb-py/kb-py-wasm.js", "../kb-py/kb-py-bundle.js"} <= {path for path, _ in saved}, lang
+
+
+SLOW = {"g/mechanics.py": '''\
+import time
+
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.slow", ranges={"a": between(1, 10)}, outputs={"double": "twice a"},
+          labels={"a": ("a", "a"), "double": ("doble", "double")})
+def slow(a: int):
+    """Twice a, slowly."""
+    time.sleep(0.05)
+    return outcome(Trace(), double=2 * a)
+''', "g/a.yaml": """\
+id: g.slow
+kind: rule
+game: g
+title: {es: Lento, en: Slow}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.slow
+    given: {a: 1}
+    expect: {double: 2}
+"""}
+
+
+def test_a_slow_resolver_does_not_leave_the_build_silent(tree) -> None:
+    """Working out a calculator's answers calls its resolver for every combination of its inputs: while that takes
+    long, a progress line says so every ``still_working`` seconds (the plugin's option, default 10; docs/site.md)."""
+    from conftest import cli
+
+    root = tree(SLOW)
+    (root.parent / "mkdocs.yml").write_text("site_name: Lento · Slow\nplugins:\n  - kb:\n      still_working: 0.1\n",
+                                            encoding="utf-8")
+    code, out, err = cli("--content", str(root), "build", "--site-dir", str(root.parent / "site"))
+    assert code == 0, out + err
+    said = [ln for ln in out.splitlines() if ln.startswith("kb: es: still working out the calculators' answers, ")]
+    assert said and said[0].endswith(" s so far (each calculator calls its resolver once for every combination of "
+                                     "its inputs: a resolver slow to answer makes it long)"), out

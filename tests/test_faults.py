@@ -27,7 +27,7 @@ from typing import Iterator
 import polib
 import pytest
 
-from conftest import REPO, SAMPLE, cli, run
+from conftest import MKDOCS, REPO, SAMPLE, cli, run
 
 FULL = "No space left on device"
 
@@ -136,11 +136,11 @@ def test_a_build_that_cannot_write_keeps_the_previous_site(tree, tmp_path: Path,
 
     tree(SAMPLE, games=("g", "h"))
     site = tmp_path / "site"
-    code, out, err = cli("build", "--site-dir", str(site))
+    code, out, err = cli("build", "--config", MKDOCS, "--site-dir", str(site))
     assert code == 0, out + err
     before = _snapshot(site)
     monkeypatch.setattr(mkdocs.commands.build.utils, "write_file", _enospc)
-    code, out, err = cli("build", "--site-dir", str(site))
+    code, out, err = cli("build", "--config", MKDOCS, "--site-dir", str(site))
     assert code == 1
     assert "Traceback" not in out + err
     assert err.splitlines()[-1] == f"kb build: failed, the previous site is kept: the site: {FULL}"
@@ -152,8 +152,9 @@ def test_a_build_that_cannot_write_keeps_the_previous_site(tree, tmp_path: Path,
 
 
 def _kb(*argv: str, cwd: Path, env: dict[str, str], prefix: tuple[str, ...] = ()) -> tuple[int, str, str]:
-    """``kb`` in its own process, on the tree ``cwd/content`` (also for ``kb build``, whose mkdocs.yml names another)."""
-    proc = subprocess.run([*prefix, sys.executable, "-m", "kb", "--content", "content", *argv], capture_output=True,
+    """``kb`` in its own process, on the tree ``cwd/content`` (``kb build`` with the project's mkdocs.yml)."""
+    site = ("--config", MKDOCS) if argv[:1] == ("build",) else ()
+    proc = subprocess.run([*prefix, sys.executable, "-m", "kb", "--content", "content", *argv, *site], capture_output=True,
                           text=True, cwd=cwd,
                           env=env, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
@@ -261,6 +262,7 @@ def test_a_read_only_tree_gives_one_line_per_command_and_damages_nothing(read_on
     po = _translated_po(tmp_path)
     (src / "site").mkdir()
     (src / "site" / "index.html").write_text("previous\n", encoding="utf-8")
+    (src / "site" / ".kb-site").write_text("", encoding="utf-8")  # an earlier build's: one a build may replace
     _freeze(src)
     files = _snapshot(content)
     here = dict(cwd=view, env=env)

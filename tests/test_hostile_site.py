@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli
+from conftest import MKDOCS, cli
 
 SET = "window.__pwned=1"
 PAYLOADS = [
@@ -163,7 +163,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, out, err = cli("--content", str(root), "check")
     assert code == 1 and "error[raw-html]" in out  # kb check reports the raw HTML; the plain build goes on
     site = tmp / "site"
-    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
     assert code == 0, out + err
     return site
 
@@ -391,7 +391,7 @@ def whole_page_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, out, err = cli("--content", str(root), "check")
     assert code == 1 and "raw HTML '<svg/onload=" in out  # the linter sees the tag; the plain build goes on
     site = tmp / "site"
-    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
     assert code == 0, out + err
     return site
 
@@ -558,7 +558,7 @@ def po_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     code, out, err = cli("--content", str(root), "check", "--strict")
     assert code == 0, out + err  # accepted text: the strict checks pass
     site = tmp / "site"
-    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site), "--strict")
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site), "--strict")
     assert code == 0, out + err
     return site, texts
 

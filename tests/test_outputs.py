@@ -8,7 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import cli
+from conftest import MKDOCS, cli
 from kb.api import KnowledgeBase
 from kb.site.calc import calc_site
 from kb.site.outputs import AREA, content_key, kept
@@ -85,7 +85,7 @@ def test_a_second_kb_build_reuses_the_outputs_and_an_edit_makes_them_again(tmp_p
 
     def build(name: str) -> tuple[str, Path]:
         out = tmp_path / name
-        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
+        code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(out))
         assert code == 0, stdout + stderr
         return stdout, out
 
@@ -290,7 +290,7 @@ def test_a_build_after_each_kind_of_edit_is_the_clean_build(tmp_path: Path, monk
     def build(name: str, cache: Path) -> dict[str, bytes]:
         monkeypatch.setenv("KB_CACHE", str(cache))
         out = tmp_path / name
-        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
+        code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(out))
         assert code == 0, stdout + stderr
         made.append([(int(m[2]), int(m[1])) for m in re.finditer(r"building (\d+) pages \((\d+) made", stdout)])
         parts.append([(int(m[1]), int(m[2])) for m in re.finditer(r"\((\d+) of (\d+) parts made\)", stdout)])
@@ -344,7 +344,7 @@ def test_a_page_changed_in_the_site_is_rendered_again_and_strict_allows_the_copi
     site = tmp_path / "site"
 
     def build(out: Path, *more: str) -> list[tuple[int, int]]:
-        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out), "--strict", *more)
+        code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(out), "--strict", *more)
         assert code == 0 and "dirty" not in stdout + stderr, stdout + stderr
         return [(int(m[1]), int(m[2])) for m in re.finditer(r"(\d+) of (\d+) pages kept from the last build", stdout)]
 
@@ -374,7 +374,7 @@ def test_the_record_of_a_site_folder_since_deleted_is_removed_by_the_next_build(
     monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
 
     def build(out: Path) -> None:
-        code, stdout, stderr = cli("--content", str(content), "build", "--site-dir", str(out))
+        code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(out))
         assert code == 0, stdout + stderr
 
     def records() -> dict[str, set[str]]:

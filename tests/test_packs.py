@@ -75,6 +75,8 @@ def test_init_never_writes_over_a_folder_in_use(tmp_path: Path) -> None:
     assert os.listdir(tmp_path / "mine") == ["notes.txt"]
     code, _, err = kb("init", str(tmp_path / "x"), "--game", "Bad Name")
     assert code == 2 and "lowercase" in err
+    code, _, err = kb("init", str(tmp_path / "x"), "--game", "common")  # the concepts' shared folder
+    assert code == 2 and "game 'common': the name is reserved" in err and not (tmp_path / "x").exists()
 
 
 def test_new_adds_an_entry_that_checks(pack: Path) -> None:
@@ -261,13 +263,65 @@ def test_bad_cli_values_exit_2_with_a_message_and_content_goes_after_the_sub_com
     assert code == 0, err
 
 
-def test_build_finds_mkdocs_yml_upward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kb.cli.build import default_config
+def test_build_finds_its_content_as_every_command_does_and_the_mkdocs_yml_beside_it(
+        pack: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No content: exit 2, as every command (never the project's own games, even from its source checkout); with
+    --content, the mkdocs.yml of the folder holding that content folder, else exit 2 asking for --config."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = kb("build", "--site-dir", str(elsewhere / "site"))
+    assert (code, out) == (2, "") and "kb build: no content found in" in err, err
+    assert not (elsewhere / "site").exists() and not (REPO / "site" / "es" / "skirmish").exists()
+    loose = tmp_path / "loose"
+    shutil.copytree(pack / "content", loose / "content")
+    code, out, err = kb("--content", str(loose / "content"), "build", "--site-dir", str(elsewhere / "site"))
+    assert (code, out) == (2, "") and f"{loose / 'mkdocs.yml'}: no such file" in err and "--config" in err, err
+    code, out, err = kb("--content", str(pack / "content"), "build", "--site-dir", str(elsewhere / "site"))
+    assert code == 0, err
+    assert "<title>Reglas de juegos de mesa - Mi juego</title>" in (elsewhere / "site" / "es" / "index.html").read_text(
+        encoding="utf-8")  # the pack's site_name, not the project's
+    assert (pack / "mkdocs.yml").read_text(encoding="utf-8").count("Mi juego") == 1
 
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
-    deep = tmp_path / "content" / "g" / "rules"
-    deep.mkdir(parents=True)
-    assert default_config(deep) == tmp_path / "mkdocs.yml"
+
+def test_build_never_replaces_a_folder_it_did_not_make(pack: Path) -> None:
+    """A site folder is replaced only when it is not there, empty, or a site a build made (its .kb-site): else exit
+    2 before any work, nothing touched; never the content, the pack itself, a folder above it, or one with a .git."""
+    (pack / "mystuff" / "sub").mkdir(parents=True)
+    (pack / "mystuff" / "sub" / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (pack / "a-file").write_text("mine\n", encoding="utf-8")
+    (pack / "old-site" / ".git").mkdir(parents=True)
+    (pack / "old-site" / ".kb-site").write_text("", encoding="utf-8")
+    before = sorted(str(p.relative_to(pack.parent)) for p in pack.parent.rglob("*") if ".kb-cache" not in p.parts)
+    for folder, said in [("mystuff", "mystuff is not empty and no earlier build made it (it has no .kb-site file); "
+                                     "delete it yourself if nothing in it is needed, or choose another folder with "
+                                     "--site-dir"),
+                         (".", f"{pack} holds the content folder ({pack / 'content'}); choose another folder with "
+                               "--site-dir"),
+                         ("content", "content is the content folder; choose another"),
+                         ("..", f"{pack.parent} holds the content folder"),
+                         ("a-file", "a-file is not a folder"),
+                         ("old-site", "old-site holds a git repository (.git); choose another")]:
+        code, out, err = kb("build", "--site-dir", folder)
+        assert (code, out) == (2, ""), (folder, err)
+        assert err.startswith("kb build: refused, nothing was written: ") and said in err, (folder, err)
+    after = sorted(str(p.relative_to(pack.parent)) for p in pack.parent.rglob("*") if ".kb-cache" not in p.parts)
+    assert after == before
+
+
+def test_a_site_built_before_sites_were_marked_is_replaced_only_when_it_holds_nothing_else(pack: Path) -> None:
+    (pack / "out").mkdir()
+    code, _, err = kb("build", "--site-dir", "out")
+    assert code == 0 and (pack / "out" / ".kb-site").is_file(), err
+    (pack / "out" / ".kb-site").unlink()  # as a build before marks left it: its service worker tells it
+    code, _, err = kb("build", "--site-dir", "out")
+    assert code == 0 and (pack / "out" / ".kb-site").is_file(), err
+    (pack / "out" / ".kb-site").unlink()
+    (pack / "out" / "CNAME").write_text("rules.example.org\n", encoding="utf-8")  # a file of the user's
+    code, out, err = kb("build", "--site-dir", "out")
+    assert code == 2 and "out is not empty and no earlier build made it" in err, err
+    assert (pack / "out" / "CNAME").is_file() and (pack / "out" / "kb-sw.js").is_file()
+    assert not [p for p in pack.iterdir() if ".building-" in p.name]
 
 
 def test_new_cites_the_first_source_the_game_lists(pack: Path) -> None:

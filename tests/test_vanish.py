@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli
+from conftest import MKDOCS, cli
 
 SHOOT = """\
 id: g.shoot
@@ -157,7 +157,7 @@ def test_pytest_fails_on_a_misbehaving_resolver_and_a_broken_mechanics_module(py
 def test_kb_build_strict_fails_on_each(tree, tmp_path: Path, quick) -> None:
     root = tree({"g/mechanics.py": MECHANICS, "g/rules/shoot.yaml": SHOOT, "g/rules/broken.yaml": BROKEN,
                  **{f"g/rules/{n}.yaml": _misbehaving(n) for n in ("exits", "garbage", "forever")}})
-    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--strict", "--site-dir", str(tmp_path / "site"))
     assert code == 1, out + err
     assert "Traceback" not in out + err
     for located in ("content/g/rules/broken.yaml:3:5: error[yaml-syntax]",

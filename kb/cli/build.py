@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
-from kb.core.files import Building, os_problem
+from kb.core.files import Building, NotOurs, os_problem
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -20,18 +20,12 @@ if TYPE_CHECKING:
     from kb.core.diagnostics import Diagnostic
     from kb.mkdocs_plugin import KnowledgeBasePlugin
 
-__all__ = ["default_config", "build"]
+__all__ = ["config_beside", "build"]
 
 
-def default_config(start: Path | None = None) -> Path:
-    """``mkdocs.yml`` in the working folder or the nearest folder above it (as ``content/`` is found), else the
-    one beside the ``kb`` package when it runs from a source checkout; else ``./mkdocs.yml`` (reported missing)."""
-    here = Path(os.path.abspath(start if start is not None else Path.cwd()))
-    for folder in (here, *here.parents):
-        if (folder / "mkdocs.yml").is_file():
-            return folder / "mkdocs.yml"
-    beside = Path(__file__).resolve().parents[2] / "mkdocs.yml"
-    return beside if beside.is_file() and (beside.parent / "kb").is_dir() else here / "mkdocs.yml"
+def config_beside(content: Path) -> Path:
+    """The ``mkdocs.yml`` of a content folder: the one in the folder that holds it (a pack's, or the project's)."""
+    return Path(os.path.abspath(content)).parent / "mkdocs.yml"
 
 
 def _docs_dir(config_file: Path) -> dict[str, str]:
@@ -55,9 +49,12 @@ class _Lines(logging.Handler):
     def __init__(self, stream: TextIO, prefix: str, below: int = logging.CRITICAL + 1) -> None:
         super().__init__(logging.DEBUG)
         self.stream, self.prefix, self.below = stream, prefix, below
+        self.warnings = 0
+        """How many warnings (or worse) it wrote."""
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.levelno < self.below:
+            self.warnings += record.levelno >= logging.WARNING
             self.stream.write(f"{self.prefix}{record.getMessage()}\n")
             self.stream.flush()
 
@@ -73,11 +70,14 @@ class _ExactDirty(logging.Filter):
 
 def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path | None,
           out: TextIO, err: TextIO, clean: bool = False) -> int:
-    """Build the site; returns 0 on success, 1 when the build failed (the old site is kept). Pages whose inputs did
+    """Build the site; returns 0 on success, 1 when the build failed (the old site is kept), 2 when the site folder is
+    not one a build may replace (:func:`kb.site.app.ours`: nothing is done). Pages whose inputs did
     not change since the last build of the same folder are taken from it (:mod:`kb.site.rendered`); ``clean``: every
     page rendered."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
+
+    from kb.site.app import ours
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")
@@ -94,10 +94,12 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     dirty_log.addFilter(exact)
     start = time.monotonic()
     building: Building | None = None
+    found: KnowledgeBasePlugin | None = None
     try:
         config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
-        building = Building(Path(site_dir or config.site_dir).resolve())
         found = _plugin(config)
+        building = Building(Path(site_dir or config.site_dir).resolve(), ours(_content(found, config, content),
+                                                                              config_file.parent))
         notes = _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
                                  building, content, clean)
         building.commit()
@@ -108,8 +110,11 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         for note in notes:  # the build's own warnings (the runtime missing), last, where a reader sees them
             err.write(f"kb build: {note.format()}\n")
         return 0
+    except NotOurs as exc:  # before any work, or at the swap
+        err.write(f"kb build: refused, nothing was written: {exc.advice('--site-dir')}\n")
+        return 2
     except MkDocsException as exc:
-        err.write(f"kb build: failed, the previous site is kept: {exc}\n")
+        err.write(f"kb build: failed, the previous site is kept: {_failure(exc, strict, found, problems.warnings)}\n")
         return 1
     except OSError as exc:  # a full disk, a read-only folder: the temporary folder goes, the old site stays
         shown = building.problem(exc, "the site") if building is not None else os_problem(exc, "the site")
@@ -122,6 +127,36 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         mk.removeHandler(problems)
         dirty_log.removeFilter(exact)
         mk.setLevel(old_level)
+
+
+def _failure(exc: Exception, strict: bool, found: KnowledgeBasePlugin | None, warnings: int) -> str:
+    """Why MkDocs failed: its message, or when ``--strict`` aborted on ``warnings``, ours (not MkDocs' "Aborted with
+    1 warnings"): the content's errors and warnings, and the build's other warnings, each listed above."""
+    from mkdocs.exceptions import Abort
+
+    if not (strict and warnings and isinstance(exc, Abort)):
+        return str(exc)
+    content = found.warned if found is not None else []
+    parts = [_in_content(content)] if content else []
+    if warnings > len(content):
+        parts.append(f"{_count(warnings - len(content), 'other warning' if content else 'warning')} from the build")
+    return f"--strict fails on {', and '.join(parts)} (listed above)"
+
+
+def _in_content(found: list[Diagnostic]) -> str:
+    """``1 error and 2 warnings in the content`` (a count of none left out)."""
+    errors = sum(d.severity == "error" for d in found)
+    counts = [_count(errors, "error"), _count(len(found) - errors, "warning")]
+    return " and ".join(c for c in counts if not c.startswith("0 ")) + " in the content"
+
+
+def _content(found: KnowledgeBasePlugin | None, config: MkDocsConfig, given: Path | None) -> Path | None:
+    """The content folder the build reads: ``given``, else the plugin's."""
+    return given if given is not None or found is None else Path(found.content_root(config))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _plugin(config: MkDocsConfig) -> KnowledgeBasePlugin | None:

@@ -337,13 +337,14 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   "pip install 'kb-rules[site]' (or 'PATH/TO/kb_rules-*.whl[site]')\n")
         return EXIT_USAGE
 
-    config = Path(args.config) if args.config else site_build.default_config()
+    content = _site_content(args)
+    config = Path(args.config) if args.config else site_build.config_beside(content or Path())
     if not config.is_file():
-        where = "" if args.config else " (nor in any folder above: give one with --config)"
+        where = "" if args.config else (f" (none beside the content folder {content}: give the site's settings "
+                                        "with --config FILE)")
         err.write(f"kb build: {config}: no such file{where}\n")
         return EXIT_USAGE
     site = Path(args.site_dir) if args.site_dir else None
-    content = Path(args.content) if args.content else None
     if not args.json:
         return site_build.build(config, site, args.strict, content, out, err, args.clean)
     progress, problems = io.StringIO(), io.StringIO()
@@ -352,6 +353,13 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                "problems": problems.getvalue().splitlines()}, out, ensure_ascii=False, indent=2)
     out.write("\n")
     return code
+
+
+def _site_content(args: argparse.Namespace) -> Path | None:
+    """The content ``kb build`` reads, found as every command finds it (``--content``, ``$KB_CONTENT``, else upward:
+    :class:`NoContent`, exit 2, when there is none); its ``mkdocs.yml`` is the one beside it. ``--config`` alone:
+    None, the content that file's plugin names."""
+    return _root(args) if args.content or os.environ.get("KB_CONTENT") or not args.config else None
 
 
 # ---------------------------------------------------------------- kb init / kb new
@@ -475,12 +483,13 @@ def _resolvers_args(r: argparse.ArgumentParser) -> None:
 
 
 def _build_args(b: argparse.ArgumentParser) -> None:
-    b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml)")
+    b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml); replaced whole, "
+                   "and only when it is empty or a site kb build made")
     b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
     b.add_argument("--clean", action="store_true",
                    help="render every page again (by default a page whose inputs did not change since the last build "
                         "of the same folder is copied from it)")
-    b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: ./mkdocs.yml or the project's)")
+    b.add_argument("--config", metavar="FILE", help="mkdocs.yml to use (default: the one in the folder holding the content folder)")
     b.add_argument("--json", action="store_true", help="print the outcome, progress lines and problems as JSON")
     b.set_defaults(func=_build)
 

@@ -16,7 +16,7 @@ from string import Template
 
 from kb.core.errors import KbError
 from kb.core.files import atomic_write
-from kb.core.model import MAX_ID
+from kb.core.model import COMMON, MAX_ID
 from kb.core.validate import slug_words
 
 __all__ = ["ScaffoldError", "init_pack", "new_entry", "KIND_FOLDERS", "SLUG"]
@@ -72,6 +72,9 @@ def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", na
         raise ScaffoldError(f"game of {len(game)} characters: the most allowed is {MAX_GAME}")
     if not SLUG.match(game):
         raise ScaffoldError(f"game '{game}': use lowercase letters, digits and hyphens, e.g. my-game")
+    if game == COMMON:
+        raise ScaffoldError(f"game '{game}': the name is reserved for the concepts every game shares "
+                            f"(content/{COMMON}/); choose another, e.g. my-game")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder}: exists and is not an empty folder; choose a new one (nothing was written)")
     schema_dir = folder / "schema"

@@ -7,13 +7,14 @@ import hashlib
 import os
 import stat
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from kb.core.errors import KbError
 from kb.core.diagnostics import Diagnostic, diag, format_path
-from kb.core.model import Location
+from kb.core.model import COMMON, Location
 
-__all__ = ["find_files", "atomic_write", "Building", "sweep_building", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
+__all__ = ["find_files", "atomic_write", "Building", "Ours", "NotOurs", "sweep_building", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
 
 
 def _folders(here: Path, dirs: list[str], real_root: Path) -> tuple[list[str], list[Diagnostic]]:
@@ -237,15 +238,79 @@ def sweep_temp(folder: Path) -> int:
     return removed
 
 
+class NotOurs(KbError, ValueError):
+    """A folder a build may not replace (:class:`Ours`): the message says why; nothing was written.
+    ``removable``: the folder may go if its owner says so (not the content, the project or a git repository)."""
+
+    def __init__(self, message: str, removable: bool) -> None:
+        super().__init__(message)
+        self.removable = removable
+
+    def advice(self, option: str) -> str:
+        """The reason and what to do: delete the folder (when it may go) or name another one with ``option``."""
+        what = "delete it yourself if nothing in it is needed, or choose" if self.removable else "choose"
+        return f"{self}; {what} another folder with {option}"
+
+
+@dataclass(frozen=True)
+class Ours:
+    """Which folders a :class:`Building` may replace whole: none there, an empty one, or one an earlier build made,
+    known by the file ``mark`` every build writes into its folder. Never one that is or holds a folder of ``keep``
+    (the content, the project) or a ``.git``. ``before``: a file the builds made before marks left at their folder's
+    top; a folder with it and no mark is an earlier build's when the new build writes every name at its top."""
+
+    mark: str
+    keep: tuple[tuple[str, Path], ...] = ()
+    """(what it is, the folder): ``("the content folder", Path("content"))``."""
+    before: str | None = None
+
+    def refusal(self, target: Path, built: Path | None = None) -> NotOurs | None:
+        """Why ``target`` may not be replaced (``built``: the new folder, at the swap), or None."""
+        kept = self._kept(target)
+        if kept is not None or not os.path.lexists(target):
+            return kept
+        if not target.is_dir() or target.is_symlink():
+            return NotOurs(f"{target} is not a folder", removable=True)
+        names = set(os.listdir(target))
+        if not names:
+            return None
+        if not self._earlier(names, built):
+            return NotOurs(f"{target} is not empty and no earlier build made it (it has no {self.mark} file)",
+                           removable=True)
+        if any(".git" in dirs or ".git" in files for _, dirs, files in os.walk(target)):
+            return NotOurs(f"{target} holds a git repository (.git)", removable=False)
+        return None
+
+    def _kept(self, target: Path) -> NotOurs | None:
+        """``target`` is or holds a folder of :attr:`keep`."""
+        here = Path(os.path.abspath(target))
+        for name, folder in self.keep:
+            if here == Path(os.path.abspath(folder)):
+                return NotOurs(f"{target} is {name}", removable=False)
+            if here in Path(os.path.abspath(folder)).parents:
+                return NotOurs(f"{target} holds {name} ({folder})", removable=False)
+        return None
+
+    def _earlier(self, names: set[str], built: Path | None) -> bool:
+        """A folder holding ``names`` is an earlier build's: it has the mark, or it was made before marks (at the swap,
+        only when the new folder ``built`` has every one of its names at its top)."""
+        if self.mark in names:
+            return True
+        return self.before in names and (built is None or names <= set(os.listdir(built)))
+
+
 class Building:
     """A folder built beside ``target`` and put in its place whole (:meth:`commit`) or dropped (:meth:`discard`):
     a failed build leaves ``target`` as it was. Named ``.<target>.building-<pid>-<random>``; what killed builds
-    left beside ``target`` is swept when the next one starts. An ``OSError`` (a read-only folder) names ``target``."""
+    left beside ``target`` is swept when the next one starts. An ``OSError`` (a read-only folder) names ``target``.
+    ``ours``: ``target`` is replaced only when it is one of them (:class:`NotOurs` raised at once, before any
+    work, and again at the swap); the new folder gets its mark."""
 
-    def __init__(self, target: Path) -> None:
+    def __init__(self, target: Path, ours: Ours | None = None) -> None:
         import tempfile
 
-        self.target = target
+        self.target, self.ours = target, ours
+        self._refuse()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             sweep_building(target)
@@ -283,6 +348,10 @@ class Building:
         and is always whole, even if the process is killed at that moment.
         """
         new, target = self.folder, self.target
+        if self.ours is not None:
+            (new / self.ours.mark).write_text("Made by a build: the next one replaces this folder whole.\n",
+                                              encoding="utf-8")
+            self._refuse(new)
         if target.exists() and _exchange(new, target):
             remove_tree(new)  # ``new`` now holds the previous folder
             return
@@ -297,6 +366,11 @@ class Building:
 
     def discard(self) -> None:
         remove_tree(self.folder)
+
+    def _refuse(self, built: Path | None = None) -> None:
+        refusal = self.ours.refusal(self.target, built) if self.ours is not None else None
+        if refusal is not None:
+            raise refusal
 
     def problem(self, exc: OSError, unnamed: str) -> str:
         """:func:`os_problem` of a failure while building, a file named at its place in ``target``."""
@@ -394,7 +468,7 @@ def content_root(path: Path) -> Path:
 
 
 def _is_root(folder: Path) -> bool:
-    return folder.is_dir() and ((folder / "common").is_dir() or any(folder.glob("*/game.yaml")))
+    return folder.is_dir() and ((folder / COMMON).is_dir() or any(folder.glob("*/game.yaml")))
 
 
 def find_root(path: Path) -> Path:

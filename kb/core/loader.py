@@ -24,13 +24,11 @@ from kb.core.diagnostics import Diagnostic, diag, format_path
 from kb.core.files import digest as content_digest, file_digest, find_files
 from kb.core.timelimit import SECONDS, TimeLimit, time_limit
 from kb.mechanics import BadResolver, Registry, Resolver, defined, describe, first_line, label_problems
-from kb.core.model import LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
+from kb.core.model import COMMON, LANGS, MAX_ID, Entry, Example, Game, Location, Marks, Term, Text, page_stem
 from kb.core.validate import check_entry, check_game, control_characters
 
 __all__ = ["COMMON", "MAX_ID", "Loaded", "find_files", "load_tree", "load_entry", "raised_at"]
 
-COMMON = "common"
-"""The shared namespace (``content/common/``) that holds cross-game concepts."""
 MECHANICS = "mechanics.py"
 """A game's own resolvers live in ``content/<game>/mechanics.py``."""
 

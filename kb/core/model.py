@@ -16,6 +16,7 @@ __all__ = [
     "SOURCE_LANG",
     "TARGET_LANG",
     "KINDS",
+    "COMMON",
     "Location",
     "Marks",
     "Text",
@@ -39,6 +40,9 @@ follow it: tests/test_agreement.py). ``concept`` entries live in the shared name
 several games."""
 GAME_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "concept")
 """The kinds an entry of one game can be (every kind but the shared ``concept``)."""
+
+COMMON = "common"
+"""The shared namespace (``content/common/``) that holds cross-game concepts: no game may take its name."""
 
 MAX_ID = 100
 """Longest entry id (the schema's ``maxLength``, reported as ``invalid-value``): an entry with a longer one is not

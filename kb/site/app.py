@@ -27,10 +27,11 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
+from kb.core.files import Ours
 from kb.core.locale import decimal_mark, pgettext
 from kb.site.calc_runtime import FOLDER as RUNTIME
 
-__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
+__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
 
 MANIFEST = "manifest.webmanifest"
 ICONS = (192, 512)
@@ -38,11 +39,22 @@ THEME_COLOUR = "#4051b5"
 """Material's default primary colour (indigo), the header's."""
 WORKER = "kb-sw.js"
 OFFLINE = "kb-offline.json"
+MARK = ".kb-site"
+"""The file every build of a site writes at its folder's top: a build replaces a folder only when it has one (or is
+empty, or is not there), so a mistyped site folder never takes a folder of the user's with it (:func:`ours`)."""
 OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_saved_button", "offline_update",
                   "offline_failed", "offline_no_connection")
 CONCEPTS = "concepts.html"
 _SOURCE = Path(__file__).resolve().parent / "worker" / WORKER
 _SKIP = (".map", ".gz", "sitemap.xml", "robots.txt")
+
+
+def ours(content: Path | None, project: Path) -> Ours:
+    """The folders a site build may replace: marked (:data:`MARK`), or a site built before marks (it has the service
+    worker, and the new build writes every name at its top); never one that is or holds the ``content`` folder, the
+    ``project`` (the folder of ``mkdocs.yml``) or a ``.git``."""
+    keep = (("the content folder", content),) if content is not None else ()
+    return Ours(MARK, (*keep, ("the folder of mkdocs.yml", project)), before=WORKER)
 
 
 def icon_name(size: int) -> str:
