@@ -79,7 +79,8 @@ def figures(n: int, build: bool, timeout: float, tmp: Path, commands: set[str]) 
         out[f"collect {label}"] = timed(collect, env, root, timeout)
     if build and "build" in commands:
         subprocess.run(["rm", "-rf", str(root / "cache")], check=True)
-        out["build cold"] = timed([*kb, "build", "--site-dir", str(root / "site")], env, REPO, timeout)
+        out["build cold"] = timed([*kb, "build", "--config", str(REPO / "mkdocs.yml"), "--site-dir", str(root / "site")],
+                                  env, REPO, timeout)
     return out
 
 

@@ -28,7 +28,7 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 
-from scale_bench import site_figures  # noqa: E402
+from scale_bench import REPO, site_figures  # noqa: E402
 
 BUDGET = 1.3
 """`kb build` over plain MkDocs on the same pages (issue 33)."""
@@ -61,8 +61,8 @@ def main() -> None:
             shutil.copytree(root, Path(tmp) / "content")
             root = Path(tmp) / "content"
             edit = _editor(root)
-        subprocess.run([sys.executable, "-m", "kb", "--content", str(root), "build", "--site-dir",
-                        str(Path(tmp) / "site-kb")], env=env, check=True, capture_output=True)  # caches and site made
+        subprocess.run([sys.executable, "-m", "kb", "--content", str(root), "build", "--config", str(REPO / "mkdocs.yml"),
+                        "--site-dir", str(Path(tmp) / "site-kb")], env=env, check=True, capture_output=True)  # caches and site made
         fig = site_figures(root, env, Path(tmp), args.runs, edit, args.clean)
     print(("after one edit of a term's summary" if args.edit else "content unchanged between builds")
           + ("; kb build --clean (every page rendered)" if args.clean else "; pages copied from the last build where unchanged"))

@@ -163,7 +163,7 @@ def site_figures(root: Path, env: dict[str, str], tmp: Path, runs: int,
         if edit is not None:
             edit(n)
         cpu = _children_cpu()
-        seconds, mem = run([KB, "--content", str(root), "build", "--site-dir", str(tmp / "site-kb"),
+        seconds, mem = run([KB, "--content", str(root), "build", "--config", str(REPO / "mkdocs.yml"), "--site-dir", str(tmp / "site-kb"),
                             *(["--clean"] if clean else [])], env, cwd=REPO)
         ours_cpu.append(_children_cpu() - cpu)
         ours.append(seconds)
