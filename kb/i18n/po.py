@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
-from kb.core.diagnostics import ERROR, Diagnostic
+from kb.core.diagnostics import CONTROL, ERROR, Diagnostic
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
 from kb.i18n.checks import check_english
@@ -607,13 +607,13 @@ def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
 def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
             locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> bool:
     """Check the English of one message; record its problems; True when one is an error."""
-    bad = _NOT_PRINTABLE.search(english)
-    if bad:  # a YAML file cannot hold it: the field would not load again
+    bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english)
+    if bad:  # a YAML file cannot hold it, or 'kb check' refuses it (a bidi override): the field would not load again
         result.refused.append((item.msgctxt or "", f"line {item.linenum} of the PO file: control character "
                                f"U+{ord(bad.group()):04X} in the translation; remove it"))
         return True
     found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
-                          lambda off: locate(item, off))
+                          lambda off: locate(item, off), st.path)
     for problem in found:
         result.problems.append((item.msgctxt or "", problem))
     errors = [p for p in found if p.severity == ERROR]
