@@ -626,6 +626,10 @@ MORE_CASES["bidi and zero-width characters in texts"] = (  # "Trojan source": th
      "hold)"],
 )
 
+MORE_CASES["a bidi override in a key"] = (  # the key is quoted in the message: with the override escaped
+    {"g/a.yaml": entry('"k\\u202eyek": 1\n')},
+    ["content/g/a.yaml:6:1: error[unknown-key]: unknown key 'k\\u202eyek' in the entry"],
+)
 
 def _line_break_name(root: Path) -> None:
     (root / "g" / "ok.yaml:1:1: error[none]: all good\n\x1b[2Kspoof.yaml").write_text(entry("bad: 1\n", id="id: g.z"),
@@ -817,3 +821,14 @@ def _tree_in(folder: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(textwrap.dedent(body), encoding="utf-8")
     return root
+
+
+def test_a_line_break_in_a_name_forges_no_line_in_show_or_search(tree) -> None:
+    """``kb show`` and ``kb search`` print a name on its one line, whatever it holds (the check reports it)."""
+    files, _ = MORE_CASES["a line break in names"]
+    tree(files)
+    for argv in (("show", "g.ok"), ("show", "g.ok", "--lang", "en"), ("search", "bien")):
+        code, out, err = cli(*argv)
+        assert code in (0, 1), (argv, out, err)
+        assert 'Bien  !!! danger "X"' in out or argv[-1] == "en", (argv, out)
+        assert not [ln for ln in out.splitlines() if ln.lstrip().startswith(("!!!", "# H", "## dos"))], (argv, out)

@@ -272,7 +272,7 @@ def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: Lin
     if view.also_called:
         out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", META, ""]
     if view.summary:
-        out += [f"> {page.fmt(view.summary).rstrip()}", f"> {_id(SUMMARY)}", ""]
+        out += [f"> {line}".rstrip() for line in page.fmt(view.summary).rstrip().split("\n")] + [f"> {_id(SUMMARY)}", ""]
     for section in view.sections:
         out += page.section(section)
     if view.source:
