@@ -10,8 +10,8 @@ from kb.core.diagnostics import CONTROL, Diagnostic, diag, hint, visible
 from kb.core.model import LANGS, Entry, Game, Location, Marks, field_key, iter_texts
 from kb.core.schema import where
 
-__all__ = ["check_entry", "check_game", "control_characters", "block_markup", "BLOCKS", "RAW_HTML", "BLOCK_MARKUP",
-           "INDENTED_CODE", "CONTROL", "TEMPLATE_TEXTS"]
+__all__ = ["check_entry", "check_game", "control_characters", "block_markup", "is_name", "BLOCKS", "RAW_HTML",
+           "BLOCK_MARKUP", "INDENTED_CODE", "CONTROL", "TEMPLATE_TEXTS"]
 
 BLOCKS = ("action", "ability", "terrain", "sequence", "ruling", "term")
 """Kind-specific blocks; each belongs to entries of the kind with its name."""
@@ -100,7 +100,7 @@ def _texts(data: Any, marks: Marks) -> list[Diagnostic]:
             if m:
                 found.append(diag("raw-html", marks.at_offset(path + (lang,), value, m.start()), tag=m.group(0)[:40],
                                   field=field_key(data, path)))
-            block = None if _is_name(path) else block_markup(value, field_key(data, path),
+            block = None if is_name(path) else block_markup(value, field_key(data, path),
                                                              partial(marks.at_offset, path + (lang,), value))
             found += [block] if block else []
         if "en" not in text:
@@ -110,7 +110,7 @@ def _texts(data: Any, marks: Marks) -> list[Diagnostic]:
     return found
 
 
-def _is_name(path: tuple[Any, ...]) -> bool:
+def is_name(path: tuple[Any, ...]) -> bool:
     """A title or a name (one line, the schema says: ``line-break``), not prose: its marks are the name's letters."""
     return path[-1:] in (("title",), ("name",)) or path[:1] == ("names",)
 

@@ -21,7 +21,7 @@ from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.core.model import DataPath, Entry, Game, Location, Text
 from kb.core.schema import validate_at
 from kb.core.terms import TermIndex
-from kb.core.validate import RAW_HTML, block_markup
+from kb.core.validate import RAW_HTML, block_markup, is_name
 from kb.i18n.status import Owner, glossary_problems
 from kb.link.linker import LINK_TYPES, anchors, parse_links
 
@@ -81,7 +81,7 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
     m = RAW_HTML.search(english)
     if m:
         out.append(diag("raw-html", locate(m.start()), tag=m.group(0)[:40], field=field))
-    block = block_markup(english, field, locate)
+    block = None if path is not None and is_name(path) else block_markup(english, field, locate)
     out += [block] if block else []
     good, bad = parse_links(english)
     for off in bad:
