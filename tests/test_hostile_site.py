@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from html import escape as html_escape
+from html import escape as html_escape, unescape as html_unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -710,3 +710,17 @@ def test_line_breaks_and_block_markdown_in_content_make_no_block(tmp_path: Path)
                 assert "<li>a list <em>stays</em></li>" in html, where
                 assert re.search(r"<td>[^<]*-a(\||&#124;)b[^<]*</td>\s*<td>1[,.]5</td>", html), where  # the cell is whole
     assert seen == {"es", "en"}
+
+
+def test_the_footer_labels_read_the_neighbours_title_once_escaped(whole_page_site: Path) -> None:
+    """The previous/next links' ``aria-label`` is the title as written (a screen reader spoke ``&lt;`` for ``<``
+    when the theme escaped the menu's already escaped title); their visible text stays escaped."""
+    labels, shown = [], []
+    for page in _pages(whole_page_site):
+        text = page.read_text(encoding="utf-8")
+        labels += re.findall(r'class="md-footer__link md-footer__link--(?:prev|next)" aria-label="([^"]*)"', text)
+        shown += re.findall(r'<div class="md-ellipsis">\s*(.*?)\s*</div>', text[text.find('<footer'):], re.S)
+    spoken = [html_unescape(v) for v in labels]  # what the browser reads from the attribute
+    assert [s for s in spoken if TAG in s], spoken[:4]
+    assert not [s for s in spoken if "&lt;" in s or "&amp;" in s], spoken[:4]
+    assert [s for s in shown if html_escape(TAG, quote=False) in s] and not [s for s in shown if TAG in s]

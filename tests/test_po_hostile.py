@@ -74,8 +74,8 @@ def test_tricky_translations_read_back_exactly_and_check_clean(content: Path, tm
     ("title", "Fine \u202eenif", "control character U+202E in the translation; remove it", None),  # a bidi override
     ("title", "zero\u200bwidth", "control character U+200B in the translation; remove it", None),
     ("summary", "x" * 1_000_000, "not written: the file would not load: file is ", None),
-    ("title", "T" * 300, "1 error(s) in its English", "error[invalid-value]: 'title.en': text of 300 characters is not "
-     "allowed; the most allowed is 200"),
+    ("title", "T" * 500, "1 error(s) in its English", "error[invalid-value]: 'title.en': text of 500 characters is not "
+     "allowed; the most allowed is 400"),
     ("summary", '# HEADING\n\n!!! danger "ADMON"\n    body', "1 error(s) in its English",
      "error[block-markup]: a heading ('# HEADING') in 'summary'"),
 ])
