@@ -248,20 +248,23 @@ def test_the_same_targets_in_another_order_import_cleanly(linked: Path, tmp_path
 def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: Path, tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The parser's time grows faster than the file (a 40 MB comment block: minutes): a file past
-    ``MAX_PO_BYTES`` is refused, located, before polib sees it."""
-    from kb.i18n import po as po_module
+    ``MAX_PO_BYTES`` is refused, located, before polib sees it; one within it is read."""
+    from kb.i18n.po import MAX_PO_BYTES, encoding_problem
 
     path, po = _po(content, tmp_path)
     _item(po, "g.r0|title").msgstr = "Fine"
     po.save(str(path))
-    limit = path.stat().st_size + 10
-    monkeypatch.setattr(po_module, "MAX_PO_BYTES", limit)  # the limit, scaled to this small file
-    with path.open("a", encoding="utf-8") as f:
-        f.write("#. " + "x" * 100 + "\n")
+    assert encoding_problem(path, limit=path.stat().st_size) is None
+    assert encoding_problem(path, limit=path.stat().st_size - 1) == (
+        f"{path}:1:1: the file is larger than {path.stat().st_size - 1} bytes, the limit for a PO file; split it "
+        "(msggrep) and import each part")
+    with path.open("a", encoding="utf-8") as f:  # a comment block past the real limit
+        line = "#. " + "x" * 1000 + "\n"
+        f.write(line * (MAX_PO_BYTES // len(line) + 1))
     monkeypatch.setattr(polib, "pofile", lambda *a, **k: pytest.fail("parsed a PO file past the limit"))
     before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
     assert code == 1
-    assert err == (f"{path}:1:1: the file is larger than {limit} bytes, the limit for a PO "
-                   "file; split it (msggrep) and import each part; nothing imported\n")
+    assert err == (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; split it "
+                   "(msggrep) and import each part; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before

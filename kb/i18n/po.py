@@ -646,13 +646,13 @@ MAX_PO_BYTES = 16 * 1024 * 1024
 refused before it is parsed."""
 
 
-def encoding_problem(path: Path) -> str | None:
-    """Why a PO file cannot be imported as it is (``path:line:col: ...``): at most :data:`MAX_PO_BYTES`, UTF-8 and
+def encoding_problem(path: Path, limit: int = MAX_PO_BYTES) -> str | None:
+    """Why a PO file cannot be imported as it is (``path:line:col: ...``): at most ``limit`` bytes, UTF-8 and
     saying so."""
     with path.open("rb") as f:
-        raw = f.read(MAX_PO_BYTES + 1)
-    if len(raw) > MAX_PO_BYTES:
-        return (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; "
+        raw = f.read(limit + 1)
+    if len(raw) > limit:
+        return (f"{path}:1:1: the file is larger than {limit} bytes, the limit for a PO file; "
                 "split it (msggrep) and import each part")
     try:
         raw.decode("utf-8")
