@@ -245,6 +245,17 @@ def test_the_same_targets_in_another_order_import_cleanly(linked: Path, tmp_path
     assert _summary(linked) == english
 
 
+def test_a_title_on_two_lines_is_imported_on_one(content: Path, tmp_path: Path) -> None:
+    """A name is one line: the import writes a title's lines unwrapped, and checks what it writes."""
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Two\nlines"
+    po.save(str(path))
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 0, out + err
+    assert _english(content)["g.r0"] == "Two lines"
+    assert cli("--content", str(content), "check", "--no-warnings")[:2] == (0, "")
+
+
 def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: Path, tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The parser's time grows faster than the file (a 40 MB comment block: minutes): a file past

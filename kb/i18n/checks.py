@@ -74,9 +74,9 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
     """Every problem ``kb check`` would report in ``english`` as the translation of ``source`` (at ``path``, the
     text's data path in ``owner``, when given: the schema's limits there too)."""
     out = []
-    if path is not None:
-        at = path + ("en",)
-        out += [replace(d, location=locate(0)) for d in validate_at(owner.data, owner.marks, at, english,
+    if path is not None:  # a name is one paragraph, written unwrapped (its line breaks folded)
+        shown = " ".join(english.split()) if is_name(path) else english
+        out += [replace(d, location=locate(0)) for d in validate_at(owner.data, owner.marks, path + ("en",), shown,
                                                                     "game" if isinstance(owner, Game) else "entry")]
     m = RAW_HTML.search(english)
     if m:
