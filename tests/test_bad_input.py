@@ -832,3 +832,13 @@ def test_a_line_break_in_a_name_forges_no_line_in_show_or_search(tree) -> None:
         assert code in (0, 1), (argv, out, err)
         assert 'Bien  !!! danger "X"' in out or argv[-1] == "en", (argv, out)
         assert not [ln for ln in out.splitlines() if ln.lstrip().startswith(("!!!", "# H", "## dos"))], (argv, out)
+
+
+def test_a_diagnostic_prints_its_path_on_one_line() -> None:
+    """A path is printed with its control characters escaped: a diagnostic is one line, whatever a name holds."""
+    from kb.core.diagnostics import diag
+    from kb.core.model import Location
+
+    d = diag("empty-file", Location(Path("content/g/ok.yaml:1:1: error[none]: all good\n\x1b[2K\u202espoof.yaml")))
+    assert d.format() == ("content/g/ok.yaml:1:1: error[none]: all good\\n\\x1b[2K\\u202espoof.yaml:1:1: error[empty-file]: "
+                          "file is empty; an entry is a YAML mapping with at least 'id' and 'kind'")
