@@ -34,8 +34,9 @@ PAYLOADS = [
 ]
 """Markup that runs script when any stage lets it through (one per line of each hostile text)."""
 TEXT = "\n\n".join(["Un párrafo."] + PAYLOADS) + "\n"
-PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p])
-"""What a translator's PO file brings: the import itself refuses raw HTML (as ``kb check`` does)."""
+PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p and not p.startswith("```")])
+"""What a translator's PO file brings: the import itself refuses raw HTML and block Markdown such as a fence (as
+``kb check`` does)."""
 LINE = PAYLOADS[0]
 
 
