@@ -563,6 +563,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         env.filters["kb_no_alternates"] = _no_alternates
         env.filters["kb_defer_bundle"] = _defer_bundle
         env.filters["kb_own_palette"] = _own_palette
+        env.filters["kb_footer_labels"] = _footer_labels
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -898,6 +899,11 @@ def _no_alternates(html_text: str) -> Markup:
 def _own_palette(html_text: str) -> Markup:
     """The theme's header (already escaped) with its palette toggle left to ``kb-palette.js`` (``kb.site.app.own_palette``)."""
     return Markup(app.own_palette(str(html_text)))
+
+
+def _footer_labels(html_text: str) -> Markup:
+    """The theme's footer (already escaped) with its previous/next labels escaped once (``kb.site.app.footer_labels``)."""
+    return Markup(app.footer_labels(str(html_text)))
 
 
 def _loading_ours(output: str, here: str, calculator: bool) -> str:

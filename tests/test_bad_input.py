@@ -622,9 +622,91 @@ MORE_CASES["a game mechanics module that calls posix._exit"] = (
     ["content/g/mechanics.py:3:1: error[mechanics-import]: cannot load the game's mechanics module: os._exit(3): "
      "the module exits"],
 )
+# Cases the hostile-content audit found (2026-12-07): each was accepted by 'kb check --strict'.
+MORE_CASES["a line break in names"] = (  # it would start a block on the page, or forge lines in 'kb show'
+    {"g/a.yaml": entry("also_called: {es: [\"uno\\n## dos\"]}\nquestions: {es: [\"¿Sí?\\n# H\"]}\n"
+                       "examples:\n  - id: e\n    title: {es: \"E\\n\\n!!! danger\"}\n    mechanic: dice.odds\n"
+                       "    given: {dice: 1d6, at_least: 4}\n    probability: 1/2\n",
+                       title='title: {es: "Bien\\n\\n!!! danger \\"X\\"", en: Fine}',
+                       source='source: {doc: seed.txt, section: "s\\n# H"}')},
+    ["content/g/a.yaml:4:18: error[line-break]: 'title.es' holds a line break; a title, a name or a "
+     "heading is one line: write it on one line",
+     "content/g/a.yaml:5:36: error[line-break]: 'source.section' holds a line break; a title, a name "
+     "or a heading is one line: write it on one line",
+     "content/g/a.yaml:6:24: error[line-break]: 'also_called.es[0]' holds a line break; a title, a "
+     "name or a heading is one line: write it on one line",
+     "content/g/a.yaml:7:23: error[line-break]: 'questions.es[0]' holds a line break; a title, a name "
+     "or a heading is one line: write it on one line",
+     "content/g/a.yaml:10:19: error[line-break]: 'examples[0].title.es' holds a line break; a title, "
+     "a name or a heading is one line: write it on one line"],
+)
+MORE_CASES["a line break in the game's name and a players' name"] = (
+    {"g/a.yaml": OK, "g/game.yaml": "id: g\nname: {es: \"Juego\\n\\n# H\", en: Game}\nsource_language: es\n"
+                                    "sources:\n  - doc: seed.txt\nnames:\n  g.ok: {es: \"Ok\\n!!! danger\", en: Ok}\n"},
+    ["content/g/game.yaml:2:18: error[line-break]: 'name.es' holds a line break; a title, a name or a "
+     "heading is one line: write it on one line",
+     "content/g/game.yaml:7:17: error[line-break]: 'names.g.ok.es' holds a line break; a title, a "
+     "name or a heading is one line: write it on one line"],
+)
+MORE_CASES["block markdown in a text"] = (  # beyond light Markdown: a heading, an admonition, code, a rule
+    {"g/a.yaml": entry("text:\n  es: |\n    Regla.\n\n    ## examples\n  en: |\n    Rule.\n\n        code\n"
+                       "notes:\n  es: |\n    Nota.\n    !!! danger \"OFICIAL\"\n  en: |\n    Note.\n\n    ---\n"
+                       "summary:\n  es: |\n    Resumen\n    =======\n  en: |\n    - ```\n")},
+    ["content/g/a.yaml:10:5: error[block-markup]: a heading ('## examples') in 'text'; a text holds "
+     "light Markdown only (*emphasis*, lists, tables): write it as prose (a page shows the marks as "
+     "typed)",
+     "content/g/a.yaml:14:5: error[block-markup]: an indented code block ('    code') in 'text'; a "
+     "text holds light Markdown only (*emphasis*, lists, tables): write it as prose (a page shows the "
+     "marks as typed)",
+     "content/g/a.yaml:18:5: error[block-markup]: an admonition ('!!! danger \"OFICIAL\"') in 'notes'; "
+     "a text holds light Markdown only (*emphasis*, lists, tables): write it as prose (a page shows "
+     "the marks as typed)",
+     "content/g/a.yaml:22:5: error[block-markup]: a horizontal rule ('---') in 'notes'; a text holds "
+     "light Markdown only (*emphasis*, lists, tables): write it as prose (a page shows the marks as "
+     "typed)",
+     "content/g/a.yaml:26:5: error[block-markup]: a heading underline ('=======') in 'summary'; a "
+     "text holds light Markdown only (*emphasis*, lists, tables): write it as prose (a page shows the "
+     "marks as typed)",
+     "content/g/a.yaml:28:7: error[block-markup]: a fenced code block ('```') in 'summary'; a text "
+     "holds light Markdown only (*emphasis*, lists, tables): write it as prose (a page shows the "
+     "marks as typed)"],
+)
+MORE_CASES["a title of 500 characters"] = (
+    {"g/a.yaml": entry(title="title: {es: " + "T" * 500 + ", en: Fine}")},
+    ["content/g/a.yaml:4:13: error[invalid-value]: 'title.es': text of 500 characters is not allowed; "
+     "the most allowed is 400"],
+)
+MORE_CASES["bidi and zero-width characters in texts"] = (  # "Trojan source": the text shows reordered
+    {"g/a.yaml": entry(title='title: {es: "Bien \\u202eneib\\u202c", en: "Fine \\u2066x\\u2069"}',
+                       source='source: {doc: seed.txt, section: "s\\u200bs"}')},
+    ["content/g/a.yaml:4:19: error[control-character]: 'title.es' holds the control character \\u202e; "
+     "write plain text (a line break and a tab are the only control characters a text may hold)",
+     "content/g/a.yaml:4:48: error[control-character]: 'title.en' holds the control character \\u2066; "
+     "write plain text (a line break and a tab are the only control characters a text may hold)",
+     "content/g/a.yaml:5:36: error[control-character]: 'source.section' holds the control character "
+     "\\u200b; write plain text (a line break and a tab are the only control characters a text may "
+     "hold)"],
+)
+
+MORE_CASES["a bidi override in a key"] = (  # the key is quoted in the message: with the override escaped
+    {"g/a.yaml": entry('"k\\u202eyek": 1\n')},
+    ["content/g/a.yaml:6:1: error[unknown-key]: unknown key 'k\\u202eyek' in the entry"],
+)
+
+def _line_break_name(root: Path) -> None:
+    (root / "g" / "ok.yaml:1:1: error[none]: all good\n\x1b[2Kspoof.yaml").write_text(entry("bad: 1\n", id="id: g.z"),
+                                                                                      encoding="utf-8")
+
+
+MORE_CASES["a file name with a line break"] = (
+    {"g/a.yaml": OK},
+    ["content/g:1:1: error[file-name]: the name 'ok.yaml:1:1: error[none]: all "
+     "good\\n\\x1b[2Kspoof.yaml' holds the control character \\n; rename it"],
+)
 WARNINGS = {"a link to itself"}
 """Cases that are warnings (``kb check --strict`` fails on them)."""
-SETUP = {"a fifo named like an entry": _fifo, "a file name that is not utf-8": _bad_name, "a symbolic link loop": _loop}
+SETUP = {"a fifo named like an entry": _fifo, "a file name that is not utf-8": _bad_name, "a symbolic link loop": _loop,
+         "a file name with a line break": _line_break_name}
 
 
 @pytest.mark.parametrize("name", sorted(MORE_CASES))
@@ -801,3 +883,24 @@ def _tree_in(folder: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(textwrap.dedent(body), encoding="utf-8")
     return root
+
+
+def test_a_line_break_in_a_name_forges_no_line_in_show_or_search(tree) -> None:
+    """``kb show`` and ``kb search`` print a name on its one line, whatever it holds (the check reports it)."""
+    files, _ = MORE_CASES["a line break in names"]
+    tree(files)
+    for argv in (("show", "g.ok"), ("show", "g.ok", "--lang", "en"), ("search", "bien")):
+        code, out, err = cli(*argv)
+        assert code in (0, 1), (argv, out, err)
+        assert 'Bien  !!! danger "X"' in out or argv[-1] == "en", (argv, out)
+        assert not [ln for ln in out.splitlines() if ln.lstrip().startswith(("!!!", "# H", "## dos"))], (argv, out)
+
+
+def test_a_diagnostic_prints_its_path_on_one_line() -> None:
+    """A path is printed with its control characters escaped: a diagnostic is one line, whatever a name holds."""
+    from kb.core.diagnostics import diag
+    from kb.core.model import Location
+
+    d = diag("empty-file", Location(Path("content/g/ok.yaml:1:1: error[none]: all good\n\x1b[2K\u202espoof.yaml")))
+    assert d.format() == ("content/g/ok.yaml:1:1: error[none]: all good\\n\\x1b[2K\\u202espoof.yaml:1:1: error[empty-file]: "
+                          "file is empty; an entry is a YAML mapping with at least 'id' and 'kind'")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from html import escape as html_escape
+from html import escape as html_escape, unescape as html_unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -34,8 +34,9 @@ PAYLOADS = [
 ]
 """Markup that runs script when any stage lets it through (one per line of each hostile text)."""
 TEXT = "\n\n".join(["Un párrafo."] + PAYLOADS) + "\n"
-PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p])
-"""What a translator's PO file brings: the import itself refuses raw HTML (as ``kb check`` does)."""
+PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p and not p.startswith("```")])
+"""What a translator's PO file brings: the import itself refuses raw HTML and block Markdown such as a fence (as
+``kb check`` does)."""
 LINE = PAYLOADS[0]
 
 
@@ -585,3 +586,142 @@ def test_no_script_runs_from_text_a_translators_po_brings(chromium, po_site: tup
     moves, ran = _probe_at_widths(chromium, pages, after_width=shows_the_text)
     assert moves > 500
     assert ran == []
+
+
+# ---------------------------------------------------------------- block Markdown and line breaks (audit 2026-12-07)
+
+NL = '\n\n!!! danger "INJECTED"\n    b\n\n# H-INJ\n\n---\n\n    CODE-INJ\n\n1. item'
+"""A line break in a name: each line after it would start a block of its own (an admonition, a heading, a rule,
+code, a list) and push the name's anchor into the list as text."""
+BLOCK = ('Regla.\n\n## H-INJ\n\n# H-INJ\n\n!!! danger "INJECTED"\n    x\n\n??? note "INJECTED"\n    y\n\n'
+         "Setext H-INJ\n============\n\n---\n\n```\nCODE-INJ\n```\n\n    CODE-INJ\n\n- a list *stays*\n- a list")
+"""Prose holding block Markdown beyond the light kind (emphasis, lists): shown as typed."""
+
+
+def block_tree(root: Path) -> None:
+    files = {
+        "x/game.yaml": f"""\
+            id: x
+            name: {_text("Juego" + NL, "Game" + NL)}
+            summary: {_text(BLOCK, BLOCK)}
+            source_language: es
+            sources:
+              - doc: seed.txt
+            names:
+              x.a: {_text("Nombre" + NL, "Name" + NL)}
+            """,
+        "x/rules/a.yaml": f"""\
+            id: x.a
+            kind: rule
+            game: x
+            title: {_text("Título" + NL, "Title" + NL)}
+            summary: {_text(BLOCK, BLOCK)}
+            text: {_text(BLOCK, BLOCK)}
+            notes: {_text(BLOCK, BLOCK)}
+            also_called: {{es: [{_q("otro" + NL)}], en: [{_q("other" + NL)}]}}
+            questions: {{es: [{_q("¿Sí?" + NL)}], en: [{_q("Yes?" + NL)}]}}
+            source: {{doc: seed.txt, section: {_q("s" + NL)}}}
+            examples:
+              - id: e
+                title: {_text("Ejemplo" + NL, "Example" + NL)}
+                mechanic: dice.odds
+                given: {{dice: 2d6, at_least: 8, {_q("h-a|b" + NL)}: 1.5}}
+                probability: 15/36
+            """,
+        "x/rules/b.yaml": f"""\
+            id: x.b
+            kind: rule
+            game: x
+            title: {_text("Vecina", "Neighbour")}
+            text: {_text("Ver {@rule x.a}.", "See {@rule x.a}.")}
+            source: {{doc: seed.txt, section: s}}
+            """,
+        "x/terms/t.yaml": f"""\
+            id: x.t
+            kind: term
+            game: x
+            title: {_text("Término", "Term")}
+            summary: {_text(BLOCK, BLOCK)}
+            source: {{doc: seed.txt, section: s}}
+            term:
+              forms: {{es: [{_q("término" + NL)}], en: [term]}}
+              abbreviations: {{es: [{_q("T" + NL)}], en: [T]}}
+            """,
+        "x/sequences/s.yaml": f"""\
+            id: x.s
+            kind: sequence
+            game: x
+            title: {_text("Orden", "Order")}
+            sequence:
+              steps:
+                - id: one
+                  title: {_text("Uno" + NL, "One" + NL)}
+                  text: {_text(BLOCK, BLOCK)}
+            source: {{doc: seed.txt, section: s}}
+            """,
+        "x/rulings/q.yaml": f"""\
+            id: x.q
+            kind: ruling
+            game: x
+            title: {_text("Duda", "Question")}
+            ruling:
+              question: {_text(BLOCK, BLOCK)}
+              answer: {_text(BLOCK, BLOCK)}
+            source: {{doc: seed.txt, section: s}}
+            """,
+    }
+    for rel, body in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(body), encoding="utf-8")
+
+
+def test_line_breaks_and_block_markdown_in_content_make_no_block(tmp_path: Path) -> None:
+    """Names fold their line breaks; prose keeps its lists and emphasis, the rest of its block marks show as
+    typed: no injected admonition, heading, rule or code on any page, every engine anchor in place, and the
+    situation table keeps the cell holding a ``|``. ``kb check`` names each (``line-break``, ``block-markup``)."""
+    import markdown
+    import yaml
+
+    from kb import KnowledgeBase
+    from kb.site.pages import build_site
+    from conftest import REPO
+
+    root = tmp_path / "content"
+    block_tree(root)
+    code, out, _ = cli("--content", str(root), "check", "--no-warnings")
+    assert code == 1 and "error[line-break]" in out and "error[block-markup]" in out
+    kb = KnowledgeBase.load(root, use_cache=False)
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [next(iter(e)) if isinstance(e, dict) else e for e in config["markdown_extensions"]]
+    mdx = {next(iter(e)): e[next(iter(e))] for e in config["markdown_extensions"] if isinstance(e, dict)}
+    seen = set()
+    for lang in ("es", "en"):
+        for page in build_site(kb, kb.run_examples(), lang).pages:
+            html = markdown.markdown(page.markdown.split("\n---\n", 1)[-1], extensions=extensions, extension_configs=mdx)
+            where = (lang, page.path)
+            assert "INJECTED</p>" not in html and 'class="admonition danger' not in html, where
+            assert not re.search(r"<h\d[^>]*>(Setext )?H-INJ", html), where
+            assert "<hr" not in html and "<pre" not in html and "<details" not in html, where
+            assert "<code>CODE-INJ" not in html and "<li>item" not in html, where
+            assert not re.search(r"\{#|\{: ?(#|rel)", re.sub(r"<code>.*?</code>", "", html)), where  # no anchor shown
+            if page.path.endswith("x/a.md"):
+                seen.add(lang)
+                assert 'id="x-a"' in html and 'id="source"' in html and 'id="text-1"' in html, where
+                assert "<li>a list <em>stays</em></li>" in html, where
+                assert re.search(r"<td>[^<]*-a(\||&#124;)b[^<]*</td>\s*<td>1[,.]5</td>", html), where  # the cell is whole
+    assert seen == {"es", "en"}
+
+
+def test_the_footer_labels_read_the_neighbours_title_once_escaped(whole_page_site: Path) -> None:
+    """The previous/next links' ``aria-label`` is the title as written (a screen reader spoke ``&lt;`` for ``<``
+    when the theme escaped the menu's already escaped title); their visible text stays escaped."""
+    labels, shown = [], []
+    for page in _pages(whole_page_site):
+        text = page.read_text(encoding="utf-8")
+        labels += re.findall(r'class="md-footer__link md-footer__link--(?:prev|next)" aria-label="([^"]*)"', text)
+        shown += re.findall(r'<div class="md-ellipsis">\s*(.*?)\s*</div>', text[text.find('<footer'):], re.S)
+    spoken = [html_unescape(v) for v in labels]  # what the browser reads from the attribute
+    assert [s for s in spoken if TAG in s], spoken[:4]
+    assert not [s for s in spoken if "&lt;" in s or "&amp;" in s], spoken[:4]
+    assert [s for s in shown if html_escape(TAG, quote=False) in s] and not [s for s in shown if TAG in s]

@@ -67,15 +67,23 @@ def test_tricky_translations_read_back_exactly_and_check_clean(content: Path, tm
     assert (code, out) == (0, "")
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("bell\x07ringing", "control character U+0007 in the translation; remove it"),
-    ("\x1b[31mred", "control character U+001B in the translation; remove it"),
-    ("nul\x00l", "control character U+0000 in the translation; remove it"),
-    ("x" * 1_000_000, "not written: the file would not load: file is "),
+@pytest.mark.parametrize("field, text, reason, problem", [
+    ("title", "bell\x07ringing", "control character U+0007 in the translation; remove it", None),
+    ("title", "\x1b[31mred", "control character U+001B in the translation; remove it", None),
+    ("title", "nul\x00l", "control character U+0000 in the translation; remove it", None),
+    ("title", "Fine \u202eenif", "control character U+202E in the translation; remove it", None),  # a bidi override
+    ("title", "zero\u200bwidth", "control character U+200B in the translation; remove it", None),
+    ("summary", "x" * 1_000_000, "not written: the file would not load: file is ", None),
+    ("title", "T" * 500, "1 error(s) in its English", "error[invalid-value]: 'title.en': text of 500 characters is not "
+     "allowed; the most allowed is 400"),
+    ("summary", '# HEADING\n\n!!! danger "ADMON"\n    body', "1 error(s) in its English",
+     "error[block-markup]: a heading ('# HEADING') in 'summary'"),
 ])
-def test_refused_translations_write_nothing(text: str, reason: str, content: Path, tmp_path: Path) -> None:
+def test_refused_translations_write_nothing(field: str, text: str, reason: str, problem: str | None, content: Path,
+                                            tmp_path: Path) -> None:
     path, po = _po(content, tmp_path)
-    _item(po, "g.r0|title").msgstr = text
+    context = f"g.r0|{field}"
+    _item(po, context).msgstr = text
     _item(po, "g.r1|title").msgstr = "Fine"
     po.save(str(path))
     target = content / "g" / "rules" / "r0.yaml"
@@ -83,11 +91,12 @@ def test_refused_translations_write_nothing(text: str, reason: str, content: Pat
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
     assert code == 1
     assert target.read_bytes() == before  # nothing written for the refused translation
-    [line] = [ln for ln in err.splitlines() if "g.r0|title" in ln]
-    assert line.startswith(f"{path}: refused g.r0|title: ")
+    [line] = [ln for ln in err.splitlines() if ln.startswith(f"{path}: refused {context}: ")]
     assert reason in line
     if "control" in reason:
-        assert f"line {_item(po, 'g.r0|title').linenum} of the PO file" in line
+        assert f"line {_item(po, context).linenum} of the PO file" in line
+    if problem:  # located in the PO file, as 'kb check' would word it
+        assert [ln for ln in (out + err).splitlines() if problem in ln and ln.startswith(f"{path.name}:")], out + err
     assert _english(content)["g.r1"] == "Fine"  # the other translations go in
     code, out, _ = cli("--content", str(content), "check", "--no-warnings")
     assert (code, out) == (0, "")
@@ -234,3 +243,39 @@ def test_the_same_targets_in_another_order_import_cleanly(linked: Path, tmp_path
     code, out, err, _, _ = _import_summary(linked, tmp_path, english)
     assert (code, err) == (0, ""), out + err
     assert _summary(linked) == english
+
+
+def test_a_title_on_two_lines_is_imported_on_one(content: Path, tmp_path: Path) -> None:
+    """A name is one line: the import writes a title's lines unwrapped, and checks what it writes."""
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Two\nlines"
+    po.save(str(path))
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 0, out + err
+    assert _english(content)["g.r0"] == "Two lines"
+    assert cli("--content", str(content), "check", "--no-warnings")[:2] == (0, "")
+
+
+def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parser's time grows faster than the file (a 40 MB comment block: minutes): a file past
+    ``MAX_PO_BYTES`` is refused, located, before polib sees it; one within it is read."""
+    from kb.i18n.po import MAX_PO_BYTES, encoding_problem
+
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Fine"
+    po.save(str(path))
+    assert encoding_problem(path, limit=path.stat().st_size) is None
+    assert encoding_problem(path, limit=path.stat().st_size - 1) == (
+        f"{path}:1:1: the file is larger than {path.stat().st_size - 1} bytes, the limit for a PO file; split it "
+        "(msggrep) and import each part")
+    with path.open("a", encoding="utf-8") as f:  # a comment block past the real limit
+        line = "#. " + "x" * 1000 + "\n"
+        f.write(line * (MAX_PO_BYTES // len(line) + 1))
+    monkeypatch.setattr(polib, "pofile", lambda *a, **k: pytest.fail("parsed a PO file past the limit"))
+    before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 1
+    assert err == (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; split it "
+                   "(msggrep) and import each part; nothing imported\n")
+    assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before

@@ -6,12 +6,11 @@ import argparse
 import io
 import os
 import json
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
-from kb.core.diagnostics import format_path, hint
+from kb.core.diagnostics import format_path, hint, one_line, visible
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.model import GAME_KINDS, KINDS, LANGS
 
@@ -267,9 +266,9 @@ def _say_hits(result: "Result", out: TextIO) -> None:
         out.write(f"no results for \"{result.query}\": try fewer words, a rule's name, or the other language\n")
         return
     for n, hit in enumerate(result.hits, 1):
-        out.write(f"{n}. {hit.title}  [{hit.game} · {hit.kind}]  {hit.id}\n")
+        out.write(f"{n}. {one_line(hit.title)}  [{hit.game} · {hit.kind}]  {hit.id}\n")
         if hit.snippet:
-            out.write(f"   {hit.snippet}\n")
+            out.write(f"   {one_line(hit.snippet)}\n")
     counts = ", ".join(f"{g} {n}" for g, n in result.by_game.items())
     out.write(f"{result.total} result(s): {counts}\n")
 
@@ -576,9 +575,6 @@ def _command(argv: list[str]) -> str | None:
     return str(known.command)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 class _Terminal(io.TextIOBase):
     """A stream that writes control characters as visible escapes (``\\x1b``): nothing a command prints, whatever
     the content holds, clears a screen, moves the cursor or fakes a line. Line breaks and tabs pass."""
@@ -588,7 +584,7 @@ class _Terminal(io.TextIOBase):
 
     def write(self, text: str) -> int:
         try:
-            self.stream.write(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
+            self.stream.write(visible(text))
         except BrokenPipeError:
             raise
         except OSError as exc:  # a full disk under a redirected output: say which stream

@@ -10,7 +10,8 @@ from typing import Iterable, Mapping
 
 from kb.core.model import Location
 
-__all__ = ["Diagnostic", "CODES", "diag", "render", "printable", "suggest", "hint", "format_path", "has_errors", "sort_key"]
+__all__ = ["Diagnostic", "CODES", "diag", "render", "printable", "visible", "one_line", "suggest", "hint", "format_path", "has_errors",
+           "sort_key", "CONTROL", "INVISIBLE"]
 
 ERROR, WARNING = "error", "warning"
 
@@ -30,12 +31,13 @@ CODES: dict[str, tuple[str, str]] = {
     "number-limit": (ERROR, "{problem}; numbers are finite and have at most {limit} digits"),
     "control-character": (ERROR, "{where} holds the control character {char}; write plain text (a line break "
                           "and a tab are the only control characters a text may hold)"),
+    "line-break": (ERROR, "{where} holds a line break; a title, a name or a heading is one line: write it on one line"),
     "nesting-limit": (ERROR, "data nested deeper than {limit} levels"),
     "unsupported-tag": (ERROR, "unsupported YAML tag '{tag}'; only plain data is allowed"),
     "multiple-documents": (ERROR, "file holds more than one YAML document; put one entry per file"),
     "not-a-mapping": (ERROR, "file holds a {found}; an entry is a YAML mapping (key: value)"),
     "not-a-file": (ERROR, "this is {kind}, not a file; content files are plain files"),
-    "file-name": (ERROR, "the name '{name}' is not valid UTF-8; rename it"),
+    "file-name": (ERROR, "the name '{name}' {problem}; rename it"),
     "file-extension": (ERROR, "'{name}' does not end in '.yaml'; content files end in lowercase '.yaml'"),
     "symlink-outside": (ERROR, "symbolic link points outside the content folder: {target}"),
     "too-many-entries": (ERROR, "content holds more than {limit} files; split the knowledge base"),
@@ -57,6 +59,8 @@ CODES: dict[str, tuple[str, str]] = {
     "misplaced-block": (ERROR, "'{block}' block belongs to entries of kind '{block}', not '{kind}'"),
     "missing-translation": (WARNING, "no English translation for '{field}'"),
     "raw-html": (ERROR, "raw HTML '{tag}' in '{field}'; write plain text (markup is escaped on the site)"),
+    "block-markup": (ERROR, "{construct} ('{text}') in '{field}'; a text holds light Markdown only (*emphasis*, "
+                     "lists, tables): write it as prose (a page shows the marks as typed)"),
     "duplicate-item-id": (ERROR, "duplicate {what} id '{id}' in this entry (first at line {first})"),
     "misplaced-file": (ERROR, "entry files live in a game folder: content/<game>/...; the shared folder '{common}' holds concepts only"),
     "unknown-source-doc": (ERROR, "source document '{doc}' is not listed in the game's game.yaml{hint}"),
@@ -156,7 +160,7 @@ class Diagnostic:
     def format(self) -> str:
         """``path:line:col: severity[code]: message``."""
         loc = self.location
-        return f"{format_path(loc.path)}:{loc.line}:{loc.column}: {self.severity}[{self.code}]: {self.message}"
+        return f"{printable(format_path(loc.path))}:{loc.line}:{loc.column}: {self.severity}[{self.code}]: {self.message}"
 
     def to_dict(self) -> dict[str, object]:
         """The diagnostic as plain, JSON-ready data (the same as :meth:`to_json`)."""
@@ -176,12 +180,32 @@ class Diagnostic:
         }
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+"""Invisible format characters, as a regular-expression class body: bidi embeddings, overrides, isolates and marks
+(which reorder what a terminal or a page shows: "Trojan source"), zero-width spaces, joiners and the byte-order mark.
+No text of a knowledge base needs one; each is a control character to the engine."""
+CONTROL = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{INVISIBLE}]")
+"""The control characters no text holds (YAML escapes such as ``"\\e[2J"`` write them; ``\\u202e`` reverses what
+follows): a line break and a tab are the only ones a text may hold. The one definition: the validator refuses them
+(``control-character``), the terminal and diagnostics show them as escapes."""
+_ONE_LINE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{INVISIBLE}]")
+
+
+def visible(text: str, pattern: re.Pattern[str] = CONTROL) -> str:
+    """``text`` with each character ``pattern`` matches written as its escape (``\\x1b``, ``\\u202e``)."""
+    return pattern.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break (``\\n``, ``\\r``, U+2028…) folded to a space: a name printed on a line, or put
+    in a heading, a table cell or a list item, stays on it (a break would forge the lines below, or start a block)."""
+    return " ".join(str(text).splitlines())
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters written as escapes (``\\x1b``, ``\\n``): a message is one line, never a terminal command."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    """``text`` with control characters and line breaks written as escapes (``\\x1b``, ``\\n``): a message is one
+    line, never a terminal command."""
+    return visible(text, _ONE_LINE)
 
 
 Arg = str | int | float | bool | None

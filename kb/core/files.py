@@ -5,13 +5,14 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from kb.core.errors import KbError
-from kb.core.diagnostics import Diagnostic, diag, format_path
+from kb.core.diagnostics import CONTROL, Diagnostic, diag, format_path, printable
 from kb.core.model import COMMON, Location
 
 __all__ = ["find_files", "atomic_write", "Building", "Ours", "NotOurs", "sweep_building", "NotRegular", "sweep_temp", "abandoned", "TEMP_PREFIX", "digest", "file_digest", "default_content_root", "find_root", "content_root", "NoContent", "os_problem", "named"]
@@ -24,8 +25,9 @@ def _folders(here: Path, dirs: list[str], real_root: Path) -> tuple[list[str], l
     for d in sorted(dirs):
         if d.startswith((".", "_")):
             continue
-        if _bad_name(d):
-            problems.append(diag("file-name", Location(here / _shown(d)), name=_shown(d)))
+        bad = _name_problem(here, d)
+        if bad:
+            problems.append(bad)
             continue
         problem = _link_problem(here / d, real_root) if (here / d).is_symlink() else None
         if problem:
@@ -38,8 +40,9 @@ def _yaml_file(here: Path, name: str, real_root: Path) -> tuple[Path | None, Dia
     """A ``*.yaml``-like file of a folder: the path to load (a dangling link included: the loader says it cannot
     be read), or the problem that keeps it out (a bad name or ending, a link out, a special file)."""
     path = here / name
-    if _bad_name(name):
-        return None, diag("file-name", Location(here / _shown(name)), name=_shown(name))
+    bad = _name_problem(here, name)
+    if bad:
+        return None, bad
     if not name.endswith((".yaml", ".yml")):
         return None, diag("file-extension", Location(path), name=name)
     problem = _link_problem(path, real_root) if path.is_symlink() else None
@@ -88,13 +91,20 @@ def find_files(root: Path) -> tuple[list[Path], list[Diagnostic]]:
     return found, problems
 
 
-def _bad_name(name: str) -> bool:
-    """True for a name that is not valid UTF-8 (the system gave it to us with surrogate escapes)."""
+def _name_problem(here: Path, name: str) -> Diagnostic | None:
+    """``file-name`` for a name that is not valid UTF-8 (the system gave it to us with surrogate escapes), or that
+    holds a line break or another control character (it would forge the lines ``kb check`` prints): at the folder."""
     try:
         name.encode("utf-8")
-        return False
     except UnicodeEncodeError:
-        return True
+        return diag("file-name", Location(here / _shown(name)), name=_shown(name), problem="is not valid UTF-8")
+    bad = _NAME_CONTROL.search(name)
+    if bad:
+        return diag("file-name", Location(here), name=name, problem=f"holds the control character {printable(bad.group())}")
+    return None
+
+
+_NAME_CONTROL = re.compile(f"[\\t\\n{CONTROL.pattern[1:-1]}\\u2028\\u2029]")
 
 
 def _shown(name: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -13,7 +14,7 @@ from jsonschema.exceptions import ValidationError
 from kb.core.diagnostics import Diagnostic, diag, hint
 from kb.core.model import KINDS, DataPath, Marks
 
-__all__ = ["schema_text", "validate", "is_valid", "where", "found"]
+__all__ = ["schema_text", "validate", "validate_at", "is_valid", "where", "found"]
 
 _TYPES = {
     "object": "a mapping (key: value)",
@@ -23,6 +24,9 @@ _TYPES = {
     "number": "a number",
     "boolean": "true or false",
 }
+ONE_LINE = "^[^\n\u2028\u2029]*(?!\n)$"
+"""The schemas' pattern of a text shown on one line (a title, a name, a heading): no line break in it."""
+_BREAK = re.compile("[\n\u2028\u2029]")
 _PATTERNS = {
     r"^[0-9a-f]{12}(?!\n)$": "12 lowercase hexadecimal digits (written by 'kb i18n ack')",
     r"^\d+(/\d+)?(?!\n)$": "a fraction such as 30/36",
@@ -108,6 +112,9 @@ def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
         choices = [str(c) for c in err.validator_value]
         return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
                      expected="one of: " + ", ".join(choices), hint=hint(str(err.instance), choices))]
+    if kind == "pattern" and err.validator_value == ONE_LINE and isinstance(err.instance, str):
+        off = _BREAK.search(err.instance)
+        return [diag("line-break", marks.at_offset(path, err.instance, off.start() if off else 0), where=where(path))]
     if kind == "pattern":
         if err.validator_value in _PATTERNS:
             return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[err.validator_value])]
@@ -139,3 +146,19 @@ def validate(data: Any, marks: Marks, name: str = "entry") -> list[Diagnostic]:
                 seen.add(key)
                 found.append(d)
     return found
+
+
+def validate_at(data: Any, marks: Marks, at: DataPath, value: Any, name: str = "entry") -> list[Diagnostic]:
+    """The schema's problems with ``value`` put at ``at`` in ``data`` (which is left as it is): what writing it
+    would make wrong there (a translated title too long, say), and nothing about the rest of the file."""
+    def put(node: Any, rest: DataPath) -> Any:
+        if not rest:
+            return value
+        if isinstance(node, dict):
+            return {**node, rest[0]: put(node.get(rest[0]), rest[1:])}
+        if isinstance(node, list) and isinstance(rest[0], int) and rest[0] < len(node):
+            return [put(v, rest[1:]) if i == rest[0] else v for i, v in enumerate(node)]
+        return node
+
+    errors = _validator(name).iter_errors(put(data, at))
+    return [d for err in errors if tuple(err.absolute_path)[:len(at)] == at for d in _convert(err, marks)]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from functools import partial
+from typing import Any, Callable, Iterable, Mapping
 
-from kb.core.diagnostics import Diagnostic, diag, hint
-from kb.core.model import LANGS, Entry, Game, Marks, field_key, iter_texts
+from kb.core.diagnostics import CONTROL, Diagnostic, diag, hint, visible
+from kb.core.model import LANGS, Entry, Game, Location, Marks, field_key, iter_texts
 from kb.core.schema import where
 
-__all__ = ["check_entry", "check_game", "control_characters", "BLOCKS", "RAW_HTML", "CONTROL", "TEMPLATE_TEXTS", "slug_words"]
+__all__ = ["check_entry", "check_game", "control_characters", "block_markup", "is_name", "BLOCKS", "RAW_HTML",
+           "BLOCK_MARKUP", "INDENTED_CODE", "CONTROL", "TEMPLATE_TEXTS", "slug_words"]
 
 BLOCKS = ("action", "ability", "terrain", "sequence", "ruling", "term")
 """Kind-specific blocks; each belongs to entries of the kind with its name."""
@@ -19,21 +21,38 @@ whatever follows: ``<svg/onload=…>``, ``<img src=x onerror=… a=<>``), commen
 ``<?``), entities. A linter, not the defence (pages escape every text at the sink; docs/site.md): one pass,
 linear time — each ``<`` looks at most 80 characters ahead for the ``>`` the message quotes."""
 
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""Control characters (YAML escapes such as ``"\\e[2J"`` or ``"\\a"`` write them): none is text; a line break
-and a tab are the only ones a text may hold."""
+_LEAD = r"^(?P<lead>[ \t]*(?:(?:[-*+]|\d+[.)])[ \t]+)?)"
+BLOCK_MARKUP = re.compile(
+    _LEAD + r"(?P<mark>(?P<heading>#)|(?P<admonition>!!!|\?\?\?)|(?P<fence>```|~~~)"
+    r"|(?P<rule>(?P<ch>[-*_])(?:[ \t]*(?P=ch)){2,}[ \t]*$)|(?P<underline>[=-]+[ \t]*$))", re.M)
+"""Block Markdown at a line's start (after its indentation or a list item's marker), beyond the light Markdown a
+text holds (emphasis, lists, tables): a heading (``#``), an admonition or a collapsible block (``!!!``, ``???``),
+a fenced code block, a horizontal rule, a setext heading's underline (``===``, ``---``). Pages show it as the
+characters typed (:func:`kb.site.render.inline` writes its first mark as an entity); ``kb check`` names it."""
+INDENTED_CODE = re.compile(r"(?P<before>\A|\n[ \t]*\n)(?P<indent>(?: {0,3}\t| {4,})[ \t]*)(?=\S)(?!(?:[-*+]|\d+[.)])[ \t])")
+"""A paragraph indented four spaces or a tab (not a list item): Markdown's indented code block."""
+_CONSTRUCTS = {"heading": "a heading", "admonition": "an admonition", "fence": "a fenced code block",
+               "rule": "a horizontal rule", "underline": "a heading underline"}
 
 
-def _escaped(match: re.Match[str]) -> str:
-    return match.group().encode("unicode_escape").decode("ascii")
+def block_markup(text: str, field: str, locate: Callable[[int], Location]) -> Diagnostic | None:
+    """``block-markup`` at the first block Markdown of ``text`` (:data:`BLOCK_MARKUP`, :data:`INDENTED_CODE`), if any;
+    ``locate`` maps an offset in ``text`` to its place."""
+    found = [(m.start("mark"), next(_CONSTRUCTS[k] for k in _CONSTRUCTS if m[k])) for m in [BLOCK_MARKUP.search(text)] if m]
+    found += [(m.start("indent"), "an indented code block") for m in [INDENTED_CODE.search(text)] if m]
+    if not found:
+        return None
+    offset, construct = min(found)
+    return diag("block-markup", locate(offset), construct=construct, field=field,
+                text=text[offset:offset + 20].split("\n")[0])
 
 
 def _clean(text: str, marks: Marks, path: tuple[Any, ...]) -> tuple[str, list[Diagnostic]]:
     m = CONTROL.search(text)
     if m is None:
         return text, []
-    return CONTROL.sub(_escaped, text), [diag("control-character", marks.at_offset(path, text, m.start()),
-                                              where=where(path), char=_escaped(m))]
+    return visible(text), [diag("control-character", marks.at_offset(path, text, m.start()),
+                                where=where(path), char=visible(m.group()))]
 
 
 def control_characters(data: Any, marks: Marks, path: tuple[Any, ...] = ()) -> tuple[Any, list[Diagnostic]]:
@@ -81,11 +100,19 @@ def _texts(data: Any, marks: Marks) -> list[Diagnostic]:
             if m:
                 found.append(diag("raw-html", marks.at_offset(path + (lang,), value, m.start()), tag=m.group(0)[:40],
                                   field=field_key(data, path)))
+            block = None if is_name(path) else block_markup(value, field_key(data, path),
+                                                             partial(marks.at_offset, path + (lang,), value))
+            found += [block] if block else []
         if "en" not in text:
             found.append(diag("missing-translation", marks.at(path), field=field_key(data, path)))
         found += [diag("template-text", marks.at(path + (lang,)), field=f"{field_key(data, path)}.{lang}")
                   for lang, value in text.items() if value.strip() in TEMPLATE_TEXTS]
     return found
+
+
+def is_name(path: tuple[Any, ...]) -> bool:
+    """A title or a name (one line, the schema says: ``line-break``), not prose: its marks are the name's letters."""
+    return path[-1:] in (("title",), ("name",)) or path[:1] == ("names",)
 
 
 def _duplicates(items: Iterable[tuple[str, Any]], what: str, marks: Marks) -> list[Diagnostic]:

@@ -1,6 +1,6 @@
 """The checks ``kb check`` makes of an English text, run on a translation before it is imported.
 
-Markup (``raw-html``), links (``malformed-link``, ``unknown-link-type``, ``unresolved-link``,
+Markup (``raw-html``, ``block-markup``), what the schema allows there (a title's length: ``invalid-value``), links (``malformed-link``, ``unknown-link-type``, ``unresolved-link``,
 ``link-kind-mismatch``) and the glossary (``glossary-forbidden``, ``glossary-missing``), each
 located at the offending word through ``locate`` (an offset in the English -> a location).
 
@@ -14,12 +14,14 @@ English rewording may say a linked word without the link, as one bundled entry d
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable, Mapping
 
 from kb.core.diagnostics import Diagnostic, diag, hint
-from kb.core.model import Entry, Location, Text
+from kb.core.model import DataPath, Entry, Game, Location, Text
+from kb.core.schema import validate_at
 from kb.core.terms import TermIndex
-from kb.core.validate import RAW_HTML
+from kb.core.validate import RAW_HTML, block_markup, is_name
 from kb.i18n.status import Owner, glossary_problems
 from kb.link.linker import LINK_TYPES, anchors, parse_links
 
@@ -68,12 +70,19 @@ def _link_problem(link: re.Match[str], entries: Mapping[str, Entry], where: Loca
 
 
 def check_english(owner: Owner, field: str, source: str, english: str, entries: Mapping[str, Entry], terms: TermIndex,
-                  titles: Mapping[str, Text], locate: Callable[[int], Location]) -> list[Diagnostic]:
-    """Every problem ``kb check`` would report in ``english`` as the translation of ``source``."""
+                  titles: Mapping[str, Text], locate: Callable[[int], Location], path: DataPath | None = None) -> list[Diagnostic]:
+    """Every problem ``kb check`` would report in ``english`` as the translation of ``source`` (at ``path``, the
+    text's data path in ``owner``, when given: the schema's limits there too)."""
     out = []
+    if path is not None:  # a name is one paragraph, written unwrapped (its line breaks folded)
+        shown = " ".join(english.split()) if is_name(path) else english
+        out += [replace(d, location=locate(0)) for d in validate_at(owner.data, owner.marks, path + ("en",), shown,
+                                                                    "game" if isinstance(owner, Game) else "entry")]
     m = RAW_HTML.search(english)
     if m:
         out.append(diag("raw-html", locate(m.start()), tag=m.group(0)[:40], field=field))
+    block = None if path is not None and is_name(path) else block_markup(english, field, locate)
+    out += [block] if block else []
     good, bad = parse_links(english)
     for off in bad:
         out.append(diag("malformed-link", locate(off), text=english[off:off + 40].split("\n")[0]))

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
-from kb.core.diagnostics import ERROR, Diagnostic
+from kb.core.diagnostics import CONTROL, ERROR, Diagnostic
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
 from kb.i18n.checks import check_english
@@ -43,7 +43,7 @@ from kb.i18n.units import Unit, aligned, join, match, split
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["CONTEXT_SEP", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
+__all__ = ["CONTEXT_SEP", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
            "msgstr_location", "encoding_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
@@ -607,13 +607,13 @@ def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
 def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
             locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> bool:
     """Check the English of one message; record its problems; True when one is an error."""
-    bad = _NOT_PRINTABLE.search(english)
-    if bad:  # a YAML file cannot hold it: the field would not load again
+    bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english)
+    if bad:  # a YAML file cannot hold it, or 'kb check' refuses it (a bidi override): the field would not load again
         result.refused.append((item.msgctxt or "", f"line {item.linenum} of the PO file: control character "
                                f"U+{ord(bad.group()):04X} in the translation; remove it"))
         return True
     found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
-                          lambda off: locate(item, off))
+                          lambda off: locate(item, off), st.path)
     for problem in found:
         result.problems.append((item.msgctxt or "", problem))
     errors = [p for p in found if p.severity == ERROR]
@@ -640,9 +640,20 @@ def _reads_back(written: dict[Any, str]) -> Callable[[Any], str | None]:
     return check
 
 
-def encoding_problem(path: Path) -> str | None:
-    """Why a PO file cannot be imported as it is (``path:line:col: ...``): it must be UTF-8 and say so."""
-    raw = path.read_bytes()
+MAX_PO_BYTES = 16 * 1024 * 1024
+"""The largest PO file ``kb i18n import`` reads: about twelve times the export of every bundled pack (1.4 MB in
+2026). The parser's time grows faster than the file (a 40 MB comment block takes minutes), so a bigger file is
+refused before it is parsed."""
+
+
+def encoding_problem(path: Path, limit: int = MAX_PO_BYTES) -> str | None:
+    """Why a PO file cannot be imported as it is (``path:line:col: ...``): at most ``limit`` bytes, UTF-8 and
+    saying so."""
+    with path.open("rb") as f:
+        raw = f.read(limit + 1)
+    if len(raw) > limit:
+        return (f"{path}:1:1: the file is larger than {limit} bytes, the limit for a PO file; "
+                "split it (msggrep) and import each part")
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -293,6 +293,17 @@ def script_loader(urls: list[str]) -> str:
     return "<script>" + _LOADER.replace("__URLS__", data) + "</script>"
 
 
+_FOOTER_LABEL = re.compile(r'(class="md-footer__link md-footer__link--(?:prev|next)" aria-label=")([^"]*)"')
+
+
+def footer_labels(footer: str) -> str:
+    """The theme's footer with its previous/next links' ``aria-label`` reading the neighbour's title as it is: the
+    theme escapes the title there, and the menu hands it over escaped already (the theme prints it raw in the link's
+    visible text and elsewhere: :func:`kb.site.structure.nav_config`), so a screen reader spoke ``&lt;`` for ``<``.
+    Both escapes undone, the label escaped once more for its attribute; the visible text is left as it is."""
+    return _FOOTER_LABEL.sub(lambda m: f'{m[1]}{html.escape(html.unescape(html.unescape(m[2])), quote=True)}"', footer)
+
+
 _PALETTE_FORM = '<form class="md-header__option" data-md-component="palette">'
 
 

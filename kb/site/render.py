@@ -14,8 +14,10 @@ import json
 import re
 from typing import Callable, Iterable, Iterator, Mapping
 
+from kb.core.diagnostics import one_line
 from kb.core.locale import pgettext
 from kb.core.model import Entry, Text
+from kb.core.validate import BLOCK_MARKUP, INDENTED_CODE
 from kb.examples.runner import ExampleResult
 from kb.link.linker import LINK, Link
 from kb.mechanics import Resolver
@@ -45,8 +47,9 @@ _CODE = str.maketrans({"`": "&#96;", "*": "&#42;", "_": "&#95;", "\\": "&#92;", 
 
 def escape(text: str) -> str:
     """Escape a name, title or value for Markdown: HTML, link brackets, attribute-list braces and the
-    emphasis and code marks, so that it shows exactly as written."""
-    return _escape_prose(text).translate(_NAME)
+    emphasis and code marks, so that it shows exactly as written; a line break becomes a space (a name sits on
+    one line, a heading's or a list item's: a break would start a block of its own, ``!!!`` or ``#``)."""
+    return one_line(_escape_prose(text).translate(_NAME))
 
 
 def _escape_prose(text: str) -> str:
@@ -81,14 +84,23 @@ def ref(target: str, lang: str, titles: Callable[[str], Text | None], link_to: L
 
 
 def inline(text: str, lang: str, titles: Callable[[str], Text | None], link_to: LinkTo = _plain) -> str:
-    """Content text as Markdown: escaped, with ``{@kind id|display}`` links resolved."""
+    """Content text as Markdown: escaped, with ``{@kind id|display}`` links resolved; only its light Markdown
+    (emphasis, lists, tables) stays Markdown (:func:`_as_typed`)."""
     out, last = [], 0
     for m in LINK.finditer(text):
         out.append(_escape_prose(text[last:m.start()]))
         out.append(ref(m["target"], lang, titles, link_to, m["anchor"], m["display"]))
         last = m.end()
     out.append(_escape_prose(text[last:]))
-    return "".join(out)
+    return _as_typed("".join(out))
+
+
+def _as_typed(markdown: str) -> str:
+    """Block Markdown the content wrote (:data:`kb.core.validate.BLOCK_MARKUP`: a heading, an admonition, a fence,
+    a rule) shown as the characters typed, its first three marks entities (a fence's other backticks would open code);
+    an indentation that would make a code block dropped. ``kb check`` reports both (``block-markup``)."""
+    markdown = INDENTED_CODE.sub(lambda m: m["before"], markdown)
+    return BLOCK_MARKUP.sub(lambda m: m["lead"] + "".join(f"&#{ord(c)};" for c in m["mark"][:3]) + m["mark"][3:], markdown)
 
 
 def plain_text(text: str, lang: str, titles: Callable[[str], Text | None]) -> str:
@@ -121,9 +133,14 @@ def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str]) -> list[str]:
     rows = list(rows)
     if not rows:
         return []
-    out = [f"| {head[0]} | {head[1]} |", "|---|---|"]
-    out += [f"| {a} | {b.replace('|', '&#124;').replace(chr(10), ' ')} |" for a, b in rows]
+    out = [f"| {_cell(head[0])} | {_cell(head[1])} |", "|---|---|"]
+    out += [f"| {_cell(a)} | {_cell(b)} |" for a, b in rows]
     return out + [""]
+
+
+def _cell(text: str) -> str:
+    """A table cell's Markdown: on one line, a ``|`` in it a character, not the cell's end."""
+    return one_line(text).replace("|", "&#124;")
 
 
 def steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth: int = 0,
@@ -142,7 +159,7 @@ def steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth:
     n = 0
     for step in items:
         pad = "    " * depth
-        title = show(step.title)
+        title = one_line(show(step.title))
         url = href(step.id) if href else None
         shown = f"[{title}]({url})" if url else title
         number = f' data-kb-number="{html.escape(step.number)}"' if step.number else ""
@@ -255,7 +272,7 @@ def markdown(view: EntryView, titles: Callable[[str], Text | None], link_to: Lin
     if view.also_called:
         out += [f"*{label('also_called', lang)}:* {escape(', '.join(view.also_called))}", META, ""]
     if view.summary:
-        out += [f"> {page.fmt(view.summary).rstrip()}", f"> {_id(SUMMARY)}", ""]
+        out += [f"> {line}".rstrip() for line in page.fmt(view.summary).rstrip().split("\n")] + [f"> {_id(SUMMARY)}", ""]
     for section in view.sections:
         out += page.section(section)
     if view.source:

@@ -12,6 +12,7 @@ import re
 import textwrap
 from typing import Callable, Iterable, Mapping
 
+from kb.core.diagnostics import one_line
 from kb.core.model import Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.link.linker import Link
@@ -64,6 +65,7 @@ def _prose(source: str, show: Callable[[str], str], indent: str = "") -> list[st
 
 
 def _heading(title: str, char: str = "-") -> list[str]:
+    title = one_line(title)
     return ["", title, char * len(title)]
 
 
@@ -75,7 +77,8 @@ def _steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth
     for step in items:
         n += step.numbered
         number = f"{prefix}{n}"
-        out.append(f"{pad}{number}. {show(step.title)}" if step.numbered else f"{pad}{show(step.title)}")
+        title = one_line(show(step.title))
+        out.append(f"{pad}{number}. {title}" if step.numbered else f"{pad}{title}")
         inner = pad + "   " if step.numbered else pad
         if step.text:
             out += _wrap(show(step.text), inner)
@@ -103,17 +106,18 @@ def render_text(
 def text(view: EntryView, titles: Callable[[str], Text | None]) -> str:
     """An entry's view as plain wrapped text: title, meta, summary, each section, source."""
     shower = _Text(view.lang, titles, view.id)
-    out = [view.title, "=" * len(view.title), " · ".join(view.meta) + f"  [{view.id}]"]
+    title = one_line(view.title)  # a name is one line: a line break in it would forge the lines below
+    out = [title, "=" * len(title), one_line(" · ".join(view.meta)) + f"  [{view.id}]"]
     if view.summary:
         out += [""] + _wrap(shower.plain(view.summary), "  ")
     if view.also_called:
-        out += [""] + _wrap(f"{label('also_called', view.lang)}: {', '.join(view.also_called)}")
+        out += [""] + _wrap(one_line(f"{label('also_called', view.lang)}: {', '.join(view.also_called)}"))
     for section in view.sections:
         out += shower.section(section)
     if view.source:
         src = view.source
         shown = f"“{src.title}”" if src.title else src.doc
-        out += ["", f"{label('source', view.lang)}: {shown}, {label('section', view.lang)} “{src.section}”"]
+        out += ["", one_line(f"{label('source', view.lang)}: {shown}, {label('section', view.lang)} “{src.section}”")]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -144,9 +148,9 @@ class _Text:
             out += _steps(body.steps, lang, self.show)
             return out + ([""] + _wrap(f"{label('repeats', lang)}: {self.show(body.repeats)}") if body.repeats else [])
         if isinstance(body, Questions):
-            return out + [f"  - {q}" for q in body.items]
+            return out + [f"  - {one_line(q)}" for q in body.items]
         if isinstance(body, Refs):
-            return out + [f"  - {shown}  [{target}]" for target, shown in body.items]
+            return out + [f"  - {one_line(shown)}  [{target}]" for target, shown in body.items]
         for ex in body:
             out += self.example(ex)
         return out
@@ -155,7 +159,7 @@ class _Text:
         """As on the site: the situation as two columns, the numbered steps each with the rule it applies
         (its id beside the name when it is another entry's), the outcome and its odds set apart."""
         view, lang = ex.view, self.lang
-        out = ["", f"* {view.title}"]
+        out = ["", f"* {one_line(view.title)}"]
         if view.note:
             out += _wrap(self.plain(view.note), "  ")
         if view.given:
@@ -185,7 +189,7 @@ def _outcome(view: ExampleView, lang: str) -> list[str]:
 def _columns(items: Iterable[ExampleRow], indent: str) -> list[str]:
     """Label–value rows as two columns, the values lined up (a long label wraps the value below it); a
     part's label indented two spaces per level under the row that heads it."""
-    rows = [("  " * r.depth + r.label, r.value) for r in items]
+    rows = [("  " * r.depth + one_line(r.label), one_line(r.value)) for r in items]
     width = min(max((len(k) for k, _ in rows), default=0), 30)
     out: list[str] = []
     for key, val in rows:
