@@ -21,6 +21,7 @@ from typing import Iterator
 import pytest
 
 from conftest import MKDOCS, built_site, cli, served
+from kb.site.search_box import SEARCH_LABELS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -536,7 +537,7 @@ def test_a_failed_load_of_search_data_is_tried_again_by_the_next_query(browser, 
         context.close()
 
 
-SEARCH_OFFLINE = "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo."
+SEARCH_OFFLINE = SEARCH_LABELS["es"]["offline"]  # the dialog's own words while offline
 
 
 def _focused(pg) -> list:
