@@ -163,19 +163,23 @@ def _slug_placeholders(data: Mapping[str, Any], marks: Marks) -> list[Diagnostic
     they are not Spanish usage, such as "Aliens" or "Torpedo", but one language still to write. Not for a term that
     keeps its English wording (``do_not_translate``)."""
     words = slug_words(str(data.get("id", "")))
-    title, term = data.get("title"), data.get("term")
-    term = term if isinstance(term, dict) else {}
+    term: Mapping[str, Any] = data["term"] if isinstance(data.get("term"), dict) else {}
     forms: dict[str, Any] = term["forms"] if isinstance(term.get("forms"), dict) else {}
     placeholder_forms = forms.get("es") == forms.get("en") == [words]
-    own_forms: list[Any] = forms["es"] if isinstance(forms.get("es"), list) and not placeholder_forms else []
-    spanish = " ".join([t["es"] for path, t in iter_texts(data) if path != ("title",) and "es" in t]
-                       + [str(f) for f in own_forms]).casefold()
-    if not words or words.casefold() in spanish or term.get("do_not_translate") is True:
+    if not words or term.get("do_not_translate") is True or words.casefold() in _other_spanish(data, forms, placeholder_forms):
         return []
     found: list[tuple[str, ...]] = [("term", "forms", "es")] if placeholder_forms else []
+    title = data.get("title")
     if isinstance(title, dict) and title.get("es") == title.get("en") == words.capitalize():
         found.insert(0, ("title", "es"))
     return [diag("template-text", marks.at(path), field=".".join(path)) for path in found]
+
+
+def _other_spanish(data: Mapping[str, Any], forms: Mapping[str, Any], placeholder_forms: bool) -> str:
+    """The entry's Spanish texts but its title, and its Spanish forms unless they are ``kb new``'s, casefolded."""
+    own_forms: list[Any] = forms["es"] if isinstance(forms.get("es"), list) and not placeholder_forms else []
+    return " ".join([t["es"] for path, t in iter_texts(data) if path != ("title",) and "es" in t]
+                    + [str(f) for f in own_forms]).casefold()
 
 
 def check_entry(entry: Entry, namespace: str, game: Game | None, common: str) -> list[Diagnostic]:

@@ -69,10 +69,9 @@ def _link_problem(link: re.Match[str], entries: Mapping[str, Entry], where: Loca
     return None
 
 
-def check_english(owner: Owner, field: str, source: str, english: str, entries: Mapping[str, Entry], terms: TermIndex,
-                  titles: Mapping[str, Text], locate: Callable[[int], Location], path: DataPath | None = None) -> list[Diagnostic]:
-    """Every problem ``kb check`` would report in ``english`` as the translation of ``source`` (at ``path``, the
-    text's data path in ``owner``, when given: the schema's limits there too)."""
+def _schema_and_markup(owner: Owner, field: str, english: str, locate: Callable[[int], Location],
+                       path: DataPath | None) -> list[Diagnostic]:
+    """The schema's limits at ``path`` (when given), raw HTML, and block Markdown (not in a name) in ``english``."""
     out = []
     if path is not None:  # a name is one paragraph, written unwrapped (its line breaks folded)
         shown = " ".join(english.split()) if is_name(path) else english
@@ -82,7 +81,14 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
     if m:
         out.append(diag("raw-html", locate(m.start()), tag=m.group(0)[:40], field=field))
     block = None if path is not None and is_name(path) else block_markup(english, field, locate)
-    out += [block] if block else []
+    return out + ([block] if block else [])
+
+
+def check_english(owner: Owner, field: str, source: str, english: str, entries: Mapping[str, Entry], terms: TermIndex,
+                  titles: Mapping[str, Text], locate: Callable[[int], Location], path: DataPath | None = None) -> list[Diagnostic]:
+    """Every problem ``kb check`` would report in ``english`` as the translation of ``source`` (at ``path``, the
+    text's data path in ``owner``, when given: the schema's limits there too)."""
+    out = _schema_and_markup(owner, field, english, locate, path)
     good, bad = parse_links(english)
     for off in bad:
         out.append(diag("malformed-link", locate(off), text=english[off:off + 40].split("\n")[0]))
