@@ -157,7 +157,7 @@ def test_ten_thousand_mutations_raise_nothing(seeds, tmp_path: Path, monkeypatch
     registry = Registry.generic()
     games = sorted({g for g, _, _ in seeds})
     for game in games:
-        _load_mechanics(CONTENT / game, registry)
+        _load_mechanics(CONTENT / game, registry, limits.seconds)
     root = tmp_path / "content"
     for game in games:
         (root / game).mkdir(parents=True)
