@@ -152,13 +152,13 @@ def test_the_pages_python_words_a_failure_the_same(tree, lang) -> None:
 
 @pytest.mark.parametrize("pack", ["raises", "loops"])
 def test_kb_build_reports_the_failed_calculator_and_strict_fails(tree, monkeypatch, pack) -> None:
-    from conftest import cli
+    from conftest import MKDOCS, cli
 
     root = tree(RAISES if pack == "raises" else LOOPS)
     monkeypatch.setenv("KB_EXAMPLE_SECONDS", "0.2")
     monkeypatch.setenv("KB_PYODIDE_DIR", "off")
     site = root.parent / "site"
-    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
     code_name = "calc-failed" if pack == "raises" else "calc-stalled"
     assert code == 0, out + err
     found = [line for line in err.splitlines() if f"[{code_name}]" in line]
@@ -168,7 +168,7 @@ def test_kb_build_reports_the_failed_calculator_and_strict_fails(tree, monkeypat
         if pack == "loops":
             assert "kb-calc-left-out" in page and "<form" not in page.split("kb-calc-left-out")[0][-200:]
             assert "kb-calc.js" not in page
-    code, out, err = cli("--content", str(root), "build", "--strict", "--site-dir", str(site))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--strict", "--site-dir", str(site))
     assert code == 1 and f"[{code_name}]" in err and "strict" in err, out + err
 
 
@@ -182,12 +182,12 @@ def chromium():
 @pytest.mark.browser
 def test_in_chromium_the_page_says_the_calculator_cannot_answer(tree, monkeypatch, chromium) -> None:
     """kb-calc.js shows what the shard holds: a roll of 8 reads as the calculator's failure in either language."""
-    from conftest import cli
+    from conftest import MKDOCS, cli
 
     root = tree(RAISES)
     monkeypatch.setenv("KB_PYODIDE_DIR", "off")
     site = root.parent / "site"
-    code, out, err = cli("--content", str(root), "build", "--site-dir", str(site))
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
     assert code == 0, out + err
     errors: list[str] = []
     for lang in ("es", "en"):
