@@ -22,7 +22,7 @@ from kb.core.loader import Loaded, load_tree
 from kb.core.timelimit import SECONDS
 from kb.mechanics import Registry
 from kb.mechanics.dice import chance, parse
-from kb.core.model import KINDS, LANGS, Entry, Game, Text
+from kb.core.model import COMMON, KINDS, LANGS, Entry, Game, Text
 from kb.i18n.history import History
 from kb.i18n.status import check_translations
 
@@ -256,7 +256,7 @@ class KnowledgeBase:
 
     def _known(self, game: str | None = None, kind: str | None = None) -> None:
         """Raise :class:`kb.UnknownValue` for a game or kind this knowledge base does not have."""
-        _one_of("game", game, [*self.games, "common"])
+        _one_of("game", game, [*self.games, COMMON])
         _one_of("kind", kind, KINDS)
 
     # ------------------------------------------------------------------ links

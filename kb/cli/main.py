@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
 from kb.core.diagnostics import format_path, hint, one_line, visible
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
-from kb.core.model import GAME_KINDS, KINDS, LANGS
+from kb.core.model import COMMON, GAME_KINDS, KINDS, LANGS
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
@@ -247,7 +247,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if index is None:
         return EXIT_USAGE
     reader = index.open(fast=True)  # one query: the compact store, read with the standard library
-    if args.game is not None and args.game not in (*reader.games, "common"):
+    if args.game is not None and args.game not in (*reader.games, COMMON):
         err.write(f"kb search: unknown game '{args.game}'{hint(args.game, reader.games)}; games: {', '.join(reader.games)}\n")
         return EXIT_USAGE
     result = reader.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)

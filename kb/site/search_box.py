@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kb.core.cache import cache_dir, shared_cache_dir
-from kb.core.model import KINDS, LANGS
+from kb.core.model import COMMON, KINDS, LANGS
 from kb.core.terms import fold, tokens
 from kb.search.export import export, to_script
 from kb.site.render import label
@@ -142,7 +142,7 @@ def kind_words(lang: str) -> dict[str, str]:
 
 def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     """Export the engine's search for ``lang``, with URLs relative to the language's root and the dialog's words."""
-    games = {"common": SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
+    games = {COMMON: SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
     data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base),
                   key=kb.cache_key, segments=cache_dir(kb.root, "search-segments", kb.cache_base))
     data["labels"] = SEARCH_LABELS[lang]
