@@ -801,6 +801,33 @@ def test_a_passage_is_chosen_by_the_weight_of_its_words_not_their_number(rules: 
     assert hit.id == "g.buzzer" and hit.passage is not None and hit.passage.anchor == "text-1"
 
 
+def test_a_note_is_shown_only_when_it_holds_twice_the_rules_words(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notes name the rule's words while saying what the text leaves open: a note holding the query's words
+    plus one more is not the answer, the rule's paragraph is (ranking.Params.passage_weights); with every section
+    weighing alike the note would be shown."""
+    from kb.search import ranking
+
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    kb = KnowledgeBase.load(tree({**SAMPLE, "g/rules/flier.yaml": """\
+        id: g.flier
+        kind: rule
+        game: g
+        title: {es: Volador, en: Flier}
+        summary: {es: Una tropa con alas., en: A troop with wings.}
+        text: {es: La tropa que vuela ignora el área de amenaza enemiga., en: A flying troop ignores the enemy threat area.}
+        notes:
+          es: Al cargar, la tropa que vuela ignora también el área de amenaza; la guía no dice más.
+          en: When charging, a flying troop ignores the threat area too; the guide says no more.
+        source: {doc: seed.txt, section: Vuela}
+        """}))
+    query = "vuela ignora amenaza cargar"
+    hit = kb.search(query, lang="es").hits[0]
+    assert hit.id == "g.flier" and hit.passage is not None and hit.passage.anchor == "text-1"
+    even = _variant(kb, passage_weights={}).search(query, lang="es").hits[0]
+    assert even.id == "g.flier" and even.passage is not None and even.passage.anchor == "notes-1"
+    assert ranking.passage_section("notes-12") == "notes" and ranking.passage_section("step-upkeep") == "step-upkeep"
+
+
 def test_a_hit_is_shown_in_the_readers_language_whichever_matched(root: Path) -> None:
     kb = KnowledgeBase.load(root)
     shown = kb.search("engaged", lang="es").hits[0]

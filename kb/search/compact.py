@@ -23,7 +23,7 @@ import time
 from array import array
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from kb.core.model import LANGS
 from kb.search import query as search
@@ -388,7 +388,8 @@ def _positions(st: Compact, doc: int, field: str, term: str) -> frozenset[int]:
 
 
 def collect(st: Compact, text: str, docs: Sequence[int], values: Sequence[float], want_lang: str | None, limit: int,
-            did_you_mean: str | None, fuzzy: bool, marks: search.Marks, context: str | None) -> search.Result:
+            did_you_mean: str | None, fuzzy: bool, marks: search.Marks, context: str | None,
+            sections: Mapping[str, float]) -> search.Result:
     """``query._collect``, in lists."""
     entries, entry_ix = st.codes["entry"]
     games = st.codes["game"][0]
@@ -400,7 +401,7 @@ def collect(st: Compact, text: str, docs: Sequence[int], values: Sequence[float]
     best: dict[str, tuple[float, int]] = {}
     for i in _best_first(docs, values)[:2 * limit]:  # an entry has two documents
         best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
-    return search.Result(text, search.make_hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game,
+    return search.Result(text, search.make_hits(st, list(best.values())[:limit], want_lang, marks, sections), len(found), by_game,
                          did_you_mean, fuzzy, context)
 
 

@@ -350,6 +350,7 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "proximity": {"boost": p.proximity_boost, "depth": p.proximity_depth,  # ranking.proximity_factor (issue 31)
                       "coverage": {"boost": p.coverage_boost, "fields": list(p.coverage_fields)}},  # ranking.coverage_factor
         "fuzzy": {"minLength": p.fuzzy_min_length}, "maxQuery": MAX_QUERY,
+        "passageWeights": dict(p.passage_weights),  # ranking.best_passage: a passage's weight by its section
     }
 
 

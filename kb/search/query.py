@@ -636,7 +636,8 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
         values = ops.proximity(st, docs, values, said, p, vocab)
         shown = lang or ranking.query_language(said, vocab.languages) or "es"  # no language asked: the query's own
-        result: Result = ops.collect(st, text, docs, values, shown, limit, did_you_mean, fuzzy, Marks(terms, stems), context)
+        result: Result = ops.collect(st, text, docs, values, shown, limit, did_you_mean, fuzzy, Marks(terms, stems), context,
+                                     p.passage_weights)
         return result
     except SearchError:
         raise
@@ -743,14 +744,16 @@ class Marks:
     stems: Mapping[str, frozenset[str]]
 
 
-def best_passage(st: _Stats, items: Sequence[Sequence[Any]], terms: frozenset[str], lang: str) -> Passage | None:
+def best_passage(st: _Stats, items: Sequence[Sequence[Any]], terms: frozenset[str], lang: str,
+                 sections: Mapping[str, float]) -> Passage | None:
     """The passage (``[anchor, text, terms]`` as stored) holding the most of the query's analysed ``terms``, each
-    weighed by its IDF in the language's body field (:func:`ranking.best_passage`); ties to the first in reading
-    order (the summary comes first); none matching: the first."""
+    weighed by its IDF in the language's body field, times its section's weight (``sections``,
+    :func:`ranking.best_passage`); ties to the first in reading order (the summary comes first); none matching: the
+    first."""
     if not items:
         return None
     weights = {t: ranking.idf(st.n, st.reader.doc_frequency(f"body_{lang}", t)) for t in terms}
-    best = ranking.best_passage([set(item[2]) for item in items], weights)
+    best = ranking.best_passage([(item[0], set(item[2])) for item in items], weights, sections)
     return Passage(items[best][0], items[best][1])
 
 
@@ -783,7 +786,8 @@ def _snippet(text: str, stems: frozenset[str], width: int = 160) -> str:
 
 
 def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | None, limit: int,
-             did_you_mean: str | None, fuzzy: bool, marks: Marks, context: str | None) -> Result:
+             did_you_mean: str | None, fuzzy: bool, marks: Marks, context: str | None,
+             sections: Mapping[str, float]) -> Result:
     """One hit per entry (its best document), best first; ties by document number."""
     import numpy as np
 
@@ -803,12 +807,14 @@ def _collect(st: _Stats, text: str, docs: Any, values: Any, want_lang: str | Non
     best: dict[str, tuple[float, int]] = {}
     for i in order[:want]:
         best.setdefault(entries[entry_ix[docs[i]]], (float(values[i]), int(docs[i])))
-    return Result(text, make_hits(st, list(best.values())[:limit], want_lang, marks), len(found), by_game, did_you_mean,
+    return Result(text, make_hits(st, list(best.values())[:limit], want_lang, marks, sections), len(found), by_game, did_you_mean,
                   fuzzy, context)
 
 
-def make_hits(st: Any, ranked: Sequence[tuple[float, int]], want_lang: str | None, marks: Marks) -> tuple[Hit, ...]:
-    """The hits of the best (score, document) pairs, one per entry, in the reader's language when the entry has it."""
+def make_hits(st: Any, ranked: Sequence[tuple[float, int]], want_lang: str | None, marks: Marks,
+              sections: Mapping[str, float]) -> tuple[Hit, ...]:
+    """The hits of the best (score, document) pairs, one per entry, in the reader's language when the entry has it;
+    ``sections``: the passages' weights by section (:attr:`ranking.Params.passage_weights`)."""
     lang = want_lang or "es"
     out = []
     for value, doc in ranked:
@@ -818,7 +824,7 @@ def make_hits(st: Any, ranked: Sequence[tuple[float, int]], want_lang: str | Non
         if want_lang and doc_lang != want_lang and (stored["entry"], want_lang) in st.doc_of:
             stored = st.stored(st.doc_of[(stored["entry"], want_lang)])  # the reader's language, whichever matched best
             doc_lang = stored["lang"]
-        passage = best_passage(st, json.loads(stored.get("passages") or "[]"), marks.terms[doc_lang], doc_lang)
+        passage = best_passage(st, json.loads(stored.get("passages") or "[]"), marks.terms[doc_lang], doc_lang, sections)
         snippet = _snippet(passage.text if passage else stored.get(f"summary_{doc_lang}") or "", marks.stems[doc_lang])
         out.append(Hit(stored["entry"], stored["game"], stored["kind"], titles.get(lang) or titles["es"], value,
                        re.sub(r"\*{4,}", "**", " ".join(snippet.split())), doc_lang, passage))

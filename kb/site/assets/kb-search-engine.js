@@ -487,8 +487,8 @@
   };
 
   /* ranking.best_passage: the anchor of the entry's passage (in the reader's language) whose terms hold the most
-   * IDF (the language's body field) of the query's analysed words, the first of equals, the first when none holds
-   * any; null when it has none. */
+   * IDF (the language's body field) of the query's analysed words, times its section's weight (rules.passageWeights,
+   * ranking.passage_section), the first of equals, the first when none holds any; null when it has none. */
   Engine.prototype.passage = function (d, ws) {
     var list = d.passages || [], body = this.fields["body_" + this.lang], n = this.rules.docCount, weights = new Map(), self = this;
     if (!list.length) return null;
@@ -497,10 +497,11 @@
         weights.set(t, Math.log(n / (((body && body.df.get(t)) || 0) + 1)) + 1);
       });
     });
-    var best = 0, bestScore = 0;
+    var best = 0, bestScore = 0, sections = this.rules.passageWeights;
     list.forEach(function (p, i) {
-      var held = new Set(p[1]), score = 0;
+      var held = new Set(p[1]), score = 0, m = /^(.+)-(\d+)$/.exec(p[0]), section = m ? m[1] : p[0];
       weights.forEach(function (wt, t) { if (held.has(t)) score += wt; });
+      score *= Object.prototype.hasOwnProperty.call(sections, section) ? sections[section] : 1;
       if (score > bestScore) { best = i; bestScore = score; }
     });
     return list[best][0];
