@@ -61,7 +61,7 @@ from kb.examples.runner import ExampleResult
 from kb.site.findable import front_matter_title
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
-from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
+from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site, with_forms
 from kb.site.outputs import AREA, cached, content_key, kept, previous, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
@@ -567,10 +567,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """A generated page is rendered by ``kb-page.html`` (the theme's page, its sidebars' whitespace collapsed)."""
+        """A generated page is rendered by ``kb-page.html`` (the theme's page, its sidebars' whitespace collapsed); an
+        entry's calculators' heading is left out when its calculators are (:func:`kb.site.calc.with_forms`)."""
         if config.theme.name == "material" and "template" not in page.meta:
             page.meta["template"] = PAGE_TEMPLATE
-        return markdown
+        build = self._current()
+        return with_forms(markdown, _forms(build, page.file), build.lang)
 
     @event_priority(-100)  # after every other plugin has changed the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

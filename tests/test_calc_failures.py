@@ -168,6 +168,10 @@ def test_kb_build_reports_the_failed_calculator_and_strict_fails(tree, monkeypat
         if pack == "loops":
             assert "kb-calc-left-out" in page and "<form" not in page.split("kb-calc-left-out")[0][-200:]
             assert "kb-calc.js" not in page
+            # the note alone: no "Calculator" heading over no calculator, in the page or its table of contents
+            assert 'id="calculator"' not in page and 'href="#calculator"' not in page
+        else:
+            assert 'id="calculator"' in page and 'href="#calculator"' in page  # a calculator that fails somewhere stays
     code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--strict", "--site-dir", str(site))
     assert code == 1 and f"[{code_name}]" in err and "strict" in err, out + err
 

@@ -52,8 +52,8 @@ from kb.site.calc_words import Strings, Words, interned, said
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "game_key", "SCRIPT", "SHARD",
-           "slot", "head_path"]
+__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "with_forms", "calc_site", "game_key",
+           "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
 """The calculators' script (``kb/site/assets/``), loaded only by pages that have a calculator."""
@@ -173,12 +173,27 @@ def slot(n: int) -> str:
     return f'<div class="kb-calc-slot" id="kb-calc-{n}"></div>'
 
 
+def _heading(lang: str) -> str:
+    """The calculators' section's heading, as the page's Markdown holds it."""
+    return f"\n\n## {pgettext(lang, 'site', 'calc_title')} {{#calculator}}\n\n"
+
+
 def calc_markdown(entry: Entry, resolver_of: Callable[[str], Resolver | None], lang: str) -> str:
     """The calculators' section of the entry's page: a heading and one slot per form (empty when none)."""
     found = calculators(entry, resolver_of)
     if not found:
         return ""
-    return f"\n\n## {pgettext(lang, 'site', 'calc_title')} {{#calculator}}\n\n" + "\n\n".join(slot(i) for i in range(len(found))) + "\n"
+    return _heading(lang) + "\n\n".join(slot(i) for i in range(len(found))) + "\n"
+
+
+def with_forms(markdown: str, forms: list[str] | None, lang: str) -> str:
+    """An entry page's Markdown (``lang``) as its calculators' ``forms`` leave it: without the section's heading when
+    every form is left out (:func:`left_out_html`), so that the note stands alone rather than under a "Calculator"
+    heading over no calculator (neither in the page nor in its table of contents)."""
+    if not forms or any(f != left_out_html(lang) for f in forms):
+        return markdown
+    before, heading, after = markdown.rpartition(_heading(lang))
+    return before + "\n\n" + after if heading else markdown
 
 
 def head_path(calc: Calculator) -> str:
