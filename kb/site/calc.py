@@ -43,7 +43,8 @@ from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
-from kb.mechanics.space import ABSENT, FAILED, MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
+from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call, space,
+                                takes_choices)
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
 from kb.site.calc_py import UNBOUNDED, Calc, extra
@@ -70,8 +71,6 @@ STALLS = 3
 """Calls of one space past the time limit after which the rest of it is not tried (a hung resolver never hangs the
 build): the calculator is left out of its pages, and the build says so (``error[calc-stalled]``)."""
 
-UNTRIED = "not tried"
-"""What a combination not tried after ``STALLS`` time-outs holds (:attr:`Refusal.raised`)."""
 
 
 @dataclass(frozen=True)
@@ -281,14 +280,14 @@ def _enumerate(calc: Calculator, context: Any, seconds: float) -> list[Outcome |
     stalled = 0
     for pos in sp.combinations():
         if stalled >= STALLS:
-            out.append(Refusal(FAILED, None, None, UNTRIED))
+            out.append(Refusal(FAILED, None, None, "not tried", UNTRIED))
             continue
         try:
             with time_limit(seconds):
                 out.append(call(res, sp.given(pos), extra))
         except TimeLimit:
             stalled += 1
-            out.append(Refusal(FAILED, None, None, f"ran longer than {seconds:g} s"))
+            out.append(Refusal(FAILED, None, None, f"ran longer than {seconds:g} s", STALLED))
     return out
 
 
@@ -296,14 +295,14 @@ def _failures(calc: Calculator, results: list[Outcome | Refusal], seconds: float
     """What the build reports of a space whose resolver failed somewhere (``None`` when it never did): how many
     combinations failed of how many, the first failure and where, and how many calls ran past the time limit and how
     many were then not tried (a calculator with any is left out of its pages, :func:`_game`)."""
-    failed = [(pos, r.raised or "failed") for pos, r in zip(calc.space.combinations(), results, strict=True)
+    failed = [(pos, r) for pos, r in zip(calc.space.combinations(), results, strict=True)
               if isinstance(r, Refusal) and r.code == FAILED]
     if not failed:
         return None
-    untried = sum(said == UNTRIED for _, said in failed)
-    stalls = [(pos, said) for pos, said in failed if said.startswith("ran longer")]
+    untried = sum(r.failure == UNTRIED for _, r in failed)
+    stalls = [(pos, r) for pos, r in failed if r.failure == STALLED]
     pos, first = stalls[0] if untried else failed[0]
-    return {"count": len(failed), "total": calc.space.size, "error": first, "untried": untried,
+    return {"count": len(failed), "total": calc.space.size, "error": first.raised or "failed", "untried": untried,
             "stalls": len(stalls), "seconds": f"{seconds:g}",
             "at": json.dumps(calc.space.given(pos), sort_keys=True, ensure_ascii=False, default=repr)}
 
