@@ -53,8 +53,8 @@ from kb.site.calc_words import Strings, Words, interned, said
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "with_forms", "calc_site", "game_key",
-           "SCRIPT", "SHARD", "slot", "head_path"]
+__all__ = ["IN_PAGE", "Calculator", "CalcSite", "Working", "calculators", "calc_markdown", "with_forms", "calc_site",
+           "game_key", "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
 """The calculators' script (``kb/site/assets/``), loaded only by pages that have a calculator."""
@@ -639,19 +639,34 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
     return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
 
 
+@dataclass
+class Working:
+    """Which calculator :func:`calc_site` is working out, for a progress line read from another thread while it runs
+    (set once per calculator: the build's "still working" line names it)."""
+
+    calculator: Calculator | None = None
+
+    def __str__(self) -> str:
+        calc = self.calculator
+        return f"the calculator of '{calc.entry.id}', example '{calc.example.id}'" if calc else ""
+
+
 def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER,
-              keep: bool = False) -> CalcSite:
+              keep: bool = False, working: Working | None = None) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``in_page``: the build has
     the pinned Pyodide (the caller found it, :func:`kb.site.calc_runtime.runtime_dir`), so the page's Python answers
     the large spaces, from the runtime's folder at ``runtime`` (relative to the language's root: ``../kb-py``, the
     site's one copy for every language); the caller writes the runtime (:func:`kb.site.calc_runtime.runtime_files`)
     when :attr:`CalcSite.python` says a form needs it. Without, the large spaces are enumerated at build time
     (held in part: :attr:`CalcSite.held` counts them). Made game by game (a space, its head and its names table
-    belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`)."""
+    belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`). ``working``: set
+    to each calculator as it is worked out."""
     out = CalcSite()
     games = sorted({e.game for e in kb.entries.values()})
+    working = working or Working()
     for game in games:
-        out.add(_kept_game(kb, game, lang, in_page, runtime) if keep else _game(kb, game, lang, in_page, runtime))
+        out.add(_kept_game(kb, game, lang, in_page, runtime, working) if keep
+                else _game(kb, game, lang, in_page, runtime, working))
     if keep:
         from kb.site.outputs import forget_others
 
@@ -661,14 +676,15 @@ def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = cal
     return out
 
 
-def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> CalcSite:
-    """The calculators of the entries of ``game`` (by id), in ``lang``."""
+def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working) -> CalcSite:
+    """The calculators of the entries of ``game`` (by id), in ``lang``, each in ``working`` while it is worked out."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite(made=[game])
     heads: dict[str, dict[str, Any]] = {}
     for entry in sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id):
         page = entry_path(entry)
         for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
+            working.calculator = calc
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
             out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime))
@@ -729,7 +745,7 @@ def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) ->
     return hashlib.sha256(json.dumps(raw, ensure_ascii=False).encode()).hexdigest()[:24]
 
 
-def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> CalcSite:
+def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working) -> CalcSite:
     """:func:`_game`, kept between commands (:func:`kb.site.outputs.kept`, as ``calc-<lang>-<game>``) under
     :func:`game_key`, and taken only while every entry its resolvers read has the data it had."""
     from kb.site.outputs import kept
@@ -737,7 +753,7 @@ def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) 
     made: list[CalcSite] = []
 
     def make() -> dict[str, Any]:
-        made.append(_game(kb, game, lang, in_page, runtime))
+        made.append(_game(kb, game, lang, in_page, runtime, working))
         return _as_data(made[0])
 
     def holds(v: Any) -> bool:  # a part with a time-out is made again: the next command tries it again
