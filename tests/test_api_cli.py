@@ -143,7 +143,10 @@ def test_test_command_reports_failures_with_location(tree) -> None:
         "0 passed, 1 failed",
     ]
     code, out, _ = cli("test", "--json")
-    assert json.loads(out)[0]["status"] == "failed"
+    [failed] = json.loads(out)
+    assert failed["status"] == "failed" and failed["given"] == {"target": 14, "roll": 8}  # the same inputs and trace
+    assert [step["en"] for step in failed["trace"]] == ["Needs 14 or less on 1d20 (14/20)", "Rolls 8: success"]
+    assert failed["trace"][1]["es"] and failed["trace"][1]["es"] != failed["trace"][1]["en"]
     code, _, err = cli("test", "g.nothing")
     assert code == 2 and "nothing matches" in err
 

@@ -105,6 +105,9 @@ class ExampleResult:
             "kind": self.kind,
             "see": self.see,
             "details": list(self.details),
+            # what kb test prints under a failure (explanation): the inputs are "given"; the resolver's steps
+            "trace": ([{"es": step.text.es, "en": step.text.en} for step in self.outcome.trace]
+                      if self.status == "failed" and self.outcome else None),
         }
 
 
