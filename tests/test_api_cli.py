@@ -111,6 +111,23 @@ def test_check_a_single_file_reports_only_that_file(tree) -> None:
     ]
 
 
+def test_a_misspelt_given_is_one_located_error_that_names_it(tree) -> None:
+    """``givne:`` for ``given:`` in a worked example: one line, at the typo, suggesting ``given`` (not also the missing
+    ``given`` and each input the resolver then lacks)."""
+    typo = FILES["g/rules/shoot.yaml"].replace("given: {target: 14, roll: 8}", "givne: {target: 14, roll: 8}")
+    assert typo != FILES["g/rules/shoot.yaml"]
+    root = tree({**FILES, "g/rules/shoot.yaml": typo}, games=("g", "h"))
+    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    assert code == 1 and out.splitlines() == [
+        "content/g/rules/shoot.yaml:16:5: error[unknown-key]: unknown key 'givne' in 'examples[0]'; did you mean 'given'?"]
+    far = FILES["g/rules/shoot.yaml"].replace("given: {target: 14, roll: 8}", "inputs: {target: 14, roll: 8}")
+    tree({**FILES, "g/rules/shoot.yaml": far}, games=("g", "h"))  # no near miss: the missing field is said too
+    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    assert [line.split(": ", 1)[1] for line in out.splitlines()] == [
+        "error[missing-field]: missing required field 'given' in 'examples[0]'",
+        "error[unknown-key]: unknown key 'inputs' in 'examples[0]'"], out
+
+
 def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
     tree(FILES, games=("g", "h"))
     code, out, _ = cli("show", "g.melee", "--lang", "en")

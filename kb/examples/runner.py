@@ -154,7 +154,8 @@ def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
 
 
 def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
-    """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing."""
+    """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing (from a
+    ``given`` that is there: without one, the schema's line says so)."""
     base = ("examples", ex.index)
     out: list[Diagnostic] = []
     schemas = bounded_inputs(res, ex.given)
@@ -165,6 +166,8 @@ def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic
             continue
         errors = {tuple(e.absolute_path): e for e in Draft202012Validator(schemas[name]).iter_errors(ex.given[name])}
         out += [_input_error(entry, res, name, base + ("given", name) + path, err) for path, err in errors.items()]
+    if "given" not in _raw(entry, ex):  # the schema reports the missing (or misspelt) 'given' itself, once
+        return out + _key_problems(entry, ex, res)
     return out + _key_problems(entry, ex, res) + [
         diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
         for name in sorted(res.required - set(ex.given))]
