@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import SAMPLE, cli
+from conftest import CONTENT, SAMPLE, cli
 
 FILES = SAMPLE
 from kb import KnowledgeBase, UnknownValue
@@ -166,6 +166,24 @@ def test_test_command_reports_failures_with_location(tree) -> None:
     assert failed["trace"][1]["es"] and failed["trace"][1]["es"] != failed["trace"][1]["en"]
     code, _, err = cli("test", "g.nothing")
     assert code == 2 and "nothing matches" in err
+
+
+def test_help_names_no_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """A pack author reads ``kb --help`` in their own pack: its examples are placeholders (``<game>``), never one of
+    the games this repository bundles."""
+    from kb.cli.main import _COMMANDS
+
+    def help_of(*argv: str) -> str:
+        assert cli(*argv, "--help")[0] == 0
+        return capsys.readouterr().out  # argparse prints help on sys.stdout
+
+    games = [d.name for d in CONTENT.iterdir() if d.is_dir() and d.name != "common"]
+    helps = {argv: help_of(*argv) for argv in [(), *((name,) for name in (*_COMMANDS, "i18n")),
+                                               *(("i18n", a) for a in ("status", "ack", "export", "import", "glossary"))]}
+    assert games and all(text.startswith("usage: kb") for text in helps.values())
+    said = [(argv, game) for argv, text in helps.items() for game in games if game.split("-")[0] in text.lower()]
+    assert not said, said
+    assert "<game>." in helps[("show",)] and "<game>." in helps[("resolvers",)]
 
 
 def test_usage_errors_exit_2(tree) -> None:
