@@ -61,7 +61,7 @@ from kb.examples.runner import ExampleResult
 from kb.site.findable import front_matter_title
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
-from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, calc_site
+from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, Working, calc_site, with_forms
 from kb.site.outputs import AREA, cached, content_key, kept, previous, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
@@ -442,10 +442,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def _calc_site(self, build: _Build, in_page: bool, runtime: str) -> CalcSite:
         """The language's calculators, each game's part as an earlier command made it from the same inputs
         (:func:`kb.site.calc.calc_site` with ``keep``), else made and kept; also while serving."""
-        with _still_working(f"{build.lang}: still working out the calculators' answers", "each calculator calls its "
-                            "resolver once for every combination of its inputs: a resolver slow to answer makes it long",
-                            self.config.still_working):
-            return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True)
+        working = Working()
+        with _still_working(f"{build.lang}: still working out the calculators' answers", "each calculator calls "
+                            "its resolver once for every combination of its inputs: a resolver slow to answer makes it long",
+                            self.config.still_working, lambda: str(working)):
+            return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True, working=working)
 
     def _note_held(self, held: int, where: str) -> None:
         """``warning[calc-runtime]``, once per command, when forms were held for want of the runtime (not ``off``)."""
@@ -567,10 +568,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """A generated page is rendered by ``kb-page.html`` (the theme's page, its sidebars' whitespace collapsed)."""
+        """A generated page is rendered by ``kb-page.html`` (the theme's page, its sidebars' whitespace collapsed); an
+        entry's calculators' heading is left out when its calculators are (:func:`kb.site.calc.with_forms`)."""
         if config.theme.name == "material" and "template" not in page.meta:
             page.meta["template"] = PAGE_TEMPLATE
-        return markdown
+        build = self._current()
+        return with_forms(markdown, _forms(build, page.file), build.lang)
 
     @event_priority(-100)  # after every other plugin has changed the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -709,14 +712,15 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
 
 @contextmanager
-def _still_working(what: str, why: str, every: float) -> Iterator[None]:
-    """Say ``what`` every ``every`` seconds while the block runs, with the time so far and ``why`` it may take long: a
-    long step is never silent."""
+def _still_working(what: str, why: str, every: float, now: Callable[[], str] = str) -> Iterator[None]:
+    """Say ``what`` every ``every`` seconds while the block runs, with the time so far, what it is at ``now`` (when it
+    says) and ``why`` it may take long: a long step is never silent."""
     done, started = threading.Event(), time.monotonic()
 
     def tell() -> None:
         while not done.wait(every):
-            log.info(f"{what}, {time.monotonic() - started:.0f} s so far ({why})")
+            at = now()
+            log.info(f"{what}, {time.monotonic() - started:.0f} s so far{', now ' + at if at else ''} ({why})")
 
     teller = threading.Thread(target=tell, daemon=True)
     teller.start()

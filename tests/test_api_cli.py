@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import SAMPLE, cli
+from conftest import CONTENT, SAMPLE, cli
 
 FILES = SAMPLE
 from kb import KnowledgeBase, UnknownValue
@@ -111,6 +111,23 @@ def test_check_a_single_file_reports_only_that_file(tree) -> None:
     ]
 
 
+def test_a_misspelt_given_is_one_located_error_that_names_it(tree) -> None:
+    """``givne:`` for ``given:`` in a worked example: one line, at the typo, suggesting ``given`` (not also the missing
+    ``given`` and each input the resolver then lacks)."""
+    typo = FILES["g/rules/shoot.yaml"].replace("given: {target: 14, roll: 8}", "givne: {target: 14, roll: 8}")
+    assert typo != FILES["g/rules/shoot.yaml"]
+    root = tree({**FILES, "g/rules/shoot.yaml": typo}, games=("g", "h"))
+    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    assert code == 1 and out.splitlines() == [
+        "content/g/rules/shoot.yaml:16:5: error[unknown-key]: unknown key 'givne' in 'examples[0]'; did you mean 'given'?"]
+    far = FILES["g/rules/shoot.yaml"].replace("given: {target: 14, roll: 8}", "inputs: {target: 14, roll: 8}")
+    tree({**FILES, "g/rules/shoot.yaml": far}, games=("g", "h"))  # no near miss: the missing field is said too
+    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    assert [line.split(": ", 1)[1] for line in out.splitlines()] == [
+        "error[missing-field]: missing required field 'given' in 'examples[0]'",
+        "error[unknown-key]: unknown key 'inputs' in 'examples[0]'"], out
+
+
 def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
     tree(FILES, games=("g", "h"))
     code, out, _ = cli("show", "g.melee", "--lang", "en")
@@ -143,9 +160,30 @@ def test_test_command_reports_failures_with_location(tree) -> None:
         "0 passed, 1 failed",
     ]
     code, out, _ = cli("test", "--json")
-    assert json.loads(out)[0]["status"] == "failed"
+    [failed] = json.loads(out)
+    assert failed["status"] == "failed" and failed["given"] == {"target": 14, "roll": 8}  # the same inputs and trace
+    assert [step["en"] for step in failed["trace"]] == ["Needs 14 or less on 1d20 (14/20)", "Rolls 8: success"]
+    assert failed["trace"][1]["es"] and failed["trace"][1]["es"] != failed["trace"][1]["en"]
     code, _, err = cli("test", "g.nothing")
     assert code == 2 and "nothing matches" in err
+
+
+def test_help_names_no_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """A pack author reads ``kb --help`` in their own pack: its examples are placeholders (``<game>``), never one of
+    the games this repository bundles."""
+    from kb.cli.main import _COMMANDS
+
+    def help_of(*argv: str) -> str:
+        assert cli(*argv, "--help")[0] == 0
+        return capsys.readouterr().out  # argparse prints help on sys.stdout
+
+    games = [d.name for d in CONTENT.iterdir() if d.is_dir() and d.name != "common"]
+    helps = {argv: help_of(*argv) for argv in [(), *((name,) for name in (*_COMMANDS, "i18n")),
+                                               *(("i18n", a) for a in ("status", "ack", "export", "import", "glossary"))]}
+    assert games and all(text.startswith("usage: kb") for text in helps.values())
+    said = [(argv, game) for argv, text in helps.items() for game in games if game.split("-")[0] in text.lower()]
+    assert not said, said
+    assert "<game>." in helps[("show",)] and "<game>." in helps[("resolvers",)]
 
 
 def test_usage_errors_exit_2(tree) -> None:

@@ -87,6 +87,21 @@ def test_a_resolver_that_loops_leaves_the_calculator_out_and_says_why(tree) -> N
                               'first at {"roll": 2, "skill": 9}, so 91 of 121 were not tried. Fix the resolver')
 
 
+def test_each_failed_answer_says_how_it_failed_as_data(tree) -> None:
+    """What the build reports tells a time-out, a combination not tried and a raise by the refusal's ``failure``, never
+    by the words it recorded (a resolver's own message may say anything)."""
+    from collections import Counter
+
+    from kb.mechanics.space import RAISED, STALLED, UNTRIED, Refusal
+    from kb.site.calc import _enumerate, calculators
+
+    for files, kinds in ((LOOPS, {STALLED: 3, UNTRIED: 91}), (RAISES, {RAISED: 11})):
+        kb = KnowledgeBase.load(tree(files), example_limits=FAST)
+        [calc] = calculators(kb.entries["g.hitting"], kb.registry.get)
+        results = _enumerate(calc, None, FAST.seconds)
+        assert Counter(r.failure for r in results if isinstance(r, Refusal)) == kinds
+
+
 def test_a_time_out_is_not_kept_but_a_deterministic_failure_is(tree) -> None:
     root = tree(LOOPS)
     calc_site(KnowledgeBase.load(root, example_limits=FAST), "es", keep=True)
@@ -168,6 +183,10 @@ def test_kb_build_reports_the_failed_calculator_and_strict_fails(tree, monkeypat
         if pack == "loops":
             assert "kb-calc-left-out" in page and "<form" not in page.split("kb-calc-left-out")[0][-200:]
             assert "kb-calc.js" not in page
+            # the note alone: no "Calculator" heading over no calculator, in the page or its table of contents
+            assert 'id="calculator"' not in page and 'href="#calculator"' not in page
+        else:
+            assert 'id="calculator"' in page and 'href="#calculator"' in page  # a calculator that fails somewhere stays
     code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--strict", "--site-dir", str(site))
     assert code == 1 and f"[{code_name}]" in err and "strict" in err, out + err
 

@@ -278,7 +278,8 @@ examples:
 
 def test_a_slow_resolver_does_not_leave_the_build_silent(tree) -> None:
     """Working out a calculator's answers calls its resolver for every combination of its inputs: while that takes
-    long, a progress line says so every ``still_working`` seconds (the plugin's option, default 10; docs/site.md)."""
+    long, a progress line says so every ``still_working`` seconds (the plugin's option, default 10; docs/site.md), and
+    names the calculator."""
     from conftest import cli
 
     root = tree(SLOW)
@@ -287,5 +288,7 @@ def test_a_slow_resolver_does_not_leave_the_build_silent(tree) -> None:
     code, out, err = cli("--content", str(root), "build", "--site-dir", str(root.parent / "site"))
     assert code == 0, out + err
     said = [ln for ln in out.splitlines() if ln.startswith("kb: es: still working out the calculators' answers, ")]
-    assert said and said[0].endswith(" s so far (each calculator calls its resolver once for every combination of "
-                                     "its inputs: a resolver slow to answer makes it long)"), out
+    # it names the calculator being worked out then (its entry and example)
+    assert said and said[0].endswith(" s so far, now the calculator of 'g.slow', example 'e' (each calculator calls its "
+                                     "resolver once for every combination of its inputs: a resolver slow to answer "
+                                     "makes it long)"), out

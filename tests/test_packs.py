@@ -246,6 +246,19 @@ def test_build_reports_as_json(pack: Path) -> None:
     assert (pack / "out" / "es" / "index.html").is_file()
 
 
+def test_a_pack_without_shared_concepts_has_no_concept_map(pack: Path) -> None:
+    """One game, no ``common/`` concepts: no empty concept map, and nothing (home, menu, offline list) links to one
+    (the bundled content, with concepts, keeps it: tests/test_site.py)."""
+    code, out, err = kb("build", "--site-dir", str(pack / "out"))
+    assert code == 0, out + err
+    for lang in ("es", "en"):
+        home = pack / "out" / lang
+        assert (home / "index.html").is_file() and not (home / "concepts.html").exists()
+        linking = [p.name for p in home.rglob("*.html") if "concepts.html" in p.read_text(encoding="utf-8")]
+        assert linking == [], linking
+        assert "concepts.html" not in (home / "kb-offline.json").read_text(encoding="utf-8")
+
+
 def test_bad_cli_values_exit_2_with_a_message_and_content_goes_after_the_sub_command(tmp_path: Path) -> None:
     from conftest import CONTENT, cli
 

@@ -450,7 +450,7 @@ def _check_args(c: argparse.ArgumentParser) -> None:
 
 
 def _show_args(s: argparse.ArgumentParser) -> None:
-    s.add_argument("id", help="entry id, e.g. malifaux.shooting-into-combat")
+    s.add_argument("id", help="entry id, <game>.<slug> (kb search lists each result's)")
     s.add_argument("--lang", choices=LANGS, default="es", help="language (default: es)")
     s.add_argument("--json", action="store_true", help="print the entry's data as JSON")
     s.set_defaults(func=_show)
@@ -458,7 +458,8 @@ def _show_args(s: argparse.ArgumentParser) -> None:
 
 def _test_args(t: argparse.ArgumentParser) -> None:
     t.add_argument("select", nargs="*", help="entry ids, games or ID#EXAMPLE (default: all)")
-    t.add_argument("--json", action="store_true", help="one JSON object per example")
+    t.add_argument("--json", action="store_true",
+                   help="print a JSON array, one object per example (a failed one with its given and trace)")
     t.set_defaults(func=_test)
 
 
@@ -474,7 +475,7 @@ def _search_args(q: argparse.ArgumentParser) -> None:
 
 
 def _resolvers_args(r: argparse.ArgumentParser) -> None:
-    r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or malifaux.")
+    r.add_argument("prefix", nargs="?", help="only names starting with this, e.g. dice. or <game>.")
     r.add_argument("--no-labels", dest="labels", action="store_false",
                    help="leave out the Spanish / English label of each input, output and value")
     r.add_argument("--json", action="store_true", help="print a JSON array")
@@ -505,7 +506,7 @@ def _init_args(n: argparse.ArgumentParser) -> None:
 def _new_args(w: argparse.ArgumentParser) -> None:
     w.add_argument("kind", choices=GAME_KINDS,
                    help="the kind of entry")
-    w.add_argument("id", help="<game>.<slug>, e.g. my-game.charge")
+    w.add_argument("id", help="<game>.<slug>: one of the content's games and a new slug, lowercase with hyphens")
     w.add_argument("--json", action="store_true", help="print what was made as JSON")
     w.set_defaults(func=_new)
 
@@ -528,7 +529,7 @@ _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "resolvers": ("list the resolvers examples can use, with inputs and outputs", _resolvers_args),
     "build": ("build the bilingual site (site/es/, site/en/), replacing the old one only on success", _build_args),
     "init": ("make a new rules pack: a game, one entry of each kind, mkdocs.yml, README", _init_args),
-    "new": ("add an entry from a template, e.g. kb new rule my-game.charge", _new_args),
+    "new": ("add an entry from a template, e.g. kb new rule <game>.<slug>", _new_args),
     "docs": ("print the authors' guide: kb docs lists its pages, kb docs TOPIC prints one", _docs_args),
     "completion": ("print a shell completion script: kb completion bash > ~/.local/share/bash-completion/completions/kb",
                    _completion_args),

@@ -11,7 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from kb.core.diagnostics import Diagnostic, diag, hint
+from kb.core.diagnostics import Diagnostic, diag, hint, suggest
 from kb.core.model import KINDS, DataPath, Marks
 
 __all__ = ["schema_text", "validate", "validate_at", "is_valid", "where", "found"]
@@ -85,7 +85,20 @@ def found(value: Any) -> str:
     return "empty" if value is None else type(value).__name__
 
 
-def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
+def _misspelt(errors: list[ValidationError]) -> set[tuple[DataPath, str]]:
+    """The allowed keys an unknown key of the same mapping is a near miss of (``givne`` for ``given``), by the mapping's
+    path: a required one of them reported missing is that typo again, which the unknown key's line already names."""
+    out: set[tuple[DataPath, str]] = set()
+    for err in errors:
+        allowed = err.schema.get("properties", {}) if err.validator == "additionalProperties" else {}
+        if allowed and isinstance(err.instance, dict):
+            out |= {(tuple(err.absolute_path), near) for key in err.instance
+                    if key not in allowed and (near := suggest(str(key), allowed)) is not None}
+    return out
+
+
+def _convert(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath, str]] | None = None) -> list[Diagnostic]:
+    """``err`` as located diagnostics; a required field in ``misspelt`` (:func:`_misspelt`) is not reported missing."""
     path = tuple(err.absolute_path)
     at = marks.at(path)
     kind = err.validator
@@ -100,7 +113,7 @@ def _convert(err: ValidationError, marks: Marks) -> list[Diagnostic]:
         return [
             diag("missing-field", at, field=name, where=where(path))
             for name in err.validator_value
-            if isinstance(err.instance, dict) and name not in err.instance
+            if isinstance(err.instance, dict) and name not in err.instance and (path, name) not in (misspelt or set())
         ]
     if kind == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
@@ -139,8 +152,10 @@ def validate(data: Any, marks: Marks, name: str = "entry") -> list[Diagnostic]:
         return []
     found: list[Diagnostic] = []
     seen: set[tuple[str, str, int, int]] = set()
-    for err in _validator(name).iter_errors(data):
-        for d in _convert(err, marks):
+    errors = list(_validator(name).iter_errors(data))
+    misspelt = _misspelt(errors)
+    for err in errors:
+        for d in _convert(err, marks, misspelt):
             key = (d.code, d.message, d.location.line, d.location.column)
             if key not in seen:
                 seen.add(key)

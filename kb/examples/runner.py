@@ -105,6 +105,9 @@ class ExampleResult:
             "kind": self.kind,
             "see": self.see,
             "details": list(self.details),
+            # what kb test prints under a failure (explanation): the inputs are "given"; the resolver's steps
+            "trace": ([{"es": step.text.es, "en": step.text.en} for step in self.outcome.trace]
+                      if self.status == "failed" and self.outcome else None),
         }
 
 
@@ -151,7 +154,8 @@ def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
 
 
 def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
-    """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing."""
+    """Inputs the resolver does not take, of the wrong type or out of its range, and required ones missing (from a
+    ``given`` that is there: without one, the schema's line says so)."""
     base = ("examples", ex.index)
     out: list[Diagnostic] = []
     schemas = bounded_inputs(res, ex.given)
@@ -162,6 +166,8 @@ def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic
             continue
         errors = {tuple(e.absolute_path): e for e in Draft202012Validator(schemas[name]).iter_errors(ex.given[name])}
         out += [_input_error(entry, res, name, base + ("given", name) + path, err) for path, err in errors.items()]
+    if "given" not in _raw(entry, ex):  # the schema reports the missing (or misspelt) 'given' itself, once
+        return out + _key_problems(entry, ex, res)
     return out + _key_problems(entry, ex, res) + [
         diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
         for name in sorted(res.required - set(ex.given))]

@@ -24,7 +24,7 @@ from typing import Any, Iterator, Mapping
 
 from kb.mechanics import KEYS_FROM, WINDOW, Outcome, Resolver, RuleError, key_sources
 
-__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "FAILED", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
+__all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "FAILED", "RAISED", "STALLED", "UNTRIED", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices"]
 
 MAX_COMBINATIONS = 8192
@@ -166,6 +166,14 @@ FAILED = "resolver-failed"
 no outcome, or (the build's calculators) ran past the time limit. Not a refusal of the rules: a page says the
 calculator cannot answer those numbers (:mod:`kb.site.calc_words`)."""
 
+RAISED = "raised"
+"""How a :data:`FAILED` answer failed (:attr:`Refusal.failure`): the resolver raised something other than a
+:class:`RuleError`, or returned no outcome."""
+STALLED = "stalled"
+"""How a :data:`FAILED` answer failed: the call ran past the time limit (the build's calculators, kb/site/calc.py)."""
+UNTRIED = "untried"
+"""How a :data:`FAILED` answer failed: the resolver was not called, after too many calls past the time limit."""
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -176,6 +184,9 @@ class Refusal:
     error: RuleError | None
     raised: str | None = None
     """What went wrong when the resolver failed (``ValueError: boom``), for the build's report; ``None`` otherwise."""
+    failure: str | None = None
+    """How the resolver failed, with :data:`FAILED`: :data:`RAISED`, :data:`STALLED` or :data:`UNTRIED` (what the
+    build reports reads this, never the words of :attr:`raised`); ``None`` otherwise."""
 
 
 def _made(found: list[tuple[Field, Any]], empty: Any) -> Any:
@@ -417,10 +428,11 @@ def call(res: Resolver, given: Mapping[str, Any], extra: Mapping[str, Any] | Non
         return Refusal(err.code, err.kind, err)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a resolver bug shows as a failed answer, never a broken build
         said = str(exc)[:200]  # one line of a report, not the resolver's whole message
-        return Refusal(FAILED, None, None, f"raised {type(exc).__name__}: {said}" if said else f"raised {type(exc).__name__}")
+        return Refusal(FAILED, None, None, f"raised {type(exc).__name__}: {said}" if said else f"raised {type(exc).__name__}",
+                       RAISED)
     if isinstance(result, Outcome):
         return result
-    return Refusal(FAILED, None, None, f"returned {type(result).__name__}, not an outcome")
+    return Refusal(FAILED, None, None, f"returned {type(result).__name__}, not an outcome", RAISED)
 
 
 def plain(value: Any) -> Any:

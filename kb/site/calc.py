@@ -43,7 +43,8 @@ from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
-from kb.mechanics.space import ABSENT, FAILED, MAX_COMBINATIONS, Field, Refusal, Space, call, space, takes_choices
+from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call, space,
+                                takes_choices)
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
 from kb.site.calc_py import UNBOUNDED, Calc, extra
@@ -52,8 +53,8 @@ from kb.site.calc_words import Strings, Words, interned, said
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["IN_PAGE", "Calculator", "CalcSite", "calculators", "calc_markdown", "calc_site", "game_key", "SCRIPT", "SHARD",
-           "slot", "head_path"]
+__all__ = ["IN_PAGE", "Calculator", "CalcSite", "Working", "calculators", "calc_markdown", "with_forms", "calc_site",
+           "game_key", "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
 """The calculators' script (``kb/site/assets/``), loaded only by pages that have a calculator."""
@@ -70,8 +71,6 @@ STALLS = 3
 """Calls of one space past the time limit after which the rest of it is not tried (a hung resolver never hangs the
 build): the calculator is left out of its pages, and the build says so (``error[calc-stalled]``)."""
 
-UNTRIED = "not tried"
-"""What a combination not tried after ``STALLS`` time-outs holds (:attr:`Refusal.raised`)."""
 
 
 @dataclass(frozen=True)
@@ -173,12 +172,27 @@ def slot(n: int) -> str:
     return f'<div class="kb-calc-slot" id="kb-calc-{n}"></div>'
 
 
+def _heading(lang: str) -> str:
+    """The calculators' section's heading, as the page's Markdown holds it."""
+    return f"\n\n## {pgettext(lang, 'site', 'calc_title')} {{#calculator}}\n\n"
+
+
 def calc_markdown(entry: Entry, resolver_of: Callable[[str], Resolver | None], lang: str) -> str:
     """The calculators' section of the entry's page: a heading and one slot per form (empty when none)."""
     found = calculators(entry, resolver_of)
     if not found:
         return ""
-    return f"\n\n## {pgettext(lang, 'site', 'calc_title')} {{#calculator}}\n\n" + "\n\n".join(slot(i) for i in range(len(found))) + "\n"
+    return _heading(lang) + "\n\n".join(slot(i) for i in range(len(found))) + "\n"
+
+
+def with_forms(markdown: str, forms: list[str] | None, lang: str) -> str:
+    """An entry page's Markdown (``lang``) as its calculators' ``forms`` leave it: without the section's heading when
+    every form is left out (:func:`left_out_html`), so that the note stands alone rather than under a "Calculator"
+    heading over no calculator (neither in the page nor in its table of contents)."""
+    if not forms or any(f != left_out_html(lang) for f in forms):
+        return markdown
+    before, heading, after = markdown.rpartition(_heading(lang))
+    return before + "\n\n" + after if heading else markdown
 
 
 def head_path(calc: Calculator) -> str:
@@ -266,14 +280,14 @@ def _enumerate(calc: Calculator, context: Any, seconds: float) -> list[Outcome |
     stalled = 0
     for pos in sp.combinations():
         if stalled >= STALLS:
-            out.append(Refusal(FAILED, None, None, UNTRIED))
+            out.append(Refusal(FAILED, None, None, "not tried", UNTRIED))
             continue
         try:
             with time_limit(seconds):
                 out.append(call(res, sp.given(pos), extra))
         except TimeLimit:
             stalled += 1
-            out.append(Refusal(FAILED, None, None, f"ran longer than {seconds:g} s"))
+            out.append(Refusal(FAILED, None, None, f"ran longer than {seconds:g} s", STALLED))
     return out
 
 
@@ -281,14 +295,14 @@ def _failures(calc: Calculator, results: list[Outcome | Refusal], seconds: float
     """What the build reports of a space whose resolver failed somewhere (``None`` when it never did): how many
     combinations failed of how many, the first failure and where, and how many calls ran past the time limit and how
     many were then not tried (a calculator with any is left out of its pages, :func:`_game`)."""
-    failed = [(pos, r.raised or "failed") for pos, r in zip(calc.space.combinations(), results, strict=True)
+    failed = [(pos, r) for pos, r in zip(calc.space.combinations(), results, strict=True)
               if isinstance(r, Refusal) and r.code == FAILED]
     if not failed:
         return None
-    untried = sum(said == UNTRIED for _, said in failed)
-    stalls = [(pos, said) for pos, said in failed if said.startswith("ran longer")]
+    untried = sum(r.failure == UNTRIED for _, r in failed)
+    stalls = [(pos, r) for pos, r in failed if r.failure == STALLED]
     pos, first = stalls[0] if untried else failed[0]
-    return {"count": len(failed), "total": calc.space.size, "error": first, "untried": untried,
+    return {"count": len(failed), "total": calc.space.size, "error": first.raised or "failed", "untried": untried,
             "stalls": len(stalls), "seconds": f"{seconds:g}",
             "at": json.dumps(calc.space.given(pos), sort_keys=True, ensure_ascii=False, default=repr)}
 
@@ -625,19 +639,34 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
     return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
 
 
+@dataclass
+class Working:
+    """Which calculator :func:`calc_site` is working out, for a progress line read from another thread while it runs
+    (set once per calculator: the build's "still working" line names it)."""
+
+    calculator: Calculator | None = None
+
+    def __str__(self) -> str:
+        calc = self.calculator
+        return f"the calculator of '{calc.entry.id}', example '{calc.example.id}'" if calc else ""
+
+
 def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER,
-              keep: bool = False) -> CalcSite:
+              keep: bool = False, working: Working | None = None) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``in_page``: the build has
     the pinned Pyodide (the caller found it, :func:`kb.site.calc_runtime.runtime_dir`), so the page's Python answers
     the large spaces, from the runtime's folder at ``runtime`` (relative to the language's root: ``../kb-py``, the
     site's one copy for every language); the caller writes the runtime (:func:`kb.site.calc_runtime.runtime_files`)
     when :attr:`CalcSite.python` says a form needs it. Without, the large spaces are enumerated at build time
     (held in part: :attr:`CalcSite.held` counts them). Made game by game (a space, its head and its names table
-    belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`)."""
+    belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`). ``working``: set
+    to each calculator as it is worked out."""
     out = CalcSite()
     games = sorted({e.game for e in kb.entries.values()})
+    working = working or Working()
     for game in games:
-        out.add(_kept_game(kb, game, lang, in_page, runtime) if keep else _game(kb, game, lang, in_page, runtime))
+        out.add(_kept_game(kb, game, lang, in_page, runtime, working) if keep
+                else _game(kb, game, lang, in_page, runtime, working))
     if keep:
         from kb.site.outputs import forget_others
 
@@ -647,14 +676,15 @@ def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = cal
     return out
 
 
-def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> CalcSite:
-    """The calculators of the entries of ``game`` (by id), in ``lang``."""
+def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working) -> CalcSite:
+    """The calculators of the entries of ``game`` (by id), in ``lang``, each in ``working`` while it is worked out."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite(made=[game])
     heads: dict[str, dict[str, Any]] = {}
     for entry in sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id):
         page = entry_path(entry)
         for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
+            working.calculator = calc
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
             out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime))
@@ -715,7 +745,7 @@ def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) ->
     return hashlib.sha256(json.dumps(raw, ensure_ascii=False).encode()).hexdigest()[:24]
 
 
-def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> CalcSite:
+def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working) -> CalcSite:
     """:func:`_game`, kept between commands (:func:`kb.site.outputs.kept`, as ``calc-<lang>-<game>``) under
     :func:`game_key`, and taken only while every entry its resolvers read has the data it had."""
     from kb.site.outputs import kept
@@ -723,7 +753,7 @@ def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) 
     made: list[CalcSite] = []
 
     def make() -> dict[str, Any]:
-        made.append(_game(kb, game, lang, in_page, runtime))
+        made.append(_game(kb, game, lang, in_page, runtime, working))
         return _as_data(made[0])
 
     def holds(v: Any) -> bool:  # a part with a time-out is made again: the next command tries it again

@@ -231,6 +231,12 @@ def _letters(ctx: SiteContext, terms: list[Entry]) -> list[str]:
     return [f"*{t(ctx, 'az')}:* {bar}", "{: .kb-az }", "", '<p class="kb-filter-place"></p>', ""]
 
 
+def _has_concepts(ctx: SiteContext) -> bool:
+    """Whether the content has shared concepts: a pack without them (one game) has no concept map, and nothing
+    links to one (the home page, the menu)."""
+    return bool(ctx.kb.filter(kind="concept"))
+
+
 def concepts_page(ctx: SiteContext) -> SitePage:
     """The concept map: each shared concept with each game's term and how that game's version differs."""
     path = "concepts.md"
@@ -265,7 +271,8 @@ def concepts_page(ctx: SiteContext) -> SitePage:
 
 
 def home_page(ctx: SiteContext) -> SitePage:
-    """The home page: the games, the concept map, and how many worked examples this build verified."""
+    """The home page: the games, the concept map (when there are shared concepts), and how many worked examples
+    this build verified."""
     path = "index.md"
     out = [f"# {t(ctx, 'site')} {{#home}}", "", t(ctx, "intro"), "", f"## {t(ctx, 'games')} {{#games}}", ""]
     for game, meta in sorted(ctx.kb.games.items()):
@@ -276,7 +283,9 @@ def home_page(ctx: SiteContext) -> SitePage:
         if isinstance(summary, dict) and "es" in summary:
             line += " — " + escape(ctx.text(_text(summary), path, name))
         out.append(line.replace("\n", " "))
-    out += ["", f"- [{t(ctx, 'concepts')}](concepts.md)", ""]
+    out.append("")
+    if _has_concepts(ctx):
+        out += [f"- [{t(ctx, 'concepts')}](concepts.md)", ""]
     results = [r for per in ctx.results.values() for r in per.values()]
     if results:
         ok = sum(r.passed for r in results)
@@ -295,13 +304,15 @@ def all_pages(ctx: SiteContext, kept: Mapping[str, SitePage] | None = None) -> l
                   kept.get(f"{game}/glossary.md") or glossary_page(ctx, game),
                   kept.get(quickref_path(game)) or quickref_page(ctx, game, _notice)]
         pages += [kept.get(entry_path(e)) or entry_page(ctx, e) for e in ctx.kb.filter(game=game)]
-    pages.append(concepts_page(ctx))
+    if _has_concepts(ctx):
+        pages.append(concepts_page(ctx))
     pages.append(translators_page(ctx))
     return pages
 
 
 def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
-    """Home, each game (its page, its glossary, its entries grouped by kind), the concept map, the translators' page.
+    """Home, each game (its page, its glossary, its entries grouped by kind), the concept map (when there are shared
+    concepts), the translators' page.
 
     The theme's ``navigation.prune`` keeps this small: a page carries the entries of its own kind
     only, the other kinds as one link each (see docs/site.md, "Measured").
@@ -315,7 +326,8 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
                 items.append(NavNode(_kind_label(ctx, kind), None,
                                      _menu_groups([NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries])))
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
-    nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
+    if _has_concepts(ctx):
+        nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
     nodes.append(NavNode(TRANSLATORS_WORDS[ctx.lang]["title"], TRANSLATORS_PATH))
     return tuple(nodes)
 
