@@ -212,6 +212,19 @@ LOOPS_FAR = {**LOOPS_LARGE, "g/mechanics.py": LOOPS_LARGE["g/mechanics.py"].repl
 (which calls it near the example only) never meets the loop, and the page's Python does when a player asks."""
 
 
+
+@pytest.mark.parametrize(("lang", "limit"), [("es", "1,5"), ("en", "1.5")])
+def test_the_pages_python_is_given_the_builds_time_limit(tree, lang, limit) -> None:
+    """The head of a form the page's Python answers carries the limit the build gives the same calls (``STALLS`` times
+    the examples' limit) and the words kb-calc.js shows past it, the limit written as the language writes it."""
+    site = calc_site(KnowledgeBase.load(tree(LOOPS_FAR), example_limits=ExampleLimits(seconds=0.5)), lang, True, "../kb-py")
+    [(path, text)] = site.files.items()
+    head = json.loads(text.split("]=", 1)[1].rstrip(";\n"))
+    assert head["seconds"] == 1.5 and "py" in head
+    too_long = head["words"]["calc_too_long"]
+    assert too_long == pgettext(lang, "site", "calc_too_long").replace("{seconds}", limit) and f" {limit} s." in too_long
+    assert too_long.startswith(CANNOT[lang].split(":")[0] + ":")  # the calculator's "cannot answer these numbers"
+
 @pytest.mark.browser
 def test_a_loop_in_the_pages_python_never_freezes_the_page(tree, monkeypatch, chromium) -> None:
     """kb-calc.js runs the page's Python in a worker with the head's time limit (here 3 × 1 s, the build's own):
