@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import time
 
 import pytest
 
@@ -223,3 +224,72 @@ def test_in_chromium_the_page_says_the_calculator_cannot_answer(tree, monkeypatc
         assert json.loads(result.get_attribute("data-kb-outcome")) == {"hit": True}
         pg.close()
     assert errors == []
+
+
+LOOPS_FAR = {**LOOPS_LARGE, "g/mechanics.py": LOOPS_LARGE["g/mechanics.py"].replace("while b == 9:", "while b == c == 19:")}
+"""The large space again, its resolver never ending when b and c are both 19: far from the example, so the build
+(which calls it near the example only) never meets the loop, and the page's Python does when a player asks."""
+
+
+
+@pytest.mark.parametrize(("lang", "limit"), [("es", "1,5"), ("en", "1.5")])
+def test_the_pages_python_is_given_the_builds_time_limit(tree, lang, limit) -> None:
+    """The head of a form the page's Python answers carries the limit the build gives the same calls (``STALLS`` times
+    the examples' limit) and the words kb-calc.js shows past it, the limit written as the language writes it."""
+    site = calc_site(KnowledgeBase.load(tree(LOOPS_FAR), example_limits=ExampleLimits(seconds=0.5)), lang, True, "../kb-py")
+    [(path, text)] = site.files.items()
+    head = json.loads(text.split("]=", 1)[1].rstrip(";\n"))
+    assert head["seconds"] == 1.5 and "py" in head
+    too_long = head["words"]["calc_too_long"]
+    assert too_long == pgettext(lang, "site", "calc_too_long").replace("{seconds}", limit) and f" {limit} s." in too_long
+    assert too_long.startswith(CANNOT[lang].split(":")[0] + ":")  # the calculator's "cannot answer these numbers"
+
+@pytest.mark.browser
+def test_a_loop_in_the_pages_python_never_freezes_the_page(tree, monkeypatch, chromium) -> None:
+    """kb-calc.js runs the page's Python in a worker with the head's time limit (here 3 × 1 s, the build's own):
+    asked numbers on which the resolver never ends, the page stays usable, the form says it cannot answer within the
+    limit (the numbers stay in the fields), and the next numbers are answered by a fresh worker. Before, Pyodide ran
+    on the page's thread and the tab froze for good."""
+    from conftest import MKDOCS, cli, served
+    from test_calc_site import RUNTIME
+
+    if RUNTIME is None:
+        pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
+    root = tree(LOOPS_FAR)
+    monkeypatch.setenv("KB_PYODIDE_DIR", str(RUNTIME))
+    monkeypatch.setenv("KB_EXAMPLE_SECONDS", "1")
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
+    assert code == 0, out + err
+    head = next((site / "es" / "g").glob("kb-calc-g-sum-*.js")).read_text(encoding="utf-8")
+    assert '"seconds":3.0' in head  # the build's limit for the same calls: STALLS times the examples' 1 s
+    too_long = pgettext("es", "site", "calc_too_long").replace("{seconds}", "3")
+    errors: list[str] = []
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    with served(site) as base:
+        pg = context.new_page()
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(f"{base}/es/g/sum.html")
+        pg.wait_for_selector("form[data-kb-ready]")
+        result = pg.locator(".kb-calc-result")
+
+        def answer(name: str, text: str) -> object:
+            pg.fill(f'input[name="{name}"]', text)
+            pg.wait_for_function("!document.querySelector('form[data-kb-resolver]').dataset.kbBusy", timeout=180_000)
+            return json.loads(result.get_attribute("data-kb-outcome"))
+
+        assert answer("b", "19") == {"total": 1 + 19 + 3 + 4}  # the runtime started; c is 3 yet
+        pg.fill('input[name="c"]', "19", timeout=5_000)
+        asked = time.monotonic()
+        pg.locator('input[name="d"]').click(timeout=2_000)  # the page answers a tap while the resolver loops
+        assert pg.evaluate("document.activeElement.name") == "d"
+        pg.wait_for_function("JSON.parse(document.querySelector('.kb-calc-result').dataset.kbOutcome).error"
+                             " === 'resolver-too-long'", timeout=15_000)
+        took = time.monotonic() - asked
+        assert 2.5 < took < 15, took  # the limit, and a margin for a loaded machine
+        assert result.inner_text().strip() == too_long.strip() and "3 s" in too_long
+        assert result.locator("[role=alert]").count() == 1
+        assert [pg.input_value(f'input[name="{n}"]') for n in "abcd"] == ["1", "19", "19", "4"]  # the numbers stay
+        assert answer("c", "18") == {"total": 1 + 19 + 18 + 4}  # a fresh worker answers the next numbers
+        assert errors == []
+    context.close()

@@ -721,7 +721,7 @@ def _in_page_within(kb: "Linked", calc: Calculator, words: Words, ctx: SiteConte
     seconds = kb.example_limits.seconds * STALLS
     try:
         with time_limit(seconds):
-            return _in_page_head(calc, words, ctx, head, heads, out)
+            return _in_page_head(calc, words, ctx, head, heads, out, seconds)
     except TimeLimit:
         out.failed.append(diag("calc-page-stalled", calc.example.location, entry=calc.entry.id, example=calc.example.id,
                                resolver=calc.resolver.name, seconds=f"{seconds:g}", stalls=1))
@@ -792,13 +792,16 @@ def _from_data(data: dict[str, Any], folder: Path) -> CalcSite:
 
 
 def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, heads: dict[str, dict[str, Any]],
-                  out: CalcSite) -> dict[str, Any]:
+                  out: CalcSite, seconds: float) -> dict[str, Any]:
     """A form the page's Python answers: its data (``_in_page``), its head written once per space (``heads``), the
-    names table once per game."""
+    names table once per game. ``seconds``: the time the page gives each answer, the build's own for the same calls
+    (:func:`_in_page_within`); past it ``kb-calc.js`` stops the page's Python and shows ``calc_too_long``."""
     game = calc.entry.game
     if game not in out.names:
         out.names[game] = _name_table(ctx, game)
-    data = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head), _context_read(ctx.kb, calc, out.read))
+    found = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head), _context_read(ctx.kb, calc, out.read))
+    late = _fill(pgettext(ctx.lang, "site", "calc_too_long"), {"seconds": number(seconds, ctx.lang)})
+    data = {**found, "seconds": seconds, "words": {**found["words"], "calc_too_long": late}}
     out.python = True
     if head not in heads:
         heads[head] = data

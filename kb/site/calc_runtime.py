@@ -10,7 +10,7 @@ at the example's values, ``kb.mechanics.space.MAX_COMBINATIONS``) and the build 
 What the build writes under each language's ``kb-py/`` (:func:`runtime_files`), all read by ``<script src>`` so
 that a page opened from ``file://`` runs them (Chromium refuses ``fetch`` of ``file://``): Pyodide's own
 ``pyodide.asm.js`` and ``pyodide.js``; its ``pyodide.asm.wasm`` (gzipped: 8.6 -> 2.8 MB, undone in the page by
-``DecompressionStream``), ``python_stdlib.zip`` and lock file as base64 in ``kb-py-*.js`` scripts (``kb-calc.js`` hands them to Pyodide in place of its fetches); and ``kb-py-bundle.js``, a
+``DecompressionStream``), ``python_stdlib.zip`` and lock file as base64 in ``kb-py-*.js`` scripts (``kb-calc-worker.js`` hands them to Pyodide in place of its fetches); and ``kb-py-bundle.js``, a
 zip of the engine's modules the calculators need (``kb.mechanics``, ``kb.core``'s model and locale,
 ``kb.view.worked``, ``kb.site.calc_words``, ``kb.site.calc_py``), every game's ``mechanics.py``, the catalogs and
 Babel with the Spanish and English locale data only. Loaded only when a player first changes such a form.

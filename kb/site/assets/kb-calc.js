@@ -169,7 +169,9 @@
       var msg = el("p", "kb-calc-message", problems.join(" "));
       msg.setAttribute("role", "alert");
       box.appendChild(msg);
+      box.removeAttribute("aria-busy");
       form.removeAttribute("data-kb-busy");
+      forget(form);
       return;
     }
     if (head.py) { inPage(form, head, box, pos); return; }
@@ -192,78 +194,153 @@
   }
 
   /* Python in the page (kb/site/calc_py.py under Pyodide, docs/site.md): for a space no build enumerates, the
-   * resolver itself answers. The runtime (kb-py/ at the site's root, one copy for every language; data-kb-py says
-   * where) is loaded by <script src> on the first change of a value of such a form, never before (not on focus); its wasm, standard library and the engine's bundle come as base64
-   * in those scripts and are handed to Pyodide in place of its fetches (which file:// pages cannot make). */
-  var runtime = null, runtimeWaiting = null, calcs = {};
+   * resolver itself answers. Its runtime (kb-py/ at the site's root, one copy for every language; data-kb-py says
+   * where) is started on the first change of a value of such a form, never before (not on focus), by
+   * kb-calc-worker.js (beside this script) in a dedicated Web Worker, so that a resolver that never ends on the
+   * numbers asked cannot freeze the page. One answer is asked at a time, the latest of each form (one it no longer
+   * shows is not asked, nor shown), within the head's time limit (seconds: the build's own for the same calls);
+   * past it the worker is stopped, the form says calc_too_long (the numbers stay in the fields) and another worker
+   * starts for the next try. Where no worker can start (a page opened from file://) the same file is loaded by
+   * <script src> and answers on the page's thread, as before this worker: there, nothing stops a resolver. */
+  var WORKER = new URL("kb-calc-worker.js", (document.currentScript && document.currentScript.src) || location.href).href;
+  var onPage = location.protocol === "file:", worker = null, ready = false, queue = [], current = null, timer = 0, asked = 0;
+  var runtime = null, runtimeWaiting = null;
 
-  function bytes(b64) {
-    var s = atob(b64), a = new Uint8Array(s.length);
-    for (var i = 0; i < s.length; i++) a[i] = s.charCodeAt(i);
-    return a;
-  }
-
-  function scripts(base, names, done) {
-    if (!names.length) { done(true); return; }
+  function scripts(urls, done) {
+    if (!urls.length) { done(true); return; }
     var s = document.createElement("script");
-    s.onload = function () { scripts(base, names.slice(1), done); };
+    s.onload = function () { scripts(urls.slice(1), done); };
     s.onerror = function () { done(false); };
-    s.src = base + names[0];
+    s.src = urls[0];
     document.head.appendChild(s);
   }
 
+  /* On the page's thread: done(kb.site.calc_py or null) once kb-calc-worker.js and the runtime's scripts ran. */
   function withRuntime(base, done) {
     if (runtime) { done(runtime); return; }
     if (runtimeWaiting) { runtimeWaiting.push(done); return; }
     runtimeWaiting = [done];
-    var finish = function (py) {
+    var finish = function (mod) {
       var waiting = runtimeWaiting;
       runtimeWaiting = null;
-      runtime = py;
-      waiting.forEach(function (f) { f(py); });
+      runtime = mod;
+      waiting.forEach(function (f) { f(mod); });
     };
-    scripts(base, ["kb-py-wasm.js", "kb-py-stdlib.js", "kb-py-lock.js", "kb-py-bundle.js", "pyodide.asm.js", "pyodide.js"], function (ok) {
-      if (!ok || typeof window.loadPyodide !== "function") { finish(null); return; }
-      var files = window.KB_PY || {}, realFetch = window.fetch;
-      window.fetch = function (url) {
-        var name = String((url && url.url) || url).split("/").pop();
-        var type = { headers: { "Content-Type": /\.wasm$/.test(name) ? "application/wasm" : "application/zip" } };
-        if (Object.prototype.hasOwnProperty.call(files, name)) return Promise.resolve(new Response(bytes(files[name]), type));
-        if (Object.prototype.hasOwnProperty.call(files, name + ".gz")) {  /* gzipped by the build: undone here */
-          var body = new Blob([bytes(files[name + ".gz"])]).stream().pipeThrough(new DecompressionStream("gzip"));
-          return Promise.resolve(new Response(body, type));
-        }
-        return realFetch.apply(this, arguments);
-      };
-      window.loadPyodide({ indexURL: new URL(base, location.href).href, lockFileContents: window.KB_PY_LOCK, packages: [] })
-        .then(function (py) {
-          window.fetch = realFetch;
-          py.unpackArchive(bytes(files["kb-bundle.zip"]), "zip", { extractDir: "/kb-py" });
-          py.runPython("import sys\nsys.path.insert(0, '/kb-py')");
-          finish(py.pyimport("kb.site.calc_py"));
-        }, function () { window.fetch = realFetch; finish(null); });
+    scripts([WORKER], function (ok) {
+      var run = window.KB_CALC_PY;
+      if (!ok || !run) { finish(null); return; }
+      scripts(run.names.map(function (n) { return base + n; }), function (found) {
+        if (found) run.start(base, finish);
+        else finish(null);
+      });
     });
   }
 
+  function onThePage(req) {
+    withRuntime(req.base, function (mod) { req.done(mod ? window.KB_CALC_PY.answer(mod, req.key, req.py, req.pos) : null, false); });
+  }
+
+  function stop() {
+    if (worker) worker.terminate();
+    worker = null;
+    ready = false;
+    clearTimeout(timer);
+  }
+
+  function startWorker(base) {
+    try {
+      worker = new Worker(WORKER);
+    } catch (e) {  /* refused (a file:// page): the page's thread answers from now on */
+      onPage = true;
+      return;
+    }
+    worker.onmessage = function (e) {
+      var m = e.data || {}, waiting;
+      if ("ready" in m) {
+        if (m.ready) { ready = true; pump(); return; }
+        stop();  /* the runtime could not be read (offline, not saved): the next change tries again */
+        waiting = queue;
+        queue = [];
+        waiting.forEach(function (r) { r.done(null, false); });
+      } else if (current && m.id === current.id) {
+        clearTimeout(timer);
+        waiting = current;
+        current = null;
+        waiting.done(m.shard, false);
+        pump();
+      }
+    };
+    worker.onerror = function (e) {
+      e.preventDefault();
+      var lost = current, waiting = queue, started = ready;
+      current = null;
+      queue = [];
+      stop();
+      if (lost) lost.done(null, false);
+      if (!started) onPage = true;  /* the worker itself did not start (refused): the page's thread answers */
+      waiting.forEach(ask);
+    };
+    worker.postMessage({ base: base });
+  }
+
+  function pump() {
+    if (!ready || current || !queue.length) return;
+    current = queue.shift();
+    current.id = ++asked;
+    worker.postMessage({ id: current.id, key: current.key, py: current.py, pos: current.pos });
+    if (current.seconds > 0) timer = setTimeout(tooLong, current.seconds * 1000);
+  }
+
+  function tooLong() {
+    var late = current;
+    current = null;
+    stop();
+    late.done(null, true);
+    startWorker(late.base);  /* a fresh one for the next try, starting while the player reads */
+    if (onPage) queue.splice(0).forEach(onThePage);
+  }
+
+  /* req: the form, the runtime's folder (base), its head file (key), py, pos, seconds; req.done(shard, late). */
+  function ask(req) {
+    if (!onPage && !worker) startWorker(req.base);
+    if (onPage) { onThePage(req); return; }
+    queue.push(req);
+    pump();
+  }
+
+  /* The form's answers asked and not yet shown will not be: a value changed since. */
+  function forget(form) {
+    form.kbAsked = (form.kbAsked || 0) + 1;
+    form.kbPending = null;
+    queue = queue.filter(function (q) { return q.form !== form; });
+  }
+
   function inPage(form, head, box, pos) {
+    var numbers = JSON.stringify(pos);
+    if (form.kbPending === numbers) return;  /* being worked out already (a field's input, then its change) */
     form.setAttribute("data-kb-busy", "true");
     box.setAttribute("aria-busy", "true");
-    var base = form.getAttribute("data-kb-py");
-    withRuntime(base, function (mod) {
-      var shard = null;
-      try {
-        var key = form.getAttribute("data-kb-file");
-        if (mod && !calcs[key]) calcs[key] = mod.Calc.load(JSON.stringify(head.py), "/kb-py/games");
-        if (mod) shard = JSON.parse(calcs[key].answer(JSON.stringify(pos)));
-      } catch (e) { shard = null; }
-      box.removeAttribute("aria-busy");
-      if (!shard) { unreadable(box, head); form.removeAttribute("data-kb-busy"); return; }
-      box.textContent = "";
-      var o = shard.outcomes[shard.index[shard.at]];
-      showOutcome(box, o, shard, head.words);
-      oddsTable(box, head, shard, 0, pos, o);
-      form.removeAttribute("data-kb-busy");
-    });
+    forget(form);
+    form.kbPending = numbers;
+    var n = form.kbAsked;
+    ask({ form: form, base: new URL(form.getAttribute("data-kb-py"), location.href).href, key: form.getAttribute("data-kb-file"),
+          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late) {
+            if (form.kbAsked !== n) return;  /* a value changed since: the later answer is shown */
+            form.kbPending = null;
+            box.removeAttribute("aria-busy");
+            form.removeAttribute("data-kb-busy");
+            if (late) {
+              box.textContent = "";
+              box.setAttribute("data-kb-outcome", JSON.stringify({ error: "resolver-too-long" }));
+              box.appendChild(el("p", "kb-calc-message", head.words.calc_too_long)).setAttribute("role", "alert");
+              return;
+            }
+            if (!shard) { unreadable(box, head); return; }
+            box.textContent = "";
+            var o = shard.outcomes[shard.index[shard.at]];
+            showOutcome(box, o, shard, head.words);
+            oddsTable(box, head, shard, 0, pos, o);
+          } });
   }
 
   /* Inputs made of items (a list's, a mapping's entries: data-kb-item names the input): "add" shows the first item
