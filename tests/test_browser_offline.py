@@ -333,3 +333,67 @@ def test_no_worker_from_disk(context, site: Path) -> None:
     assert pg.locator(".kb-offline").count() == 0  # the box's empty place taken out: no gap under the title
     assert pg.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     assert pg.locator("article h1").first.inner_text().startswith("Mini")
+
+
+def _results(pg, query: str) -> list[str]:
+    """Search ``query`` by keyboard (the dialog opened with "/"); the results' ids, in order."""
+    pg.keyboard.press("/")
+    box = pg.locator("input.kb-search__input")
+    box.wait_for(state="visible")
+    box.fill("")
+    box.press_sequentially(query)
+    pg.wait_for_selector("html:not([data-kb-search-busy])", state="attached")
+    pg.wait_for_selector("a.kb-search__hit")
+    return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.dataset.kbId)")
+
+
+def _marks(pg, selector: str) -> dict[str, list[object]]:
+    """Each link's (id or language) data-kb-saved, its mark's words, its title and its whole text (its name)."""
+    return pg.eval_on_selector_all(selector, """els => Object.fromEntries(els.map(e => [e.dataset.kbId || e.hreflang,
+        [e.getAttribute('data-kb-saved'), e.querySelector('.kb-unsaved') && e.querySelector('.kb-unsaved').textContent,
+         e.getAttribute('title'), e.textContent.replace(/\\s+/g, ' ').trim()]]))""")
+
+
+def test_offline_links_to_pages_not_saved_are_marked(context, base: str) -> None:
+    """Offline, a search result whose page is not saved, and the language switcher's link to the other language's
+    page when that page is not saved, say so in the page's language (a word in the link, its accessible name, and a
+    title), in place: the results keep their order. Back online the marks go; online there are none."""
+    pg = context.new_page()
+    pg.goto(f"{base}/es/mini/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "mini")
+    online = _results(pg, "visibilidad")
+    assert "other.sight" in online and "mini.shooting" in online, online
+    pg.wait_for_timeout(500)  # what a mark would take: a look in the caches
+    assert pg.locator("[data-kb-saved], .kb-unsaved").count() == 0
+    pg.keyboard.press("Escape")
+    context.set_offline(True)
+    pg.goto(f"{base}/es/mini/shooting.html")  # from the saved copy
+    switcher = "a.md-select__link[hreflang]"
+    pg.wait_for_selector(f'{switcher}[hreflang="en"][data-kb-saved="no"]', state="attached")
+    title = "Esta página no está guardada: sin conexión no se puede abrir."
+    assert _marks(pg, switcher) == {"es": ["yes", None, None, "Español"],
+                                    "en": ["no", "no guardada", title, "English no guardada"]}
+    assert _results(pg, "visibilidad") == online  # the same order
+    pg.wait_for_function("[...document.querySelectorAll('a.kb-search__hit')].every(a => a.hasAttribute('data-kb-saved'))")
+    marks = _marks(pg, "a.kb-search__hit")
+    assert marks["other.sight"][:3] == ["no", "no guardada", title], marks
+    assert "no guardada" in marks["other.sight"][3], marks
+    assert all(m[:3] == ["yes", None, None] for k, m in marks.items() if k != "other.sight"), marks
+    context.set_offline(False)  # back online: no mark left
+    pg.wait_for_function("!document.querySelector('[data-kb-saved], .kb-unsaved, a.kb-search__hit[title]')")
+    pg.keyboard.press("Escape")
+    # English: its own words
+    pg.goto(f"{base}/en/mini/index.html")
+    _save_by_keyboard(pg, "mini")
+    context.set_offline(True)
+    pg.goto(f"{base}/en/mini/shooting.html")
+    _results(pg, "shot")
+    pg.wait_for_selector('a.kb-search__hit[data-kb-id="other.sight"][data-kb-saved="no"]')
+    marks = _marks(pg, "a.kb-search__hit")
+    assert marks["other.sight"][:3] == ["no", "not saved", "This page is not saved: it cannot be opened without a connection."]
+    assert marks["mini.shooting"][:2] == ["yes", None], marks
+    pg.keyboard.press("Escape")
+    pg.locator(".md-select button").focus()  # the Spanish page is saved: the switcher's link has no mark
+    pg.wait_for_selector(f'{switcher}[hreflang="es"][data-kb-saved="yes"]', state="attached")
+    assert pg.locator(".md-select .kb-unsaved").count() == 0
