@@ -8,15 +8,20 @@ the site is served on 127.0.0.1, a secure context for service workers. Skips lik
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import posixpath
+import random
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import MKDOCS, cli, served
+from conftest import MKDOCS, _Quiet, cli, served
 from test_browser import ARGS, CHROMIUM, FIXTURE, start_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -397,3 +402,77 @@ def test_offline_links_to_pages_not_saved_are_marked(context, base: str) -> None
     pg.locator(".md-select button").focus()  # the Spanish page is saved: the switcher's link has no mark
     pg.wait_for_selector(f'{switcher}[hreflang="es"][data-kb-saved="yes"]', state="attached")
     assert pg.locator(".md-select .kb-unsaved").count() == 0
+
+
+def _with_runtime(site: Path) -> bytes:
+    """The calculators' runtime's stand-in in the built ``site`` (the fixture needs none): 2 MB, the same bytes at
+    every build, and the worker and offline lists written again to list it, as a build with the runtime does."""
+    from kb.site.app import write_offline
+    from kb.site.calc_runtime import FOLDER
+
+    body = random.Random(30).randbytes(2_000_000)
+    (site / FOLDER).mkdir(exist_ok=True)
+    (site / FOLDER / "pyodide.asm.js").write_bytes(body)
+    write_offline(str(site), ["es", "en"])
+    return body
+
+
+def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: Path) -> None:
+    """Saved again from a new build, a game fetches only the files whose bytes changed (kb-offline.json's
+    "hashes"): not the calculators' runtime, the theme or the search data's unchanged parts, taken from the copy
+    the older build saved; the changed ones from the network. Offline, the new copy answers, runtime and all."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    site = tmp_path / "site"
+    _build(content, site)
+    runtime = _with_runtime(site)
+    asked: list[str] = []
+
+    class Logged(_Quiet):
+        def do_GET(self) -> None:
+            asked.append(self.path.split("?")[0])
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Logged, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+        has_touch=True, locale="es-ES")
+    ctx.set_default_timeout(15_000)
+    try:
+        pg = ctx.new_page()
+        pg.goto(f"{base}/es/mini/index.html")
+        _controlled(pg)
+        _save_by_keyboard(pg, "mini")
+        assert "/kb-py/pyodide.asm.js" in asked  # the first save fetched it
+        old = json.loads((site / "es" / "kb-offline.json").read_text())
+        rule = content / "mini" / "rules" / "shooting.yaml"
+        rule.write_text(rule.read_text().replace("sacar 8 o más con 2d6.", "sacar 8 o más con 2d6 (nueva edición)."))
+        _build(content, site)
+        assert _with_runtime(site) == runtime
+        new = json.loads((site / "es" / "kb-offline.json").read_text())
+        assert new["version"] != old["version"]
+        files = [path for path, _ in new["games"]["mini"]["files"]]
+        changed = {p for p in files if new["hashes"][p] != old["hashes"].get(p)}
+        same = set(files) - changed
+        assert "../kb-py/pyodide.asm.js" in same and any(p.startswith("mini/") for p in changed), changed
+        asked.clear()
+        # the page stays, the browser finds the new worker; it takes the page and saves the game again from the new build
+        pg.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        saved = f"""caches.keys().then(ns => ns.find(n => n.startsWith('kb-{new["version"]}-game-es-mini~'))).then(name =>
+                    name && caches.open(name).then(c => c.match(new URL('../kb-saved', location.href)))).then(r => !!r)"""
+        assert _until(pg, saved), _cache_names(pg)
+        assert _until(pg, f"caches.keys().then(ns => !ns.some(n => n.startsWith('kb-{old['version']}-')))"), _cache_names(pg)
+        fetched = {posixpath.relpath(a, "/es/") for a in asked}
+        assert not fetched & same, sorted(fetched & same)  # nothing unchanged asked for again
+        assert changed <= fetched, sorted(changed - fetched)
+        ctx.set_offline(True)
+        pg.goto(f"{base}/es/mini/shooting.html")
+        assert "nueva edición" in pg.locator("article").inner_text()
+        size = pg.evaluate("fetch('../../kb-py/pyodide.asm.js').then(r => r.arrayBuffer()).then(b => b.byteLength)")
+        assert size == len(runtime)
+    finally:
+        ctx.close()
+        server.shutdown()
+        server.server_close()
