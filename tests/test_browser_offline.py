@@ -242,7 +242,8 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
     pg.goto(f"{base}/es/mini/index.html")
     _controlled(pg)
     _save_by_keyboard(pg, "mini")
-    old = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
+    before = json.loads((site / "es" / "kb-offline.json").read_text())
+    old = before["version"]
     rule = content / "mini" / "rules" / "shooting.yaml"
     text = rule.read_text()
     assert "sacar 8 o más" in text
@@ -250,7 +251,8 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
     _build(content, site)
     offline = json.loads((site / "es" / "kb-offline.json").read_text())
     assert offline["version"] != old
-    late = site / "es" / offline["games"]["mini"]["files"][-3][0]  # a file near the end of the list: missing
+    # missing: the last file of the list whose bytes changed (the update must fetch it; an unchanged one is copied)
+    late = site / "es" / [p for p, _ in offline["games"]["mini"]["files"] if offline["hashes"][p] != before["hashes"].get(p)][-1]
     hidden = late.with_name(late.name + ".away")
     late.rename(hidden)
     try:

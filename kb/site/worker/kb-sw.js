@@ -127,7 +127,7 @@ function kept(names, url, hash) {
   if (!hash || !self.crypto || !self.crypto.subtle) return Promise.resolve(null);
   return names.reduce(function (found, name) {
     return found.then(function (hit) {
-      return hit || caches.open(name).then(function (c) { return c.match(url, { ignoreSearch: true }); }).then(function (r) {
+      return hit || caches.open(name).then(function (c) { return c.match(url); }).then(function (r) {
         if (!r || !r.ok) return null;
         return r.clone().arrayBuffer().then(function (b) { return self.crypto.subtle.digest("SHA-256", b); }).then(function (d) {
           var hex = Array.prototype.map.call(new Uint8Array(d), function (x) { return (x < 16 ? "0" : "") + x.toString(16); });
