@@ -8,15 +8,20 @@ the site is served on 127.0.0.1, a secure context for service workers. Skips lik
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import posixpath
+import random
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import MKDOCS, cli, served
+from conftest import MKDOCS, _Quiet, cli, served
 from test_browser import ARGS, CHROMIUM, FIXTURE, start_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -237,7 +242,8 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
     pg.goto(f"{base}/es/mini/index.html")
     _controlled(pg)
     _save_by_keyboard(pg, "mini")
-    old = json.loads((site / "es" / "kb-offline.json").read_text())["version"]
+    before = json.loads((site / "es" / "kb-offline.json").read_text())
+    old = before["version"]
     rule = content / "mini" / "rules" / "shooting.yaml"
     text = rule.read_text()
     assert "sacar 8 o más" in text
@@ -245,7 +251,8 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
     _build(content, site)
     offline = json.loads((site / "es" / "kb-offline.json").read_text())
     assert offline["version"] != old
-    late = site / "es" / offline["games"]["mini"]["files"][-3][0]  # a file near the end of the list: missing
+    # missing: the last file of the list whose bytes changed (the update must fetch it; an unchanged one is copied)
+    late = site / "es" / [p for p, _ in offline["games"]["mini"]["files"] if offline["hashes"][p] != before["hashes"].get(p)][-1]
     hidden = late.with_name(late.name + ".away")
     late.rename(hidden)
     try:
@@ -333,3 +340,141 @@ def test_no_worker_from_disk(context, site: Path) -> None:
     assert pg.locator(".kb-offline").count() == 0  # the box's empty place taken out: no gap under the title
     assert pg.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     assert pg.locator("article h1").first.inner_text().startswith("Mini")
+
+
+def _results(pg, query: str) -> list[str]:
+    """Search ``query`` by keyboard (the dialog opened with "/"); the results' ids, in order."""
+    pg.keyboard.press("/")
+    box = pg.locator("input.kb-search__input")
+    box.wait_for(state="visible")
+    box.fill("")
+    box.press_sequentially(query)
+    pg.wait_for_selector("html:not([data-kb-search-busy])", state="attached")
+    pg.wait_for_selector("a.kb-search__hit")
+    return pg.eval_on_selector_all("a.kb-search__hit", "els => els.map(e => e.dataset.kbId)")
+
+
+def _marks(pg, selector: str) -> dict[str, list[object]]:
+    """Each link's (id or language) data-kb-saved, its mark's words, its title and its whole text (its name)."""
+    return pg.eval_on_selector_all(selector, """els => Object.fromEntries(els.map(e => [e.dataset.kbId || e.hreflang,
+        [e.getAttribute('data-kb-saved'), e.querySelector('.kb-unsaved') && e.querySelector('.kb-unsaved').textContent,
+         e.getAttribute('title'), e.textContent.replace(/\\s+/g, ' ').trim()]]))""")
+
+
+def test_offline_links_to_pages_not_saved_are_marked(context, base: str) -> None:
+    """Offline, a search result whose page is not saved, and the language switcher's link to the other language's
+    page when that page is not saved, say so in the page's language (a word in the link, its accessible name, and a
+    title), in place: the results keep their order. Back online the marks go; online there are none."""
+    pg = context.new_page()
+    pg.goto(f"{base}/es/mini/index.html")
+    _controlled(pg)
+    _save_by_keyboard(pg, "mini")
+    online = _results(pg, "visibilidad")
+    assert "other.sight" in online and "mini.shooting" in online, online
+    pg.wait_for_timeout(500)  # what a mark would take: a look in the caches
+    assert pg.locator("[data-kb-saved], .kb-unsaved").count() == 0
+    pg.keyboard.press("Escape")
+    context.set_offline(True)
+    pg.goto(f"{base}/es/mini/shooting.html")  # from the saved copy
+    switcher = "a.md-select__link[hreflang]"
+    pg.wait_for_selector(f'{switcher}[hreflang="en"][data-kb-saved="no"]', state="attached")
+    title = "Esta página no está guardada: sin conexión no se puede abrir."
+    assert _marks(pg, switcher) == {"es": ["yes", None, None, "Español"],
+                                    "en": ["no", "no guardada", title, "English no guardada"]}
+    assert _results(pg, "visibilidad") == online  # the same order
+    pg.wait_for_function("[...document.querySelectorAll('a.kb-search__hit')].every(a => a.hasAttribute('data-kb-saved'))")
+    marks = _marks(pg, "a.kb-search__hit")
+    assert marks["other.sight"][:3] == ["no", "no guardada", title], marks
+    assert "no guardada" in marks["other.sight"][3], marks
+    assert all(m[:3] == ["yes", None, None] for k, m in marks.items() if k != "other.sight"), marks
+    context.set_offline(False)  # back online: no mark left
+    pg.wait_for_function("!document.querySelector('[data-kb-saved], .kb-unsaved, a.kb-search__hit[title]')")
+    pg.keyboard.press("Escape")
+    # English: its own words
+    pg.goto(f"{base}/en/mini/index.html")
+    _save_by_keyboard(pg, "mini")
+    context.set_offline(True)
+    pg.goto(f"{base}/en/mini/shooting.html")
+    _results(pg, "shot")
+    pg.wait_for_selector('a.kb-search__hit[data-kb-id="other.sight"][data-kb-saved="no"]')
+    marks = _marks(pg, "a.kb-search__hit")
+    assert marks["other.sight"][:3] == ["no", "not saved", "This page is not saved: it cannot be opened without a connection."]
+    assert marks["mini.shooting"][:2] == ["yes", None], marks
+    pg.keyboard.press("Escape")
+    pg.locator(".md-select button").focus()  # the Spanish page is saved: the switcher's link has no mark
+    pg.wait_for_selector(f'{switcher}[hreflang="es"][data-kb-saved="yes"]', state="attached")
+    assert pg.locator(".md-select .kb-unsaved").count() == 0
+
+
+def _with_runtime(site: Path) -> bytes:
+    """The calculators' runtime's stand-in in the built ``site`` (the fixture needs none): 2 MB, the same bytes at
+    every build, and the worker and offline lists written again to list it, as a build with the runtime does."""
+    from kb.site.app import write_offline
+    from kb.site.calc_runtime import FOLDER
+
+    body = random.Random(30).randbytes(2_000_000)
+    (site / FOLDER).mkdir(exist_ok=True)
+    (site / FOLDER / "pyodide.asm.js").write_bytes(body)
+    write_offline(str(site), ["es", "en"])
+    return body
+
+
+def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: Path) -> None:
+    """Saved again from a new build, a game fetches only the files whose bytes changed (kb-offline.json's
+    "hashes"): not the calculators' runtime, the theme or the search data's unchanged parts, taken from the copy
+    the older build saved; the changed ones from the network. Offline, the new copy answers, runtime and all."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    site = tmp_path / "site"
+    _build(content, site)
+    runtime = _with_runtime(site)
+    asked: list[str] = []
+
+    class Logged(_Quiet):
+        def do_GET(self) -> None:
+            asked.append(self.path.split("?")[0])
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Logged, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+        has_touch=True, locale="es-ES")
+    ctx.set_default_timeout(15_000)
+    try:
+        pg = ctx.new_page()
+        pg.goto(f"{base}/es/mini/index.html")
+        _controlled(pg)
+        _save_by_keyboard(pg, "mini")
+        assert "/kb-py/pyodide.asm.js" in asked  # the first save fetched it
+        old = json.loads((site / "es" / "kb-offline.json").read_text())
+        rule = content / "mini" / "rules" / "shooting.yaml"
+        rule.write_text(rule.read_text().replace("sacar 8 o más con 2d6.", "sacar 8 o más con 2d6 (nueva edición)."))
+        _build(content, site)
+        assert _with_runtime(site) == runtime
+        new = json.loads((site / "es" / "kb-offline.json").read_text())
+        assert new["version"] != old["version"]
+        files = [path for path, _ in new["games"]["mini"]["files"]]
+        changed = {p for p in files if new["hashes"][p] != old["hashes"].get(p)}
+        same = set(files) - changed
+        assert "../kb-py/pyodide.asm.js" in same and any(p.startswith("mini/") for p in changed), changed
+        asked.clear()
+        # the page stays, the browser finds the new worker; it takes the page and saves the game again from the new build
+        pg.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        saved = f"""caches.keys().then(ns => ns.find(n => n.startsWith('kb-{new["version"]}-game-es-mini~'))).then(name =>
+                    name && caches.open(name).then(c => c.match(new URL('../kb-saved', location.href)))).then(r => !!r)"""
+        assert _until(pg, saved), _cache_names(pg)
+        assert _until(pg, f"caches.keys().then(ns => !ns.some(n => n.startsWith('kb-{old['version']}-')))"), _cache_names(pg)
+        fetched = {posixpath.relpath(a, "/es/") for a in asked}
+        assert not fetched & same, sorted(fetched & same)  # nothing unchanged asked for again
+        assert changed <= fetched, sorted(changed - fetched)
+        ctx.set_offline(True)
+        pg.goto(f"{base}/es/mini/shooting.html")
+        assert "nueva edición" in pg.locator("article").inner_text()
+        size = pg.evaluate("fetch('../../kb-py/pyodide.asm.js').then(r => r.arrayBuffer()).then(b => b.byteLength)")
+        assert size == len(runtime)
+    finally:
+        ctx.close()
+        server.shutdown()
+        server.server_close()

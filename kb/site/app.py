@@ -9,7 +9,7 @@ built, the service worker and each language's list of what saving a game for off
   language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
 - ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
   pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
-  styles and scripts) with their sizes, and the save button's words.
+  styles and scripts) with their sizes, each file's content hash, and the save button's words.
 
 Pure apart from :func:`write_offline`, which reads the built site and writes into it.
 """
@@ -45,6 +45,8 @@ empty, or is not there), so a mistyped site folder never takes a folder of the u
 OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_saved_button", "offline_update",
                   "offline_failed", "offline_no_connection")
 CONCEPTS = "concepts.html"
+HASH = 12
+"""Hex digits of SHA-256 that name a file's bytes in ``kb-offline.json``'s ``hashes`` (kb-sw.js compares them)."""
 _SOURCE = Path(__file__).resolve().parent / "worker" / WORKER
 _SKIP = (".map", ".gz", "sitemap.xml", "robots.txt")
 
@@ -137,7 +139,9 @@ def _game_name(index: Path) -> str:
 
 def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
-    outside the game's folder are the same for every game (kb-sw.js keeps one copy of them)."""
+    outside the game's folder are the same for every game (kb-sw.js keeps one copy of them). ``hashes``: each
+    listed file's bytes (the first :data:`HASH` hex digits of its SHA-256), so that a new build's worker takes a
+    file whose bytes did not change from the copy an older build saved instead of fetching it again."""
     home = site / lang
     game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]
     found = _files(site, home, game_dirs)
@@ -147,15 +151,18 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
         found = _files(site, site / RUNTIME) + found
     shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE)]
     games = {}
+    hashes: dict[str, str] = {}
     for game in sorted(d.name for d in game_dirs):
         own = _files(site, home / game)
         linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in p.read_bytes() for p in own if p.suffix == ".html")
         pages = [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
-        sizes = [(os.path.relpath(p, home).replace(os.sep, "/"), p.stat().st_size) for p in pages + shell]
+        listed = [(os.path.relpath(p, home).replace(os.sep, "/"), p) for p in pages + shell]
+        sizes = [(rel, p.stat().st_size) for rel, p in listed]
         games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
                        "bytes": sum(size for _, size in sizes)}
+        hashes.update((rel, hashlib.sha256(p.read_bytes()).hexdigest()[:HASH]) for rel, p in listed if rel not in hashes)
     return {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
-            "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games}
+            "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -42,15 +42,18 @@ SEARCH_LABELS: dict[str, dict[str, str]] = {
            "failed": "La búsqueda no está disponible en esta página.", "results": "resultados",
            "games": "Juego", "kinds": "Tipo", "all_games": "Juego: todos", "all_kinds": "Tipo: todos",
            "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos",
-           "offline": "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo (guarda el juego para buscar sin conexión).", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra."},
+           "offline": "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo (guarda el juego para buscar sin conexión).", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra.",
+           "not_saved": "no guardada", "not_saved_title": "Esta página no está guardada: sin conexión no se puede abrir."},
     "en": {"search": "Search", "placeholder": "Search rules, terms or questions", "close": "Close",
            "did_you_mean": "Did you mean", "no_results": "Nothing found.", "loading": "Loading search…",
            "failed": "Search is not available on this page.", "results": "results",
            "games": "Game", "kinds": "Kind", "all_games": "Game: all", "all_kinds": "Kind: all",
            "everywhere": "Every game alike", "common": "Shared by several games",
-           "offline": "No connection: search will try again as you type (save the game to search offline).", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes."},
+           "offline": "No connection: search will try again as you type (save the game to search offline).", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes.",
+           "not_saved": "not saved", "not_saved_title": "This page is not saved: it cannot be opened without a connection."},
 }
-"""The dialog's own words, per language."""
+"""The dialog's own words, per language (``not_saved``, ``not_saved_title``: the mark, offline, on a link to a page
+that is not saved, kb-offline.js, which reads them from the same meta)."""
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,65 @@
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register, { once: true });
 
+  /* Offline, a link to a page that would not open (in none of the site's caches, saved or visited: the worker would
+   * answer its offline page; the same look-up as kb-sw.js's, the query ignored) carries a mark, a short label in
+   * the page's language and a title that says why (not_saved, not_saved_title: the search box's words, from its
+   * meta), and data-kb-saved="no" ("yes" on a link whose page is there). Online, no mark and no attribute. Offline:
+   * navigator.onLine is false, or a HEAD request to this language's home (the worker lets it by to the network)
+   * fails or takes over 3 s, asked at most every 10 s. kb-search.js hands its results to window.kbOffline.mark; the
+   * language switcher's links are marked here, at load when the browser knows it is offline, and when the reader
+   * reaches for the switcher; both again when the connection goes or comes back. */
+  var words = (function () {
+    var meta = document.querySelector('meta[name="kb-search"]');
+    try { return JSON.parse(meta.getAttribute("content")).labels || {}; } catch (e) { return {}; }
+  })();
+  var languages = document.querySelectorAll("a.md-select__link[hreflang]"), select = document.querySelector(".md-select");
+  var probe = null, probed = 0, watched = Array.prototype.slice.call(languages);
+  function offline() {
+    if (navigator.onLine === false) return Promise.resolve(true);
+    if (probe && Date.now() - probed < 10000) return probe;
+    probed = Date.now();
+    probe = new Promise(function (answer) {
+      setTimeout(function () { answer(true); }, 3000);
+      fetch(new URL("index.html", home).href, { method: "HEAD", cache: "no-store" })
+        .then(function () { answer(false); }, function () { answer(true); });
+    });
+    return probe;
+  }
+  function marked(a, saved) {  /* saved: true, false, or null (online) */
+    var old = a.querySelector(".kb-unsaved"), was = a.getAttribute("data-kb-saved") === "no";
+    if (saved === null) a.removeAttribute("data-kb-saved");
+    else a.setAttribute("data-kb-saved", saved ? "yes" : "no");
+    if (saved === false && !old) {
+      var tag = document.createElement("span");
+      tag.className = "kb-unsaved";
+      tag.textContent = words.not_saved || "not saved";
+      (a.firstElementChild || a).appendChild(tag);  /* a result: in its title's line */
+      a.title = words.not_saved_title || "";
+    } else if (saved !== false && old) {
+      old.parentNode.removeChild(old);
+      if (was) a.removeAttribute("title");
+    }
+  }
+  function mark(links) {
+    var list = Array.prototype.slice.call(links);
+    watched = watched.filter(function (a) { return document.contains(a) && list.indexOf(a) < 0; }).concat(list);
+    return offline().then(function (off) {
+      return Promise.all(list.map(function (a) {
+        if (!off) return marked(a, null);
+        return caches.match(a.href, { ignoreSearch: true }).then(function (hit) { marked(a, !!hit); });
+      }));
+    });
+  }
+  window.kbOffline = { mark: mark };
+  if (navigator.onLine === false) mark(languages);
+  if (select) ["focusin", "pointerenter", "touchstart"].forEach(function (type) {
+    select.addEventListener(type, function () { mark(languages); }, { passive: true });
+  });
+  ["online", "offline"].forEach(function (type) {
+    window.addEventListener(type, function () { probe = null; mark(watched.filter(function (a) { return document.contains(a); })); });
+  });
+
   var path = here().split("?")[0];
   var m = path.indexOf(home.href) === 0 && /^([^/]+)\/(index\.html)?$/.exec(path.slice(home.href.length));
   if (!m) return drop();

@@ -9,6 +9,7 @@
  * touched), never with the page. Opened by the header button, "/" and "s" (pressed before this script came, they
  * are replayed: replay()); Esc closes; arrows move through the results; Enter opens the selected one (the first by
  * default).
+ * Offline, a result whose page is not saved carries a mark (kb-offline.js's window.kbOffline.mark; the order stays).
  * Nothing from the data becomes markup: every string goes in through textContent.
  */
 (function () {
@@ -435,6 +436,8 @@
       ui.list.appendChild(li);
     });
     select(keepSelection === true && state.selected < state.hits.length ? state.selected : 0);
+    /* offline, the results whose page is not saved are marked, in place (kb-offline.js) */
+    if (window.kbOffline) window.kbOffline.mark(ui.list.querySelectorAll("a.kb-search__hit"));
     if (engine.missing.size) need(Array.from(engine.missing), again);
   }
 

@@ -11,7 +11,8 @@
  * version: the games saved under an older one are saved again from the new build in the background
  * (on a page's "refresh" message, so whenever a page is opened), each old copy deleted once its new
  * one is complete, and the older versions' caches go once no saved game of theirs is left; until
- * then, offline, the old copies still answer. Pages: network first, then the cache, then (a page
+ * then, offline, the old copies still answer. A save takes a file whose bytes did not change (kb-offline.json's
+ * "hashes") from the copy already kept, so a new build fetches only what changed. Pages: network first, then the cache, then (a page
  * saved nowhere) the language's offline page. Files named by their content (the theme's hashed
  * names, the search data's ?v=) come from this version's caches first. Only GETs of this origin.
  */
@@ -119,8 +120,27 @@ function complete(name) {
     .then(function (r) { return !!r; });
 }
 
+/* A copy of ``url`` already in one of the site's caches (``names``: an older build's, the pages read) whose bytes are
+ * ``hash`` (the build's, kb-offline.json "hashes": the first digits of their SHA-256 in hex), or null: a new build's
+ * save fetches only the files whose bytes changed (not the 9 MB runtime again). */
+function kept(names, url, hash) {
+  if (!hash || !self.crypto || !self.crypto.subtle) return Promise.resolve(null);
+  return names.reduce(function (found, name) {
+    return found.then(function (hit) {
+      return hit || caches.open(name).then(function (c) { return c.match(url); }).then(function (r) {
+        if (!r || !r.ok) return null;
+        return r.clone().arrayBuffer().then(function (b) { return self.crypto.subtle.digest("SHA-256", b); }).then(function (d) {
+          var hex = Array.prototype.map.call(new Uint8Array(d), function (x) { return (x < 16 ? "0" : "") + x.toString(16); });
+          return hex.join("").slice(0, hash.length) === hash ? r : null;
+        });
+      });
+    });
+  }, Promise.resolve(null));
+}
+
 /* Save one game of one language: its own files (under "<game>/") into a new cache, the others into the shared one
- * unless already there, then the "done" key; only then the game's other copies (older saves, older builds) go. */
+ * unless already there, each from a copy with the same bytes when one is kept, else from the network; then the
+ * "done" key; only then the game's other copies (older saves, older builds) go. */
 function save(lang, game) {
   var key = lang + "/" + game;
   if (saving[key]) return saving[key];
@@ -137,14 +157,17 @@ function save(lang, game) {
       return copies(lang, game).then(function (names) { return Promise.all(names.map(function (n) { return caches.delete(n); })); })
         .then(function () { throw new Error("not in this build: " + key); });
     }
-    return Promise.all([caches.open(name), caches.open(SHARED)]).then(function (open) {
-      var own = open[0], shared = open[1], done = 0;
+    return Promise.all([caches.open(name), caches.open(SHARED), caches.keys()]).then(function (open) {
+      var own = open[0], shared = open[1], done = 0, hashes = data.hashes || {};
+      var names = open[2].filter(function (n) { return n.indexOf("kb-") === 0 && n !== name; });
       function one(i) {
         if (i >= files.length) return Promise.resolve();
-        var url = new URL(files[i][0], index).href, mine = files[i][0].indexOf(game + "/") === 0;
+        var url = new URL(files[i][0], index).href, mine = files[i][0].indexOf(game + "/") === 0, into = mine ? own : shared;
         return (mine ? Promise.resolve(null) : shared.match(url)).then(function (hit) {
           if (hit) return null;
-          return store(mine ? own : shared, url).then(function () { bytes += files[i][1]; });
+          return kept(names, url, hashes[files[i][0]]).then(function (copy) {
+            return copy ? into.put(url, copy) : store(into, url).then(function () { bytes += files[i][1]; });
+          });
         }).then(function () {
           done += 1;
           tell({ kb: "progress", lang: lang, game: game, done: done, of: files.length, bytes: bytes });
