@@ -149,7 +149,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
         found = _files(site, site, [site / lg for lg in langs]) + found
     elif (site / RUNTIME).is_dir():  # and so does the calculators' runtime, one copy for every language
         found = _files(site, site / RUNTIME) + found
-    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE)]
+    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, MARK)]  # the marker: not the site
     games = {}
     hashes: dict[str, str] = {}
     for game in sorted(d.name for d in game_dirs):
