@@ -97,7 +97,7 @@ def test_a_changed_list_item_is_shown_as_a_word_diff_named_as_in_the_po_beside_i
     assert unit_labels(split(ES))[2] == "list item 2 of 3"
     name = {"es": "Elemento 2 de 3 de la lista · mensaje del PO", "en": "List item 2 of 3 · PO message"}[lang]
     assert f"<strong>{name} <code>text|p3</code></strong>" in part
-    assert "Con 12, acierta dos veces<ins> y elige otro objetivo</ins>." in part
+    assert "Con 12, acierta dos veces <ins>y elige otro objetivo</ins>." in part
     assert '<span lang="en">On 12, it hits twice.</span>' in part  # the English to review, beside it
     assert "Con 8 o más" not in part and "On 8 or more" not in part  # the unchanged parts are not repeated
     es, en = part.index('class="kb-tr-es"'), part.index('class="kb-tr-en"')

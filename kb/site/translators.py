@@ -82,11 +82,16 @@ _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 def word_diff(old: str, new: str) -> str:
     """``new`` escaped, with what ``old`` had and it does not in ``<del>`` and what it adds in ``<ins>``, word by
     word (a lone space between two changes joins them into one; runs of spaces count as one)."""
+    return "".join(_marked(was, now) if changed else escape(now) for changed, was, now in _segments(old, new))
+
+
+def _segments(old: str, new: str) -> list[tuple[bool, str, str]]:
+    """``(changed, old text, new text)`` runs that make ``old`` into ``new``, word by word, changes merged."""
     a, b = _TOKEN.findall(" ".join(old.split())), _TOKEN.findall(" ".join(new.split()))  # a re-wrap is no change
     parts = [(tag != "equal", "".join(a[i1:i2]), "".join(b[j1:j2]))
              for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
-    for k in range(1, len(parts) - 1):
-        if not parts[k][0] and not parts[k][1].strip() and parts[k - 1][0] and parts[k + 1][0]:
+    for k in range(1, len(parts) - 1):  # "<del>a</del><ins>b</ins> <del>c</del>..." reads as one change
+        if not parts[k][1].strip() and parts[k - 1][0] and parts[k + 1][0]:
             parts[k] = (True, *parts[k][1:])
     merged: list[tuple[bool, str, str]] = []
     for changed, was, now in parts:
@@ -94,20 +99,20 @@ def word_diff(old: str, new: str) -> str:
             merged[-1] = (True, merged[-1][1] + was, merged[-1][2] + now)
         else:
             merged.append((changed, was, now))
-    out = []
-    for changed, was, now in merged:
-        if not changed:
-            out.append(escape(now))
-            continue
-        if not (was and now):  # a part only added or only taken out: the spaces around it are not marked
-            text = was or now
-            core = text.strip()
-            lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
-            out.append(f"{escape(lead)}<{'del' if was else 'ins'}>{escape(core)}</{'del' if was else 'ins'}>{escape(trail)}"
-                       if core else escape(text))
-            continue
-        out += [f"<del>{escape(was)}</del>", f"<ins>{escape(now)}</ins>"]
-    return "".join(out)
+    return merged
+
+
+def _marked(was: str, now: str) -> str:
+    """A change, escaped: ``<del>was</del><ins>now</ins>``; the spaces around a part only added or only taken out
+    are left unmarked."""
+    if was and now:
+        return f"<del>{escape(was)}</del><ins>{escape(now)}</ins>"
+    text, tag = (was, "del") if was else (now, "ins")
+    core = text.strip()
+    if not core:
+        return escape(text)
+    lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    return f"{escape(lead)}<{tag}>{escape(core)}</{tag}>{escape(trail)}"
 
 
 def _code(text: str) -> str:
@@ -141,7 +146,7 @@ def _counts_table(lab: Mapping[str, str], games: Mapping[str, Mapping[str, int]]
     def row(name: str, counts: Mapping[str, int]) -> str:
         cells = [f"{counts['fields']}"] + [share(counts[k], counts["fields"]) for k in STATES]
         return f"| {name} | " + " | ".join(f'<span class="kb-tr-k">{lab[k]}:</span> {c}'
-                                           for k, c in zip(("fields", *STATES), cells)) + " |"
+                                           for k, c in zip(("fields", *STATES), cells, strict=True)) + " |"
 
     out = ['<div class="kb-tr-counts" markdown>', "",
            f"| {lab['game']} | {lab['fields']} | {lab['current']} | {lab['stale']} | {lab['missing']} |",
@@ -183,21 +188,35 @@ def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
     old = split(r["previous"])
     en = split(english or "")
     by_part = en if aligned(old, en) else None
-    names, old_names = _places(new, ctx.lang), _places(old, ctx.lang)
     for i, j in _changes(old, new):
-        if j is None:
-            where = f"{old_names[i]}, {lab['removed']}" if i is not None else ""
-        else:  # a field of one paragraph is one PO message, named by the field alone
-            where = (f"{names[j]} · {lab['message']} {_code(r['field'] + '|p' + str(j + 1))}"
-                     if len(new) > 1 or new[j].prefix else "")
-        spanish = [_text(word_diff(old[i].text if i is not None else "", new[j].text if j is not None else ""),
-                         SOURCE_LANG, escaped=True)]
-        shown = ([_text(by_part[i].text, TARGET_LANG)] if by_part is not None and i is not None
-                 else [lab["no_english"]] if by_part is not None else [])
-        out += ([f"**{where}**", ""] if where else []) + _pair(lab["diff"], spanish, lab["english"], shown)
+        where = _where(r["field"], old, new, i, j, ctx.lang)
+        spanish = _text(word_diff(old[i].text if i is not None else "", new[j].text if j is not None else ""),
+                        SOURCE_LANG, escaped=True)
+        out += ([f"**{where}**", ""] if where else []) + _pair(lab["diff"], [spanish], lab["english"],
+                                                                _english_part(by_part, i, lab))
     if by_part is None:
         out += _pair("", [], lab["english_all"], _lines(en, TARGET_LANG))
     return out
+
+
+def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int | None, lang: str) -> str:
+    """The name of a changed part: its place and PO message (``List item 2 of 3 · PO message `text|p3```), its
+    place in the earlier Spanish for a part taken out, nothing for a field of one paragraph (one PO message,
+    named by the field alone)."""
+    lab = WORDS[lang]
+    if j is None:
+        return f"{_places(old, lang)[i]}, {lab['removed']}" if i is not None else ""
+    if len(new) == 1 and not new[j].prefix:
+        return ""
+    return f"{_places(new, lang)[j]} · {lab['message']} {_code(f'{field}|p{j + 1}')}"
+
+
+def _english_part(english: list[Unit] | None, i: int | None, lab: Mapping[str, str]) -> list[str]:
+    """The English of the earlier Spanish's part ``i`` when the English has the same parts, "none: this part is new"
+    for a part added, nothing when the English's parts do not follow the Spanish ones (it is shown whole)."""
+    if english is None:
+        return []
+    return [_text(english[i].text, TARGET_LANG)] if i is not None else [lab["no_english"]]
 
 
 def _changes(old: list[Unit], new: list[Unit]) -> list[tuple[int | None, int | None]]:
