@@ -27,6 +27,7 @@ from kb.i18n.units import split
 from kb.mkdocs_defaults import EXTENSIONS
 from kb.site.pages import build_site
 from kb.site.translators import share, word_diff
+from test_browser import axe_script, launch_chromium  # noqa: F401  (axe_script: a fixture)
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
 
@@ -161,8 +162,6 @@ def phone_base(stale: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_on_a_phone_the_stale_figures_and_fields_need_no_sideways_scrolling(phone_base: str, lang: str) -> None:
-    from test_browser import launch_chromium
-
     chromium = launch_chromium()
     browser = next(chromium)
     context = browser.new_context(viewport={"width": 390, "height": 844})  # keyboard only: no touch
@@ -197,3 +196,25 @@ def test_on_a_phone_the_stale_figures_and_fields_need_no_sideways_scrolling(phon
     finally:
         context.close()
         next(chromium, None)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_nothing_serious_on_the_page_with_its_diff(phone_base: str, axe_script: str, lang: str) -> None:
+    from test_browser import _serious
+
+    chromium = launch_chromium()
+    browser = next(chromium)
+    found = []
+    try:
+        for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+            context = browser.new_context(viewport=viewport)
+            pg = context.new_page()
+            pg.goto(f"{phone_base}/{lang}/translators.html")
+            pg.wait_for_selector('html[data-kb-table="ready"]', state="attached")
+            found += [f"{viewport['width']}px: {v}" for v in _serious(pg, axe_script)]
+            context.close()
+    finally:
+        next(chromium, None)
+    assert found == []
