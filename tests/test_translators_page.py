@@ -112,8 +112,9 @@ def test_markup_in_the_spanish_shows_as_text_in_the_diff(stale: Path, lang: str)
     assert page is not None
     html = _html(page.markdown)
     part = _field(html, "summary")
-    assert ("hace falta <del>línea de visión</del><ins>&lt;script&gt;alert(1)&lt;/script&gt;</ins> y <del>sacar 8 o más "
-            "con 2d6</del><ins>&#42;&#42;negrita&#42;&#42; &#91;x&#93;(javascript:y) &#123;: onclick=z&#125;</ins>.") in part
+    assert ("hace falta <del>línea de visión</del><ins>&lt;script&gt;alert(1)&lt;/script&gt;</ins> y "
+            "<del>sacar 8 o más con 2d6</del><ins>&#42;&#42;negrita&#42;&#42; &#91;x&#93;(javascript:y) "
+            "&#123;: onclick=z&#125;</ins>.") in part
     assert "<script" not in html and "<strong>negrita" not in html and "javascript:y\"" not in html
     assert "onclick" not in re.sub(r"&#123;: onclick=z&#125;", "", html)
     assert word_diff("a <b>", "a <i>") == "a &lt;<del>b</del><ins>i</ins>&gt;"
@@ -201,7 +202,8 @@ def test_on_a_phone_the_stale_figures_and_fields_need_no_sideways_scrolling(phon
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
-def test_axe_finds_nothing_serious_on_the_page_with_its_diff(phone_base: str, axe_script: str, lang: str) -> None:
+def test_axe_finds_nothing_serious_on_the_page_with_its_diff(phone_base: str, axe_script: str,  # noqa: F811
+                                                             lang: str) -> None:
     from test_browser import _serious
 
     chromium = launch_chromium()
