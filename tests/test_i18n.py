@@ -727,7 +727,7 @@ def test_glossary_exports_tbx_with_a_term_entry_per_term_and_csv(root: Path, tmp
 # ---------------------------------------------------------------- the translators' page
 
 
-def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_before_and_after(
+def test_translators_page_shows_the_figures_of_status_json_and_what_changed_in_the_spanish(
         root: Path, tmp_path: Path) -> None:
     import re
 
@@ -742,25 +742,28 @@ def test_translators_page_shows_the_figures_of_status_json_and_the_spanish_befor
     report = json.loads(kb_(root, "i18n", "status", "--json")[1])
     assert report["games"]["g"] == {"lang": "en", "fields": 9, "current": 7, "stale": 1, "missing": 1}
     kb = KnowledgeBase.load(root)
-    for lang, heads in (("en", ("Before", "Now")), ("es", ("Antes", "Ahora"))):
+    for lang, heads in (("en", ("What changed in the Spanish", "English to review")),
+                        ("es", ("Lo que cambió en el español", "Inglés que revisar"))):
         page = build_site(kb, [], lang).page("translators.md")
         assert page is not None
-        rows = re.findall(r"^\| (.+?) \| (\d+) \| (\d+) \((\d+) %\) \| (\d+) \((\d+) %\) \| (\d+) \((\d+) %\) \|$",
-                          page.markdown, re.M)
+        cell = r'<span class="kb-tr-k">[^<]+</span> '
+        rows = re.findall(rf"^\| (.+?) \| {cell}(\d+) \| {cell}(\d+) \((\d+) %\) \| {cell}(\d+) \((\d+) %\) \| "
+                          rf"{cell}(\d+) \((\d+) %\) \|$", page.markdown, re.M)
         shown = {name: [int(x) for x in figures] for name, *figures in rows}
         for game, counts in report["games"].items():
             name = kb.games[game].name.best(lang)
             fields = counts["fields"]
-            assert shown[name] == [fields, counts["current"], round(100 * counts["current"] / fields),
-                                   counts["stale"], round(100 * counts["stale"] / fields),
-                                   counts["missing"], round(100 * counts["missing"] / fields)]
+            assert shown[name] == [fields, counts["current"], 100 * counts["current"] // fields,
+                                   counts["stale"], 100 * counts["stale"] // fields,
+                                   counts["missing"], 100 * counts["missing"] // fields]
         body = page.markdown
         stale = body[body.index("{#g-stale}"):body.index("{#g-missing}")]
         assert "g.shoot" in stale and "summary" in stale
-        before = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
-        span = (lambda s: s) if lang == "es" else (lambda s: f'<span lang="es">{s}</span>')
-        assert "> " + span("Si el objetivo está trabado, se elige al azar.") in before
-        assert "> " + span("Si el objetivo está trabado, se decide volteando cartas.") in stale.split(f"*{heads[1]}:*")[1]
+        diff = stale[stale.index(f"*{heads[0]}:*"):stale.index(f"*{heads[1]}:*")]
+        assert ('<span lang="es">Si el objetivo está trabado, se <del>elige al azar</del><ins>decide volteando cartas'
+                "</ins>.</span>") in diff
+        assert '<span lang="en">If the target is engaged, it is picked at random.</span>' in \
+            stale.split(f"*{heads[1]}:*")[1]
         assert "`examples[lowest].title`" in body[body.index("{#g-missing}"):]  # ids and fields as code
     assert build_site(kb, [], "en").nav[-1].path == "translators.md"
 

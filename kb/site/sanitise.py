@@ -15,10 +15,11 @@ __all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "sanitise"]
 
 TAGS: frozenset[str] = frozenset({
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em", "h1", "h2", "h3",
-    "h4", "h5", "h6", "hr", "i", "kbd", "li", "mark", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
+    "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
     "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 })
-"""Tags the generated Markdown can produce (tables, lists, admonitions, details, abbreviations, anchors)."""
+"""Tags the generated Markdown can produce (tables, lists, admonitions, details, abbreviations, anchors; ``del`` and
+``ins``: the translators' page's word diff)."""
 
 ATTRIBUTES: dict[str, set[str]] = {
     "*": {"id", "class", "title", "lang", "hidden"},

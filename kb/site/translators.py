@@ -1,23 +1,29 @@
-"""The translators' page: per game, the share of fields current, stale and missing, and what changed.
+"""The translators' page: per game, the fields current, stale and missing, and what changed.
 
 Built from :func:`kb.i18n.report.status_report`, the data ``kb i18n status --json`` prints, so the
-page and the command always agree. Each stale field shows the Spanish the English was made from
-(when git history still has it) and the Spanish now; each missing field is listed with a link.
+page and the command always agree. Each stale field shows, part by part (paragraph or list item, named as
+the page and the PO file name it), what changed in the Spanish word by word (``<del>``/``<ins>``), beside
+the English to review; when git history no longer has the earlier Spanish, the Spanish now and the English.
+Each missing field is listed with a link. Shares are rounded down: a game with one stale field never reads
+100 % current. Every text from the content is escaped before any markup is put around it.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from difflib import SequenceMatcher
+from itertools import zip_longest
 from typing import Any, Mapping
 
-from kb.core.model import SOURCE_LANG
+from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
-from kb.i18n.units import split
+from kb.i18n.units import Unit, aligned, split
 from kb.site.render import escape
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
-__all__ = ["PATH", "WORDS", "translators_page", "share"]
+__all__ = ["PATH", "WORDS", "translators_page", "share", "word_diff"]
 
 PATH = "translators.md"
 """Where the page lives in each language."""
@@ -27,38 +33,86 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "El texto original está en español; el inglés se traduce campo a campo. Esta página cuenta, "
                  "por juego, los campos cuyo inglés está al día, los que se quedaron atrás porque el español "
                  "cambió y los que aún no tienen inglés: los mismos datos que da `kb i18n status --json`. "
-                 "La guía para traductores está en `docs/translators.md`.",
+                 "Los porcentajes se redondean hacia abajo.",
+        "how": "Para poner el inglés al día: `kb i18n export -o juego.en.po --game JUEGO`, traducir el archivo "
+               "con Poedit u otra herramienta de PO y `kb i18n import juego.en.po`. La guía completa para "
+               "traductores es `docs/translators.md`, en el repositorio del proyecto (el sitio no la incluye).",
         "game": "Juego", "fields": "Campos", "current": "Al día", "stale": "Desfasados", "missing": "Sin traducir",
         "total": "Total", "stale_list": "Campos desfasados", "missing_list": "Campos sin traducir",
-        "before": "Antes", "now": "Ahora", "unknown": "(el historial no conserva el texto anterior)",
-        "paragraphs": "párrafos cambiados", "field": "campo", "all_current": "Toda la traducción está al día.",
+        "legend": "En el español, <del>tachado</del>: lo que se quitó; <ins>subrayado</ins>: lo que se añadió.",
+        "diff": "Lo que cambió en el español", "now": "Español ahora", "english": "Inglés que revisar",
+        "english_all": "Inglés que revisar (todo el campo: sus partes no siguen a las del español)",
+        "unknown": "El historial no conserva el español anterior: compara todo el campo.",
+        "no_english": "(ninguno: esta parte es nueva)", "removed": "quitado del español",
+        "paragraph": "Párrafo {n} de {of}", "item": "Elemento {n} de {of} de la lista",
+        "message": "mensaje del PO", "field": "campo", "all_current": "Toda la traducción está al día.",
     },
     "en": {
         "title": "Translation status",
         "intro": "The original text is Spanish; the English is translated field by field. This page counts, per "
                  "game, the fields whose English is current, those left behind because the Spanish changed, and "
-                 "those with no English yet: the same data `kb i18n status --json` prints. The translators' "
-                 "guide is `docs/translators.md`.",
+                 "those with no English yet: the same data `kb i18n status --json` prints. Shares are rounded down.",
+        "how": "To bring the English up to date: `kb i18n export -o game.en.po --game GAME`, translate the file in "
+               "Poedit or another PO tool, then `kb i18n import game.en.po`. The full translators' guide is "
+               "`docs/translators.md` in the project's repository (the site does not carry it).",
         "game": "Game", "fields": "Fields", "current": "Current", "stale": "Stale", "missing": "Missing",
         "total": "Total", "stale_list": "Stale fields", "missing_list": "Fields not translated",
-        "before": "Before", "now": "Now", "unknown": "(the history no longer has the earlier text)",
-        "paragraphs": "paragraphs changed", "field": "field", "all_current": "The whole translation is current.",
+        "legend": "In the Spanish, <del>struck through</del>: what was taken out; <ins>underlined</ins>: what was "
+                  "added.",
+        "diff": "What changed in the Spanish", "now": "Spanish now", "english": "English to review",
+        "english_all": "English to review (the whole field: its parts do not follow the Spanish ones)",
+        "unknown": "The history no longer has the earlier Spanish: compare the whole field.",
+        "no_english": "(none: this part is new)", "removed": "taken out of the Spanish",
+        "paragraph": "Paragraph {n} of {of}", "item": "List item {n} of {of}",
+        "message": "PO message", "field": "field", "all_current": "The whole translation is current.",
     },
 }
 
 
 def share(count: int, total: int) -> str:
-    """``count`` with its share of ``total`` in whole percent: ``7 (78 %)``."""
-    return f"{count} ({round(100 * count / total) if total else 0} %)"
+    """``count`` with its share of ``total`` in whole percent, rounded down (``2280 (99 %)``, never 100 % while
+    one is left out); a share under 1 % that is not nothing reads ``< 1 %``."""
+    pct = 100 * count // total if total else 0
+    return f"{count} (< 1 %)" if count and not pct else f"{count} ({pct} %)"
 
 
-def _quote(text: str, lang: str) -> list[str]:
-    """A Spanish text as a Markdown block quote, one paragraph or list item per line, escaped (and marked as
-    Spanish on a page in another language)."""
-    units = split(text)
-    wrap = (lambda s: f'<span lang="{SOURCE_LANG}">{s}</span>') if lang != SOURCE_LANG else (lambda s: s)
-    return ["> " + wrap(escape(u.prefix.strip() + (" " if u.prefix else "") + u.text)) + ("  " if i < len(units) - 1 else "")
-            for i, u in enumerate(units)] or ["> —"]
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+def word_diff(old: str, new: str) -> str:
+    """``new`` escaped, with what ``old`` had and it does not in ``<del>`` and what it adds in ``<ins>``, word by
+    word (a lone space between two changes joins them into one; runs of spaces count as one)."""
+    return "".join(_marked(was, now) if changed else escape(now) for changed, was, now in _segments(old, new))
+
+
+def _segments(old: str, new: str) -> list[tuple[bool, str, str]]:
+    """``(changed, old text, new text)`` runs that make ``old`` into ``new``, word by word, changes merged."""
+    a, b = _TOKEN.findall(" ".join(old.split())), _TOKEN.findall(" ".join(new.split()))  # a re-wrap is no change
+    parts = [(tag != "equal", "".join(a[i1:i2]), "".join(b[j1:j2]))
+             for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
+    for k in range(1, len(parts) - 1):  # "<del>a</del><ins>b</ins> <del>c</del>..." reads as one change
+        if not parts[k][1].strip() and parts[k - 1][0] and parts[k + 1][0]:
+            parts[k] = (True, *parts[k][1:])
+    merged: list[tuple[bool, str, str]] = []
+    for changed, was, now in parts:
+        if changed and merged and merged[-1][0]:
+            merged[-1] = (True, merged[-1][1] + was, merged[-1][2] + now)
+        else:
+            merged.append((changed, was, now))
+    return merged
+
+
+def _marked(was: str, now: str) -> str:
+    """A change, escaped: ``<del>was</del><ins>now</ins>``; the spaces around a part only added or only taken out
+    are left unmarked."""
+    if was and now:
+        return f"<del>{escape(was)}</del><ins>{escape(now)}</ins>"
+    text, tag = (was, "del") if was else (now, "ins")
+    core = text.strip()
+    if not core:
+        return escape(text)
+    lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    return f"{escape(lead)}<{tag}>{escape(core)}</{tag}>{escape(trail)}"
 
 
 def _code(text: str) -> str:
@@ -73,7 +127,8 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
     lab = WORDS[ctx.lang]
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
-    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], ""] + _counts_table(lab, data["games"], names)
+    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "", lab["how"], ""]
+    out += _counts_table(lab, data["games"], names)
     if not data["pending"]:
         out += [lab["all_current"], ""]
     for g in data["games"]:
@@ -84,26 +139,33 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
 
 
 def _counts_table(lab: Mapping[str, str], games: Mapping[str, Mapping[str, int]], names: Mapping[str, str]) -> list[str]:
-    """The table of fields per game and state (shares of the game's fields), with a total row."""
-    out = [f"| {lab['game']} | {lab['fields']} | {lab['current']} | {lab['stale']} | {lab['missing']} |",
+    """The table of fields per game and state (shares of the game's fields), with a total row.
+
+    Each cell also carries its column's name (``kb-tr-k``, shown only on a narrow screen, where the rows
+    stack: kb.css), so on a phone every figure is read with its name and none is off to the side."""
+    def row(name: str, counts: Mapping[str, int]) -> str:
+        cells = [f"{counts['fields']}"] + [share(counts[k], counts["fields"]) for k in STATES]
+        return f"| {name} | " + " | ".join(f'<span class="kb-tr-k">{lab[k]}:</span> {c}'
+                                           for k, c in zip(("fields", *STATES), cells, strict=True)) + " |"
+
+    out = ['<div class="kb-tr-counts" markdown>', "",
+           f"| {lab['game']} | {lab['fields']} | {lab['current']} | {lab['stale']} | {lab['missing']} |",
            "|---|---:|---:|---:|---:|"]
     totals = dict.fromkeys(("fields", *STATES), 0)
     for g, counts in games.items():
-        out.append(f"| {escape(names[g]).replace('|', '&#124;')} | {counts['fields']} | "
-                   + " | ".join(share(counts[k], counts["fields"]) for k in STATES) + " |")
+        out.append(row(escape(names[g]).replace("|", "&#124;"), counts))
         for k in totals:
             totals[k] += counts[k]
-    return out + [f"| **{lab['total']}** | {totals['fields']} | "
-                  + " | ".join(share(totals[k], totals["fields"]) for k in STATES) + " |", ""]
+    return out + [row(f"**{lab['total']}**", totals), "", "</div>", ""]
 
 
 def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> list[str]:
-    """One game's stale fields (each with the Spanish before and now) and missing fields."""
+    """One game's stale fields (each with what changed and its English) and missing fields."""
     lab = WORDS[ctx.lang]
     out: list[str] = []
     stale = [r for r in rows if r["status"] == "stale"]
     if stale:
-        out += [f"### {lab['stale_list']} {{#{g}-stale}}", ""]
+        out += [f"### {lab['stale_list']} {{#{g}-stale}}", "", lab["legend"], ""]
         for r in stale:
             out += _stale_field(ctx, r)
     missing = [r for r in rows if r["status"] == "missing"]
@@ -114,14 +176,106 @@ def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> li
 
 
 def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
-    """A stale field: its heading, the paragraphs that changed, the Spanish before (if known) and now."""
+    """A stale field: its heading, then each part that changed (named as the page and the PO name it), the
+    Spanish word diff beside the English of that part; without the earlier Spanish, the whole field now."""
     lab = WORDS[ctx.lang]
     out = [_heading(ctx, r), ""]
-    if r.get("paragraphs"):
-        out += [f"*{lab['paragraphs']}:* {', '.join(map(str, r['paragraphs']))}", ""]
-    out += [f"*{lab['before']}:*", ""]
-    out += (_quote(r["previous"], ctx.lang) if r.get("previous") is not None else [lab["unknown"]]) + [""]
-    return out + [f"*{lab['now']}:*", ""] + _quote(r["source"], ctx.lang) + [""]
+    english = _english(ctx, r)
+    new = split(r["source"])
+    if r.get("previous") is None:
+        return out + [lab["unknown"], ""] + _pair(lab["now"], _lines(new, SOURCE_LANG),
+                                                  lab["english"], _lines(split(english or ""), TARGET_LANG))
+    old = split(r["previous"])
+    en = split(english or "")
+    by_part = en if aligned(old, en) else None
+    for i, j in _changes(old, new):
+        where = _where(r["field"], old, new, i, j, ctx.lang)
+        spanish = _text(word_diff(old[i].text if i is not None else "", new[j].text if j is not None else ""),
+                        SOURCE_LANG, escaped=True)
+        out += ([f"**{where}**", ""] if where else []) + _pair(lab["diff"], [spanish], lab["english"],
+                                                                _english_part(by_part, i, lab))
+    if by_part is None:
+        out += _pair("", [], lab["english_all"], _lines(en, TARGET_LANG))
+    return out
+
+
+def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int | None, lang: str) -> str:
+    """The name of a changed part: its place and PO message (``List item 2 of 3 · PO message `text|p3```), its
+    place in the earlier Spanish for a part taken out, nothing for a field of one paragraph (one PO message,
+    named by the field alone)."""
+    lab = WORDS[lang]
+    if j is None:
+        return f"{_places(old, lang)[i]}, {lab['removed']}" if i is not None else ""
+    if len(new) == 1 and not new[j].prefix:
+        return ""
+    return f"{_places(new, lang)[j]} · {lab['message']} {_code(f'{field}|p{j + 1}')}"
+
+
+def _english_part(english: list[Unit] | None, i: int | None, lab: Mapping[str, str]) -> list[str]:
+    """The English of the earlier Spanish's part ``i`` when the English has the same parts, "none: this part is new"
+    for a part added, nothing when the English's parts do not follow the Spanish ones (it is shown whole)."""
+    if english is None:
+        return []
+    return [_text(english[i].text, TARGET_LANG)] if i is not None else [lab["no_english"]]
+
+
+def _changes(old: list[Unit], new: list[Unit]) -> list[tuple[int | None, int | None]]:
+    """The parts that differ, as (index in ``old``, index in ``new``): ``None`` for a part added or taken out."""
+    a = [" ".join(u.text.split()) for u in old]
+    b = [" ".join(u.text.split()) for u in new]
+    out: list[tuple[int | None, int | None]] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out += list(zip_longest(range(i1, i2), range(j1, j2)))
+    return out
+
+
+def _places(units: list[Unit], lang: str) -> list[str]:
+    """Each part's name on the page: ``Paragraph 1 of 2``, ``List item 3 of 4`` (paragraphs and items counted
+    apart, as the PO file's comments count them)."""
+    kinds = ["item" if u.prefix else "paragraph" for u in units]
+    seen: Counter[str] = Counter()
+    out = []
+    for kind in kinds:
+        seen[kind] += 1
+        out.append(WORDS[lang][kind].format(n=seen[kind], of=kinds.count(kind)))
+    return out
+
+
+def _text(text: str, lang: str, escaped: bool = False) -> str:
+    """A paragraph of content in its language (escaped here unless it already is): it starts with a tag, so no
+    text of it can begin a list, a heading or a quote."""
+    return f'<span lang="{lang}">{text if escaped else escape(text)}</span>'
+
+
+def _lines(units: list[Unit], lang: str) -> list[str]:
+    """A whole text, one paragraph or list item (with its marker) per paragraph of the page."""
+    return [_text(u.prefix.strip() + (" " if u.prefix else "") + u.text, lang) for u in units] or ["—"]
+
+
+def _pair(left: str, spanish: list[str], right: str, english: list[str]) -> list[str]:
+    """The Spanish and the English side by side (one above the other on a narrow screen: kb.css); a side with
+    nothing to show is left out."""
+    out = ['<div class="kb-tr-pair" markdown>']
+    for cls, label, paras in (("kb-tr-es", left, spanish), ("kb-tr-en", right, english)):
+        if paras:
+            out += [f'<div class="{cls}" markdown>', "", f"*{label}:*", ""]
+            for p in paras:
+                out += [p, ""]
+            out += ["</div>"]
+    return out + ["</div>", ""]
+
+
+def _english(ctx: SiteContext, row: Mapping[str, Any]) -> str | None:
+    """The English the field has now (the one to review), or None."""
+    owner = ctx.kb.entries.get(row["entry"]) or ctx.kb.games.get(row["entry"])
+    if owner is None:
+        return None
+    for path, text in iter_texts(owner.data):
+        if field_key(owner.data, path) == row["field"]:
+            en = text.get(TARGET_LANG)
+            return en if isinstance(en, str) and en.strip() else None
+    return None
 
 
 def _game_of(kb: Any, owner: str) -> str:

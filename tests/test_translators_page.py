@@ -1,0 +1,222 @@
+"""The translators' page (kb/site/translators.py; docs/translators.md, "The translation status page").
+
+For a stale field it shows what changed in the Spanish word by word (``<del>``/``<ins>``, escaped: a Spanish
+``<script>`` or ``**bold**`` is shown as text), each changed part named as the PO file names it, beside the
+English to review; shares are rounded down (never 100 % current with a stale field); at 390×844 the figures
+and the stale field are on screen without scrolling sideways, in both languages, reached by the keyboard.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Iterator
+
+import markdown
+import pytest
+
+from conftest import built_site, served
+from kb.api import KnowledgeBase
+from kb.core.model import LANGS
+from kb.i18n.po import unit_labels
+from kb.i18n.status import source_hash
+from kb.i18n.units import split
+from kb.mkdocs_defaults import EXTENSIONS
+from kb.site.pages import build_site
+from kb.site.translators import share, word_diff
+from test_browser import axe_script, launch_chromium  # noqa: F401  (axe_script: a fixture)
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
+
+ES = ("Durante la activación, una miniatura tira 2d6:\n\n"
+      "- Con 8 o más, acierta.\n- Con 12, acierta dos veces.\n- Sin línea de visión no dispara.\n")
+EN = ("During the activation, a model rolls 2d6:\n\n"
+      "- On 8 or more, it hits.\n- On 12, it hits twice.\n- Without line of sight it cannot shoot.\n")
+NEW_ITEM = "- Con 12, acierta dos veces y elige otro objetivo."
+HOSTILE = "Para disparar hace falta <script>alert(1)</script> y **negrita** [x](javascript:y) {: onclick=z}."
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=T", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false",
+                    *args], cwd=cwd, check=True, capture_output=True)
+
+
+def _block(text: str) -> str:
+    return "".join(f"    {line}\n" if line else "\n" for line in text.splitlines())
+
+
+def stale_content(tmp: Path) -> Path:
+    """The site fixture in ``tmp/content`` under git, then two Spanish edits not committed: list item 2 of 3 of
+    ``mini.shooting``'s text (its English lines up with the Spanish) and the summary, to a hostile text."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    root = tmp / "content"
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("text:\n"), text.index("see_also:")
+    text = text[:start] + f"text:\n  es: |\n{_block(ES)}  en: |\n{_block(EN)}" + text[end:]
+    text = re.sub(r"    text: \w+", f"    text: {source_hash(ES)}", text)
+    path.write_text(text, encoding="utf-8")
+    _git(tmp, "init", "-q")
+    _git(tmp, "add", "content")
+    _git(tmp, "commit", "-q", "-m", "first")
+    text = text.replace("- Con 12, acierta dos veces.", NEW_ITEM)
+    text = text.replace("Para disparar hace falta línea de visión y sacar 8 o más con 2d6.", json.dumps(HOSTILE))
+    path.write_text(text, encoding="utf-8")
+    return root
+
+
+def _html(md: str) -> str:
+    return markdown.markdown(md.split("\n---\n", 1)[-1], extensions=list(EXTENSIONS),
+                             extension_configs={k: v for k, v in EXTENSIONS.items() if v})
+
+
+def _field(html: str, field: str) -> str:
+    """The part of the page about ``mini.shooting``'s ``field``: from its heading to the next heading."""
+    start = html.index(f"<code>mini.shooting</code> · {{}} <code>{field}</code>".split("{}")[0])
+    start = html.index(f"<code>{field}</code>", start)
+    return html[start:html.find("<h4", start) if "<h4" in html[start:] else len(html)]
+
+
+@pytest.fixture(scope="module")
+def stale(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return stale_content(tmp_path_factory.mktemp("translators"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_changed_list_item_is_shown_as_a_word_diff_named_as_in_the_po_beside_its_english(stale: Path,
+                                                                                             lang: str) -> None:
+    kb = KnowledgeBase.load(stale, use_cache=False)
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    part = _field(_html(page.markdown), "text")
+    # the PO calls the message text|p3 "list item 2 of 3": the page names it so, and shows only that part
+    assert unit_labels(split(ES))[2] == "list item 2 of 3"
+    name = {"es": "Elemento 2 de 3 de la lista · mensaje del PO", "en": "List item 2 of 3 · PO message"}[lang]
+    assert f"<strong>{name} <code>text|p3</code></strong>" in part
+    assert "Con 12, acierta dos veces <ins>y elige otro objetivo</ins>." in part
+    assert '<span lang="en">On 12, it hits twice.</span>' in part  # the English to review, beside it
+    assert "Con 8 o más" not in part and "On 8 or more" not in part  # the unchanged parts are not repeated
+    es, en = part.index('class="kb-tr-es"'), part.index('class="kb-tr-en"')
+    assert es < part.index("<ins>") < en
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_markup_in_the_spanish_shows_as_text_in_the_diff(stale: Path, lang: str) -> None:
+    kb = KnowledgeBase.load(stale, use_cache=False)
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    html = _html(page.markdown)
+    part = _field(html, "summary")
+    assert ("hace falta <del>línea de visión</del><ins>&lt;script&gt;alert(1)&lt;/script&gt;</ins> y "
+            "<del>sacar 8 o más con 2d6</del><ins>&#42;&#42;negrita&#42;&#42; &#91;x&#93;(javascript:y) "
+            "&#123;: onclick=z&#125;</ins>.") in part
+    assert "<script" not in html and "<strong>negrita" not in html and "javascript:y\"" not in html
+    assert "onclick" not in re.sub(r"&#123;: onclick=z&#125;", "", html)
+    assert word_diff("a <b>", "a <i>") == "a &lt;<del>b</del><ins>i</ins>&gt;"
+
+
+def test_shares_are_rounded_down_and_never_read_100_percent_current_with_a_stale_field() -> None:
+    from kb.site.structure import SiteContext
+    from kb.site.translators import translators_page
+
+    assert share(2280, 2283) == "2280 (99 %)"  # rounded, 99.87 % read 100 % (the audit's 2283 fields, 3 stale)
+    assert share(3, 2283) == "3 (< 1 %)"
+    assert share(0, 2283) == "0 (0 %)" and share(4, 4) == "4 (100 %)" and share(0, 0) == "0 (0 %)"
+    kb = KnowledgeBase.load(FIXTURE, use_cache=False)
+    report = {"games": {"mini": {"lang": "en", "fields": 2283, "current": 2280, "stale": 3, "missing": 0}},
+              "pending": []}
+    for lang in LANGS:
+        body = translators_page(SiteContext(kb, {}, lang), report).markdown
+        rows = [line for line in body.splitlines() if line.startswith("| ") and "2283" in line]
+        assert len(rows) == 2 and all("2280 (99 %)" in r and "3 (< 1 %)" in r and "100 %" not in r for r in rows)
+
+
+def test_without_the_earlier_spanish_the_whole_field_and_its_english_are_shown(tmp_path: Path) -> None:
+    root = tmp_path / "content"  # no git: the history cannot give the earlier Spanish
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("sacar 8 o más", "sacar 9 o más"), encoding="utf-8")
+    kb = KnowledgeBase.load(root, use_cache=False)
+    for lang, now in (("es", "Español ahora"), ("en", "Spanish now")):
+        page = build_site(kb, [], lang).page("translators.md")
+        assert page is not None
+        part = _field(_html(page.markdown), "summary")
+        assert f"<em>{now}:</em>" in part and "sacar 9 o más con 2d6" in part and "<ins>" not in part
+        assert "Shooting needs line of sight and a roll of 8 or more on 2d6." in part
+
+
+# ---------------------------------------------------------------- in a browser, at 390×844
+
+
+@pytest.fixture(scope="module")
+def phone_base(stale: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with served(built_site(stale, tmp_path_factory.mktemp("trsite") / "site")) as url:
+        yield url
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_on_a_phone_the_stale_figures_and_fields_need_no_sideways_scrolling(phone_base: str, lang: str) -> None:
+    chromium = launch_chromium()
+    browser = next(chromium)
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # keyboard only: no touch
+    try:
+        pg = context.new_page()
+        pg.goto(f"{phone_base}/{lang}/translators.html")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        stale = {"es": "Desfasados:", "en": "Stale:"}[lang]
+        cell = pg.locator(".kb-tr-counts tr").last.locator("td", has_text=stale)  # the total row
+        assert cell.is_visible()
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert re.search(r"2 \(\d+ %\)", cell.inner_text())
+        # Tab, as a keyboard user does, to the stale field's link: it and its diff are in view, the English under it
+        for _ in range(60):
+            pg.keyboard.press("Tab")
+            if pg.evaluate("document.activeElement.closest('h4') !== null"):
+                break
+        else:
+            pytest.fail("no stale field's heading link is reached by Tab")
+        link = pg.evaluate("(() => { const r = document.activeElement.getBoundingClientRect();"
+                           " return [r.left, r.right, r.top, r.bottom]; })()")
+        assert link[0] >= 0 and link[1] <= 390 and 0 <= link[2] and link[3] <= 844
+        assert pg.locator(".kb-tr-es ins").count() >= 1  # the sanitiser keeps the diff's marks
+        for pair in pg.locator(".kb-tr-pair").all():
+            es, en = pair.locator(".kb-tr-es"), pair.locator(".kb-tr-en")
+            if es.count() and en.count():
+                a, b = es.bounding_box(), en.bounding_box()
+                assert a is not None and b is not None
+                assert b["y"] >= a["y"] + a["height"] - 1 and a["x"] + a["width"] <= 390 and b["x"] + b["width"] <= 390
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+        next(chromium, None)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_axe_finds_nothing_serious_on_the_page_with_its_diff(phone_base: str, axe_script: str,  # noqa: F811
+                                                             lang: str) -> None:
+    from test_browser import _serious
+
+    chromium = launch_chromium()
+    browser = next(chromium)
+    found = []
+    try:
+        for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+            context = browser.new_context(viewport=viewport)
+            pg = context.new_page()
+            pg.goto(f"{phone_base}/{lang}/translators.html")
+            pg.wait_for_selector('html[data-kb-table="ready"]', state="attached")
+            found += [f"{viewport['width']}px: {v}" for v in _serious(pg, axe_script)]
+            context.close()
+    finally:
+        next(chromium, None)
+    assert found == []
