@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Literal
 from collections.abc import Callable
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Chance, Outcome, RuleError, Trace, outcome, resolver, between
+from kb.mechanics.damage import hit
 
 BANNER = {"gold": 1, "mana": 1}
 """What the Banner gives every resources phase."""
@@ -247,6 +248,34 @@ def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
             raise RuleError("missing-stat", "{t}: falta su {k} (un número entero)",
                             "{t}: its {k} (a whole number) is missing", t=name, k=key, kind="incomplete")
+
+
+DIES_BELOW = 1
+"""A troop whose Life drops below 1 dies and is discarded (Daño de combate): a rule, never a player's input."""
+
+
+@resolver("warlords-of-terra.damage",
+          ranges={"life": between(0, 9), "damage": between(0, 9)},  # as a troop's values in combat: 0 to 9 taken
+          outputs={"life": "Life left", "dead": "whether the troop dies (Life below 1)"},
+          labels={"dead": ("muere", "dies")})
+def damage(life: int, damage: int) -> Outcome:
+    """One troop takes damage: it is subtracted from its Life, and below 1 Life the troop dies."""
+    trace = Trace()
+    left, dead = hit(trace, ("Tropa", "Troop"), life, damage, DIES_BELOW)
+    return outcome(trace, life=left, dead=dead)
+
+
+@resolver("warlords-of-terra.damage-exchange",
+          ranges={k: between(0, 9) for k in ("attacker_attack", "attacker_life", "defender_attack", "defender_life")},
+          outputs={"attacker_life": "the attacker's Life left", "defender_life": "the defender's Life left",
+                   "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"},
+          labels={"defender_life": ("Vida del defensor", "defender's Life"), "defender_dead": ("muere el defensor", "the defender dies")})
+def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int) -> Outcome:
+    """Two troops in combat at once: each one's ATQ is subtracted from the other's Life; below 1 Life a troop dies."""
+    trace = Trace()
+    d_left, d_dead = hit(trace, ("Defensor", "Defender"), defender_life, attacker_attack, DIES_BELOW)
+    a_left, a_dead = hit(trace, ("Atacante", "Attacker"), attacker_life, defender_attack, DIES_BELOW)
+    return outcome(trace, attacker_life=a_left, defender_life=d_left, attacker_dead=a_dead, defender_dead=d_dead)
 
 
 @resolver("warlords-of-terra.combat",
@@ -629,7 +658,9 @@ LABELS = {
     "attacker_name": ("nombre del atacante", "attacker's name"),
     "fighters": ("combaten con el atacante", "fight the attacker"),
     "struck": ("reciben el daño del atacante", "take the attacker's damage"),
-    "attacker_life": ("vida del atacante", "attacker's life"),
+    "attacker_attack": ("ATQ del atacante", "attacker's ATQ"),
+    "attacker_life": ("Vida del atacante", "attacker's Life"),
+    "defender_attack": ("ATQ del defensor", "defender's ATQ"),
     "attacker_dead": ("muere el atacante", "the attacker dies"),
     "life": ("vida", "life"),
     "dead": ("mueren", "die"),
