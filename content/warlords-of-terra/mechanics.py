@@ -694,8 +694,8 @@ LABELS = {
     "speed": ("velocidad", "speed"),
     "zones": ("zonas", "zones"),
     "preparation": ("en preparación", "in preparation"),
-    "attack": ("ataque", "attack"),
-    "flip_ability": ("usa una habilidad que la gira", "uses an ability that flips it"),
+    "attack": ("ATQ", "ATQ"),  # the card's stat, as the seed names it
+    "flip_ability": ("usa una habilidad de volteo", "uses a flip ability"),
     "charge": ("carga", "charges"),
     "ends_in_threat_area": ("acaba en un área de amenaza enemiga activa", "ends in an active enemy threat area"),
     "unforced_target": ("blanco elegido sin área de amenaza activa", "target chosen with no active threat area"),
