@@ -66,3 +66,25 @@ def test_dying_below_one_life_is_no_input_in_warlords(kb: KnowledgeBase) -> None
     out = call(kb.registry.get("warlords-of-terra.damage"), {"life": 2, "damage": 1})
     assert isinstance(out, Outcome) and out.values == {"life": 1, "dead": False}
     assert not isinstance(out, Refusal)
+
+
+def test_regenerate_never_answers_past_the_card_life(kb: KnowledgeBase) -> None:
+    """Seed 003, Anexo 4: «se cura X vidas al final de cada turno», no cap given nor denied. Over the whole calculator,
+    a Life above the card's is never an answer: it is the text's silence («El texto no lo dice»)."""
+    res = kb.registry.get("warlords-of-terra.regenerate")
+    ex = kb.entries["warlords-of-terra.regenerate"].examples[0]
+    sp = space(res, ex.given, 10**30, 10**30)
+    above = 0
+    for pos in sp.combinations():
+        given = sp.given(pos)
+        out = call(res, given)
+        if isinstance(out, Outcome):
+            assert out.values["life"] <= given["card_life"], given
+        elif out.code == "above-card-life":
+            assert out.kind == "unstated"
+            above += 1
+    assert above  # the space holds such cases: they are refused, not answered
+    out = call(res, {"card_life": 4, "x": 5, "damage": 1, "turns": 3})  # the audit's «Vida 18»
+    assert isinstance(out, Refusal) and out.kind == "unstated" and "(4)" in out.error.step.say("es", str)
+    out = call(res, {"card_life": 4, "x": 2, "damage": 2})  # healed back to the card's Life: settled
+    assert isinstance(out, Outcome) and out.values["life"] == 4

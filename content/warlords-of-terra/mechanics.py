@@ -590,36 +590,46 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
 
 
 @resolver("warlords-of-terra.regenerate",
-          ranges={"life": between(0, 9),  # no bound in the seed: 0 to 9 taken
+          ranges={"card_life": between(0, 9),  # no bound in the seed: 0 to 9 taken
                   "x": between(0, 5),  # Regenerate X: 0 to 5 taken
                   "damage": between(0, 9),
                   "turns": between(1, 5)},
           outputs={
-    "life": "Life after the turn's damage and the end-of-turn healing",
+    "life": "Life after the damage and the end-of-turn healing",
     "dead": "whether the troop died before it could regenerate",
-}, labels={"dead": ("muere", "dies")})
-def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
-    """Regenerate (X): damage during the turn first, then X Life healed at the end of each turn."""
+}, labels={"dead": ("muere", "dies"), "card_life": ("Vida de la carta", "card's Life"), "damage": ("daño recibido", "damage taken")})
+def regenerate(card_life: int, x: int, damage: int = 0, turns: int = 1):
+    """Regenerate (X): the damage taken first, then X Life healed at the end of each turn, up to the card's Life.
+
+    ``card_life`` is the Life printed on the card; ``damage`` what the troop has taken when the turn ends.
+    """
     # Regenerate (0) heals nothing; no rule forbids it, so only a negative X or no turn at all is refused.
     if x < 0 or turns < 1:
         raise RuleError("bad-value", "X no es negativo y hay al menos un turno", "X is not negative and there is at least one turn",
                         kind="impossible")
-    if life < 1:
+    if card_life < 1:
         raise RuleError("already-dead", "una tropa con Vida por debajo de 1 ya ha muerto y se ha descartado",
                         "a troop with Life below 1 is already dead and discarded", kind="impossible")
     trace = Trace()
+    left = card_life - damage
     if damage:
-        life -= damage
-        trace.add("Recibe {d} de daño → Vida {l}", "Takes {d} damage → Life {l}", d=damage, l=life)
-        if life < 1:
+        trace.add("Recibe {d} de daño → Vida {l}", "Takes {d} damage → Life {l}", d=damage, l=left)
+        if left < 1:
             trace.add("Su Vida baja de 1: muere y se descarta antes del final del turno",
                       "Its Life drops below 1: it dies and is discarded before the end of the turn")
-            return outcome(trace, life=life, dead=True)
-    # The seed gives no cap on the healing (such as the Life printed on the card): none is applied (regenerate's notes).
+            return outcome(trace, life=left, dead=True)
     for t in range(1, turns + 1):
-        life += x
-        trace.add("Final del turno {t}: Regenerar ({x}) → Vida {l}", "End of turn {t}: Regenerate ({x}) → Life {l}", t=t, x=x, l=life)
-    return outcome(trace, life=life, dead=False)
+        if left + x > card_life:
+            # The seed gives no cap on the healing, nor says there is none: past the card's Life it is not settled.
+            raise RuleError("above-card-life",
+                            "al final del turno {t} la curación llevaría la Vida de {l} a {n}, por encima de la de la carta "
+                            "({p}); el texto no dice si Regenerar puede pasar de ella",
+                            "at the end of turn {t} the healing would take Life from {l} to {n}, above the card's ({p}); "
+                            "the text does not say whether Regenerate can go past it",
+                            t=t, l=left, n=left + x, p=card_life, kind="unstated")
+        left += x
+        trace.add("Final del turno {t}: Regenerar ({x}) → Vida {l}", "End of turn {t}: Regenerate ({x}) → Life {l}", t=t, x=x, l=left)
+    return outcome(trace, life=left, dead=False)
 
 
 @resolver("warlords-of-terra.immune", outputs={
