@@ -88,3 +88,22 @@ def test_regenerate_never_answers_past_the_card_life(kb: KnowledgeBase) -> None:
     assert isinstance(out, Refusal) and out.kind == "unstated" and "(4)" in out.error.step.say("es", str)
     out = call(res, {"card_life": 4, "x": 2, "damage": 2})  # healed back to the card's Life: settled
     assert isinstance(out, Outcome) and out.values["life"] == 4
+
+
+def test_a_card_for_a_model_moved_past_2_inches_says_to_take_it_away(kb: KnowledgeBase) -> None:
+    """Seed 004, Disparar a un Combate: a card for the target and each model within 2". The audit moved the Terror Tot
+    of the guide's example to 3" and read «La regla lo prohíbe: Hay que voltear exactamente una carta…»."""
+    res = kb.registry.get("malifaux.random-target")
+    ex = next(x for x in kb.entries["malifaux.shooting-into-combat"].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    offered = {f.name: f.values for f in sp.fields}
+    assert 3 in offered["distances.terror-tot"] and "flips.terror-tot" in offered  # the form the audit used
+    given = {**ex.given, "distances": {**ex.given["distances"], "terror-tot": 3}}
+    out = call(res, given)
+    assert isinstance(out, Refusal) and (out.code, out.kind) == ("no-card-due", "impossible")
+    said = out.error.step.say("es", str)
+    assert "terror-tot" in said and "quita su carta" in said and "prohíbe" not in said
+    assert "take its card away" in out.error.step.say("en", str)
+    given["flips"] = {k: v for k, v in given["flips"].items() if k != "terror-tot"}  # the card taken away: answered
+    out = call(res, given)
+    assert isinstance(out, Outcome) and out.values["target"] == "death-marshal"
