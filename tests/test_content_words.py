@@ -38,3 +38,12 @@ def test_malifaux_first_player_summary_says_what_it_does(kb: KnowledgeBase) -> N
     assert "fuente" not in e.text("summary").es and "source" not in e.best("summary", "en")
     assert "Segundo Jugador" in e.text("summary").es
     assert "cómo se decide" in e.text("notes").es  # the seed never says how the First Player is decided
+
+
+@pytest.mark.parametrize("query", ["estacionario", "unidad estacionaria"])
+def test_starcraft_stationary_is_found_by_the_players_word(kb: KnowledgeBase, query: str) -> None:
+    """Seed 001, Inicio de ronda: «Todas las unidades ganan STATIONARY»; a Spanish player says «estacionario»."""
+    e = kb.entries["starcraft-tmg.stationary"]
+    assert "estacionario" in e.data["also_called"]["es"]
+    hits = kb.search(query, lang="es", game="starcraft-tmg").hits
+    assert hits and hits[0].id == "starcraft-tmg.stationary", [h.id for h in hits[:3]]
