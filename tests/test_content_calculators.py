@@ -27,7 +27,7 @@ def _offered(kb: KnowledgeBase, entry: str, mechanic: str) -> dict[str, tuple[An
 
 
 @pytest.mark.parametrize("entry, mechanic, field, values", [
-    ("battletech-solaris.skid-slide", "battletech-solaris.skid-slide", "hexes_moved", range(0, 16)),
+    ("battletech-solaris.skid-slide", "battletech-solaris.skid-slide", "hexes_moved", range(16)),
     ("battletech-solaris.masc", "battletech-solaris.masc-roll", "roll", range(2, 13)),  # 2D6
     ("battletech-solaris.masc-failure-progression", "battletech-solaris.masc-roll", "roll", range(2, 13)),
     ("battletech-solaris.swamp", "battletech-solaris.swamp-cost", "base_cost", range(1, 7)),  # a hex costs 1 MP or more
