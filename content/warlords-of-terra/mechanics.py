@@ -269,7 +269,7 @@ def damage(life: int, damage: int) -> Outcome:
           ranges={k: between(0, 9) for k in ("attacker_attack", "attacker_life", "defender_attack", "defender_life")},
           outputs={"attacker_life": "the attacker's Life left", "defender_life": "the defender's Life left",
                    "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"},
-          labels={"defender_life": ("Vida del defensor", "defender's Life"), "defender_dead": ("muere el defensor", "the defender dies")})
+          labels={"defender_life": ("vida del defensor", "defender's life"), "defender_dead": ("muere el defensor", "the defender dies")})
 def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int) -> Outcome:
     """Two troops in combat at once: each one's ATQ is subtracted from the other's Life; below 1 Life a troop dies."""
     trace = Trace()
@@ -597,7 +597,7 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
           outputs={
     "life": "Life after the damage and the end-of-turn healing",
     "dead": "whether the troop died before it could regenerate",
-}, labels={"dead": ("muere", "dies"), "card_life": ("Vida de la carta", "card's Life"), "damage": ("daño recibido", "damage taken")})
+}, labels={"dead": ("muere", "dies"), "card_life": ("vida de la carta", "card's life"), "damage": ("daño recibido", "damage taken")})
 def regenerate(card_life: int, x: int, damage: int = 0, turns: int = 1):
     """Regenerate (X): the damage taken first, then X Life healed at the end of each turn, up to the card's Life.
 
@@ -669,7 +669,7 @@ LABELS = {
     "fighters": ("combaten con el atacante", "fight the attacker"),
     "struck": ("reciben el daño del atacante", "take the attacker's damage"),
     "attacker_attack": ("ATQ del atacante", "attacker's ATQ"),
-    "attacker_life": ("Vida del atacante", "attacker's Life"),
+    "attacker_life": ("vida del atacante", "attacker's life"),
     "defender_attack": ("ATQ del defensor", "defender's ATQ"),
     "attacker_dead": ("muere el atacante", "the attacker dies"),
     "life": ("vida", "life"),
