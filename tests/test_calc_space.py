@@ -58,10 +58,10 @@ def test_a_refusal_is_kept_with_its_code_and_kind(kb) -> None:
     res = kb.registry.get("battletech-solaris.swamp-cost")
     _, ex = _first(kb, res.name)
     sp = space(res, ex.given)
-    given = dict(sp.base, base_cost=0)
+    given = dict(sp.base, base_allows_unit=False)
     result = enumerate_space(sp, res)[sp.number(sp.positions(given))]
-    assert answer(result) == {"error": "bad-cost", "kind": "impossible"}  # no hex costs 0 MP
-    assert isinstance(enumerate_space(sp, res)[sp.number(sp.positions(dict(given, base_cost=2)))], Outcome)
+    assert answer(result) == {"error": "base-terrain-prohibited", "kind": "forbidden"}  # the swamp does not lift it
+    assert isinstance(enumerate_space(sp, res)[sp.number(sp.positions(dict(given, base_allows_unit=True)))], Outcome)
 
 
 def test_over_the_budget_later_fields_keep_the_example_value(kb) -> None:

@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, items
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, items, window
 from kb.mechanics.dice import chance, check_roll, parse
 
 TWO_D6 = "2d6"
@@ -101,7 +101,7 @@ def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[st
 # --- Swamp -------------------------------------------------------------------------------------
 
 @resolver("battletech-solaris.swamp-cost",
-          ranges={"base_cost": between(0, 6)},  # no cost in the seed: 0 (refused: at least 1) to 6 taken
+          ranges={"base_cost": between(1, 6)},  # no cost in the seed: 1 (a hex costs at least 1 MP) to 6 taken
           outputs={"cost": "MP to enter the swamp hex"})
 def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry", "hovercraft"],
                base_allows_unit: bool = True):
@@ -498,7 +498,9 @@ def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
 
 
 @resolver("battletech-solaris.skid-slide",
-          ranges={"hexes_moved": between(-1, 15),  # no bound in the seed: 0 to 15 hexes taken (-1 kept: refused)
+          # No bound in the seed: 0 to 15 hexes taken. kb check also takes -1, for the example that shows the refusal of
+          # a negative distance; a calculator offers only what can happen at the table (window).
+          ranges={"hexes_moved": {**between(-1, 15), **window(0, 15)},
                   "falling_damage": between(0, 20)},  # the seed points to a table it does not hold: 0 to 20 taken
           outputs={
     "slide_hexes": "hexes the unit would slide: hexes moved this turn / 2, rounded up",
@@ -896,7 +898,9 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
 # --- MASC --------------------------------------------------------------------------------------------
 
 @resolver("battletech-solaris.masc-roll",
-          ranges={"roll": between(2, 13),  # 2D6; 13 is kept so that the refusal of an impossible roll shows
+          # 2D6. kb check also takes 13, for the example that shows the refusal of an impossible roll; a calculator
+          # offers only what 2D6 roll (window).
+          ranges={"roll": {**between(2, 13), **window(2, 12)},
                   "walking_mp": between(1, 12)},  # no bound in the seed: 1 to 12 MP taken
           outputs={
     "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",

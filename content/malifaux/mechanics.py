@@ -282,9 +282,13 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
         if attacker is not None and attacker in extra:
             raise RuleError("attacker-flips", "el Atacante no voltea carta por sí mismo",
                             "the attacker flips no card for itself")
+        if extra:  # a model beyond 2" (moved away, say) still holds a card: say which card to take away
+            raise RuleError("no-card-due",
+                            "{m} {n:p:está|están} a más de 2\" de {t} y no {n:p:recibe|reciben} carta: quita {n:p:su carta|sus cartas}",
+                            "{m} {n:p:is|are} farther than 2\" from {t} and {n:p:gets|get} no card: take {n:p:its card|their cards} away",
+                            m=extra, n=len(extra), t=target, kind="impossible")
         raise RuleError("wrong-flips", "hay que voltear exactamente una carta por cada una: {c}",
-                        "exactly one card must be flipped for each of them: {c}", c=candidates,
-                        kind="incomplete" if set(candidates) - set(flips) else "forbidden")
+                        "exactly one card must be flipped for each of them: {c}", c=candidates, kind="incomplete")
     picked = flip_select(flips, True, choice)
     trace.steps.extend(picked.trace)
     final = picked.values["target"]

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, keys_of
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, keys_of, window
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -240,9 +240,11 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
 
 
 @resolver("starcraft-tmg.first-player",
-          ranges={"round": between(0, 10),  # a game has 5 rounds (§8.1); 0 and 6 to 10 are kept: refused
+          # A game has at most 5 rounds (§8.1). kb check also takes 0 and 6 to 10, and 1 and 13 on 2D6, for the examples
+          # that show their refusals; a calculator offers only what can happen at the table (window).
+          ranges={"round": {**between(0, 10), **window(1, LAST_ROUND)},
                   "roll_off": keys_of("vp"),  # the seed: a Roll-Off between the two players (those of `vp`, when given)
-                  "roll_off.*": between(1, 13),  # 2D6; 1 and 13 kept: refused
+                  "roll_off.*": {**between(1, 13), **window(2, 12)},  # 2D6
                   "vp": keys_of("roll_off"),  # the seed: each player's VP (the players of `roll_off`, when given)
                   "vp.*": between(0, 12)},  # no bound in the seed: 0 to 12 VP taken
           outputs={

@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Literal
 from collections.abc import Callable
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Chance, Outcome, RuleError, Trace, outcome, resolver, between
+from kb.mechanics.damage import hit
 
 BANNER = {"gold": 1, "mana": 1}
 """What the Banner gives every resources phase."""
@@ -247,6 +248,34 @@ def _check_keys(name: str, data: dict, allowed: set[str]) -> None:
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
             raise RuleError("missing-stat", "{t}: falta su {k} (un número entero)",
                             "{t}: its {k} (a whole number) is missing", t=name, k=key, kind="incomplete")
+
+
+DIES_BELOW = 1
+"""A troop whose Life drops below 1 dies and is discarded (Daño de combate): a rule, never a player's input."""
+
+
+@resolver("warlords-of-terra.damage",
+          ranges={"life": between(0, 9), "damage": between(0, 9)},  # as a troop's values in combat: 0 to 9 taken
+          outputs={"life": "Life left", "dead": "whether the troop dies (Life below 1)"},
+          labels={"dead": ("muere", "dies")})
+def damage(life: int, damage: int) -> Outcome:
+    """One troop takes damage: it is subtracted from its Life, and below 1 Life the troop dies."""
+    trace = Trace()
+    left, dead = hit(trace, ("Tropa", "Troop"), life, damage, DIES_BELOW)
+    return outcome(trace, life=left, dead=dead)
+
+
+@resolver("warlords-of-terra.damage-exchange",
+          ranges={k: between(0, 9) for k in ("attacker_attack", "attacker_life", "defender_attack", "defender_life")},
+          outputs={"attacker_life": "the attacker's Life left", "defender_life": "the defender's Life left",
+                   "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"},
+          labels={"defender_life": ("vida del defensor", "defender's life"), "defender_dead": ("muere el defensor", "the defender dies")})
+def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int) -> Outcome:
+    """Two troops in combat at once: each one's ATQ is subtracted from the other's Life; below 1 Life a troop dies."""
+    trace = Trace()
+    d_left, d_dead = hit(trace, ("Defensor", "Defender"), defender_life, attacker_attack, DIES_BELOW)
+    a_left, a_dead = hit(trace, ("Atacante", "Attacker"), attacker_life, defender_attack, DIES_BELOW)
+    return outcome(trace, attacker_life=a_left, defender_life=d_left, attacker_dead=a_dead, defender_dead=d_dead)
 
 
 @resolver("warlords-of-terra.combat",
@@ -561,36 +590,46 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
 
 
 @resolver("warlords-of-terra.regenerate",
-          ranges={"life": between(0, 9),  # no bound in the seed: 0 to 9 taken
+          ranges={"card_life": between(0, 9),  # no bound in the seed: 0 to 9 taken
                   "x": between(0, 5),  # Regenerate X: 0 to 5 taken
                   "damage": between(0, 9),
                   "turns": between(1, 5)},
           outputs={
-    "life": "Life after the turn's damage and the end-of-turn healing",
+    "life": "Life after the damage and the end-of-turn healing",
     "dead": "whether the troop died before it could regenerate",
-}, labels={"dead": ("muere", "dies")})
-def regenerate(life: int, x: int, damage: int = 0, turns: int = 1):
-    """Regenerate (X): damage during the turn first, then X Life healed at the end of each turn."""
+}, labels={"dead": ("muere", "dies"), "card_life": ("vida de la carta", "card's life"), "damage": ("daño recibido", "damage taken")})
+def regenerate(card_life: int, x: int, damage: int = 0, turns: int = 1):
+    """Regenerate (X): the damage taken first, then X Life healed at the end of each turn, up to the card's Life.
+
+    ``card_life`` is the Life printed on the card; ``damage`` what the troop has taken when the turn ends.
+    """
     # Regenerate (0) heals nothing; no rule forbids it, so only a negative X or no turn at all is refused.
     if x < 0 or turns < 1:
         raise RuleError("bad-value", "X no es negativo y hay al menos un turno", "X is not negative and there is at least one turn",
                         kind="impossible")
-    if life < 1:
+    if card_life < 1:
         raise RuleError("already-dead", "una tropa con Vida por debajo de 1 ya ha muerto y se ha descartado",
                         "a troop with Life below 1 is already dead and discarded", kind="impossible")
     trace = Trace()
+    left = card_life - damage
     if damage:
-        life -= damage
-        trace.add("Recibe {d} de daño → Vida {l}", "Takes {d} damage → Life {l}", d=damage, l=life)
-        if life < 1:
+        trace.add("Recibe {d} de daño → Vida {l}", "Takes {d} damage → Life {l}", d=damage, l=left)
+        if left < 1:
             trace.add("Su Vida baja de 1: muere y se descarta antes del final del turno",
                       "Its Life drops below 1: it dies and is discarded before the end of the turn")
-            return outcome(trace, life=life, dead=True)
-    # The seed gives no cap on the healing (such as the Life printed on the card): none is applied (regenerate's notes).
+            return outcome(trace, life=left, dead=True)
     for t in range(1, turns + 1):
-        life += x
-        trace.add("Final del turno {t}: Regenerar ({x}) → Vida {l}", "End of turn {t}: Regenerate ({x}) → Life {l}", t=t, x=x, l=life)
-    return outcome(trace, life=life, dead=False)
+        if left + x > card_life:
+            # The seed gives no cap on the healing, nor says there is none: past the card's Life it is not settled.
+            raise RuleError("above-card-life",
+                            "al final del turno {t} la curación llevaría la Vida de {l} a {n}, por encima de la de la carta "
+                            "({p}); el texto no dice si Regenerar puede pasar de ella",
+                            "at the end of turn {t} the healing would take Life from {l} to {n}, above the card's ({p}); "
+                            "the text does not say whether Regenerate can go past it",
+                            t=t, l=left, n=left + x, p=card_life, kind="unstated")
+        left += x
+        trace.add("Final del turno {t}: Regenerar ({x}) → Vida {l}", "End of turn {t}: Regenerate ({x}) → Life {l}", t=t, x=x, l=left)
+    return outcome(trace, life=left, dead=False)
 
 
 @resolver("warlords-of-terra.immune", outputs={
@@ -629,7 +668,9 @@ LABELS = {
     "attacker_name": ("nombre del atacante", "attacker's name"),
     "fighters": ("combaten con el atacante", "fight the attacker"),
     "struck": ("reciben el daño del atacante", "take the attacker's damage"),
+    "attacker_attack": ("ATQ del atacante", "attacker's ATQ"),
     "attacker_life": ("vida del atacante", "attacker's life"),
+    "defender_attack": ("ATQ del defensor", "defender's ATQ"),
     "attacker_dead": ("muere el atacante", "the attacker dies"),
     "life": ("vida", "life"),
     "dead": ("mueren", "die"),
@@ -663,8 +704,8 @@ LABELS = {
     "speed": ("velocidad", "speed"),
     "zones": ("zonas", "zones"),
     "preparation": ("en preparación", "in preparation"),
-    "attack": ("ataque", "attack"),
-    "flip_ability": ("usa una habilidad que la gira", "uses an ability that flips it"),
+    "attack": ("ATQ", "ATQ"),  # the card's stat, as the seed names it
+    "flip_ability": ("usa una habilidad de volteo", "uses a flip ability"),
     "charge": ("carga", "charges"),
     "ends_in_threat_area": ("acaba en un área de amenaza enemiga activa", "ends in an active enemy threat area"),
     "unforced_target": ("blanco elegido sin área de amenaza activa", "target chosen with no active threat area"),

@@ -1,0 +1,109 @@
+"""What the bundled packs' calculators offer and answer (audit at the table, round 2): only values that can happen at
+the table, no rule constant as a player's input, and no answer the seed does not give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import CONTENT
+from kb import KnowledgeBase
+from kb.mechanics import Outcome
+from kb.mechanics.space import ABSENT, Refusal, call, space
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(CONTENT)
+
+
+def _offered(kb: KnowledgeBase, entry: str, mechanic: str) -> dict[str, tuple[Any, ...]]:
+    """The values each field of the entry's calculator for ``mechanic`` offers (its first example's, as the site
+    builds it), items' "not added" left out."""
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == mechanic)
+    sp = space(kb.registry.get(mechanic), ex.given, 10**30, 10**30)
+    return {f.name: tuple(v for v in f.values if v is not ABSENT and v is not None) for f in sp.fields}
+
+
+@pytest.mark.parametrize("entry, mechanic, field, values", [
+    ("battletech-solaris.skid-slide", "battletech-solaris.skid-slide", "hexes_moved", range(16)),
+    ("battletech-solaris.masc", "battletech-solaris.masc-roll", "roll", range(2, 13)),  # 2D6
+    ("battletech-solaris.masc-failure-progression", "battletech-solaris.masc-roll", "roll", range(2, 13)),
+    ("battletech-solaris.swamp", "battletech-solaris.swamp-cost", "base_cost", range(1, 7)),  # a hex costs 1 MP or more
+    ("starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player", "round", range(1, 6)),  # §8.1: up to 5
+    ("starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player", "roll_off.ana", range(2, 13)),
+    ("starcraft-tmg.first-player-round-one", "starcraft-tmg.first-player", "roll_off.bruno", range(2, 13)),
+])
+def test_a_calculator_offers_only_what_can_happen(kb: KnowledgeBase, entry: str, mechanic: str, field: str,
+                                                   values: range) -> None:
+    assert _offered(kb, entry, mechanic)[field] == tuple(values)
+
+
+def test_an_added_roll_off_row_starts_at_a_legal_roll(kb: KnowledgeBase) -> None:
+    """«Añadir» shows the item at its field's lowest value: 2, never 1, on 2D6."""
+    assert min(_offered(kb, "starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player")["roll_off.bruno"]) == 2
+
+
+def test_the_examples_that_show_an_impossible_value_still_hold(kb: KnowledgeBase) -> None:
+    """kb check still takes the values the calculators no longer offer, for the examples that show their refusals."""
+    wanted = {("battletech-solaris.skid-slide", "negative-distance"), ("battletech-solaris.masc", "impossible-roll"),
+              ("starcraft-tmg.first-player-round-one", "impossible-roll"),
+              ("starcraft-tmg.first-player-later-rounds", "no-round-nine")}
+    results = {(r.entry.id, r.example.id): r for r in kb.run_examples()}
+    assert all(results[k].passed and results[k].kind == "impossible" for k in wanted)
+
+
+def test_dying_below_one_life_is_no_input_in_warlords(kb: KnowledgeBase) -> None:
+    """Seed 003, Daño de combate: a troop below 1 Life dies. No Warlords calculator lets a player change that."""
+    for e in kb.filter(game="warlords-of-terra"):
+        for ex in e.examples:
+            res = kb.registry.get(ex.mechanic)
+            assert res is not None and "dies_below" not in res.inputs, (e.id, ex.id)
+    given = {"attacker_attack": 4, "attacker_life": 4, "defender_attack": 3, "defender_life": 4}
+    out = call(kb.registry.get("warlords-of-terra.damage-exchange"), given)
+    assert isinstance(out, Outcome) and out.values["defender_dead"] is True and out.values["defender_life"] == 0
+    out = call(kb.registry.get("warlords-of-terra.damage"), {"life": 2, "damage": 1})
+    assert isinstance(out, Outcome) and out.values == {"life": 1, "dead": False}
+    assert not isinstance(out, Refusal)
+
+
+def test_regenerate_never_answers_past_the_card_life(kb: KnowledgeBase) -> None:
+    """Seed 003, Anexo 4: «se cura X vidas al final de cada turno», no cap given nor denied. Over the whole calculator,
+    a Life above the card's is never an answer: it is the text's silence («El texto no lo dice»)."""
+    res = kb.registry.get("warlords-of-terra.regenerate")
+    ex = kb.entries["warlords-of-terra.regenerate"].examples[0]
+    sp = space(res, ex.given, 10**30, 10**30)
+    above = 0
+    for pos in sp.combinations():
+        given = sp.given(pos)
+        out = call(res, given)
+        if isinstance(out, Outcome):
+            assert out.values["life"] <= given["card_life"], given
+        elif out.code == "above-card-life":
+            assert out.kind == "unstated"
+            above += 1
+    assert above  # the space holds such cases: they are refused, not answered
+    out = call(res, {"card_life": 4, "x": 5, "damage": 1, "turns": 3})  # the audit's «Vida 18»
+    assert isinstance(out, Refusal) and out.kind == "unstated" and "(4)" in out.error.step.say("es", str)
+    out = call(res, {"card_life": 4, "x": 2, "damage": 2})  # healed back to the card's Life: settled
+    assert isinstance(out, Outcome) and out.values["life"] == 4
+
+
+def test_a_card_for_a_model_moved_past_2_inches_says_to_take_it_away(kb: KnowledgeBase) -> None:
+    """Seed 004, Disparar a un Combate: a card for the target and each model within 2". The audit moved the Terror Tot
+    of the guide's example to 3" and read «La regla lo prohíbe: Hay que voltear exactamente una carta…»."""
+    res = kb.registry.get("malifaux.random-target")
+    ex = next(x for x in kb.entries["malifaux.shooting-into-combat"].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    offered = {f.name: f.values for f in sp.fields}
+    assert 3 in offered["distances.terror-tot"] and "flips.terror-tot" in offered  # the form the audit used
+    given = {**ex.given, "distances": {**ex.given["distances"], "terror-tot": 3}}
+    out = call(res, given)
+    assert isinstance(out, Refusal) and (out.code, out.kind) == ("no-card-due", "impossible")
+    said = out.error.step.say("es", str)
+    assert "terror-tot" in said and "quita su carta" in said and "prohíbe" not in said
+    assert "take its card away" in out.error.step.say("en", str)
+    given["flips"] = {k: v for k, v in given["flips"].items() if k != "terror-tot"}  # the card taken away: answered
+    out = call(res, given)
+    assert isinstance(out, Outcome) and out.values["target"] == "death-marshal"

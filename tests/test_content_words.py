@@ -1,0 +1,49 @@
+"""Words of the bundled packs a player reads (audit at the table, round 2, defects 4 and 9): the seed's own names for
+stats and actions, no machine-made phrasing, and the names players search by."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import CONTENT
+from kb import KnowledgeBase
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(CONTENT)
+
+
+def test_warlords_names_its_card_stat_and_flipping_as_the_seed_does(kb: KnowledgeBase) -> None:
+    """Seed 003: the stat is «ATQ» (Daño de combate) and a troop is «volteada» (Táctica), never «Atacar 2» nor «girar»."""
+    names = kb._names("warlords-of-terra")
+    assert (names("attack").es, names("attack").best("en")) == ("ATQ", "ATQ")  # a troop's `attack: 4` in examples
+    assert names("flip").es == "voltear"  # the Attack action's cost, in the quick reference
+    assert names("warlords-of-terra.attack").es == "Atacar"  # the action keeps its own title
+    combat = kb.registry.get("warlords-of-terra.combat")
+    assert combat is not None and combat.label("attack", "es") == "ATQ"
+    move = kb.registry.get("warlords-of-terra.move")
+    assert move is not None and move.label("flip_ability", "es") == "usa una habilidad de volteo"
+
+
+def test_warlords_diverts_one_mana_not_a_unit(kb: KnowledgeBase) -> None:
+    """Seed 003, Fase de recursos: «desviar UNO de los manás» (some heroes ask for gold)."""
+    e = kb.entries["warlords-of-terra.gathering-resources"]
+    assert "desviar un maná al Poder del Héroe" in e.text("text").es and "una unidad" not in e.text("text").es
+    assert "divert one mana to the Hero's Power" in e.best("text", "en")
+
+
+def test_malifaux_first_player_summary_says_what_it_does(kb: KnowledgeBase) -> None:
+    e = kb.entries["malifaux.first-player"]
+    assert "fuente" not in e.text("summary").es and "source" not in e.best("summary", "en")
+    assert "Segundo Jugador" in e.text("summary").es
+    assert "cómo se decide" in e.text("notes").es  # the seed never says how the First Player is decided
+
+
+@pytest.mark.parametrize("query", ["estacionario", "unidad estacionaria"])
+def test_starcraft_stationary_is_found_by_the_players_word(kb: KnowledgeBase, query: str) -> None:
+    """Seed 001, Inicio de ronda: «Todas las unidades ganan STATIONARY»; a Spanish player says «estacionario»."""
+    e = kb.entries["starcraft-tmg.stationary"]
+    assert "estacionario" in e.data["also_called"]["es"]
+    hits = kb.search(query, lang="es", game="starcraft-tmg").hits
+    assert hits and hits[0].id == "starcraft-tmg.stationary", [h.id for h in hits[:3]]
