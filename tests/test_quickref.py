@@ -124,13 +124,19 @@ def test_key_numbers_are_every_modifier_and_terrain_cost(kb: KnowledgeBase, site
             assert len(rows) == mods + facts, (lang, game)
     battletech = sites["en"].page(quickref_path("battletech-solaris")).markdown
     assert "| [A 'Mech that is climbing](climbing-mech.md) | +2 |" in battletech
+    # a terrain's costs are no "when": the fact's label goes with its value, the "when" cell stays empty
+    assert "| [Pavement and ice](paved-and-ice.md) | Costs: pavement: 1, ice: 1 | |" in battletech
 
 
 def test_actions_carry_their_cost_and_phase(sites) -> None:
     es = sites["es"].page(quickref_path("hunt-begins")).markdown
     assert "| [Correr](run.md) | 2 · extendida |" in es
     en = sites["en"].page(quickref_path("starcraft-tmg")).markdown
-    assert re.search(r"\| \[Charge\]\(charge\.md\) \| — \| \[Phase 2 · Assault\]\(round-sequence\.md#step-assault\) \|", en)
+    assert re.search(r"\| \[Charge\]\(charge\.md\) \| \[Phase 2 · Assault\]\(round-sequence\.md#step-assault\) \|", en)
+    assert "| Action | Phase |" in en  # StarCraft's rules give no action a cost: no column of dashes
+    assert "| Acción | Coste | Fase |" in es
+    malifaux = _section(sites["en"].page(quickref_path("malifaux")).markdown, "qr-actions")
+    assert "| Action | Cost |\n|---|---|\n" in malifaux  # one free action; no phases in its rules
     assert en.index("(deploy.md)") < en.index("(charge.md)") < en.index("(close-combat-attack.md)")  # turn order
 
 

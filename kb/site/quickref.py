@@ -127,12 +127,18 @@ class _Page:
             phase = _cell("".join(self.show(r.value) for r in facts(e, ctx.lang, ctx.titles, names, keys=("phase",))))
             shown = "" if phase == last else phase or t(ctx, "none")  # a phase is named on its first action only
             last = phase
-            rows.append(f"| {self.entry_link(e)} | {_cell(cost) or t(ctx, 'none')} | {shown} |")
+            rows.append((self.entry_link(e), _cell(cost), phase, shown))
         if not rows:
             return []
+        # a column no action fills (a game whose rules give no costs, or no phases) is left out, not shown as dashes
+        columns = [(label("action", ctx.lang), lambda r: r[0])]
+        if any(r[1] for r in rows):
+            columns.append((label("cost", ctx.lang), lambda r: r[1] or t(ctx, "none")))
+        if any(r[2] for r in rows):
+            columns.append((label("phase", ctx.lang), lambda r: r[3]))
         return [f"## {t(ctx, 'action')} {{#qr-actions}}", "",
-                f"| {label('action', ctx.lang)} | {label('cost', ctx.lang)} | {label('phase', ctx.lang)} |",
-                "|---|---|---|", *rows, ""]
+                "| " + " | ".join(head for head, _ in columns) + " |", "|" + "---|" * len(columns),
+                *("| " + " | ".join(cell(r) for _, cell in columns) + " |" for r in rows), ""]
 
     def numbers(self) -> list[str]:
         ctx = self.ctx
@@ -140,8 +146,8 @@ class _Page:
         for e in key_number_entries(ctx, self.game):
             for r in modifier_rows(e, ctx.lang):
                 rows.append(f"| {self.entry_link(e)} | {_cell(self.show(r.key))} | {_cell(self.show(r.value))} |")
-            for r in _key_facts(ctx, e):
-                rows.append(f"| {self.entry_link(e)} | {_cell(self.show(r.value))} | {_cell(self.show(r.key))} |")
+            for r in _key_facts(ctx, e):  # a fact is no "when": its label goes with its value
+                rows.append(f"| {self.entry_link(e)} | {_cell(self.show(r.key))}: {_cell(self.show(r.value))} | |")
         if not rows:
             return []
         return [f"## {t(ctx, 'key_numbers')} {{#qr-numbers}}", "",
