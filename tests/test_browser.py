@@ -508,12 +508,14 @@ def test_on_a_phone_back_closes_the_search_dialog_and_no_stray_entry_stays(brows
 
 STEPPER_IN_SIGHT = """() => {
     const ui = document.querySelector('.kb-stepper__ui').getBoundingClientRect();
-    const panel = document.querySelector('.kb-stepper__panel');
-    return { below_header: ui.top >= document.querySelector('.md-header').getBoundingClientRect().bottom,
+    const panel = document.querySelector('.kb-stepper__panel'), top = document.querySelector('.md-top');
+    const over = [document.querySelector('.md-header'), top && getComputedStyle(top).opacity !== '0' ? top : null];
+    return { below_header: over.every(e => !e || ui.top >= e.getBoundingClientRect().bottom),
              in_view: ui.bottom <= innerHeight, marked: getComputedStyle(panel).backgroundColor !== 'rgba(0, 0, 0, 0)',
              focused: document.activeElement === panel };
 }"""
-"""The stepper's place on the screen after a landing: its top below the sticky header, its bottom in the viewport,
+"""The stepper's place on the screen after a landing: its top below the sticky header (and the theme's "back to top"
+button, which the upward jump brings out), its bottom in the viewport,
 its panel (the step shown) marked as a search landing marks a passage, and the focus on it."""
 
 
