@@ -506,6 +506,71 @@ def test_on_a_phone_back_closes_the_search_dialog_and_no_stray_entry_stays(brows
         context.close()
 
 
+STEPPER_IN_SIGHT = """() => {
+    const ui = document.querySelector('.kb-stepper__ui').getBoundingClientRect();
+    const panel = document.querySelector('.kb-stepper__panel'), top = document.querySelector('.md-top');
+    const over = [document.querySelector('.md-header'), top && getComputedStyle(top).opacity !== '0' ? top : null];
+    return { below_header: over.every(e => !e || ui.top >= e.getBoundingClientRect().bottom),
+             in_view: ui.bottom <= innerHeight, marked: getComputedStyle(panel).backgroundColor !== 'rgba(0, 0, 0, 0)',
+             focused: document.activeElement === panel };
+}"""
+"""The stepper's place on the screen after a landing: its top below the sticky header (and the theme's "back to top"
+button, which the upward jump brings out), its bottom in the viewport,
+its panel (the step shown) marked as a search landing marks a passage, and the focus on it."""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_on_a_phone_a_link_to_a_step_lands_on_the_stepper_at_that_step(browser, base: str, lang: str) -> None:
+    """The browser scrolls to the step's mark in the list, which the stepper then hides: the player was left
+    100-1100 px below the stepper, reading other text (audit at the table 2026-12-07, round 2, defect 1). Now the
+    stepper comes into view, marked, below the header; on a change of the hash too. Without a hash, nothing moves."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        url = f"{base}/{lang}/mini/turn-sequence.html"
+        pg.goto(f"{url}#step-end-of-activation")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.get_attribute("[data-kb-stepper]", "data-kb-stepper-at") == "end-of-activation"
+        want = {"below_header": True, "in_view": True, "marked": True, "focused": True}
+        assert pg.evaluate(STEPPER_IN_SIGHT) == want
+        pg.keyboard.press("ArrowLeft")  # the keys move the stepper at once; the step left is no longer marked
+        assert pg.get_attribute("[data-kb-stepper]", "data-kb-stepper-at") == "activation"
+        assert pg.evaluate(STEPPER_IN_SIGHT)["marked"] is False
+        pg.evaluate("scrollTo(0, document.documentElement.scrollHeight); document.activeElement.blur()")
+        pg.evaluate("location.hash = '#step-initiative'")  # the same page: smoothly
+        assert _eventually(lambda: pg.evaluate(STEPPER_IN_SIGHT), want) == want
+        assert pg.get_attribute("[data-kb-stepper]", "data-kb-stepper-at") == "initiative"
+        pg.goto(url)
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.evaluate("[scrollY, document.activeElement === document.body]") == [0, True]
+        assert pg.evaluate(STEPPER_IN_SIGHT)["marked"] is False
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_search_dialog_hides_the_keys_hint_and_wraps_a_summary(browser, base: str) -> None:
+    """On a touch screen the hint on keys (Enter, arrows, Esc) is not shown, and a result's summary, often the answer,
+    wraps to up to three lines instead of one cut short (audit at the table 2026-12-07, round 2, defect 10); with a
+    mouse the hint is there."""
+    for device, hint in ((PHONE, False), ({"viewport": {"width": 390, "height": 844}}, True)):
+        context = browser.new_context(**device)
+        try:
+            pg = context.new_page()
+            _open(pg, f"{base}/es/mini/shooting.html")
+            _search(pg, "disparar")
+            assert pg.locator(".kb-search__hint").is_visible() is hint
+            lines = pg.eval_on_selector(".kb-search__line", """line => {
+                line.textContent = 'Trabado';
+                const one = line.getBoundingClientRect().height;
+                line.textContent = 'Si el objetivo está trabado en combate, el tirador elige al azar entre las miniaturas '
+                    + 'trabadas que ve; la regla no cuenta la línea de visión a través de la propia unidad. '.repeat(3);
+                return line.getBoundingClientRect().height / one;
+            }""")
+            assert 2.5 < lines < 3.5, lines  # three lines: the answer readable, the list still a list
+        finally:
+            context.close()
+
+
 def test_a_failed_load_of_search_data_is_tried_again_by_the_next_query(browser, base: str) -> None:
     """One failed load (of the head, of a part) broke search on the page until a reload (audit 2026-12-07, defect 4):
     now the dialog says there is no connection while offline, and the next query asks for what failed again."""

@@ -3,7 +3,10 @@
  * shows them one at a time: the step's number as the rulebook prints it (data-kb-number on its mark), its
  * title, what the active player may do now and its links, with buttons data-kb-step="back" / "next",
  * the arrow keys (and Home / End) while the stepper has the focus, and a swipe on touch screens. The
- * step is announced through an aria-live line. The words come from data-kb-words (the gettext catalog);
+ * step is announced through an aria-live line. A link to a step (#step-<id>: a search result, the game
+ * page's list) opens the stepper at that step, brings it into view below the header (the browser scrolled
+ * to the list the stepper hides) and marks it as the search marks a passage; the focus goes to it unless
+ * the reader is typing or in a dialog. The words come from data-kb-words (the gettext catalog);
  * the step's content is a copy of the page's own markup; nothing is built from text with innerHTML. */
 (function () {
   "use strict";
@@ -64,10 +67,11 @@
     ui.appendChild(status);
     ui.appendChild(panel);
     ui.appendChild(nav);
-    var at = -1;
+    var at = -1, landed = -1;  /* the step shown, the step a link (the URL's #step-…) opened */
 
     function show(i) {
       i = Math.max(0, Math.min(marks.length - 1, i));
+      panel.classList.toggle("kb-stepper__panel--landed", i === landed);
       if (i === at) return;
       at = i;
       var mark = marks[i], number = mark.getAttribute("data-kb-number");
@@ -107,11 +111,20 @@
       if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) show(dx < 0 ? at + 1 : at - 1);
     }, { passive: true });
 
-    function fromHash() {
+    /* The step the URL names, shown and brought into view: at once on arriving (as the browser's own jump to an
+     * anchor), smoothly on a change of the hash unless the reader asks for less motion. */
+    function fromHash(ev) {
       var id = decodeURIComponent(location.hash.slice(1));
       var found = marks.findIndex(function (m) { return m.id === id; });
-      if (found >= 0) show(found);
-      return found >= 0;
+      if (found < 0) return false;
+      landed = found;
+      show(found);
+      var still = !ev || window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      ui.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });  /* kb.css: below the header */
+      var had = document.activeElement;  /* the search dialog may be open (the loader replays its keys first) */
+      if (!had || !(had.closest("[role='dialog']") || had.matches("input, select, textarea, [contenteditable]")))
+        panel.focus({ preventScroll: true });
+      return true;
     }
     box.insertBefore(ui, box.firstChild);
     box.classList.add("kb-stepper--on");
