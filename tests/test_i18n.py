@@ -374,6 +374,15 @@ def test_unchanged_import_of_the_bundled_content_is_byte_identical(tmp_path: Pat
     assert {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} == before
 
 
+def _message_line(po_path: Path, context: str) -> int:
+    """The line where the message of ``context`` starts (its first comment), as the import locates a message."""
+    lines = po_path.read_text(encoding="utf-8").splitlines()
+    at = lines.index(f'msgctxt "{context}"')
+    while at > 0 and lines[at - 1].strip():
+        at -= 1
+    return at + 1
+
+
 def test_import_refuses_an_entry_whose_spanish_changed_after_export(root: Path, tmp_path: Path) -> None:
     path = root / "g/rules/shoot.yaml"
     po = export(root, tmp_path / "en.po")
@@ -384,10 +393,71 @@ def test_import_refuses_an_entry_whose_spanish_changed_after_export(root: Path, 
     before = path.read_bytes()
     code, out, err = kb_(root, "i18n", "import", str(tmp_path / "en.po"))
     assert code == 1
-    assert err.splitlines() == [f"{tmp_path / 'en.po'}: refused g.shoot|summary: the Spanish changed after the "
-                                "export; export again and translate the new text"]
+    line = _message_line(tmp_path / "en.po", "g.shoot|summary")
+    [refusal] = err.splitlines()
+    assert refusal.startswith(f"{tmp_path / 'en.po'}:{line}: refused g.shoot|summary: the msgid is not this "
+                              "paragraph's Spanish now (the Spanish changed after the export, or the msgid was edited)")
+    # the advice is the guide's (merge, never export afresh over a file holding work)
+    assert f"kb i18n export --template -o g.pot --game g; msgmerge --previous --update {tmp_path / 'en.po'} g.pot" \
+        in refusal and "export again" not in refusal
     assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged summary: English and hash"
     assert path.read_bytes() == before
+
+
+def test_an_older_po_file_never_reverts_english_changed_after_its_export(root: Path, tmp_path: Path) -> None:
+    """Two translators export on Monday; B improves a summary and imports; A, who touched another field, imports
+    later: B's English stays (A's file still holds Monday's English of every field). When A changed that summary too,
+    the field is refused, located, naming both texts, and nothing of it is written."""
+    a_po, b_po = export(root, tmp_path / "a.po"), export(root, tmp_path / "b.po")
+    assert entry(a_po, "g.engaged|summary").tcomment == "kb-en: " + H('A model is engaged if it is within 1" of an enemy.')
+    entry(b_po, "g.engaged|summary").msgstr = "A model is engaged while within 1\" of an enemy (B IMPROVED)."
+    b_po.save(str(tmp_path / "b.po"))
+    assert kb_(root, "i18n", "import", str(tmp_path / "b.po"))[0] == 0
+    entry(a_po, "g.engaged|title").msgstr = "Engaged (A)"
+    a_po.save(str(tmp_path / "a.po"))
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert (code, err) == (0, ""), out + err
+    assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged title: English and hash"
+    assert "B IMPROVED" in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+    assert "Engaged (A)" in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+    # A changed the summary as well: a conflict, refused before anything of that field is written
+    entry(a_po, "g.engaged|summary").msgstr = "A model is engaged when within 1\" of an enemy (A)."
+    a_po.save(str(tmp_path / "a.po"))
+    before = (root / "g/terms/engaged.yaml").read_bytes()
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert code == 1
+    assert err.splitlines() == [
+        f"{tmp_path / 'a.po'}:{_message_line(tmp_path / 'a.po', 'g.engaged|summary')}: refused g.engaged|summary: the "
+        "English in the content changed after this file was exported, and the file changes it too: content «A model "
+        "is engaged while within 1\" of an enemy (B IMPROVED).», file «A model is engaged when within 1\" of an enemy "
+        "(A).»; keep one: copy the content's English into msgstr, or delete the message's '# kb-en:' line to put "
+        "yours in its place"]
+    assert (root / "g/terms/engaged.yaml").read_bytes() == before
+    # the record is gone (a file from before it, or the translator's choice): the file's English goes in
+    entry(a_po, "g.engaged|summary").tcomment = ""
+    a_po.save(str(tmp_path / "a.po"))
+    assert kb_(root, "i18n", "import", str(tmp_path / "a.po"))[0] == 0
+    assert "(A)." in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+
+
+def test_the_record_of_the_exported_english_survives_msgmerge_and_translate_toolkit(root: Path,
+                                                                                    tmp_path: Path) -> None:
+    """The record is a translator comment: msgmerge keeps the translator's file's (also of a message whose Spanish
+    changed), translate-toolkit keeps it on save; a new message gets the template's record of the English now."""
+    msgmerge = shutil.which("msgmerge")
+    if msgmerge is None:
+        pytest.skip("msgmerge (Debian package 'gettext') is needed")
+    po = export(root, tmp_path / "en.po")
+    record = entry(po, "g.shoot|summary").tcomment
+    edit(root / "g/rules/shoot.yaml", "se elige al azar.\n  en: If", "se elige al azar entre ellos.\n  en: If")
+    assert kb_(root, "i18n", "export", "--template", "-o", str(tmp_path / "g.pot"))[0] == 0
+    subprocess.run([msgmerge, "--quiet", "--previous", "--update", str(tmp_path / "en.po"), str(tmp_path / "g.pot")],
+                   check=True)
+    merged = entry(polib.pofile(str(tmp_path / "en.po")), "g.shoot|summary")
+    assert merged.tcomment == record and "fuzzy" in merged.flags
+    store = _tt("pypo").pofile.parsefile(str(tmp_path / "en.po"))  # type: ignore[attr-defined]
+    store.savefile(str(tmp_path / "tt.po"))
+    assert entry(polib.pofile(str(tmp_path / "tt.po")), "g.shoot|summary").tcomment == record
 
 
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:
@@ -396,21 +466,37 @@ def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing
     title.msgstr = "Firing into a melee"
     title.flags.append("fuzzy")
     entry(po, "g.engaged|title").msgstr = "Engaged!"
-    po.append(polib.POEntry(msgctxt="g.gone|text", msgid="Nada", msgstr="Nothing"))
+    po.append(polib.POEntry(msgctxt="g.shot|text", msgid="Nada", msgstr="Nothing"))
     po.append(polib.POEntry(msgctxt="no separator", msgid="Nada", msgstr="Nothing"))
     po.save(str(tmp_path / "en.po"))
     files = {p: p.read_bytes() for p in root.rglob("*.yaml")}
     code, out, err = kb_(root, "i18n", "import", "--dry-run", str(tmp_path / "en.po"))
     assert code == 1
+    at = {c: _message_line(tmp_path / "en.po", c) for c in ("g.shoot|title", "g.shoot|examples[lowest].title",
+                                                            "g.shot|text", "no separator")}
     assert out.splitlines() == [
         "content/g/terms/engaged.yaml: would update g.engaged title: English and hash",
+        # each skipped field named, with the message that holds it back (a dry run says which work would not go in)
+        f"{tmp_path / 'en.po'}:{at['g.shoot|title']}: skipped g.shoot|title: this message is fuzzy; the field is "
+        "imported when none of its messages is",
+        f"{tmp_path / 'en.po'}:{at['g.shoot|examples[lowest].title']}: skipped g.shoot|examples[lowest].title: this "
+        "message is untranslated; the field is imported when all of its messages are translated",
         "1 field(s) would update in 1 file(s); 0 refused, 2 unknown; skipped: 1 empty, 1 fuzzy, 6 unchanged",
     ]
-    assert err.splitlines() == [
-        f"{tmp_path / 'en.po'}: unknown context 'g.gone|text': no such entry and field",
-        f"{tmp_path / 'en.po'}: unknown context 'no separator': no such entry and field",
+    assert err.splitlines() == [  # located, with the nearest id
+        f"{tmp_path / 'en.po'}:{at['g.shot|text']}: unknown context 'g.shot|text': no such entry; did you mean "
+        "'g.shoot'?",
+        f"{tmp_path / 'en.po'}:{at['no separator']}: unknown context 'no separator': not a kb context "
+        "(<entry id>|<field>): is this a PO file of 'kb i18n export'?",
     ]
     assert {p: p.read_bytes() for p in root.rglob("*.yaml")} == files
+    code, out, _ = kb_(root, "i18n", "import", "--dry-run", "--json", str(tmp_path / "en.po"))
+    report = json.loads(out)
+    assert report["unknown"][0] == {"context": "g.shot|text", "line": at["g.shot|text"],
+                                    "reason": "no such entry; did you mean 'g.shoot'?"}
+    assert report["skipped_fields"] == [
+        {"context": "g.shoot|title", "line": at["g.shoot|title"], "reason": "fuzzy"},
+        {"context": "g.shoot|examples[lowest].title", "line": at["g.shoot|examples[lowest].title"], "reason": "empty"}]
 
 
 def test_import_usage_errors_exit_2(root: Path, tmp_path: Path) -> None:
@@ -563,9 +649,10 @@ def test_import_refuses_a_forbidden_word_or_a_broken_link_where_it_stands_and_im
         f"en.po:{link_line}:{link_col}: error[unresolved-link]: unresolved link to 'g.nope' [g.shoot|text]",
         f"en.po:{link_line}:2: warning[link-target-dropped]: Spanish 'text' links to 'g.engaged' but the English "
         "does not; keep {@term g.engaged|...} around the words that translate it [g.shoot|text]",  # not also 'changed'
-        f"{po_path}: refused g.shoot|summary: 1 error(s) in its English (see above); nothing of field 'summary' "
-        "was written",
-        f"{po_path}: refused g.shoot|text: 1 error(s) in its English (see above); nothing of field 'text' was written",
+        f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: refused g.shoot|summary: 1 error(s) in its English "
+        "(see above); nothing of field 'summary' was written",
+        f"{po_path}:{_message_line(po_path, 'g.shoot|text')}: refused g.shoot|text: 1 error(s) in its English (see "
+        "above); nothing of field 'text' was written",
     ]
     assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged summary: English and hash"
     assert (root / "g/rules/shoot.yaml").read_bytes() == shoot

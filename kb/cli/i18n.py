@@ -14,6 +14,7 @@ from kb.core.model import TARGET_LANG as TARGET
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
+    from kb.i18n.po import ImportResult
 
 __all__ = ["add_parser", "run"]
 
@@ -193,29 +194,85 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     result = import_po(kb, po, dry_run=args.dry_run, history=History())
     code = 1 if result.refused or result.unknown else 0
     if args.json:
-        json.dump({"dry_run": args.dry_run, "exit": code,
-                   "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
-                               for c in result.changes],
-                   "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
-                   "refused": [{"context": ctx, "reason": r} for ctx, r in result.refused],
-                   "unknown": list(result.unknown), "skipped": dict(result.skipped)}, out, ensure_ascii=False, indent=2)
-        out.write("\n")
-        return code
+        _import_json(args, kb, result, code, out)
+    else:
+        _import_text(args, kb, result, out, err)
+    return code
+
+
+def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, code: int, out: TextIO) -> None:
+    json.dump({"dry_run": args.dry_run, "exit": code,
+               "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
+                           for c in result.changes],
+               "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
+               "refused": [{"context": ctx, "line": line, "reason": r} for ctx, r, line in result.refused],
+               "unknown": [{"context": ctx, "line": line, "reason": _unknown(kb, ctx)} for ctx, line in result.unknown],
+               "skipped": dict(result.skipped),
+               "skipped_fields": [{"context": ctx, "line": line, "reason": why}
+                                  for ctx, why, line in result.skipped_fields]},
+              out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, out: TextIO, err: TextIO) -> None:
     verb = "would update" if args.dry_run else "updated"
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
         out.write(f"{format_path(c.path)}: {verb} {c.entry} {c.field}: {what}\n")
-    for context, found in result.problems:
-        err.write(f"{found.format()} [{context}]\n")
-    for context, reason in result.refused:
-        err.write(f"{args.file}: refused {context}: {reason}\n")
-    for context in result.unknown:
-        err.write(f"{args.file}: unknown context '{context}': no such entry and field\n")
+    lines = [f"{found.format()} [{context}]" for context, found in result.problems]
+    lines += [f"{_at(args.file, line)}: refused {context}: {reason}" for context, reason, line in result.refused]
+    lines += [f"{_at(args.file, line)}: unknown context '{context}': {_unknown(kb, context)}"
+              for context, line in result.unknown]
+    _capped(err, lines, "problem")
+    if args.dry_run:
+        _capped(out, [f"{_at(args.file, line)}: skipped {context}: {_SKIPPED.get(why, why)}"
+                      for context, why, line in result.skipped_fields], "skipped field")
     skipped = ", ".join(f"{n} {k}" for k, n in sorted(result.skipped.items())) or "none"
     files = len({c.path for c in result.changes}) if args.dry_run else len(result.files)
     out.write(f"{len(result.changes)} field(s) {verb} in {files} file(s); {len(result.refused)} refused, "
               f"{len(result.unknown)} unknown; skipped: {skipped}\n")
-    return 1 if result.refused or result.unknown else 0
+
+
+MAX_LINES = 200
+"""The most problem lines (and, in a dry run, skipped-field lines) an import prints; the rest are counted."""
+_SKIPPED = {
+    "fuzzy": "this message is fuzzy; the field is imported when none of its messages is",
+    "empty": "this message is untranslated; the field is imported when all of its messages are translated",
+    "partial": "some of its paragraphs are not in the file",
+    "newer-english": "the content's English changed after the export and this message is as exported: the newer "
+                     "English is kept",
+    "spanish-changed": "the Spanish changed after the export and this message is as exported",
+}
+
+
+def _at(file: str, line: int) -> str:
+    """``FILE:LINE`` (or ``FILE`` when the line is not known)."""
+    return f"{file}:{line}" if line else file
+
+
+def _capped(stream: TextIO, lines: list[str], what: str) -> None:
+    """Write at most :data:`MAX_LINES` lines, then how many more there are."""
+    for line in lines[:MAX_LINES]:
+        stream.write(line + "\n")
+    if len(lines) > MAX_LINES:
+        stream.write(f"... and {len(lines) - MAX_LINES} more {what} line(s) (--json lists them all)\n")
+
+
+def _unknown(kb: KnowledgeBase, context: str) -> str:
+    """Why a context names nothing: no such entry (the nearest id; its file does not load), or no such field."""
+    from kb.i18n.po import CONTEXT_SEP
+
+    owner, sep, _ = context.partition(CONTEXT_SEP)
+    if not sep:
+        return f"not a kb context (<entry id>{CONTEXT_SEP}<field>): is this a PO file of 'kb i18n export'?"
+    if owner in kb.entries or owner in kb.games:
+        return f"'{owner}' has no such field or paragraph"
+    slug = owner.rpartition(".")[2]
+    broken = next((d for d in kb.diagnostics if d.severity == "error" and Path(d.location.path).stem == slug
+                   and owner.partition(".")[0] in Path(d.location.path).parts), None)
+    if broken is not None:
+        return f"no entry '{owner}' is loaded: its file does not load: {broken.format()}"
+    return f"no such entry{hint(owner, list(kb.entries) + sorted(kb.games))}"
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {
