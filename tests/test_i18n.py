@@ -460,6 +460,44 @@ def test_the_record_of_the_exported_english_survives_msgmerge_and_translate_tool
     assert entry(polib.pofile(str(tmp_path / "tt.po")), "g.shoot|summary").tcomment == record
 
 
+def test_export_and_glossary_never_write_over_work_or_the_content(root: Path, tmp_path: Path) -> None:
+    """A PO file holding translations not imported yet, a file of another tool, anything in the content folder: the
+    export and the glossary refuse it (exit 2, nothing written); an untouched earlier export or glossary is replaced;
+    --force replaces any file outside the content folder."""
+    po_path = tmp_path / "wip.po"
+    po = export(root, po_path)
+    export(root, po_path)  # an untouched export: replaced
+    entry(po, "g.shoot|title").msgstr = "Shooting into a melee (work in progress)"
+    po.save(str(po_path))
+    before = po_path.read_bytes()
+    code, out, err = kb_(root, "i18n", "export", "-o", str(po_path))
+    assert (code, out) == (2, "") and po_path.read_bytes() == before
+    assert err.startswith(f"kb i18n export: {po_path} holds 1 translation(s) that are not in the content (the first: "
+                          f"g.shoot|title, line {_message_line(po_path, 'g.shoot|title')}): a fresh export would lose "
+                          "them; nothing was written: import it first, or bring it up to date with") and "--force" in err
+    assert kb_(root, "i18n", "import", str(po_path))[0] == 0
+    export(root, po_path)  # imported: nothing of it would be lost
+    game = root / "g" / "game.yaml"
+    yaml_before = game.read_bytes()
+    for argv in (("export", "-o", str(game)), ("export", "--force", "-o", str(game)),
+                 ("glossary", "--force", "-o", str(root / "g" / "terms" / "engaged.yaml")),
+                 ("glossary", "-o", str(root / "g" / "new.tbx"))):
+        code, out, err = kb_(root, "i18n", *argv)
+        assert code == 2 and "is in the content folder" in err and "nothing was written" in err, argv
+    assert game.read_bytes() == yaml_before and not (root / "g" / "new.tbx").exists()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n", encoding="utf-8")
+    for argv in (("export", "-o", str(notes)), ("glossary", "-o", str(notes)), ("glossary", "--format", "csv", "-o",
+                                                                                 str(notes))):
+        code, _, err = kb_(root, "i18n", *argv)
+        assert code == 2 and "exists and is not a" in err and notes.read_text(encoding="utf-8") == "mine\n", argv
+    for fmt in ("tbx", "csv"):  # a glossary of ours is replaced
+        assert kb_(root, "i18n", "glossary", "--format", fmt, "-o", str(tmp_path / f"g.{fmt}"))[0] == 0
+        assert kb_(root, "i18n", "glossary", "--format", fmt, "-o", str(tmp_path / f"g.{fmt}"))[0] == 0
+    assert kb_(root, "i18n", "export", "--force", "-o", str(notes))[0] == 0
+    assert "X-Generator: kb i18n export" in notes.read_text(encoding="utf-8")
+
+
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     title = entry(po, "g.shoot|title")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from kb.core.diagnostics import format_path, hint
-from kb.core.files import atomic_write
+from kb.core.files import atomic_write, os_problem
 from kb.core.model import TARGET_LANG as TARGET
 
 if TYPE_CHECKING:
@@ -52,11 +52,15 @@ def add_parser(sub: argparse._SubParsersAction[Any], handler: Callable[..., int]
     ex.add_argument("--template", action="store_true",
                     help="write a template (POT): every msgstr empty, nothing fuzzy; for 'msgmerge --previous'")
     ex.add_argument("--json", action="store_true", help=_REPORT_JSON)
+    ex.add_argument("--force", action="store_true", help="replace FILE.po even when it is not an export of this tool "
+                    "or holds translations not imported yet (never a file in the content folder)")
     gl = isub.add_parser("glossary", help="write the glossary for translation tools (TBX or CSV)")
     gl.add_argument("--format", choices=("tbx", "csv"), default="tbx", help="TBX (default) or CSV")
     gl.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
     gl.add_argument("--game", help="only this game")
     gl.add_argument("--json", action="store_true", help=_REPORT_JSON)
+    gl.add_argument("--force", action="store_true", help="replace FILE even when it is not a glossary of this tool "
+                    "(never a file in the content folder)")
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
@@ -110,6 +114,8 @@ def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: Tex
         if not args.json:
             return 0
     else:
+        if _refused_output("glossary", args, kb, err, _glossary_ours):
+            return 2
         try:
             atomic_write(Path(args.output), text.encode("utf-8"))
         except OSError as exc:
@@ -118,6 +124,57 @@ def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: Tex
     _report(args, out, err, f"wrote {args.output}: {len(terms)} term(s) ({args.format})",
             {"format": args.format, "game": args.game, "terms": len(terms)})
     return 0
+
+
+def _refused_output(command: str, args: argparse.Namespace, kb: KnowledgeBase, err: TextIO,
+                    ours: Callable[[Path], str | None]) -> bool:
+    """True (and why written to ``err``) when ``args.output`` may not be written: it lies in the content folder, or
+    it is a regular file that ``ours`` says is not ours to replace (without ``--force``). Anything else there (a
+    link, a folder) :func:`atomic_write` refuses."""
+    path = Path(args.output)
+    where = os.path.realpath(path)
+    content = os.path.realpath(kb.root)
+    if where == content or where.startswith(content + os.sep):
+        err.write(f"kb i18n {command}: {args.output} is in the content folder ({format_path(kb.root)}); write it "
+                  "elsewhere (nothing was written)\n")
+        return True
+    if args.force or not _regular(path):
+        return False
+    try:
+        why = ours(path)
+    except OSError as exc:
+        why = f"cannot be read ({os_problem(exc, unnamed=args.output)})"
+    if why is None:
+        return False
+    advice = _MERGE_ADVICE if command == "export" and "translation(s)" in why else ""
+    err.write(f"kb i18n {command}: {args.output} {why}; nothing was written: {advice}choose another file, or pass "
+              "--force to replace it\n")
+    return True
+
+
+_MERGE_ADVICE = ("import it first, or bring it up to date with 'kb i18n export --template -o X.pot' and "
+                 "'msgmerge --previous --update FILE.po X.pot' (docs/translators.md); or ")
+
+
+def _regular(path: Path) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _glossary_ours(path: Path) -> str | None:
+    """None when ``path`` starts as a glossary of ``kb i18n glossary`` (TBX or CSV) does, else why it is not ours."""
+    from kb.i18n.glossary import CSV_COLUMNS
+
+    with path.open("rb") as f:
+        head = f.read(4096)
+    if head.startswith(",".join(CSV_COLUMNS).encode()) or (b'<martif type="TBX-Basic"' in head and
+                                                            b"Glosario / Glossary" in head):
+        return None
+    return "exists and is not a glossary written by 'kb i18n glossary'"
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
@@ -154,6 +211,10 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         text = str(po)
         out.write(text if text.endswith("\n") else text + "\n")
     else:
+        from kb.i18n.po import ours_to_replace
+
+        if _refused_output("export", args, kb, err, lambda path: ours_to_replace(path, po)):
+            return 2
         try:
             write_po(po, Path(args.output))
         except OSError as exc:

@@ -43,7 +43,7 @@ from kb.i18n.units import Unit, aligned, join, match, split
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["CONTEXT_SEP", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
+__all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
            "msgstr_location", "encoding_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
@@ -254,7 +254,7 @@ def _empty_po(game: str | None, template: bool, epoch: str | None) -> polib.POFi
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
         "X-Source-Language": SOURCE_LANG,
-        "X-Generator": "kb i18n export",
+        "X-Generator": GENERATOR,
     }
     return po
 
@@ -280,6 +280,36 @@ def _po_entry(context: str, msg: _Message, notes: list[str], occurrence: tuple[s
         if msg.previous is not None:
             item.previous_msgid = msg.previous
     return item
+
+
+GENERATOR = "kb i18n export"
+"""The header's ``X-Generator``: a file with it is one this tool wrote (and may replace when it holds no work)."""
+
+
+def ours_to_replace(path: Path, new: polib.POFile) -> str | None:
+    """Why the existing regular file ``path`` may not be replaced by the export ``new``, or None: it is not a PO file
+    of ``kb i18n export``, or it holds a translator's work that is not in the content (:func:`unimported`)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_PO_BYTES + 1)
+    if f'"X-Generator: {GENERATOR}\\n"'.encode() not in raw[:8192] or len(raw) > MAX_PO_BYTES:
+        return f"exists and is not a PO file written by '{GENERATOR}'"
+    try:
+        old = polib.pofile(raw.decode("utf-8"))
+    except (OSError, ValueError):  # polib says a syntax error with OSError; UnicodeDecodeError is a ValueError
+        return f"exists and is not a PO file written by '{GENERATOR}' (it does not parse)"
+    work = unimported(old, new)
+    if not work:
+        return None
+    return (f"holds {len(work)} translation(s) that are not in the content (the first: {work[0].msgctxt}, line "
+            f"{work[0].linenum}): a fresh export would lose them")
+
+
+def unimported(old: polib.POFile, new: polib.POFile) -> list[polib.POEntry]:
+    """The live messages of ``old`` (an earlier export) whose English is neither as exported nor the content's now
+    (as ``new`` records it): a translator's work not imported yet."""
+    now = {e.msgctxt: _exported(e) for e in new}
+    return [e for e in old if not e.obsolete and e.msgstr.strip()
+            and source_hash(e.msgstr) not in (now.get(e.msgctxt), _exported(e))]
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
