@@ -498,6 +498,30 @@ def test_export_and_glossary_never_write_over_work_or_the_content(root: Path, tm
     assert "X-Generator: kb i18n export" in notes.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("english, at, problem", [
+    ('Engaged: a model within 1" of an enemy.', None, "0 bold span(s) (**…**) where the Spanish has 1"),
+    ('**Engaged: a model within 1" of an enemy.', "**", "'**' is opened and not closed (the page would show it)"),
+    ('**Engaged:** a model within 1" of an *enemy.', "*enemy", "'*' is opened and not closed (the page would show it)"),
+])
+def test_emphasis_dropped_or_left_open_is_reported_at_the_mark(root: Path, tmp_path: Path, english: str,
+                                                                at: str | None, problem: str) -> None:
+    """A bold label dropped from a paragraph, or an unclosed '**' (literal asterisks on the page): a warning, located,
+    the field still imported (as a dropped link is)."""
+    edit(root / "g/terms/engaged.yaml", "es: Una miniatura está trabada si está a 1\" de un enemigo.",
+         "es: '**Trabada:** una miniatura está trabada si está a 1\" de un enemigo.'")
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    item = entry(po, "g.engaged|summary")
+    item.msgstr, item.flags = english, [f for f in item.flags if f != "fuzzy"]  # reviewed
+    po.save(str(po_path))
+    code, out, err = kb_(root, "i18n", "import", "--dry-run", str(po_path))
+    assert code == 0, out + err
+    line, col = _po_position(po_path, f'msgstr "{english[:12]}', at or english[:12])
+    assert err.splitlines() == [f"en.po:{line}:{col}: warning[emphasis-changed]: English 'summary': {problem}; keep "
+                                "the emphasis markup of the Spanish [g.engaged|summary]"]
+    assert "would update g.engaged summary: English and hash" in out
+
+
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     title = entry(po, "g.shoot|title")
