@@ -522,6 +522,34 @@ def test_emphasis_dropped_or_left_open_is_reported_at_the_mark(root: Path, tmp_p
     assert "would update g.engaged summary: English and hash" in out
 
 
+@pytest.mark.parametrize("english, reason", [
+    ("3. If the target is engaged, it is picked at random.", "the English starts with a list marker ('3.'), which the "
+     "import puts back itself; remove it"),
+    ("- If the target is engaged, it is picked at random.", "the English starts with a list marker ('-')"),
+    ("If the target is engaged,\n\nit is chosen at random.", "the English holds a blank line, but this message is one "
+     "paragraph or list item (the Spanish's structure is kept); write it as one paragraph"),
+    ("If the target is engaged:\n- it is picked at random.", "the English holds a line starting a list item ('-')"),
+])
+def test_a_paragraph_message_cannot_change_the_fields_structure(root: Path, tmp_path: Path, english: str,
+                                                                reason: str) -> None:
+    """A list marker or a blank line typed in the message of one paragraph would double a marker, turn a paragraph
+    into a list item, or be folded away: refused at the message, nothing written. A line break alone is wrapping."""
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    entry(po, "g.shoot|summary").msgstr = english
+    po.save(str(po_path))
+    before = (root / "g/rules/shoot.yaml").read_bytes()
+    code, out, err = kb_(root, "i18n", "import", str(po_path))
+    assert code == 1
+    [line] = err.splitlines()
+    assert line.startswith(f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: refused g.shoot|summary: {reason}")
+    assert (root / "g/rules/shoot.yaml").read_bytes() == before
+    entry(po, "g.shoot|summary").msgstr = "If the target is engaged,\nit is picked at random by a flip."
+    po.save(str(po_path))
+    assert kb_(root, "i18n", "import", str(po_path))[0] == 0
+    assert "it is picked at random by a flip." in (root / "g/rules/shoot.yaml").read_text(encoding="utf-8")
+
+
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     title = entry(po, "g.shoot|title")

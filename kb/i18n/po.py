@@ -661,7 +661,7 @@ def _plan_whole(owner: Owner, st: FieldStatus, item: polib.POEntry, es: list[Uni
         return None
     if verdict == "same":
         return _unchanged(st, result)
-    if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles):
+    if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles, unit=False):
         return None
     new_units = split(item.msgstr)
     if aligned(es, new_units):
@@ -760,11 +760,12 @@ def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
 
 
 def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
-            locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> bool:
+            locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text],
+            unit: bool = True) -> bool:
     """Check the English of one message; record its problems (at most :data:`MAX_PROBLEMS` of them); True when one is
     an error."""
     context, line = item.msgctxt or "", item.linenum or 0
-    unwritable = _unwritable(english, source)
+    unwritable = _unwritable(english, source, unit)
     if unwritable:
         result.refused.append((context, unwritable, line))
         return True
@@ -779,14 +780,32 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
     return bool(errors)
 
 
-def _unwritable(english: str, source: str) -> str | None:
-    """Why a message's English is refused before it is checked: too long (it would make a problem of every word), or
-    a character a YAML file cannot hold or 'kb check' refuses (a bidi override): the field would not load again."""
+def _unwritable(english: str, source: str, unit: bool) -> str | None:
+    """Why a message's English is refused before it is checked: too long (it would make a problem of every word), a
+    character a YAML file cannot hold or 'kb check' refuses (a bidi override: the field would not load again), or, in
+    the message of one paragraph or list item (``unit``), a structure of its own (:func:`_structure`)."""
     if len(english) > MAX_MESSAGE_CHARS:
         return f"its English is {len(english)} characters long; a message holds at most {MAX_MESSAGE_CHARS} (the " \
             f"Spanish has {len(source)})"
     bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english)
-    return f"control character U+{ord(bad.group()):04X} in the translation; remove it" if bad else None
+    if bad:
+        return f"control character U+{ord(bad.group()):04X} in the translation; remove it"
+    return _structure(english) if unit else None
+
+
+def _structure(english: str) -> str | None:
+    """Why the English of one paragraph or list item would change the field's structure: it starts a list item
+    (the import puts the Spanish's marker back: a doubled marker, or a paragraph turned item), or holds a blank line
+    or a line starting a list item (they would be folded into spaces)."""
+    units = split(english)
+    if units and units[0].prefix:
+        return (f"the English starts with a list marker ('{units[0].prefix.strip()}'), which the import puts back "
+                "itself; remove it")
+    if len(units) > 1:
+        what = "a blank line" if units[1].sep.count("\n") > 1 else f"a line starting a list item ('{units[1].prefix.strip()}')"
+        return (f"the English holds {what}, but this message is one paragraph or list item (the Spanish's structure "
+                "is kept); write it as one paragraph")
+    return None
 
 
 MAX_MESSAGE_CHARS = 20_000
