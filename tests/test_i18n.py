@@ -550,6 +550,23 @@ def test_a_paragraph_message_cannot_change_the_fields_structure(root: Path, tmp_
     assert "it is picked at random by a flip." in (root / "g/rules/shoot.yaml").read_text(encoding="utf-8")
 
 
+def test_each_paragraphs_reference_is_its_own_line(tmp_path: Path) -> None:
+    """'#:' of each paragraph or list item names the line where it starts in the Spanish, not the field's first line
+    (a tool's "open reference" lands on it)."""
+    code, _, err = cli("--content", str(CONTENT), "i18n", "export", "--no-history", "--game", "malifaux",
+                       "-o", str(tmp_path / "m.po"))
+    assert code == 0, err
+    po = polib.pofile(str(tmp_path / "m.po"))
+    yaml_lines = (CONTENT / "malifaux/rules/shooting-into-combat.yaml").read_text(encoding="utf-8").splitlines()
+    es_line = yaml_lines.index("text:") + 2  # "  es: |" then the text
+    texts = [e for e in po if (e.msgctxt or "").startswith("malifaux.shooting-into-combat|text|p")]
+    assert len(texts) > 3
+    starts = [int(e.occurrences[0][1]) for e in texts]
+    assert starts[0] == es_line + 1 and starts == sorted(set(starts))
+    for item, line in zip(texts, starts):  # the line holds the paragraph's first words (a list item: after its marker)
+        assert " ".join(item.msgid.split()[:2]) in " ".join(yaml_lines[line - 1].split()), (item.msgctxt, line)
+
+
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     title = entry(po, "g.shoot|title")

@@ -220,16 +220,31 @@ def _owner_messages(kb: "Linked", owner: Owner, history: History | None, templat
             if history is not None and st.status == "stale" else None
         if old is not None and normalise(old) != normalise(st.source):
             counts["previous"] += 1
-        where = st.source_location or st.location
         es = split(st.source)
+        lines = _unit_lines(owner, st, es)
         for msg in _messages(st, old):
             exported = english_now(st, es, _part(msg))
             if template:  # a template says nothing of the English (but records it, for the import's check)
                 msg = replace(msg, msgstr="", fuzzy=False, previous=None)
             notes = _translator_notes(owner, st, msg, not out, kb, titles)
+            where = lines[_part(msg)] if msg.suffix else lines[0]
             out.append(_po_entry(f"{owner.id}{CONTEXT_SEP}{st.field}", msg, notes,
                                  (_relative(where.path, base), str(where.line)), exported))
     return out
+
+
+def _unit_lines(owner: Owner, st: FieldStatus, es: list[Unit]) -> list[Location]:
+    """Where each paragraph or list item of the Spanish starts in its file (exact in a ``|`` block, near in a folded
+    text); the field's place for a field without Spanish location."""
+    if st.source_location is None:
+        return [st.location] * max(1, len(es))
+    out, at = [], 0
+    text = st.source.replace("\r\n", "\n")
+    for unit in es:
+        found = text.find(unit.lines[0], at)
+        at = found if found >= 0 else at
+        out.append(owner.marks.at_offset(st.path + (SOURCE_LANG,), text, at))
+    return out or [st.source_location]
 
 
 def _part(msg: _Message) -> int:
