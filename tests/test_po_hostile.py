@@ -76,7 +76,7 @@ def test_tricky_translations_read_back_exactly_and_check_clean(content: Path, tm
     ("summary", "x" * 1_000_000, "its English is 1000000 characters long; a message holds at most 20000", None),
     ("title", "T" * 500, "1 error(s) in its English", "error[invalid-value]: 'title.en': text of 500 characters is not "
      "allowed; the most allowed is 400"),
-    ("summary", '# HEADING\n\n!!! danger "ADMON"\n    body', "1 error(s) in its English",
+    ("summary", '# HEADING\n!!! danger "ADMON"\n    body', "1 error(s) in its English",
      "error[block-markup]: a heading ('# HEADING') in 'summary'"),
 ])
 def test_refused_translations_write_nothing(field: str, text: str, reason: str, problem: str | None, content: Path,
@@ -282,3 +282,37 @@ def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: P
     assert err == (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; split it "
                    "(msggrep) and import each part; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before
+
+
+@pytest.mark.parametrize("old, new, problem", [
+    ('msgctxt "g.r0|title"', 'msgctxt "g.r0|title', "the string is not closed on its line"),
+    ('msgstr "Fine"', 'msgstr "Fine.\\q\\x41\\101"', "unknown escape '\\q' in the string"),
+    ('#~ msgstr "Old"', '#~ msgstr "Old', "the string is not closed on its line"),
+])
+def test_a_po_string_polib_would_misread_is_a_located_error(content: Path, tmp_path: Path, old: str, new: str,
+                                                             problem: str) -> None:
+    """polib read an unterminated string without its last character and kept unknown escapes as typed (msgfmt rejects
+    both): the file is refused at the string, nothing imported."""
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Fine"
+    po.save(str(path))
+    text = path.read_text(encoding="utf-8") + '\n#~ msgctxt "g.gone|title"\n#~ msgid "Viejo"\n#~ msgstr "Old"\n'
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    line = path.read_text(encoding="utf-8").splitlines().index(new) + 1
+    before = (content / "g" / "rules" / "r0.yaml").read_bytes()
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}:{line}:") and problem in err and err.endswith("nothing imported\n"), err
+    assert (content / "g" / "rules" / "r0.yaml").read_bytes() == before
+
+
+def test_a_po_file_of_another_project_is_not_taken_for_ours(content: Path, tmp_path: Path) -> None:
+    path = tmp_path / "foreign.po"
+    path.write_text('msgid ""\nmsgstr ""\n"Project-Id-Version: some-other-app\\n"\n"Content-Type: text/plain; '
+                    'charset=UTF-8\\n"\n\nmsgid "Open"\nmsgstr "Abrir"\n\nmsgid "Close"\nmsgstr "Cerrar"\n',
+                    encoding="utf-8")
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"kb i18n import: {path} is not a PO file of 'kb i18n export' (no message has a context "
+                   "<entry id>|<field>); nothing imported\n")

@@ -229,25 +229,12 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    import polib
-
     from kb.i18n.history import History
     from kb.i18n.po import import_po
 
-    if not Path(args.file).is_file():  # polib would parse the name itself as PO text
-        err.write(f"kb i18n import: {args.file}: no such file\n")
-        return 2
-    from kb.i18n.po import encoding_problem
-
-    problem = encoding_problem(Path(args.file))
-    if problem:
-        err.write(f"{problem}; nothing imported\n")
-        return 1
-    try:
-        po = polib.pofile(args.file)
-    except (OSError, ValueError) as exc:
-        err.write(f"kb i18n import: cannot read {args.file}: {exc}\n")
-        return 2
+    po, code = _read_po(args.file, err)
+    if po is None:
+        return code
     lang = po.metadata.get("Language", TARGET) or TARGET
     if lang.split("_")[0].split("-")[0] != TARGET:
         err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
@@ -259,6 +246,33 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
     else:
         _import_text(args, kb, result, out, err)
     return code
+
+
+def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
+    """The PO file ``file`` parsed, or None and the exit code (why written to ``err``): not there, too big or not
+    UTF-8 (1), a string polib would misread, a syntax error, not a file of ours (2)."""
+    import polib
+
+    from kb.i18n.po import encoding_problem, syntax_problem
+
+    if not Path(file).is_file():  # polib would parse the name itself as PO text
+        err.write(f"kb i18n import: {file}: no such file\n")
+        return None, 2
+    problem = encoding_problem(Path(file))
+    if problem:
+        err.write(f"{problem}; nothing imported\n")
+        return None, 1
+    try:
+        problem = syntax_problem(Path(file), Path(file).read_text(encoding="utf-8-sig"))
+        po = None if problem else polib.pofile(file)
+    except (OSError, ValueError) as exc:
+        err.write(f"kb i18n import: cannot read {file}: {exc}\n")
+        return None, 2
+    if po is None or not _ours(po):
+        err.write(f"{problem}\n" if problem else f"kb i18n import: {file} is not a PO file of 'kb i18n export' "
+                  "(no message has a context <entry id>|<field>); nothing imported\n")
+        return None, 2
+    return po, 0
 
 
 def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, code: int, out: TextIO) -> None:
@@ -334,6 +348,14 @@ def _unknown(kb: KnowledgeBase, context: str) -> str:
     if broken is not None:
         return f"no entry '{owner}' is loaded: its file does not load: {broken.format()}"
     return f"no such entry{hint(owner, list(kb.entries) + sorted(kb.games))}"
+
+
+def _ours(po: Any) -> bool:
+    """True when ``po`` has no live message, or one whose context is one of ours (``<entry id>|<field>``)."""
+    from kb.i18n.po import CONTEXT_SEP
+
+    live = [e for e in po if not e.obsolete]
+    return not live or any(CONTEXT_SEP in (e.msgctxt or "") for e in live)
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {

@@ -131,7 +131,7 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
             out.append(problem)
             broken.add(link.start())
     out += link_targets(source, english, field, locate, frozenset(broken))
-    out += emphasis(source, english, field, locate)
+    out += [] if path is not None and is_name(path) else emphasis(source, english, field, locate)
     for p in glossary_problems(owner, source, english, terms, titles):
         out.append(diag(p.code, locate(p.offset or 0), field=field, **p.params))
     return out

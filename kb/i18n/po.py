@@ -34,6 +34,7 @@ from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
 from kb.core.diagnostics import CONTROL, ERROR, Diagnostic
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
+from kb.core.validate import is_name
 from kb.i18n.checks import check_english
 from kb.i18n.history import History
 from kb.i18n.status import TARGET, FieldStatus, Owner, field_status, glossary_terms, normalise, owners, \
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
 
 __all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
-           "msgstr_location", "encoding_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
+           "msgstr_location", "encoding_problem", "syntax_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
@@ -780,7 +781,7 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
     """Check the English of one message; record its problems (at most :data:`MAX_PROBLEMS` of them); True when one is
     an error."""
     context, line = item.msgctxt or "", item.linenum or 0
-    unwritable = _unwritable(english, source, unit)
+    unwritable = _unwritable(english, source, unit and not is_name(st.path))  # a name is text, not Markdown
     if unwritable:
         result.refused.append((context, unwritable, line))
         return True
@@ -871,6 +872,31 @@ def encoding_problem(path: Path, limit: int = MAX_PO_BYTES) -> str | None:
         line = raw.count(b"\n", 0, m.start()) + 1
         return (f"{path}:{line}:1: the header says charset={m.group(1).decode('ascii')}, but kb reads and writes "
                 "UTF-8 PO files; convert it (msgconv -t UTF-8) and set charset=UTF-8")
+    return None
+
+
+_STRING_LINE = re.compile(r'(?:#~\|?|#\|)?[ \t]*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)[ \t]+)?(")')
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t]*')
+_ESCAPES = set('\\"ntrvbf')
+"""The escapes polib decodes: any other (msgfmt's ``\\x41``, ``\\101``, or a typo ``\\q``) it would read as its two
+characters."""
+
+
+def syntax_problem(path: Path, text: str) -> str | None:
+    """The first string of the PO file ``text`` that polib would misread, as ``path:line:col: ...``: one not closed
+    on its line (msgfmt: "end-of-line within string"), or an escape polib does not decode (:data:`_ESCAPES`)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        head = _STRING_LINE.match(line)
+        if head is None or (line.startswith("#") and not line.startswith(("#~", "#|"))):
+            continue
+        body = _STRING.fullmatch(line, head.start(1))
+        if body is None:
+            return (f"{path}:{number}:{head.start(1) + 1}: the string is not closed on its line (a '\"' missing at "
+                    "its end, or one inside it not written \\\"); nothing imported")
+        for m in re.finditer(r"\\(.)", body.group(1)):
+            if m.group(1) not in _ESCAPES:
+                return (f"{path}:{number}:{body.start(1) + m.start() + 1}: unknown escape '\\{m.group(1)}' in the "
+                        "string; write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\); nothing imported")
     return None
 
 
