@@ -550,9 +550,9 @@ def test_a_paragraph_message_cannot_change_the_fields_structure(root: Path, tmp_
     assert "it is picked at random by a flip." in (root / "g/rules/shoot.yaml").read_text(encoding="utf-8")
 
 
-def test_each_paragraphs_reference_is_its_own_line(tmp_path: Path) -> None:
+def test_each_paragraphs_reference_is_its_own_line_and_comments_never_break_an_id(tmp_path: Path) -> None:
     """'#:' of each paragraph or list item names the line where it starts in the Spanish, not the field's first line
-    (a tool's "open reference" lands on it)."""
+    (a tool's "open reference" lands on it); '#.' lines break at spaces, never inside an id."""
     code, _, err = cli("--content", str(CONTENT), "i18n", "export", "--no-history", "--game", "malifaux",
                        "-o", str(tmp_path / "m.po"))
     assert code == 0, err
@@ -565,6 +565,10 @@ def test_each_paragraphs_reference_is_its_own_line(tmp_path: Path) -> None:
     assert starts[0] == es_line + 1 and starts == sorted(set(starts))
     for item, line in zip(texts, starts):  # the line holds the paragraph's first words (a list item: after its marker)
         assert " ".join(item.msgid.split()[:2]) in " ".join(yaml_lines[line - 1].split()), (item.msgctxt, line)
+    # extracted comments are wrapped at spaces only: never inside an id or a field name (tools join the lines)
+    comments = [line for line in (tmp_path / "m.po").read_text(encoding="utf-8").splitlines() if line.startswith("#.")]
+    assert not [line for line in comments if re.search(r"[\w.\[]-$", line)]
+    assert any("(malifaux.projectile-attack)" in line for line in comments)
 
 
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:

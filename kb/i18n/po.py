@@ -53,6 +53,8 @@ WEBLATE_MARKUP_FLAG = r'placeholders:r"\{@[a-z]+\s[^|}\s]+\|?|\}"'
 """The flag on a message whose Spanish holds ``{@kind id|text}`` links: Weblate's placeholder check
 then requires each link's opening (``{@kind id|``) and closing brace in the English, and highlights them."""
 FOLD_WIDTH = 100
+COMMENT_WIDTH = 75
+"""Longest extracted comment line: with its ``#. `` within polib's 78 columns, so polib leaves it whole."""
 EXPORTED_MARK = "kb-en:"
 """Starts the translator comment (``# kb-en: 3f2a9c1d2e4b``) recording the hash of the content's English of a message
 when it was exported: a translator comment, because msgmerge keeps those of the translator's file and
@@ -287,7 +289,7 @@ def _po_entry(context: str, msg: _Message, notes: list[str], occurrence: tuple[s
               exported: str) -> polib.POEntry:
     """One message of the PO file, with its flags (Weblate's markup check, ``fuzzy``), previous Spanish and the
     record of the content's English ``exported`` (:data:`EXPORTED_MARK`)."""
-    item = polib.POEntry(msgctxt=context + msg.suffix, msgid=msg.msgid, msgstr=msg.msgstr, comment="\n".join(notes),
+    item = polib.POEntry(msgctxt=context + msg.suffix, msgid=msg.msgid, msgstr=msg.msgstr, comment=_wrapped(notes),
                          tcomment=f"{EXPORTED_MARK} {source_hash(exported)}", occurrences=[occurrence])
     if "{@" in msg.msgid:
         item.flags.append(WEBLATE_MARKUP_FLAG)
@@ -326,6 +328,15 @@ def unimported(old: polib.POFile, new: polib.POFile) -> list[polib.POEntry]:
     now = {e.msgctxt: _exported(e) for e in new}
     return [e for e in old if not e.obsolete and e.msgstr.strip()
             and source_hash(e.msgstr) not in (now.get(e.msgctxt), _exported(e))]
+
+
+def _wrapped(notes: list[str], width: int = COMMENT_WIDTH) -> str:
+    """The extracted comments, each wrapped at spaces only: polib would break a longer line at a hyphen, inside an id
+    (``malifaux.projectile-`` / ``attack``), and tools join the lines with a line break."""
+    import textwrap
+
+    return "\n".join(line for note in notes
+                     for line in textwrap.wrap(note, width, break_long_words=False, break_on_hyphens=False) or [""])
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
