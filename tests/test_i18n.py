@@ -610,6 +610,21 @@ def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing
         {"context": "g.shoot|examples[lowest].title", "line": at["g.shoot|examples[lowest].title"], "reason": "empty"}]
 
 
+def test_an_entry_whose_file_does_not_load_is_named_as_such(root: Path, tmp_path: Path) -> None:
+    """Its messages are not 'no such entry': the import says the file does not load, and where."""
+    po = export(root, tmp_path / "en.po")
+    entry(po, "g.engaged|title").msgstr = "Engaged!"
+    po.save(str(tmp_path / "en.po"))
+    path = root / "g/terms/engaged.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "bad: [unclosed\n", encoding="utf-8")
+    code, out, err = kb_(root, "i18n", "import", "--dry-run", str(tmp_path / "en.po"))
+    assert code == 1
+    line = _message_line(tmp_path / "en.po", "g.engaged|title")
+    [said] = [ln for ln in err.splitlines() if "'g.engaged|title'" in ln]
+    assert said.startswith(f"{tmp_path / 'en.po'}:{line}: unknown context 'g.engaged|title': no entry 'g.engaged' is "
+                           "loaded: its file does not load: content/g/terms/engaged.yaml:"), said
+
+
 def test_import_usage_errors_exit_2(root: Path, tmp_path: Path) -> None:
     po = export(root, tmp_path / "en.po")
     po.metadata["Language"] = "fr"

@@ -316,3 +316,21 @@ def test_a_po_file_of_another_project_is_not_taken_for_ours(content: Path, tmp_p
     assert (code, out) == (2, "")
     assert err == (f"kb i18n import: {path} is not a PO file of 'kb i18n export' (no message has a context "
                    "<entry id>|<field>); nothing imported\n")
+
+
+def test_a_po_file_full_of_errors_prints_a_bounded_report(content: Path, tmp_path: Path) -> None:
+    """Every title a string of broken links: at most 20 problems per message and 200 lines in all, then how many
+    more; --json lists every line's problem."""
+    path, po = _po(content, tmp_path)
+    titles = [item for item in po if (item.msgctxt or "").endswith("|title")]
+    for item in titles:
+        item.msgstr = "{@" * 30
+    po.save(str(path))
+    code, out, err = cli("--content", str(content), "i18n", "import", "--dry-run", str(path))
+    assert code == 1
+    lines = err.splitlines()
+    total = len(titles) * 21  # 20 problems and the refusal, per message
+    assert len(lines) == 201 and lines[-1] == f"... and {total - 200} more problem line(s) (--json lists them all)"
+    code, out, _ = cli("--content", str(content), "i18n", "import", "--dry-run", "--json", str(path))
+    report = __import__("json").loads(out)
+    assert len(report["problems"]) + len(report["refused"]) == total
