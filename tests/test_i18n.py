@@ -440,6 +440,29 @@ def test_an_older_po_file_never_reverts_english_changed_after_its_export(root: P
     assert "(A)." in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
 
 
+def test_a_translator_goes_on_in_the_same_file_after_an_import(root: Path, tmp_path: Path) -> None:
+    """The import brings the records of the messages it wrote up to date (only those lines of the PO file change), so a
+    later change to the same message in the same file is the translator's again, not a conflict with their import."""
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    entry(po, "g.engaged|summary").msgstr = "A model is engaged while within 1\" of an enemy."
+    po.save(str(po_path))
+    before = po_path.read_text(encoding="utf-8").splitlines()
+    assert kb_(root, "i18n", "import", "--dry-run", str(po_path))[0] == 0
+    assert po_path.read_text(encoding="utf-8").splitlines() == before  # a dry run writes nothing
+    assert kb_(root, "i18n", "import", str(po_path))[0] == 0
+    after = po_path.read_text(encoding="utf-8").splitlines()
+    assert changed_lines(before, after) == [
+        ("# kb-en: " + H('A model is engaged if it is within 1" of an enemy.'),
+         "# kb-en: " + H('A model is engaged while within 1" of an enemy.'))]
+    po = polib.pofile(str(po_path))
+    entry(po, "g.engaged|summary").msgstr = "A model is engaged while it is within 1\" of an enemy."
+    po.save(str(po_path))
+    code, out, err = kb_(root, "i18n", "import", str(po_path))
+    assert (code, err) == (0, ""), out + err
+    assert "while it is within" in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+
+
 def test_the_record_of_the_exported_english_survives_msgmerge_and_translate_toolkit(root: Path,
                                                                                     tmp_path: Path) -> None:
     """The record is a translator comment: msgmerge keeps the translator's file's (also of a message whose Spanish

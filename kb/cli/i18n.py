@@ -240,12 +240,25 @@ def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
         return 2
     result = import_po(kb, po, dry_run=args.dry_run, history=History())
+    _update_records(args.file, result, err)
     code = 1 if result.refused or result.unknown else 0
     if args.json:
         _import_json(args, kb, result, code, out)
     else:
         _import_text(args, kb, result, out, err)
     return code
+
+
+def _update_records(file: str, result: ImportResult, err: TextIO) -> None:
+    """The PO file's records of the English it had written brought up to date; a warning when the file cannot be."""
+    from kb.i18n.po import update_records
+
+    try:
+        update_records(Path(file), result.recorded)
+    except OSError as exc:
+        err.write(f"kb i18n import: warning: the English was written, but the '# kb-en:' records in {file} could not "
+                  f"be updated ({os_problem(exc, unnamed=file)}): export afresh before changing those messages "
+                  "again\n")
 
 
 def _read_po(file: str, err: TextIO) -> tuple[Any, int]:

@@ -44,7 +44,7 @@ from kb.i18n.units import Unit, aligned, join, match, split
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
+__all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "update_records", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
            "msgstr_location", "encoding_problem", "syntax_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
@@ -339,6 +339,33 @@ def _wrapped(notes: list[str], width: int = COMMENT_WIDTH) -> str:
                      for line in textwrap.wrap(note, width, break_long_words=False, break_on_hyphens=False) or [""])
 
 
+def update_records(path: Path, items: list[polib.POEntry]) -> int:
+    """Bring the ``# kb-en:`` records of ``items`` (messages of the PO file ``path`` whose English the import wrote)
+    up to date, so that the translator can go on in the same file: a later change of theirs is theirs again, not a
+    conflict with their own import. Only those lines change (line endings kept); the file is written atomically.
+    Returns how many records were updated."""
+    stale = [(item, old) for item in items if (old := _exported(item)) is not None and old != source_hash(item.msgstr)]
+    if not stale:
+        return 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    changed = sum(_update_record(lines, item.linenum or 1, old, source_hash(item.msgstr)) for item, old in stale)
+    if changed:
+        atomic_write(path, b"".join(lines))
+    return changed
+
+
+def _update_record(lines: list[bytes], start: int, old: str, new: str) -> bool:
+    """Replace the record ``old`` by ``new`` in the comments of the message starting at line ``start``."""
+    mark = f"# {EXPORTED_MARK} {old}".encode()
+    for row in range(start - 1, len(lines)):
+        if lines[row].startswith((b"msgctxt", b"msgid")):
+            return False
+        if lines[row].rstrip(b"\r\n") == mark:
+            lines[row] = lines[row].replace(old.encode(), new.encode(), 1)
+            return True
+    return False
+
+
 def write_po(po: polib.POFile, path: Path) -> None:
     """Write ``po`` to ``path`` atomically (UTF-8, ending with a newline)."""
     text = str(po)
@@ -383,6 +410,9 @@ class ImportResult:
     """Files written (none in a dry run)."""
     po_name: str = "FILE.po"
     """The PO file's name, for advice."""
+    recorded: list[polib.POEntry] = field(default_factory=list)
+    """Messages whose English was written: their ``# kb-en:`` records in the PO file are updated
+    (:func:`update_records`)."""
 
 
 @dataclass
@@ -392,6 +422,8 @@ class _Plan:
     """New English per paragraph (PO form), or None to only record the hash."""
     whole: str | None = None
     """New English of a field imported as one message whose paragraphs do not line up with the Spanish."""
+    messages: tuple[polib.POEntry, ...] = ()
+    """The messages whose English it writes: their ``# kb-en:`` records are brought up to date once it is written."""
 
 
 def _locator(po: polib.POFile) -> Callable[[polib.POEntry, int], Location]:
@@ -554,6 +586,7 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
     except OSError as exc:  # the disk refused it (full, read-only): the file is left as it was
         _not_written(todo, f"cannot write {os_problem(exc, unnamed=str(path))}", result)
         return
+    result.recorded += [item for plan in todo if plan not in moved for item in plan.messages]
     for plan in moved:  # the file changed between loading and writing
         context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
         result.refused.append((context, "the file changed during the import; run it again", 0))
@@ -692,8 +725,8 @@ def _plan_whole(owner: Owner, st: FieldStatus, item: polib.POEntry, es: list[Uni
         return None
     new_units = split(item.msgstr)
     if aligned(es, new_units):
-        return _Plan(st, {i: u.text for i, u in enumerate(new_units)})
-    return _Plan(st, None, po_text(item.msgstr))
+        return _Plan(st, {i: u.text for i, u in enumerate(new_units)}, messages=(item,))
+    return _Plan(st, None, po_text(item.msgstr), (item,))
 
 
 def _plan_parts(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry], es: list[Unit], result: ImportResult,
@@ -711,7 +744,7 @@ def _plan_parts(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry]
         return _unchanged(st, result)
     refused = [_refuse(owner, st, by_part[index], es[index].text, po_text(by_part[index].msgstr), result, locate,
                        kb, titles) for index in new]  # only English that changes: the rest 'kb check' already sees
-    return None if any(refused) else _Plan(st, new)
+    return None if any(refused) else _Plan(st, new, messages=tuple(map(by_part.__getitem__, new)))
 
 
 def _verdicts(st: FieldStatus, es: list[Unit], by_part: dict[int, polib.POEntry]) \
