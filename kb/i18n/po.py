@@ -586,7 +586,7 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
     except OSError as exc:  # the disk refused it (full, read-only): the file is left as it was
         _not_written(todo, f"cannot write {os_problem(exc, unnamed=str(path))}", result)
         return
-    result.recorded += [item for plan in todo if plan not in moved for item in plan.messages]
+    result.recorded += [item for plan in todo if all(plan is not m for m in moved) for item in plan.messages]
     for plan in moved:  # the file changed between loading and writing
         context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
         result.refused.append((context, "the file changed during the import; run it again", 0))
@@ -669,6 +669,8 @@ def _verdict(item: polib.POEntry, now: str) -> str:
     (the translator changed it and the content did not change since the export: write it; also a message with no
     record), ``theirs`` (the translator left it as exported and the content changed since: keep the content's), or
     ``conflict`` (both changed)."""
+    if len(item.msgstr) > MAX_MESSAGE_CHARS:  # refused when checked: not worth copying (and normalising) whole
+        return "mine"
     if normalise(item.msgstr) == normalise(now):
         return "same"
     base = _exported(item)
@@ -920,7 +922,8 @@ def encoding_problem(path: Path, limit: int = MAX_PO_BYTES) -> str | None:
 
 
 _STRING_LINE = re.compile(r'(?:#~\|?|#\|)?[ \t]*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)[ \t]+)?(")')
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t]*')
+_STRING = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"[ \t]*')
+"""A whole PO string; possessive, so that a line of megabytes is matched in constant memory."""
 _ESCAPES = set('\\"ntrvbf')
 """The escapes polib decodes: any other (msgfmt's ``\\x41``, ``\\101``, or a typo ``\\q``) it would read as its two
 characters."""
