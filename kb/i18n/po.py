@@ -14,6 +14,10 @@ When the English of a field does not have the paragraphs and list items of the S
 is one message (``<entry id>|<field key>``) holding the whole text, paragraphs separated by blank
 lines, for the translator to bring into line.
 
+Each message also records, in a translator comment ``# kb-en: <hash>``, the content's English when it
+was exported: the import writes only the English the translator changed, keeps English others changed
+since, and refuses a message both changed (:func:`_verdict`).
+
 The import checks every translated paragraph as ``kb check`` checks content (markup, links, the
 glossary): an error refuses the field it belongs to, located in the PO file (line and column of
 the word in ``msgstr``), and nothing of that field is written; the rest imports.
@@ -498,7 +502,8 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
 
     A field is written when every paragraph of it has a translated, non-fuzzy message whose
     ``msgid`` is the current Spanish (ignoring whitespace, as the hashes do) and whose English
-    passes the checks of ``kb check``. Unchanged fields write nothing, so importing an untouched
+    passes the checks of ``kb check``; only the messages the translator changed since the export
+    are written (:func:`_verdict`). Unchanged fields write nothing, so importing an untouched
     export leaves every file byte-identical; an unchanged English that was stale has the hash of
     the current Spanish recorded (it was reviewed). ``history`` tells, for English with no recorded
     hash, which Spanish it was written beside (as ``kb i18n status`` does).
