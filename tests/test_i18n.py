@@ -902,6 +902,38 @@ def test_paragraph_units_through_msgmerge_keep_work_in_progress_and_change_only_
     assert statuses(root)[("g.long", "text")] == "current"
 
 
+def test_list_items_reordered_in_the_spanish_through_msgmerge_import_the_translators_work(
+        tree: Callable[..., Path], tmp_path: Path) -> None:
+    """msgmerge moves a message (and its '# kb-en:' record) to the paragraph its Spanish now is: the English it was
+    exported with is still in the content, at another place, so the translator's English goes in, not a conflict."""
+    msgmerge = shutil.which("msgmerge")
+    if msgmerge is None:
+        pytest.skip("msgmerge (Debian package 'gettext') is needed")
+    root = tree({**FILES, "g/rules/long.yaml": LONG})
+    path = root / "g/rules/long.yaml"
+    old = export(root, tmp_path / "old.po", "--no-history")
+    entry(old, "g.long|text|p4").msgstr = "The last paragraph."  # work in progress
+    old.save(str(tmp_path / "old.po"))
+    edit(path, "    - Un punto de la lista.\n    - Otro punto, también partido\n      en dos líneas.\n",
+         "    - Otro punto, también partido\n      en dos líneas.\n    - Un punto de la lista.\n")
+    assert kb_(root, "i18n", "export", "--template", "-o", str(tmp_path / "new.pot"))[0] == 0
+    subprocess.run([msgmerge, "--quiet", "--previous", "-o", str(tmp_path / "merged.po"), str(tmp_path / "old.po"),
+                    str(tmp_path / "new.pot")], check=True)
+    merged = polib.pofile(str(tmp_path / "merged.po"))
+    units = [entry(merged, f"g.long|text|p{n}") for n in range(1, 5)]
+    assert [u.msgstr for u in units[1:]] == ["Another point, also split over two lines.", "One point of the list.",
+                                             "The last paragraph."]  # each with its own record
+    for unit in units:  # reviewed
+        unit.flags = [f for f in unit.flags if f != "fuzzy"]
+    merged.save(str(tmp_path / "merged.po"))
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "merged.po"))
+    assert (code, err) == (0, ""), out + err
+    english = KnowledgeBase.load(root, use_cache=False).entries["g.long"].data["text"]["en"]
+    assert [line.strip() for line in english.splitlines()[3:]] == [
+        "- Another point, also split over two lines.", "- One point of the list.", "", "The last paragraph."]
+    assert statuses(root)[("g.long", "text")] == "current"
+
+
 def test_a_field_whose_english_has_other_paragraphs_is_one_unit(tree: Callable[..., Path], tmp_path: Path) -> None:
     root = tree({**FILES, "g/rules/long.yaml": LONG.replace("        Last paragraph.\n", "")
                 .replace("          over two lines.\n\n", "          over two lines.\n")})

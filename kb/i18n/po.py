@@ -591,11 +591,17 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
     except OSError as exc:  # the disk refused it (full, read-only): the file is left as it was
         _not_written(todo, f"cannot write {os_problem(exc, unnamed=str(path))}", result)
         return
-    result.recorded += [item for plan in todo if all(plan is not m for m in moved) for item in plan.messages]
+    result.recorded += _written_messages(todo, moved)
     for plan in moved:  # the file changed between loading and writing
         context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
         result.refused.append((context, "the file changed during the import; run it again", 0))
         result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
+
+
+def _written_messages(todo: list["_Plan"], moved: list["_Plan"]) -> list[polib.POEntry]:
+    """The messages whose English the plans ``todo`` wrote (the ``moved`` ones were not written)."""
+    skip = {id(plan) for plan in moved}
+    return [item for plan in todo if id(plan) not in skip for item in plan.messages]
 
 
 def _not_written(todo: list["_Plan"], why: str, result: ImportResult) -> None:
@@ -669,17 +675,27 @@ def _exported(item: polib.POEntry) -> str | None:
     return m.group(1) if m else None
 
 
-def _verdict(item: polib.POEntry, now: str) -> str:
-    """What the import does with a message whose content English is ``now``: ``same`` (nothing to write), ``mine``
-    (the translator changed it and the content did not change since the export: write it; also a message with no
-    record), ``theirs`` (the translator left it as exported and the content changed since: keep the content's), or
-    ``conflict`` (both changed)."""
+def _present(st: FieldStatus) -> frozenset[str]:
+    """The hashes of the English the content holds for a field: of each paragraph and list item, and of the whole."""
+    if st.translation is None:
+        return frozenset({source_hash("")})
+    en = split(st.translation)
+    return frozenset({source_hash(flat(en))} | {source_hash(u.text) for u in en})
+
+
+def _verdict(item: polib.POEntry, now: str, present: frozenset[str]) -> str:
+    """What the import does with a message whose content English is ``now`` (the field's English holding the
+    hashes ``present``): ``same`` (nothing to write), ``mine`` (the English it was exported with is still in the
+    content, so the translator's is the only change: write it; also a message with no record), ``theirs`` (the
+    translator left it as exported and the content changed since: keep the content's), or ``conflict`` (both
+    changed). Looking for the exported English anywhere in the field, not only at the message's place, keeps a
+    message msgmerge moved to another paragraph (a paragraph inserted in the Spanish) the translator's."""
     if len(item.msgstr) > MAX_MESSAGE_CHARS:  # refused when checked: not worth copying (and normalising) whole
         return "mine"
     if normalise(item.msgstr) == normalise(now):
         return "same"
     base = _exported(item)
-    if base is None or source_hash(now) == base:
+    if base is None or base in present:
         return "mine"
     return "theirs" if source_hash(item.msgstr) == base else "conflict"
 
@@ -722,7 +738,7 @@ def _plan_whole(owner: Owner, st: FieldStatus, item: polib.POEntry, es: list[Uni
     if _skipped(st, [item], result):
         return None
     now = {0: english_now(st, es, None)}
-    verdict = _verdict(item, now[0])
+    verdict = _verdict(item, now[0], _present(st))
     if _blocked(owner, st, {0: item}, {0: flat(es)}, now, {0: verdict}, result) \
             or _newer_kept(st, {0: item}, {0: verdict}, {}, None, result):
         return None
@@ -758,7 +774,8 @@ def _verdicts(st: FieldStatus, es: list[Unit], by_part: dict[int, polib.POEntry]
         -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
     """By paragraph: the content's English, the :func:`_verdict` of its message, and the English to write (unwrapped)."""
     now = {i: english_now(st, es, i) for i in by_part}
-    verdicts = {i: _verdict(item, now[i]) for i, item in by_part.items()}
+    present = _present(st)
+    verdicts = {i: _verdict(item, now[i], present) for i, item in by_part.items()}
     new = {i: " ".join(item.msgstr.split()) for i, item in sorted(by_part.items()) if verdicts[i] == "mine"}
     return now, verdicts, new
 
