@@ -562,7 +562,7 @@ def test_a_paragraph_message_cannot_change_the_fields_structure(root: Path, tmp_
     entry(po, "g.shoot|summary").msgstr = english
     po.save(str(po_path))
     before = (root / "g/rules/shoot.yaml").read_bytes()
-    code, out, err = kb_(root, "i18n", "import", str(po_path))
+    code, _, err = kb_(root, "i18n", "import", str(po_path))
     assert code == 1
     [line] = err.splitlines()
     assert line.startswith(f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: refused g.shoot|summary: {reason}")
@@ -640,7 +640,7 @@ def test_an_entry_whose_file_does_not_load_is_named_as_such(root: Path, tmp_path
     po.save(str(tmp_path / "en.po"))
     path = root / "g/terms/engaged.yaml"
     path.write_text(path.read_text(encoding="utf-8") + "bad: [unclosed\n", encoding="utf-8")
-    code, out, err = kb_(root, "i18n", "import", "--dry-run", str(tmp_path / "en.po"))
+    code, _, err = kb_(root, "i18n", "import", "--dry-run", str(tmp_path / "en.po"))
     assert code == 1
     line = _message_line(tmp_path / "en.po", "g.engaged|title")
     [said] = [ln for ln in err.splitlines() if "'g.engaged|title'" in ln]

@@ -29,7 +29,7 @@ from kb.core.validate import RAW_HTML, block_markup, is_name
 from kb.i18n.status import Owner, glossary_problems
 from kb.link.linker import LINK_TYPES, anchors, parse_links
 
-__all__ = ["check_english", "link_targets", "emphasis"]
+__all__ = ["check_english", "emphasis", "link_targets"]
 
 
 def _target(link: re.Match[str]) -> str:

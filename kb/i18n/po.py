@@ -598,7 +598,7 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
         result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
 
 
-def _written_messages(todo: list["_Plan"], moved: list["_Plan"]) -> list[polib.POEntry]:
+def _written_messages(todo: list[_Plan], moved: list[_Plan]) -> list[polib.POEntry]:
     """The messages whose English the plans ``todo`` wrote (the ``moved`` ones were not written)."""
     skip = {id(plan) for plan in moved}
     return [item for plan in todo if id(plan) not in skip for item in plan.messages]
