@@ -436,7 +436,11 @@ def test_an_older_po_file_never_reverts_english_changed_after_its_export(root: P
     # the record is gone (a file from before it, or the translator's choice): the file's English goes in
     entry(a_po, "g.engaged|summary").tcomment = ""
     a_po.save(str(tmp_path / "a.po"))
-    assert kb_(root, "i18n", "import", str(tmp_path / "a.po"))[0] == 0
+    code, _, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert code == 0 and err == (f"kb i18n import: warning: 1 message(s) of {tmp_path / 'a.po'} carry no '# kb-en:' "
+                                 "record (a file exported before kb wrote one, or the line deleted): their English "
+                                 "replaces the content's even where that changed after the export; check 'git diff' "
+                                 "before committing\n")
     assert "(A)." in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
 
 

@@ -311,7 +311,7 @@ def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResu
     lines += [f"{_at(args.file, line)}: refused {context}: {reason}" for context, reason, line in result.refused]
     lines += [f"{_at(args.file, line)}: unknown context '{context}': {_unknown(kb, context)}"
               for context, line in result.unknown]
-    _capped(err, lines, "problem")
+    _capped(err, lines + _unrecorded_warning(args.file, result), "problem")
     if args.dry_run:
         _capped(out, [f"{_at(args.file, line)}: skipped {context}: {_SKIPPED.get(why, why)}"
                       for context, why, line in result.skipped_fields], "skipped field")
@@ -319,6 +319,15 @@ def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResu
     files = len({c.path for c in result.changes}) if args.dry_run else len(result.files)
     out.write(f"{len(result.changes)} field(s) {verb} in {files} file(s); {len(result.refused)} refused, "
               f"{len(result.unknown)} unknown; skipped: {skipped}\n")
+
+
+def _unrecorded_warning(file: str, result: ImportResult) -> list[str]:
+    """The warning for messages written without a record of the English they were exported with."""
+    if not result.unrecorded:
+        return []
+    return [f"kb i18n import: warning: {result.unrecorded} message(s) of {file} carry no '# kb-en:' record (a file "
+            "exported before kb wrote one, or the line deleted): their English replaces the content's even where that "
+            "changed after the export; check 'git diff' before committing"]
 
 
 MAX_LINES = 200

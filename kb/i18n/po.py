@@ -414,6 +414,9 @@ class ImportResult:
     """Files written (none in a dry run)."""
     po_name: str = "FILE.po"
     """The PO file's name, for advice."""
+    unrecorded: int = 0
+    """Messages written without a ``# kb-en:`` record (a file exported before it, or the line deleted): their English
+    was taken as the translator's whatever the content holds now."""
     recorded: list[polib.POEntry] = field(default_factory=list)
     """Messages whose English was written: their ``# kb-en:`` records in the PO file are updated
     (:func:`update_records`)."""
@@ -515,6 +518,7 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
     groups = _group_messages(po, statuses, result)
     plans = _plan_fields(kb, po, groups, statuses, every, result)
     result.changes.sort(key=lambda c: (str(c.path), c.entry, _field_order(statuses, c)))
+    result.unrecorded = _unrecorded(plans)
     if not dry_run:
         for path, todo in plans.items():
             _write_plans(path, todo, result)
@@ -596,6 +600,11 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
         context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
         result.refused.append((context, "the file changed during the import; run it again", 0))
         result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
+
+
+def _unrecorded(plans: dict[Path, list[_Plan]]) -> int:
+    """How many messages the plans write that carry no record of the English they were exported with."""
+    return sum(_exported(item) is None for todo in plans.values() for plan in todo for item in plan.messages)
 
 
 def _written_messages(todo: list[_Plan], moved: list[_Plan]) -> list[polib.POEntry]:
