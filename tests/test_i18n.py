@@ -501,7 +501,8 @@ def test_export_and_glossary_never_write_over_work_or_the_content(root: Path, tm
     assert (code, out) == (2, "") and po_path.read_bytes() == before
     assert err.startswith(f"kb i18n export: {po_path} holds 1 translation(s) that are not in the content (the first: "
                           f"g.shoot|title, line {_message_line(po_path, 'g.shoot|title')}): a fresh export would lose "
-                          "them; nothing was written: import it first, or bring it up to date with") and "--force" in err
+                          "them; import it first, or bring it up to date with 'kb i18n export --template -o X.pot' and "
+                          f"'msgmerge --previous --update {po_path} X.pot'") and "--force" in err
     assert kb_(root, "i18n", "import", str(po_path))[0] == 0
     export(root, po_path)  # imported: nothing of it would be lost
     game = root / "g" / "game.yaml"

@@ -146,14 +146,9 @@ def _refused_output(command: str, args: argparse.Namespace, kb: KnowledgeBase, e
         why = f"cannot be read ({os_problem(exc, unnamed=args.output)})"
     if why is None:
         return False
-    advice = _MERGE_ADVICE if command == "export" and "translation(s)" in why else ""
-    err.write(f"kb i18n {command}: {args.output} {why}; nothing was written: {advice}choose another file, or pass "
-              "--force to replace it\n")
+    err.write(f"kb i18n {command}: {args.output} {why}; nothing was written: choose another file, or pass --force "
+              "to replace it\n")
     return True
-
-
-_MERGE_ADVICE = ("import it first, or bring it up to date with 'kb i18n export --template -o X.pot' and "
-                 "'msgmerge --previous --update FILE.po X.pot' (docs/translators.md); or ")
 
 
 def _regular(path: Path) -> bool:

@@ -323,7 +323,9 @@ def ours_to_replace(path: Path, new: polib.POFile) -> str | None:
     if not work:
         return None
     return (f"holds {len(work)} translation(s) that are not in the content (the first: {work[0].msgctxt}, line "
-            f"{work[0].linenum}): a fresh export would lose them")
+            f"{work[0].linenum}): a fresh export would lose them; import it first, or bring it up to date with "
+            f"'kb i18n export --template -o X.pot' and 'msgmerge --previous --update {path} X.pot' "
+            "(docs/translators.md)")
 
 
 def unimported(old: polib.POFile, new: polib.POFile) -> list[polib.POEntry]:
