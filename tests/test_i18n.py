@@ -404,6 +404,18 @@ def test_import_refuses_an_entry_whose_spanish_changed_after_export(root: Path, 
     assert path.read_bytes() == before
 
 
+def test_a_message_left_as_exported_whose_spanish_changed_is_skipped_not_refused(root: Path, tmp_path: Path) -> None:
+    """Nothing of the translator's is at stake: the field is named as skipped (it stays stale), the import exits 0."""
+    po_path = tmp_path / "en.po"
+    export(root, po_path)
+    edit(root / "g/rules/shoot.yaml", "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    code, out, err = kb_(root, "i18n", "import", "--dry-run", str(po_path))
+    assert (code, err) == (0, "")
+    assert f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: skipped g.shoot|summary: the Spanish changed " \
+        "after the export and this message is as exported" in out.splitlines()
+    assert out.splitlines()[-1].endswith("0 refused, 0 unknown; skipped: 1 empty, 1 spanish-changed, 7 unchanged")
+
+
 def test_an_older_po_file_never_reverts_english_changed_after_its_export(root: Path, tmp_path: Path) -> None:
     """Two translators export on Monday; B improves a summary and imports; A, who touched another field, imports
     later: B's English stays (A's file still holds Monday's English of every field). When A changed that summary too,
