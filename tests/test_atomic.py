@@ -176,7 +176,7 @@ def test_a_regular_output_is_replaced_and_keeps_its_mode(tree, tmp_path: Path) -
 
     tree(SAMPLE)
     out_path = tmp_path / "out.po"
-    out_path.write_text("old\n", encoding="utf-8")
+    assert cli("i18n", "export", "-o", str(out_path))[0] == 0  # an earlier export (only such a file is replaced)
     out_path.chmod(0o640)
     code, _, err = cli("i18n", "export", "-o", str(out_path))
     assert code == 0, err
@@ -198,7 +198,8 @@ def test_a_full_disk_is_one_line_and_nothing_half_written(tree, tmp_path: Path, 
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(kb.core.files.os, "fsync", full)
-    for command in (("i18n", "export", "-o", str(out_path)), ("i18n", "glossary", "-o", str(out_path))):
+    for command in (("i18n", "export", "--force", "-o", str(out_path)),
+                    ("i18n", "glossary", "--force", "-o", str(out_path))):
         code, out, err = cli(*command)
         assert code == 2
         assert err == f"kb {command[1]}: cannot write {out_path}: No space left on device\n".replace("kb ", "kb i18n ")

@@ -374,6 +374,15 @@ def test_unchanged_import_of_the_bundled_content_is_byte_identical(tmp_path: Pat
     assert {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()} == before
 
 
+def _message_line(po_path: Path, context: str) -> int:
+    """The line where the message of ``context`` starts (its first comment), as the import locates a message."""
+    lines = po_path.read_text(encoding="utf-8").splitlines()
+    at = lines.index(f'msgctxt "{context}"')
+    while at > 0 and lines[at - 1].strip():
+        at -= 1
+    return at + 1
+
+
 def test_import_refuses_an_entry_whose_spanish_changed_after_export(root: Path, tmp_path: Path) -> None:
     path = root / "g/rules/shoot.yaml"
     po = export(root, tmp_path / "en.po")
@@ -384,10 +393,222 @@ def test_import_refuses_an_entry_whose_spanish_changed_after_export(root: Path, 
     before = path.read_bytes()
     code, out, err = kb_(root, "i18n", "import", str(tmp_path / "en.po"))
     assert code == 1
-    assert err.splitlines() == [f"{tmp_path / 'en.po'}: refused g.shoot|summary: the Spanish changed after the "
-                                "export; export again and translate the new text"]
+    line = _message_line(tmp_path / "en.po", "g.shoot|summary")
+    [refusal] = err.splitlines()
+    assert refusal.startswith(f"{tmp_path / 'en.po'}:{line}: refused g.shoot|summary: the msgid is not this "
+                              "paragraph's Spanish now (the Spanish changed after the export, or the msgid was edited)")
+    # the advice is the guide's (merge, never export afresh over a file holding work)
+    assert f"kb i18n export --template -o g.pot --game g; msgmerge --previous --update {tmp_path / 'en.po'} g.pot" \
+        in refusal and "export again" not in refusal
     assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged summary: English and hash"
     assert path.read_bytes() == before
+
+
+def test_a_message_left_as_exported_whose_spanish_changed_is_skipped_not_refused(root: Path, tmp_path: Path) -> None:
+    """Nothing of the translator's is at stake: the field is named as skipped (it stays stale), the import exits 0."""
+    po_path = tmp_path / "en.po"
+    export(root, po_path)
+    edit(root / "g/rules/shoot.yaml", "se elige al azar.\n  en: If", "se decide volteando cartas.\n  en: If")
+    code, out, err = kb_(root, "i18n", "import", "--dry-run", str(po_path))
+    assert (code, err) == (0, "")
+    assert f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: skipped g.shoot|summary: the Spanish changed " \
+        "after the export and this message is as exported" in out.splitlines()
+    assert out.splitlines()[-1].endswith("0 refused, 0 unknown; skipped: 1 empty, 1 spanish-changed, 7 unchanged")
+
+
+def test_an_older_po_file_never_reverts_english_changed_after_its_export(root: Path, tmp_path: Path) -> None:
+    """Two translators export on Monday; B improves a summary and imports; A, who touched another field, imports
+    later: B's English stays (A's file still holds Monday's English of every field). When A changed that summary too,
+    the field is refused, located, naming both texts, and nothing of it is written."""
+    a_po, b_po = export(root, tmp_path / "a.po"), export(root, tmp_path / "b.po")
+    assert entry(a_po, "g.engaged|summary").tcomment == "kb-en: " + H('A model is engaged if it is within 1" of an enemy.')
+    entry(b_po, "g.engaged|summary").msgstr = "A model is engaged while within 1\" of an enemy (B IMPROVED)."
+    b_po.save(str(tmp_path / "b.po"))
+    assert kb_(root, "i18n", "import", str(tmp_path / "b.po"))[0] == 0
+    entry(a_po, "g.engaged|title").msgstr = "Engaged (A)"
+    a_po.save(str(tmp_path / "a.po"))
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert (code, err) == (0, ""), out + err
+    assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged title: English and hash"
+    assert "B IMPROVED" in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+    assert "Engaged (A)" in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+    # A changed the summary as well: a conflict, refused before anything of that field is written
+    entry(a_po, "g.engaged|summary").msgstr = "A model is engaged when within 1\" of an enemy (A)."
+    a_po.save(str(tmp_path / "a.po"))
+    before = (root / "g/terms/engaged.yaml").read_bytes()
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert code == 1
+    assert err.splitlines() == [
+        f"{tmp_path / 'a.po'}:{_message_line(tmp_path / 'a.po', 'g.engaged|summary')}: refused g.engaged|summary: the "
+        "English in the content changed after this file was exported, and the file changes it too: content «A model "
+        "is engaged while within 1\" of an enemy (B IMPROVED).», file «A model is engaged when within 1\" of an enemy "
+        "(A).»; keep one: copy the content's English into msgstr, or delete the message's '# kb-en:' line to put "
+        "yours in its place"]
+    assert (root / "g/terms/engaged.yaml").read_bytes() == before
+    # the record is gone (a file from before it, or the translator's choice): the file's English goes in
+    entry(a_po, "g.engaged|summary").tcomment = ""
+    a_po.save(str(tmp_path / "a.po"))
+    code, _, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert code == 0 and err == (f"kb i18n import: warning: 1 message(s) of {tmp_path / 'a.po'} carry no '# kb-en:' "
+                                 "record (a file exported before kb wrote one, or the line deleted): their English "
+                                 "replaces the content's even where that changed after the export; check 'git diff' "
+                                 "before committing\n")
+    assert "(A)." in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+
+
+def test_a_translator_goes_on_in_the_same_file_after_an_import(root: Path, tmp_path: Path) -> None:
+    """The import brings the records of the messages it wrote up to date (only those lines of the PO file change), so a
+    later change to the same message in the same file is the translator's again, not a conflict with their import."""
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    entry(po, "g.engaged|summary").msgstr = "A model is engaged while within 1\" of an enemy."
+    po.save(str(po_path))
+    before = po_path.read_text(encoding="utf-8").splitlines()
+    assert kb_(root, "i18n", "import", "--dry-run", str(po_path))[0] == 0
+    assert po_path.read_text(encoding="utf-8").splitlines() == before  # a dry run writes nothing
+    assert kb_(root, "i18n", "import", str(po_path))[0] == 0
+    after = po_path.read_text(encoding="utf-8").splitlines()
+    assert changed_lines(before, after) == [
+        ("# kb-en: " + H('A model is engaged if it is within 1" of an enemy.'),
+         "# kb-en: " + H('A model is engaged while within 1" of an enemy.'))]
+    po = polib.pofile(str(po_path))
+    entry(po, "g.engaged|summary").msgstr = "A model is engaged while it is within 1\" of an enemy."
+    po.save(str(po_path))
+    code, out, err = kb_(root, "i18n", "import", str(po_path))
+    assert (code, err) == (0, ""), out + err
+    assert "while it is within" in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
+
+
+def test_the_record_of_the_exported_english_survives_msgmerge_and_translate_toolkit(root: Path,
+                                                                                    tmp_path: Path) -> None:
+    """The record is a translator comment: msgmerge keeps the translator's file's (also of a message whose Spanish
+    changed), translate-toolkit keeps it on save; a new message gets the template's record of the English now."""
+    msgmerge = shutil.which("msgmerge")
+    if msgmerge is None:
+        pytest.skip("msgmerge (Debian package 'gettext') is needed")
+    po = export(root, tmp_path / "en.po")
+    record = entry(po, "g.shoot|summary").tcomment
+    edit(root / "g/rules/shoot.yaml", "se elige al azar.\n  en: If", "se elige al azar entre ellos.\n  en: If")
+    assert kb_(root, "i18n", "export", "--template", "-o", str(tmp_path / "g.pot"))[0] == 0
+    subprocess.run([msgmerge, "--quiet", "--previous", "--update", str(tmp_path / "en.po"), str(tmp_path / "g.pot")],
+                   check=True)
+    merged = entry(polib.pofile(str(tmp_path / "en.po")), "g.shoot|summary")
+    assert merged.tcomment == record and "fuzzy" in merged.flags
+    store = _tt("pypo").pofile.parsefile(str(tmp_path / "en.po"))  # type: ignore[attr-defined]
+    store.savefile(str(tmp_path / "tt.po"))
+    assert entry(polib.pofile(str(tmp_path / "tt.po")), "g.shoot|summary").tcomment == record
+
+
+def test_export_and_glossary_never_write_over_work_or_the_content(root: Path, tmp_path: Path) -> None:
+    """A PO file holding translations not imported yet, a file of another tool, anything in the content folder: the
+    export and the glossary refuse it (exit 2, nothing written); an untouched earlier export or glossary is replaced;
+    --force replaces any file outside the content folder."""
+    po_path = tmp_path / "wip.po"
+    po = export(root, po_path)
+    export(root, po_path)  # an untouched export: replaced
+    entry(po, "g.shoot|title").msgstr = "Shooting into a melee (work in progress)"
+    po.save(str(po_path))
+    before = po_path.read_bytes()
+    code, out, err = kb_(root, "i18n", "export", "-o", str(po_path))
+    assert (code, out) == (2, "") and po_path.read_bytes() == before
+    assert err.startswith(f"kb i18n export: {po_path} holds 1 translation(s) that are not in the content (the first: "
+                          f"g.shoot|title, line {_message_line(po_path, 'g.shoot|title')}): a fresh export would lose "
+                          "them; import it first, or bring it up to date with 'kb i18n export --template -o X.pot' and "
+                          f"'msgmerge --previous --update {po_path} X.pot'") and "--force" in err
+    assert kb_(root, "i18n", "import", str(po_path))[0] == 0
+    export(root, po_path)  # imported: nothing of it would be lost
+    game = root / "g" / "game.yaml"
+    yaml_before = game.read_bytes()
+    for argv in (("export", "-o", str(game)), ("export", "--force", "-o", str(game)),
+                 ("glossary", "--force", "-o", str(root / "g" / "terms" / "engaged.yaml")),
+                 ("glossary", "-o", str(root / "g" / "new.tbx"))):
+        code, out, err = kb_(root, "i18n", *argv)
+        assert code == 2 and "is in the content folder" in err and "nothing was written" in err, argv
+    assert game.read_bytes() == yaml_before and not (root / "g" / "new.tbx").exists()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n", encoding="utf-8")
+    for argv in (("export", "-o", str(notes)), ("glossary", "-o", str(notes)), ("glossary", "--format", "csv", "-o",
+                                                                                 str(notes))):
+        code, _, err = kb_(root, "i18n", *argv)
+        assert code == 2 and "exists and is not a" in err and notes.read_text(encoding="utf-8") == "mine\n", argv
+    for fmt in ("tbx", "csv"):  # a glossary of ours is replaced
+        assert kb_(root, "i18n", "glossary", "--format", fmt, "-o", str(tmp_path / f"g.{fmt}"))[0] == 0
+        assert kb_(root, "i18n", "glossary", "--format", fmt, "-o", str(tmp_path / f"g.{fmt}"))[0] == 0
+    assert kb_(root, "i18n", "export", "--force", "-o", str(notes))[0] == 0
+    assert "X-Generator: kb i18n export" in notes.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("english, at, problem", [
+    ('Engaged: a model within 1" of an enemy.', None, "0 bold span(s) (**…**) where the Spanish has 1"),
+    ('**Engaged: a model within 1" of an enemy.', "**", "'**' is opened and not closed (the page would show it)"),
+    ('**Engaged:** a model within 1" of an *enemy.', "*enemy", "'*' is opened and not closed (the page would show it)"),
+])
+def test_emphasis_dropped_or_left_open_is_reported_at_the_mark(root: Path, tmp_path: Path, english: str,
+                                                                at: str | None, problem: str) -> None:
+    """A bold label dropped from a paragraph, or an unclosed '**' (literal asterisks on the page): a warning, located,
+    the field still imported (as a dropped link is)."""
+    edit(root / "g/terms/engaged.yaml", "es: Una miniatura está trabada si está a 1\" de un enemigo.",
+         "es: '**Trabada:** una miniatura está trabada si está a 1\" de un enemigo.'")
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    item = entry(po, "g.engaged|summary")
+    item.msgstr, item.flags = english, [f for f in item.flags if f != "fuzzy"]  # reviewed
+    po.save(str(po_path))
+    code, out, err = kb_(root, "i18n", "import", "--dry-run", str(po_path))
+    assert code == 0, out + err
+    line, col = _po_position(po_path, f'msgstr "{english[:12]}', at or english[:12])
+    assert err.splitlines() == [f"en.po:{line}:{col}: warning[emphasis-changed]: English 'summary': {problem}; keep "
+                                "the emphasis markup of the Spanish [g.engaged|summary]"]
+    assert "would update g.engaged summary: English and hash" in out
+
+
+@pytest.mark.parametrize("english, reason", [
+    ("3. If the target is engaged, it is picked at random.", "the English starts with a list marker ('3.'), which the "
+     "import puts back itself; remove it"),
+    ("- If the target is engaged, it is picked at random.", "the English starts with a list marker ('-')"),
+    ("If the target is engaged,\n\nit is chosen at random.", "the English holds a blank line, but this message is one "
+     "paragraph or list item (the Spanish's structure is kept); write it as one paragraph"),
+    ("If the target is engaged:\n- it is picked at random.", "the English holds a line starting a list item ('-')"),
+])
+def test_a_paragraph_message_cannot_change_the_fields_structure(root: Path, tmp_path: Path, english: str,
+                                                                reason: str) -> None:
+    """A list marker or a blank line typed in the message of one paragraph would double a marker, turn a paragraph
+    into a list item, or be folded away: refused at the message, nothing written. A line break alone is wrapping."""
+    po_path = tmp_path / "en.po"
+    po = export(root, po_path)
+    entry(po, "g.shoot|summary").msgstr = english
+    po.save(str(po_path))
+    before = (root / "g/rules/shoot.yaml").read_bytes()
+    code, _, err = kb_(root, "i18n", "import", str(po_path))
+    assert code == 1
+    [line] = err.splitlines()
+    assert line.startswith(f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: refused g.shoot|summary: {reason}")
+    assert (root / "g/rules/shoot.yaml").read_bytes() == before
+    entry(po, "g.shoot|summary").msgstr = "If the target is engaged,\nit is picked at random by a flip."
+    po.save(str(po_path))
+    assert kb_(root, "i18n", "import", str(po_path))[0] == 0
+    assert "it is picked at random by a flip." in (root / "g/rules/shoot.yaml").read_text(encoding="utf-8")
+
+
+def test_each_paragraphs_reference_is_its_own_line_and_comments_never_break_an_id(tmp_path: Path) -> None:
+    """'#:' of each paragraph or list item names the line where it starts in the Spanish, not the field's first line
+    (a tool's "open reference" lands on it); '#.' lines break at spaces, never inside an id."""
+    code, _, err = cli("--content", str(CONTENT), "i18n", "export", "--no-history", "--game", "malifaux",
+                       "-o", str(tmp_path / "m.po"))
+    assert code == 0, err
+    po = polib.pofile(str(tmp_path / "m.po"))
+    yaml_lines = (CONTENT / "malifaux/rules/shooting-into-combat.yaml").read_text(encoding="utf-8").splitlines()
+    es_line = yaml_lines.index("text:") + 2  # "  es: |" then the text
+    texts = [e for e in po if (e.msgctxt or "").startswith("malifaux.shooting-into-combat|text|p")]
+    assert len(texts) > 3
+    starts = [int(e.occurrences[0][1]) for e in texts]
+    assert starts[0] == es_line + 1 and starts == sorted(set(starts))
+    for item, line in zip(texts, starts):  # the line holds the paragraph's first words (a list item: after its marker)
+        assert " ".join(item.msgid.split()[:2]) in " ".join(yaml_lines[line - 1].split()), (item.msgctxt, line)
+    # extracted comments are wrapped at spaces only: never inside an id or a field name (tools join the lines)
+    comments = [line for line in (tmp_path / "m.po").read_text(encoding="utf-8").splitlines() if line.startswith("#.")]
+    assert not [line for line in comments if re.search(r"[\w.\[]-$", line)]
+    assert any("(malifaux.projectile-attack)" in line for line in comments)
 
 
 def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing(root: Path, tmp_path: Path) -> None:
@@ -396,21 +617,52 @@ def test_import_skips_empty_and_fuzzy_reports_unknown_and_dry_run_writes_nothing
     title.msgstr = "Firing into a melee"
     title.flags.append("fuzzy")
     entry(po, "g.engaged|title").msgstr = "Engaged!"
-    po.append(polib.POEntry(msgctxt="g.gone|text", msgid="Nada", msgstr="Nothing"))
+    po.append(polib.POEntry(msgctxt="g.shot|text", msgid="Nada", msgstr="Nothing"))
     po.append(polib.POEntry(msgctxt="no separator", msgid="Nada", msgstr="Nothing"))
     po.save(str(tmp_path / "en.po"))
     files = {p: p.read_bytes() for p in root.rglob("*.yaml")}
     code, out, err = kb_(root, "i18n", "import", "--dry-run", str(tmp_path / "en.po"))
     assert code == 1
+    at = {c: _message_line(tmp_path / "en.po", c) for c in ("g.shoot|title", "g.shoot|examples[lowest].title",
+                                                            "g.shot|text", "no separator")}
     assert out.splitlines() == [
         "content/g/terms/engaged.yaml: would update g.engaged title: English and hash",
+        # each skipped field named, with the message that holds it back (a dry run says which work would not go in)
+        f"{tmp_path / 'en.po'}:{at['g.shoot|title']}: skipped g.shoot|title: this message is fuzzy; the field is "
+        "imported when none of its messages is",
+        f"{tmp_path / 'en.po'}:{at['g.shoot|examples[lowest].title']}: skipped g.shoot|examples[lowest].title: this "
+        "message is untranslated; the field is imported when all of its messages are translated",
         "1 field(s) would update in 1 file(s); 0 refused, 2 unknown; skipped: 1 empty, 1 fuzzy, 6 unchanged",
     ]
-    assert err.splitlines() == [
-        f"{tmp_path / 'en.po'}: unknown context 'g.gone|text': no such entry and field",
-        f"{tmp_path / 'en.po'}: unknown context 'no separator': no such entry and field",
+    assert err.splitlines() == [  # located, with the nearest id
+        f"{tmp_path / 'en.po'}:{at['g.shot|text']}: unknown context 'g.shot|text': no such entry; did you mean "
+        "'g.shoot'?",
+        f"{tmp_path / 'en.po'}:{at['no separator']}: unknown context 'no separator': not a kb context "
+        "(<entry id>|<field>): is this a PO file of 'kb i18n export'?",
     ]
     assert {p: p.read_bytes() for p in root.rglob("*.yaml")} == files
+    code, out, _ = kb_(root, "i18n", "import", "--dry-run", "--json", str(tmp_path / "en.po"))
+    report = json.loads(out)
+    assert report["unknown"][0] == {"context": "g.shot|text", "line": at["g.shot|text"],
+                                    "reason": "no such entry; did you mean 'g.shoot'?"}
+    assert report["skipped_fields"] == [
+        {"context": "g.shoot|title", "line": at["g.shoot|title"], "reason": "fuzzy"},
+        {"context": "g.shoot|examples[lowest].title", "line": at["g.shoot|examples[lowest].title"], "reason": "empty"}]
+
+
+def test_an_entry_whose_file_does_not_load_is_named_as_such(root: Path, tmp_path: Path) -> None:
+    """Its messages are not 'no such entry': the import says the file does not load, and where."""
+    po = export(root, tmp_path / "en.po")
+    entry(po, "g.engaged|title").msgstr = "Engaged!"
+    po.save(str(tmp_path / "en.po"))
+    path = root / "g/terms/engaged.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "bad: [unclosed\n", encoding="utf-8")
+    code, _, err = kb_(root, "i18n", "import", "--dry-run", str(tmp_path / "en.po"))
+    assert code == 1
+    line = _message_line(tmp_path / "en.po", "g.engaged|title")
+    [said] = [ln for ln in err.splitlines() if "'g.engaged|title'" in ln]
+    assert said.startswith(f"{tmp_path / 'en.po'}:{line}: unknown context 'g.engaged|title': no entry 'g.engaged' is "
+                           "loaded: its file does not load: content/g/terms/engaged.yaml:"), said
 
 
 def test_import_usage_errors_exit_2(root: Path, tmp_path: Path) -> None:
@@ -563,9 +815,10 @@ def test_import_refuses_a_forbidden_word_or_a_broken_link_where_it_stands_and_im
         f"en.po:{link_line}:{link_col}: error[unresolved-link]: unresolved link to 'g.nope' [g.shoot|text]",
         f"en.po:{link_line}:2: warning[link-target-dropped]: Spanish 'text' links to 'g.engaged' but the English "
         "does not; keep {@term g.engaged|...} around the words that translate it [g.shoot|text]",  # not also 'changed'
-        f"{po_path}: refused g.shoot|summary: 1 error(s) in its English (see above); nothing of field 'summary' "
-        "was written",
-        f"{po_path}: refused g.shoot|text: 1 error(s) in its English (see above); nothing of field 'text' was written",
+        f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: refused g.shoot|summary: 1 error(s) in its English "
+        "(see above); nothing of field 'summary' was written",
+        f"{po_path}:{_message_line(po_path, 'g.shoot|text')}: refused g.shoot|text: 1 error(s) in its English (see "
+        "above); nothing of field 'text' was written",
     ]
     assert out.splitlines()[0] == "content/g/terms/engaged.yaml: updated g.engaged summary: English and hash"
     assert (root / "g/rules/shoot.yaml").read_bytes() == shoot
@@ -663,6 +916,38 @@ def test_paragraph_units_through_msgmerge_keep_work_in_progress_and_change_only_
     # the new item is wrapped as the field wraps (its longest line), with the list's indent; p4 stays on one line
     assert added == ["    - Another point, now with a different rule", "      that takes more words than before to say it",
                      "      all.", "    The last paragraph.", f"    text: {new_hash}"]
+    assert statuses(root)[("g.long", "text")] == "current"
+
+
+def test_list_items_reordered_in_the_spanish_through_msgmerge_import_the_translators_work(
+        tree: Callable[..., Path], tmp_path: Path) -> None:
+    """msgmerge moves a message (and its '# kb-en:' record) to the paragraph its Spanish now is: the English it was
+    exported with is still in the content, at another place, so the translator's English goes in, not a conflict."""
+    msgmerge = shutil.which("msgmerge")
+    if msgmerge is None:
+        pytest.skip("msgmerge (Debian package 'gettext') is needed")
+    root = tree({**FILES, "g/rules/long.yaml": LONG})
+    path = root / "g/rules/long.yaml"
+    old = export(root, tmp_path / "old.po", "--no-history")
+    entry(old, "g.long|text|p4").msgstr = "The last paragraph."  # work in progress
+    old.save(str(tmp_path / "old.po"))
+    edit(path, "    - Un punto de la lista.\n    - Otro punto, también partido\n      en dos líneas.\n",
+         "    - Otro punto, también partido\n      en dos líneas.\n    - Un punto de la lista.\n")
+    assert kb_(root, "i18n", "export", "--template", "-o", str(tmp_path / "new.pot"))[0] == 0
+    subprocess.run([msgmerge, "--quiet", "--previous", "-o", str(tmp_path / "merged.po"), str(tmp_path / "old.po"),
+                    str(tmp_path / "new.pot")], check=True)
+    merged = polib.pofile(str(tmp_path / "merged.po"))
+    units = [entry(merged, f"g.long|text|p{n}") for n in range(1, 5)]
+    assert [u.msgstr for u in units[1:]] == ["Another point, also split over two lines.", "One point of the list.",
+                                             "The last paragraph."]  # each with its own record
+    for unit in units:  # reviewed
+        unit.flags = [f for f in unit.flags if f != "fuzzy"]
+    merged.save(str(tmp_path / "merged.po"))
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "merged.po"))
+    assert (code, err) == (0, ""), out + err
+    english = KnowledgeBase.load(root, use_cache=False).entries["g.long"].data["text"]["en"]
+    assert [line.strip() for line in english.splitlines()[3:]] == [
+        "- Another point, also split over two lines.", "- One point of the list.", "", "The last paragraph."]
     assert statuses(root)[("g.long", "text")] == "current"
 
 

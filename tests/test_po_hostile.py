@@ -73,10 +73,10 @@ def test_tricky_translations_read_back_exactly_and_check_clean(content: Path, tm
     ("title", "nul\x00l", "control character U+0000 in the translation; remove it", None),
     ("title", "Fine \u202eenif", "control character U+202E in the translation; remove it", None),  # a bidi override
     ("title", "zero\u200bwidth", "control character U+200B in the translation; remove it", None),
-    ("summary", "x" * 1_000_000, "not written: the file would not load: file is ", None),
+    ("summary", "x" * 1_000_000, "its English is 1000000 characters long; a message holds at most 20000", None),
     ("title", "T" * 500, "1 error(s) in its English", "error[invalid-value]: 'title.en': text of 500 characters is not "
      "allowed; the most allowed is 400"),
-    ("summary", '# HEADING\n\n!!! danger "ADMON"\n    body', "1 error(s) in its English",
+    ("summary", '# HEADING\n!!! danger "ADMON"\n    body', "1 error(s) in its English",
      "error[block-markup]: a heading ('# HEADING') in 'summary'"),
 ])
 def test_refused_translations_write_nothing(field: str, text: str, reason: str, problem: str | None, content: Path,
@@ -91,10 +91,10 @@ def test_refused_translations_write_nothing(field: str, text: str, reason: str, 
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
     assert code == 1
     assert target.read_bytes() == before  # nothing written for the refused translation
-    [line] = [ln for ln in err.splitlines() if ln.startswith(f"{path}: refused {context}: ")]
+    [line] = [ln for ln in err.splitlines() if ln.startswith(f"{path}:") and f": refused {context}: " in ln]
     assert reason in line
-    if "control" in reason:
-        assert f"line {_item(po, context).linenum} of the PO file" in line
+    if "control" in reason:  # located at the message
+        assert line.startswith(f"{path}:{_item(po, context).linenum}: refused")
     if problem:  # located in the PO file, as 'kb check' would word it
         assert [ln for ln in (out + err).splitlines() if problem in ln and ln.startswith(f"{path.name}:")], out + err
     assert _english(content)["g.r1"] == "Fine"  # the other translations go in
@@ -145,6 +145,7 @@ def test_a_long_message_full_of_broken_links_is_located_in_one_pass(content: Pat
     """A 200,000-character msgstr of '{@' took 32.7 s (each of its 100,000 problems walked the message again):
     the places of a message's characters are worked out once per message (issue 28)."""
     import kb.i18n.po
+    from kb.i18n.po import MAX_PROBLEMS
 
     path, po = _po(content, tmp_path)
     _item(po, "g.r0|title").msgstr = "{@" * 3000
@@ -159,7 +160,9 @@ def test_a_long_message_full_of_broken_links_is_located_in_one_pass(content: Pat
     monkeypatch.setattr(kb.i18n.po, "msgstr_positions", counted)
     code, out, err = cli("--content", str(content), "i18n", "import", "--dry-run", str(path))
     problems = [line for line in (out + err).splitlines() if "error[malformed-link]" in line]
-    assert len(problems) == 3000
+    assert len(problems) == MAX_PROBLEMS - 1  # the first ones (with the title's length); the refusal counts them all
+    assert len([line for line in err.splitlines() if line.endswith("[g.r0|title]")]) == MAX_PROBLEMS
+    assert "refused g.r0|title: 3001 error(s) in its English (the first 20 problems are above)" in err
     first, second = (p.split(": error")[0] for p in problems[:2])  # located: after the opening quote, 2 apart
     assert first.rsplit(":", 1)[0] == second.rsplit(":", 1)[0] and (first[-2:], second[-2:]) == (":2", ":4")
     assert passes.count("g.r0|title") == 1
@@ -224,7 +227,7 @@ def test_a_translation_that_redirects_a_link_is_refused_at_the_link(linked: Path
         "after '|' [g.linked|summary]",
         f"{shown}:{line}:{start}: warning[link-target-dropped]: Spanish 'summary' links to 'g.r2' but "
         "the English does not; keep {@rule g.r2|...} around the words that translate it [g.linked|summary]",
-        f"{path}: refused g.linked|summary: 1 error(s) in its English (see above); nothing of field 'summary' was "
+        f"{path}:{item.linenum}: refused g.linked|summary: 1 error(s) in its English (see above); nothing of field 'summary' was "
         "written"]
     assert (linked / "g" / "rules" / "linked.yaml").read_bytes() == before
 
@@ -279,3 +282,55 @@ def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: P
     assert err == (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; split it "
                    "(msggrep) and import each part; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before
+
+
+@pytest.mark.parametrize("old, new, problem", [
+    ('msgctxt "g.r0|title"', 'msgctxt "g.r0|title', "the string is not closed on its line"),
+    ('msgstr "Fine"', 'msgstr "Fine.\\q\\x41\\101"', "unknown escape '\\q' in the string"),
+    ('#~ msgstr "Old"', '#~ msgstr "Old', "the string is not closed on its line"),
+])
+def test_a_po_string_polib_would_misread_is_a_located_error(content: Path, tmp_path: Path, old: str, new: str,
+                                                             problem: str) -> None:
+    """polib read an unterminated string without its last character and kept unknown escapes as typed (msgfmt rejects
+    both): the file is refused at the string, nothing imported."""
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Fine"
+    po.save(str(path))
+    text = path.read_text(encoding="utf-8") + '\n#~ msgctxt "g.gone|title"\n#~ msgid "Viejo"\n#~ msgstr "Old"\n'
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    line = path.read_text(encoding="utf-8").splitlines().index(new) + 1
+    before = (content / "g" / "rules" / "r0.yaml").read_bytes()
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}:{line}:") and problem in err and err.endswith("nothing imported\n"), err
+    assert (content / "g" / "rules" / "r0.yaml").read_bytes() == before
+
+
+def test_a_po_file_of_another_project_is_not_taken_for_ours(content: Path, tmp_path: Path) -> None:
+    path = tmp_path / "foreign.po"
+    path.write_text('msgid ""\nmsgstr ""\n"Project-Id-Version: some-other-app\\n"\n"Content-Type: text/plain; '
+                    'charset=UTF-8\\n"\n\nmsgid "Open"\nmsgstr "Abrir"\n\nmsgid "Close"\nmsgstr "Cerrar"\n',
+                    encoding="utf-8")
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"kb i18n import: {path} is not a PO file of 'kb i18n export' (no message has a context "
+                   "<entry id>|<field>); nothing imported\n")
+
+
+def test_a_po_file_full_of_errors_prints_a_bounded_report(content: Path, tmp_path: Path) -> None:
+    """Every title a string of broken links: at most 20 problems per message and 200 lines in all, then how many
+    more; --json lists every line's problem."""
+    path, po = _po(content, tmp_path)
+    titles = [item for item in po if (item.msgctxt or "").endswith("|title")]
+    for item in titles:
+        item.msgstr = "{@" * 30
+    po.save(str(path))
+    code, out, err = cli("--content", str(content), "i18n", "import", "--dry-run", str(path))
+    assert code == 1
+    lines = err.splitlines()
+    total = len(titles) * 21  # 20 problems and the refusal, per message
+    assert len(lines) == 201 and lines[-1] == f"... and {total - 200} more problem line(s) (--json lists them all)"
+    code, out, _ = cli("--content", str(content), "i18n", "import", "--dry-run", "--json", str(path))
+    report = __import__("json").loads(out)
+    assert len(report["problems"]) + len(report["refused"]) == total

@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from kb.core.diagnostics import format_path, hint
-from kb.core.files import atomic_write
+from kb.core.files import atomic_write, os_problem
 from kb.core.model import TARGET_LANG as TARGET
 
 if TYPE_CHECKING:
     from kb.api import KnowledgeBase
+    from kb.i18n.po import ImportResult
 
 __all__ = ["add_parser", "run"]
 
@@ -51,11 +52,15 @@ def add_parser(sub: argparse._SubParsersAction[Any], handler: Callable[..., int]
     ex.add_argument("--template", action="store_true",
                     help="write a template (POT): every msgstr empty, nothing fuzzy; for 'msgmerge --previous'")
     ex.add_argument("--json", action="store_true", help=_REPORT_JSON)
+    ex.add_argument("--force", action="store_true", help="replace FILE.po even when it is not an export of this tool "
+                    "or holds translations not imported yet (never a file in the content folder)")
     gl = isub.add_parser("glossary", help="write the glossary for translation tools (TBX or CSV)")
     gl.add_argument("--format", choices=("tbx", "csv"), default="tbx", help="TBX (default) or CSV")
     gl.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write ('-': standard output)")
     gl.add_argument("--game", help="only this game")
     gl.add_argument("--json", action="store_true", help=_REPORT_JSON)
+    gl.add_argument("--force", action="store_true", help="replace FILE even when it is not a glossary of this tool "
+                    "(never a file in the content folder)")
     im = isub.add_parser("import", help="write the translations of a PO file back into the YAML files")
     im.add_argument("file", metavar="FILE.po", help="a PO file made by 'kb i18n export' and translated")
     im.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
@@ -109,6 +114,8 @@ def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: Tex
         if not args.json:
             return 0
     else:
+        if _refused_output("glossary", args, kb, err, _glossary_ours):
+            return 2
         try:
             atomic_write(Path(args.output), text.encode("utf-8"))
         except OSError as exc:
@@ -117,6 +124,52 @@ def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: Tex
     _report(args, out, err, f"wrote {args.output}: {len(terms)} term(s) ({args.format})",
             {"format": args.format, "game": args.game, "terms": len(terms)})
     return 0
+
+
+def _refused_output(command: str, args: argparse.Namespace, kb: KnowledgeBase, err: TextIO,
+                    ours: Callable[[Path], str | None]) -> bool:
+    """True (and why written to ``err``) when ``args.output`` may not be written: it lies in the content folder, or
+    it is a regular file that ``ours`` says is not ours to replace (without ``--force``). Anything else there (a
+    link, a folder) :func:`atomic_write` refuses."""
+    path = Path(args.output)
+    where = os.path.realpath(path)
+    content = os.path.realpath(kb.root)
+    if where == content or where.startswith(content + os.sep):
+        err.write(f"kb i18n {command}: {args.output} is in the content folder ({format_path(kb.root)}); write it "
+                  "elsewhere (nothing was written)\n")
+        return True
+    if args.force or not _regular(path):
+        return False
+    try:
+        why = ours(path)
+    except OSError as exc:
+        why = f"cannot be read ({os_problem(exc, unnamed=args.output)})"
+    if why is None:
+        return False
+    err.write(f"kb i18n {command}: {args.output} {why}; nothing was written: choose another file, or pass --force "
+              "to replace it\n")
+    return True
+
+
+def _regular(path: Path) -> bool:
+    import stat
+
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _glossary_ours(path: Path) -> str | None:
+    """None when ``path`` starts as a glossary of ``kb i18n glossary`` (TBX or CSV) does, else why it is not ours."""
+    from kb.i18n.glossary import CSV_COLUMNS
+
+    with path.open("rb") as f:
+        head = f.read(4096)
+    if head.startswith(",".join(CSV_COLUMNS).encode()) or (b'<martif type="TBX-Basic"' in head and
+                                                            b"Glosario / Glossary" in head):
+        return None
+    return "exists and is not a glossary written by 'kb i18n glossary'"
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
@@ -153,6 +206,10 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         text = str(po)
         out.write(text if text.endswith("\n") else text + "\n")
     else:
+        from kb.i18n.po import ours_to_replace
+
+        if _refused_output("export", args, kb, err, lambda path: ours_to_replace(path, po)):
+            return 2
         try:
             write_po(po, Path(args.output))
         except OSError as exc:
@@ -167,55 +224,155 @@ def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 
 def _import(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    import polib
-
     from kb.i18n.history import History
     from kb.i18n.po import import_po
 
-    if not Path(args.file).is_file():  # polib would parse the name itself as PO text
-        err.write(f"kb i18n import: {args.file}: no such file\n")
-        return 2
-    from kb.i18n.po import encoding_problem
-
-    problem = encoding_problem(Path(args.file))
-    if problem:
-        err.write(f"{problem}; nothing imported\n")
-        return 1
-    try:
-        po = polib.pofile(args.file)
-    except (OSError, ValueError) as exc:
-        err.write(f"kb i18n import: cannot read {args.file}: {exc}\n")
-        return 2
+    po, code = _read_po(args.file, err)
+    if po is None:
+        return code
     lang = po.metadata.get("Language", TARGET) or TARGET
     if lang.split("_")[0].split("-")[0] != TARGET:
         err.write(f"kb i18n import: {args.file} is a '{lang}' translation; only '{TARGET}' is imported\n")
         return 2
     result = import_po(kb, po, dry_run=args.dry_run, history=History())
+    _update_records(args.file, result, err)
     code = 1 if result.refused or result.unknown else 0
     if args.json:
-        json.dump({"dry_run": args.dry_run, "exit": code,
-                   "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
-                               for c in result.changes],
-                   "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
-                   "refused": [{"context": ctx, "reason": r} for ctx, r in result.refused],
-                   "unknown": list(result.unknown), "skipped": dict(result.skipped)}, out, ensure_ascii=False, indent=2)
-        out.write("\n")
-        return code
+        _import_json(args, kb, result, code, out)
+    else:
+        _import_text(args, kb, result, out, err)
+    return code
+
+
+def _update_records(file: str, result: ImportResult, err: TextIO) -> None:
+    """The PO file's records of the English it had written brought up to date; a warning when the file cannot be."""
+    from kb.i18n.po import update_records
+
+    try:
+        update_records(Path(file), result.recorded)
+    except OSError as exc:
+        err.write(f"kb i18n import: warning: the English was written, but the '# kb-en:' records in {file} could not "
+                  f"be updated ({os_problem(exc, unnamed=file)}): export afresh before changing those messages "
+                  "again\n")
+
+
+def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
+    """The PO file ``file`` parsed, or None and the exit code (why written to ``err``): not there, too big or not
+    UTF-8 (1), a string polib would misread, a syntax error, not a file of ours (2)."""
+    import polib
+
+    from kb.i18n.po import encoding_problem, syntax_problem
+
+    if not Path(file).is_file():  # polib would parse the name itself as PO text
+        err.write(f"kb i18n import: {file}: no such file\n")
+        return None, 2
+    problem = encoding_problem(Path(file))
+    if problem:
+        err.write(f"{problem}; nothing imported\n")
+        return None, 1
+    try:
+        problem = syntax_problem(Path(file), Path(file).read_text(encoding="utf-8-sig"))
+        po = None if problem else polib.pofile(file)
+    except (OSError, ValueError) as exc:
+        err.write(f"kb i18n import: cannot read {file}: {exc}\n")
+        return None, 2
+    if po is None or not _ours(po):
+        err.write(f"{problem}\n" if problem else f"kb i18n import: {file} is not a PO file of 'kb i18n export' "
+                  "(no message has a context <entry id>|<field>); nothing imported\n")
+        return None, 2
+    return po, 0
+
+
+def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, code: int, out: TextIO) -> None:
+    json.dump({"dry_run": args.dry_run, "exit": code,
+               "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
+                           for c in result.changes],
+               "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
+               "refused": [{"context": ctx, "line": line, "reason": r} for ctx, r, line in result.refused],
+               "unknown": [{"context": ctx, "line": line, "reason": _unknown(kb, ctx)} for ctx, line in result.unknown],
+               "skipped": dict(result.skipped),
+               "skipped_fields": [{"context": ctx, "line": line, "reason": why}
+                                  for ctx, why, line in result.skipped_fields]},
+              out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, out: TextIO, err: TextIO) -> None:
     verb = "would update" if args.dry_run else "updated"
     for c in result.changes:
         what = "English and hash" if c.action == "translated" else "hash (English reviewed, unchanged)"
         out.write(f"{format_path(c.path)}: {verb} {c.entry} {c.field}: {what}\n")
-    for context, found in result.problems:
-        err.write(f"{found.format()} [{context}]\n")
-    for context, reason in result.refused:
-        err.write(f"{args.file}: refused {context}: {reason}\n")
-    for context in result.unknown:
-        err.write(f"{args.file}: unknown context '{context}': no such entry and field\n")
+    lines = [f"{found.format()} [{context}]" for context, found in result.problems]
+    lines += [f"{_at(args.file, line)}: refused {context}: {reason}" for context, reason, line in result.refused]
+    lines += [f"{_at(args.file, line)}: unknown context '{context}': {_unknown(kb, context)}"
+              for context, line in result.unknown]
+    _capped(err, lines + _unrecorded_warning(args.file, result), "problem")
+    if args.dry_run:
+        _capped(out, [f"{_at(args.file, line)}: skipped {context}: {_SKIPPED.get(why, why)}"
+                      for context, why, line in result.skipped_fields], "skipped field")
     skipped = ", ".join(f"{n} {k}" for k, n in sorted(result.skipped.items())) or "none"
     files = len({c.path for c in result.changes}) if args.dry_run else len(result.files)
     out.write(f"{len(result.changes)} field(s) {verb} in {files} file(s); {len(result.refused)} refused, "
               f"{len(result.unknown)} unknown; skipped: {skipped}\n")
-    return 1 if result.refused or result.unknown else 0
+
+
+def _unrecorded_warning(file: str, result: ImportResult) -> list[str]:
+    """The warning for messages written without a record of the English they were exported with."""
+    if not result.unrecorded:
+        return []
+    return [f"kb i18n import: warning: {result.unrecorded} message(s) of {file} carry no '# kb-en:' record (a file "
+            "exported before kb wrote one, or the line deleted): their English replaces the content's even where that "
+            "changed after the export; check 'git diff' before committing"]
+
+
+MAX_LINES = 200
+"""The most problem lines (and, in a dry run, skipped-field lines) an import prints; the rest are counted."""
+_SKIPPED = {
+    "fuzzy": "this message is fuzzy; the field is imported when none of its messages is",
+    "empty": "this message is untranslated; the field is imported when all of its messages are translated",
+    "partial": "some of its paragraphs are not in the file",
+    "newer-english": "the content's English changed after the export and this message is as exported: the newer "
+                     "English is kept",
+    "spanish-changed": "the Spanish changed after the export and this message is as exported",
+}
+
+
+def _at(file: str, line: int) -> str:
+    """``FILE:LINE`` (or ``FILE`` when the line is not known)."""
+    return f"{file}:{line}" if line else file
+
+
+def _capped(stream: TextIO, lines: list[str], what: str) -> None:
+    """Write at most :data:`MAX_LINES` lines, then how many more there are."""
+    for line in lines[:MAX_LINES]:
+        stream.write(line + "\n")
+    if len(lines) > MAX_LINES:
+        stream.write(f"... and {len(lines) - MAX_LINES} more {what} line(s) (--json lists them all)\n")
+
+
+def _unknown(kb: KnowledgeBase, context: str) -> str:
+    """Why a context names nothing: no such entry (the nearest id; its file does not load), or no such field."""
+    from kb.i18n.po import CONTEXT_SEP
+
+    owner, sep, _ = context.partition(CONTEXT_SEP)
+    if not sep:
+        return f"not a kb context (<entry id>{CONTEXT_SEP}<field>): is this a PO file of 'kb i18n export'?"
+    if owner in kb.entries or owner in kb.games:
+        return f"'{owner}' has no such field or paragraph"
+    slug = owner.rpartition(".")[2]
+    broken = next((d for d in kb.diagnostics if d.severity == "error" and Path(d.location.path).stem == slug
+                   and owner.partition(".")[0] in Path(d.location.path).parts), None)
+    if broken is not None:
+        return f"no entry '{owner}' is loaded: its file does not load: {broken.format()}"
+    return f"no such entry{hint(owner, list(kb.entries) + sorted(kb.games))}"
+
+
+def _ours(po: Any) -> bool:
+    """True when ``po`` has no live message, or one whose context is one of ours (``<entry id>|<field>``)."""
+    from kb.i18n.po import CONTEXT_SEP
+
+    live = [e for e in po if not e.obsolete]
+    return not live or any(CONTEXT_SEP in (e.msgctxt or "") for e in live)
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {

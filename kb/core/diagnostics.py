@@ -131,6 +131,7 @@ CODES: dict[str, tuple[str, str]] = {
     "glossary-missing": (WARNING, "Spanish '{field}' uses '{term}' but the English does not say '{preferred}'"),
     "link-target-changed": (ERROR, "English '{field}' links to '{target}', which its Spanish does not link to "
                             "(it links to {spanish}); keep the Spanish's {{@kind id}} and translate only the text after '|'"),
+    "emphasis-changed": (WARNING, "English '{field}': {problem}; keep the emphasis markup of the Spanish"),
     "link-target-dropped": (WARNING, "Spanish '{field}' links to '{target}' but the English does not; keep "
                             "{{@{kind} {target}|...}} around the words that translate it"),
 }

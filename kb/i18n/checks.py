@@ -9,6 +9,10 @@ One more check is the import's own: the English links to the Spanish's targets. 
 the link: a translator cannot redirect a page's links. A target of the Spanish the English no longer
 links to is ``link-target-dropped``, a warning at the message's start: reported, not refused (an
 English rewording may say a linked word without the link, as one bundled entry does).
+
+Emphasis is compared too (:func:`emphasis`): an English that opens ``**`` or ``*`` without closing it
+(the page would show the asterisks), or has another number of bold or italic spans than the Spanish
+(a bold label dropped from a list item), is ``emphasis-changed``, a warning at the mark.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from kb.core.validate import RAW_HTML, block_markup, is_name
 from kb.i18n.status import Owner, glossary_problems
 from kb.link.linker import LINK_TYPES, anchors, parse_links
 
-__all__ = ["check_english", "link_targets"]
+__all__ = ["check_english", "emphasis", "link_targets"]
 
 
 def _target(link: re.Match[str]) -> str:
@@ -50,6 +54,34 @@ def link_targets(source: str, english: str, field: str, locate: Callable[[int], 
     for target, kind in spanish.items():
         if target not in seen:
             out.append(diag("link-target-dropped", locate(0), field=field, target=target, kind=kind))
+    return out
+
+
+_BOLD = re.compile(r"\*\*")
+_ITALIC = re.compile(r"(?<=\S)\*|(?<!\S)\*(?=\S)")
+"""A single ``*`` (bold marks taken out first), but not one with white space on both sides: a list marker
+(``* item``, in a whole-field message) or a multiplication (``2 * 3``)."""
+
+
+def _marks(text: str) -> dict[str, list[int]]:
+    """The offsets of the bold (``**``) and italic (``*``) marks of ``text``."""
+    bold = [m.start() for m in _BOLD.finditer(text)]
+    rest = _BOLD.sub("\0\0", text)
+    return {"**": bold, "*": [m.start() for m in _ITALIC.finditer(rest)]}
+
+
+def emphasis(source: str, english: str, field: str, locate: Callable[[int], Location]) -> list[Diagnostic]:
+    """The English's bold and italic marks against the Spanish's: unclosed, or not as many spans."""
+    es, en = _marks(source), _marks(english)
+    out = []
+    for mark, name in (("**", "bold"), ("*", "italic")):
+        if len(en[mark]) % 2:
+            out.append(diag("emphasis-changed", locate(en[mark][-1]), field=field,
+                            problem=f"'{mark}' is opened and not closed (the page would show it)"))
+        elif len(en[mark]) != len(es[mark]) - len(es[mark]) % 2:
+            out.append(diag("emphasis-changed", locate(en[mark][0] if en[mark] else 0), field=field,
+                            problem=f"{len(en[mark]) // 2} {name} span(s) ({mark}…{mark}) where the Spanish has "
+                                    f"{len(es[mark]) // 2}"))
     return out
 
 
@@ -99,6 +131,7 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
             out.append(problem)
             broken.add(link.start())
     out += link_targets(source, english, field, locate, frozenset(broken))
+    out += [] if path is not None and is_name(path) else emphasis(source, english, field, locate)
     for p in glossary_problems(owner, source, english, terms, titles):
         out.append(diag(p.code, locate(p.offset or 0), field=field, **p.params))
     return out

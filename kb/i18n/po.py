@@ -14,6 +14,10 @@ When the English of a field does not have the paragraphs and list items of the S
 is one message (``<entry id>|<field key>``) holding the whole text, paragraphs separated by blank
 lines, for the translator to bring into line.
 
+Each message also records, in a translator comment ``# kb-en: <hash>``, the content's English when it
+was exported: the import writes only the English the translator changed, keeps English others changed
+since, and refuses a message both changed (:func:`_verdict`).
+
 The import checks every translated paragraph as ``kb check`` checks content (markup, links, the
 glossary): an error refuses the field it belongs to, located in the PO file (line and column of
 the word in ``msgstr``), and nothing of that field is written; the rest imports.
@@ -34,6 +38,7 @@ from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
 from kb.core.diagnostics import CONTROL, ERROR, Diagnostic
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
+from kb.core.validate import is_name
 from kb.i18n.checks import check_english
 from kb.i18n.history import History
 from kb.i18n.status import TARGET, FieldStatus, Owner, field_status, glossary_terms, normalise, owners, \
@@ -43,8 +48,8 @@ from kb.i18n.units import Unit, aligned, join, match, split
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["CONTEXT_SEP", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
-           "msgstr_location", "encoding_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
+__all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "update_records", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
+           "msgstr_location", "encoding_problem", "syntax_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
@@ -52,6 +57,13 @@ WEBLATE_MARKUP_FLAG = r'placeholders:r"\{@[a-z]+\s[^|}\s]+\|?|\}"'
 """The flag on a message whose Spanish holds ``{@kind id|text}`` links: Weblate's placeholder check
 then requires each link's opening (``{@kind id|``) and closing brace in the English, and highlights them."""
 FOLD_WIDTH = 100
+COMMENT_WIDTH = 75
+"""Longest extracted comment line: with its ``#. `` within polib's 78 columns, so polib leaves it whole."""
+EXPORTED_MARK = "kb-en:"
+"""Starts the translator comment (``# kb-en: 3f2a9c1d2e4b``) recording the hash of the content's English of a message
+when it was exported: a translator comment, because msgmerge keeps those of the translator's file and
+translate-toolkit, Poedit and Weblate keep them on save. The import writes a message's English only when the
+translator changed it (see :func:`_verdict`)."""
 """Longest line written when a folded (``>``) English value is replaced."""
 
 
@@ -215,14 +227,36 @@ def _owner_messages(kb: "Linked", owner: Owner, history: History | None, templat
             if history is not None and st.status == "stale" else None
         if old is not None and normalise(old) != normalise(st.source):
             counts["previous"] += 1
-        where = st.source_location or st.location
+        es = split(st.source)
+        lines = _unit_lines(owner, st, es)
         for msg in _messages(st, old):
-            if template:  # a template says nothing of the English
+            exported = english_now(st, es, _part(msg))
+            if template:  # a template says nothing of the English (but records it, for the import's check)
                 msg = replace(msg, msgstr="", fuzzy=False, previous=None)
             notes = _translator_notes(owner, st, msg, not out, kb, titles)
+            where = lines[_part(msg)] if msg.suffix else lines[0]
             out.append(_po_entry(f"{owner.id}{CONTEXT_SEP}{st.field}", msg, notes,
-                                 (_relative(where.path, base), str(where.line))))
+                                 (_relative(where.path, base), str(where.line)), exported))
     return out
+
+
+def _unit_lines(owner: Owner, st: FieldStatus, es: list[Unit]) -> list[Location]:
+    """Where each paragraph or list item of the Spanish starts in its file (exact in a ``|`` block, near in a folded
+    text); the field's place for a field without Spanish location."""
+    if st.source_location is None:
+        return [st.location] * max(1, len(es))
+    out, at = [], 0
+    text = st.source.replace("\r\n", "\n")
+    for unit in es:
+        found = text.find(unit.lines[0], at)
+        at = found if found >= 0 else at
+        out.append(owner.marks.at_offset(st.path + (SOURCE_LANG,), text, at))
+    return out or [st.source_location]
+
+
+def _part(msg: _Message) -> int:
+    """The paragraph index of a message (0 for a field of one message)."""
+    return int(msg.suffix[2:]) - 1 if msg.suffix else 0
 
 
 def _empty_po(game: str | None, template: bool, epoch: str | None) -> polib.POFile:
@@ -242,7 +276,7 @@ def _empty_po(game: str | None, template: bool, epoch: str | None) -> polib.POFi
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
         "X-Source-Language": SOURCE_LANG,
-        "X-Generator": "kb i18n export",
+        "X-Generator": GENERATOR,
     }
     return po
 
@@ -255,10 +289,12 @@ def _relative(path: Path, base: Path) -> str:
         return path.as_posix()
 
 
-def _po_entry(context: str, msg: _Message, notes: list[str], occurrence: tuple[str, str]) -> polib.POEntry:
-    """One message of the PO file, with its flags (Weblate's markup check, ``fuzzy``) and previous Spanish."""
-    item = polib.POEntry(msgctxt=context + msg.suffix, msgid=msg.msgid, msgstr=msg.msgstr, comment="\n".join(notes),
-                         occurrences=[occurrence])
+def _po_entry(context: str, msg: _Message, notes: list[str], occurrence: tuple[str, str],
+              exported: str) -> polib.POEntry:
+    """One message of the PO file, with its flags (Weblate's markup check, ``fuzzy``), previous Spanish and the
+    record of the content's English ``exported`` (:data:`EXPORTED_MARK`)."""
+    item = polib.POEntry(msgctxt=context + msg.suffix, msgid=msg.msgid, msgstr=msg.msgstr, comment=_wrapped(notes),
+                         tcomment=f"{EXPORTED_MARK} {source_hash(exported)}", occurrences=[occurrence])
     if "{@" in msg.msgid:
         item.flags.append(WEBLATE_MARKUP_FLAG)
     if msg.fuzzy:
@@ -266,6 +302,74 @@ def _po_entry(context: str, msg: _Message, notes: list[str], occurrence: tuple[s
         if msg.previous is not None:
             item.previous_msgid = msg.previous
     return item
+
+
+GENERATOR = "kb i18n export"
+"""The header's ``X-Generator``: a file with it is one this tool wrote (and may replace when it holds no work)."""
+
+
+def ours_to_replace(path: Path, new: polib.POFile) -> str | None:
+    """Why the existing regular file ``path`` may not be replaced by the export ``new``, or None: it is not a PO file
+    of ``kb i18n export``, or it holds a translator's work that is not in the content (:func:`unimported`)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_PO_BYTES + 1)
+    if f'"X-Generator: {GENERATOR}\\n"'.encode() not in raw[:8192] or len(raw) > MAX_PO_BYTES:
+        return f"exists and is not a PO file written by '{GENERATOR}'"
+    try:
+        old = polib.pofile(raw.decode("utf-8"))
+    except (OSError, ValueError):  # polib says a syntax error with OSError; UnicodeDecodeError is a ValueError
+        return f"exists and is not a PO file written by '{GENERATOR}' (it does not parse)"
+    work = unimported(old, new)
+    if not work:
+        return None
+    return (f"holds {len(work)} translation(s) that are not in the content (the first: {work[0].msgctxt}, line "
+            f"{work[0].linenum}): a fresh export would lose them; import it first, or bring it up to date with "
+            f"'kb i18n export --template -o X.pot' and 'msgmerge --previous --update {path} X.pot' "
+            "(docs/translators.md)")
+
+
+def unimported(old: polib.POFile, new: polib.POFile) -> list[polib.POEntry]:
+    """The live messages of ``old`` (an earlier export) whose English is neither as exported nor the content's now
+    (as ``new`` records it): a translator's work not imported yet."""
+    now = {e.msgctxt: _exported(e) for e in new}
+    return [e for e in old if not e.obsolete and e.msgstr.strip()
+            and source_hash(e.msgstr) not in (now.get(e.msgctxt), _exported(e))]
+
+
+def _wrapped(notes: list[str], width: int = COMMENT_WIDTH) -> str:
+    """The extracted comments, each wrapped at spaces only: polib would break a longer line at a hyphen, inside an id
+    (``malifaux.projectile-`` / ``attack``), and tools join the lines with a line break."""
+    import textwrap
+
+    return "\n".join(line for note in notes
+                     for line in textwrap.wrap(note, width, break_long_words=False, break_on_hyphens=False) or [""])
+
+
+def update_records(path: Path, items: list[polib.POEntry]) -> int:
+    """Bring the ``# kb-en:`` records of ``items`` (messages of the PO file ``path`` whose English the import wrote)
+    up to date, so that the translator can go on in the same file: a later change of theirs is theirs again, not a
+    conflict with their own import. Only those lines change (line endings kept); the file is written atomically.
+    Returns how many records were updated."""
+    stale = [(item, old) for item in items if (old := _exported(item)) is not None and old != source_hash(item.msgstr)]
+    if not stale:
+        return 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    changed = sum(_update_record(lines, item.linenum or 1, old, source_hash(item.msgstr)) for item, old in stale)
+    if changed:
+        atomic_write(path, b"".join(lines))
+    return changed
+
+
+def _update_record(lines: list[bytes], start: int, old: str, new: str) -> bool:
+    """Replace the record ``old`` by ``new`` in the comments of the message starting at line ``start``."""
+    mark = f"# {EXPORTED_MARK} {old}".encode()
+    for row in range(start - 1, len(lines)):
+        if lines[row].startswith((b"msgctxt", b"msgid")):
+            return False
+        if lines[row].rstrip(b"\r\n") == mark:
+            lines[row] = lines[row].replace(old.encode(), new.encode(), 1)
+            return True
+    return False
 
 
 def write_po(po: polib.POFile, path: Path) -> None:
@@ -297,16 +401,27 @@ class ImportResult:
 
     changes: list[Change] = field(default_factory=list)
     """Fields changed."""
-    refused: list[tuple[str, str]] = field(default_factory=list)
-    """(context, reason) of messages whose field was not imported: the Spanish changed after export."""
+    refused: list[tuple[str, str, int]] = field(default_factory=list)
+    """(context, reason, line of the message in the PO file or 0) of messages whose field was not imported."""
     problems: list[tuple[str, Diagnostic]] = field(default_factory=list)
     """(context, problem) found by the checks in imported English, located in the PO file; errors refuse the field."""
-    unknown: list[str] = field(default_factory=list)
-    """Contexts that name no entry, field or paragraph."""
+    unknown: list[tuple[str, int]] = field(default_factory=list)
+    """(context, line) of messages whose context names no entry, field or paragraph."""
     skipped: Counter[str] = field(default_factory=Counter)
     """Fields (or messages) left alone: ``empty``, ``fuzzy``, ``partial``, ``unchanged``, ``obsolete``, ``plural``."""
+    skipped_fields: list[tuple[str, str, int]] = field(default_factory=list)
+    """(context, reason, line) of each field skipped for a reason other than ``unchanged``: the message holding it
+    back (its first fuzzy or empty one...), or the field's context and 0 (``partial``)."""
     files: list[Path] = field(default_factory=list)
     """Files written (none in a dry run)."""
+    po_name: str = "FILE.po"
+    """The PO file's name, for advice."""
+    unrecorded: int = 0
+    """Messages written without a ``# kb-en:`` record (a file exported before it, or the line deleted): their English
+    was taken as the translator's whatever the content holds now."""
+    recorded: list[polib.POEntry] = field(default_factory=list)
+    """Messages whose English was written: their ``# kb-en:`` records in the PO file are updated
+    (:func:`update_records`)."""
 
 
 @dataclass
@@ -316,6 +431,8 @@ class _Plan:
     """New English per paragraph (PO form), or None to only record the hash."""
     whole: str | None = None
     """New English of a field imported as one message whose paragraphs do not line up with the Spanish."""
+    messages: tuple[polib.POEntry, ...] = ()
+    """The messages whose English it writes: their ``# kb-en:`` records are brought up to date once it is written."""
 
 
 def _locator(po: polib.POFile) -> Callable[[polib.POEntry, int], Location]:
@@ -390,18 +507,20 @@ def import_po(kb: "Linked", po: polib.POFile, dry_run: bool = False, history: Hi
 
     A field is written when every paragraph of it has a translated, non-fuzzy message whose
     ``msgid`` is the current Spanish (ignoring whitespace, as the hashes do) and whose English
-    passes the checks of ``kb check``. Unchanged fields write nothing, so importing an untouched
+    passes the checks of ``kb check``; only the messages the translator changed since the export
+    are written (:func:`_verdict`). Unchanged fields write nothing, so importing an untouched
     export leaves every file byte-identical; an unchanged English that was stale has the hash of
     the current Spanish recorded (it was reviewed). ``history`` tells, for English with no recorded
     hash, which Spanish it was written beside (as ``kb i18n status`` does).
     """
-    result = ImportResult()
+    result = ImportResult(po_name=str(po.fpath) if getattr(po, "fpath", None) else "FILE.po")
     every = {o.id: o for o in owners(kb.entries.values(), kb.games)}
     baseline = history.written_from if history is not None else None
     statuses = {(o.id, st.field): st for o in every.values() for st in field_status(o, baseline)}
     groups = _group_messages(po, statuses, result)
     plans = _plan_fields(kb, po, groups, statuses, every, result)
     result.changes.sort(key=lambda c: (str(c.path), c.entry, _field_order(statuses, c)))
+    result.unrecorded = _unrecorded(plans)
     if not dry_run:
         for path, todo in plans.items():
             _write_plans(path, todo, result)
@@ -422,8 +541,8 @@ def _group_messages(po: polib.POFile, statuses: dict[tuple[str, str], FieldStatu
         if item.obsolete:
             result.skipped["obsolete"] += 1
         elif context in first_at:  # two messages for one field: neither silently wins
-            result.refused.append((context, f"line {item.linenum} of the PO file: a second message for this field "
-                                   f"(the first is at line {first_at[context]}); keep one"))
+            result.refused.append((context, f"a second message for this field (the first is at line "
+                                   f"{first_at[context]}); keep one", item.linenum or 0))
             parsed = _parse_context(context)
             doubled.add((parsed[0], parsed[1]) if parsed else ("", ""))
         else:
@@ -442,7 +561,7 @@ def _add_message(item: polib.POEntry, context: str, statuses: dict[tuple[str, st
         return
     parsed = _parse_context(context)
     if parsed is None or (parsed[0], parsed[1]) not in statuses:
-        result.unknown.append(context)
+        result.unknown.append((context, item.linenum or 0))
         return
     groups.setdefault((parsed[0], parsed[1]), []).append((parsed[2], item))
 
@@ -478,17 +597,29 @@ def _write_plans(path: Path, todo: list["_Plan"], result: ImportResult) -> None:
     except OSError as exc:  # the disk refused it (full, read-only): the file is left as it was
         _not_written(todo, f"cannot write {os_problem(exc, unnamed=str(path))}", result)
         return
+    result.recorded += _written_messages(todo, moved)
     for plan in moved:  # the file changed between loading and writing
         context = f"{plan.status.entry}{CONTEXT_SEP}{plan.status.field}"
-        result.refused.append((context, "the file changed during the import; run it again"))
+        result.refused.append((context, "the file changed during the import; run it again", 0))
         result.changes = [c for c in result.changes if (c.entry, c.field) != (plan.status.entry, plan.status.field)]
+
+
+def _unrecorded(plans: dict[Path, list[_Plan]]) -> int:
+    """How many messages the plans write that carry no record of the English they were exported with."""
+    return sum(_exported(item) is None for todo in plans.values() for plan in todo for item in plan.messages)
+
+
+def _written_messages(todo: list[_Plan], moved: list[_Plan]) -> list[polib.POEntry]:
+    """The messages whose English the plans ``todo`` wrote (the ``moved`` ones were not written)."""
+    skip = {id(plan) for plan in moved}
+    return [item for plan in todo if id(plan) not in skip for item in plan.messages]
 
 
 def _not_written(todo: list["_Plan"], why: str, result: ImportResult) -> None:
     """Every field of one file refused, with the reason; their changes taken back."""
     done = {(p.status.entry, p.status.field) for p in todo}
     for entry_id, name in sorted(done):
-        result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {why}"))
+        result.refused.append((f"{entry_id}{CONTEXT_SEP}{name}", f"not written: {why}", 0))
     result.changes = [c for c in result.changes if (c.entry, c.field) not in done]
 
 
@@ -517,54 +648,170 @@ def _by_part(items: list[tuple[int | None, polib.POEntry]], count: int, single: 
     for part, item in items:
         index = 0 if part is None else part
         if index >= count or (part is None and not single):
-            result.unknown.append(item.msgctxt or "")
+            result.unknown.append((item.msgctxt or "", item.linenum or 0))
             return None
         by_part[index] = item
     return by_part
 
 
-def _skipped(item: polib.POEntry, result: ImportResult) -> bool:
-    """True (and counted) when a message is fuzzy or untranslated."""
-    if "fuzzy" in item.flags or not item.msgstr.strip():
-        result.skipped["fuzzy" if "fuzzy" in item.flags else "empty"] += 1
-        return True
+def _skip(st: FieldStatus, why: str, item: polib.POEntry | None, result: ImportResult) -> None:
+    """Count a field left alone, and name it (with the message that holds it back)."""
+    result.skipped[why] += 1
+    context = item.msgctxt if item is not None and item.msgctxt else f"{st.entry}{CONTEXT_SEP}{st.field}"
+    result.skipped_fields.append((context, why, item.linenum or 0 if item is not None else 0))
+
+
+def _skipped(st: FieldStatus, items: Iterable[polib.POEntry], result: ImportResult) -> bool:
+    """True (and the field named) when one of its messages is fuzzy or untranslated."""
+    for item in items:
+        if "fuzzy" in item.flags or not item.msgstr.strip():
+            _skip(st, "fuzzy" if "fuzzy" in item.flags else "empty", item, result)
+            return True
     return False
+
+
+def english_now(st: FieldStatus, es: list[Unit], part: int | None) -> str:
+    """The content's English of one message: paragraph ``part`` when the English lines up with the Spanish ``es``,
+    else (a whole-field message, English of other paragraphs) the whole English; ``""`` when there is none. What
+    the export records (:data:`EXPORTED_MARK`) and the import compares with it."""
+    if st.translation is None:
+        return ""
+    en = split(st.translation)
+    return en[part].text if part is not None and part < len(en) and aligned(es, en) else flat(en)
+
+
+def _exported(item: polib.POEntry) -> str | None:
+    """The hash of the content's English when ``item`` was exported, or None when the file has no record."""
+    m = re.search(rf"^{re.escape(EXPORTED_MARK)} ([0-9a-f]{{12}})\s*$", item.tcomment or "", re.MULTILINE)
+    return m.group(1) if m else None
+
+
+def _present(st: FieldStatus) -> frozenset[str]:
+    """The hashes of the English the content holds for a field: of each paragraph and list item, and of the whole."""
+    if st.translation is None:
+        return frozenset({source_hash("")})
+    en = split(st.translation)
+    return frozenset({source_hash(flat(en))} | {source_hash(u.text) for u in en})
+
+
+def _verdict(item: polib.POEntry, now: str, present: frozenset[str]) -> str:
+    """What the import does with a message whose content English is ``now`` (the field's English holding the
+    hashes ``present``): ``same`` (nothing to write), ``mine`` (the English it was exported with is still in the
+    content, so the translator's is the only change: write it; also a message with no record), ``theirs`` (the
+    translator left it as exported and the content changed since: keep the content's), or ``conflict`` (both
+    changed). Looking for the exported English anywhere in the field, not only at the message's place, keeps a
+    message msgmerge moved to another paragraph (a paragraph inserted in the Spanish) the translator's."""
+    if len(item.msgstr) > MAX_MESSAGE_CHARS:  # refused when checked: not worth copying (and normalising) whole
+        return "mine"
+    if normalise(item.msgstr) == normalise(now):
+        return "same"
+    base = _exported(item)
+    if base is None or base in present:
+        return "mine"
+    return "theirs" if source_hash(item.msgstr) == base else "conflict"
+
+
+def _conflict(st: FieldStatus, item: polib.POEntry, now: str, result: ImportResult) -> None:
+    """Refuse a field whose English both the file and the content changed since the export, naming both texts."""
+    result.refused.append((item.msgctxt or f"{st.entry}{CONTEXT_SEP}{st.field}",
+                           f"the English in the content changed after this file was exported, and the file changes "
+                           f"it too: content {_excerpt(now)}, file {_excerpt(item.msgstr)}; keep one: copy the "
+                           f"content's English into msgstr, or delete the message's '# {EXPORTED_MARK}' line to put "
+                           "yours in its place", item.linenum or 0))
+
+
+def _excerpt(text: str, width: int = 120) -> str:
+    """``«text»``, unwrapped and cut to ``width`` characters."""
+    text = normalise(text)
+    return f"«{text if len(text) <= width else text[:width - 1] + '…'}»"
+
+
+def _merge_advice(owner: Owner, po_name: str) -> str:
+    """What to do when a message's Spanish is not the content's: merge the current Spanish into the file."""
+    game = f" --game {owner.game}" if owner.game else ""
+    name = owner.game or "all"
+    return (f"merge the current Spanish into your file, keeping your work: kb i18n export --template -o {name}.pot"
+            f"{game}; msgmerge --previous --update {po_name} {name}.pot (docs/translators.md, 'When the Spanish "
+            "changed'); do not export afresh over it")
+
+
+def _moved(item: polib.POEntry, spanish: str) -> bool:
+    return normalise(item.msgid) != normalise(spanish)
+
+
+_NOT_CURRENT = "the msgid is not this paragraph's Spanish now (the Spanish changed after the export, or the msgid was " \
+    "edited)"
 
 
 def _plan_whole(owner: Owner, st: FieldStatus, item: polib.POEntry, es: list[Unit], result: ImportResult,
                 locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
     """A field translated as one message."""
-    en = split(st.translation) if st.translation is not None else None
-    if _skipped(item, result):
+    if _skipped(st, [item], result):
         return None
-    if normalise(item.msgid) != normalise(flat(es)):
-        result.refused.append((f"{st.entry}{CONTEXT_SEP}{st.field}",
-                               "the Spanish changed after the export; export again and translate the new text"))
+    now = {0: english_now(st, es, None)}
+    verdict = _verdict(item, now[0], _present(st))
+    if _blocked(owner, st, {0: item}, {0: flat(es)}, now, {0: verdict}, result) \
+            or _newer_kept(st, {0: item}, {0: verdict}, {}, None, result):
+        return None
+    if verdict == "same":
+        return _unchanged(st, result)
+    if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles, unit=False):
         return None
     new_units = split(item.msgstr)
-    if en is not None and normalise(flat(new_units)) == normalise(flat(en)):
-        return _unchanged(st, result)
-    if _refuse(owner, st, item, st.source, po_text(item.msgstr), result, locate, kb, titles):
-        return None
     if aligned(es, new_units):
-        return _Plan(st, {i: u.text for i, u in enumerate(new_units)})
-    return _Plan(st, None, po_text(item.msgstr))
+        return _Plan(st, {i: u.text for i, u in enumerate(new_units)}, messages=(item,))
+    return _Plan(st, None, po_text(item.msgstr), (item,))
 
 
 def _plan_parts(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry], es: list[Unit], result: ImportResult,
                 locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> _Plan | None:
     """A field translated paragraph by paragraph (``by_part``: paragraph index -> message)."""
-    ctx = f"{st.entry}{CONTEXT_SEP}{st.field}"
     kept = _kept_english(st, es)
-    if any(_skipped(item, result) for _, item in sorted(by_part.items())) or _spanish_moved(by_part, es, ctx, result) \
-            or _partial(len(by_part) < len(es), kept is not None and st.status == "current", result):
+    if _skipped(st, (item for _, item in sorted(by_part.items())), result):
         return None
-    new = _new_english(by_part, kept)
+    now, verdicts, new = _verdicts(st, es, by_part)
+    if _blocked(owner, st, by_part, {i: es[i].text for i in by_part}, now, verdicts, result) \
+            or _partial(st, len(by_part) < len(es), kept, result) \
+            or _newer_kept(st, by_part, verdicts, new, kept, result):
+        return None
     if not new:
         return _unchanged(st, result)
     refused = [_refuse(owner, st, by_part[index], es[index].text, po_text(by_part[index].msgstr), result, locate,
                        kb, titles) for index in new]  # only English that changes: the rest 'kb check' already sees
-    return None if any(refused) else _Plan(st, new)
+    return None if any(refused) else _Plan(st, new, messages=tuple(map(by_part.__getitem__, new)))
+
+
+def _verdicts(st: FieldStatus, es: list[Unit], by_part: dict[int, polib.POEntry]) \
+        -> tuple[dict[int, str], dict[int, str], dict[int, str]]:
+    """By paragraph: the content's English, the :func:`_verdict` of its message, and the English to write (unwrapped)."""
+    now = {i: english_now(st, es, i) for i in by_part}
+    present = _present(st)
+    verdicts = {i: _verdict(item, now[i], present) for i, item in by_part.items()}
+    new = {i: " ".join(item.msgstr.split()) for i, item in sorted(by_part.items()) if verdicts[i] == "mine"}
+    return now, verdicts, new
+
+
+def _blocked(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry], spanish: dict[int, str],
+             now: dict[int, str], verdicts: dict[int, str], result: ImportResult) -> bool:
+    """True when the field cannot be written: a message's Spanish is not the content's (:func:`_spanish_moved`), or
+    the file and the content both changed a message's English since the export (each refused, naming both)."""
+    if _spanish_moved(owner, st, by_part, spanish, verdicts, result):
+        return True
+    conflicts = [i for i, v in sorted(verdicts.items()) if v == "conflict"]
+    for i in conflicts:
+        _conflict(st, by_part[i], now[i], result)
+    return bool(conflicts)
+
+
+def _newer_kept(st: FieldStatus, by_part: dict[int, polib.POEntry], verdicts: dict[int, str], new: dict[int, str],
+                kept: list[Unit] | None, result: ImportResult) -> bool:
+    """True (and the field skipped) when messages left as exported meet newer English in the content, and nothing
+    else is to be written (``new``) or the content's English cannot be kept paragraph by paragraph (``kept``)."""
+    theirs = [i for i, v in sorted(verdicts.items()) if v == "theirs"]
+    if theirs and (not new or kept is None):
+        _skip(st, "newer-english", by_part[theirs[0]], result)
+        return True
+    return False
 
 
 def _kept_english(st: FieldStatus, es: list[Unit]) -> list[Unit] | None:
@@ -573,28 +820,31 @@ def _kept_english(st: FieldStatus, es: list[Unit]) -> list[Unit] | None:
     return en if en is not None and aligned(es, en) else None
 
 
-def _new_english(by_part: dict[int, polib.POEntry], kept: list[Unit] | None) -> dict[int, str]:
-    """The paragraphs whose English differs from the English ``kept`` (unwrapped, by index)."""
-    return {i: " ".join(item.msgstr.split()) for i, item in sorted(by_part.items())
-            if kept is None or normalise(kept[i].text) != normalise(item.msgstr)}
-
-
-def _partial(missing: bool, current: bool, result: ImportResult) -> bool:
-    """True (and counted) when some paragraphs are not in the file and the English has none to keep."""
-    if missing and not current:
-        result.skipped["partial"] += 1
+def _partial(st: FieldStatus, missing: bool, kept: list[Unit] | None, result: ImportResult) -> bool:
+    """True (and the field named) when some paragraphs are not in the file and the English has none to keep (it is
+    not current, or its paragraphs do not line up with the Spanish: ``kept`` None)."""
+    if missing and (kept is None or st.status != "current"):
+        _skip(st, "partial", None, result)
         return True
     return False
 
 
-def _spanish_moved(by_part: dict[int, polib.POEntry], es: list[Unit], ctx: str, result: ImportResult) -> bool:
-    """True (and the field refused) when a message's Spanish is not the current paragraph's."""
-    for index, item in sorted(by_part.items()):
-        if normalise(item.msgid) != normalise(es[index].text):
-            result.refused.append((item.msgctxt or ctx, "the Spanish changed after the export; export again and "
-                                   "translate the new text"))
-            return True
-    return False
+def _spanish_moved(owner: Owner, st: FieldStatus, by_part: dict[int, polib.POEntry], spanish: dict[int, str],
+                   verdicts: dict[int, str], result: ImportResult) -> bool:
+    """True when a message's Spanish is not the content's (``spanish``, by paragraph): the field is refused when the
+    translator changed one of its messages (their work would be lost), else skipped (the file is older than the
+    Spanish)."""
+    moved = [i for i, item in sorted(by_part.items()) if _moved(item, spanish[i])]
+    if not moved:
+        return False
+    touched = [i for i in moved if verdicts[i] != "theirs" and _exported(by_part[i]) != source_hash(by_part[i].msgstr)]
+    if touched:
+        item = by_part[touched[0]]
+        result.refused.append((item.msgctxt or "", f"{_NOT_CURRENT}; {_merge_advice(owner, result.po_name)}",
+                               item.linenum or 0))
+    else:
+        _skip(st, "spanish-changed", by_part[moved[0]], result)
+    return True
 
 
 def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
@@ -605,24 +855,60 @@ def _unchanged(st: FieldStatus, result: ImportResult) -> _Plan | None:
 
 
 def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, english: str, result: ImportResult,
-            locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text]) -> bool:
-    """Check the English of one message; record its problems; True when one is an error."""
-    bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english)
-    if bad:  # a YAML file cannot hold it, or 'kb check' refuses it (a bidi override): the field would not load again
-        result.refused.append((item.msgctxt or "", f"line {item.linenum} of the PO file: control character "
-                               f"U+{ord(bad.group()):04X} in the translation; remove it"))
+            locate: Callable[[polib.POEntry, int], Location], kb: "Linked", titles: dict[str, Text],
+            unit: bool = True) -> bool:
+    """Check the English of one message; record its problems (at most :data:`MAX_PROBLEMS` of them); True when one is
+    an error."""
+    context, line = item.msgctxt or "", item.linenum or 0
+    unwritable = _unwritable(english, source, unit and not is_name(st.path))  # a name is text, not Markdown
+    if unwritable:
+        result.refused.append((context, unwritable, line))
         return True
     found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
                           lambda off: locate(item, off), st.path)
-    for problem in found:
-        result.problems.append((item.msgctxt or "", problem))
-    errors = [p for p in found if p.severity == ERROR]
+    result.problems += [(context, problem) for problem in found[:MAX_PROBLEMS]]
+    errors = sum(p.severity == ERROR for p in found)
     if errors:
-        result.refused.append((item.msgctxt or "", f"{len(errors)} error(s) in its English (see above); nothing of "
-                               f"field '{st.field}' was written"))
+        shown = "see above" if len(found) <= MAX_PROBLEMS else f"the first {MAX_PROBLEMS} problems are above"
+        result.refused.append((context, f"{errors} error(s) in its English ({shown}); nothing of field '{st.field}' "
+                               "was written", line))
     return bool(errors)
 
 
+def _unwritable(english: str, source: str, unit: bool) -> str | None:
+    """Why a message's English is refused before it is checked: too long (it would make a problem of every word), a
+    character a YAML file cannot hold or 'kb check' refuses (a bidi override: the field would not load again), or, in
+    the message of one paragraph or list item (``unit``), a structure of its own (:func:`_structure`)."""
+    if len(english) > MAX_MESSAGE_CHARS:
+        return f"its English is {len(english)} characters long; a message holds at most {MAX_MESSAGE_CHARS} (the " \
+            f"Spanish has {len(source)})"
+    bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english)
+    if bad:
+        return f"control character U+{ord(bad.group()):04X} in the translation; remove it"
+    return _structure(english) if unit else None
+
+
+def _structure(english: str) -> str | None:
+    """Why the English of one paragraph or list item would change the field's structure: it starts a list item
+    (the import puts the Spanish's marker back: a doubled marker, or a paragraph turned item), or holds a blank line
+    or a line starting a list item (they would be folded into spaces)."""
+    units = split(english)
+    if units and units[0].prefix:
+        return (f"the English starts with a list marker ('{units[0].prefix.strip()}'), which the import puts back "
+                "itself; remove it")
+    if len(units) > 1:
+        what = "a blank line" if units[1].sep.count("\n") > 1 else f"a line starting a list item ('{units[1].prefix.strip()}')"
+        return (f"the English holds {what}, but this message is one paragraph or list item (the Spanish's structure "
+                "is kept); write it as one paragraph")
+    return None
+
+
+MAX_MESSAGE_CHARS = 20_000
+"""The longest English one message may hold: about twenty times the longest Spanish paragraph of the bundled packs
+(1,058 characters in 2026; their longest field has 1,817). Longer English is refused before it is checked."""
+MAX_PROBLEMS = 20
+"""The most problems reported for one message (the refusal counts them all): a message made of one mistake repeated
+prints twenty lines, not one per repeat."""
 _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 """What a YAML file cannot hold (its reader refuses it): control characters other than tab and line breaks."""
 
@@ -665,6 +951,32 @@ def encoding_problem(path: Path, limit: int = MAX_PO_BYTES) -> str | None:
         line = raw.count(b"\n", 0, m.start()) + 1
         return (f"{path}:{line}:1: the header says charset={m.group(1).decode('ascii')}, but kb reads and writes "
                 "UTF-8 PO files; convert it (msgconv -t UTF-8) and set charset=UTF-8")
+    return None
+
+
+_STRING_LINE = re.compile(r'(?:#~\|?|#\|)?[ \t]*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)[ \t]+)?(")')
+_STRING = re.compile(r'"([^"\\]*+(?:\\.[^"\\]*+)*+)"[ \t]*')
+"""A whole PO string; possessive, so that a line of megabytes is matched in constant memory."""
+_ESCAPES = set('\\"ntrvbf')
+"""The escapes polib decodes: any other (msgfmt's ``\\x41``, ``\\101``, or a typo ``\\q``) it would read as its two
+characters."""
+
+
+def syntax_problem(path: Path, text: str) -> str | None:
+    """The first string of the PO file ``text`` that polib would misread, as ``path:line:col: ...``: one not closed
+    on its line (msgfmt: "end-of-line within string"), or an escape polib does not decode (:data:`_ESCAPES`)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        head = _STRING_LINE.match(line)
+        if head is None or (line.startswith("#") and not line.startswith(("#~", "#|"))):
+            continue
+        body = _STRING.fullmatch(line, head.start(1))
+        if body is None:
+            return (f"{path}:{number}:{head.start(1) + 1}: the string is not closed on its line (a '\"' missing at "
+                    "its end, or one inside it not written \\\"); nothing imported")
+        for m in re.finditer(r"\\(.)", body.group(1)):
+            if m.group(1) not in _ESCAPES:
+                return (f"{path}:{number}:{body.start(1) + m.start() + 1}: unknown escape '\\{m.group(1)}' in the "
+                        "string; write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\); nothing imported")
     return None
 
 
