@@ -257,6 +257,7 @@ def test_the_pages_python_says_the_runtimes_size_as_the_language_writes_it(tree,
     assert words["calc_loading"] == pgettext(lang, "site", "calc_loading").replace("{size}", said)
     assert f"{said} MB" in words["calc_loading"]
     assert words["calc_no_runtime"] == pgettext(lang, "site", "calc_no_runtime")
+    assert words["calc_starting"] == pgettext(lang, "site", "calc_starting")  # the runtime saved: no size said
     assert words["calc_working"] == pgettext(lang, "site", "calc_working")
 
 @pytest.mark.browser

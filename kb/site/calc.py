@@ -801,8 +801,8 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     """A form the page's Python answers: its data (``_in_page``), its head written once per space (``heads``), the
     names table once per game. ``seconds``: the time the page gives each answer, the build's own for the same calls
     (:func:`_in_page_within`); past it ``kb-calc.js`` stops the page's Python and shows ``calc_too_long``. While the
-    runtime loads the form says ``calc_loading`` with its ``size`` (``calc_starting`` when not known); if it cannot be
-    read, ``calc_no_runtime``."""
+    runtime loads the form says ``calc_loading`` with its ``size`` (``calc_starting`` when not known, or when the page
+    finds the runtime saved for offline); if it cannot be read, ``calc_no_runtime``."""
     game = calc.entry.game
     if game not in out.names:
         out.names[game] = _name_table(ctx, game)
@@ -810,7 +810,8 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     late = _fill(pgettext(ctx.lang, "site", "calc_too_long"), {"seconds": number(seconds, ctx.lang)})
     loading = (_fill(pgettext(ctx.lang, "site", "calc_loading"), {"size": number(_megabytes(size), ctx.lang)}) if size
                else pgettext(ctx.lang, "site", "calc_starting"))
-    more = {"calc_too_long": late, "calc_loading": loading, "calc_no_runtime": pgettext(ctx.lang, "site", "calc_no_runtime")}
+    more = {"calc_too_long": late, "calc_loading": loading, "calc_starting": pgettext(ctx.lang, "site", "calc_starting"),
+            "calc_no_runtime": pgettext(ctx.lang, "site", "calc_no_runtime")}
     data = {**found, "seconds": seconds, "words": {**found["words"], **more}}
     out.python = True
     if head not in heads:

@@ -153,12 +153,13 @@
     clearTimeout(form.kbWait);
     form.setAttribute("data-kb-busy", "true");
     box.setAttribute("data-kb-outcome", JSON.stringify({ waiting: true }));
+    var asked = form.kbAsked;
     var say = function (t) {
-      if (!form.hasAttribute("data-kb-busy")) return;
+      if (!form.hasAttribute("data-kb-busy") || form.kbAsked !== asked) return;
       box.textContent = "";
       box.appendChild(el("p", "kb-calc-wait", t));
     };
-    if (text) say(text);
+    if (text) text(say);
     else if (words.calc_working) form.kbWait = setTimeout(function () { say(words.calc_working); }, MOMENT);
   }
 
@@ -344,14 +345,28 @@
   /* Whether the page's Python has started (an answer then takes a moment, not a download). */
   function started() { return onPage ? !!runtime : ready; }
 
+  /* say(what the form says while the runtime loads): calc_loading, with its size, unless the game is saved for
+   * offline (the runtime is in the service worker's cache: nothing to download, calc_starting); a runtime only in
+   * the browser's own cache is not seen, and calc_loading's "the first time" stays true. */
+  function loading(base, words, say) {
+    var full = words.calc_loading, cached = window.caches && words.calc_starting;
+    if (!cached) { say(full); return; }
+    try {
+      window.caches.match(base + "kb-py-wasm.js").then(function (hit) { say(hit ? words.calc_starting : full); },
+                                                       function () { say(full); });
+    } catch (e) {  /* no cache to ask here (an opaque origin) */
+      say(full);
+    }
+  }
+
   function inPage(form, head, box, pos) {
-    var numbers = JSON.stringify(pos);
+    var numbers = JSON.stringify(pos), base = new URL(form.getAttribute("data-kb-py"), location.href).href;
     if (form.kbPending === numbers) return;  /* being worked out already (a field's input, then its change) */
-    wait(form, box, head.words, started() ? null : head.words.calc_loading);
     forget(form);
+    wait(form, box, head.words, started() ? null : function (say) { loading(base, head.words, say); });
     form.kbPending = numbers;
     var n = form.kbAsked;
-    ask({ form: form, base: new URL(form.getAttribute("data-kb-py"), location.href).href, key: form.getAttribute("data-kb-file"),
+    ask({ form: form, base: base, key: form.getAttribute("data-kb-file"),
           py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late, offline) {
             if (form.kbAsked !== n) return;  /* a value changed since: the later answer is shown */
             form.kbPending = null;
