@@ -170,6 +170,7 @@
 
   function unreadable(box, head) {
     box.textContent = "";
+    box.setAttribute("data-kb-outcome", JSON.stringify({ error: "data-unreadable" }));  /* no longer "waiting" */
     box.appendChild(el("p", "kb-calc-message", (head && head.words.calc_unreadable) || "…")).setAttribute("role", "alert");
   }
 
@@ -227,8 +228,9 @@
    * past it the worker is stopped, the form says calc_too_long (the numbers stay in the fields) and another worker
    * starts for the next try. Until the runtime has started the form says so (calc_loading, with the runtime's size,
    * from the head), then «Calculando…» if an answer takes more than a moment (wait()); a runtime that cannot be read
-   * (offline, the game not saved) says calc_no_runtime, and the next change tries again. Where no worker can start (a page opened from file://) the same file is loaded by
-   * <script src> and answers on the page's thread, as before this worker: there, nothing stops a resolver. */
+   * (offline, the game not saved) says calc_no_runtime, and the next change tries again. Where no worker can start
+   * (a page opened from file://) the same file is loaded by <script src> and answers on the page's thread, as before
+   * this worker: there, nothing stops a resolver. */
   var WORKER = new URL("kb-calc-worker.js", (document.currentScript && document.currentScript.src) || location.href).href;
   var onPage = location.protocol === "file:", worker = null, ready = false, queue = [], current = null, timer = 0, asked = 0;
   var runtime = null, runtimeWaiting = null;
