@@ -428,7 +428,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         # one copy of the runtime (9 MB) for the site, at its root, written by the first language's build: a later
         # language of the same command points there; a language built alone (not the first) keeps its own copy
         shared = build.primary or self._runtime_shared
-        build.calc = self._calc_site(build, runtime is not None, f"../{calc_runtime.FOLDER}" if shared else calc_runtime.FOLDER)
+        size = sum(len(text.encode()) for text in self._runtime(build, runtime).values()) if runtime is not None else 0
+        build.calc = self._calc_site(build, runtime is not None, f"../{calc_runtime.FOLDER}" if shared else calc_runtime.FOLDER,
+                                     size)
         if build.calc.python and runtime is not None and (build.primary or not shared):
             self._add_runtime(build, config, files, runtime)
         self._note_held(build.calc.held, where)
@@ -439,14 +441,15 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                  f"files, {sum(build.calc.sizes.values()) / 1e6:.2f} MB ({len(build.calc.made)} of "
                  f"{len(build.loaded.parts)} parts made) in {time.monotonic() - started:.1f} s")
 
-    def _calc_site(self, build: _Build, in_page: bool, runtime: str) -> CalcSite:
+    def _calc_site(self, build: _Build, in_page: bool, runtime: str, size: int) -> CalcSite:
         """The language's calculators, each game's part as an earlier command made it from the same inputs
-        (:func:`kb.site.calc.calc_site` with ``keep``), else made and kept; also while serving."""
+        (:func:`kb.site.calc.calc_site` with ``keep``), else made and kept; also while serving. ``size``: the
+        runtime's bytes, which a form the page's Python answers says it downloads the first time."""
         working = Working()
         with _still_working(f"{build.lang}: still working out the calculators' answers", "each calculator calls "
                             "its resolver once for every combination of its inputs: a resolver slow to answer makes it long",
                             self.config.still_working, lambda: str(working)):
-            return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True, working=working)
+            return calc_site(build.loaded.kb, build.lang, in_page, runtime, keep=True, working=working, size=size)
 
     def _note_held(self, held: int, where: str) -> None:
         """``warning[calc-runtime]``, once per command, when forms were held for want of the runtime (not ``off``)."""
@@ -470,18 +473,23 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
     def _add_runtime(self, build: _Build, config: MkDocsConfig, files: Files, runtime: Path) -> None:
         """The page's Python (kb/site/calc_runtime.py) at this build's site_dir: the site's root for the first language
-        (its prefix left out), read once per command (kept while serving, as the data is)."""
-        if self._runtime_files is None:  # kept by its own inputs (the installed Pyodide, the engine, the mechanics)
-            root = Path(build.loaded.kb.root)
-            self._runtime_files = kept(build.loaded.kb, "runtime", runtime_key(runtime, root),
-                                       lambda: calc_runtime.runtime_files(root, runtime), lambda v: isinstance(v, dict))[0]
-        runtime_files: dict[str, str] = self._runtime_files
+        (its prefix left out)."""
+        runtime_files = self._runtime(build, runtime)
         for path, text in runtime_files.items():
             files.append(File.generated(config, path, content=text))
         self._runtime_shared = build.primary
         size = sum(len(text.encode()) for text in runtime_files.values())
         log.info(f"{build.lang}: the calculators' runtime (Pyodide {calc_runtime.PYODIDE}), {size / 1e6:.2f} MB, written "
                  f"{'at the site root for every language' if build.primary else 'for this language alone'}")
+
+    def _runtime(self, build: _Build, runtime: Path) -> dict[str, str]:
+        """The runtime's files (:func:`kb.site.calc_runtime.runtime_files`), read once per command (kept while serving,
+        as the data is, by their own inputs: the installed Pyodide, the engine, the mechanics)."""
+        if self._runtime_files is None:
+            root = Path(build.loaded.kb.root)
+            self._runtime_files = kept(build.loaded.kb, "runtime", runtime_key(runtime, root),
+                                       lambda: calc_runtime.runtime_files(root, runtime), lambda v: isinstance(v, dict))[0]
+        return self._runtime_files
 
     def _keep_pages(self, build: _Build, config: MkDocsConfig, files: Files, site: Path, folder: Path) -> None:
         """Add the pages to ``files`` as sources on disk; copy into ``folder`` from ``site`` each page the last build of

@@ -157,9 +157,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def served(directory: Path) -> Iterator[str]:
-    """``directory`` over HTTP on a free local port, for the browser tests: its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
+def served(directory: Path, handler: type[http.server.SimpleHTTPRequestHandler] = _Quiet) -> Iterator[str]:
+    """``directory`` over HTTP on a free local port, for the browser tests: its base URL. ``handler``: a subclass of
+    ``_Quiet`` (a test slowing or failing some requests)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -24,6 +24,7 @@ import pytest
 
 from conftest import served
 from kb.api import KnowledgeBase
+from kb.core.locale import pgettext
 from kb.mechanics import Context, RuleError
 from kb.mechanics.space import plain, takes_choices
 from kb.site.structure import entry_path
@@ -483,4 +484,8 @@ def test_offline_a_large_space_is_answered_in_the_page(playwright_persistent, si
     pg.goto(f"{base}/es/{ATTACK_PAGE}")  # never visited: from the saved copy, the runtime too
     _forms(pg)
     form = pg.locator(ATTACK).first
+    form.locator('[name="armour_reduction"]').fill("5")
+    said = form.locator(".kb-calc-wait")
+    said.wait_for()  # Pyodide starting: seconds
+    assert said.inner_text() == pgettext("es", "site", "calc_starting")  # saved: nothing to download, none said
     assert _set_and_read(pg, form, "armour_reduction", "5") == _attack_answer(kb, armour_reduction=5)

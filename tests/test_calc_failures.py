@@ -243,6 +243,22 @@ def test_the_pages_python_is_given_the_builds_time_limit(tree, lang, limit) -> N
     too_long = head["words"]["calc_too_long"]
     assert too_long == pgettext(lang, "site", "calc_too_long").replace("{seconds}", limit) and f" {limit} s." in too_long
     assert too_long.startswith(CANNOT[lang].split(":")[0] + ":")  # the calculator's "cannot answer these numbers"
+    assert head["words"]["calc_loading"] == pgettext(lang, "site", "calc_starting")  # no size given: none said
+
+
+@pytest.mark.parametrize(("lang", "said"), [("es", "8,9"), ("en", "8.9")])
+def test_the_pages_python_says_the_runtimes_size_as_the_language_writes_it(tree, lang, said) -> None:
+    """The head of such a form carries the words kb-calc.js shows while the runtime loads: its size (the build gives
+    the runtime's bytes) in megabytes as the language writes numbers, and what it says if the runtime cannot be read."""
+    site = calc_site(KnowledgeBase.load(tree(LOOPS_FAR), example_limits=ExampleLimits(seconds=0.5)), lang, True, "../kb-py",
+                     size=8_891_234)
+    [text] = site.files.values()
+    words = json.loads(text.split("]=", 1)[1].rstrip(";\n"))["words"]
+    assert words["calc_loading"] == pgettext(lang, "site", "calc_loading").replace("{size}", said)
+    assert f"{said} MB" in words["calc_loading"]
+    assert words["calc_no_runtime"] == pgettext(lang, "site", "calc_no_runtime")
+    assert words["calc_starting"] == pgettext(lang, "site", "calc_starting")  # the runtime saved: no size said
+    assert words["calc_working"] == pgettext(lang, "site", "calc_working")
 
 @pytest.mark.browser
 def test_a_loop_in_the_pages_python_never_freezes_the_page(tree, monkeypatch, chromium) -> None:
@@ -291,5 +307,103 @@ def test_a_loop_in_the_pages_python_never_freezes_the_page(tree, monkeypatch, ch
         assert result.locator("[role=alert]").count() == 1
         assert [pg.input_value(f'input[name="{n}"]') for n in "abcd"] == ["1", "19", "19", "4"]  # the numbers stay
         assert answer("c", "18") == {"total": 1 + 19 + 18 + 4}  # a fresh worker answers the next numbers
+        assert errors == []
+    context.close()
+
+
+@pytest.mark.browser
+def test_while_the_pages_python_loads_the_old_answer_is_gone_and_the_page_says_why(tree, monkeypatch, chromium) -> None:
+    """On the first change of a form the page's Python answers, the runtime (9 MB) loads: minutes on a poor signal.
+    Meanwhile the old answer is never shown beside the new numbers (before, it stayed readable, dimmed: the field said
+    5 and the box 10); the form says, in the page's language, that it is getting ready and how much it downloads (the
+    runtime's bytes as the language writes them); then the new answer. Once started, an answer that takes a moment
+    says «Calculando…». The runtime not readable (offline, not saved): the form says so, it does not wait forever."""
+    import threading
+
+    from conftest import MKDOCS, _Quiet, cli, served
+    from test_calc_site import RUNTIME
+
+    from kb.core.locale import number
+
+    if RUNTIME is None:
+        pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
+    root = tree(LOOPS_FAR)
+    monkeypatch.setenv("KB_PYODIDE_DIR", str(RUNTIME))
+    monkeypatch.setenv("KB_EXAMPLE_SECONDS", "1")
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
+    assert code == 0, out + err
+    size = sum(p.stat().st_size for p in (site / "kb-py").iterdir())
+    assert size > 1e6
+    signal = threading.Event()  # the runtime's requests wait for it (a poor signal)
+    asked: list[str] = []
+    offline: list[bool] = []
+
+    class Slow(_Quiet):
+        def do_GET(self) -> None:
+            if "/kb-py/" in self.path:
+                asked.append(self.path)
+                if offline:
+                    self.send_error(503)
+                    return
+                signal.wait(120)
+            super().do_GET()
+
+    errors: list[str] = []
+    # no service worker: every request of the runtime reaches the server
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                   service_workers="block")
+    busy = "!document.querySelector('form[data-kb-resolver]').dataset.kbBusy"
+    with served(site, Slow) as base:
+        for lang in ("es", "en"):
+            loading = pgettext(lang, "site", "calc_loading").replace("{size}", number(round(size / 1e6, 1), lang))
+            pg = context.new_page()
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.goto(f"{base}/{lang}/g/sum.html")
+            pg.wait_for_selector("form[data-kb-ready]")
+            result = pg.locator(".kb-calc-result")
+            assert json.loads(result.get_attribute("data-kb-outcome")) == {"total": 10}  # the example's, from the build
+            old = result.inner_text()
+            pg.locator('input[name="b"]').focus()  # the keyboard alone, as a player types
+            pg.keyboard.press("Control+a")
+            pg.keyboard.type("5")
+            wait = result.locator(".kb-calc-wait")
+            wait.wait_for(timeout=5_000)
+            if lang == "es":
+                pg.wait_for_timeout(1_500)
+                assert asked and pg.evaluate(busy) is False  # still loading
+            assert result.inner_text().strip() == loading and "MB" in loading  # the old answer is not readable
+            assert "10" in old and "10" not in result.inner_text()
+            assert json.loads(result.get_attribute("data-kb-outcome")) == {"waiting": True}
+            assert result.get_attribute("aria-live") == "polite" and result.get_attribute("aria-busy") is None
+            signal.set()
+            pg.wait_for_function(busy, timeout=180_000)
+            assert json.loads(result.get_attribute("data-kb-outcome")) == {"total": 1 + 5 + 3 + 4}
+            assert not wait.count()
+            # started: numbers on which the resolver takes long (it loops: stopped at the limit) say «Calculando…»
+            pg.fill('input[name="b"]', "19")
+            pg.wait_for_function(busy, timeout=30_000)
+            pg.fill('input[name="c"]', "19")
+            assert not result.locator("dl").is_visible()  # the old answer hidden at once
+            wait.wait_for(timeout=2_000)
+            assert result.inner_text().strip() == pgettext(lang, "site", "calc_working")
+            pg.wait_for_function(busy, timeout=15_000)
+            assert json.loads(result.get_attribute("data-kb-outcome")) == {"error": "resolver-too-long"}
+            pg.close()
+            signal.clear()
+        offline.append(True)  # offline, the game not saved: the runtime cannot be read
+        for lang in ("es", "en"):
+            pg = context.new_page()
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.goto(f"{base}/{lang}/g/sum.html")
+            pg.wait_for_selector("form[data-kb-ready]")
+            result = pg.locator(".kb-calc-result")
+            pg.fill('input[name="d"]', "6")
+            pg.wait_for_function(busy, timeout=15_000)
+            assert json.loads(result.get_attribute("data-kb-outcome")) == {"error": "runtime-unreadable"}
+            assert result.inner_text().strip() == pgettext(lang, "site", "calc_no_runtime")
+            assert result.locator("[role=alert]").count() == 1
+            assert pg.input_value('input[name="d"]') == "6"
+            pg.close()
         assert errors == []
     context.close()

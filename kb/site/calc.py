@@ -539,7 +539,8 @@ def _row(data: Mapping[str, Any], k: int) -> list[Any]:
 
 def _messages(lang: str) -> dict[str, str]:
     return {k: pgettext(lang, "site", k) for k in ("calc_out_of_range", "calc_needs_value", "calc_odds_caption",
-                                                    "calc_chance_head", "calc_steps", "calc_unreadable")}
+                                                    "calc_chance_head", "calc_steps", "calc_unreadable",
+                                                    "calc_working")}
 
 
 def _script(key: str, data: Any) -> str:
@@ -652,7 +653,7 @@ class Working:
 
 
 def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER,
-              keep: bool = False, working: Working | None = None) -> CalcSite:
+              keep: bool = False, working: Working | None = None, size: int = 0) -> CalcSite:
     """Every calculator of ``lang``'s pages: the forms of each page and the data scripts. ``in_page``: the build has
     the pinned Pyodide (the caller found it, :func:`kb.site.calc_runtime.runtime_dir`), so the page's Python answers
     the large spaces, from the runtime's folder at ``runtime`` (relative to the language's root: ``../kb-py``, the
@@ -660,13 +661,14 @@ def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = cal
     when :attr:`CalcSite.python` says a form needs it. Without, the large spaces are enumerated at build time
     (held in part: :attr:`CalcSite.held` counts them). Made game by game (a space, its head and its names table
     belong to one game); ``keep``: each game's part is kept between commands (:func:`_kept_game`). ``working``: set
-    to each calculator as it is worked out."""
+    to each calculator as it is worked out. ``size``: the runtime's bytes (what a page downloads on the first change of
+    such a form, said while it loads: ``calc_loading``); 0, not known (``calc_starting``, no size said)."""
     out = CalcSite()
     games = sorted({e.game for e in kb.entries.values()})
     working = working or Working()
     for game in games:
-        out.add(_kept_game(kb, game, lang, in_page, runtime, working) if keep
-                else _game(kb, game, lang, in_page, runtime, working))
+        out.add(_kept_game(kb, game, lang, in_page, runtime, working, size) if keep
+                else _game(kb, game, lang, in_page, runtime, working, size))
     if keep:
         from kb.site.outputs import forget_others
 
@@ -676,7 +678,7 @@ def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = cal
     return out
 
 
-def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working) -> CalcSite:
+def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working, size: int = 0) -> CalcSite:
     """The calculators of the entries of ``game`` (by id), in ``lang``, each in ``working`` while it is worked out."""
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite(made=[game])
@@ -687,18 +689,18 @@ def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, worki
             working.calculator = calc
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
-            out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime))
+            out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime, size))
     return out
 
 
 def _form(kb: "Linked", calc: Calculator, n: int, words: Words, ctx: SiteContext, heads: dict[str, dict[str, Any]],
-          out: CalcSite, runtime: str) -> str:
+          out: CalcSite, runtime: str, size: int = 0) -> str:
     """One calculator's form, its data added to ``out``; or, when its resolver stalled, the note of a calculator left
     out (most of its answers are unknown: no form rather than one that cannot answer). A failure is added to
     ``out.failed``."""
     head, lang = head_path(calc), words.lang
     if calc.py:
-        found = _in_page_within(kb, calc, words, ctx, head, heads, out)
+        found = _in_page_within(kb, calc, words, ctx, head, heads, out, size)
         if found is None:
             return left_out_html(lang)
         data = found
@@ -714,24 +716,25 @@ def _form(kb: "Linked", calc: Calculator, n: int, words: Words, ctx: SiteContext
 
 
 def _in_page_within(kb: "Linked", calc: Calculator, words: Words, ctx: SiteContext, head: str,
-                    heads: dict[str, dict[str, Any]], out: CalcSite) -> dict[str, Any] | None:
+                    heads: dict[str, dict[str, Any]], out: CalcSite, size: int = 0) -> dict[str, Any] | None:
     """:func:`_in_page_head` within ``STALLS`` times the examples' time limit (the build calls the resolver near the
     example for the form's first answer and odds table: a resolver that loops there never hangs the build); ``None``,
     and ``calc-page-stalled`` in ``out.failed``, past it."""
     seconds = kb.example_limits.seconds * STALLS
     try:
         with time_limit(seconds):
-            return _in_page_head(calc, words, ctx, head, heads, out, seconds)
+            return _in_page_head(calc, words, ctx, head, heads, out, seconds, size)
     except TimeLimit:
         out.failed.append(diag("calc-page-stalled", calc.example.location, entry=calc.entry.id, example=calc.example.id,
                                resolver=calc.resolver.name, seconds=f"{seconds:g}", stalls=1))
         return None
 
 
-def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) -> str:
+def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, size: int = 0) -> str:
     """Every input of :func:`_game` but the entries the resolvers' contexts read (recorded in the part and compared
     when it is taken, :func:`_kept_game`): the engine (its code and catalogs) and Babel's version (the numbers'
-    wording), the language, the runtime (whether the page's Python answers, and where it is), the examples' time
+    wording), the language, the runtime (whether the page's Python answers, where it is, its size as the pages say it:
+    a change of a few bytes makes nothing again), the examples' time
     limit, every game's ``game.yaml`` and ``mechanics.py`` (an entry may use another game's resolver), the files of
     the game's entries, and every entry's id and title (the names its forms show: an id named by an example, the
     names table of a form answered in the page, :func:`_name_table`)."""
@@ -741,11 +744,13 @@ def game_key(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str) ->
     setup = [k for k in kb.digests if posixpath.basename(k) in ("game.yaml", "mechanics.py")]
     files = [(k, kb.digests.get(k)) for k in sorted({*own, *setup})]
     titles = [(i, e.title.es, e.title.en) for i, e in sorted(kb.entries.items())]
-    raw = [cache.code_version(), babel.__version__, lang, in_page, runtime, repr(kb.example_limits), game, files, titles]
+    raw = [cache.code_version(), babel.__version__, lang, in_page, runtime, _megabytes(size), repr(kb.example_limits), game,
+           files, titles]
     return hashlib.sha256(json.dumps(raw, ensure_ascii=False).encode()).hexdigest()[:24]
 
 
-def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working) -> CalcSite:
+def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, working: Working,
+               size: int = 0) -> CalcSite:
     """:func:`_game`, kept between commands (:func:`kb.site.outputs.kept`, as ``calc-<lang>-<game>``) under
     :func:`game_key`, and taken only while every entry its resolvers read has the data it had."""
     from kb.site.outputs import kept
@@ -753,14 +758,14 @@ def _kept_game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, 
     made: list[CalcSite] = []
 
     def make() -> dict[str, Any]:
-        made.append(_game(kb, game, lang, in_page, runtime, working))
+        made.append(_game(kb, game, lang, in_page, runtime, working, size))
         return _as_data(made[0])
 
     def holds(v: Any) -> bool:  # a part with a time-out is made again: the next command tries it again
         return (_part_shape(v) and all(_entry_digest(kb, i) == d for i, d in v["read"].items())
                 and not any(dict(f["args"]).get("stalls") for f in v["failed"]))
 
-    data, _ = kept(kb, f"calc-{lang}-{game}", game_key(kb, game, lang, in_page, runtime), make, holds)
+    data, _ = kept(kb, f"calc-{lang}-{game}", game_key(kb, game, lang, in_page, runtime, size), make, holds)
     return made[0] if made else _from_data(data, cache.cache_dir(kb.root, "calc", kb.cache_base))
 
 
@@ -792,21 +797,32 @@ def _from_data(data: dict[str, Any], folder: Path) -> CalcSite:
 
 
 def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, heads: dict[str, dict[str, Any]],
-                  out: CalcSite, seconds: float) -> dict[str, Any]:
+                  out: CalcSite, seconds: float, size: int = 0) -> dict[str, Any]:
     """A form the page's Python answers: its data (``_in_page``), its head written once per space (``heads``), the
     names table once per game. ``seconds``: the time the page gives each answer, the build's own for the same calls
-    (:func:`_in_page_within`); past it ``kb-calc.js`` stops the page's Python and shows ``calc_too_long``."""
+    (:func:`_in_page_within`); past it ``kb-calc.js`` stops the page's Python and shows ``calc_too_long``. While the
+    runtime loads the form says ``calc_loading`` with its ``size`` (``calc_starting`` when not known, or when the page
+    finds the runtime saved for offline); if it cannot be read, ``calc_no_runtime``."""
     game = calc.entry.game
     if game not in out.names:
         out.names[game] = _name_table(ctx, game)
     found = _in_page(calc, words, ctx.lang, out.names[game], heads.get(head), _context_read(ctx.kb, calc, out.read))
     late = _fill(pgettext(ctx.lang, "site", "calc_too_long"), {"seconds": number(seconds, ctx.lang)})
-    data = {**found, "seconds": seconds, "words": {**found["words"], "calc_too_long": late}}
+    loading = (_fill(pgettext(ctx.lang, "site", "calc_loading"), {"size": number(_megabytes(size), ctx.lang)}) if size
+               else pgettext(ctx.lang, "site", "calc_starting"))
+    more = {"calc_too_long": late, "calc_loading": loading, "calc_starting": pgettext(ctx.lang, "site", "calc_starting"),
+            "calc_no_runtime": pgettext(ctx.lang, "site", "calc_no_runtime")}
+    data = {**found, "seconds": seconds, "words": {**found["words"], **more}}
     out.python = True
     if head not in heads:
         heads[head] = data
         out.files[head] = _script(head, {k: v for k, v in data.items() if k not in ("first", "table")})
     return data
+
+
+def _megabytes(size: int) -> float:
+    """``size`` bytes in megabytes, to a tenth, as the pages say it."""
+    return round(size / 1e6, 1)
 
 
 def _attr(value: Any) -> str:

@@ -7,7 +7,7 @@
  * when the inputs reach it. This script holds no rule: it turns each field's value into its position
  * among the values the resolver declares, the positions into the combination's number (mixed radix,
  * first field most significant), and shows the outcome stored there. Text from the data is set with
- * textContent only. While a shard loads the form carries data-kb-busy. */
+ * textContent only. While a shard loads the form carries data-kb-busy (see wait()). */
 (function () {
   "use strict";
 
@@ -142,8 +142,35 @@
     box.appendChild(table);
   }
 
+  /* The answer shown no longer matches the fields (a value changed) and the new one is not known yet: the form carries
+   * data-kb-busy, which hides the old answer at once (kb.css: never readable beside the new numbers) and keeps its
+   * room; the box's data says so. ``text`` (the runtime loading) replaces it at once; without, the words'
+   * calc_working («Calculando…») do if the answer takes more than a moment. The box is aria-live: either is
+   * announced politely. settle() ends it; a later change starts it again. */
+  var MOMENT = 400;
+
+  function wait(form, box, words, text) {
+    clearTimeout(form.kbWait);
+    form.setAttribute("data-kb-busy", "true");
+    box.setAttribute("data-kb-outcome", JSON.stringify({ waiting: true }));
+    var asked = form.kbAsked;
+    var say = function (t) {
+      if (!form.hasAttribute("data-kb-busy") || form.kbAsked !== asked) return;
+      box.textContent = "";
+      box.appendChild(el("p", "kb-calc-wait", t));
+    };
+    if (text) text(say);
+    else if (words.calc_working) form.kbWait = setTimeout(function () { say(words.calc_working); }, MOMENT);
+  }
+
+  function settle(form) {
+    clearTimeout(form.kbWait);
+    form.removeAttribute("data-kb-busy");
+  }
+
   function unreadable(box, head) {
     box.textContent = "";
+    box.setAttribute("data-kb-outcome", JSON.stringify({ error: "data-unreadable" }));  /* no longer "waiting" */
     box.appendChild(el("p", "kb-calc-message", (head && head.words.calc_unreadable) || "…")).setAttribute("role", "alert");
   }
 
@@ -169,8 +196,7 @@
       var msg = el("p", "kb-calc-message", problems.join(" "));
       msg.setAttribute("role", "alert");
       box.appendChild(msg);
-      box.removeAttribute("aria-busy");
-      form.removeAttribute("data-kb-busy");
+      settle(form);
       forget(form);
       return;
     }
@@ -178,10 +204,10 @@
     var n = numberOf(head.fields, pos), k = Math.floor(n / head.shard), name = shardName(form.getAttribute("data-kb-file"), k);
     var shard = (window.KB_CALC || {})[name];
     if (!shard) {  /* fetch it, then look again: the inputs may have changed meanwhile */
-      form.setAttribute("data-kb-busy", "true");
+      wait(form, box, head.words);
       load(name, shardName(form.getAttribute("data-kb-data"), k), function (data) {
         if (data) update(form, head);
-        else { unreadable(box, head); form.removeAttribute("data-kb-busy"); }
+        else { settle(form); unreadable(box, head); }
       });
       return;
     }
@@ -189,7 +215,7 @@
     var o = shard.outcomes[shard.index[n % head.shard]];
     showOutcome(box, o, shard, head.words);
     oddsTable(box, head, shard, n % head.shard - (head.odds == null ? 0 : pos[head.odds]), pos, o);
-    form.removeAttribute("data-kb-busy");
+    settle(form);
     form.setAttribute("data-kb-ready", "true");
   }
 
@@ -200,8 +226,11 @@
    * numbers asked cannot freeze the page. One answer is asked at a time, the latest of each form (one it no longer
    * shows is not asked, nor shown), within the head's time limit (seconds: the build's own for the same calls);
    * past it the worker is stopped, the form says calc_too_long (the numbers stay in the fields) and another worker
-   * starts for the next try. Where no worker can start (a page opened from file://) the same file is loaded by
-   * <script src> and answers on the page's thread, as before this worker: there, nothing stops a resolver. */
+   * starts for the next try. Until the runtime has started the form says so (calc_loading, with the runtime's size,
+   * from the head), then «Calculando…» if an answer takes more than a moment (wait()); a runtime that cannot be read
+   * (offline, the game not saved) says calc_no_runtime, and the next change tries again. Where no worker can start
+   * (a page opened from file://) the same file is loaded by <script src> and answers on the page's thread, as before
+   * this worker: there, nothing stops a resolver. */
   var WORKER = new URL("kb-calc-worker.js", (document.currentScript && document.currentScript.src) || location.href).href;
   var onPage = location.protocol === "file:", worker = null, ready = false, queue = [], current = null, timer = 0, asked = 0;
   var runtime = null, runtimeWaiting = null;
@@ -237,7 +266,7 @@
   }
 
   function onThePage(req) {
-    withRuntime(req.base, function (mod) { req.done(mod ? window.KB_CALC_PY.answer(mod, req.key, req.py, req.pos) : null, false); });
+    withRuntime(req.base, function (mod) { req.done(mod ? window.KB_CALC_PY.answer(mod, req.key, req.py, req.pos) : null, false, !mod); });
   }
 
   function stop() {
@@ -261,7 +290,7 @@
         stop();  /* the runtime could not be read (offline, not saved): the next change tries again */
         waiting = queue;
         queue = [];
-        waiting.forEach(function (r) { r.done(null, false); });
+        waiting.forEach(function (r) { r.done(null, false, true); });
       } else if (current && m.id === current.id) {
         clearTimeout(timer);
         waiting = current;
@@ -300,7 +329,7 @@
     if (onPage) queue.splice(0).forEach(onThePage);
   }
 
-  /* req: the form, the runtime's folder (base), its head file (key), py, pos, seconds; req.done(shard, late). */
+  /* req: the form, the runtime's folder (base), its head file (key), py, pos, seconds; req.done(shard, late, offline). */
   function ask(req) {
     if (!onPage && !worker) startWorker(req.base);
     if (onPage) { onThePage(req); return; }
@@ -315,20 +344,41 @@
     queue = queue.filter(function (q) { return q.form !== form; });
   }
 
+  /* Whether the page's Python has started (an answer then takes a moment, not a download). */
+  function started() { return onPage ? !!runtime : ready; }
+
+  /* say(what the form says while the runtime loads): calc_loading, with its size, unless the game is saved for
+   * offline (the runtime is in the service worker's cache: nothing to download, calc_starting); a runtime only in
+   * the browser's own cache is not seen, and calc_loading's "the first time" stays true. */
+  function loading(base, words, say) {
+    var full = words.calc_loading, cached = window.caches && words.calc_starting;
+    if (!cached) { say(full); return; }
+    try {
+      window.caches.match(base + "kb-py-wasm.js").then(function (hit) { say(hit ? words.calc_starting : full); },
+                                                       function () { say(full); });
+    } catch (e) {  /* no cache to ask here (an opaque origin) */
+      say(full);
+    }
+  }
+
   function inPage(form, head, box, pos) {
-    var numbers = JSON.stringify(pos);
+    var numbers = JSON.stringify(pos), base = new URL(form.getAttribute("data-kb-py"), location.href).href;
     if (form.kbPending === numbers) return;  /* being worked out already (a field's input, then its change) */
-    form.setAttribute("data-kb-busy", "true");
-    box.setAttribute("aria-busy", "true");
     forget(form);
+    wait(form, box, head.words, started() ? null : function (say) { loading(base, head.words, say); });
     form.kbPending = numbers;
     var n = form.kbAsked;
-    ask({ form: form, base: new URL(form.getAttribute("data-kb-py"), location.href).href, key: form.getAttribute("data-kb-file"),
-          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late) {
+    ask({ form: form, base: base, key: form.getAttribute("data-kb-file"),
+          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late, offline) {
             if (form.kbAsked !== n) return;  /* a value changed since: the later answer is shown */
             form.kbPending = null;
-            box.removeAttribute("aria-busy");
-            form.removeAttribute("data-kb-busy");
+            settle(form);
+            if (offline) {
+              box.textContent = "";
+              box.setAttribute("data-kb-outcome", JSON.stringify({ error: "runtime-unreadable" }));
+              box.appendChild(el("p", "kb-calc-message", head.words.calc_no_runtime)).setAttribute("role", "alert");
+              return;
+            }
             if (late) {
               box.textContent = "";
               box.setAttribute("data-kb-outcome", JSON.stringify({ error: "resolver-too-long" }));
