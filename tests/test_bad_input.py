@@ -117,6 +117,11 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         ["content/g/a.yaml:6:12: error[invalid-value]: 'rule_type': 'optinal' is not allowed; one of: core, optional, "
          "variant, clarification; did you mean 'optional'?"],
     ),
+    "a modifier's value with words in no language": (
+        {"g/a.yaml": entry("modifiers:\n  - {value: \"+1 VdA\", when: {es: al arma, en: to the weapon}}\n")},
+        ["content/g/a.yaml:7:14: error[invalid-value]: 'modifiers[0].value': '+1 VdA' is not allowed; a number with "
+         "its sign (+1); a value with words is written per language ({es: +1 VdA, en: +1 RoF})"],
+    ),
     "id prefix differs from folder": (
         {"g/a.yaml": entry(id="id: h.ok")},
         ["content/g/a.yaml:1:5: error[id-prefix]: id 'h.ok' must start with 'g.', the name of its folder"],

@@ -30,6 +30,8 @@ _BREAK = re.compile("[\n\u2028\u2029]")
 _PATTERNS = {
     r"^[0-9a-f]{12}(?!\n)$": "12 lowercase hexadecimal digits (written by 'kb i18n ack')",
     r"^\d+(/\d+)?(?!\n)$": "a fraction such as 30/36",
+    "^[^A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]*$":
+        "a number with its sign (+1); a value with words is written per language ({es: +1 VdA, en: +1 RoF})",
 }
 
 
@@ -135,6 +137,9 @@ def _convert(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath, s
             return [diag("invalid-id", at, where=where(path), value=err.instance)]
         return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
                      expected="use lowercase letters, digits and hyphens")]
+    near = [e for e in err.context or () if e.validator != "type"] if kind == "anyOf" else []
+    if len(near) == 1:  # one branch the value's type could take: its own problem, not "valid under none"
+        return _convert(near[0], marks, misspelt)
     if kind == "maxLength":
         return [diag("invalid-value", at, where=where(path), value=f"text of {len(err.instance)} characters",
                      expected=f"the most allowed is {err.validator_value}")]
