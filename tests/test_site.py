@@ -65,7 +65,7 @@ def test_entry_page_golden_snippets(sites) -> None:
         "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.\nSin LdV no se puede disparar.\n{: #text-1 }",
         "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
         "≈ 41,7\u00a0%.",  # Babel: Spanish decimal comma and a space before the sign
-        "*✔ Comprobado en la compilación*",
+        "*✔ Comprobado: la regla da esta respuesta*",
         "## Véase también {#see-also}\n\n- [Secuencia de turno](turn-sequence.md)",
         "## Citada por {#referenced-by}\n\n- [Apuntar](aim.md)",
         "*Fuente: “Reglas de prueba”, sección “Disparo”*\n{: #source }",  # the document's title from game.yaml, not its file
