@@ -339,8 +339,13 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
             png = (built / lang / icon["src"]).read_bytes()
             width, height = struct.unpack(">II", png[16:24])
             assert png[:8] == b"\x89PNG\r\n\x1a\n" and f"{width}x{height}" == icon["sizes"]
+        # audit 2, defect 12: Android cuts an icon to its own shape: a maskable one, beside the plain ones
+        assert {(i["purpose"], i["sizes"]) for i in manifest["icons"]} == {
+            (purpose, f"{s}x{s}") for purpose in ("any", "maskable") for s in (192, 512)}
         page = (built / lang / "mini" / "shooting.html").read_text()
         assert '<link rel="manifest" href="../manifest.webmanifest">' in page
+        # the tab shows the app's die, not the theme's logo (Material's favicon.png)
+        assert '<link rel="icon" href="../kb-icon-192.png">' in page and "assets/images/favicon.png" not in page
         offline = json.loads((built / lang / "kb-offline.json").read_text())
         files = {path for path, _ in offline["games"]["mini"]["files"]}
         assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
@@ -747,3 +752,26 @@ def test_the_script_loader_keeps_its_urls_out_of_markup() -> None:
     assert urls == ["a.js", "</script><script>alert(1)//.js"]
 
 
+
+
+def test_a_maskable_icon_keeps_its_pips_inside_the_safe_zone() -> None:
+    """Audit 2, defect 12: a launcher keeps only the circle of radius 0.4 of a maskable icon. Its pips (white) lie well
+    inside it and its colour reaches every corner; the plain icon's corner pips reach past 0.36 of the side."""
+    import zlib
+
+    from kb.site.app import SAFE_ZONE, THEME_COLOUR, icon_png
+
+    def white(png: bytes, size: int) -> list[tuple[int, int]]:
+        raw = zlib.decompress(png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8])
+        rows = [raw[y * (3 * size + 1) + 1:(y + 1) * (3 * size + 1)] for y in range(size)]
+        return [(x, y) for y, row in enumerate(rows) for x in range(size) if row[3 * x:3 * x + 3] == b"\xff\xff\xff"]
+
+    def reach(png: bytes, size: int) -> float:
+        return max(((x + 0.5 - size / 2) ** 2 + (y + 0.5 - size / 2) ** 2) ** 0.5 for x, y in white(png, size)) / size
+
+    for size in (192, 512):
+        masked = icon_png(size, maskable=True)
+        assert reach(masked, size) < SAFE_ZONE * 0.7  # padding around the pips, not only inside the mask
+        assert reach(icon_png(size), size) > SAFE_ZONE * 0.9
+        raw = zlib.decompress(masked[masked.index(b"IDAT") + 4:masked.index(b"IEND") - 8])
+        assert raw[1:4] == bytes.fromhex(THEME_COLOUR[1:])  # the colour is full-bleed: the mask never shows a white corner
