@@ -101,8 +101,34 @@ def test_untranslated_english_page_says_so(sites) -> None:
 def test_concept_map_lists_each_game_term_with_its_note(sites) -> None:
     md = sites["en"].page("concepts.md").markdown
     assert "## Line of sight {#common-line-of-sight}" in md
-    assert "| Mini Skirmish | [Line of sight](mini/line-of-sight.md) | Drawn from any point of the base. |" in md
-    assert "| Other Game | [Visibility](other/sight.md) | Measured from the unit's centre. |" in md
+    assert ('| <span class="kb-game">Mini Skirmish</span> | [Line of sight](mini/line-of-sight.md) | Drawn from any point '
+            'of the base. |') in md
+    assert '| <span class="kb-game">Other Game</span> | [Visibility](other/sight.md) | Measured from the unit\'s centre. |' in md
+
+
+def test_concept_map_opens_with_an_index_and_keeps_long_game_names_short(tree) -> None:
+    """Audit 2, defect 13: the concept map was 42 phone screens with no index at its top, and its game column wrapped
+    «Aliens vs Predator: The Hunt Begins» over four lines. An index of the concepts (escaped, in the page's language);
+    the game's name up to its colon, the whole name as title and as the text a screen reader reads."""
+    from kb.api import KnowledgeBase
+
+    concept = "id: common.{0}\nkind: concept\ntitle: {{es: '{1}', en: '{2}'}}\nsummary: {{es: Algo., en: Something.}}\n"
+    term = ("id: g.{0}\nkind: term\ngame: g\ntitle: {{es: T, en: T}}\nsummary: {{es: S., en: S.}}\n"
+            "term: {{forms: {{es: [t], en: [t]}}, concept: common.{0}}}\nsource: {{doc: seed.txt, section: x}}\n")
+    root = tree({
+        "g/game.yaml": "id: g\nname: {es: 'Aliens vs Predator: The Hunt Begins', en: 'Aliens vs Predator: The Hunt Begins'}\n"
+                       "source_language: es\nsources:\n  - doc: seed.txt\n",
+        "common/concepts/a.yaml": concept.format("a", "Acción <b>", "Action <b>"),
+        "common/concepts/b.yaml": concept.format("b", "Bloqueo", "Block"),
+        "g/terms/a.yaml": term.format("a"),
+    })
+    kb = KnowledgeBase.load(root)
+    for lang, index in (("es", "**Conceptos:** [Acción &lt;b&gt;](#common-a) · [Bloqueo](#common-b)\n{: .kb-index }"),
+                        ("en", "**Concepts:** [Action &lt;b&gt;](#common-a) · [Block](#common-b)\n{: .kb-index }")):
+        md = build_site(kb, [], lang).page("concepts.md").markdown
+        assert index in md and md.index(index) < md.index("## ")  # at the top, before the first concept
+        assert ('| <span class="kb-game" title="Aliens vs Predator: The Hunt Begins"><span aria-hidden="true">Aliens vs '
+                'Predator</span><span class="kb-sr">Aliens vs Predator: The Hunt Begins</span></span> | [T](g/a.md) |') in md
 
 
 def test_entry_neighbours_follow_the_turn_sequence_or_the_kind(tree) -> None:
