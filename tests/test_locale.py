@@ -90,3 +90,6 @@ def test_the_engines_words_for_a_player_read_as_a_player_writes() -> None:
                                                                         "Checked: the rule gives this answer"]
     assert [refusal_sentence("elsewhere", "R.", "Tirada", lang) for lang in LANGS] == [
         "Esto lo resuelve otra regla: R. Consulta Tirada.", "Another rule settles this: R. See Tirada."]
+    # a calculator's refusal names no entry: no dangling «Consulta .» (the built site had it in 5 answers' files)
+    assert [refusal_sentence("elsewhere", "R.", None, lang) for lang in LANGS] == [
+        "Esto lo resuelve otra regla: R.", "Another rule settles this: R."]
