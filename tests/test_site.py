@@ -129,6 +129,10 @@ def test_concept_map_opens_with_an_index_and_keeps_long_game_names_short(tree) -
         assert index in md and md.index(index) < md.index("## ")  # at the top, before the first concept
         assert ('| <span class="kb-game" title="Aliens vs Predator: The Hunt Begins"><span aria-hidden="true">Aliens vs '
                 'Predator</span><span class="kb-sr">Aliens vs Predator: The Hunt Begins</span></span> | [T](g/a.md) |') in md
+    from kb.site.sanitise import sanitise  # the page's HTML keeps the short name hidden from screen readers
+
+    assert sanitise('<span aria-hidden="true">Aliens</span><p aria-hidden="true">x</p>') == (
+        '<span aria-hidden="true">Aliens</span><p>x</p>')
 
 
 def test_entry_neighbours_follow_the_turn_sequence_or_the_kind(tree) -> None:

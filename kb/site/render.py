@@ -343,9 +343,10 @@ class _Page:
         return "\n\n".join(out)
 
     def cite(self, target: str, step: str | None, shown: str) -> str:
-        """A worked example's step citing its rule: nothing for the entry's own text (the page the step is on: a link
-        to its top would only send a stray tap there), else a link to the other entry or to the sequence's step."""
-        if target == self.id and not step:
+        """A worked example's step citing its rule: nothing for the entry the page is (its text or one of its sequence's
+        steps: a link to this page's top sent a stray tap there, and the step's sentence names its step), else a link
+        to the other entry or to its sequence's step."""
+        if target == self.id:
             return ""
         return ref(target, self.lang, self.titles, self.link_to, step, shown)
 
