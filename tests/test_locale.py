@@ -90,6 +90,13 @@ def test_the_engines_words_for_a_player_read_as_a_player_writes() -> None:
                                                                         "Checked: the rule gives this answer"]
     assert [refusal_sentence("elsewhere", "R.", "Tirada", lang) for lang in LANGS] == [
         "Esto lo resuelve otra regla: R. Consulta Tirada.", "Another rule settles this: R. See Tirada."]
+    from kb.core.locale import ngettext
+
+    home = [ngettext(lang, "{ok} of {n} worked example verified by this build.",
+                     "{ok} of {n} worked examples verified by this build.", 551).format(ok=551) for lang in LANGS]
+    assert home == ["551 de 551 ejemplos resueltos comprobados aplicando sus reglas.",
+                    "551 of 551 worked examples checked by running their rules."]  # not «en esta compilación»
+    assert not any(w in pgettext(lang, "site", "intro") for lang in LANGS for w in ("compilación", "build"))
     # a calculator's refusal names no entry: no dangling «Consulta .» (the built site had it in 5 answers' files)
     assert [refusal_sentence("elsewhere", "R.", None, lang) for lang in LANGS] == [
         "Esto lo resuelve otra regla: R.", "Another rule settles this: R."]
