@@ -129,6 +129,15 @@ def test_concept_map_opens_with_an_index_and_keeps_long_game_names_short(tree) -
         assert index in md and md.index(index) < md.index("## ")  # at the top, before the first concept
         assert ('| <span class="kb-game" title="Aliens vs Predator: The Hunt Begins"><span aria-hidden="true">Aliens vs '
                 'Predator</span><span class="kb-sr">Aliens vs Predator: The Hunt Begins</span></span> | [T](g/a.md) |') in md
+    # a game.yaml's short_name, where it gives one, in the page's language («StarCraft tabletop miniatures game»: no colon)
+    (root / "g" / "game.yaml").write_text("id: g\nname: {es: StarCraft (juego de miniaturas), en: StarCraft tabletop "
+                                          "miniatures game}\nshort_name: {es: StarCraft, en: StarCraft TMG}\n"
+                                          "source_language: es\nsources:\n  - doc: seed.txt\n", encoding="utf-8")
+    kb = KnowledgeBase.load(root)
+    assert not [d for d in kb.diagnostics if str(d.location.path).endswith("game.yaml")]  # the schema knows the field
+    md = build_site(kb, [], "en").page("concepts.md").markdown
+    assert ('| <span class="kb-game" title="StarCraft tabletop miniatures game"><span aria-hidden="true">StarCraft TMG'
+            '</span><span class="kb-sr">StarCraft tabletop miniatures game</span></span> |') in md
     from kb.site.sanitise import sanitise  # the page's HTML keeps the short name hidden from screen readers
 
     assert sanitise('<span aria-hidden="true">Aliens</span><p aria-hidden="true">x</p>') == (
