@@ -35,6 +35,9 @@ menu, contents, header or footer item with ``innerHTML`` from the item's text, s
 in a title becomes live on hover or Tab; without it the theme writes the plain ``title`` attribute (text, shown
 by the browser) and kb-table.js builds the glossary tooltips with ``textContent`` (docs/site.md)."""
 
+THEME_FAVICON = "assets/images/favicon.png"
+"""Material's own tab icon (its ``mkdocs_theme.yml``): a configuration that leaves it gets the app's icon instead."""
+
 REFUSED = ("content.tooltips",)
 """Material features taken out even when a pack's mkdocs.yml asks for them: they turn content text into markup."""
 
@@ -68,26 +71,30 @@ def palette(lang: str) -> list[dict[str, Any]]:
     ]
 
 
-def apply_defaults(config: MkDocsConfig, lang: str = "es") -> None:
-    """Fill in what ``config`` leaves unsaid (never overriding what it says); interface words in ``lang``."""
+def apply_defaults(config: MkDocsConfig, lang: str = "es", favicon: str | None = None) -> None:
+    """Fill in what ``config`` leaves unsaid (never overriding what it says); interface words in ``lang``; ``favicon``
+    (a path in the site) the tab's icon unless the configuration names one of its own."""
     if config.theme.name not in (None, "mkdocs", "material"):
         return _extensions(config)  # a theme chosen on purpose is left alone
     if config.theme.name != "material":
         config.theme = Theme(name="material", language=config.theme["locale"].language, font=False,
                              features=list(FEATURES))
-    _theme(config, lang)
+    _theme(config, lang, favicon)
     config.extra.setdefault("generator", False)  # no English "Made with Material for MkDocs" on Spanish pages
     _extensions(config)
     _assets(config)
     config.use_directory_urls = False  # pages open from disk as a.html
 
 
-def _theme(config: MkDocsConfig, lang: str) -> None:
-    """Material's features (ours added, the refused ones taken out) and a palette when none is said."""
+def _theme(config: MkDocsConfig, lang: str, favicon: str | None) -> None:
+    """Material's features (ours added, the refused ones taken out), a palette when none is said, and the app's icon
+    as the tab's when the configuration keeps the theme's own (Material's logo: the installed app showed a die)."""
     features = config.theme["features"] if "features" in config.theme else []
     config.theme["features"] = [f for f in features if f not in REFUSED] + [f for f in FEATURES if f not in features]
     if not config.theme.get("palette"):
         config.theme["palette"] = palette(lang)
+    if favicon and config.theme.get("favicon") in (None, THEME_FAVICON):
+        config.theme["favicon"] = favicon
 
 
 def _assets(config: MkDocsConfig) -> None:

@@ -144,7 +144,13 @@ class _Build:
     @property
     def prefix(self) -> str:
         """Where this build puts its pages inside its site_dir: ``es/`` for the first language."""
-        return f"{self.lang}/" if self.primary else ""
+        return _prefix(self.lang, self.primary)
+
+
+def _prefix(lang: str, primary: bool) -> str:
+    """Where a language's build puts its pages inside its site_dir: ``es/`` for the first language (whose site_dir is the
+    site's), nothing for the others (each built into its own ``<lang>/``)."""
+    return f"{lang}/" if primary else ""
 
 
 @dataclass
@@ -271,7 +277,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if not primary:  # the other languages' sites sit inside the first's
             config.site_dir = os.path.join(config.site_dir, lang)
             config.site_url = f"{root_url}{lang}/"
-        apply_defaults(config, lang)
+        apply_defaults(config, lang, favicon=_prefix(lang, primary) + app.icon_name(app.FAVICON))
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
             config.site_name = names[langs.index(lang)]
@@ -383,7 +389,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         self._add_calculators(build, config, files)
         for size in app.ICONS:
-            files.append(File.generated(config, build.prefix + app.icon_name(size), content=app.icon_png(size)))
+            for maskable in (False, True):
+                files.append(File.generated(config, build.prefix + app.icon_name(size, maskable),
+                                            content=app.icon_png(size, maskable)))
 
     def _search(self, build: _Build) -> tuple[SearchData, bool, bool]:
         """The language's search data, as an earlier command made it from the same content, else made (and kept). While

@@ -76,3 +76,27 @@ def test_lists_read_by_style_and_language_each_time() -> None:
         assert join(["a", "b", "c"], "en") == "a, b, and c"
         assert join(["a", "b", "c"], "en", style="or") == "a, b, or c"
     assert join([], "en") == ""
+
+
+def test_the_engines_words_for_a_player_read_as_a_player_writes() -> None:
+    """Audit 2, defect 9: the add button adds one row («Añadir tirada enfrentada», not «Añadir a …», which reads
+    "add to the roll"), a checked example says what was checked (not «Comprobado en la compilación»), a field held
+    fixed says so (not «valor del ejemplo»), another case names the rule that settles it (not «Es otro caso»)."""
+    from kb.view.worked import refusal_sentence
+
+    assert [pgettext(lang, "site", "calc_add").format(label="x") for lang in LANGS] == ["Añadir x", "Add x"]
+    assert [pgettext(lang, "site", "calc_fixed") for lang in LANGS] == ["fijo en este ejemplo", "fixed in this example"]
+    assert [pgettext(lang, "label", "verified") for lang in LANGS] == ["Comprobado: la regla da esta respuesta",
+                                                                        "Checked: the rule gives this answer"]
+    assert [refusal_sentence("elsewhere", "R.", "Tirada", lang) for lang in LANGS] == [
+        "Esto lo resuelve otra regla: R. Consulta Tirada.", "Another rule settles this: R. See Tirada."]
+    from kb.core.locale import ngettext
+
+    home = [ngettext(lang, "{ok} of {n} worked example verified by this build.",
+                     "{ok} of {n} worked examples verified by this build.", 551).format(ok=551) for lang in LANGS]
+    assert home == ["551 de 551 ejemplos resueltos comprobados aplicando sus reglas.",
+                    "551 of 551 worked examples checked by running their rules."]  # not «en esta compilación»
+    assert not any(w in pgettext(lang, "site", "intro") for lang in LANGS for w in ("compilación", "build"))
+    # a calculator's refusal names no entry: no dangling «Consulta .» (the built site had it in 5 answers' files)
+    assert [refusal_sentence("elsewhere", "R.", None, lang) for lang in LANGS] == [
+        "Esto lo resuelve otra regla: R.", "Another rule settles this: R."]

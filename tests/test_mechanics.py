@@ -120,6 +120,19 @@ def test_procedures_read_the_entry_steps() -> None:
         call("procedure.next-step", context=ctx, step="nope")
 
 
+def test_a_step_that_allows_nothing_says_so_in_words() -> None:
+    """Audit 2, defect 9: «El paso 1 (Inicio del turno) permite: nada.» read machine-made; a step with no actions
+    says it as a sentence, and one with actions lists them."""
+    entry = {"sequence": {"steps": [{"id": "start", "title": {"es": "I"}}, {"id": "move", "title": {"es": "M"}, "allows": ["run"]}]}}
+    ctx = Context(entry, lambda _id: None)
+    first = call("procedure.step-allows", context=ctx, step="start", action="run").trace[0].text
+    assert (first.es, first.en) == ("El paso 1 (start) no permite ninguna acción", "Step 1 (start) allows no action")
+    second = call("procedure.step-allows", context=ctx, step="move", action="run").trace[0].text
+    assert (second.es, second.en) == ("El paso 2 (move) permite: run", "Step 2 (move) allows: run")
+    labels = REG.get("procedure.step-allows")
+    assert labels is not None and labels.label("allowed", "es") == "se puede hacer"  # not «Permitida: no»
+
+
 def test_step_numbers_are_the_rulebook_numbers() -> None:
     """Top-level steps count 1, 2...; nested ones are 2.1...; an unnumbered step is skipped by the count."""
     entry = {"sequence": {"steps": [

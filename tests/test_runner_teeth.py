@@ -159,7 +159,8 @@ def test_a_resolver_cannot_raise_an_unknown_kind() -> None:
 @pytest.mark.parametrize("kind, es, en", [
     ("forbidden", "La regla lo prohíbe: 13 en 2D6", "The rules forbid it: 13 en 2D6"),
     ("unstated", "El texto no lo dice: 13 en 2D6", "The rules don't say: 13 en 2D6"),
-    ("elsewhere", "Es otro caso: 13 en 2D6 Véase Tirada.", "Another case: 13 en 2D6 See Tirada."),
+    ("elsewhere", "Esto lo resuelve otra regla: 13 en 2D6 Consulta Tirada.",
+     "Another rule settles this: 13 en 2D6 See Tirada."),
     ("impossible", "Esa situación no puede darse: 13 en 2D6", "That cannot happen: 13 en 2D6"),
     ("incomplete", "Falta un dato: 13 en 2D6", "Missing information: 13 en 2D6"),
 ])

@@ -65,7 +65,7 @@ def test_entry_page_golden_snippets(sites) -> None:
         "[línea de visión](line-of-sight.md) hacia su objetivo tira 2d6: con 8 o más, acierta.\nSin LdV no se puede disparar.\n{: #text-1 }",
         "### Sacar 8 o más con 2d6 {#example-eight-or-more}",
         "≈ 41,7\u00a0%.",  # Babel: Spanish decimal comma and a space before the sign
-        "*✔ Comprobado en la compilación*",
+        "*✔ Comprobado: la regla da esta respuesta*",
         "## Véase también {#see-also}\n\n- [Secuencia de turno](turn-sequence.md)",
         "## Citada por {#referenced-by}\n\n- [Apuntar](aim.md)",
         "*Fuente: “Reglas de prueba”, sección “Disparo”*\n{: #source }",  # the document's title from game.yaml, not its file
@@ -101,8 +101,47 @@ def test_untranslated_english_page_says_so(sites) -> None:
 def test_concept_map_lists_each_game_term_with_its_note(sites) -> None:
     md = sites["en"].page("concepts.md").markdown
     assert "## Line of sight {#common-line-of-sight}" in md
-    assert "| Mini Skirmish | [Line of sight](mini/line-of-sight.md) | Drawn from any point of the base. |" in md
-    assert "| Other Game | [Visibility](other/sight.md) | Measured from the unit's centre. |" in md
+    assert ('| <span class="kb-game">Mini Skirmish</span> | [Line of sight](mini/line-of-sight.md) | Drawn from any point '
+            'of the base. |') in md
+    assert '| <span class="kb-game">Other Game</span> | [Visibility](other/sight.md) | Measured from the unit\'s centre. |' in md
+
+
+def test_concept_map_opens_with_an_index_and_keeps_long_game_names_short(tree) -> None:
+    """Audit 2, defect 13: the concept map was 42 phone screens with no index at its top, and its game column wrapped
+    «Aliens vs Predator: The Hunt Begins» over four lines. An index of the concepts (escaped, in the page's language);
+    the game's name up to its colon, the whole name as title and as the text a screen reader reads."""
+    from kb.api import KnowledgeBase
+
+    concept = "id: common.{0}\nkind: concept\ntitle: {{es: '{1}', en: '{2}'}}\nsummary: {{es: Algo., en: Something.}}\n"
+    term = ("id: g.{0}\nkind: term\ngame: g\ntitle: {{es: T, en: T}}\nsummary: {{es: S., en: S.}}\n"
+            "term: {{forms: {{es: [t], en: [t]}}, concept: common.{0}}}\nsource: {{doc: seed.txt, section: x}}\n")
+    root = tree({
+        "g/game.yaml": "id: g\nname: {es: 'Aliens vs Predator: The Hunt Begins', en: 'Aliens vs Predator: The Hunt Begins'}\n"
+                       "source_language: es\nsources:\n  - doc: seed.txt\n",
+        "common/concepts/a.yaml": concept.format("a", "Acción <b>", "Action <b>"),
+        "common/concepts/b.yaml": concept.format("b", "Bloqueo", "Block"),
+        "g/terms/a.yaml": term.format("a"),
+    })
+    kb = KnowledgeBase.load(root)
+    for lang, index in (("es", "**Conceptos:** [Acción &lt;b&gt;](#common-a) · [Bloqueo](#common-b)\n{: .kb-index }"),
+                        ("en", "**Concepts:** [Action &lt;b&gt;](#common-a) · [Block](#common-b)\n{: .kb-index }")):
+        md = build_site(kb, [], lang).page("concepts.md").markdown
+        assert index in md and md.index(index) < md.index("## ")  # at the top, before the first concept
+        assert ('| <span class="kb-game" title="Aliens vs Predator: The Hunt Begins"><span aria-hidden="true">Aliens vs '
+                'Predator</span><span class="kb-sr">Aliens vs Predator: The Hunt Begins</span></span> | [T](g/a.md) |') in md
+    # a game.yaml's short_name, where it gives one, in the page's language («StarCraft tabletop miniatures game»: no colon)
+    (root / "g" / "game.yaml").write_text("id: g\nname: {es: StarCraft (juego de miniaturas), en: StarCraft tabletop "
+                                          "miniatures game}\nshort_name: {es: StarCraft, en: StarCraft TMG}\n"
+                                          "source_language: es\nsources:\n  - doc: seed.txt\n", encoding="utf-8")
+    kb = KnowledgeBase.load(root)
+    assert not [d for d in kb.diagnostics if str(d.location.path).endswith("game.yaml")]  # the schema knows the field
+    md = build_site(kb, [], "en").page("concepts.md").markdown
+    assert ('| <span class="kb-game" title="StarCraft tabletop miniatures game"><span aria-hidden="true">StarCraft TMG'
+            '</span><span class="kb-sr">StarCraft tabletop miniatures game</span></span> |') in md
+    from kb.site.sanitise import sanitise  # the page's HTML keeps the short name hidden from screen readers
+
+    assert sanitise('<span aria-hidden="true">Aliens</span><p aria-hidden="true">x</p>') == (
+        '<span aria-hidden="true">Aliens</span><p>x</p>')
 
 
 def test_entry_neighbours_follow_the_turn_sequence_or_the_kind(tree) -> None:
@@ -339,8 +378,13 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
             png = (built / lang / icon["src"]).read_bytes()
             width, height = struct.unpack(">II", png[16:24])
             assert png[:8] == b"\x89PNG\r\n\x1a\n" and f"{width}x{height}" == icon["sizes"]
+        # audit 2, defect 12: Android cuts an icon to its own shape: a maskable one, beside the plain ones
+        assert {(i["purpose"], i["sizes"]) for i in manifest["icons"]} == {
+            (purpose, f"{s}x{s}") for purpose in ("any", "maskable") for s in (192, 512)}
         page = (built / lang / "mini" / "shooting.html").read_text()
         assert '<link rel="manifest" href="../manifest.webmanifest">' in page
+        # the tab shows the app's die, not the theme's logo (Material's favicon.png)
+        assert '<link rel="icon" href="../kb-icon-192.png">' in page and "assets/images/favicon.png" not in page
         offline = json.loads((built / lang / "kb-offline.json").read_text())
         files = {path for path, _ in offline["games"]["mini"]["files"]}
         assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
@@ -747,3 +791,26 @@ def test_the_script_loader_keeps_its_urls_out_of_markup() -> None:
     assert urls == ["a.js", "</script><script>alert(1)//.js"]
 
 
+
+
+def test_a_maskable_icon_keeps_its_pips_inside_the_safe_zone() -> None:
+    """Audit 2, defect 12: a launcher keeps only the circle of radius 0.4 of a maskable icon. Its pips (white) lie well
+    inside it and its colour reaches every corner; the plain icon's corner pips reach past 0.36 of the side."""
+    import zlib
+
+    from kb.site.app import SAFE_ZONE, THEME_COLOUR, icon_png
+
+    def white(png: bytes, size: int) -> list[tuple[int, int]]:
+        raw = zlib.decompress(png[png.index(b"IDAT") + 4:png.index(b"IEND") - 8])
+        rows = [raw[y * (3 * size + 1) + 1:(y + 1) * (3 * size + 1)] for y in range(size)]
+        return [(x, y) for y, row in enumerate(rows) for x in range(size) if row[3 * x:3 * x + 3] == b"\xff\xff\xff"]
+
+    def reach(png: bytes, size: int) -> float:
+        return max(((x + 0.5 - size / 2) ** 2 + (y + 0.5 - size / 2) ** 2) ** 0.5 for x, y in white(png, size)) / size
+
+    for size in (192, 512):
+        masked = icon_png(size, maskable=True)
+        assert reach(masked, size) < SAFE_ZONE * 0.7  # padding around the pips, not only inside the mask
+        assert reach(icon_png(size), size) > SAFE_ZONE * 0.9
+        raw = zlib.decompress(masked[masked.index(b"IDAT") + 4:masked.index(b"IEND") - 8])
+        assert raw[1:4] == bytes.fromhex(THEME_COLOUR[1:])  # the colour is full-bleed: the mask never shows a white corner

@@ -36,12 +36,26 @@ def test_the_situation_is_a_table_of_named_values(sites) -> None:
 
 def test_steps_are_numbered_and_each_cites_its_rule(sites) -> None:
     ex = _example(sites["es"].page("mini/shooting.md").markdown, "example-eight-or-more")
-    assert "**Pasos**\n\n1. 2d6 da ≥ 8 en 15 de 36 resultados. " in ex
-    assert '<span class="kb-cite">→ [Disparo](#mini-shooting)</span>' in ex  # its own rule: this page's text
+    # its own rule, the page it is on: no citation, so no link to the page's top for a stray tap (audit 2, defect 8)
+    assert "**Pasos**\n\n1. 2d6 da ≥ 8 en 15 de 36 resultados.\n" in ex
+    assert "kb-cite" not in ex and "(#mini-shooting)" not in ex
     seq = _example(sites["es"].page("mini/turn-sequence.md").markdown, "example-shoot-in-activation")
     # a procedure's step cites the sequence's step it reads, by the step's own title, and numbers it once
     assert "\n1. El paso 2 (Activación) permite: " in seq and "\n2. En este paso se permite " in seq
-    assert seq.count("→ [Activación](turn-sequence.md#step-activation)") == 2
+    assert "kb-cite" not in seq  # its own sequence's step, on the page it is on: no link either
+
+
+def test_a_step_citing_another_entry_keeps_its_link() -> None:
+    """Audit 2, defect 8: only the page's own entry loses its citation; another entry's rule or step stays a link."""
+    from kb.core.model import Text
+    from kb.site.render import _Page
+
+    titles = {"g.a": Text("A", "A"), "g.b": Text("Be", "Be")}
+    page = _Page("es", titles.get, lambda target, step: f"{target.split('.')[1]}.md" + (f"#step-{step}" if step else ""),
+                 "#", "g.a")
+    assert page.cite("g.b", None, "Be") == "[Be](b.md)"
+    assert page.cite("g.b", "s", "Ese") == "[Ese](b.md#step-s)"
+    assert page.cite("g.a", None, "A") == page.cite("g.a", "s", "Ese") == ""
 
 
 def test_the_outcome_is_set_apart_with_its_odds(sites) -> None:

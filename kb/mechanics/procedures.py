@@ -71,8 +71,12 @@ def step_allows(context: Context, step: str, action: str, sequence: str | None =
     ok = action in allows
     trace = Trace()
     rule = _cite(context, sequence, step)
-    trace.add("El paso {n} ({step}) permite: {allows:none:nada}", "Step {n} ({step}) allows: {allows:none:nothing}", rule=rule,
-              n=_shown(number), step=step, allows=allows)
+    if allows:
+        trace.add("El paso {n} ({step}) permite: {allows}", "Step {n} ({step}) allows: {allows}", rule=rule,
+                  n=_shown(number), step=step, allows=allows)
+    else:
+        trace.add("El paso {n} ({step}) no permite ninguna acción", "Step {n} ({step}) allows no action", rule=rule,
+                  n=_shown(number), step=step)
     if ok:
         trace.add("En este paso se permite {action}", "This step allows {action}", rule=rule, action=action)
     else:
@@ -119,7 +123,7 @@ LABELS = {
     "order": ("orden", "order"),
     "numbers": ("números de paso", "step numbers"),
     "action": ("acción", "action"),
-    "allowed": ("permitida", "allowed"),
-    "actions": ("acciones permitidas", "actions allowed"),
+    "allowed": ("se puede hacer", "allowed"),
+    "actions": ("acciones que permite el paso", "actions the step allows"),
 }
 """Labels of this module's inputs, outputs and values (Spanish, English)."""

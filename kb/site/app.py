@@ -3,7 +3,9 @@ built, the service worker and each language's list of what saving a game for off
 
 - ``<lang>/manifest.webmanifest``: the app's name in that language, its icons, theme colour and start
   page (the language's home), scope the whole site.
-- ``<lang>/kb-icon-192.png``, ``kb-icon-512.png``: a die's face, drawn here (no image file to keep).
+- ``<lang>/kb-icon-192.png``, ``kb-icon-512.png``: a die's face, drawn here (no image file to keep); the 192 one is
+  also the pages' tab icon (the theme's ``favicon``); ``kb-icon-maskable-192.png``, ``-512.png``: the same face with
+  its pips inside the safe zone, for launchers that cut the icon to a circle or another shape.
 - ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
   file of the site, so that a new build is a new worker whose caches replace the old ones, and each
   language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
@@ -31,10 +33,17 @@ from kb.core.files import Ours
 from kb.core.locale import decimal_mark, pgettext
 from kb.site.calc_runtime import FOLDER as RUNTIME
 
-__all__ = ["MANIFEST", "ICONS", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
+__all__ = ["MANIFEST", "ICONS", "FAVICON", "SAFE_ZONE", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
 
 MANIFEST = "manifest.webmanifest"
 ICONS = (192, 512)
+FAVICON = 192
+"""The size of the icon the pages show in the browser's tab (``favicon``): the app's own die, not the theme's."""
+SAFE_ZONE = 0.4
+"""The radius, as a share of the side, of the circle a launcher always keeps of a ``maskable`` icon (W3C manifest
+spec, "icon masks"): the maskable icons' pips stay well inside it (:func:`icon_png`)."""
+_MASKABLE_SCALE = 0.7
+"""How much closer to the centre a maskable icon draws the pips (their far edge at 0.26 of the side from it)."""
 THEME_COLOUR = "#4051b5"
 """Material's default primary colour (indigo), the header's."""
 WORKER = "kb-sw.js"
@@ -59,8 +68,8 @@ def ours(content: Path | None, project: Path) -> Ours:
     return Ours(MARK, (*keep, ("the folder of mkdocs.yml", project)), before=WORKER)
 
 
-def icon_name(size: int) -> str:
-    return f"kb-icon-{size}.png"
+def icon_name(size: int, maskable: bool = False) -> str:
+    return f"kb-icon-{'maskable-' if maskable else ''}{size}.png"
 
 
 def manifest(lang: str) -> str:
@@ -71,8 +80,8 @@ def manifest(lang: str) -> str:
         "description": pgettext(lang, "site", "intro"), "lang": lang, "dir": "ltr",
         "start_url": "./index.html", "scope": "../", "display": "standalone",
         "theme_color": THEME_COLOUR, "background_color": "#ffffff",
-        "icons": [{"src": icon_name(s), "sizes": f"{s}x{s}", "type": "image/png", "purpose": "any"}
-                  for s in ICONS],
+        "icons": [{"src": icon_name(s, maskable), "sizes": f"{s}x{s}", "type": "image/png",
+                   "purpose": "maskable" if maskable else "any"} for maskable in (False, True) for s in ICONS],
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
@@ -85,11 +94,14 @@ def manifest_links(root: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def icon_png(size: int) -> bytes:
-    """A die's face showing five, white on the theme colour, ``size`` pixels square (PNG)."""
+def icon_png(size: int, maskable: bool = False) -> bytes:
+    """A die's face showing five, white on the theme colour, ``size`` pixels square (PNG); ``maskable``: the pips drawn
+    closer to the centre, well inside the :data:`SAFE_ZONE` a launcher's mask keeps, the colour reaching every edge."""
     bg = bytes.fromhex(THEME_COLOUR[1:])
-    pips = [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)]
-    radius = 0.085 * size
+    scale = _MASKABLE_SCALE if maskable else 1.0
+    pips = [(0.5 + (x - 0.5) * scale, 0.5 + (y - 0.5) * scale) for x, y in
+            [(0.3, 0.3), (0.7, 0.3), (0.5, 0.5), (0.3, 0.7), (0.7, 0.7)]]
+    radius = 0.085 * scale * size
     rows = []
     for y in range(size):
         row = bytearray(bg * size)

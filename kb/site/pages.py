@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
@@ -244,6 +245,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
     link = ctx.link_from(path)
     title = t(ctx, "concepts")
     out = [f"# {escape(title)} {{#concepts}}", "", t(ctx, "concepts_intro"), ""]
+    out += _concept_index(ctx, path)
     for view in ctx.kb.concepts():
         c = view.entry
         ctitle = ctx.text(c.title, path, c.title.es)
@@ -256,7 +258,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             for term in terms:
                 note = term.data.get("term", {}).get("concept_note")
                 shown = fmt(ctx.text(_text(note), path, term.title.es)) if isinstance(note, dict) else t(ctx, "none")
-                rows.append(f"| {escape(gname)} | [{escape(term.title.best(ctx.lang))}]({link(term.id, None)}) "
+                rows.append(f"| {_game_cell(ctx, game, gname)} | [{escape(term.title.best(ctx.lang))}]({link(term.id, None)}) "
                             f"| {shown.replace(chr(10), ' ').replace('|', '&#124;')} |")
         if rows:
             out += [f"| {t(ctx, 'game')} | {t(ctx, 'term')} | {t(ctx, 'note')} |", "|---|---|---|", *rows, ""]
@@ -268,6 +270,28 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             out += [f"*{t(ctx, 'related')} ({escape(gname)}):* {listed}", ""]
     body = _notice(ctx, path, "\n".join(out))
     return finish(ctx, path, title, body, description=t(ctx, "concepts_intro"))
+
+
+def _concept_index(ctx: SiteContext, path: str) -> list[str]:
+    """The concept map's index, at its top: one line of links to its concepts, in the page's order (on a phone the
+    page is 40 screens long and the contents are in the drawer)."""
+    links = [f"[{escape(ctx.text(v.entry.title, path, v.entry.title.es))}](#{entry_anchor(v.entry.id)})"
+             for v in ctx.kb.concepts()]
+    return [f"**{escape(t(ctx, 'concepts_index'))}:** " + " · ".join(links), "{: .kb-index }", ""] if links else []
+
+
+def _game_cell(ctx: SiteContext, game: str, name: str) -> str:
+    """A game in a narrow column: its ``short_name`` (``game.yaml``), else its name up to a colon or a bracket («Aliens
+    vs Predator», not «Aliens vs Predator: The Hunt Begins» over four lines on a phone); the whole name as its title and
+    as the text a screen reader reads; ``kb-game``, which the glossary's tooltips leave alone (a game's name is not a
+    rule's term)."""
+    given = ctx.kb.games[game].data.get("short_name") if game in ctx.kb.games else None
+    short = (_text(given).best(ctx.lang) if isinstance(given, Mapping) and "es" in given
+             else re.split(r":|\s\(", name, maxsplit=1)[0]).strip()
+    if not short or short == name.strip():
+        return f'<span class="kb-game">{escape(name)}</span>'.replace("|", "&#124;")
+    return (f'<span class="kb-game" title="{html.escape(name)}"><span aria-hidden="true">{escape(short)}</span>'
+            f'<span class="kb-sr">{escape(name)}</span></span>').replace("|", "&#124;")
 
 
 def home_page(ctx: SiteContext) -> SitePage:

@@ -217,12 +217,13 @@ def _cells(rows: Iterable[ExampleRow]) -> Iterator[tuple[str, str]]:
 
 
 def _example_steps(view: ExampleView, lang: str, cite: Callable[[str, str | None, str], str]) -> list[str]:
-    """The steps as a numbered list, each ending in ``→ rule``."""
+    """The steps as a numbered list, each ending in ``→ rule`` (nothing when ``cite`` gives nothing: the page's own rule)."""
     if not view.steps:
         return []
+    cited = [(s, cite(s.rule, s.anchor, s.rule_name)) for s in view.steps]
     return [f"**{label('how', lang)}**", ""] + [
-        f'{i}. {escape(s.text)} <span class="kb-cite">→ {cite(s.rule, s.anchor, s.rule_name)}</span>'
-        for i, s in enumerate(view.steps, 1)] + [""]
+        f'{i}. {escape(s.text)}' + (f' <span class="kb-cite">→ {shown}</span>' if shown else "")
+        for i, (s, shown) in enumerate(cited, 1)] + [""]
 
 
 def _example_outcome(view: ExampleView, lang: str) -> list[str]:
@@ -342,9 +343,11 @@ class _Page:
         return "\n\n".join(out)
 
     def cite(self, target: str, step: str | None, shown: str) -> str:
-        """A worked example's step citing its rule: the entry's own text (this page's top) or another entry's step."""
-        if target == self.id and not step:
-            return f"[{escape(shown)}](#{entry_anchor(target)})"
+        """A worked example's step citing its rule: nothing for the entry the page is (its text or one of its sequence's
+        steps: a link to this page's top sent a stray tap there, and the step's sentence names its step), else a link
+        to the other entry or to its sequence's step."""
+        if target == self.id:
+            return ""
         return ref(target, self.lang, self.titles, self.link_to, step, shown)
 
     def link(self, target: str, shown: str) -> str:

@@ -25,14 +25,15 @@ ATTRIBUTES: dict[str, set[str]] = {
     "*": {"id", "class", "title", "lang", "hidden"},
     "a": {"href", "data-kb-quickref"},
     "div": {"data-kb-stepper", "data-kb-words"},
-    "span": {"data-kb-number"},
+    "span": {"data-kb-number", "aria-hidden"},
     "ol": {"start"},
     "details": {"open"},
     "th": {"style"},
     "td": {"style"},
 }
 """Attributes kept, per tag (``*``: on every allowed tag). Nothing that runs script or moves focus; a table
-cell's ``style`` keeps only ``text-align`` (what Markdown's column alignment writes)."""
+cell's ``style`` keeps only ``text-align`` (what Markdown's column alignment writes); a ``span``'s ``aria-hidden``
+hides a short name a screen reader reads whole beside it (the concept map's game column)."""
 STYLE_PROPERTIES: frozenset[str] = frozenset({"text-align"})
 
 URL_SCHEMES: frozenset[str] = frozenset({"http", "https", "mailto"})

@@ -249,18 +249,20 @@ _SAID = {
     "unstated": ("The rules don't say: {reason}", "The rules don't say."),
     "impossible": ("That cannot happen: {reason}", "That cannot happen."),
     "incomplete": ("Missing information: {reason}", "Missing information."),
+    "elsewhere": ("Another case: {reason}", "Another case."),
 }
-"""The sentence of each kind of "no" but ``elsewhere`` (which names its entry): with a reason, and bare."""
+"""The sentence of each kind of "no" (``elsewhere`` when it names no entry: a calculator's, or one whose entry is the
+page's own), with a reason, and bare."""
 
 
 def refusal_sentence(kind: str, reason: str | None, see: str | None, lang: str) -> str:
     """What a refusal tells a player, by its kind: the rules forbid it (naming the rule when it is another
     entry's), the rules don't say, it is another case (naming the entry that covers it), that cannot happen,
     or a fact is missing."""
-    if kind == "elsewhere":
+    if kind == "elsewhere" and see:
         if reason:
-            return gettext(lang, "Another case: {reason} See {entry}.").format(reason=reason, entry=see or "")
-        return gettext(lang, "Another case: see {entry}.").format(entry=see or "")
+            return gettext(lang, "Another case: {reason} See {entry}.").format(reason=reason, entry=see)
+        return gettext(lang, "Another case: see {entry}.").format(entry=see)
     if kind == "forbidden" and see and reason:
         return gettext(lang, "{rule} forbids it: {reason}").format(rule=see, reason=reason)
     with_reason, bare = _SAID[kind]

@@ -9,7 +9,7 @@
   "use strict";
 
   var SKIP = "a, h1, h2, h3, h4, h5, h6, code, pre, button, summary, .kb-term, .kb-crumbs, .kb-place, .kb-meta, " +
-    ".admonition-title, .headerlink, .kb-cite-btn, script, style, abbr";
+    ".admonition-title, .headerlink, .kb-cite-btn, .kb-game, script, style, abbr";
   var data = null, root = "", tip = null, card = null, status = null, hideTimer = null;
 
   function el(tag, cls, text) {
