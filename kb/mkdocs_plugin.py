@@ -54,7 +54,7 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import SCRIPTS, apply_defaults, asset_files, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
@@ -275,6 +275,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
             config.site_name = names[langs.index(lang)]
+        as_text(config)  # the theme prints the site's name raw: escaped here, shown as typed
         config.theme["language"] = lang
         config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
         toc = config.mdx_configs.setdefault("toc", {})
