@@ -87,10 +87,10 @@ def apply_defaults(config: MkDocsConfig, lang: str = "es") -> None:
     config.use_directory_urls = False  # pages open from disk as a.html
 
 
-TEXTS = ("site_name", "site_author", "repo_name")
+TEXTS = ("site_name", "site_description", "site_author", "repo_name")
 """Settings MkDocs reads as plain text that the themes print without escaping: Material writes ``site_name`` raw in
-the header's and the menu's titles, the page's ``<title>`` and the logo's ``aria-label``, ``site_author`` in a
-``<meta>`` attribute, ``repo_name`` beside the repository link."""
+the header's and the menu's titles, the page's ``<title>`` and the logo's ``aria-label``, ``site_description`` and
+``site_author`` in ``<meta>`` attributes, ``repo_name`` beside the repository link."""
 
 
 def as_text(config: MkDocsConfig) -> None:

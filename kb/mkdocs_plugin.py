@@ -275,9 +275,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
             config.site_name = names[langs.index(lang)]
-        as_text(config)  # the theme prints the site's name raw: escaped here, shown as typed
         config.theme["language"] = lang
         config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
+        as_text(config)  # the theme prints the site's name raw: escaped here, shown as typed
         toc = config.mdx_configs.setdefault("toc", {})
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
