@@ -3,7 +3,9 @@ the site and the plugin (``site_name: …`` and ``plugins: [kb]``); settings it 
 
 Applied in the plugin's ``on_config``: the Material theme (when the config left MkDocs' default theme),
 the theme features the pages use, the Markdown extensions the generated Markdown is written for, the
-site's stylesheet (its scripts are left to the plugin's loader), and file URLs that work from disk.
+site's stylesheet (its scripts are left to the plugin's loader), and file URLs that work from disk. And the
+settings the theme prints into every page as text (:func:`as_text`): a ``mkdocs.yml`` is written by hand or copied,
+and Material prints ``site_name`` raw in the header, the menu, the title and an ``aria-label``.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup, escape
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.theme import Theme
 
 from kb.core.locale import pgettext
+from kb.site.sanitise import sanitise
 
-__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "apply_defaults", "asset_files", "set_site_url"]
+__all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "TEXTS", "apply_defaults", "as_text", "asset_files",
+           "set_site_url"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
@@ -84,6 +89,25 @@ def apply_defaults(config: MkDocsConfig, lang: str = "es", favicon: str | None =
     _extensions(config)
     _assets(config)
     config.use_directory_urls = False  # pages open from disk as a.html
+
+
+TEXTS = ("site_name", "site_description", "site_author", "repo_name")
+"""Settings MkDocs reads as plain text that the themes print without escaping: Material writes ``site_name`` raw in
+the header's and the menu's titles, the page's ``<title>`` and the logo's ``aria-label``, ``site_description`` and
+``site_author`` in ``<meta>`` attributes, ``repo_name`` beside the repository link."""
+
+
+def as_text(config: MkDocsConfig) -> None:
+    """The settings of :data:`TEXTS` escaped once for the theme (a :class:`~markupsafe.Markup`, so the places that do
+    escape, ``title="{{ config.site_name | e }}"``, leave it as it is): ``<b>`` or ``"`` in a site's name shows as
+    typed on every page, never as a tag or the end of an attribute. ``copyright``, which Material documents as HTML
+    (``&copy;``, a link), keeps only what the pages' allow-list keeps (:func:`kb.site.sanitise.sanitise`): no
+    script, no handler, no ``javascript:`` link."""
+    for key in TEXTS:
+        if isinstance(config[key], str):
+            config[key] = escape(config[key])
+    if isinstance(config.copyright, str) and not isinstance(config.copyright, Markup):
+        config.copyright = Markup(sanitise(config.copyright))
 
 
 def _theme(config: MkDocsConfig, lang: str, favicon: str | None) -> None:

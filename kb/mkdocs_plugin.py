@@ -54,7 +54,7 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import SCRIPTS, apply_defaults, asset_files, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
@@ -283,6 +283,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             config.site_name = names[langs.index(lang)]
         config.theme["language"] = lang
         config.site_description = pgettext(lang, "site", "intro")  # the fallback meta description, in this language
+        as_text(config)  # the theme prints the site's name raw: escaped here, shown as typed
         toc = config.mdx_configs.setdefault("toc", {})
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip

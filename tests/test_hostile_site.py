@@ -725,3 +725,76 @@ def test_the_footer_labels_read_the_neighbours_title_once_escaped(whole_page_sit
     assert [s for s in spoken if TAG in s], spoken[:4]
     assert not [s for s in spoken if "&lt;" in s or "&amp;" in s], spoken[:4]
     assert [s for s in shown if html_escape(TAG, quote=False) in s] and not [s for s in shown if TAG in s]
+
+
+# ---------------------------------------------------------------- the site's settings (mkdocs.yml)
+
+NAME_ES = f'Juego "x" <img src=x onerror="{SET}"> & {{e}} #1: a'
+NAME_EN = f"Game's </title><script>{SET}</script>"
+AUTHOR = f'A" onfocus="{SET}'
+COPYRIGHT = f'&copy; 2026 <a href="https://x.example/">X</a><script>{SET}</script><img src=x onerror="{SET}">'
+
+
+@pytest.fixture(scope="module")
+def named_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ``kb init`` pack named with markup (audit-hostile2 6: the site's name ran as script on every page), its
+    ``mkdocs.yml`` then given by hand an author and a copyright line that carry script too."""
+    import yaml
+
+    tmp = tmp_path_factory.mktemp("named")
+    code, _, err = cli("init", str(tmp / "pack"), "--game", "hx", "--name-es", NAME_ES, "--name-en", NAME_EN)
+    assert code == 0, err
+    with (tmp / "pack" / "mkdocs.yml").open("a", encoding="utf-8") as config:
+        config.write(yaml.safe_dump({"site_author": AUTHOR, "copyright": COPYRIGHT}, allow_unicode=True))
+    code, out, err = cli("--content", str(tmp / "pack" / "content"), "build", "--site-dir", str(tmp / "site"))
+    assert code == 0, out + err
+    return tmp / "site"
+
+
+def test_the_site_settings_reach_every_page_as_text(named_site: Path) -> None:
+    """Material prints ``site_name`` raw in the header, the menu, ``<title>`` and the logo's ``aria-label``, and
+    ``site_author`` raw in a ``<meta>``: each page shows them as typed, escaped once; the copyright keeps its link."""
+    pages = [p for p in _pages(named_site) if "/assets/" not in p.as_posix()]
+    assert len(pages) >= 20 and any(p.name == "404.html" for p in pages)
+    headers = 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        name = NAME_ES if "/en/" not in page.as_posix() else NAME_EN
+        assert "<img src=x" not in text and f"<script>{SET}" not in text and f'onfocus="{SET}' not in text, page
+        assert "&amp;lt;" not in text and "&amp;#" not in text, page  # escaped once, also where the theme escapes
+        if 'class="md-header' not in text:
+            continue  # the root index.html: a redirect to the reader's language
+        titles = re.findall(r'<span class="md-ellipsis">\s*([^<]*?)\s*</span>', text)  # the header's
+        logos = re.findall(r'aria-label="([^"]*)" data-md-component="logo"', text)  # the header's and the menu's
+        assert name in [html_unescape(t) for t in titles] and {html_unescape(v) for v in logos} == {name}, page
+        assert '<a href="https://x.example/">X</a>' in text and "© 2026" in text, page
+        assert html_escape(f"<script>{SET}", quote=False) not in text[text.find("md-copyright"):], page  # taken out
+        headers += 1
+    assert headers >= len(pages) - 1
+    for tag, name, value in _tags((named_site / "en" / "index.html").read_text(encoding="utf-8")):
+        assert not name.startswith("on") and tag not in ("img", "iframe"), (tag, name, value)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_no_script_runs_from_the_site_name_author_or_copyright(chromium, named_site: Path) -> None:
+    """In Chromium, at phone size: the header shows the site's name as typed, and ``window.__pwned`` stays unset."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    ran: list[str] = []
+    shown: list[tuple[Path, str, str, str]] = []
+    try:
+        page = context.new_page()
+        page.on("dialog", lambda d: (ran.append(d.message), d.dismiss()))
+        for lang, name, missing in (("es", NAME_ES, named_site / "404.html"), ("en", NAME_EN, named_site / "en" / "404.html")):
+            for path in (named_site / lang / "index.html", named_site / lang / "hx" / "index.html", missing):
+                page.goto(path.as_uri())
+                page.wait_for_timeout(100)
+                page.evaluate(PROBE.replace("'article *'", "'body *'"))
+                if page.evaluate("typeof window.__pwned") != "undefined":
+                    ran.append(str(path))
+                header = page.evaluate("() => document.querySelector('.md-header__topic .md-ellipsis').textContent.trim()")
+                shown.append((path, name, header, page.title()))
+    finally:
+        context.close()
+    assert ran == []
+    assert len(shown) == 6 and all(header == name and title.endswith(name) for _, name, header, title in shown), shown

@@ -79,6 +79,49 @@ def test_init_never_writes_over_a_folder_in_use(tmp_path: Path) -> None:
     assert code == 2 and "game 'common': the name is reserved" in err and not (tmp_path / "x").exists()
 
 
+HOSTILE_ES = 'Juego "x" # c: d, {e} [f] & <script>window.pwned=1</script> é 🎲'
+HOSTILE_EN = "Game's: #1 </title><script>window.pwned=2</script> 'q' -"
+"""Game names a YAML file breaks on when they go in as they are (``#`` starts a comment, ``: `` a key, a quote or a
+brace ends a flow mapping), with the markup a page must show as text."""
+
+
+def test_init_writes_the_names_as_yaml_strings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """audit-hostile2 6: the names went into mkdocs.yml and game.yaml as they were; ``B # c: d`` gave a game.yaml that
+    failed to load. Now each file reads back exactly the names, and mkdocs.yml holds only its two settings."""
+    import yaml
+
+    monkeypatch.delenv("KB_CONTENT", raising=False)
+    folder = tmp_path / "pack"
+    code, _, err = kb("init", str(folder), "--game", "hx", "--name-es", HOSTILE_ES, "--name-en", HOSTILE_EN)
+    assert code == 0, err
+    config = yaml.safe_load((folder / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert config == {"site_name": f"{HOSTILE_ES} · {HOSTILE_EN}", "plugins": ["kb"]}
+    game = yaml.safe_load((folder / "content" / "hx" / "game.yaml").read_text(encoding="utf-8"))
+    assert game["name"] == {"es": HOSTILE_ES, "en": HOSTILE_EN}
+    assert game["sources"][0]["title"] == {"es": f"Reglas de {HOSTILE_ES}", "en": f"Rules of {HOSTILE_EN}"}
+    code, out, _ = kb("--content", str(folder / "content"), "check")
+    assert "yaml-syntax" not in out and "error[raw-html]: raw HTML '<script>'" in out  # the linter names the markup
+
+
+@pytest.mark.parametrize("option, name, shown", [
+    ("--name-es", "A\nextra_javascript:\n  - https://evil.example/x.js\n#", "character 2 (\\n) is a line break"),
+    ("--name-en", "Game\r", "character 5 (\\r) is a line break"),
+    ("--name-en", "Ga\u2028me", "character 3 (\\u2028)"),
+    ("--name-es", "Jue\x1b[2Jgo", "character 4 (\\x1b)"),
+    ("--name-en", "A\u202eB", "character 2 (\\u202e)"),
+    ("--name-es", "  ", "is empty"),
+    ("--name-en", "x" * 401, "of 401 characters: the most allowed is 400"),
+    ("--name-en", "A · B", "' · ' separates the two languages' names"),
+])
+def test_init_refuses_a_name_that_is_not_one_line_of_text_and_writes_nothing(
+        tmp_path: Path, option: str, name: str, shown: str) -> None:
+    """A line break in a name added settings to mkdocs.yml (``extra_javascript``: a script on every page)."""
+    code, out, err = kb("init", str(tmp_path / "pack"), option, name)
+    assert code == 2 and out == "" and err.startswith(f"kb init: {option} ") and shown in err, err
+    assert err.count("\n") == 1 and "(nothing was written)" in err
+    assert not (tmp_path / "pack").exists()
+
+
 def test_new_adds_an_entry_that_checks(pack: Path) -> None:
     code, out, err = kb("new", "rule", "skirmish.charge")
     assert code == 0, err

@@ -1,7 +1,8 @@
 """``kb init`` and ``kb new``: a new rules pack, and new entries, from the templates in ``templates/``.
 
-Templates are plain files with ``$placeholders`` (:class:`string.Template`). Nothing existing is ever
-overwritten: ``kb init`` wants an empty or new folder, ``kb new`` a file that does not exist yet.
+Templates are plain files with ``$placeholders`` (:class:`string.Template`); a text put into a YAML file goes in
+as a YAML string (:func:`yaml_text`), never as it is. Nothing existing is ever overwritten: ``kb init`` wants an
+empty or new folder, ``kb new`` a file that does not exist yet.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
+from kb.core.diagnostics import printable
 from kb.core.errors import KbError
 from kb.core.files import atomic_write
 from kb.core.model import COMMON, MAX_ID
@@ -28,6 +30,10 @@ SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 """A game or entry slug: lowercase letters, digits, single hyphens."""
 MAX_GAME = 60
 """Longest game id (the schemas' ``maxLength``)."""
+MAX_NAME = 400
+"""Longest game name (the schemas' ``maxLength`` of a name)."""
+BOTH = " · "
+"""Between the two languages' names in ``mkdocs.yml``'s ``site_name`` (each language's pages show their own)."""
 
 _PACK = {  # template -> path inside the pack (``$game`` filled in)
     "game.yaml": "content/$game/game.yaml",
@@ -65,9 +71,34 @@ def _write_new(path: Path, text: str) -> None:
     atomic_write(path, text.encode("utf-8"))
 
 
+def yaml_text(text: str) -> str:
+    """``text`` as a YAML double-quoted string (JSON's string is one): ``#``, ``:``, quotes, braces and commas stay
+    text inside a flow mapping (``{es: …, en: …}``) as at a line's end, and ``yaml.safe_load`` gives ``text`` back.
+    Non-ASCII letters are written as they are (an escaped one beyond U+FFFF would read back as two halves)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _name(option: str, name: str) -> str:
+    """``name`` if a game's name can be it (one line of plain text, as the game schema says), else ScaffoldError
+    naming the option and the character: a line break would add settings to ``mkdocs.yml`` and break the YAML."""
+    bad = next((i for i, ch in enumerate(name) if printable(ch) != ch), None)
+    if bad is not None:
+        raise ScaffoldError(f"{option} '{printable(name)}': character {bad + 1} ({printable(name[bad])}) is a line break "
+                            "or another control character; a game's name is one line of plain text (nothing was written)")
+    if not name.strip():
+        raise ScaffoldError(f"{option} is empty: give the game's name, e.g. {option} 'Escaramuza' (nothing was written)")
+    if len(name) > MAX_NAME:
+        raise ScaffoldError(f"{option} of {len(name)} characters: the most allowed is {MAX_NAME} (nothing was written)")
+    if BOTH in name:
+        raise ScaffoldError(f"{option} '{name}': '{BOTH}' separates the two languages' names in mkdocs.yml's "
+                            "site_name; write another character (nothing was written)")
+    return name
+
+
 def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", name_en: str = "My game") -> list[Path]:
     """Make a rules pack in ``folder`` (new or empty): one game, one entry of each kind with a worked example,
     the JSON Schemas for editors, a five-line ``mkdocs.yml`` and a README with the two commands."""
+    name_es, name_en = _name("--name-es", name_es), _name("--name-en", name_en)
     if len(game) > MAX_GAME:
         raise ScaffoldError(f"game of {len(game)} characters: the most allowed is {MAX_GAME}")
     if not SLUG.match(game):
@@ -87,8 +118,10 @@ def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", na
     for template, where in _PACK.items():
         path = folder / Template(where).substitute(game=game)
         kind = "game" if template == "game.yaml" else "entry"
-        text = _template(template).substitute(game=game, name_es=name_es, name_en=name_en,
-                                              schema_header=_schema_header(path, schema_dir, kind))
+        text = _template(template).substitute(
+            game=game, name_es=yaml_text(name_es), name_en=yaml_text(name_en), names=f"{name_es}{BOTH}{name_en}",
+            rules_es=yaml_text(f"Reglas de {name_es}"), rules_en=yaml_text(f"Rules of {name_en}"),
+            site_name=yaml_text(f"{name_es}{BOTH}{name_en}"), schema_header=_schema_header(path, schema_dir, kind))
         _write_new(path, text)
         written.append(path)
     return written
@@ -113,7 +146,7 @@ def new_entry(root: Path, kind: str, entry_id: str) -> Path:
     words = slug_words(entry_id)
     text = _template("new-entry.yaml").substitute(
         id=entry_id, kind=kind, game=game, title_es=words.capitalize(), title_en=words.capitalize(),
-        schema_header=_schema_header(path, schema_dir, "entry"), doc=json.dumps(_first_source(root / game / "game.yaml")),
+        schema_header=_schema_header(path, schema_dir, "entry"), doc=yaml_text(_first_source(root / game / "game.yaml")),
         block=Template(_KIND_BLOCK.get(kind, "")).substitute(words=words))
     _write_new(path, text)
     return path
