@@ -121,7 +121,8 @@ class _Page:
             phase = (e.data.get("action") or {}).get("phase")
             return (order.get(str(phase), len(order)), fold(e.title.best(ctx.lang)), e.id)
 
-        rows, last = [], None
+        rows: list[tuple[str, str, str, str]] = []
+        last = None
         for e in sorted(ctx.kb.filter(game=self.game, kind="action"), key=place):
             cost = " · ".join(self.show(r.value) for r in facts(e, ctx.lang, ctx.titles, names, keys=("cost", "cost_type")))
             phase = _cell("".join(self.show(r.value) for r in facts(e, ctx.lang, ctx.titles, names, keys=("phase",))))
@@ -131,7 +132,7 @@ class _Page:
         if not rows:
             return []
         # a column no action fills (a game whose rules give no costs, or no phases) is left out, not shown as dashes
-        columns = [(label("action", ctx.lang), lambda r: r[0])]
+        columns: list[tuple[str, Callable[[tuple[str, str, str, str]], str]]] = [(label("action", ctx.lang), lambda r: r[0])]
         if any(r[1] for r in rows):
             columns.append((label("cost", ctx.lang), lambda r: r[1] or t(ctx, "none")))
         if any(r[2] for r in rows):
