@@ -100,7 +100,14 @@ def _misspelt(errors: list[ValidationError]) -> set[tuple[DataPath, str]]:
 
 
 def _convert(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath, str]] | None = None) -> list[Diagnostic]:
-    """``err`` as located diagnostics; a required field in ``misspelt`` (:func:`_misspelt`) is not reported missing."""
+    """``err`` as located diagnostics; a required field in ``misspelt`` (:func:`_misspelt`) is not reported missing.
+    A value valid under none of an ``anyOf``'s branches, where only one branch takes its type, has that branch's
+    problem (a modifier's ``"+1 VdA"``: the text's pattern, not "valid under none")."""
+    near = [e for e in err.context or () if e.validator != "type"] if err.validator == "anyOf" else []
+    return _convert(near[0], marks, misspelt) if len(near) == 1 else _converted(err, marks, misspelt)
+
+
+def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath, str]] | None) -> list[Diagnostic]:
     path = tuple(err.absolute_path)
     at = marks.at(path)
     kind = err.validator
@@ -137,9 +144,6 @@ def _convert(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath, s
             return [diag("invalid-id", at, where=where(path), value=err.instance)]
         return [diag("invalid-value", at, where=where(path), value=repr(err.instance),
                      expected="use lowercase letters, digits and hyphens")]
-    near = [e for e in err.context or () if e.validator != "type"] if kind == "anyOf" else []
-    if len(near) == 1:  # one branch the value's type could take: its own problem, not "valid under none"
-        return _convert(near[0], marks, misspelt)
     if kind == "maxLength":
         return [diag("invalid-value", at, where=where(path), value=f"text of {len(err.instance)} characters",
                      expected=f"the most allowed is {err.validator_value}")]

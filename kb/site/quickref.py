@@ -84,6 +84,18 @@ def _cell(text: str) -> str:
     return text.replace("\n", " ").replace("|", "&#124;").strip()
 
 
+def _actions_table(ctx: SiteContext, rows: list[tuple[str, str, str, str]]) -> list[str]:
+    """The actions' table from its rows (link, cost, phase, phase as shown): a column no action fills (a game whose
+    rules give no costs, or no phases) is left out, not shown as a column of dashes."""
+    columns: list[tuple[str, Callable[[tuple[str, str, str, str]], str]]] = [(label("action", ctx.lang), lambda r: r[0])]
+    if any(r[1] for r in rows):
+        columns.append((label("cost", ctx.lang), lambda r: r[1] or t(ctx, "none")))
+    if any(r[2] for r in rows):
+        columns.append((label("phase", ctx.lang), lambda r: r[3]))
+    return ["| " + " | ".join(head for head, _ in columns) + " |", "|" + "---|" * len(columns),
+            *("| " + " | ".join(cell(r) for _, cell in columns) + " |" for r in rows)]
+
+
 class _Page:
     """The Markdown of one game's quick reference in one language."""
 
@@ -131,15 +143,7 @@ class _Page:
             rows.append((self.entry_link(e), _cell(cost), phase, shown))
         if not rows:
             return []
-        # a column no action fills (a game whose rules give no costs, or no phases) is left out, not shown as dashes
-        columns: list[tuple[str, Callable[[tuple[str, str, str, str]], str]]] = [(label("action", ctx.lang), lambda r: r[0])]
-        if any(r[1] for r in rows):
-            columns.append((label("cost", ctx.lang), lambda r: r[1] or t(ctx, "none")))
-        if any(r[2] for r in rows):
-            columns.append((label("phase", ctx.lang), lambda r: r[3]))
-        return [f"## {t(ctx, 'action')} {{#qr-actions}}", "",
-                "| " + " | ".join(head for head, _ in columns) + " |", "|" + "---|" * len(columns),
-                *("| " + " | ".join(cell(r) for _, cell in columns) + " |" for r in rows), ""]
+        return [f"## {t(ctx, 'action')} {{#qr-actions}}", "", *_actions_table(ctx, rows), ""]
 
     def numbers(self) -> list[str]:
         ctx = self.ctx
