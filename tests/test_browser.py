@@ -131,11 +131,28 @@ def _search(pg, query: str) -> list[str]:
     return _hits(pg)
 
 
+def _switch_language(pg, lang: str) -> None:
+    """Follow the header's ``lang`` link as a reader does: open the menu (hover), then click the link once the menu has
+    stopped moving, and check that the click left the page where it was (the switcher adds the paragraph then in sight).
+    The menu slides in (the theme's 0.25 s transition): Playwright retries a click while its target moves, and its
+    fourth try scrolls the target into view with ``block: "start"``; in the sticky header that scrolled the page by the
+    link's 84 px and the switcher rightly added ``#summary`` (the tests timed out waiting for the address, most runs
+    under load). A reader's tap or click never scrolls."""
+    pg.locator(".md-header__option .md-select button").hover()
+    pg.wait_for_function("""() => { const i = document.querySelector('.md-header__option .md-select__inner');
+        return getComputedStyle(i).opacity === '1' && i.getAnimations({ subtree: true }).length === 0; }""")
+    y = pg.evaluate("""() => { addEventListener('click', () => sessionStorage.setItem('kb-test-click-y', scrollY),
+        { capture: true, once: true }); return scrollY; }""")
+    with pg.expect_navigation():
+        pg.locator(f'a.md-select__link[hreflang="{lang}"]').click()
+    at = pg.evaluate("sessionStorage.getItem('kb-test-click-y')")
+    assert at is not None and float(at) == y, f"the click scrolled the page from {y} to {at}"
+
+
 def test_language_switch_stays_on_the_entry(page, base: str) -> None:
     _open(page, f"{base}/es/mini/shooting.html")
     assert page.locator("article h1").first.inner_text().startswith("Disparo")
-    page.locator(".md-header__option .md-select button").hover()
-    page.locator('a.md-select__link[hreflang="en"]').click()
+    _switch_language(page, "en")
     page.wait_for_url(f"{base}/en/mini/shooting.html")
     assert page.locator("article h1").first.inner_text().startswith("Shooting")
     assert page.locator("html").get_attribute("lang") == "en"
@@ -677,12 +694,10 @@ def test_the_switcher_keeps_the_paragraph_in_sight_without_an_anchor(browser, ba
         at = pg.evaluate("""(() => { const b = document.querySelector('article #text-1');
             scrollTo(0, b.getBoundingClientRect().top + scrollY - document.querySelector('.md-header').offsetHeight);
             return b.id; })()""")
-        pg.locator(".md-header__option .md-select button").hover()
-        pg.locator('a.md-select__link[hreflang="es"]').click()
+        _switch_language(pg, "es")
         pg.wait_for_url(f"{base}/es/mini/shooting.html#{at}")
         _open(pg, f"{base}/es/mini/shooting.html")  # at the top: no anchor added
-        pg.locator(".md-header__option .md-select button").hover()
-        pg.locator('a.md-select__link[hreflang="en"]').click()
+        _switch_language(pg, "en")
         pg.wait_for_url(f"{base}/en/mini/shooting.html")
     finally:
         context.close()
@@ -758,8 +773,7 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
         pg.goto(f"{base}/index.html")
         pg.wait_for_url(f"{base}/en/index.html")  # the browser speaks English
         _open(pg, f"{base}/en/mini/shooting.html#example-eight-or-more")
-        pg.locator(".md-header__option .md-select button").hover()
-        pg.locator('a.md-select__link[hreflang="es"]').click()
+        _switch_language(pg, "es")
         pg.wait_for_url(f"{base}/es/mini/shooting.html#example-eight-or-more")
         pg.goto(f"{base}/index.html")
         pg.wait_for_url(f"{base}/es/index.html")  # the reader's choice is remembered
