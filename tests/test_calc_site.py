@@ -252,6 +252,21 @@ def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, m
         assert {worker, worker.replace("-worker", "")} <= {path for path, _ in saved}, lang  # the page's Python runs in it
 
 
+def test_the_progress_line_names_the_calculator_on_one_line() -> None:
+    """The "still working" line names the calculator's entry and example as they are (an id that fails the schema
+    still builds): a line break in one is an escape on that line, never a forged ``kb:`` line below it
+    (audit-hostile2 #4), and a terminal command or a bidi override is an escape too."""
+    from types import SimpleNamespace
+
+    from kb.site.calc import Working
+
+    calc = SimpleNamespace(entry=SimpleNamespace(id="g.slow"),
+                           example=SimpleNamespace(id="bad\nkb: en: built in 0.1 s\x1b[2J\u202eid"))
+    said = str(Working(calc))  # type: ignore[arg-type]
+    assert said == "the calculator of 'g.slow', example 'bad\\nkb: en: built in 0.1 s\\x1b[2J\\u202eid'"
+    assert len(said.splitlines()) == 1
+
+
 SLOW = {"g/mechanics.py": '''\
 import time
 
