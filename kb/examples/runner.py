@@ -79,7 +79,7 @@ class ExampleResult:
         given = ", ".join(f"{k} = {v!r}" for k, v in self.example.given.items()) or "nothing"
         steps = self.outcome.trace if self.outcome else ()
         return [f"given: {given}"] + (["trace:"] if steps else []) + [
-            line for i, s in enumerate(steps, 1) for line in _numbered(f"  {i}. ", s.text.en)]
+            line for i, s in enumerate(steps, 1) for line in _numbered(f"  {i}. ", s.text.best("en"))]
 
     def __repr__(self) -> str:
         return f"ExampleResult({self.entry.id}#{self.example.id}, {self.status})"
