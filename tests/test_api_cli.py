@@ -168,6 +168,33 @@ def test_test_command_reports_failures_with_location(tree) -> None:
     assert code == 2 and "nothing matches" in err
 
 
+def test_a_trace_over_several_lines_stays_under_its_step(tree) -> None:
+    """A resolver's step text with line breaks (``\\n``, ``\\r``, U+2028) in it: ``kb test`` prints every line of it
+    indented under the step's number, never at column 0 where it would read as a line of its own (audit-hostile2 #5);
+    ``--json`` keeps the text as it is."""
+    mechanics = ("from kb.mechanics import Trace, outcome, resolver\n\n\n@resolver('g.two', outputs={'x': 'x'})\n"
+                 "def two(a: int):\n    t = Trace()\n"
+                 "    t.add('Uno\\nkb: dos', 'One\\nkb: all examples passed\\r\\u2028', rule=None)\n"
+                 "    return outcome(t, x=a)\n")
+    broken = SAMPLE["g/rules/shoot.yaml"].replace("mechanic: check.roll-under", "mechanic: g.two").replace(
+        "given: {target: 14, roll: 8}", "given: {a: 0}").replace("expect: {success: true, margin: 6}", "expect: {x: 1}").replace(
+        "probability: 14/20", "")
+    tree({**SAMPLE, "g/mechanics.py": mechanics, "g/rules/shoot.yaml": broken}, games=("g", "h"))
+    code, out, _ = cli("test", "g")
+    assert code == 1
+    assert out.splitlines()[1:] == [
+        "    given: a = 0",
+        "    trace:",
+        "      1. One",
+        "         kb: all examples passed",
+        "         ",
+        "0 passed, 1 failed",
+    ], out
+    code, out, _ = cli("test", "g", "--json")
+    [failed] = json.loads(out)
+    assert [step["en"] for step in failed["trace"]] == ["One\nkb: all examples passed\r\u2028"]
+
+
 def test_help_names_no_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
     """A pack author reads ``kb --help`` in their own pack: its examples are placeholders (``<game>``), never one of
     the games this repository bundles."""

@@ -572,6 +572,44 @@ def test_on_a_phone_a_link_to_a_step_lands_on_the_stepper_at_that_step(browser, 
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_malformed_escape_in_the_url_fragment_stops_no_helper(browser, site: Path, base: str, lang: str) -> None:
+    """A hand-made link whose fragment is a malformed percent-escape (``#%E0%A4%A``) threw in the page's scripts
+    (``URIError``), so the stepper never showed a step and kb-table.js stopped part-way (``data-kb-table`` never
+    ``ready``: no tips, ¶ links, glossary filter) (audit-hostile2 #8). Now the fragment names nothing: every helper
+    works, and no script raises, on arriving nor on a change of the hash."""
+    context = browser.new_context(**PHONE, service_workers="block")  # the page below is the test's, not the worker's
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        url = f"{base}/{lang}/mini/turn-sequence.html"
+        _open(pg, f"{url}#%E0%A4%A")  # kb-table.js's helpers all ran
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.get_attribute("[data-kb-stepper]", "data-kb-stepper-at") == "initiative"  # the first step, shown
+        pg.locator(".kb-stepper__button[data-kb-step='next']").click()
+        assert pg.get_attribute("[data-kb-stepper]", "data-kb-stepper-at") == "activation"
+        pg.evaluate("location.hash = '#%ZZ'")  # the stepper reads a changed hash too
+        pg.wait_for_timeout(200)
+        assert pg.get_attribute("[data-kb-stepper]", "data-kb-stepper-at") == "activation"
+        _open(pg, f"{base}/{lang}/mini/glossary.html#%E0%A4%A")
+        heads = pg.locator("article h2:not([hidden])")
+        total = heads.count()
+        pg.locator("input.kb-filter").press_sequentially("zzzz")  # the glossary filter works
+        assert total > 0 and heads.count() == 0
+        # search reads the page's game from its path: a malformed escape there (a mistyped link's 404 page) is no game
+        odd = f"{base}/{lang}/mini%E0%A4%A/glossary.html"
+        page = (site / lang / "mini" / "glossary.html").read_bytes()
+        pg.route(lambda u: u == odd, lambda route: route.fulfill(body=page, content_type="text/html"))
+        pg.goto(odd)
+        pg.wait_for_selector('html[data-kb-table="ready"]', state="attached")
+        _ready(pg)
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_on_a_phone_the_search_dialog_hides_the_keys_hint_and_wraps_a_summary(browser, base: str) -> None:
     """On a touch screen the hint on keys (Enter, arrows, Esc) is not shown, and a result's summary, often the answer,
     wraps to up to three lines instead of one cut short (audit at the table 2026-12-07, round 2, defect 10); with a

@@ -172,6 +172,60 @@ examples:
     assert "<img" not in form and "&lt;img src=x onerror=alert(1)&gt;" in form
 
 
+SPOOF = {"g/mechanics.py": """\
+from fractions import Fraction
+
+from kb.core.model import Text
+from kb.mechanics import Chance, Trace, between, outcome, resolver
+
+
+@resolver("g.spoof", ranges={"a": between(1, 3)}, outputs={"said": "what it says"},
+          labels={"a": ("a", "a"), "said": ("dice", "says")})
+def spoof(a: int):
+    # it says odd things
+    t = Trace()
+    t.add("Paso\\x1b[2J {a} {w}", "Step\\x1b[2J {a} {w}", a=a, w="\\u202eevil\\u202c\\u200b")
+    return outcome(t, Chance(Fraction(1, 2), Text("ca\\x1bra", "he\\u202ead")), said="\\u200bword\\x1b[31m")
+""", "g/a.yaml": """\
+id: g.spoof
+kind: rule
+game: g
+title: {es: Raro, en: Odd}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.spoof
+    given: {a: 1}
+    probability: 1/2
+"""}
+"""A resolver whose trace, output and odds' event hold ESC, a bidi override and a zero-width space."""
+RAW = re.compile("[\x1b\u202e\u202c\u200b]")
+
+
+def test_a_resolvers_control_characters_reach_a_page_only_as_escapes(tree) -> None:
+    """What a resolver says at run time (its steps, its output text, its odds' event) is code nothing checks as YAML
+    is checked: the calculator's answers (form and data, worded alike by the page's Python) and the worked example
+    show its ESC, bidi override and zero-width space as escapes (audit-hostile2 #7)."""
+    from kb.view.worked import example_view
+
+    kb = KnowledgeBase.load(tree(SPOOF))
+    for lang in ("es", "en"):
+        site = calc_site(kb, lang)
+        form = re.sub(r' data-kb-outcome="[^"]*"', "", "".join(site.forms["g/spoof.md"]))  # the answer as data, unshown
+        words = [w for body in site.files.values() for w in json.loads(body[body.index("]=") + 2:-2]).get("strings", [])
+                 if not w.startswith("{")]  # what the page's script shows (not the answers as data)
+        assert "\\x1b[2J" in form and "\\u202eevil" in form, lang  # the step and its value, as escapes
+        step, event = {"es": ("Paso", "ca\\x1bra"), "en": ("Step", "he\\u202ead")}[lang]
+        assert f"{step}\\x1b[2J 1 \\u202eevil\\u202c\\u200b." in words and event in words, lang
+        assert not RAW.search(form + "".join(words)), lang  # nor raw
+    entry = kb.get("g.spoof")
+    [result] = kb.run_examples(["g.spoof"])
+    view = example_view(entry, entry.examples[0], result, "en", kb.registry.get("g.spoof"), lambda _i: None)
+    assert view.steps[0].text == "Step\\x1b[2J 1 \\u202eevil\\u202c\\u200b."
+    assert [(r.label, r.value) for r in view.result] == [("Says", "\\u200bword\\x1b[31m")]
+    assert view.odds == "Chance of he\\u202ead: 1/2 ≈ 50%."
+
+
 BIG_SPACE = {"g/mechanics.py": '''\
 from kb.mechanics import Trace, between, outcome, resolver
 
@@ -250,6 +304,21 @@ def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, m
         assert {"../kb-py/kb-py-wasm.js", "../kb-py/kb-py-bundle.js"} <= {path for path, _ in saved}, lang
         worker = "../kb-calc-worker.js" if lang == "es" else "kb-calc-worker.js"  # beside that language's kb-calc.js
         assert {worker, worker.replace("-worker", "")} <= {path for path, _ in saved}, lang  # the page's Python runs in it
+
+
+def test_the_progress_line_names_the_calculator_on_one_line() -> None:
+    """The "still working" line names the calculator's entry and example as they are (an id that fails the schema
+    still builds): a line break in one is an escape on that line, never a forged ``kb:`` line below it
+    (audit-hostile2 #4), and a terminal command or a bidi override is an escape too."""
+    from types import SimpleNamespace
+
+    from kb.site.calc import Working
+
+    calc = SimpleNamespace(entry=SimpleNamespace(id="g.slow"),
+                           example=SimpleNamespace(id="bad\nkb: en: built in 0.1 s\x1b[2J\u202eid"))
+    said = str(Working(calc))  # type: ignore[arg-type]
+    assert said == "the calculator of 'g.slow', example 'bad\\nkb: en: built in 0.1 s\\x1b[2J\\u202eid'"
+    assert len(said.splitlines()) == 1
 
 
 SLOW = {"g/mechanics.py": '''\

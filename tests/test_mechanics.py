@@ -196,3 +196,47 @@ def test_a_steps_text_is_remembered_only_for_the_same_plain_values() -> None:
     first.said = "dos"  # the same object (same repr) says something else now: not remembered
     trace.add("{v}", "{v}", v=first)
     assert [s.text.es for s in trace.steps[-2:]] == ["uno", "dos"]
+
+
+BIDI_LABELS = '''\
+from kb.mechanics import Trace, outcome, resolver
+
+
+@resolver('g.hit', outputs={'x': 'x'}, labels={'x': ('equis', 'ex\\x1b[2J')})
+def hit(a: int):
+    return outcome(Trace(), x=a)
+
+
+@resolver('g.miss', outputs={'y': 'y'})
+def miss(b: int):
+    return outcome(Trace(), y=b)
+
+
+LABELS = {
+    'b': ('be', 'bee'),
+    'y': ('i griega', 'why \\u202eevil\\u202c'),
+    'z': ('zeta\\u200b', 'zed'),
+    'w': ('uve\\ndoble', 'double-u'),
+}
+'''
+
+
+def test_a_label_with_a_control_character_is_refused_at_its_line(tree) -> None:
+    """A resolver's labels are names a page and the terminal show: an ESC, a bidi override, a zero-width space or a
+    line break in one is refused as in a YAML name (audit-hostile2 #7), located where it is declared (the LABELS key's
+    line; a decorator's ``labels=`` at the resolver's def, which is not registered)."""
+    from conftest import cli
+
+    tree({"g/mechanics.py": BIDI_LABELS})
+    code, out, _ = cli("check")
+    assert code == 1
+    assert [ln for ln in out.splitlines() if "error[" in ln] == [
+        ("content/g/mechanics.py:4:1: error[resolver-signature]: resolver 'g.hit' (def hit) cannot be used as declared: "
+         "labels= 'x' holds the control character \\x1b; a label is plain text on one line"),
+        ("content/g/mechanics.py:16:5: error[label-format]: LABELS['y'] holds the control character \\u202e; a label is "
+         "plain text on one line"),
+        ("content/g/mechanics.py:17:5: error[label-format]: LABELS['z'] holds the control character \\u200b; a label is "
+         "plain text on one line"),
+        ("content/g/mechanics.py:18:5: error[label-format]: LABELS['w'] holds the control character \\n; a label is "
+         "plain text on one line"),
+    ], out

@@ -71,12 +71,15 @@ class ExampleResult:
 
     def explanation(self) -> list[str]:
         """A failed example's inputs and the trace of what its resolver did (English), as ``kb test`` prints them under
-        its line: ``given: a = 1, b = 2``, then each step, numbered; nothing for an example that passed or did not run."""
+        its line: ``given: a = 1, b = 2``, then each step, numbered; nothing for an example that passed or did not run.
+        A step's text over several lines keeps them, each indented under its number (a line of it at column 0 would
+        read as a line of ``kb test``'s own)."""
         if self.status != "failed":
             return []
         given = ", ".join(f"{k} = {v!r}" for k, v in self.example.given.items()) or "nothing"
         steps = self.outcome.trace if self.outcome else ()
-        return [f"given: {given}"] + (["trace:"] if steps else []) + [f"  {i}. {s.text.en}" for i, s in enumerate(steps, 1)]
+        return [f"given: {given}"] + (["trace:"] if steps else []) + [
+            line for i, s in enumerate(steps, 1) for line in _numbered(f"  {i}. ", s.text.best("en"))]
 
     def __repr__(self) -> str:
         return f"ExampleResult({self.entry.id}#{self.example.id}, {self.status})"
@@ -569,3 +572,9 @@ def _resolver_origin(entry: Any) -> str:
         return f" (resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers{where})"
     return (f" (resolvers are kb's own, listed by 'kb resolvers', and those {format_path(module)} registers: it does not "
             "register this name, or it did not load — then kb check reports it as error[mechanics-import])")
+
+
+def _numbered(number: str, text: str) -> list[str]:
+    """``text`` after ``number``, its further lines (``\\n``, ``\\r``, U+2028…) indented under its first."""
+    first, *rest = text.splitlines() or [""]
+    return [number + first] + [" " * len(number) + line for line in rest]

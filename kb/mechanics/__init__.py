@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Literal, Mapping
 
 from babel import Locale
 
+from kb.core.diagnostics import printable
 from kb.core.errors import KbError
 from kb.core.model import Text
 from kb.core.plain import Plain
@@ -581,16 +582,26 @@ def defined(module: types.ModuleType) -> list[Callable[..., Outcome]]:
 
 def label_problems(labels: Any) -> list[tuple[Any, str]]:
     """What is malformed in a mapping of labels (a module's ``LABELS``, a decorator's ``labels=``): (the key, or
-    ``None`` for the whole mapping; what is wrong). A label is a pair of texts, (Spanish, English)."""
+    ``None`` for the whole mapping; what is wrong). A label is a pair of texts, (Spanish, English), each plain text on
+    one line: a control character, a bidi override or a zero-width one, or a line break, is refused as the same in
+    a YAML name would be (pages and the terminal would show it as it is)."""
     if not isinstance(labels, Mapping):
         return [(None, f"is a {type(labels).__name__}, not a mapping of word: (Spanish, English)")]
     out: list[tuple[Any, str]] = []
     for word, pair in labels.items():
         if not isinstance(word, str):
             out.append((word, "is not a word (a text)"))
-        elif not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(t, str) for t in pair)):
-            out.append((word, f"is {pair!r}, not a pair of texts (Spanish, English)"))
+        elif (problem := _label_problem(pair)) is not None:
+            out.append((word, problem))
     return out
+
+
+def _label_problem(pair: Any) -> str | None:
+    """What is wrong with one label (``None`` when nothing is)."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(t, str) for t in pair)):
+        return f"is {pair!r}, not a pair of texts (Spanish, English)"
+    bad = next((printable(c) for text in pair for c in text if printable(c) != c), None)
+    return None if bad is None else f"holds the control character {bad}; a label is plain text on one line"
 
 
 def _parameter_problem(pname: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> str | None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from weakref import WeakKeyDictionary
 
 from kb.core import cache
-from kb.core.diagnostics import Diagnostic, diag
+from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.locale import LANGS, catalog_path, decimal_mark, number, pgettext
 from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
@@ -643,13 +643,14 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
 @dataclass
 class Working:
     """Which calculator :func:`calc_site` is working out, for a progress line read from another thread while it runs
-    (set once per calculator: the build's "still working" line names it)."""
+    (set once per calculator: the build's "still working" line names it, each id on one line with its control
+    characters as escapes: an id that fails the schema still builds, and a line break in it would forge a log line)."""
 
     calculator: Calculator | None = None
 
     def __str__(self) -> str:
         calc = self.calculator
-        return f"the calculator of '{calc.entry.id}', example '{calc.example.id}'" if calc else ""
+        return f"the calculator of '{printable(calc.entry.id)}', example '{printable(calc.example.id)}'" if calc else ""
 
 
 def calc_site(kb: "Linked", lang: str, in_page: bool = False, runtime: str = calc_runtime.FOLDER,

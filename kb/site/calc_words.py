@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Mapping
 
+from kb.core.diagnostics import visible
 from kb.core.locale import percent, pgettext
 from kb.core.model import Text
 from kb.mechanics import Outcome, Resolver
 from kb.mechanics.space import FAILED, Field, Refusal, answer
-from kb.view.worked import refusal_sentence, value_shower
+from kb.view.worked import refusal_sentence, sentence, value_shower
 
 __all__ = ["Strings", "Words", "interned", "said", "sentence"]
 
@@ -23,14 +24,6 @@ def said(found: Any) -> Any:
     if found is None:
         return None
     return [found.es, found.en] if isinstance(found, Text) else str(found)
-
-
-def sentence(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?:…" else text + "."
 
 
 class Words:
@@ -80,7 +73,7 @@ class Words:
         ch = result.chance
         if ch is None or not ch.event.get(self.lang):
             return None
-        p, event = ch.probability, ch.event.best(self.lang)
+        p, event = ch.probability, visible(ch.event.best(self.lang))  # a resolver's own text (see sentence)
         fraction = f"{p.numerator}/{p.denominator}"
         if p.denominator == 1:
             line = pgettext(self.lang, "site", "calc_chance_whole").format(event=event, percent=percent(p, self.lang))

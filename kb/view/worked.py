@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
+from kb.core.diagnostics import visible
 from kb.core.locale import gettext, join, number, percent
 from kb.core.model import Entry, Example, Text
 from kb.mechanics import KINDS_OF_NO, Resolver, Step
@@ -25,7 +26,7 @@ from kb.mechanics.procedures import flatten_steps
 if TYPE_CHECKING:
     from kb.examples.runner import ExampleResult
 
-__all__ = ["Names", "ExampleView", "WorkedStep", "ExampleRow", "name_finder", "example_view", "value_shower", "refusal_sentence"]
+__all__ = ["Names", "ExampleView", "WorkedStep", "ExampleRow", "name_finder", "example_view", "value_shower", "refusal_sentence", "sentence"]
 
 Names = Callable[[str], "Text | None"]
 """Maps an id met in an example (a model, a unit, a step, an action, a game) to its name per language."""
@@ -140,19 +141,22 @@ def value_shower(lang: str, resolver: Resolver | None, names: Names) -> Callable
         if isinstance(value, str):
             if ": " in value and names(value) is None:  # a "player: action" pair some resolvers return
                 head, _, tail = value.partition(": ")
-                return f"{word(head)}: {word(tail)}"
-            return word(value)
+                return visible(f"{word(head)}: {word(tail)}")
+            return visible(word(value))  # a resolver's own text, its control characters as escapes (see sentence)
         if isinstance(value, Mapping):
             return join([f"{show(k)}: {show(v)}" for k, v in value.items()], lang) or "—"
         if isinstance(value, (list, tuple)):
             return join([show(v) for v in value], lang) or "—"
-        return str(value)
+        return visible(str(value))
 
     return show
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
+def sentence(text: str) -> str:
+    """A step's (or a refusal's) text as a sentence: capitalised, ending in a stop. The text comes from a game's
+    mechanics module, which nothing checks as YAML is checked: its control characters (ESC, a bidi override, a
+    zero-width space) are shown as escapes (``\\x1b``), never put on a page or a terminal as they are."""
+    text = visible(text).strip()
     if not text:
         return text
     text = text[0].upper() + text[1:]
@@ -192,7 +196,7 @@ def _worked_step(step: Step, entry: Entry, lang: str, show: Callable[[Any], str]
     target, _, anchor = (step.rule or entry.id).partition("#")
     target = target if "." in target else (f"{entry.game}.{target}" if target else entry.id)
     name = (find(f"{target}#{anchor}") if anchor else None) or find(target) or (entry.title if target == entry.id else None)
-    return WorkedStep(_sentence(step.say(lang, show)), target, anchor or None, name.best(lang) if name else target)
+    return WorkedStep(sentence(step.say(lang, show)), target, anchor or None, name.best(lang) if name else target)
 
 
 def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: str, resolver: Resolver | None,
@@ -213,15 +217,15 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
         if ch is not None and ch.event.get(lang):
             p = ch.probability
             if p.denominator == 1:  # certain or impossible: "0/1 ≈ 0 %" says nothing a percentage does not
-                odds = gettext(lang, "Chance of {event}: {percent}.").format(event=ch.event.best(lang),
+                odds = gettext(lang, "Chance of {event}: {percent}.").format(event=visible(ch.event.best(lang)),
                                                                              percent=percent(p, lang))
             else:
                 odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
-                    event=ch.event.best(lang), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
+                    event=visible(ch.event.best(lang)), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
     refusal = see = None
     if result is not None and result.outcome is None and result.message is not None:
         refusal, see = _kind(result.kind), result.see
-        outcome = refusal_sentence(refusal, _sentence(result.message.say(lang, show)), _see_name(see, entry, find, lang), lang)
+        outcome = refusal_sentence(refusal, sentence(result.message.say(lang, show)), _see_name(see, entry, find, lang), lang)
     elif (result is None or result.outcome is None) and ex.expect_error:
         refusal, see = _kind(ex.error_kind), ex.error_see
         outcome = refusal_sentence(refusal, None, _see_name(see, entry, find, lang), lang)

@@ -24,7 +24,7 @@
   var here = (function () {  /* the game whose page this is ("<game>/…" under the language's root), or null */
     var rootUrl = new URL(config.root, location.href).href, path = location.href.split(/[?#]/)[0];
     var m = path.indexOf(rootUrl) === 0 && /^([^/]+)\//.exec(path.slice(rootUrl.length));
-    return m ? decodeURIComponent(m[1]) : null;
+    try { return m ? decodeURIComponent(m[1]) : null; } catch (e) { return null; }  /* a malformed %-escape: none */
   })();
   var ui = null;
   var KEY = "kb-search:" + config.lang + ":" + config.version;

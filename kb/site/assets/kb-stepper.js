@@ -11,6 +11,12 @@
 (function () {
   "use strict";
 
+  /* The id the URL's fragment names ("" for none): a malformed percent-escape in it (a hand-made "#%E0%A4%A") names
+   * nothing, rather than throwing and stopping this script part-way. */
+  function hashId() {
+    try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return ""; }
+  }
+
   function words(box) {
     try { return JSON.parse(box.getAttribute("data-kb-words") || "{}"); } catch (e) { return {}; }
   }
@@ -114,7 +120,7 @@
     /* The step the URL names, shown and brought into view: at once on arriving (as the browser's own jump to an
      * anchor), smoothly on a change of the hash unless the reader asks for less motion. */
     function fromHash(ev) {
-      var id = decodeURIComponent(location.hash.slice(1));
+      var id = hashId();
       var found = marks.findIndex(function (m) { return m.id === id; });
       if (found < 0) return false;
       landed = found;

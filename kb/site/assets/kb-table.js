@@ -8,6 +8,12 @@
 (function () {
   "use strict";
 
+  /* The id the URL's fragment names ("" for none): a malformed percent-escape in it (a hand-made "#%E0%A4%A") names
+   * nothing, rather than throwing and stopping this script part-way. */
+  function hashId() {
+    try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return ""; }
+  }
+
   var SKIP = "a, h1, h2, h3, h4, h5, h6, code, pre, button, summary, .kb-term, .kb-crumbs, .kb-place, .kb-meta, " +
     ".admonition-title, .headerlink, .kb-cite-btn, .kb-game, script, style, abbr";
   var data = null, root = "", tip = null, card = null, status = null, hideTimer = null;
@@ -105,7 +111,7 @@
         go(to);
       });
     });
-    var hashed = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var hashed = location.hash && document.getElementById(hashId());
     var at = hashed ? buttons.indexOf(hashed.querySelector(".kb-cite-btn")) : -1;
     if (at > 0) buttons.forEach(function (b, j) { b.tabIndex = j === at ? 0 : -1; });
   }
@@ -463,7 +469,7 @@
       function () {
         glossaryFilter(article);
         if (location.hash) {
-          var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+          var target = document.getElementById(hashId());
           if (target) target.scrollIntoView();
         }
       }
