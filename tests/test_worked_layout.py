@@ -163,18 +163,18 @@ def test_a_situation_with_named_parts_is_rows_of_its_parts_not_colon_nested_text
     table and in ``kb show`` alike (one view, :class:`kb.view.worked.ExampleRow`)."""
     md, text = _area_strike("es")
     ex = _example(md, "example-ranged-area-strike")
-    assert ("| Defensores |  |\n| &emsp;Mago |  |\n| &emsp;&emsp;Atacar | 0 |\n| &emsp;&emsp;Vida | 2 |\n"
+    assert ("| Defensores |  |\n| &emsp;Mago |  |\n| &emsp;&emsp;ATQ | 0 |\n| &emsp;&emsp;Vida | 2 |\n"
             "| &emsp;&emsp;Adyacente | no |\n| &emsp;Guardaespaldas |  |\n") in ex
-    assert "| Atacante |  |\n| &emsp;Atacar | 2 |\n" in ex and "| Objetivo | Mago |\n" in ex
+    assert "| Atacante |  |\n| &emsp;ATQ | 2 |\n" in ex and "| Objetivo | Mago |\n" in ex
     assert "    | Vida |  |\n    | &emsp;Mago | 0 |\n" in ex  # an output with parts too, in the outcome's box
     assert not [ln for ln in ex.splitlines() if ln.startswith(("| ", "    | ")) and ln.count(": ") > 1], ex
     shown = text[text.index("* A distancia, el blanco y sus vecinas"):]
-    assert ("    Defensores\n      Mago\n        Atacar             0\n        Vida               2\n"
+    assert ("    Defensores\n      Mago\n        ATQ                0\n        Vida               2\n"
             "        Adyacente          no\n      Guardaespaldas\n") in shown
     assert "    Objetivo               Mago\n" in shown
-    assert "Mago: Atacar" not in shown and "Mago: Atacar" not in md
+    assert "Mago: ATQ" not in shown and "Mago: ATQ" not in md
     md_en, text_en = _area_strike("en")
-    assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;Attack | 0 |\n" in _example(md_en, "example-ranged-area-strike")
+    assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;ATQ | 0 |\n" in _example(md_en, "example-ranged-area-strike")
 
 
 def test_a_parts_label_is_escaped_under_its_indent() -> None:
