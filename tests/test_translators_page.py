@@ -220,3 +220,28 @@ def test_axe_finds_nothing_serious_on_the_page_with_its_diff(phone_base: str, ax
     finally:
         next(chromium, None)
     assert found == []
+
+
+FORGED_ID = ('bad`\n\n!!! danger "FORGED <b>x</b>"\n    forged body <a href="https://evil.example/">log in here</a>\n\n'
+             '# Forged heading {: onclick="window.pwned=1" }\n\nkb: forged')
+"""An example id that breaks the schema (the build goes on) written to end a code span and start blocks: the
+field ``examples[<id>].title`` is listed on the page, its English left out (the audit's hostile id)."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_field_name_with_backticks_and_line_breaks_shows_as_text_on_one_line(tmp_path: Path, lang: str) -> None:
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    text = path.read_text(encoding="utf-8").replace("id: eight-or-more", f"id: {json.dumps(FORGED_ID)}")
+    path.write_text(text.replace(", en: Rolling 8 or more on 2d6}", "}"), encoding="utf-8")
+    kb = KnowledgeBase.load(root, use_cache=False)
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    html = _html(page.markdown)
+    # no live markup from the id: one heading (the page's), no admonition, no bold, no link out, no attribute
+    assert html.count("<h1") == 1 and "admonition" not in html and "<b>" not in html
+    assert not re.search(r"<[a-z][^>]*\s(on\w+=|href=\"https://evil)", html)
+    item = next(line for line in html.splitlines() if "<li>" in line and "bad" in line)  # the missing field, one line
+    assert re.search(r"<code>examples&#91;bad&#96;\s+!!! danger \"FORGED &lt;b&gt;x&lt;/b&gt;\" .*kb: forged&#93;"
+                     r"\.title</code>", item)

@@ -20,7 +20,7 @@ from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
 from kb.i18n.units import Unit, aligned, split
-from kb.site.render import escape
+from kb.site.render import code, escape
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
 __all__ = ["PATH", "WORDS", "translators_page", "share", "word_diff"]
@@ -115,12 +115,6 @@ def _marked(was: str, now: str) -> str:
     return f"{escape(lead)}<{tag}>{escape(core)}</{tag}>{escape(trail)}"
 
 
-def _code(text: str) -> str:
-    """``text`` as a code span (ids and field names are shown as written), whatever backticks it holds."""
-    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
-    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
-
-
 def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) -> SitePage:
     """The page in the context's language (``report``: a :func:`status_report`, made here when not given)."""
     kb = ctx.kb
@@ -208,7 +202,7 @@ def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int |
         return f"{_places(old, lang)[i]}, {lab['removed']}" if i is not None else ""
     if len(new) == 1 and not new[j].prefix:
         return ""
-    return f"{_places(new, lang)[j]} · {lab['message']} {_code(f'{field}|p{j + 1}')}"
+    return f"{_places(new, lang)[j]} · {lab['message']} {code(f'{field}|p{j + 1}')}"
 
 
 def _english_part(english: list[Unit] | None, i: int | None, lab: Mapping[str, str]) -> list[str]:
@@ -291,6 +285,6 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
     else:
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
-    text = (f"[{escape(title)}]({relative(PATH, target)}) · {_code(row['entry'])} · "
-            f"{WORDS[ctx.lang]['field']} {_code(row['field'])}")
+    text = (f"[{escape(title)}]({relative(PATH, target)}) · {code(row['entry'])} · "
+            f"{WORDS[ctx.lang]['field']} {code(row['field'])}")
     return ("- " if item else "#### ") + text
