@@ -245,3 +245,33 @@ def test_a_field_name_with_backticks_and_line_breaks_shows_as_text_on_one_line(t
     item = next(line for line in html.splitlines() if "<li>" in line and "bad" in line)  # the missing field, one line
     assert re.search(r"<code>examples&#91;bad&#96;\s+!!! danger \"FORGED &lt;b&gt;x&lt;/b&gt;\" .*kb: forged&#93;"
                      r"\.title</code>", item)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_control_and_bidi_characters_of_the_spanish_in_history_show_as_escapes(tmp_path: Path, lang: str) -> None:
+    """The earlier Spanish comes from git, not from the loader: it is cleaned as the loader cleans today's text, so
+    an unclosed right-to-left override in it cannot reverse the Spanish now shown after it (the audit's case)."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    from kb.i18n.history import History
+    from kb.i18n.report import status_report
+
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    old = "Para disparar hace falta línea de visión y sacar 8 o más con 2d6."
+    text = path.read_text(encoding="utf-8").replace("    summary: be5f30261e63\n", "")  # written beside the old one
+    path.write_text(text.replace(old, '"Con 4 o más impacta \\u202e siempre \\e[31m y\\u200b."'), encoding="utf-8")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "old Spanish with control characters")
+    path.write_text(text.replace(old, "Con 4 o más impacta nunca con 6 o menos."), encoding="utf-8")
+    kb = KnowledgeBase.load(root, use_cache=False)
+    row = next(r for r in status_report(kb, history=History())["pending"]
+               if (r["entry"], r["field"]) == ("mini.shooting", "summary"))
+    assert row["previous"] == "Con 4 o más impacta \\u202e siempre \\x1b[31m y\\u200b."  # kb i18n status --json, export
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    assert not re.search("[\x00-\x08\x0b-\x1f\u200b\u202a-\u202e]", page.markdown)
+    assert ("impacta <del>&#92;u202e siempre &#92;x1b&#91;31m y&#92;u200b</del><ins>nunca con 6 o menos</ins>."
+            in _field(_html(page.markdown), "summary"))
