@@ -195,13 +195,19 @@ def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
     by_part = en if aligned(old, en) else None
     for i, j in _changes(old, new):
         where = _where(r["field"], old, new, i, j, ctx.lang)
-        segments, exact = _segments(old[i].text if i is not None else "", new[j].text if j is not None else "")
-        spanish = ([] if exact else [lab["too_long"]]) + [_text(_shown(segments), SOURCE_LANG, escaped=True)]
+        spanish = _spanish_change(old[i].text if i is not None else "", new[j].text if j is not None else "", lab)
         out += ([f"**{where}**", ""] if where else []) + _pair(lab["diff"], spanish, lab["english"],
                                                                 _english_part(by_part, i, lab))
     if by_part is None:
         out += _pair("", [], lab["english_all"], _lines(en, TARGET_LANG))
     return out
+
+
+def _spanish_change(was: str, now: str, lab: Mapping[str, str]) -> list[str]:
+    """A part's Spanish word by word; a change too long to compare so (one change between the common start and
+    end) under a note that says so."""
+    segments, exact = _segments(was, now)
+    return ([] if exact else [lab["too_long"]]) + [_text(_shown(segments), SOURCE_LANG, escaped=True)]
 
 
 def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int | None, lang: str) -> str:
