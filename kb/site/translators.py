@@ -207,7 +207,7 @@ def _spanish_change(was: str, now: str, lab: Mapping[str, str]) -> list[str]:
     """A part's Spanish word by word; a change too long to compare so (one change between the common start and
     end) under a note that says so."""
     segments, exact = _segments(was, now)
-    return ([] if exact else [lab["too_long"]]) + [_text(_shown(segments), SOURCE_LANG, escaped=True)]
+    return ([] if exact else [f"*{lab['too_long']}*"]) + [_text(_shown(segments), SOURCE_LANG, escaped=True)]
 
 
 def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int | None, lang: str) -> str:
