@@ -161,6 +161,14 @@ def test_fixture_is_current_except_the_untranslated_title(root: Path) -> None:
     assert kb_(root, "i18n", "status", "--check")[0] == 1
 
 
+def test_status_prints_a_field_name_with_line_breaks_on_one_line(root: Path) -> None:
+    edit(root / "g/rules/shoot.yaml", "id: lowest", 'id: "bad`\\n\\n# Forged\\nkb: forged \\u202e"')  # breaks the schema
+    code, out, _ = kb_(root, "i18n", "status")
+    assert code == 0
+    assert out.splitlines()[2:] == [
+        "content/g/rules/shoot.yaml:22:12: missing: g.shoot examples[bad`\\n\\n# Forged\\nkb: forged \\u202e].title"]
+
+
 def test_spanish_edit_makes_only_that_field_stale(root: Path) -> None:
     path = root / "g/rules/shoot.yaml"
     edit(path, "se elige al azar.\n  en: If", "se decide al azar.\n  en: If")

@@ -220,3 +220,151 @@ def test_axe_finds_nothing_serious_on_the_page_with_its_diff(phone_base: str, ax
     finally:
         next(chromium, None)
     assert found == []
+
+
+FORGED_ID = ('bad`\n\n!!! danger "FORGED <b>x</b>"\n    forged body <a href="https://evil.example/">log in here</a>\n\n'
+             '# Forged heading {: onclick="window.pwned=1" }\n\nkb: forged')
+"""An example id that breaks the schema (the build goes on) written to end a code span and start blocks: the
+field ``examples[<id>].title`` is listed on the page, its English left out (the audit's hostile id)."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_field_name_with_backticks_and_line_breaks_shows_as_text_on_one_line(tmp_path: Path, lang: str) -> None:
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    text = path.read_text(encoding="utf-8").replace("id: eight-or-more", f"id: {json.dumps(FORGED_ID)}")
+    path.write_text(text.replace(", en: Rolling 8 or more on 2d6}", "}"), encoding="utf-8")
+    kb = KnowledgeBase.load(root, use_cache=False)
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    html = _html(page.markdown)
+    # no live markup from the id: one heading (the page's), no admonition, no bold, no link out, no attribute
+    assert html.count("<h1") == 1 and "admonition" not in html and "<b>" not in html
+    assert not re.search(r"<[a-z][^>]*\s(on\w+=|href=\"https://evil)", html)
+    item = next(line for line in html.splitlines() if "<li>" in line and "bad" in line)  # the missing field, one line
+    assert re.search(r"<code>examples&#91;bad&#96;\s+!!! danger \"FORGED &lt;b&gt;x&lt;/b&gt;\" .*kb: forged&#93;"
+                     r"\.title</code>", item)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_control_and_bidi_characters_of_the_spanish_in_history_show_as_escapes(tmp_path: Path, lang: str) -> None:
+    """The earlier Spanish comes from git, not from the loader: it is cleaned as the loader cleans today's text, so
+    an unclosed right-to-left override in it cannot reverse the Spanish now shown after it (the audit's case)."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    from kb.i18n.history import History
+    from kb.i18n.report import status_report
+
+    root = tmp_path / "content"
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    old = "Para disparar hace falta línea de visión y sacar 8 o más con 2d6."
+    text = path.read_text(encoding="utf-8").replace("    summary: be5f30261e63\n", "")  # written beside the old one
+    path.write_text(text.replace(old, '"Con 4 o más impacta \\u202e siempre \\e[31m y\\u200b."'), encoding="utf-8")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "old Spanish with control characters")
+    path.write_text(text.replace(old, "Con 4 o más impacta nunca con 6 o menos."), encoding="utf-8")
+    kb = KnowledgeBase.load(root, use_cache=False)
+    row = next(r for r in status_report(kb, history=History())["pending"]
+               if (r["entry"], r["field"]) == ("mini.shooting", "summary"))
+    assert row["previous"] == "Con 4 o más impacta \\u202e siempre \\x1b[31m y\\u200b."  # kb i18n status --json, export
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    assert not re.search("[\x00-\x08\x0b-\x1f\u200b\u202a-\u202e]", page.markdown)
+    assert ("impacta <del>&#92;u202e siempre &#92;x1b&#91;31m y&#92;u200b</del><ins>nunca con 6 o menos</ins>."
+            in _field(_html(page.markdown), "summary"))
+
+
+# ---------------------------------------------------------------- long texts: the diff's work is bounded
+
+VOCABULARY = ("el la de que y en un una los las se con por para al lo como más pero sus le ya o este sí porque "
+              "esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante")
+
+
+def _prose(words: int, seed: int) -> str:
+    import random
+
+    pick, vocabulary = random.Random(seed).choice, VOCABULARY.split()
+    return " ".join(pick(vocabulary) for _ in range(words))
+
+
+def _searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of the first text's range in each search difflib makes for a longest match (its work grows
+    with it), recorded from now on."""
+    import difflib
+
+    seen: list[int] = []
+    search = difflib.SequenceMatcher.find_longest_match
+
+    def counted(self: difflib.SequenceMatcher[str], alo: int = 0, ahi: int | None = None, blo: int = 0,
+                bhi: int | None = None) -> difflib.Match:
+        seen.append((len(self.a) if ahi is None else ahi) - alo)
+        return search(self, alo, ahi, blo, bhi)
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "find_longest_match", counted)
+    return seen
+
+
+def test_diff_steps_make_the_old_text_into_the_new_exact_or_coarse() -> None:
+    from kb.i18n.units import MAX_COMPARED, opcodes
+
+    for a, b in ((list("abcdef"), list("abXYef")), (list("aaaa"), list("aa")), ([], list("ab")), (list("ab"), []),
+                 (_prose(3000, 1).split(), _prose(3000, 2).split()), (_prose(50, 3).split(), _prose(60, 4).split())):
+        steps, exact = opcodes(a, b)
+        rebuilt = [x for tag, i1, i2, j1, j2 in steps for x in (a[i1:i2] if tag == "equal" else b[j1:j2])]
+        assert rebuilt == b and [s[1:3] for s in steps] == list(zip([0] + [s[2] for s in steps[:-1]],
+                                                                    [s[2] for s in steps]))
+        assert exact == (len(a) < 3000)
+    steps, exact = opcodes(list("xabcdy"), list("xdcbay"), limit=2)  # past the bound: the middle is one change
+    assert (steps, exact) == ([("equal", 0, 1, 0, 1), ("replace", 1, 5, 1, 5), ("equal", 5, 6, 5, 6)], False)
+    assert MAX_COMPARED < 3000 * 3000 // 4  # a rewrite of 3,000 words is past it
+
+
+def _long_stale(tmp: Path, old: str, new: str) -> KnowledgeBase:
+    """The fixture with ``mini.shooting``'s summary ``old`` in git, then ``new`` (not committed)."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    root = tmp / "content"
+    shutil.copytree(FIXTURE, root)
+    path = root / "mini" / "rules" / "shooting.yaml"
+    summary = "Para disparar hace falta línea de visión y sacar 8 o más con 2d6."
+    text = path.read_text(encoding="utf-8").replace("    summary: be5f30261e63\n", "")  # written beside the old one
+    path.write_text(text.replace(summary, json.dumps(old)), encoding="utf-8")
+    _git(tmp, "init", "-q")
+    _git(tmp, "add", "content")
+    _git(tmp, "commit", "-q", "-m", "a long summary")
+    path.write_text(text.replace(summary, json.dumps(new)), encoding="utf-8")
+    return KnowledgeBase.load(root, use_cache=False)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_rewrite_is_shown_whole_with_a_note_without_comparing_word_by_word(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    old, new = f"Antes: {_prose(2500, 5)}.", f"Antes: {_prose(2500, 6)}."  # 2,500 words (15 KB) rewritten
+    kb = _long_stale(tmp_path, old, new)
+    searches = _searches(monkeypatch)
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    assert max(searches, default=0) <= 1  # the field's one paragraph a side is matched; its words are never searched
+    part = _field(_html(page.markdown), "summary")
+    note = {"es": "Demasiado largo para compararlo palabra a palabra", "en": "Too long to compare word by word"}[lang]
+    assert f"<em>{note}" in part and part.index(note) < part.index("<del>")  # set apart from the Spanish
+    assert f"Antes: <del>{old[7:-1]}</del><ins>{new[7:-1]}</ins>." in part  # the old and the new, whole
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_paragraph_changed_in_one_place_is_compared_only_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    old = _prose(3000, 7)  # 18 KB
+    words = old.split()
+    new = " ".join(words[:1500] + ["nuevo", "texto"] + words[1501:])
+    kb = _long_stale(tmp_path, old, new)
+    searches = _searches(monkeypatch)
+    page = build_site(kb, [], lang).page("translators.md")
+    assert page is not None
+    assert searches and max(searches) <= 2  # only the words that differ are compared
+    part = _field(_html(page.markdown), "summary")
+    assert f"<del>{words[1500]}</del><ins>nuevo texto</ins>" in part and "<del>" not in part.split("</del>", 1)[1]
+    assert "Too long" not in part and "Demasiado largo" not in part

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
-from kb.core.diagnostics import format_path, hint
+from kb.core.diagnostics import format_path, hint, printable
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import TARGET_LANG as TARGET
 
@@ -96,8 +96,8 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
             out.write(f"{g:<22} {TARGET:<4} {c['fields']:>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
         for row in report["pending"]:
             changed = f" (paragraphs {', '.join(map(str, row['paragraphs']))})" if row.get("paragraphs") else ""
-            out.write(f"{row['path']}:{row['line']}:{row['column']}: {row['status']}: {row['entry']} {row['field']}"
-                      f"{changed}\n")
+            out.write(printable(f"{row['path']}:{row['line']}:{row['column']}: {row['status']}: {row['entry']} "
+                                f"{row['field']}{changed}") + "\n")  # one line, as a diagnostic: ids come from content
     return 1 if args.check and report["pending"] else 0
 
 

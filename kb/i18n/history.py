@@ -1,8 +1,9 @@
 """The Spanish a translation was made from, recovered from git history by its recorded hash.
 
 A stale field records the hash of the Spanish its English was made from. To show translators what
-changed, walk the file's ``git log`` (newest first, following renames), parse each old version and
-find a Spanish text with that hash. Git runs through ``subprocess`` with a list argv, never a shell;
+changed, walk the file's ``git log`` (newest first, following renames), parse each old version (its control
+and bidi characters written as visible escapes, as the loader writes today's: :func:`kb.core.validate.control_characters`)
+and find a Spanish text with that hash. Git runs through ``subprocess`` with a list argv, never a shell;
 when git, the repository or the text is missing, the answer is simply ``None``.
 """
 
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from kb.core._yaml import parse_bytes
+from kb.core.validate import control_characters
 from kb.i18n.status import source_hash
 from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 
@@ -147,11 +149,15 @@ class History:
 
     def _index(self, state: _File, commit: str, rel: str, path: Path) -> None:
         raw = _git(["show", f"{commit}:{rel}"], state.top)
-        data, _, _ = parse_bytes(raw, path) if raw is not None else (None, None, None)
         fields: dict[str, tuple[str, str | None]] = {}
         state.fields.append(fields)
+        if raw is None:
+            return
+        data, marks, _ = parse_bytes(raw, path)
         if data is None:
             return
+        data, _ = control_characters(data, marks)  # as the loader reads the file now: a bidi override from the past
+        # never reaches a page, a terminal or a PO file raw, and hashes and field names compare with today's
         for data_path, text in iter_texts(data):
             spanish = text[SOURCE_LANG]
             digest = source_hash(spanish)

@@ -11,16 +11,27 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections import Counter
 from dataclasses import dataclass
-from difflib import SequenceMatcher
-from typing import Mapping, Sequence
+from difflib import Match, SequenceMatcher
+from typing import Hashable, Mapping, Sequence, TypeVar
 
-__all__ = ["Unit", "split", "shape", "aligned", "join", "match", "WRAP_WIDTH"]
+__all__ = ["Unit", "split", "shape", "aligned", "join", "match", "opcodes", "Opcode", "WRAP_WIDTH", "MAX_COMPARED"]
 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>[-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 _BLANK = re.compile(r"(\n(?:[ \t]*\n)+)")
 WRAP_WIDTH = 100
 """Longest line when a unit is re-wrapped and the Spanish gives no width of its own."""
+MAX_COMPARED = 1_000_000
+"""The most work :func:`opcodes` spends comparing what two texts do not share at their start and end, counted as
+:meth:`difflib.SequenceMatcher.find_longest_match` does it (for each item of the range searched, the places of
+that item in the other text): a few tenths of a second at most, whatever the texts' shape. Unbounded, the work grows
+with the product of their lengths or worse (a rewritten paragraph of 43 KB took 23 s). A rewritten paragraph of
+about 300 words, or any paragraph changed in one place, stays under it; past it the middle is one change."""
+
+Opcode = tuple[str, int, int, int, int]
+"""One step of a diff, as :meth:`difflib.SequenceMatcher.get_opcodes` gives it: tag, then ``a[i1:i2]``, ``b[j1:j2]``."""
+_T = TypeVar("_T", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -129,12 +140,55 @@ def _unit_lines(es: Unit, old: Unit | None, text: str | None, wrap: bool, width:
     return _wrap(text, prefix, width) if wrap else [prefix + text]
 
 
+def opcodes(a: Sequence[_T], b: Sequence[_T], limit: int = MAX_COMPARED) -> tuple[list[Opcode], bool]:
+    """The steps that make ``a`` into ``b``, and whether they are exact.
+
+    What the two share at their start and at their end is equal; the middle is compared item by item
+    (:class:`difflib.SequenceMatcher`) until the work passes ``limit``: then it is one ``replace`` (not exact:
+    correct, but coarse), so a diff's time is bounded whatever the size and shape of the texts."""
+    short = min(len(a), len(b))
+    start = 0
+    while start < short and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < short - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+    i2, j2 = len(a) - end, len(b) - end
+    ops: list[Opcode] = [("equal", 0, start, 0, start)] if start else []
+    tail: list[Opcode] = [("equal", i2, len(a), j2, len(b))] if end else []
+    try:
+        middle = _Bounded(a[start:i2], b[start:j2], limit).get_opcodes()
+    except _TooLong:
+        return ops + [("replace", start, i2, start, j2)] + tail, False
+    return ops + [(tag, start + x1, start + x2, start + y1, start + y2) for tag, x1, x2, y1, y2 in middle] + tail, True
+
+
+class _TooLong(Exception):
+    """A comparison would pass its bound."""
+
+
+class _Bounded(SequenceMatcher[_T]):
+    """A :class:`difflib.SequenceMatcher` (no junk) that stops with :class:`_TooLong` before its work passes ``limit``."""
+
+    def __init__(self, a: Sequence[_T], b: Sequence[_T], limit: int) -> None:
+        super().__init__(None, a, b, autojunk=False)
+        self.items, self.places, self.left = a, Counter(b), limit
+
+    def find_longest_match(self, alo: int = 0, ahi: int | None = None, blo: int = 0,
+                           bhi: int | None = None) -> Match:
+        ahi = len(self.items) if ahi is None else ahi
+        self.left -= sum(self.places[x] for x in self.items[alo:ahi])  # each a[i] walks its item's places in b
+        if self.left < 0:
+            raise _TooLong
+        return super().find_longest_match(alo, ahi, blo, bhi)
+
+
 def match(before: Sequence[Unit], after: Sequence[Unit]) -> dict[int, int | None]:
     """For each unit of ``after``: the unit of ``before`` it is unchanged from (whitespace aside), or ``None``."""
     a = [" ".join(u.text.split()) for u in before]
     b = [" ".join(u.text.split()) for u in after]
     out: dict[int, int | None] = {j: None for j in range(len(b))}
-    for tag, i1, _i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, _i2, j1, j2 in opcodes(a, b)[0]:
         if tag == "equal":
             for k in range(j2 - j1):
                 out[j1 + k] = i1 + k

@@ -3,7 +3,9 @@
 Built from :func:`kb.i18n.report.status_report`, the data ``kb i18n status --json`` prints, so the
 page and the command always agree. Each stale field shows, part by part (paragraph or list item, named as
 the page and the PO file name it), what changed in the Spanish word by word (``<del>``/``<ins>``), beside
-the English to review; when git history no longer has the earlier Spanish, the Spanish now and the English.
+the English to review; when git history no longer has the earlier Spanish, the Spanish now and the English. A
+change too long to compare word by word in bounded time (:data:`kb.i18n.units.MAX_COMPARED`) is shown whole, old
+struck through and new underlined, with a note.
 Each missing field is listed with a link. Shares are rounded down: a game with one stale field never reads
 100 % current. Every text from the content is escaped before any markup is put around it.
 """
@@ -12,15 +14,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from difflib import SequenceMatcher
 from itertools import zip_longest
 from typing import Any, Mapping
 
 from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
-from kb.i18n.units import Unit, aligned, split
-from kb.site.render import escape
+from kb.i18n.units import Unit, aligned, opcodes, split
+from kb.site.render import code, escape
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
 __all__ = ["PATH", "WORDS", "translators_page", "share", "word_diff"]
@@ -43,6 +44,8 @@ WORDS: dict[str, dict[str, str]] = {
         "diff": "Lo que cambió en el español", "now": "Español ahora", "english": "Inglés que revisar",
         "english_all": "Inglés que revisar (todo el campo: sus partes no siguen a las del español)",
         "unknown": "El historial no conserva el español anterior: compara todo el campo.",
+        "too_long": "Demasiado largo para compararlo palabra a palabra: entre el principio y el final que no "
+                    "cambiaron, todo el español anterior está tachado y todo el de ahora, subrayado.",
         "no_english": "(ninguno: esta parte es nueva)", "removed": "quitado del español",
         "paragraph": "Párrafo {n} de {of}", "item": "Elemento {n} de {of} de la lista",
         "message": "mensaje del PO", "field": "campo", "all_current": "Toda la traducción está al día.",
@@ -62,6 +65,8 @@ WORDS: dict[str, dict[str, str]] = {
         "diff": "What changed in the Spanish", "now": "Spanish now", "english": "English to review",
         "english_all": "English to review (the whole field: its parts do not follow the Spanish ones)",
         "unknown": "The history no longer has the earlier Spanish: compare the whole field.",
+        "too_long": "Too long to compare word by word: between the start and the end that did not change, the "
+                    "whole earlier Spanish is struck through and the whole Spanish now underlined.",
         "no_english": "(none: this part is new)", "removed": "taken out of the Spanish",
         "paragraph": "Paragraph {n} of {of}", "item": "List item {n} of {of}",
         "message": "PO message", "field": "field", "all_current": "The whole translation is current.",
@@ -81,15 +86,21 @@ _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 def word_diff(old: str, new: str) -> str:
     """``new`` escaped, with what ``old`` had and it does not in ``<del>`` and what it adds in ``<ins>``, word by
-    word (a lone space between two changes joins them into one; runs of spaces count as one)."""
-    return "".join(_marked(was, now) if changed else escape(now) for changed, was, now in _segments(old, new))
+    word (a lone space between two changes joins them into one; runs of spaces count as one). Past
+    :data:`kb.i18n.units.MAX_COMPARED` what lies between the common start and end is one change."""
+    return _shown(_segments(old, new)[0])
 
 
-def _segments(old: str, new: str) -> list[tuple[bool, str, str]]:
-    """``(changed, old text, new text)`` runs that make ``old`` into ``new``, word by word, changes merged."""
+def _shown(segments: list[tuple[bool, str, str]]) -> str:
+    return "".join(_marked(was, now) if changed else escape(now) for changed, was, now in segments)
+
+
+def _segments(old: str, new: str) -> tuple[list[tuple[bool, str, str]], bool]:
+    """``(changed, old text, new text)`` runs that make ``old`` into ``new``, word by word, changes merged; and
+    whether they are word by word (:func:`kb.i18n.units.opcodes`: a long rewrite is one change)."""
     a, b = _TOKEN.findall(" ".join(old.split())), _TOKEN.findall(" ".join(new.split()))  # a re-wrap is no change
-    parts = [(tag != "equal", "".join(a[i1:i2]), "".join(b[j1:j2]))
-             for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes()]
+    steps, exact = opcodes(a, b)
+    parts = [(tag != "equal", "".join(a[i1:i2]), "".join(b[j1:j2])) for tag, i1, i2, j1, j2 in steps]
     for k in range(1, len(parts) - 1):  # "<del>a</del><ins>b</ins> <del>c</del>..." reads as one change
         if not parts[k][1].strip() and parts[k - 1][0] and parts[k + 1][0]:
             parts[k] = (True, *parts[k][1:])
@@ -99,7 +110,7 @@ def _segments(old: str, new: str) -> list[tuple[bool, str, str]]:
             merged[-1] = (True, merged[-1][1] + was, merged[-1][2] + now)
         else:
             merged.append((changed, was, now))
-    return merged
+    return merged, exact
 
 
 def _marked(was: str, now: str) -> str:
@@ -113,12 +124,6 @@ def _marked(was: str, now: str) -> str:
         return escape(text)
     lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
     return f"{escape(lead)}<{tag}>{escape(core)}</{tag}>{escape(trail)}"
-
-
-def _code(text: str) -> str:
-    """``text`` as a code span (ids and field names are shown as written), whatever backticks it holds."""
-    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
-    return f"{fence} {text} {fence}" if "`" in text else f"`{text}`"
 
 
 def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) -> SitePage:
@@ -190,13 +195,19 @@ def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
     by_part = en if aligned(old, en) else None
     for i, j in _changes(old, new):
         where = _where(r["field"], old, new, i, j, ctx.lang)
-        spanish = _text(word_diff(old[i].text if i is not None else "", new[j].text if j is not None else ""),
-                        SOURCE_LANG, escaped=True)
-        out += ([f"**{where}**", ""] if where else []) + _pair(lab["diff"], [spanish], lab["english"],
+        spanish = _spanish_change(old[i].text if i is not None else "", new[j].text if j is not None else "", lab)
+        out += ([f"**{where}**", ""] if where else []) + _pair(lab["diff"], spanish, lab["english"],
                                                                 _english_part(by_part, i, lab))
     if by_part is None:
         out += _pair("", [], lab["english_all"], _lines(en, TARGET_LANG))
     return out
+
+
+def _spanish_change(was: str, now: str, lab: Mapping[str, str]) -> list[str]:
+    """A part's Spanish word by word; a change too long to compare so (one change between the common start and
+    end) under a note that says so."""
+    segments, exact = _segments(was, now)
+    return ([] if exact else [f"*{lab['too_long']}*"]) + [_text(_shown(segments), SOURCE_LANG, escaped=True)]
 
 
 def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int | None, lang: str) -> str:
@@ -208,7 +219,7 @@ def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int |
         return f"{_places(old, lang)[i]}, {lab['removed']}" if i is not None else ""
     if len(new) == 1 and not new[j].prefix:
         return ""
-    return f"{_places(new, lang)[j]} · {lab['message']} {_code(f'{field}|p{j + 1}')}"
+    return f"{_places(new, lang)[j]} · {lab['message']} {code(f'{field}|p{j + 1}')}"
 
 
 def _english_part(english: list[Unit] | None, i: int | None, lab: Mapping[str, str]) -> list[str]:
@@ -224,7 +235,7 @@ def _changes(old: list[Unit], new: list[Unit]) -> list[tuple[int | None, int | N
     a = [" ".join(u.text.split()) for u in old]
     b = [" ".join(u.text.split()) for u in new]
     out: list[tuple[int | None, int | None]] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in opcodes(a, b)[0]:
         if tag != "equal":
             out += list(zip_longest(range(i1, i2), range(j1, j2)))
     return out
@@ -291,6 +302,6 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
     else:
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
-    text = (f"[{escape(title)}]({relative(PATH, target)}) · {_code(row['entry'])} · "
-            f"{WORDS[ctx.lang]['field']} {_code(row['field'])}")
+    text = (f"[{escape(title)}]({relative(PATH, target)}) · {code(row['entry'])} · "
+            f"{WORDS[ctx.lang]['field']} {code(row['field'])}")
     return ("- " if item else "#### ") + text
