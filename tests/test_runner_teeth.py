@@ -423,6 +423,11 @@ def test_the_data_check_says_each_problem_where_it_stands(tmp_path: Path) -> Non
         f"{p}:17:89: error[wrong-input-type]: input 'twice' of 't.typed' should be true or false; 'given.twice' is a whole "
         "number 1",
         f"{p}:18:57: error[input-out-of-range]: 'given.roll' = 7 is outside what 't.typed' takes: from 1 to 6",
+        # once per resolver, at its def: t.odds declares no range for its roll (audit-pack2 defect 1)
+        f"{HERE}:33:1: warning[calc-fixed]: resolver 't.odds' gives the calculator of 'g.checked' "
+        "(from example 'only-odds') no field a reader can change: a number with no declared range (roll) is shown fixed at "
+        "the example's value; declare each one's range in the decorator: @resolver(..., ranges="
+        '{"roll": between(LOW, HIGH)}) (between from kb.mechanics)',
     ]
 
 

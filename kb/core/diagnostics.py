@@ -111,6 +111,10 @@ CODES: dict[str, tuple[str, str]] = {
                                  "keyword argument, so a page names ids and writes numbers and plurals in its language"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
     "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),
+    "calc-fixed": (WARNING, "resolver '{name}' gives the calculator of '{entry}' (from example '{example}') no field a "
+                   "reader can change: a number with no declared range ({numbers}) is shown fixed at the example's "
+                   "value; declare each one's range in the decorator: @resolver(..., ranges={ranges}) (between from "
+                   "kb.mechanics)"),
     "calc-runtime": (WARNING, "{count} calculator(s) built held in part (some numbers and choices fixed at the example's "
                      "values): Pyodide {version}, which answers them in the page, is not installed in {where}; install "
                      "it with: {command}"),

@@ -14,9 +14,10 @@ from jsonschema import Draft202012Validator
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.core.loader import raised_at
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
-from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, key_sources
+from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, first_line, key_sources
 from kb.mechanics.dice import bounded_inputs, distribution, parse
-from kb.core.model import Entry, Example
+from kb.mechanics.space import calculator_examples, unranged
+from kb.core.model import Entry, Example, Location
 from kb.core.schema import found, where
 
 __all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "describe_length", "describe_keys", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
@@ -118,6 +119,7 @@ def _raw(entry: Entry, ex: Example) -> Mapping[str, Any]:
 
 def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnostic]:
     """Every example against its resolver: name, inputs (names and types) and outputs."""
+    entries = list(entries)
     out: list[Diagnostic] = []
     for entry in entries:
         for ex in entry.examples:
@@ -133,7 +135,26 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
             out += _input_problems(entry, ex, res)
             out += [diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
                          name=name, hint=hint(name, res.outputs)) for name in (ex.expect or {}) if name not in res.outputs]
-    return out
+    return out + _fixed_calculators(entries, registry)
+
+
+def _fixed_calculators(entries: Iterable[Entry], registry: Registry) -> list[Diagnostic]:
+    """``calc-fixed`` at the ``def`` of each resolver whose calculator a reader could not change (every number of it
+    has no declared range), once per resolver: its first such calculator named."""
+    out: dict[str, Diagnostic] = {}
+    for entry in entries:
+        for ex, res in calculator_examples(entry.examples, registry.get):
+            numbers = unranged(res, ex.given) if res.name not in out else []
+            if numbers:
+                ranges = "{" + ", ".join(f'"{n}": between(LOW, HIGH)' for n in numbers) + "}"
+                out[res.name] = diag("calc-fixed", _defined_at(res), name=res.name, entry=entry.id, example=ex.id,
+                                     numbers=", ".join(numbers), ranges=ranges)
+    return list(out.values())
+
+
+def _defined_at(res: Resolver) -> Location:
+    """Where a resolver is defined: its ``def`` (its first decorator's) line."""
+    return Location(Path(getattr(getattr(res.func, "__code__", None), "co_filename", "")), first_line(res.func))
 
 
 def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
