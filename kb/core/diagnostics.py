@@ -110,6 +110,7 @@ CODES: dict[str, tuple[str, str]] = {
     "message-fstring": (WARNING, "a message worded with an f-string: {text}; give each value as a '{{name}}' field and a "
                                  "keyword argument, so a page names ids and writes numbers and plurals in its language"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
+    "example-not-run": (ERROR, "example '{id}' was not run: {problem}"),
     "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),
     "calc-fixed": (WARNING, "resolver '{name}' gives the calculator of '{entry}' (from example '{example}') no field a "
                    "reader can change: a number with no declared range ({numbers}) is shown fixed at the example's "

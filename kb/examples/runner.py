@@ -66,6 +66,8 @@ class ExampleResult:
         """The failure as a located diagnostic."""
         if self.error == "timeout":
             return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{self.seconds or 0:g}")
+        if self.error in _NOT_RUN:
+            return diag("example-not-run", self.example.location, id=self.example.id, problem="; ".join(self.details))
         code = "example-error" if self.status == "error" and self.error != "invalid-example" else "example-failed"
         said = self.details[0] if self.error in _SAID_IN_DETAILS and self.details else self.error
         return diag(code, self.example.location, id=self.example.id, error=said, details="; ".join(self.details))
@@ -125,12 +127,10 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
         for ex in entry.examples:
             base = ("examples", ex.index)
             out += _expectation_problems(entry, ex)
-            out += [diag("limit-exceeded", entry.marks.at(base + ("given",) + sub), where=where(base + ("given",) + sub),
-                         problem=problem) for sub, problem in over_limits(ex.given)]
+            out += _too_big(entry, ex)
             res = registry.get(ex.mechanic)
             if res is None:
-                out.append(diag("unknown-resolver", entry.marks.at(base + ("mechanic",)), name=ex.mechanic,
-                                hint=hint(ex.mechanic, registry.names()), origin=_resolver_origin(entry)))
+                out.append(_unknown_resolver(entry, ex, registry))
                 continue
             out += _input_problems(entry, ex, res)
             out += [diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
@@ -168,10 +168,32 @@ def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
         out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
     if ex.error_kind == "elsewhere" and not ex.error_see:
         out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
-    if "probability" in raw and (ex.probability is None or ex.probability > 1):
-        out.append(diag("invalid-value", entry.marks.at(base + ("probability",)), where=where(base + ("probability",)),
-                        value=repr(raw["probability"]), expected="a fraction from 0/1 to 1/1 such as 30/36"))
-    return out
+    return out + [d for d in [_bad_probability(entry, ex)] if d is not None]
+
+
+def _too_big(entry: Entry, ex: Example) -> list[Diagnostic]:
+    """``limit-exceeded`` at each input of an example too big to work out: what ``kb check`` says, and why ``kb test``
+    does not run the example."""
+    at = ("examples", ex.index, "given")
+    return [diag("limit-exceeded", entry.marks.at(at + sub), where=where(at + sub), problem=problem)
+            for sub, problem in over_limits(ex.given)]
+
+
+def _bad_probability(entry: Entry, ex: Example) -> Diagnostic | None:
+    """``invalid-value`` at an example's ``probability`` that is no fraction from 0/1 to 1/1 (``None`` for one that is,
+    or none): what ``kb check`` says, and why ``kb test`` does not run the example."""
+    raw = _raw(entry, ex)
+    if not isinstance(raw, Mapping) or "probability" not in raw or (ex.probability is not None and ex.probability <= 1):
+        return None
+    at = ("examples", ex.index, "probability")
+    return diag("invalid-value", entry.marks.at(at), where=where(at), value=repr(raw["probability"]),
+                expected="a fraction from 0/1 to 1/1 such as 30/36")
+
+
+def _unknown_resolver(entry: Entry, ex: Example, registry: Registry) -> Diagnostic:
+    """``unknown-resolver`` at an example's ``mechanic``: the nearest name, and where resolvers come from."""
+    return diag("unknown-resolver", entry.marks.at(("examples", ex.index, "mechanic")), name=ex.mechanic,
+                hint=hint(ex.mechanic, registry.names()), origin=_resolver_origin(entry, registry))
 
 
 def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
@@ -326,7 +348,8 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
     computes with what the example expects."""
     res = registry.get(ex.mechanic)
     if res is None:
-        return ExampleResult(entry, ex, "error", error="unknown-resolver", details=(f"no resolver '{ex.mechanic}'",))
+        return ExampleResult(entry, ex, "error", error="unknown-resolver",
+                             details=(_unknown_resolver(entry, ex, registry).message,))
     kwargs = dict(ex.given)
     if res.wants_context:
         kwargs["context"] = Context(entry.data, lookup)
@@ -383,14 +406,12 @@ def _run(entry: Entry, ex: Example, res: Resolver, kwargs: dict[str, Any], secon
 
 def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
     """The error of an example that is not run: inputs over the limits, a probability that is no fraction."""
-    too_big = over_limits(ex.given)
+    too_big = _too_big(entry, ex)
     if too_big:
-        return ExampleResult(entry, ex, "error", error="limit-exceeded",
-                             details=tuple(f"{where(('given',) + p)}: {problem}" for p, problem in too_big))
-    raw = _raw(entry, ex)
-    if isinstance(raw, Mapping) and "probability" in raw and ex.probability is None:
-        return ExampleResult(entry, ex, "error", error="invalid-probability",
-                             details=(f"probability {raw['probability']!r} is not a fraction",))
+        return ExampleResult(entry, ex, "error", error="limit-exceeded", details=tuple(d.message for d in too_big))
+    bad = _bad_probability(entry, ex)
+    if bad is not None:
+        return ExampleResult(entry, ex, "error", error="invalid-probability", details=(bad.message,))
     return None
 
 
@@ -450,6 +471,9 @@ def _compare(ex: Example, result: Outcome) -> tuple[list[str], list[tuple[str, A
             details.append(f"probability: expected {ex.probability}, got {result.probability}")
     return details, mismatches
 
+
+_NOT_RUN = ("unknown-resolver", "invalid-probability", "limit-exceeded")
+"""Errors of an example that is not run: its details say the problem as ``kb check`` does."""
 
 _SAID_IN_DETAILS = ("resolver-raised", "bad-outcome")
 """Errors whose diagnostic says what happened (the exception, the wrong value) rather than the code."""
@@ -581,10 +605,13 @@ def run_examples_again(entries: Iterable[Entry], registry: Registry,
     return out, ran
 
 
-def _resolver_origin(entry: Any) -> str:
+def _resolver_origin(entry: Any, registry: Registry) -> str:
     """Where resolvers come from, for an unknown one: the built-in ones and the game's ``mechanics.py`` (and its state)."""
     folder = next((p for p in entry.path.parents if p.name == entry.game), None)
     module = folder / "mechanics.py" if folder is not None else None
+    if module is not None and entry.game in registry.unloaded:
+        return (f" ({format_path(module)} did not load: error[mechanics-import] at its line {registry.unloaded[entry.game]};"
+                " its resolvers are missing until it does)")
     if module is None or not module.is_file():
         where = f"; no {format_path(module)}" if module is not None else ""
         return f" (resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers{where})"
