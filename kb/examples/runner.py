@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -18,7 +19,7 @@ from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleEr
 from kb.mechanics.dice import bounded_inputs, distribution, parse
 from kb.mechanics.space import calculator_examples, unranged
 from kb.core.model import Entry, Example, Location
-from kb.core.schema import found, where
+from kb.core.schema import FRACTION, found, fraction_hint, where
 
 __all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "describe_length", "describe_keys", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
            "parse_selectors"]
@@ -168,7 +169,9 @@ def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
         out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
     if ex.error_kind == "elsewhere" and not ex.error_see:
         out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
-    return out + [d for d in [_bad_probability(entry, ex)] if d is not None]
+    written = raw.get("probability")  # a probability not written as a fraction is the schema's line, said once
+    checked = isinstance(written, str) and re.match(FRACTION, written)
+    return out + [d for d in [_bad_probability(entry, ex) if checked else None] if d is not None]
 
 
 def _too_big(entry: Entry, ex: Example) -> list[Diagnostic]:
@@ -187,7 +190,7 @@ def _bad_probability(entry: Entry, ex: Example) -> Diagnostic | None:
         return None
     at = ("examples", ex.index, "probability")
     return diag("invalid-value", entry.marks.at(at), where=where(at), value=repr(raw["probability"]),
-                expected="a fraction from 0/1 to 1/1 such as 30/36")
+                expected="a fraction from 0/1 to 1/1 such as 30/36", hint=fraction_hint(raw["probability"]))
 
 
 def _unknown_resolver(entry: Entry, ex: Example, registry: Registry) -> Diagnostic:
