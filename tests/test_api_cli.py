@@ -194,6 +194,14 @@ def test_an_example_kb_test_does_not_run_says_why_as_kb_check_does(tree) -> None
     assert code == 1 and {path: text.split(" was not run: ", 1)[1] for path, text in said(out, "example-not-run").items()
                           } == checked_says, out
     assert "raised unknown-resolver" not in out
+    code, _, err = cli("show", "g.shoot")  # kb show says it as kb check does too: unknown, not "not loaded"
+    assert code == 0 and err.splitlines() == ["kb show: the results of example 'hit' are not computed: "
+                                              + checked_says["content/g/rules/shoot.yaml"]]
+    tree({**FILES, "g/rules/shoot.yaml": shoot.replace("mechanic: check.roll-under", "mechanic: g.roll"),
+          "g/mechanics.py": "LABELS = {}\n"}, games=("g", "h"))  # a module that loads: no "or it did not load" (defect 13)
+    _, checked, _ = cli("check", "--no-warnings")
+    assert ("error[unknown-resolver]: unknown resolver 'g.roll' (resolvers are kb's own, listed by 'kb resolvers', and "
+            "those content/g/mechanics.py registers: it does not register this name)") in checked, checked
     tree({**FILES, "g/rules/shoot.yaml": shoot.replace("expect: {success: true, margin: 6}", "probability: 0.6")},
          games=("g", "h"))
     code, out, _ = cli("test")

@@ -619,4 +619,4 @@ def _resolver_origin(entry: Any, registry: Registry) -> str:
         where = f"; no {format_path(module)}" if module is not None else ""
         return f" (resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers{where})"
     return (f" (resolvers are kb's own, listed by 'kb resolvers', and those {format_path(module)} registers: it does not "
-            "register this name, or it did not load — then kb check reports it as error[mechanics-import])")
+            "register this name)")
