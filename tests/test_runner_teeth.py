@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -448,3 +448,22 @@ def test_a_calculators_answer_carries_the_kind_of_no(kind: str) -> None:
     six = results[sp.number(sp.positions(dict(sp.base, roll=6)))]
     assert isinstance(six, Refusal) and answer(six) == {"error": "six", "kind": kind}
     assert answer(results[sp.number(sp.positions(dict(sp.base, roll=5)))]) == {"hit": True}
+
+
+def test_a_misspelt_choice_and_a_far_output_name_say_what_is_there() -> None:
+    """``cover: ligth`` gets the did-you-mean of a choice; an output named nothing like the resolver's gets their list
+    (audit-pack2 defect 6)."""
+    from kb.mechanics import describe
+
+    @resolver("t.cover", outputs={"saved": "the cover stops it", "margin": "by how much"},
+              labels={w: (w, w) for w in ("cover", "none", "light", "heavy", "saved", "margin")})
+    def cover(cover: Literal["none", "light", "heavy"] = "none") -> Any:
+        return outcome(Trace(), saved=cover != "none", margin=0)
+
+    reg = Registry([describe(cover, None)])
+    found = check_examples([entry({"id": "x", "mechanic": "t.cover", "given": {"cover": "ligth"},
+                                   "expect": {"step": 1}})], reg)
+    assert [d.message for d in found] == [
+        "input 'cover' of 't.cover' should be one of none, light, heavy; 'given.cover' is text 'ligth'; did you mean "
+        "'light'?",
+        "resolver 't.cover' gives no output 'step'; its outputs: saved, margin"]

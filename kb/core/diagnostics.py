@@ -95,7 +95,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}{origin}"),
     "unknown-input": (ERROR, "resolver '{resolver}' takes no input '{name}'{hint}"),
     "missing-input": (ERROR, "resolver '{resolver}' needs input '{name}'"),
-    "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}"),
+    "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}{hint}"),
     "input-out-of-range": (ERROR, "{where} = {value} is outside what '{resolver}' takes: {range}"),
     "unknown-output": (ERROR, "resolver '{resolver}' gives no output '{name}'{hint}"),
     "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),

@@ -135,7 +135,8 @@ def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnos
                 continue
             out += _input_problems(entry, ex, res)
             out += [diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
-                         name=name, hint=hint(name, res.outputs)) for name in (ex.expect or {}) if name not in res.outputs]
+                         name=name, hint=hint(name, res.outputs) or f"; its outputs: {', '.join(res.outputs)}")
+                    for name in (ex.expect or {}) if name not in res.outputs]
     return out + _fixed_calculators(entries, registry)
 
 
@@ -225,8 +226,10 @@ def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], e
     if bound is not None:
         return diag("input-out-of-range", entry.marks.at(sub), where=where(sub[2:]), value=repr(err.instance),
                     resolver=res.name, range=bound)
+    choices = [str(v) for e in [err, *(err.context or ())] if e.validator == "enum" for v in e.validator_value]
     return diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
-                expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}")
+                expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}",
+                hint=hint(str(err.instance), choices) if isinstance(err.instance, str) else "")
 
 
 _BOUNDS = ("minimum", "maximum", "multipleOf")
