@@ -195,6 +195,47 @@ def test_a_trace_over_several_lines_stays_under_its_step(tree) -> None:
     assert [step["en"] for step in failed["trace"]] == ["One\nkb: all examples passed\r\u2028"]
 
 
+def test_an_example_kb_test_does_not_run_says_why_as_kb_check_does(tree) -> None:
+    """A misspelt resolver, one of a mechanics.py that does not load, a probability that is no fraction: kb test's
+    line carries kb check's own message (the name, did-you-mean, the module that did not load), never a bare code
+    such as 'raised unknown-resolver' (audit-pack2 defect 2)."""
+    shoot = FILES["g/rules/shoot.yaml"]
+    tree({**FILES, "g/rules/shoot.yaml": shoot.replace("mechanic: check.roll-under", "mechanic: check.roll-undr"),
+          "h/rules/odd.yaml": shoot.replace("id: g.shoot", "id: h.odd").replace("game: g", "game: h")
+          .replace("mechanic: check.roll-under", "mechanic: h.odd").replace("{@rule g.melee|combate}", "combate")
+          .replace("{@rule g.melee|melee}", "melee").replace("see_also: [g.melee]", "see_also: []"),
+          "h/mechanics.py": "def broken(:\n"}, games=("g", "h"))
+
+    def said(out: str, code: str) -> dict[str, str]:
+        return {line.split(":", 1)[0]: line.split(f"[{code}]: ", 1)[1] for line in out.splitlines() if f"[{code}]" in line}
+
+    _, checked, _ = cli("check", "--no-warnings")
+    checked_says = said(checked, "unknown-resolver")
+    assert checked_says["content/g/rules/shoot.yaml"] == (
+        "unknown resolver 'check.roll-undr'; did you mean 'check.roll-under'? (resolvers are kb's own, listed by 'kb "
+        "resolvers', and those a game's mechanics.py registers; no content/g/mechanics.py)")
+    assert checked_says["content/h/rules/odd.yaml"] == (
+        "unknown resolver 'h.odd' (content/h/mechanics.py did not load: error[mechanics-import] at its line 1; its "
+        "resolvers are missing until it does)")
+    code, out, _ = cli("test")
+    assert code == 1 and {path: text.split(" was not run: ", 1)[1] for path, text in said(out, "example-not-run").items()
+                          } == checked_says, out
+    assert "raised unknown-resolver" not in out
+    code, _, err = cli("show", "g.shoot")  # kb show says it as kb check does too: unknown, not "not loaded"
+    assert code == 0 and err.splitlines() == ["kb show: the results of example 'hit' are not computed: "
+                                              + checked_says["content/g/rules/shoot.yaml"]]
+    tree({**FILES, "g/rules/shoot.yaml": shoot.replace("mechanic: check.roll-under", "mechanic: g.roll"),
+          "g/mechanics.py": "LABELS = {}\n"}, games=("g", "h"))  # a module that loads: no "or it did not load" (defect 13)
+    _, checked, _ = cli("check", "--no-warnings")
+    assert ("error[unknown-resolver]: unknown resolver 'g.roll' (resolvers are kb's own, listed by 'kb resolvers', and "
+            "those content/g/mechanics.py registers: it does not register this name)") in checked, checked
+    tree({**FILES, "g/rules/shoot.yaml": shoot.replace("expect: {success: true, margin: 6}", "probability: 0.6")},
+         games=("g", "h"))
+    code, out, _ = cli("test")
+    assert code == 1 and "content/g/rules/shoot.yaml:13:5: error[example-not-run]: example 'hit' was not run: " \
+        "'examples[0].probability': 0.6 is not allowed; " in out, out
+
+
 def test_help_names_no_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
     """A pack author reads ``kb --help`` in their own pack: its examples are placeholders (``<game>``), never one of
     the games this repository bundles."""

@@ -547,6 +547,18 @@ MORE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         ["content/g/a.yaml:10:14: error[limit-exceeded]: 'examples[0].given.flips' is too big to work out: 101 "
          "items; the limit is 100"],
     ),
+    "a decimal probability": (  # one line for one mistake, with the fraction to write (audit-pack2 defect 12)
+        {"g/a.yaml": entry("examples:\n  - id: z\n    mechanic: dice.odds\n    given: {dice: 2d6}\n"
+                           "    probability: 0.6\n")},
+        ["content/g/a.yaml:10:18: error[invalid-value]: 'examples[0].probability': 0.6 is not allowed; a fraction "
+         "such as 30/36; write it as a fraction: 3/5"],
+    ),
+    "a decimal probability written as text": (
+        {"g/a.yaml": entry("examples:\n  - id: z\n    mechanic: dice.odds\n    given: {dice: 2d6}\n"
+                           "    probability: '0.25'\n")},
+        ["content/g/a.yaml:10:19: error[invalid-value]: 'examples[0].probability': '0.25' is not allowed; a fraction "
+         "such as 30/36; write it as a fraction: 1/4"],
+    ),
     "a probability that divides by zero": (
         {"g/a.yaml": entry("examples:\n  - id: z\n    mechanic: dice.odds\n    given: {dice: 2d6}\n"
                            "    probability: 1/0\n")},

@@ -363,3 +363,72 @@ def test_a_slow_resolver_does_not_leave_the_build_silent(tree) -> None:
     assert said and said[0].endswith(" s so far, now the calculator of 'g.slow', example 'e' (each calculator calls its "
                                      "resolver once for every combination of its inputs: a resolver slow to answer "
                                      "makes it long)"), out
+
+
+UNRANGED = {"g/mechanics.py": '''\
+from typing import Literal
+
+from kb.mechanics import Trace, between, outcome, resolver
+
+
+@resolver("g.left", outputs={"left": "wounds left"},
+          labels={"wounds": ("heridas", "wounds"), "hits": ("impactos", "hits"), "left": ("quedan", "left")})
+def left(wounds: int, hits: int):
+    """Each hit removes a wound."""
+    return outcome(Trace(), left=wounds - hits)
+
+
+@resolver("g.some", outputs={"left": "wounds left"}, labels={"wounds": ("heridas", "wounds"), "hard": ("duro", "hard"),
+          "left": ("quedan", "left"), "soft": ("blando", "soft")})
+def some(wounds: int, hard: Literal["soft", "hard"] = "soft"):
+    """A choice a reader changes, beside a number with no range: nothing to warn of."""
+    return outcome(Trace(), left=wounds)
+''', "g/a.yaml": """\
+id: g.left
+kind: rule
+game: g
+title: {es: Heridas, en: Wounds}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.left
+    given: {wounds: 3, hits: 1}
+    expect: {left: 2}
+  - id: s
+    mechanic: g.some
+    given: {wounds: 3}
+    expect: {left: 3}
+""", "g/b.yaml": """\
+id: g.more
+kind: rule
+game: g
+title: {es: Más, en: More}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.left
+    given: {wounds: 2, hits: 2}
+    expect: {left: 0}
+"""}
+"""A resolver whose numbers declare no range (a dead calculator, audit-pack2 defect 1), used by two entries, and one
+whose calculator a reader can change (its choice) though its number has no range."""
+
+
+def test_a_calculator_no_reader_can_change_is_a_warning_at_the_resolver_naming_the_ranges_to_declare(tree) -> None:
+    root = tree(UNRANGED)
+    kb = KnowledgeBase.load(root)
+    form = calc_site(kb, "es").forms["g/left.md"][0]
+    assert form.count("data-kb-fixed") == 2  # what the warning is about: both fields read-only
+    fixed = [d for d in kb.diagnostics if d.code == "calc-fixed"]
+    assert [d.format() for d in fixed] == [  # once for the resolver, at its def (decorator) line, not per entry
+        "content/g/mechanics.py:6:1: warning[calc-fixed]: resolver 'g.left' gives the calculator of 'g.left' (from "
+        "example 'e') no field a reader can change: a number with no declared range (wounds, hits) is shown fixed at the "
+        "example's value; declare each one's range in the decorator: @resolver(..., ranges="
+        '{"wounds": between(LOW, HIGH), "hits": between(LOW, HIGH)}) (between from kb.mechanics)']
+    fixed_source = (root / "g/mechanics.py").read_text().replace('@resolver("g.left", ',
+                                                                '@resolver("g.left", ranges={"wounds": between(1, 5), '
+                                                                '"hits": between(0, 5)}, ')
+    (root / "g/mechanics.py").write_text(fixed_source)
+    kb = KnowledgeBase.load(root)
+    assert not [d for d in kb.diagnostics if d.code == "calc-fixed"]
+    assert "data-kb-fixed" not in calc_site(kb, "es").forms["g/left.md"][0]

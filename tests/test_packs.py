@@ -60,6 +60,29 @@ def _own_summary(pack: Path) -> None:
     game.write_text(text, encoding="utf-8")
 
 
+def test_the_guides_worked_example_of_the_whole_path_checks_and_makes_a_working_calculator(pack: Path) -> None:
+    """docs/packs.md's mechanics.py and cover.yaml, copied literally into a fresh pack: --strict passes, the 8 examples
+    pass, and its calculator is one a reader can change (it declared no ranges: a form fixed at the example's values,
+    audit-pack2 defect 1)."""
+    import re
+
+    from kb.api import KnowledgeBase
+    from kb.site.calc import calc_site
+
+    guide = (REPO / "docs" / "packs.md").read_text(encoding="utf-8")
+    mechanics, rule = re.findall(r"```(?:python|yaml)\n(.*?)```", guide[guide.index("A worked example of the whole path"):],
+                                 re.S)[:2]
+    (pack / "content/skirmish/mechanics.py").write_text(mechanics, encoding="utf-8")
+    (pack / "content/skirmish/rules/cover.yaml").write_text(rule, encoding="utf-8")
+    _own_summary(pack)
+    code, out, err = kb("check", "--strict")
+    assert code == 0, out + err
+    code, out, _ = kb("test")
+    assert code == 0 and out.strip() == "8 passed, 0 failed"
+    form = calc_site(KnowledgeBase.load(pack / "content"), "es").forms["skirmish/cover.md"][0]
+    assert 'name="roll"' in form and 'name="cover"' in form and "data-kb-fixed" not in form
+
+
 def test_the_sample_shows_its_players_by_name(pack: Path) -> None:
     """kb init's game.yaml names the ids its examples use: the trace reads «Bea y Ana», not the raw ids (audit-packs 21)."""
     for lang, order in (("es", "Orden: Bea y Ana."), ("en", "Order: Bea and Ana.")):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -279,10 +279,16 @@ def _error(result, code: str, *says: str) -> None:
 
 
 def test_each_early_answer_is_an_error_with_its_code() -> None:
-    _error(run("t.nope"), "unknown-resolver", "no resolver 't.nope'")
+    # an example that is not run says why as kb check does (its message), never a bare code (audit-pack2 defect 2)
+    unknown = ("unknown resolver 't.nope'; did you mean 't.typed'? (resolvers are kb's own, listed by 'kb resolvers', "
+               "and those a game's mechanics.py registers)")
+    _error(run("t.nope"), "unknown-resolver", unknown)
+    assert run("t.nope").diagnostic().format() == f"t.yaml:1:1: error[example-not-run]: example 'x' was not run: {unknown}"
     _error(run("t.values", {"items": 10 ** 12}), "limit-exceeded",
-           "'given.items': the number 1000000000000; the limit is ±1,000,000")
-    _error(run("t.values", probability="a lot"), "invalid-probability", "probability 'a lot' is not a fraction")
+           "'examples[0].given.items' is too big to work out: the number 1000000000000; the limit is ±1,000,000")
+    for said in ("a lot", "3/2"):
+        _error(run("t.values", probability=said), "invalid-probability",
+               f"'examples[0].probability': '{said}' is not allowed; a fraction from 0/1 to 1/1 such as 30/36")
     _error(run("t.broken"), "resolver-raised", f"ZeroDivisionError: integer division or modulo by zero, at {HERE}:{RAISES}")
     _error(run("t.broken", {"how": "exit"}), "resolver-raised", f"SystemExit(3), at {HERE}:{EXITS}")
     _error(run("t.typed", {"rol": 3}), "invalid-example", "'given.rol': resolver 't.typed' takes no input 'rol'; did "
@@ -410,7 +416,7 @@ def test_the_data_check_says_each_problem_where_it_stands(tmp_path: Path) -> Non
         "a fact the rule needs is missing)",
         f"{p}:11:63: error[error-see-missing]: example 'no-see': a refusal of kind 'elsewhere' names the entry that covers "
         "the case: add 'see: <id>'",
-        f"{p}:12:68: error[invalid-value]: 'examples[6].probability': 'a lot' {fraction}",
+        # 'a lot' (examples[6]) is no fraction at all: the schema's line says it, once (audit-pack2 defect 12)
         f"{p}:13:63: error[invalid-value]: 'examples[7].probability': '3/2' {fraction}",
         f"{p}:14:66: error[limit-exceeded]: 'examples[8].given.bonus.a' is too big to work out: the number 1000000000000; "
         "the limit is ±1,000,000",
@@ -424,6 +430,11 @@ def test_the_data_check_says_each_problem_where_it_stands(tmp_path: Path) -> Non
         f"{p}:17:89: error[wrong-input-type]: input 'twice' of 't.typed' should be true or false; 'given.twice' is a whole "
         "number 1",
         f"{p}:18:57: error[input-out-of-range]: 'given.roll' = 7 is outside what 't.typed' takes: from 1 to 6",
+        # once per resolver, at its def: t.odds declares no range for its roll (audit-pack2 defect 1)
+        f"{HERE}:33:1: warning[calc-fixed]: resolver 't.odds' gives the calculator of 'g.checked' "
+        "(from example 'only-odds') no field a reader can change: a number with no declared range (roll) is shown fixed at "
+        "the example's value; declare each one's range in the decorator: @resolver(..., ranges="
+        '{"roll": between(LOW, HIGH)}) (between from kb.mechanics)',
     ]
 
 
@@ -438,3 +449,22 @@ def test_a_calculators_answer_carries_the_kind_of_no(kind: str) -> None:
     six = results[sp.number(sp.positions(dict(sp.base, roll=6)))]
     assert isinstance(six, Refusal) and answer(six) == {"error": "six", "kind": kind}
     assert answer(results[sp.number(sp.positions(dict(sp.base, roll=5)))]) == {"hit": True}
+
+
+def test_a_misspelt_choice_and_a_far_output_name_say_what_is_there() -> None:
+    """``cover: ligth`` gets the did-you-mean of a choice; an output named nothing like the resolver's gets their list
+    (audit-pack2 defect 6)."""
+    from kb.mechanics import describe
+
+    @resolver("t.cover", outputs={"saved": "the cover stops it", "margin": "by how much"},
+              labels={w: (w, w) for w in ("cover", "none", "light", "heavy", "saved", "margin")})
+    def cover(cover: Literal["none", "light", "heavy"] = "none") -> Any:
+        return outcome(Trace(), saved=cover != "none", margin=0)
+
+    reg = Registry([describe(cover, None)])
+    found = check_examples([entry({"id": "x", "mechanic": "t.cover", "given": {"cover": "ligth"},
+                                   "expect": {"step": 1}})], reg)
+    assert [d.message for d in found] == [
+        "input 'cover' of 't.cover' should be one of none, light, heavy; 'given.cover' is text 'ligth'; did you mean "
+        "'light'?",
+        "resolver 't.cover' gives no output 'step'; its outputs: saved, margin"]

@@ -227,5 +227,6 @@ def test_kb_resolvers_and_kb_show_say_a_mechanics_module_that_does_not_load(tree
     assert cli("resolvers", "dice.") == (0, cli("resolvers", "dice.")[1], "")  # another game's prefix: not concerned
     code, out, err = cli("show", "g.hits")
     assert code == 0 and out
-    assert err.splitlines() == ["kb show: example 'hit' uses the resolver 'g.hit', which is not loaded: its results "
-                                "are not computed (kb check says why)", line]
+    assert err.splitlines() == ["kb show: the results of example 'hit' are not computed: unknown resolver 'g.hit' "
+                                "(content/g/mechanics.py did not load: error[mechanics-import] at its line 2; its "
+                                "resolvers are missing until it does)", line]

@@ -186,3 +186,25 @@ def test_a_parts_label_is_escaped_under_its_indent() -> None:
     cells = list(_cells([ExampleRow("<b>Mago</b>", "", 1), ExampleRow("Vida", "<i>2</i>", 2)]))
     assert cells[0][0].startswith("&emsp;") and "<b>" not in cells[0][0] and "Mago" in cells[0][0]
     assert cells[1][0] == "&emsp;&emsp;Vida" and "<i>" not in cells[1][1]
+
+
+def test_a_failed_example_is_not_shown_in_the_green_box_of_one_that_holds(tree) -> None:
+    """A non-strict build shows an example whose resolver disagrees with it: its outcome box is the red one, titled
+    as an outcome that does not match the example's, never the green «Resultado» of an example that holds
+    (audit-pack2 defect 9)."""
+    from conftest import SAMPLE
+    from kb.site.render import render_entry
+
+    shoot = SAMPLE["g/rules/shoot.yaml"]
+    wrong = shoot.replace("expect: {success: true, margin: 6}", "expect: {success: true, margin: 4}")
+    for text, box in ((shoot, {"es": '!!! success "Resultado"', "en": '!!! success "Outcome"'}),
+                      (wrong, {"es": '!!! failure "Resultado que NO coincide con el que el ejemplo afirma"',
+                               "en": '!!! failure "Outcome that does NOT match the one the example states"'})):
+        kb = KnowledgeBase.load(tree({**SAMPLE, "g/rules/shoot.yaml": text}, games=("g", "h")))
+        e = kb.entry("g.shoot")
+        results = {r.example.id: r for r in kb.run_examples([e.id])}
+        for lang in ("es", "en"):
+            md = render_entry(e, lang, lambda _i: None, (), results, resolvers=kb.registry.get)
+            boxes = [ln for ln in md.splitlines() if ln.startswith("!!! ")]
+            assert box[lang] in boxes, boxes
+            assert ('!!! success' in md) == (text == shoot)

@@ -147,14 +147,16 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> None:
-    """On ``err``: each example whose resolver is not registered (its results are not computed), and the located errors
-    of the game module that should have given it."""
+    """On ``err``: each example whose resolver is not registered (its results are not computed), as ``kb check`` says
+    it (``unknown-resolver``: did-you-mean, or the game module that did not load), and that module's located errors."""
     said: set[str] = set()
+    unknown = {(os.path.abspath(d.location.path), d.arguments.get("name")): d.message
+               for d in kb.diagnostics if d.code == "unknown-resolver"}
     for ex in examples:
         if ex.mechanic in kb.registry:
             continue
-        err.write(f"kb show: example '{ex.id}' uses the resolver '{ex.mechanic}', which is not loaded: its results are "
-                  "not computed (kb check says why)\n")
+        why = unknown.get((os.path.abspath(ex.location.path), ex.mechanic), f"unknown resolver '{ex.mechanic}'")
+        err.write(f"kb show: the results of example '{ex.id}' are not computed: {why}\n")
         for d in kb.mechanics_problems(ex.mechanic):
             if d.format() not in said:
                 said.add(d.format())

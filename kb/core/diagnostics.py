@@ -95,7 +95,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unknown-resolver": (ERROR, "unknown resolver '{name}'{hint}{origin}"),
     "unknown-input": (ERROR, "resolver '{resolver}' takes no input '{name}'{hint}"),
     "missing-input": (ERROR, "resolver '{resolver}' needs input '{name}'"),
-    "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}"),
+    "wrong-input-type": (ERROR, "input '{name}' of '{resolver}' should be {expected}; {problem}{hint}"),
     "input-out-of-range": (ERROR, "{where} = {value} is outside what '{resolver}' takes: {range}"),
     "unknown-output": (ERROR, "resolver '{resolver}' gives no output '{name}'{hint}"),
     "no-expectation": (ERROR, "example '{id}' needs 'expect', 'expect_error' or 'probability'"),
@@ -110,7 +110,12 @@ CODES: dict[str, tuple[str, str]] = {
     "message-fstring": (WARNING, "a message worded with an f-string: {text}; give each value as a '{{name}}' field and a "
                                  "keyword argument, so a page names ids and writes numbers and plurals in its language"),
     "example-error": (ERROR, "example '{id}' raised {error}"),
+    "example-not-run": (ERROR, "example '{id}' was not run: {problem}"),
     "example-timeout": (ERROR, "example '{id}' ran longer than {seconds} s, the limit per worked example"),
+    "calc-fixed": (WARNING, "resolver '{name}' gives the calculator of '{entry}' (from example '{example}') no field a "
+                   "reader can change: a number with no declared range ({numbers}) is shown fixed at the example's "
+                   "value; declare each one's range in the decorator: @resolver(..., ranges={ranges}) (between from "
+                   "kb.mechanics)"),
     "calc-runtime": (WARNING, "{count} calculator(s) built held in part (some numbers and choices fixed at the example's "
                      "values): Pyodide {version}, which answers them in the page, is not installed in {where}; install "
                      "it with: {command}"),

@@ -195,7 +195,9 @@ def _load_mechanics(folder: Path, registry: Registry, seconds: float) -> list[Di
         module = _import(modname, path, seconds)
     except (Exception, SystemExit, TimeLimit) as exc:  # a broken (exiting, endless) game module is a located diagnostic
         sys.modules.pop(modname, None)  # nothing of a half-imported module stays
-        return [_import_failure(exc, path, seconds)]
+        failure = _import_failure(exc, path, seconds)
+        registry.unloaded[game] = failure.location.line
+        return [failure]
     return _malformed_labels(module, path) + _register(module, game, path, registry)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -27,12 +28,25 @@ _TYPES = {
 ONE_LINE = "^[^\n\u2028\u2029]*(?!\n)$"
 """The schemas' pattern of a text shown on one line (a title, a name, a heading): no line break in it."""
 _BREAK = re.compile("[\n\u2028\u2029]")
+FRACTION = r"^\d+(/\d+)?(?!\n)$"
+"""The schema's pattern of a probability: a fraction written as text (``30/36``, ``1``)."""
 _PATTERNS = {
     r"^[0-9a-f]{12}(?!\n)$": "12 lowercase hexadecimal digits (written by 'kb i18n ack')",
-    r"^\d+(/\d+)?(?!\n)$": "a fraction such as 30/36",
+    FRACTION: "a fraction such as 30/36",
     "^[^A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]*$":
         "a number with its sign (+1); a value with words is written per language ({es: +1 VdA, en: +1 RoF})",
 }
+
+
+def fraction_hint(value: Any) -> str:
+    """``"; write it as a fraction: 3/5"`` for a decimal probability (``0.6``, ``'0.6'``), else an empty string."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return ""
+    try:
+        near = Fraction(str(value)).limit_denominator(1000)
+    except (ValueError, ZeroDivisionError):
+        return ""
+    return f"; write it as a fraction: {near.numerator}/{near.denominator}" if 0 <= near <= 1 else ""
 
 
 def schema_text(name: str = "entry") -> str:
@@ -124,6 +138,9 @@ def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath,
             for name in err.validator_value
             if isinstance(err.instance, dict) and name not in err.instance and (path, name) not in (misspelt or set())
         ]
+    if kind == "type" and err.schema.get("pattern") == FRACTION:  # a number: one line, with the fraction to write
+        return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[FRACTION],
+                     hint=fraction_hint(err.instance))]
     if kind == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         expected = " or ".join(str(_TYPES.get(t, t)) for t in wanted)
@@ -139,7 +156,8 @@ def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath,
         return [diag("line-break", marks.at_offset(path, err.instance, off.start() if off else 0), where=where(path))]
     if kind == "pattern":
         if err.validator_value in _PATTERNS:
-            return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[err.validator_value])]
+            return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[err.validator_value],
+                         hint=fraction_hint(err.instance) if err.validator_value == FRACTION else "")]
         if "." in err.validator_value:  # the id pattern
             return [diag("invalid-id", at, where=where(path), value=err.instance)]
         return [diag("invalid-value", at, where=where(path), value=repr(err.instance),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -14,10 +15,11 @@ from jsonschema import Draft202012Validator
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.core.loader import raised_at
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
-from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, key_sources
+from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, first_line, key_sources
 from kb.mechanics.dice import bounded_inputs, distribution, parse
-from kb.core.model import Entry, Example
-from kb.core.schema import found, where
+from kb.mechanics.space import calculator_examples, unranged
+from kb.core.model import Entry, Example, Location
+from kb.core.schema import FRACTION, found, fraction_hint, where
 
 __all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "describe_length", "describe_keys", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
            "parse_selectors"]
@@ -65,6 +67,8 @@ class ExampleResult:
         """The failure as a located diagnostic."""
         if self.error == "timeout":
             return diag("example-timeout", self.example.location, id=self.example.id, seconds=f"{self.seconds or 0:g}")
+        if self.error in _NOT_RUN:
+            return diag("example-not-run", self.example.location, id=self.example.id, problem="; ".join(self.details))
         code = "example-error" if self.status == "error" and self.error != "invalid-example" else "example-failed"
         said = self.details[0] if self.error in _SAID_IN_DETAILS and self.details else self.error
         return diag(code, self.example.location, id=self.example.id, error=said, details="; ".join(self.details))
@@ -121,22 +125,41 @@ def _raw(entry: Entry, ex: Example) -> Mapping[str, Any]:
 
 def check_examples(entries: Iterable[Entry], registry: Registry) -> list[Diagnostic]:
     """Every example against its resolver: name, inputs (names and types) and outputs."""
+    entries = list(entries)
     out: list[Diagnostic] = []
     for entry in entries:
         for ex in entry.examples:
             base = ("examples", ex.index)
             out += _expectation_problems(entry, ex)
-            out += [diag("limit-exceeded", entry.marks.at(base + ("given",) + sub), where=where(base + ("given",) + sub),
-                         problem=problem) for sub, problem in over_limits(ex.given)]
+            out += _too_big(entry, ex)
             res = registry.get(ex.mechanic)
             if res is None:
-                out.append(diag("unknown-resolver", entry.marks.at(base + ("mechanic",)), name=ex.mechanic,
-                                hint=hint(ex.mechanic, registry.names()), origin=_resolver_origin(entry)))
+                out.append(_unknown_resolver(entry, ex, registry))
                 continue
             out += _input_problems(entry, ex, res)
             out += [diag("unknown-output", entry.marks.at(base + ("expect", name), key=True), resolver=res.name,
-                         name=name, hint=hint(name, res.outputs)) for name in (ex.expect or {}) if name not in res.outputs]
-    return out
+                         name=name, hint=hint(name, res.outputs) or f"; its outputs: {', '.join(res.outputs)}")
+                    for name in (ex.expect or {}) if name not in res.outputs]
+    return out + _fixed_calculators(entries, registry)
+
+
+def _fixed_calculators(entries: Iterable[Entry], registry: Registry) -> list[Diagnostic]:
+    """``calc-fixed`` at the ``def`` of each resolver whose calculator a reader could not change (every number of it
+    has no declared range), once per resolver: its first such calculator named."""
+    out: dict[str, Diagnostic] = {}
+    for entry in entries:
+        for ex, res in calculator_examples(entry.examples, registry.get):
+            numbers = unranged(res, ex.given) if res.name not in out else []
+            if numbers:
+                ranges = "{" + ", ".join(f'"{n}": between(LOW, HIGH)' for n in numbers) + "}"
+                out[res.name] = diag("calc-fixed", _defined_at(res), name=res.name, entry=entry.id, example=ex.id,
+                                     numbers=", ".join(numbers), ranges=ranges)
+    return list(out.values())
+
+
+def _defined_at(res: Resolver) -> Location:
+    """Where a resolver is defined: its ``def`` (its first decorator's) line."""
+    return Location(Path(getattr(getattr(res.func, "__code__", None), "co_filename", "")), first_line(res.func))
 
 
 def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
@@ -150,10 +173,34 @@ def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
         out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
     if ex.error_kind == "elsewhere" and not ex.error_see:
         out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
-    if "probability" in raw and (ex.probability is None or ex.probability > 1):
-        out.append(diag("invalid-value", entry.marks.at(base + ("probability",)), where=where(base + ("probability",)),
-                        value=repr(raw["probability"]), expected="a fraction from 0/1 to 1/1 such as 30/36"))
-    return out
+    written = raw.get("probability")  # a probability not written as a fraction is the schema's line, said once
+    checked = isinstance(written, str) and re.match(FRACTION, written)
+    return out + [d for d in [_bad_probability(entry, ex) if checked else None] if d is not None]
+
+
+def _too_big(entry: Entry, ex: Example) -> list[Diagnostic]:
+    """``limit-exceeded`` at each input of an example too big to work out: what ``kb check`` says, and why ``kb test``
+    does not run the example."""
+    at = ("examples", ex.index, "given")
+    return [diag("limit-exceeded", entry.marks.at(at + sub), where=where(at + sub), problem=problem)
+            for sub, problem in over_limits(ex.given)]
+
+
+def _bad_probability(entry: Entry, ex: Example) -> Diagnostic | None:
+    """``invalid-value`` at an example's ``probability`` that is no fraction from 0/1 to 1/1 (``None`` for one that is,
+    or none): what ``kb check`` says, and why ``kb test`` does not run the example."""
+    raw = _raw(entry, ex)
+    if not isinstance(raw, Mapping) or "probability" not in raw or (ex.probability is not None and ex.probability <= 1):
+        return None
+    at = ("examples", ex.index, "probability")
+    return diag("invalid-value", entry.marks.at(at), where=where(at), value=repr(raw["probability"]),
+                expected="a fraction from 0/1 to 1/1 such as 30/36", hint=fraction_hint(raw["probability"]))
+
+
+def _unknown_resolver(entry: Entry, ex: Example, registry: Registry) -> Diagnostic:
+    """``unknown-resolver`` at an example's ``mechanic``: the nearest name, and where resolvers come from."""
+    return diag("unknown-resolver", entry.marks.at(("examples", ex.index, "mechanic")), name=ex.mechanic,
+                hint=hint(ex.mechanic, registry.names()), origin=_resolver_origin(entry, registry))
 
 
 def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
@@ -182,8 +229,10 @@ def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], e
     if bound is not None:
         return diag("input-out-of-range", entry.marks.at(sub), where=where(sub[2:]), value=repr(err.instance),
                     resolver=res.name, range=bound)
+    choices = [str(v) for e in [err, *(err.context or ())] if e.validator == "enum" for v in e.validator_value]
     return diag("wrong-input-type", entry.marks.at(sub), name=name, resolver=res.name,
-                expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}")
+                expected=_describe(res.inputs[name]), problem=f"{where(sub[2:])} is {found(err.instance)}",
+                hint=hint(str(err.instance), choices) if isinstance(err.instance, str) else "")
 
 
 _BOUNDS = ("minimum", "maximum", "multipleOf")
@@ -308,7 +357,8 @@ def run_example(entry: Entry, ex: Example, registry: Registry,
     computes with what the example expects."""
     res = registry.get(ex.mechanic)
     if res is None:
-        return ExampleResult(entry, ex, "error", error="unknown-resolver", details=(f"no resolver '{ex.mechanic}'",))
+        return ExampleResult(entry, ex, "error", error="unknown-resolver",
+                             details=(_unknown_resolver(entry, ex, registry).message,))
     kwargs = dict(ex.given)
     if res.wants_context:
         kwargs["context"] = Context(entry.data, lookup)
@@ -365,14 +415,12 @@ def _run(entry: Entry, ex: Example, res: Resolver, kwargs: dict[str, Any], secon
 
 def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
     """The error of an example that is not run: inputs over the limits, a probability that is no fraction."""
-    too_big = over_limits(ex.given)
+    too_big = _too_big(entry, ex)
     if too_big:
-        return ExampleResult(entry, ex, "error", error="limit-exceeded",
-                             details=tuple(f"{where(('given',) + p)}: {problem}" for p, problem in too_big))
-    raw = _raw(entry, ex)
-    if isinstance(raw, Mapping) and "probability" in raw and ex.probability is None:
-        return ExampleResult(entry, ex, "error", error="invalid-probability",
-                             details=(f"probability {raw['probability']!r} is not a fraction",))
+        return ExampleResult(entry, ex, "error", error="limit-exceeded", details=tuple(d.message for d in too_big))
+    bad = _bad_probability(entry, ex)
+    if bad is not None:
+        return ExampleResult(entry, ex, "error", error="invalid-probability", details=(bad.message,))
     return None
 
 
@@ -432,6 +480,9 @@ def _compare(ex: Example, result: Outcome) -> tuple[list[str], list[tuple[str, A
             details.append(f"probability: expected {ex.probability}, got {result.probability}")
     return details, mismatches
 
+
+_NOT_RUN = ("unknown-resolver", "invalid-probability", "limit-exceeded")
+"""Errors of an example that is not run: its details say the problem as ``kb check`` does."""
 
 _SAID_IN_DETAILS = ("resolver-raised", "bad-outcome")
 """Errors whose diagnostic says what happened (the exception, the wrong value) rather than the code."""
@@ -563,15 +614,18 @@ def run_examples_again(entries: Iterable[Entry], registry: Registry,
     return out, ran
 
 
-def _resolver_origin(entry: Any) -> str:
+def _resolver_origin(entry: Any, registry: Registry) -> str:
     """Where resolvers come from, for an unknown one: the built-in ones and the game's ``mechanics.py`` (and its state)."""
     folder = next((p for p in entry.path.parents if p.name == entry.game), None)
     module = folder / "mechanics.py" if folder is not None else None
+    if module is not None and entry.game in registry.unloaded:
+        return (f" ({format_path(module)} did not load: error[mechanics-import] at its line {registry.unloaded[entry.game]};"
+                " its resolvers are missing until it does)")
     if module is None or not module.is_file():
         where = f"; no {format_path(module)}" if module is not None else ""
         return f" (resolvers are kb's own, listed by 'kb resolvers', and those a game's mechanics.py registers{where})"
     return (f" (resolvers are kb's own, listed by 'kb resolvers', and those {format_path(module)} registers: it does not "
-            "register this name, or it did not load — then kb check reports it as error[mechanics-import])")
+            "register this name)")
 
 
 def _numbered(number: str, text: str) -> list[str]:

@@ -680,6 +680,9 @@ class Registry:
 
     def __init__(self, resolvers: Iterable[Resolver] = ()) -> None:
         self._by_name: dict[str, Resolver] = {r.name: r for r in resolvers}
+        self.unloaded: dict[str, int] = {}
+        """Each game whose mechanics module did not load -> the line it broke at (``error[mechanics-import]``): its
+        resolvers are missing, and an example naming one says why."""
 
     @staticmethod
     def scan(module: types.ModuleType) -> list[Resolver]:

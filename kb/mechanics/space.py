@@ -18,14 +18,16 @@ from __future__ import annotations
 import copy
 import inspect
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from kb.core.model import Example
 from kb.mechanics import KEYS_FROM, WINDOW, Outcome, Resolver, RuleError, key_sources
 
 __all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "FAILED", "RAISED", "STALLED", "UNTRIED", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
-           "takes_choices"]
+           "takes_choices", "calculator_examples", "unranged"]
 
 MAX_COMBINATIONS = 8192
 """Most combinations one calculator enumerates when its whole space is past ``WHOLE_SPACE`` (the build's time and
@@ -230,6 +232,28 @@ _MISSING = object()
 def takes_choices(res: Resolver) -> bool:
     """True when some input, at any depth, is a number, a yes/no or one of named values."""
     return any(_has_choice(s) for s in res.inputs.values())
+
+
+def calculator_examples(examples: Iterable[Example], resolver_of: Callable[[str], Resolver | None]
+                        ) -> list[tuple[Example, Resolver]]:
+    """The examples an entry's calculators start from: for each resolver its examples use that takes a number or a
+    choice (:func:`takes_choices`), the first example of it whose inputs the resolver all takes, with the resolver."""
+    out: dict[str, tuple[Example, Resolver]] = {}
+    for ex in examples:
+        res = resolver_of(ex.mechanic)
+        if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
+            out[ex.mechanic] = (ex, res)
+    return list(out.values())
+
+
+def unranged(res: Resolver, given: Mapping[str, Any]) -> list[str]:
+    """The numbers a calculator of ``res`` from ``given`` shows fixed at the example's values for want of a declared
+    range, when that leaves it no field a reader can change (a form that only repeats the example); else none."""
+    whole = space(res, given, whole=sys.maxsize)
+    if whole.variable:
+        return []
+    numbers = (f.name for f in whole.fields if isinstance(f.values[0], (int, float)) and not isinstance(f.values[0], bool))
+    return list(dict.fromkeys(numbers))
 
 
 def _has_choice(schema: Any) -> bool:

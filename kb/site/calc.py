@@ -43,8 +43,8 @@ from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
-from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call, space,
-                                takes_choices)
+from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call,
+                                calculator_examples, space)
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
 from kb.site.calc_py import UNBOUNDED, Calc, extra
@@ -111,18 +111,16 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], bud
     editable) when ``in_page`` (the build has the pinned Pyodide, :mod:`kb.site.calc_runtime`: the caller says so)
     and the resolver can run there; any other is enumerated at build time: whole up to ``WHOLE_SPACE``, else held
     within ``budget``. How many there are does not depend on ``in_page``."""
-    out: dict[str, Calculator] = {}
-    for ex in entry.examples:
-        res = resolver_of(ex.mechanic)
-        if res is not None and ex.mechanic not in out and takes_choices(res) and not set(ex.given) - set(res.inputs):
-            whole = space(res, ex.given, UNBOUNDED, UNBOUNDED)
-            wanted = whole.size > IN_PAGE and _runs_in_page(res, ex, entry)
-            if wanted and in_page:
-                out[ex.mechanic] = Calculator(entry, ex, res, whole, py=True)
-            else:
-                kept = space(res, ex.given, budget)
-                out[ex.mechanic] = Calculator(entry, ex, res, kept, held=wanted and kept.size < whole.size)
-    return list(out.values())
+    out: list[Calculator] = []
+    for ex, res in calculator_examples(entry.examples, resolver_of):
+        whole = space(res, ex.given, UNBOUNDED, UNBOUNDED)
+        wanted = whole.size > IN_PAGE and _runs_in_page(res, ex, entry)
+        if wanted and in_page:
+            out.append(Calculator(entry, ex, res, whole, py=True))
+        else:
+            kept = space(res, ex.given, budget)
+            out.append(Calculator(entry, ex, res, kept, held=wanted and kept.size < whole.size))
+    return out
 
 
 def _runs_in_page(res: Resolver, ex: Example, entry: Entry) -> bool:

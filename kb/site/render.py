@@ -234,6 +234,8 @@ def _example_outcome(view: ExampleView, lang: str) -> list[str]:
     body += [f"**{escape(view.odds)}**", ""] if view.odds else []
     if not body:
         return []
+    if view.verified is False:  # the resolver's answer, not the example's claim: never the green box of one that holds
+        return [f'!!! failure "{label("result_failed", lang)}"', ""] + [f"    {line}" if line else "" for line in body]
     box = _REFUSAL_BOX.get(view.refusal or "", "success")
     return [f'!!! {box} "{label("result", lang)}"', ""] + [f"    {line}" if line else "" for line in body]
 
