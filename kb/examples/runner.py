@@ -173,9 +173,13 @@ def _expectation_problems(entry: Entry, ex: Example) -> list[Diagnostic]:
         out.append(diag("error-kind-missing", entry.marks.at(base + ("expect_error",)), id=ex.id, error=ex.expect_error))
     if ex.error_kind == "elsewhere" and not ex.error_see:
         out.append(diag("error-see-missing", entry.marks.at(base + ("expect_error",)), id=ex.id))
-    written = raw.get("probability")  # a probability not written as a fraction is the schema's line, said once
+    return out + _probability_problems(entry, ex, raw.get("probability"))
+
+
+def _probability_problems(entry: Entry, ex: Example, written: Any) -> list[Diagnostic]:
+    """A bad probability, when it is written as a fraction (one that is not is the schema's line, said once)."""
     checked = isinstance(written, str) and re.match(FRACTION, written)
-    return out + [d for d in [_bad_probability(entry, ex) if checked else None] if d is not None]
+    return [d for d in [_bad_probability(entry, ex) if checked else None] if d is not None]
 
 
 def _too_big(entry: Entry, ex: Example) -> list[Diagnostic]:
