@@ -61,7 +61,7 @@ from kb.examples.runner import ExampleResult
 from kb.site.findable import front_matter_title
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
-from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, Working, calc_site, with_forms
+from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, Working, calc_site, needs_runtime, with_forms
 from kb.site.outputs import AREA, cached, content_key, kept, previous, runtime_key
 from kb.site.sanitise import sanitise
 from kb.site.search_box import SearchData, data_name, meta_tag, search_data
@@ -437,7 +437,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         # one copy of the runtime (9 MB) for the site, at its root, written by the first language's build: a later
         # language of the same command points there; a language built alone (not the first) keeps its own copy
         shared = build.primary or self._runtime_shared
-        size = sum(len(text.encode()) for text in self._runtime(build, runtime).values()) if runtime is not None else 0
+        size = (sum(len(text.encode()) for text in self._runtime(build, runtime).values())
+                if runtime is not None and needs_runtime(build.loaded.kb) else 0)
         build.calc = self._calc_site(build, runtime is not None, f"../{calc_runtime.FOLDER}" if shared else calc_runtime.FOLDER,
                                      size)
         if build.calc.python and runtime is not None and (build.primary or not shared):

@@ -168,10 +168,11 @@ def _mount(*argv: str) -> bool:
 
 @pytest.fixture
 def disk(tmp_path: Path) -> Iterator[Path]:
-    """A 16 MiB tmpfs (root only; skipped where this machine cannot mount one)."""
+    """A 32 MiB tmpfs (root only; skipped where this machine cannot mount one): room for the first build (site and
+    caches, about 17 MB of the sample), then filled to the last byte."""
     where = tmp_path / "disk"
     where.mkdir()
-    if not _mount("-t", "tmpfs", "-o", "size=16m", "tmpfs", str(where)):
+    if not _mount("-t", "tmpfs", "-o", "size=32m", "tmpfs", str(where)):
         pytest.skip("cannot mount a small file system here (not root, or no mount permission)")
     try:
         yield where

@@ -53,7 +53,7 @@ from kb.site.calc_words import Strings, Words, interned, said
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["IN_PAGE", "Calculator", "CalcSite", "Working", "calculators", "calc_markdown", "with_forms", "calc_site",
+__all__ = ["IN_PAGE", "needs_runtime", "Calculator", "CalcSite", "Working", "calculators", "calc_markdown", "with_forms", "calc_site",
            "game_key", "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
@@ -121,6 +121,12 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], bud
             kept = space(res, ex.given, budget)
             out.append(Calculator(entry, ex, res, kept, held=wanted and kept.size < whole.size))
     return out
+
+
+def needs_runtime(kb: "Linked") -> bool:
+    """Whether a calculator of ``kb`` would be answered by the page's Python: only then is the runtime read (its
+    size said while it loads, :func:`calc_site`), so a pack without such a calculator never copies it into its cache."""
+    return any(c.py for e in kb.entries.values() for c in calculators(e, kb.registry.get, in_page=True))
 
 
 def _runs_in_page(res: Resolver, ex: Example, entry: Entry) -> bool:
