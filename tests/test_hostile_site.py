@@ -34,8 +34,9 @@ PAYLOADS = [
 ]
 """Markup that runs script when any stage lets it through (one per line of each hostile text)."""
 TEXT = "\n\n".join(["Un párrafo."] + PAYLOADS) + "\n"
-PO_TEXT = "\n\n".join(["A paragraph."] + [p for p in PAYLOADS if "<" not in p and not p.startswith("```")])
-"""What a translator's PO file brings: the import itself refuses raw HTML and block Markdown such as a fence (as
+PO_TEXT = " ".join(["A paragraph."] + [" ".join(p.split()) for p in PAYLOADS if "<" not in p and not p.startswith("```")])
+"""What a translator's PO file brings, as the one paragraph its message is (the import refuses a blank line that
+would change the Spanish's structure): the import itself refuses raw HTML and block Markdown such as a fence (as
 ``kb check`` does)."""
 LINE = PAYLOADS[0]
 
