@@ -40,4 +40,4 @@ def test_battletech_lists_each_climbing_modifier_once(numbers: dict[str, list[st
         "| [Un 'Mech que está escalando](climbing-mech.md) | +1 | Chequeos de pilotaje mientras escala con dos actuadores de mano. |",
         "| [Un 'Mech que está escalando](climbing-mech.md) | +2 | Chequeos de pilotaje mientras escala con un solo actuador de mano. |"]
     assert [r for r in rows if "(paved-and-ice.md)" in r] == [
-        "| [Pavimento y hielo](paved-and-ice.md) | pavimento: 1, hielo: 1 | Costes |"]  # no «0» row beside it
+        "| [Pavimento y hielo](paved-and-ice.md) | Costes: pavimento: 1, hielo: 1 | |"]  # no «0» row; its label with it

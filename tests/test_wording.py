@@ -130,12 +130,12 @@ def test_the_bundled_examples_read_right_in_both_languages() -> None:
 
 
 REFUSING = '''\
-from kb.mechanics import RuleError, Trace, outcome, resolver
+from kb.mechanics import RuleError, Trace, between, outcome, resolver
 
 LABELS = {"unit": ("unidad", "unit"), "zones": ("zonas", "zones"), "moved": ("movida", "moved")}
 
 
-@resolver("g.move", outputs={"moved": "whether it moves"})
+@resolver("g.move", outputs={"moved": "whether it moves"}, ranges={"zones": between(0, 12)})
 def move(unit: str, zones: int):
     """A planted resolver whose refusal no example reaches."""
     if zones > 9:
