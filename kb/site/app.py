@@ -29,7 +29,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable
 
-from kb.core.files import Ours
+from kb.core.files import Ours, atomic_write
 from kb.core.locale import decimal_mark, pgettext
 from kb.site.calc_runtime import FOLDER as RUNTIME
 
@@ -177,12 +177,6 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
             "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
 
 
-def _write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 _FALLBACK_SCRIPT = "".join(line.strip() for line in """(function (games) {
   var lang = document.documentElement.lang, path = location.pathname, at = path.lastIndexOf("/" + lang + "/");
   var root = at < 0 ? "" : path.slice(0, at + lang.length + 2), game = at < 0 ? "" : path.slice(root.length).split("/")[0];
@@ -230,10 +224,10 @@ def write_offline(site_dir: str, langs: list[str]) -> str:
     for lang in langs:
         if (site / lang).is_dir():
             index = offline_index(site, lang, langs, version)
-            _write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+            atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
-    _write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
+    atomic_write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
     return version
 
 
