@@ -47,6 +47,47 @@ def test_every_label_the_code_asks_for_is_in_both_catalogs() -> None:
         assert not asked - have, sorted(asked - have)
 
 
+
+def test_every_word_the_translators_page_asks_for_is_in_both_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The translators' page takes its own words from the catalogs (``msgctxt "translators"``), as the rest of the
+    site does: rendered in both languages through every branch (all current; a list item changed, one taken out; a
+    paragraph added beside an English that follows the Spanish; no earlier Spanish; a long rewrite; missing fields),
+    it asks for every word the catalogs hold under that context and for none they lack, and the Spanish page shows
+    none of the English ones (a word missing from a catalog would read as its key)."""
+    from kb.api import KnowledgeBase
+    from kb.site import translators
+    from kb.site.structure import SiteContext
+
+    asked: set[str] = set()
+
+    def recorded(lang: str, context: str, key: str) -> str:
+        if context == translators.CONTEXT:
+            asked.add(key)
+        return pgettext(lang, context, key)
+
+    monkeypatch.setattr(translators, "pgettext", recorded)
+    kb = KnowledgeBase.load(KB.parent / "tests" / "fixtures" / "site" / "content", use_cache=False)
+    games = {"mini": {"lang": "en", "fields": 10, "current": 5, "stale": 4, "missing": 1}}
+    rewrite = ["Antes: " + " ".join(f"{w}{i % 97}" for i in range(2600)) + "." for w in ("p", "q")]
+    pending = [
+        {"entry": "mini.shooting", "field": "text", "status": "stale", "source": "Uno.\n\n- a\n- b y c\n",
+         "previous": "Uno.\n\n- a\n- b\n- d\n"},
+        {"entry": "mini.shooting", "field": "summary", "status": "stale", "source": "Uno cambiado.\n\nDos.",
+         "previous": "Uno."},
+        {"entry": "mini.aim", "field": "summary", "status": "stale", "source": "Otro.", "previous": None},
+        {"entry": "mini.aim", "field": "title", "status": "stale", "source": rewrite[1], "previous": rewrite[0]},
+        {"entry": "mini", "field": "summary", "status": "missing"},
+    ]
+    pages = {lang: [translators.translators_page(SiteContext(kb, {}, lang), {"games": games, "pending": rows}).markdown
+                    for rows in (pending, [])] for lang in LANGS}
+    for lang in LANGS:
+        po = polib.pofile(str(catalog_path(lang)))
+        have = {e.msgid: e.msgstr for e in po if e.msgctxt == translators.CONTEXT}
+        assert asked == set(have), (sorted(asked - set(have)), sorted(set(have) - asked))
+    english = {e.msgid: e.msgstr for e in polib.pofile(str(catalog_path("en"))) if e.msgctxt == translators.CONTEXT}
+    spanish = "\n".join(pages["es"])
+    assert [k for k, v in english.items() if v not in {"Total"} and v.split("{")[0].strip() in spanish] == []
+
 def test_numbers_percentages_lists_per_locale() -> None:
     assert percent(Fraction(63, 200), "es") == "31,5\u00a0%"
     assert percent(Fraction(63, 200), "en") == "31.5%"

@@ -22,7 +22,7 @@ from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path,
                                results_by_entry)
 from kb.view.entry import sequence_steps
 from kb.site.quickref import quickref_page, quickref_path
-from kb.site.translators import WORDS as TRANSLATORS_WORDS, PATH as TRANSLATORS_PATH, translators_page
+from kb.site.translators import PATH as TRANSLATORS_PATH, Words as TranslatorsWords, translators_page
 
 if TYPE_CHECKING:
     from kb.link.view import Linked
@@ -352,7 +352,7 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
     if _has_concepts(ctx):
         nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
-    nodes.append(NavNode(TRANSLATORS_WORDS[ctx.lang]["title"], TRANSLATORS_PATH))
+    nodes.append(NavNode(TranslatorsWords(ctx.lang)["title"], TRANSLATORS_PATH))
     return tuple(nodes)
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from itertools import zip_longest
 from typing import Any, Mapping
 
+from kb.core.locale import pgettext
 from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
@@ -24,54 +25,24 @@ from kb.i18n.units import Unit, aligned, opcodes, split
 from kb.site.render import code, escape
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
-__all__ = ["PATH", "WORDS", "translators_page", "share", "word_diff"]
+__all__ = ["PATH", "CONTEXT", "Words", "translators_page", "share", "word_diff"]
 
 PATH = "translators.md"
 """Where the page lives in each language."""
-WORDS: dict[str, dict[str, str]] = {
-    "es": {
-        "title": "Estado de la traducción",
-        "intro": "El texto original está en español; el inglés se traduce campo a campo. Esta página cuenta, "
-                 "por juego, los campos cuyo inglés está al día, los que se quedaron atrás porque el español "
-                 "cambió y los que aún no tienen inglés: los mismos datos que da `kb i18n status --json`. "
-                 "Los porcentajes se redondean hacia abajo.",
-        "how": "Para poner el inglés al día: `kb i18n export -o juego.en.po --game JUEGO`, traducir el archivo "
-               "con Poedit u otra herramienta de PO y `kb i18n import juego.en.po`. La guía completa para "
-               "traductores es `docs/translators.md`, en el repositorio del proyecto (el sitio no la incluye).",
-        "game": "Juego", "fields": "Campos", "current": "Al día", "stale": "Desfasados", "missing": "Sin traducir",
-        "total": "Total", "stale_list": "Campos desfasados", "missing_list": "Campos sin traducir",
-        "legend": "En el español, <del>tachado</del>: lo que se quitó; <ins>subrayado</ins>: lo que se añadió.",
-        "diff": "Lo que cambió en el español", "now": "Español ahora", "english": "Inglés que revisar",
-        "english_all": "Inglés que revisar (todo el campo: sus partes no siguen a las del español)",
-        "unknown": "El historial no conserva el español anterior: compara todo el campo.",
-        "too_long": "Demasiado largo para compararlo palabra a palabra: entre el principio y el final que no "
-                    "cambiaron, todo el español anterior está tachado y todo el de ahora, subrayado.",
-        "no_english": "(ninguno: esta parte es nueva)", "removed": "quitado del español",
-        "paragraph": "Párrafo {n} de {of}", "item": "Elemento {n} de {of} de la lista",
-        "message": "mensaje del PO", "field": "campo", "all_current": "Toda la traducción está al día.",
-    },
-    "en": {
-        "title": "Translation status",
-        "intro": "The original text is Spanish; the English is translated field by field. This page counts, per "
-                 "game, the fields whose English is current, those left behind because the Spanish changed, and "
-                 "those with no English yet: the same data `kb i18n status --json` prints. Shares are rounded down.",
-        "how": "To bring the English up to date: `kb i18n export -o game.en.po --game GAME`, translate the file in "
-               "Poedit or another PO tool, then `kb i18n import game.en.po`. The full translators' guide is "
-               "`docs/translators.md` in the project's repository (the site does not carry it).",
-        "game": "Game", "fields": "Fields", "current": "Current", "stale": "Stale", "missing": "Missing",
-        "total": "Total", "stale_list": "Stale fields", "missing_list": "Fields not translated",
-        "legend": "In the Spanish, <del>struck through</del>: what was taken out; <ins>underlined</ins>: what was "
-                  "added.",
-        "diff": "What changed in the Spanish", "now": "Spanish now", "english": "English to review",
-        "english_all": "English to review (the whole field: its parts do not follow the Spanish ones)",
-        "unknown": "The history no longer has the earlier Spanish: compare the whole field.",
-        "too_long": "Too long to compare word by word: between the start and the end that did not change, the "
-                    "whole earlier Spanish is struck through and the whole Spanish now underlined.",
-        "no_english": "(none: this part is new)", "removed": "taken out of the Spanish",
-        "paragraph": "Paragraph {n} of {of}", "item": "List item {n} of {of}",
-        "message": "PO message", "field": "field", "all_current": "The whole translation is current.",
-    },
-}
+CONTEXT = "translators"
+"""The ``msgctxt`` of the page's own words in the site's gettext catalogs (``kb/locale/<lang>/LC_MESSAGES/kb.po``,
+:mod:`kb.core.locale`), each asked for by a key as ``msgid``."""
+
+
+class Words:
+    """The page's words in one language: ``Words("es")["title"]`` is the catalog's ``msgctxt "translators"``
+    ``msgid "title"`` in Spanish."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __getitem__(self, key: str) -> str:
+        return pgettext(self.lang, CONTEXT, key)
 
 
 def share(count: int, total: int) -> str:
@@ -129,7 +100,7 @@ def _marked(was: str, now: str) -> str:
 def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) -> SitePage:
     """The page in the context's language (``report``: a :func:`status_report`, made here when not given)."""
     kb = ctx.kb
-    lab = WORDS[ctx.lang]
+    lab = Words(ctx.lang)
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
     out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "", lab["how"], ""]
@@ -143,7 +114,7 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
     return finish(ctx, PATH, lab["title"], "\n".join(out))
 
 
-def _counts_table(lab: Mapping[str, str], games: Mapping[str, Mapping[str, int]], names: Mapping[str, str]) -> list[str]:
+def _counts_table(lab: Words, games: Mapping[str, Mapping[str, int]], names: Mapping[str, str]) -> list[str]:
     """The table of fields per game and state (shares of the game's fields), with a total row.
 
     Each cell also carries its column's name (``kb-tr-k``, shown only on a narrow screen, where the rows
@@ -166,7 +137,7 @@ def _counts_table(lab: Mapping[str, str], games: Mapping[str, Mapping[str, int]]
 
 def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> list[str]:
     """One game's stale fields (each with what changed and its English) and missing fields."""
-    lab = WORDS[ctx.lang]
+    lab = Words(ctx.lang)
     out: list[str] = []
     stale = [r for r in rows if r["status"] == "stale"]
     if stale:
@@ -183,7 +154,7 @@ def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> li
 def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
     """A stale field: its heading, then each part that changed (named as the page and the PO name it), the
     Spanish word diff beside the English of that part; without the earlier Spanish, the whole field now."""
-    lab = WORDS[ctx.lang]
+    lab = Words(ctx.lang)
     out = [_heading(ctx, r), ""]
     english = _english(ctx, r)
     new = split(r["source"])
@@ -203,7 +174,7 @@ def _stale_field(ctx: SiteContext, r: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _spanish_change(was: str, now: str, lab: Mapping[str, str]) -> list[str]:
+def _spanish_change(was: str, now: str, lab: Words) -> list[str]:
     """A part's Spanish word by word; a change too long to compare so (one change between the common start and
     end) under a note that says so."""
     segments, exact = _segments(was, now)
@@ -214,7 +185,7 @@ def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int |
     """The name of a changed part: its place and PO message (``List item 2 of 3 · PO message `text|p3```), its
     place in the earlier Spanish for a part taken out, nothing for a field of one paragraph (one PO message,
     named by the field alone)."""
-    lab = WORDS[lang]
+    lab = Words(lang)
     if j is None:
         return f"{_places(old, lang)[i]}, {lab['removed']}" if i is not None else ""
     if len(new) == 1 and not new[j].prefix:
@@ -222,7 +193,7 @@ def _where(field: str, old: list[Unit], new: list[Unit], i: int | None, j: int |
     return f"{_places(new, lang)[j]} · {lab['message']} {code(f'{field}|p{j + 1}')}"
 
 
-def _english_part(english: list[Unit] | None, i: int | None, lab: Mapping[str, str]) -> list[str]:
+def _english_part(english: list[Unit] | None, i: int | None, lab: Words) -> list[str]:
     """The English of the earlier Spanish's part ``i`` when the English has the same parts, "none: this part is new"
     for a part added, nothing when the English's parts do not follow the Spanish ones (it is shown whole)."""
     if english is None:
@@ -249,7 +220,7 @@ def _places(units: list[Unit], lang: str) -> list[str]:
     out = []
     for kind in kinds:
         seen[kind] += 1
-        out.append(WORDS[lang][kind].format(n=seen[kind], of=kinds.count(kind)))
+        out.append(Words(lang)[kind].format(n=seen[kind], of=kinds.count(kind)))
     return out
 
 
@@ -303,5 +274,5 @@ def _heading(ctx: SiteContext, row: Mapping[str, Any], item: bool = False) -> st
         meta = ctx.kb.games.get(row["entry"])
         title, target = (meta.name.best(ctx.lang) if meta else row["entry"]), f"{row['entry']}/index.md"
     text = (f"[{escape(title)}]({relative(PATH, target)}) · {code(row['entry'])} · "
-            f"{WORDS[ctx.lang]['field']} {code(row['field'])}")
+            f"{Words(ctx.lang)['field']} {code(row['field'])}")
     return ("- " if item else "#### ") + text
