@@ -287,21 +287,22 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         toc = config.mdx_configs.setdefault("toc", {})
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
-        site = self._site(loaded, lang)
+        site = self._site(loaded, lang, config.repo_url)
         build = self._build = _Build(lang, primary, loaded, site, started, root_url)
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
         return config
 
-    def _site(self, loaded: _Loaded, lang: str) -> Site:
+    def _site(self, loaded: _Loaded, lang: str, repo_url: str | None = None) -> Site:
         """The language's pages: as an earlier command made them from the same content, else made (and kept), taking
         from the last state made (while serving dirty, the last build's; else the one kept by an earlier command)
-        the pages an edit cannot have changed (:func:`kb.site.pages.unchanged_pages`)."""
+        the pages an edit cannot have changed (:func:`kb.site.pages.unchanged_pages`). ``repo_url``: ``mkdocs.yml``'s, part
+        of the kept pages' key (the translators' page links its guide there)."""
         made = 0
 
         def make(before: tuple[Site, Basis] | None) -> tuple[Site, Basis]:
             nonlocal made
-            site = build_site(loaded.kb, loaded.results, lang, before, loaded.head)
+            site = build_site(loaded.kb, loaded.results, lang, before, loaded.head, repo_url)
             old = {id(p) for p in before[0].pages} if before is not None else set()
             made = sum(id(p) not in old for p in site.pages)
             return site, basis(loaded.kb, loaded.results, loaded.head)
@@ -315,7 +316,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             site, _ = make(before[:2])
         else:
             name = f"pages-{lang}"
-            (site, _), found = kept(loaded.kb, name, content_key(loaded.kb, lang, loaded.head, loaded.said),
+            (site, _), found = kept(loaded.kb, name, content_key(loaded.kb, lang, loaded.head, loaded.said, repo_url or ""),
                                    lambda: make(previous(loaded.kb, name, shape, types)), shape, types)
         if self._sources is not None:
             self._made[lang] = (site, basis(loaded.kb, loaded.results, loaded.head), loaded.kb.root)

@@ -368,3 +368,53 @@ def test_a_long_paragraph_changed_in_one_place_is_compared_only_there(
     part = _field(_html(page.markdown), "summary")
     assert f"<del>{words[1500]}</del><ins>nuevo texto</ins>" in part and "<del>" not in part.split("</del>", 1)[1]
     assert "Too long" not in part and "Demasiado largo" not in part
+
+
+# ---------------------------------------------------------------- the guide, linked at the project's repository
+
+GUIDE_CODE = "<code>docs/translators.md</code>"
+
+
+def _how(repo_url: str | None, lang: str) -> str:
+    """The HTML of the page's paragraph that names the guide, for a site whose mkdocs.yml says ``repo_url``."""
+    from kb.site.structure import SiteContext
+    from kb.site.translators import translators_page
+
+    kb = KnowledgeBase.load(FIXTURE, use_cache=False)
+    body = _html(translators_page(SiteContext(kb, {}, lang, repo_url=repo_url), {"games": {}, "pending": []}).markdown)
+    return next(p for p in body.split("</p>") if GUIDE_CODE in p)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_guide_is_linked_at_the_repository_mkdocs_yml_names(lang: str) -> None:
+    """With ``repo_url`` the guide's name links to the file in that repository (the address escaped into the
+    attribute); without one, or with one that is not a plain http(s) address, it stays the name, as code."""
+    linked = f'<a href="https://example.org/o/r&amp;x/blob/HEAD/docs/translators.md">{GUIDE_CODE}</a>'
+    assert linked in _how("https://example.org/o/r&x/", lang)
+    for url in (None, "", "javascript://x/%0aalert(1)", "ftp://example.org/o/r", 'https://example.org/r"><script>',
+                "https://example.org/o/r x", "https://example.org/o/r?tab=1", "https:///o/r", "https://[::1/r"):
+        how = _how(url, lang)
+        assert GUIDE_CODE in how and "<a " not in how and "script" not in how, (url, how)
+
+
+def test_the_repository_in_mkdocs_yml_reaches_the_page_and_its_kept_copy(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin hands mkdocs.yml's ``repo_url`` to the page, and the pages kept for a later command are kept per
+    address: the build after one without ``repo_url`` does not show the earlier build's link."""
+    from mkdocs.config import load_config
+
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
+
+    shutil.copytree(FIXTURE, tmp_path / "content")
+    monkeypatch.setenv("KB_CONTENT", str(tmp_path / "content"))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    config_file = str(Path(__file__).parents[1] / "mkdocs.yml")
+    shown = []
+    for repo_url in ("https://example.org/o/r", None):
+        config = load_config(config_file, site_dir=str(tmp_path / "site"), repo_url=repo_url)
+        config = config.plugins.on_config(config)
+        plugin = next(p for p in config.plugins.values() if isinstance(p, KnowledgeBasePlugin))
+        page = plugin._build.site.page("translators.md")  # the plugin's own state (the test reads it)
+        assert page is not None
+        shown.append("https://example.org/o/r/blob/HEAD/docs/translators.md" in page.markdown)
+    assert shown == [True, False]

@@ -412,16 +412,17 @@ def basis(kb: "Linked", results: Mapping[str, Mapping[str, ExampleResult]], head
 
 
 def build_site(kb: "Linked", results: Iterable[ExampleResult] | Mapping[str, Mapping[str, ExampleResult]],
-               lang: str, before: tuple[Site, Basis] | None = None, head: str = "") -> Site:
+               lang: str, before: tuple[Site, Basis] | None = None, head: str = "", repo_url: str | None = None) -> Site:
     """Every page of the site in ``lang``, and its navigation.
 
     ``before``: this language's site as it was made from an earlier state of the same content, and that state's
     :class:`Basis` (the live preview, ``mkdocs serve --dirty``; ``kb build`` after an edit). Pages that cannot differ
     are taken from it instead of being made again (see :func:`unchanged_pages`); the result is the same as without
-    it. ``head``: the git commit the content is at.
+    it. ``head``: the git commit the content is at. ``repo_url``: ``mkdocs.yml``'s, where the translators' page links
+    its guide (:func:`kb.site.translators.guide_url`).
     """
     by_entry = results if isinstance(results, Mapping) else results_by_entry(results)
-    ctx = SiteContext(kb, by_entry, lang)
+    ctx = SiteContext(kb, by_entry, lang, repo_url=repo_url)
     nav = navigation(ctx)
     kept = (unchanged_pages(before[0], before[1], basis(kb, by_entry, head))
             if before is not None and before[0].nav == nav and before[0].lang == lang else {})

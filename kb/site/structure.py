@@ -124,6 +124,8 @@ class SiteContext:
     orders: dict[tuple[str, str], Around] = field(default_factory=dict)
     """(game, kind or ``""`` for the turn sequence) -> its entries' neighbours (:func:`kb.site.place.around`),
     worked out once per build (filled by :mod:`kb.site.pages`)."""
+    repo_url: str | None = None
+    """``mkdocs.yml``'s ``repo_url``, as written (the translators' page links its guide there when it is http(s))."""
 
     def names(self, game: str) -> Names:
         """Names of the ids a game's entries mention (its ``names:``, entries, steps), built once per game."""

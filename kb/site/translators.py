@@ -7,15 +7,19 @@ the English to review; when git history no longer has the earlier Spanish, the S
 change too long to compare word by word in bounded time (:data:`kb.i18n.units.MAX_COMPARED`) is shown whole, old
 struck through and new underlined, with a note.
 Each missing field is listed with a link. Shares are rounded down: a game with one stale field never reads
-100 % current. Every text from the content is escaped before any markup is put around it.
+100 % current. Every text from the content is escaped before any markup is put around it. The translators' guide
+(:data:`GUIDE`) is not on the site: the page names it, linked into the project's repository when ``mkdocs.yml`` gives
+an http(s) ``repo_url`` (:func:`guide_url`).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from itertools import zip_longest
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 from kb.core.locale import pgettext
 from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
@@ -25,7 +29,7 @@ from kb.i18n.units import Unit, aligned, opcodes, split
 from kb.site.render import code, escape
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
-__all__ = ["PATH", "CONTEXT", "Words", "translators_page", "share", "word_diff"]
+__all__ = ["PATH", "CONTEXT", "GUIDE", "GUIDE_PATH", "Words", "guide_url", "translators_page", "share", "word_diff"]
 
 PATH = "translators.md"
 """Where the page lives in each language."""
@@ -43,6 +47,36 @@ class Words:
 
     def __getitem__(self, key: str) -> str:
         return pgettext(self.lang, CONTEXT, key)
+
+
+GUIDE = "docs/translators.md"
+"""The translators' guide, in the project's repository (the site does not carry it)."""
+GUIDE_PATH = f"blob/HEAD/{GUIDE}"
+"""Where a repository's web page shows :data:`GUIDE` under its ``repo_url`` (GitHub, Gitea, Forgejo: the file on the
+default branch)."""
+_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f<>\"'`\\]")
+
+
+def guide_url(repo_url: str | None) -> str | None:
+    """:data:`GUIDE`'s address in the repository at ``repo_url`` (``mkdocs.yml``'s): ``<repo_url>/`` :data:`GUIDE_PATH`;
+    None without one, or for one that is not a plain http(s) address with a host (no space, quote or control
+    character, no query or fragment to put the path after)."""
+    if not repo_url or _NOT_IN_URL.search(repo_url):
+        return None
+    try:
+        parts = urlsplit(repo_url)
+        host = parts.hostname
+    except ValueError:  # an unclosed "[" of an IPv6 host
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not host or parts.query or parts.fragment:
+        return None
+    return f"{repo_url.rstrip('/')}/{GUIDE_PATH}"
+
+
+def _guide(repo_url: str | None) -> str:
+    """The guide's name as code, a link to it (escaped into its attribute) when the repository's address is known."""
+    url = guide_url(repo_url)
+    return f'<a href="{html.escape(url, quote=True)}"><code>{GUIDE}</code></a>' if url else code(GUIDE)
 
 
 def share(count: int, total: int) -> str:
@@ -103,7 +137,8 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
     lab = Words(ctx.lang)
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
-    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "", lab["how"], ""]
+    how = lab["how"].replace("{guide}", _guide(ctx.repo_url))
+    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "", how, ""]
     out += _counts_table(lab, data["games"], names)
     if not data["pending"]:
         out += [lab["all_current"], ""]
