@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
+from urllib.parse import urlsplit
 
 import jinja2
 from markupsafe import Markup
@@ -59,6 +60,7 @@ from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.findable import front_matter_title
+from kb.site.notfound import not_found_page
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, Working, calc_site, needs_runtime, with_forms
@@ -632,8 +634,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return _loading_ours(output, here, calculator).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
-        """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language."""
+        """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language; the
+        "page not found" page in every language (:func:`kb.site.notfound.not_found_page`)."""
         build = self._build
+        if template_name == "404.html" and build is not None:
+            root = urlsplit(build.root_url).path
+            homes = {lg: root + url for lg, url in _homes(self.config.languages, config.use_directory_urls).items()}
+            return not_found_page(output_content, build.lang, root, homes)
         if template_name != "sitemap.xml" or build is None:
             return output_content
         urls = [_url(page.path, config.use_directory_urls) for page in build.site.pages]
@@ -944,10 +951,15 @@ def _defer_bundle(html_text: str) -> Markup:
     return Markup(app.defer_theme_bundle(str(html_text)))
 
 
+def _homes(langs: list[str], directory_urls: bool) -> dict[str, str]:
+    """Each language's home, from the site's root."""
+    return {lg: f"{lg}/" if directory_urls else f"{lg}/index.html" for lg in langs}
+
+
 def _redirect(langs: list[str], directory_urls: bool) -> str:
     """The root page: to the language the reader chose before (``localStorage``), else the first of the
     browser's languages the site has, else the first language; without scripts, links to each."""
-    pages = {lg: f"{lg}/" if directory_urls else f"{lg}/index.html" for lg in langs}
+    pages = _homes(langs, directory_urls)
     links = " · ".join(f'<a href="{url}" hreflang="{lg}">{LANGUAGES[lg]}</a>' for lg, url in pages.items())
     script = ("(function(){var p=" + json.dumps(pages) + ",l=null;"
               "try{l=localStorage.getItem('kb-lang')}catch(e){}"

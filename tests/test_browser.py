@@ -17,10 +17,11 @@ import subprocess
 import re
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import unquote
 
 import pytest
 
-from conftest import MKDOCS, built_site, cli, served
+from conftest import MKDOCS, _Quiet, built_site, cli, served
 from kb.site.search_box import SEARCH_LABELS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -817,6 +818,54 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
         pg.wait_for_url(f"{base}/es/index.html")  # the reader's choice is remembered
     finally:
         context.close()
+
+
+class _StaticHost(_Quiet):
+    """A static host: the site's root ``404.html`` (status 404) for every address it has nothing at."""
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+def test_a_missing_page_says_so_in_the_readers_language_first(browser, site: Path) -> None:
+    """The host answers every missing address with the root (Spanish build's) ``404.html``: at phone size, its part in
+    the language of the address's folder comes first (an English reader's dead link says "Page not found" first), else
+    in the browser's language; each part shows the address as text (a planted ``<img onerror>`` stays text), and the
+    keyboard's first link out of the page is the reader's home, which Enter opens."""
+    hostile = "/en/%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E.html"
+    cases = [("es-ES", "/en/mini/gone.html", "en"), ("en-US", "/es/mini/gone.html", "es"), ("en-US", "/gone.html", "en"),
+             ("es-ES", "/gone.html", "es"), ("es-ES", hostile, "en")]
+    with served(site, _StaticHost) as url:
+        for locale, path, first in cases:
+            context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+            try:
+                pg = context.new_page()
+                pg.set_default_timeout(15_000)
+                assert pg.goto(url + path).status == 404
+                parts = pg.eval_on_selector_all("#kb-404 > section", """s => s.map(p => [p.lang,
+                    p.querySelector('.kb-404__address').hidden, p.querySelector('code').textContent])""")
+                assert [lang for lang, _, _ in parts] == [first, {"es": "en", "en": "es"}[first]], (locale, path, parts)
+                assert all(not hidden and shown == unquote(path) for _, hidden, shown in parts), parts
+                assert pg.locator("#kb-404 img").count() == 0 and pg.evaluate("typeof window.__pwned") == "undefined"
+                for _ in range(40):
+                    pg.keyboard.press("Tab")
+                    if pg.evaluate("!!document.activeElement.closest('#kb-404')"):
+                        break
+                assert pg.evaluate("document.activeElement.getAttribute('hreflang')") == first
+                with pg.expect_navigation():
+                    pg.keyboard.press("Enter")
+                assert pg.url == f"{url}/{first}/index.html" and pg.locator("html").get_attribute("lang") == first
+            finally:
+                context.close()
 
 
 def test_dark_mode_toggle(page, base: str) -> None:

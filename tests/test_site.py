@@ -437,6 +437,30 @@ def test_no_page_links_the_other_languages_by_the_themes_alternate_tags(built: P
         assert 'class="md-select__link"' in page and '<link rel="canonical"' in page
 
 
+def test_the_page_not_found_speaks_both_languages_its_own_first(built: Path) -> None:
+    """A static host serves the root ``404.html`` for every missing address, English ones too: it says "not found"
+    in each language, in that language's ``lang``, with a link to that language's home; the Spanish build's (the
+    root's) Spanish first, the English build's (``en/404.html``) English first and in an English page. The missing
+    address is shown by the page's script as text (``textContent``), never as markup."""
+    from kb.core.locale import pgettext
+
+    for page, first in ((built / "404.html", "es"), (built / "en" / "404.html", "en")):
+        text = page.read_text(encoding="utf-8")
+        assert f'<html lang="{first}"' in text and "404 - Not found" not in text, page
+        parts = re.findall(r'<section lang="(\w+)"><h1>([^<]*)</h1>(.*?)</section>', text)
+        assert [lang for lang, _, _ in parts] == [first, "es" if first == "en" else "en"], page
+        for lang, heading, rest in parts:
+            assert heading == html.escape(pgettext(lang, "site", "not_found_title")), (page, lang)
+            home = f'<a class="md-button" href="/{lang}/index.html" hreflang="{lang}">'
+            assert home + html.escape(pgettext(lang, "site", "not_found_home")) + "</a>" in rest, (page, lang)
+            assert (built / lang / "index.html").is_file()
+        script = text[text.index('<div class="kb-404"'):]
+        script = script[script.index("<script>"):script.index("</script>")]
+        assert "textContent = shown" in script and "innerHTML" not in script and "document.write" not in script
+        title = re.search(r"<title>([^<]*)</title>", text)[1]
+        assert title.startswith(html.escape(pgettext(first, "site", "not_found_title"))), title
+
+
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
     assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
