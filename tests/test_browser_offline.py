@@ -300,6 +300,58 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
     assert _until(pg, f"caches.keys().then(ns => !ns.some(n => n.startsWith('kb-{old}-')))"), _cache_names(pg)
 
 
+def _shown(size: int, lang: str) -> str:
+    """A size as kb-offline.js writes it: one decimal, MB from a million bytes, the language's decimal mark."""
+    text = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} KB"
+    return text.replace(".", ",") if lang == "es" else text
+
+
+def _label(pg) -> str:
+    return pg.locator("[data-kb-offline]").inner_text()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_an_update_counts_only_the_files_that_changed(context, base: str, site: Path, lang: str) -> None:
+    """The first save's button counts every listed file; after a new build that changed one file, the update's
+    counts that file alone (its hash differs from the one the saved copy was saved with), not the whole list."""
+    from kb.site.app import write_offline
+
+    pg = context.new_page()
+    pg.goto(f"{base}/{lang}/mini/index.html")
+    _controlled(pg)
+    before = json.loads((site / lang / "kb-offline.json").read_text())
+    whole = f"({_shown(before['games']['mini']['bytes'], lang)})"
+    assert _until(pg, f"Promise.resolve(document.querySelector('[data-kb-offline]').textContent.endsWith('{whole}'))"), \
+        (_label(pg), whole)
+    _save_by_keyboard(pg, "mini")
+    page = site / lang / "mini" / "glossary.html"
+    body = page.read_bytes()
+    hidden = page.with_name(page.name + ".away")
+    try:
+        page.write_bytes(body + b"<!-- a new build -->\n" * 40)  # the new build: this file's bytes alone changed
+        write_offline(str(site), ["es", "en"])
+        after = json.loads((site / lang / "kb-offline.json").read_text())
+        files = dict(after["games"]["mini"]["files"])
+        assert [p for p in files if after["hashes"][p] != before["hashes"][p]] == ["mini/glossary.html"]
+        page.rename(hidden)  # missing: the background update fails and the button keeps offering it
+        pg.goto(f"{base}/{lang}/mini/index.html")
+        new = f"kb-{after['version']}-shared"
+        assert _until(pg, f"""navigator.serviceWorker.getRegistration().then(r => caches.has('{new}').then(has =>
+            has && !r.installing && !r.waiting && r.active.state === 'activated'))""")
+        pg.reload()  # the page, controlled by the new worker
+        pg.wait_for_selector('button[data-kb-offline="mini"]:is([data-kb-offline-state="update"], [data-kb-offline-state="failed"])')
+        update = {"es": "Guardado para jugar sin conexión · actualizar", "en": "Saved for offline play · update"}[lang]
+        one = f"{update} ({_shown(files['mini/glossary.html'], lang)})"
+        assert _until(pg, f"Promise.resolve(document.querySelector('[data-kb-offline]').textContent === '{one}')"), \
+            (_label(pg), one)
+        assert _shown(files["mini/glossary.html"], lang) != _shown(after["games"]["mini"]["bytes"], lang)
+    finally:
+        if hidden.exists():
+            hidden.rename(page)
+        page.write_bytes(body)
+        write_offline(str(site), ["es", "en"])
+
+
 def test_the_save_box_moves_nothing_when_it_arrives(playwright, tmp_path: Path, base: str) -> None:
     """The box's place is in the page's HTML as high as the button: held back, kb-offline.json's arrival moves
     nothing below the title (it was Lighthouse's layout shift of 0.069 on a game's page, issue 29). No service

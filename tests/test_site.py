@@ -407,6 +407,35 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     assert '<html lang="en">' in pages["en"] and '"mini":"Mini Skirmish"' in pages["en"]
 
 
+def test_a_build_hashes_each_offline_file_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kb-offline.json's "hashes" are taken once per build: a file every language lists (the calculators' runtime,
+    here a stand-in) is read and hashed once, not once per language; the lists say the same hash for it."""
+    import shutil
+    from collections import Counter
+
+    from kb.site.calc_runtime import FOLDER
+
+    site = tmp_path / "site"
+    shutil.copytree(built, site)
+    (site / FOLDER).mkdir(exist_ok=True)
+    (site / FOLDER / "pyodide.asm.js").write_bytes(b"runtime" * 1000)
+    hashed: Counter[Path] = Counter()
+    real = app._hash
+
+    def counted(path: Path) -> str:
+        hashed[path] += 1
+        return real(path)
+
+    monkeypatch.setattr(app, "_hash", counted)
+    app.write_offline(str(site), ["es", "en"])
+    assert hashed[site / FOLDER / "pyodide.asm.js"] == 1
+    assert [str(p) for p, n in hashed.items() if n > 1] == []
+    lists = [json.loads((site / lang / "kb-offline.json").read_text())["hashes"] for lang in ("es", "en")]
+    runtime = f"../{FOLDER}/pyodide.asm.js"
+    assert lists[0][runtime] == lists[1][runtime] == real(site / FOLDER / "pyodide.asm.js")
+    assert sum(len(h) for h in lists) > len(hashed)  # the two lists share files: fewer hashes taken than listed
+
+
 def test_the_theme_speaks_only_the_page_language(built: Path) -> None:
     es = (built / "es" / "mini" / "shooting.html").read_text()
     en = (built / "en" / "mini" / "shooting.html").read_text()

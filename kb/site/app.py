@@ -149,11 +149,27 @@ def _game_name(index: Path) -> str:
     return html.unescape(re.sub(r"<[^>]*>", "", found.group(1))).strip() if found else index.parent.name
 
 
-def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict[str, Any]:
+def _hash(path: Path) -> str:
+    """The first :data:`HASH` hex digits of the SHA-256 of ``path``'s bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:HASH]
+
+
+def _digest(path: Path, digests: dict[Path, str]) -> str:
+    """``path``'s :func:`_hash`, taken once per build: kept in ``digests``."""
+    if path not in digests:
+        digests[path] = _hash(path)
+    return digests[path]
+
+
+def offline_index(site: Path, lang: str, langs: list[str], version: str,
+                  digests: dict[Path, str] | None = None) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
     outside the game's folder are the same for every game (kb-sw.js keeps one copy of them). ``hashes``: each
     listed file's bytes (the first :data:`HASH` hex digits of its SHA-256), so that a new build's worker takes a
-    file whose bytes did not change from the copy an older build saved instead of fetching it again."""
+    file whose bytes did not change from the copy an older build saved instead of fetching it again. ``digests``:
+    the build's table of hashes already taken (path -> hash), filled here; :func:`write_offline` hands every
+    language the same one, so a file listed by both (the calculators' runtime) is read and hashed once."""
+    digests = {} if digests is None else digests
     home = site / lang
     game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]
     found = _files(site, home, game_dirs)
@@ -172,7 +188,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str) -> dict
         sizes = [(rel, p.stat().st_size) for rel, p in listed]
         games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
                        "bytes": sum(size for _, size in sizes)}
-        hashes.update((rel, hashlib.sha256(p.read_bytes()).hexdigest()[:HASH]) for rel, p in listed if rel not in hashes)
+        hashes.update((rel, _digest(p, digests)) for rel, p in listed if rel not in hashes)
     return {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
             "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
 
@@ -221,9 +237,10 @@ def write_offline(site_dir: str, langs: list[str]) -> str:
     site = Path(site_dir)
     version = _version(site)
     pages = {}
+    digests: dict[Path, str] = {}  # one table for every language: each file hashed once per build
     for lang in langs:
         if (site / lang).is_dir():
-            index = offline_index(site, lang, langs, version)
+            index = offline_index(site, lang, langs, version, digests)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)

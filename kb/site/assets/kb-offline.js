@@ -2,7 +2,8 @@
  * (kb-sw.js at the site's root, over http(s) only: pages opened from file:// stay as they are),
  * asks it to keep the page just read and its files and to bring saved games up to this build, and on a
  * game's page offers a button, data-kb-offline="<game>", that saves the game's pages, search data and
- * tooltips in this language (sizes from kb-offline.json, counting only what is not stored yet). The
+ * tooltips in this language (sizes from kb-offline.json, counting only what is not stored yet: for an
+ * update, only the files whose hash differs from the one the stored copy was saved with). The
  * button reports data-kb-offline-state: "saving", "saved" (this build's copy is stored: the button says
  * so and does nothing), "update" (a copy of an older build is stored: pressing brings it up to date) or
  * "failed". While saving it is aria-disabled, not disabled, so the keyboard's focus stays on it.
@@ -172,6 +173,25 @@
         });
       }, Promise.resolve(false));
     }
+    /* The file hashes each stored copy of the game was saved with (its "kb-saved" record, kb-sw.js; {} for a copy
+     * whose record has none), one object per complete copy. */
+    function records(names) {
+      return Promise.all(names.map(function (name) {
+        return caches.open(name).then(function (c) { return c.match(done); }).then(function (r) {
+          return r ? r.text().then(function (t) {
+            try { return JSON.parse(t).hashes || {}; } catch (e) { return {}; }
+          }) : null;
+        });
+      })).then(function (all) { return all.filter(function (h) { return h !== null; }); });
+    }
+    /* Whether saving fetches the listed file ``f``: not when it is outside the game's folder and already in this
+     * build's shared cache (``have``: its URLs), nor when a stored copy of the game holds the same bytes (its
+     * record's hash is this build's; ``kept``: the records), which the worker takes instead. */
+    function fetched(f, have, kept) {
+      var hash = data.hashes && data.hashes[f[0]];
+      if (f[0].indexOf(game + "/") !== 0 && have[new URL(f[0], home).href]) return false;
+      return !(hash && kept.some(function (h) { return h[f[0]] === hash; }));
+    }
     function check(failed) {
       var mine = new RegExp("^kb-[^-]+-game-" + data.lang + "-" + game.replace(/[^a-z0-9]/g, "\\$&") + "(~.*)?$");
       return caches.keys().then(function (names) {
@@ -180,15 +200,13 @@
         return saved(now).then(function (yes) {
           if (yes) return show("saved", words.offline_saved);
           var shared = own + "shared";
-          return Promise.all([saved(ours), caches.has(shared).then(function (has) {
+          return Promise.all([records(ours), caches.has(shared).then(function (has) {
             return has ? caches.open(shared).then(function (c) { return c.keys(); }) : [];
           })]).then(function (got) {
             var have = {};
             got[1].forEach(function (r) { have[r.url] = true; });
-            need = entry.files.reduce(function (sum, f) {
-              return sum + (f[0].indexOf(game + "/") !== 0 && have[new URL(f[0], home).href] ? 0 : f[1]);
-            }, 0);
-            older = got[0];
+            need = entry.files.reduce(function (sum, f) { return sum + (fetched(f, have, got[0]) ? f[1] : 0); }, 0);
+            older = got[0].length > 0;
             show(failed ? "failed" : older ? "update" : "", failed || "");
           });
         });

@@ -24,7 +24,7 @@ var LANGS = Object.keys(PAGES);
 var PREFIX = "kb-" + VERSION + "-";
 var VISITED = PREFIX + "visited";
 var SHARED = PREFIX + "shared";
-var DONE = "kb-saved";  /* a game's cache holds this key once every file is in */
+var DONE = "kb-saved";  /* a game's cache holds this key once every file is in (its body: record()) */
 var STABLE = /(\?|&)v=|\.[0-9a-f]{8}\.min\.(js|css)$/;
 var GAME = /^kb-([^-]+)-game-([a-z]+)-([^~]+)(~.*)?$/;  /* version, language, game, this save's stamp */
 var saving = {};  /* "<lang>/<game>": the save under way */
@@ -138,6 +138,14 @@ function kept(names, url, hash) {
   }, Promise.resolve(null));
 }
 
+/* The "done" key's body: this build's version and the hashes of the files the copy holds (``files``: the game's
+ * list), against which kb-offline.js counts what an update of the copy would fetch. */
+function record(files, hashes) {
+  var held = {};
+  files.forEach(function (f) { if (hashes[f[0]]) held[f[0]] = hashes[f[0]]; });
+  return new Response(JSON.stringify({ version: VERSION, hashes: held }), { headers: { "Content-Type": "application/json" } });
+}
+
 /* Save one game of one language: its own files (under "<game>/") into a new cache, the others into the shared one
  * unless already there, each from a copy with the same bytes when one is kept, else from the network; then the
  * "done" key; only then the game's other copies (older saves, older builds) go. */
@@ -174,7 +182,7 @@ function save(lang, game) {
           return one(i + 1);
         });
       }
-      return one(0).then(function () { return own.put(at(lang + "/" + DONE), new Response(VERSION)); });
+      return one(0).then(function () { return own.put(at(lang + "/" + DONE), record(files, hashes)); });
     });
   }).then(function () {
     return copies(lang, game).then(function (names) {
