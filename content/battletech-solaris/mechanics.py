@@ -326,6 +326,7 @@ def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: i
                   "Declared running, blocked by the opponent after only {s} of its {w} walking MP: counts as walking",
                   s=mp_spent, w=walking_mp)
         return outcome(trace, counts_as="walk")
+    # Blocked past its walking MP: the seed only gives the walking-MP case; still a run is the entry's reading.
     trace.add("Declaró correr: cuenta como correr", "Declared running: counts as running")
     return outcome(trace, counts_as="run")
 
