@@ -672,10 +672,6 @@ def underwater_weapon(weapon: Literal["laser", "ppc", "other-energy", "torpedo",
     return outcome(trace, allowed=True)
 
 
-DEFAULT_BRIDGE_CF = 40
-"""The CF of a bridge whose type neither the map nor the scenario gives: a medium bridge."""
-
-
 @resolver("battletech-solaris.bridge-damage",
           ranges={"cf": {"minimum": 1, **window(1, 100)},  # the seed gives no CF range by class: a calculator offers 1 to 100
                   "damage": {"minimum": 0, **window(0, 100)}},
@@ -683,7 +679,7 @@ DEFAULT_BRIDGE_CF = 40
                   "cf_left": ("FC que le queda", "CF left"), "collapses": ("se derrumba", "collapses")},
           outputs={"cf_left": "the bridge's CF after the damage (never below 0)",
                    "collapses": "whether the bridge collapses into the river (its CF down to 0)"})
-def bridge_damage(damage: int, cf: int = DEFAULT_BRIDGE_CF):
+def bridge_damage(cf: int, damage: int):
     """A bridge attacked like a building: the damage comes off its CF; at 0 it collapses and falls into the river."""
     if damage < 0 or cf < 1:
         raise RuleError("negative", "un puente en pie tiene FC 1 o más y el daño no es negativo",
