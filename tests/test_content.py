@@ -137,3 +137,12 @@ def test_displacement_does_not_depend_on_the_order_models_are_listed(kb: Knowled
                                  mover_points=mover_points, mover_owner="aliens").values["possible"]
                    for order in permutations(occupants)}
         assert len(answers) == 1, (mover_points, answers)
+
+
+def test_the_sentry_example_names_its_own_inputs(kb: KnowledgeBase) -> None:
+    """The Hunt Begins: the sentries' ``after`` (the action after which they react) is not the displacement's ``after``
+    (occupancy points) that the module's shared labels gave it: the worked example read "Occupancy after 1"."""
+    sentry, displacement = kb.registry.get("hunt-begins.sentry-interrupt"), kb.registry.get("hunt-begins.displacement")
+    for lang in ("es", "en"):
+        assert sentry.label("after", lang) != displacement.label("after", lang), lang
+        assert "react" in sentry.label("after", "en")

@@ -107,3 +107,17 @@ def test_a_card_for_a_model_moved_past_2_inches_says_to_take_it_away(kb: Knowled
     given["flips"] = {k: v for k, v in given["flips"].items() if k != "terror-tot"}  # the card taken away: answered
     out = call(res, given)
     assert isinstance(out, Outcome) and out.values["target"] == "death-marshal"
+
+
+def test_the_bridges_calculator_speaks_of_a_bridge(kb: KnowledgeBase) -> None:
+    """BattleTech's bridges: the calculator offered «muere por debajo de» / "dies below" and a life (the generic
+    damage resolver's words); a bridge has a CF and collapses when it reaches 0 (seed 002), in both languages."""
+    for mechanic in {x.mechanic for x in kb.entries["battletech-solaris.bridges"].examples}:
+        r = kb.registry.get(mechanic)
+        labels = {lang: [r.label(w, lang).lower() for w in r.vocabulary()] for lang in ("es", "en")}
+        assert not [t for t in labels["es"] if "muere" in t or "vida" in t], labels
+        assert not [t for t in labels["en"] if "dies" in t or "life" in t], labels
+        assert any("fc" in t for t in labels["es"]) and any("cf" in t for t in labels["en"]), labels
+        assert any("derrumba" in t for t in labels["es"]) and any("collapses" in t for t in labels["en"]), labels
+    over = call(kb.registry.get("battletech-solaris.bridge-damage"), {"cf": 40, "damage": 45})  # no CF below 0
+    assert isinstance(over, Outcome) and over.values == {"cf_left": 0, "collapses": True}

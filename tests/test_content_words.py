@@ -15,13 +15,18 @@ def kb() -> KnowledgeBase:
 
 
 def test_warlords_names_its_card_stat_and_flipping_as_the_seed_does(kb: KnowledgeBase) -> None:
-    """Seed 003: the stat is «ATQ» (Daño de combate) and a troop is «volteada» (Táctica), never «Atacar 2» nor «girar»."""
+    """Seed 003: the stat is «ATQ» (Daño de combate) and a troop is «volteada» (Táctica), never «Atacar 2» nor «girar».
+    In English it is the Attack, as an English player says it (ATQ is what the card prints, said once in the text)."""
     names = kb._names("warlords-of-terra")
-    assert (names("attack").es, names("attack").best("en")) == ("ATQ", "ATQ")  # a troop's `attack: 4` in examples
+    assert (names("attack").es, names("attack").best("en")) == ("ATQ", "Attack")  # a troop's `attack: 4` in examples
     assert names("flip").es == "voltear"  # the Attack action's cost, in the quick reference
     assert names("warlords-of-terra.attack").es == "Atacar"  # the action keeps its own title
     combat = kb.registry.get("warlords-of-terra.combat")
-    assert combat is not None and combat.label("attack", "es") == "ATQ"
+    assert combat is not None and combat.label("attack", "es") == "ATQ" and combat.label("attack", "en") == "Attack"
+    exchange = kb.registry.get("warlords-of-terra.damage-exchange")
+    assert exchange is not None and exchange.label("attacker_attack", "en") == "attacker's Attack"
+    damage = kb.entries["warlords-of-terra.combat-damage"]
+    assert "Attack} (ATQ on the card)" in damage.best("text", "en") and "Attack vs Life" in damage.also_called("en")
     move = kb.registry.get("warlords-of-terra.move")
     assert move is not None and move.label("flip_ability", "es") == "usa una habilidad de volteo"
 

@@ -897,3 +897,42 @@ def test_edit_distance_is_rapidfuzzs_osa() -> None:
         a, b = ("".join(rng.choice("abcñá") for _ in range(rng.randint(0, 8))) for _ in range(2))
         for limit in (None, 0, 1, 2, 3):
             assert edit_distance(a, b, limit) == OSA.distance(a, b, score_cutoff=limit), (a, b, limit)
+
+
+def test_did_you_mean_shows_a_short_word_as_typed_unless_letters_are_only_added(tree, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """"dmg" (players' shorthand for damage) is one letter from "dig": "did you mean" shows it as typed, while the long
+    typo beside it is fixed; a short word whose correction only adds letters ("otr" → "otro") is still shown fixed.
+    The display only (ranking.shown_corrections): the search takes the correction as before."""
+    from kb.search import ranking
+
+    monkeypatch.setenv("KB_CACHE", str(tmp_path / "cache"))
+    files = {"g/rules/x.yaml": "id: g.x\nkind: rule\ngame: g\ntitle: {es: Uno, en: One}\n"
+                               "text: {es: derrape dig., en: skidding dig.}\nsource: {doc: seed.txt, section: S}\n"}
+    kb = KnowledgeBase.load(tree(files, games=("g",)))
+    result = kb.search("skiding dmg", lang="en")
+    assert result.did_you_mean == "skidding dmg" and ids(result) == ["g.x"]
+    assert ranking.shown_corrections({"dmg": "dig", "hul": "hull", "skiding": "skidding"}, 4) == {
+        "hul": "hull", "skiding": "skidding"}
+    assert ranking.did_you_mean("dmg?", {"dmg": "dig"}, 4) is None
+
+
+def test_the_browser_shows_the_same_did_you_mean() -> None:
+    """kb-search-engine.js's didYouMean follows ranking.did_you_mean (run under Node when it is installed)."""
+    import subprocess
+
+    from kb.search import ranking
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node")
+    engine = Path(__file__).resolve().parents[1] / "kb" / "site" / "assets" / "kb-search-engine.js"
+    cases = [("skiding dmg", {"skiding": "sliding", "dmg": "dig"}), ("dmg", {"dmg": "dig"}),
+             ("otr wumble", {"otr": "otro"}), ("Hul", {"Hul": "hull"})]
+    script = (f"var api = require({json.dumps(str(engine))}); var e = Object.create(api.Engine.prototype);"
+              "e.rules = {spelling: {shown: %d}};"
+              "console.log(JSON.stringify(%s.map(function (c) { return e.didYouMean(c[0].split(' '), c[1]); })));"
+              % (ranking.DEFAULTS.shown_min_length, json.dumps(cases)))
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == [ranking.did_you_mean(t, f, ranking.DEFAULTS.shown_min_length) for t, f in cases]
+    assert json.loads(out) == ["sliding dmg", None, "otro wumble", "hull"]

@@ -174,7 +174,7 @@ def test_a_situation_with_named_parts_is_rows_of_its_parts_not_colon_nested_text
     assert "    Objetivo               Mago\n" in shown
     assert "Mago: ATQ" not in shown and "Mago: ATQ" not in md
     md_en, text_en = _area_strike("en")
-    assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;ATQ | 0 |\n" in _example(md_en, "example-ranged-area-strike")
+    assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;Attack | 0 |\n" in _example(md_en, "example-ranged-area-strike")
 
 
 def test_a_parts_label_is_escaped_under_its_indent() -> None:

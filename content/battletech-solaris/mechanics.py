@@ -673,6 +673,28 @@ def underwater_weapon(weapon: Literal["laser", "ppc", "other-energy", "torpedo",
     return outcome(trace, allowed=True)
 
 
+@resolver("battletech-solaris.bridge-damage",
+          ranges={"cf": {"minimum": 1, **window(1, 100)},  # the seed gives no CF range by class: a calculator offers 1 to 100
+                  "damage": {"minimum": 0, **window(0, 100)}},
+          labels={"cf": ("FC del puente", "bridge's CF"), "damage": ("daño que recibe", "damage it takes"),
+                  "cf_left": ("FC que le queda", "CF left"), "collapses": ("se derrumba", "collapses")},
+          outputs={"cf_left": "the bridge's CF after the damage (never below 0)",
+                   "collapses": "whether the bridge collapses into the river (its CF down to 0)"})
+def bridge_damage(cf: int, damage: int):
+    """A bridge attacked like a building: the damage comes off its CF; at 0 it collapses and falls into the river."""
+    if damage < 0 or cf < 1:
+        raise RuleError("negative", "un puente en pie tiene FC 1 o más y el daño no es negativo",
+                        "a standing bridge has CF 1 or more, and damage is not negative", kind="impossible")
+    trace = Trace()
+    left = max(cf - damage, 0)
+    trace.add("FC: {cf} − {d} = {left}", "CF: {cf} − {d} = {left}", cf=cf, d=damage, left=left)
+    if left == 0:
+        trace.add("El FC llega a 0: el puente se derrumba y cae al río", "CF down to 0: the bridge collapses into the river")
+    else:
+        trace.add("Con FC {left} el puente sigue en pie", "At CF {left} the bridge still stands", left=left)
+    return outcome(trace, cf_left=left, collapses=left == 0)
+
+
 @resolver("battletech-solaris.underwater-physical",
           ranges={"damage": between(0, 30)},  # no bound in the seed: 0 to 30 points taken
           outputs={

@@ -567,6 +567,13 @@ def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
 
 @resolver("hunt-begins.sentry-interrupt",
           ranges={"after": between(0, 4)},  # no bound in the seed: after 0 to 4 actions taken
+          labels={"model": ("miniatura que se activa", "active model"),
+                  "actions": ("sus acciones", "its actions"),
+                  "after": ("reaccionan tras la acción", "sentries react after action"),
+                  "sentries": ("centinelas y lo que hacen", "sentries and what they do"),
+                  "owners": ("jugador de cada centinela", "each sentry's player"),
+                  "order": ("quién actúa, por orden", "who acts, in order"),
+                  "resumes": ("acciones que le quedan", "actions it has left")},
           outputs={
     "order": "who acts, in order: the active model, the sentries one by one, the active model again",
     "sentry_actions": "the action each sentry takes, in the order they act",
@@ -586,7 +593,7 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
                         n=after, kind="impossible")
     if after < 1:
         raise RuleError("no-completed-action", "los centinelas responden cuando otra miniatura completa una de sus acciones",
-                        "sentries answer when another model completes one of its actions")
+                        "sentries react when another model finishes one of its actions")
     for s, act in sentries.items():
         if act not in SENTRY_ACTIONS:
             raise RuleError("not-a-sentry-action", "{model}: con un marcador de centinela solo se mueve, dispara, combate o "
@@ -596,9 +603,9 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
             raise RuleError("unknown-owner", "falta el jugador de {m} en la iniciativa", "{m}'s player is missing from the initiative", m=s,
                             kind="incomplete")
     if model in sentries:
-        raise RuleError("own-sentry", "{m} no responde a su propia acción", "{m} does not answer its own action", m=model)
+        raise RuleError("own-sentry", "{m} no responde a su propia acción", "{m} cannot react to its own action", m=model)
     trace = Trace()
-    trace.add("{m} completa: {a}", "{m} completes: {a}", m=model, a=actions[:after])
+    trace.add("{m} completa: {a}", "{m} has taken {a}: sentries may react now", m=model, a=actions[:after])
     queues = {p: [s for s in sentries if owners[s] == p] for p in initiative}
     order_sentries: list[str] = []
     while any(queues.values()):
@@ -607,9 +614,9 @@ def sentry_interrupt(model: str, actions: list[str], after: int, sentries: dict[
                 s = queues[p].pop(0)
                 order_sentries.append(s)
                 trace.add("{p} gasta el marcador de {s}, que hace {a}; el marcador se retira",
-                          "{p} spends {s}'s marker, which takes {a}; the marker is removed", p=p, s=s, a=sentries[s])
+                          "the {p} player spends {s}'s sentry marker (it is removed): {s} takes a {a} action", p=p, s=s, a=sentries[s])
     rest = actions[after:]
-    trace.add("{m} sigue su activación: {r:none:nada más}", "{m} carries on with its activation: {r:none:nothing more}", m=model, r=rest)
+    trace.add("{m} sigue su activación: {r:none:nada más}", "back to {m}, which finishes its activation: {r:none:no actions left}", m=model, r=rest)
     order = [model] + order_sentries + ([model] if rest else [])
     return outcome(trace, order=order, sentry_actions=[sentries[s] for s in order_sentries], resumes=rest)
 

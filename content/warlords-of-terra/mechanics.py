@@ -271,7 +271,8 @@ def damage(life: int, damage: int) -> Outcome:
                    "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"},
           labels={"defender_life": ("vida del defensor", "defender's life"), "defender_dead": ("muere el defensor", "the defender dies")})
 def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: int, defender_life: int) -> Outcome:
-    """Two troops in combat at once: each one's ATQ is subtracted from the other's Life; below 1 Life a troop dies."""
+    """Two troops in combat at once: each one's Attack (ATQ on the card) is subtracted from the other's Life; below 1 Life
+    a troop dies."""
     trace = Trace()
     d_left, d_dead = hit(trace, ("Defensor", "Defender"), defender_life, attacker_attack, DIES_BELOW)
     a_left, a_dead = hit(trace, ("Atacante", "Attacker"), attacker_life, defender_attack, DIES_BELOW)
@@ -295,7 +296,7 @@ def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: i
 })
 def combat(attacker: dict[str, int | bool], defenders: dict[str, dict[str, int | bool | str]],
            target: str | None = None, behind: str | None = None, attacker_name: str = "attacker"):
-    """A troop attacks: who is forced to fight, who is hit, combat damage (ATQ from Life) and who flips.
+    """A troop attacks: who is forced to fight, who is hit, combat damage (Attack taken from Life) and who flips.
 
     ``attacker``: ``attack``, ``life`` and the abilities it has (``fire_shield``: X, ``last_word``,
     ``tenacity``, ``area_strike``, ``distance``, ``flies``, ``trample``). ``defenders``: each enemy troop
@@ -668,9 +669,9 @@ LABELS = {
     "attacker_name": ("nombre del atacante", "attacker's name"),
     "fighters": ("combaten con el atacante", "fight the attacker"),
     "struck": ("reciben el daño del atacante", "take the attacker's damage"),
-    "attacker_attack": ("ATQ del atacante", "attacker's ATQ"),
+    "attacker_attack": ("ATQ del atacante", "attacker's Attack"),
     "attacker_life": ("vida del atacante", "attacker's life"),
-    "defender_attack": ("ATQ del defensor", "defender's ATQ"),
+    "defender_attack": ("ATQ del defensor", "defender's Attack"),
     "attacker_dead": ("muere el atacante", "the attacker dies"),
     "life": ("vida", "life"),
     "dead": ("mueren", "die"),
@@ -704,7 +705,7 @@ LABELS = {
     "speed": ("velocidad", "speed"),
     "zones": ("zonas", "zones"),
     "preparation": ("en preparación", "in preparation"),
-    "attack": ("ATQ", "ATQ"),  # the card's stat, as the seed names it
+    "attack": ("ATQ", "Attack"),  # the card's stat: ATQ as the seed (and the card) names it, Attack in English
     "flip_ability": ("usa una habilidad de volteo", "uses a flip ability"),
     "charge": ("carga", "charges"),
     "ends_in_threat_area": ("acaba en un área de amenaza enemiga activa", "ends in an active enemy threat area"),

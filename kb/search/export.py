@@ -344,7 +344,7 @@ def _rules(reader: Any, doc_count: int) -> dict[str, Any]:
         "exactBoost": p.exact_name_boost, "gameBoost": p.game_context_boost,
         "names": {k: list(v) for k, v in reader.meta.names.items()}, "context": dict(reader.meta.context),
         "gameWords": sorted(reader.meta.game_words),
-        "spelling": {"min": p.spell_min_length, "prefix": p.same_prefix,
+        "spelling": {"min": p.spell_min_length, "prefix": p.same_prefix, "shown": p.shown_min_length,  # ranking.shown_corrections
                      # ranking.max_distance, as a table: edits allowed up to each length (the last for any longer word)
                      "distance": [ranking.max_distance("x" * n, p.short_word) for n in range(p.short_word + 2)]},
         "proximity": {"boost": p.proximity_boost, "depth": p.proximity_depth,  # ranking.proximity_factor (issue 31)

@@ -631,7 +631,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
             if near:
                 docs, values = ops.score(s, plan(words, near, (), p, vocab), factor, keep, p)
                 fuzzy = bool(len(docs))
-        did_you_mean = " ".join(fixed.get(w, w) for w in ranking.query_tokens(text)) if fixed else None
+        did_you_mean = ranking.did_you_mean(text, fixed, p.shown_min_length)
         terms = {lg: frozenset(t for w in said for t in vocab.terms(w, lg)) for lg in LANGS}
         stems = {lg: terms[lg] | frozenset(fold(w) for w in said if len(w) > 2 and fold(w) not in _STOP) for lg in LANGS}
         values = ops.proximity(st, docs, values, said, p, vocab)

@@ -61,7 +61,9 @@ does not know it (not a word of the index or the glossary, nor a common word of 
 language (:func:`query_language`, else the reader's ``lang``; the other language only if that finds
 none) within :func:`max_distance` edits sharing the first letter; the first of
 :func:`rank_corrections` is taken. If no document matches at all, each word's nearest indexed word
-in either language is tried the same way ("fuzzy").
+in either language is tried the same way ("fuzzy"). "Did you mean" repeats the query with the corrections
+:func:`shown_corrections` shows (:func:`did_you_mean`; a word shorter than :attr:`Params.shown_min_length` is shown as
+typed unless its correction only adds letters).
 
 Everything here is data or a pure function of its arguments: the tunable figures are one frozen
 :class:`Params` (defaults :data:`DEFAULTS`), given to the engine and the exporter by their caller; the
@@ -83,7 +85,7 @@ from kb.core.terms import STOPWORDS, fold
 __all__ = [
     "TOKEN", "FIELDS", "Params", "DEFAULTS", "QUESTION_WORDS", "PUNCTUATION", "query_tokens", "query_words", "name_key", "name_keys",
     "entry_factor", "speaks_generally", "searched_words", "GENERAL_WORDS", "best_passage", "passage_section", "word_pairs", "proximity_factor", "coverage_factor", "context_table", "game_context", "named_games", "query_language", "max_distance",
-    "edit_distance", "rank_corrections",
+    "edit_distance", "rank_corrections", "shown_corrections", "did_you_mean",
 ]
 
 TOKEN = r"\w+(\.?\w+)*"
@@ -190,6 +192,11 @@ class Params:
     """Words up to this many letters are corrected within one edit; longer ones within two (:func:`max_distance`)."""
     same_prefix: int = 1
     """How many first letters a correction shares with the word typed."""
+    shown_min_length: int = 4
+    """Shortest word "did you mean" shows corrected whatever its correction (:func:`shown_corrections`); a shorter one is
+    shown as typed unless the correction only adds letters to it ("hul" → "hull"): one letter changed in three makes
+    another word ("dmg", the players' abbreviation of damage, had read "dig"). The display only: the search still
+    takes the correction."""
 
 
 DEFAULTS = Params()
@@ -388,6 +395,23 @@ def query_language(words: Sequence[str], languages: Callable[[str], Iterable[str
     if score["es"] == score["en"]:
         return None
     return max(score, key=score.__getitem__)
+
+
+def shown_corrections(fixed: Mapping[str, str], min_length: int) -> dict[str, str]:
+    """The corrections "did you mean" shows: those of words of ``min_length`` letters or more
+    (:attr:`Params.shown_min_length`), and of shorter ones whose correction keeps every letter typed, in order."""
+    return {w: c for w, c in fixed.items() if len(w) >= min_length or _keeps_letters(fold(w.lower()), c)}
+
+
+def _keeps_letters(word: str, correction: str) -> bool:
+    rest = iter(correction)
+    return all(ch in rest for ch in word)
+
+
+def did_you_mean(text: str, fixed: Mapping[str, str], min_length: int) -> str | None:
+    """The query as typed with the corrections :func:`shown_corrections` shows, or None when it shows none."""
+    shown = shown_corrections(fixed, min_length)
+    return " ".join(shown.get(w, w) for w in query_tokens(text)) if shown else None
 
 
 def max_distance(word: str, short_word: int) -> int:

@@ -224,6 +224,18 @@
     return out;
   };
 
+  /* ranking.did_you_mean: the words typed with the corrections ranking.shown_corrections shows (a word shorter than
+   * rules.spelling.shown only when its correction keeps every letter typed, in order), or null when it shows none. */
+  Engine.prototype.didYouMean = function (typed, fixed) {
+    var min = this.rules.spelling.shown, shown = {}, any = false;
+    Object.keys(fixed).forEach(function (w) {
+      var c = fixed[w], at = 0;
+      var kept = fold(w).split("").every(function (ch) { at = c.indexOf(ch, at) + 1; return at > 0; });
+      if (w.length >= min || kept) { shown[w] = c; any = true; }
+    });
+    return any ? typed.map(function (w) { return shown[w] || w; }).join(" ") : null;
+  };
+
   Engine.prototype._expander = function (alt) {
     this.groups = alt.groups; // [[name as offered, name folded], ...] per group
     this.keys = alt.keys;     // folded name -> groups
@@ -442,7 +454,7 @@
       }
     });
     return { query: text, hits: hits, total: seen.size, byGame: byGame, byKind: byKind,
-             didYouMean: Object.keys(fixed).length ? typed.map(function (w) { return fixed[w] || w; }).join(" ") : null,
+             didYouMean: this.didYouMean(typed, fixed),
              marks: this.marks(said) };
   };
 
