@@ -11,6 +11,7 @@ and Material prints ``site_name`` raw in the header, the menu, the title and an 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.theme import Theme
 
 from kb.core.locale import pgettext
-from kb.site.sanitise import sanitise
+from kb.site.sanitise import link, sanitise
 
 __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "TEXTS", "apply_defaults", "as_text", "asset_files",
            "set_site_url"]
@@ -108,6 +109,64 @@ def as_text(config: MkDocsConfig) -> None:
             config[key] = escape(config[key])
     if isinstance(config.copyright, str) and not isinstance(config.copyright, Markup):
         config.copyright = Markup(sanitise(config.copyright))
+    _extra_as_text(config)
+
+
+EXTRA_HTML = frozenset({("consent", "description"), ("analytics", "feedback", "ratings", "*", "note")})
+"""``extra`` fields Material documents as HTML (the cookie consent's description, a feedback rating's note with its
+link): they keep what the pages' allow-list keeps (:func:`kb.site.sanitise.sanitise`)."""
+EXTRA_LINKS = frozenset({("homepage",), ("social", "*", "link"), ("alternate", "*", "link")})
+"""``extra`` fields Material prints raw as an ``href``: a relative, http(s) or mailto link (:func:`~kb.site.sanitise.link`),
+else left out (the logo's link falls back to the home page)."""
+EXTRA_SCRIPT = frozenset({("scope",), ("analytics", "property")})
+"""``extra`` fields Material prints raw inside a JavaScript string of an inline script (the storage scope, the analytics
+id): only the characters of a path or an id (:data:`SCRIPT_SAFE`), else left out (the theme's default)."""
+SCRIPT_SAFE = re.compile(r"[\w./:~%@+-]*", re.ASCII)
+EXTRA_LEFT = frozenset({"annotate", "version", "polyfills"})
+"""``extra`` settings Material never prints as text: JSON (its ``tojson`` escapes ``<`` and quotes), script URLs
+(``script_tag``, the pack author's code as ``extra_javascript`` is)."""
+
+
+def _extra_as_text(config: MkDocsConfig) -> None:
+    """Every string of ``extra`` that Material prints raw (the cookie consent's title, cookie names and actions, the
+    social links' names, the status and tag names, the feedback's texts; the keys too, which it prints as a cookie's
+    ``name``) escaped once, but :data:`EXTRA_HTML` sanitised, :data:`EXTRA_LINKS` checked as links and
+    :data:`EXTRA_SCRIPT` checked as script strings: a consent title with ``<img onerror>``, a ``javascript:``
+    social link or a scope with a ``"`` shows as text or is left out, never runs (docs/packs.md)."""
+    for key in [k for k in config.extra if k not in EXTRA_LEFT]:
+        value = _extra(config.extra[key], (key,))
+        if value is None:
+            del config.extra[key]
+        else:
+            config.extra[key] = value
+
+
+def _extra(value: Any, path: tuple[str, ...]) -> Any:
+    """``value`` (the setting at ``path`` in ``extra``, ``*`` for a list's item) safe to print raw; ``None``: left out."""
+    if isinstance(value, dict):
+        return _extra_dict(value, path)
+    if isinstance(value, list):
+        return [item for item in (_extra(v, (*path, "*")) for v in value) if item is not None]
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return _extra_text(value, path)
+    return value
+
+
+def _extra_dict(value: dict[Any, Any], path: tuple[str, ...]) -> dict[Any, Any]:
+    """A mapping of ``extra`` with its keys escaped too (Material prints a cookie's key as its ``name``)."""
+    pairs = ((key, _extra(item, (*path, str(key)))) for key, item in value.items())
+    return {escape(key) if isinstance(key, str) else key: item for key, item in pairs if item is not None}
+
+
+def _extra_text(text: str, path: tuple[str, ...]) -> str | None:
+    if path in EXTRA_HTML:
+        return Markup(sanitise(text))
+    if path in EXTRA_LINKS:
+        url = link(text)
+        return None if url is None else escape(url)
+    if path in EXTRA_SCRIPT:
+        return text if SCRIPT_SAFE.fullmatch(text) else None
+    return escape(text)
 
 
 def _theme(config: MkDocsConfig, lang: str, favicon: str | None) -> None:

@@ -734,6 +734,28 @@ NAME_ES = f'Juego "x" <img src=x onerror="{SET}"> & {{e}} #1: a'
 NAME_EN = f"Game's </title><script>{SET}</script>"
 AUTHOR = f'A" onfocus="{SET}'
 COPYRIGHT = f'&copy; 2026 <a href="https://x.example/">X</a><script>{SET}</script><img src=x onerror="{SET}">'
+CONSENT_TITLE = f'Cookies <img src=x onerror="{SET}"> & "más"'
+EXTRA = {
+    "consent": {
+        "title": CONSENT_TITLE,
+        "description": f'Usamos <a href="https://x.example/privacidad">cookies</a><script>{SET}</script>'
+                       f'<img src=x onerror="{SET}"><a href="javascript:{SET}">j</a>',
+        "cookies": {"analytics": f'GA<svg onload="{SET}">', f'c" onfocus="{SET}': {"name": f"<b onclick={SET}>M</b>"}},
+        "actions": ["accept", "reject", "manage"],
+    },
+    "homepage": f"javascript:{SET}",
+    "social": [{"icon": "fontawesome/brands/github", "link": f" java\tscript:{SET}", "name": f'G" onmouseover="{SET}'},
+               {"icon": "fontawesome/brands/mastodon", "link": f'https://x.example/"onfocus="{SET}', "name": "M"}],
+    "status": {"new": f'N" onmouseover="{SET}'},
+    "scope": f'/"+({SET})+"',
+    "analytics": {"provider": "google", "property": f'G-1"),{SET},("',
+                  "feedback": {"title": f"<img src=x onerror={SET}>",
+                               "ratings": [{"icon": "material/emoticon-happy-outline", "name": f'a" onfocus="{SET}',
+                                            "data": 1, "note": f'Gracias <img src=x onerror="{SET}">'}]}},
+}
+"""Material's ``extra`` settings, each printed raw somewhere in its pages (audit-hostile3): the cookie consent's title,
+description (HTML), cookie names and keys; the logo's and the social links' ``href``; the storage scope and the
+analytics id inside an inline script's string; the feedback's texts."""
 
 
 @pytest.fixture(scope="module")
@@ -746,7 +768,7 @@ def named_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, _, err = cli("init", str(tmp / "pack"), "--game", "hx", "--name-es", NAME_ES, "--name-en", NAME_EN)
     assert code == 0, err
     with (tmp / "pack" / "mkdocs.yml").open("a", encoding="utf-8") as config:
-        config.write(yaml.safe_dump({"site_author": AUTHOR, "copyright": COPYRIGHT}, allow_unicode=True))
+        config.write(yaml.safe_dump({"site_author": AUTHOR, "copyright": COPYRIGHT, "extra": EXTRA}, allow_unicode=True))
     code, out, err = cli("--content", str(tmp / "pack" / "content"), "build", "--site-dir", str(tmp / "site"))
     assert code == 0, out + err
     return tmp / "site"
@@ -776,13 +798,62 @@ def test_the_site_settings_reach_every_page_as_text(named_site: Path) -> None:
         assert not name.startswith("on") and tag not in ("img", "iframe"), (tag, name, value)
 
 
+class _Elements(HTMLParser):
+    """Every element of a page as (tag, attributes, its own text), and the text of its inline scripts."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, dict[str, str], list[str]]] = []
+        self.scripts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, {k: v or "" for k, v in attrs}, []))
+
+    def handle_data(self, data: str) -> None:
+        if self.found:
+            self.found[-1][2].append(data)
+        if self.found and self.found[-1][0] == "script":
+            self.scripts.append(data)
+
+
+def _elements(html: str) -> _Elements:
+    parser = _Elements()
+    parser.feed(html)
+    return parser
+
+
+def test_the_extra_settings_reach_every_page_as_text(named_site: Path) -> None:
+    """``extra.consent`` (title as text, description through the allow-list), the social links (a ``javascript:`` one
+    left out, quotes percent-encoded), the logo's ``extra.homepage``, the status and the feedback's texts, the scope
+    and the analytics id inside inline scripts: parsed, no page holds a handler, a tag of the payloads, a
+    ``javascript:`` link or the payload inside a script."""
+    pages = [p for p in _pages(named_site) if 'class="md-header' in p.read_text(encoding="utf-8")]
+    assert len(pages) >= 20
+    for page in pages:
+        parsed = _elements(page.read_text(encoding="utf-8"))
+        for tag, attrs, _ in parsed.found:
+            assert not [n for n in attrs if n.startswith("on") or n == "autofocus"], (page, tag, attrs)
+            assert not re.sub(r"[\x00-\x20]", "", attrs.get("href", "")).lower().startswith("javascript:"), (page, attrs)
+        assert not [s for s in parsed.scripts if "__pwned" in s], page
+        titles = ["".join(text).strip() for tag, _, text in parsed.found if tag == "h4"]
+        assert CONSENT_TITLE in titles, (page, titles)  # shown as typed
+        links = [attrs.get("href") for tag, attrs, _ in parsed.found if "md-social__link" in attrs.get("class", "")]
+        assert links == ["", 'https://x.example/%22onfocus=%22window.__pwned=1'], (page, links)
+        assert any(a.get("href") == "https://x.example/privacidad" for t, a, _ in parsed.found if t == "a"), page
+        names = [a.get("name") for t, a, _ in parsed.found if t == "input" and a.get("type") == "checkbox"]
+        assert f'c" onfocus="{SET}' in names, (page, names)  # the cookie's key, an attribute's value
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 def test_no_script_runs_from_the_site_name_author_or_copyright(chromium, named_site: Path) -> None:
-    """In Chromium, at phone size: the header shows the site's name as typed, and ``window.__pwned`` stays unset."""
+    """In Chromium, at phone size: the header shows the site's name as typed, the cookie consent (shown, then gone
+    through by Tab) its title, no link is a ``javascript:`` one, and ``window.__pwned`` stays unset."""
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     ran: list[str] = []
     shown: list[tuple[Path, str, str, str]] = []
+    consents: list[str] = []
+    scripted = 0
     try:
         page = context.new_page()
         page.on("dialog", lambda d: (ran.append(d.message), d.dismiss()))
@@ -791,11 +862,17 @@ def test_no_script_runs_from_the_site_name_author_or_copyright(chromium, named_s
                 page.goto(path.as_uri())
                 page.wait_for_timeout(100)
                 page.evaluate(PROBE.replace("'article *'", "'body *'"))
+                page.evaluate("() => { document.getElementById('__consent').hidden = false }")  # hidden from disk
+                for _ in range(12):  # through the cookie consent's form and the footer, by keyboard
+                    page.keyboard.press("Tab")
                 if page.evaluate("typeof window.__pwned") != "undefined":
                     ran.append(str(path))
                 header = page.evaluate("() => document.querySelector('.md-header__topic .md-ellipsis').textContent.trim()")
                 shown.append((path, name, header, page.title()))
+                consents.append(page.evaluate("() => document.querySelector('.md-consent h4').textContent"))
+                scripted += page.evaluate("() => [...document.links].filter(a => a.protocol === 'javascript:').length")
     finally:
         context.close()
-    assert ran == []
+    assert ran == [] and scripted == 0
     assert len(shown) == 6 and all(header == name and title.endswith(name) for _, name, header, title in shown), shown
+    assert consents == [CONSENT_TITLE] * 6, consents  # extra.consent's title shown as typed

@@ -240,3 +240,71 @@ def test_a_label_with_a_control_character_is_refused_at_its_line(tree) -> None:
         ("content/g/mechanics.py:18:5: error[label-format]: LABELS['w'] holds the control character \\n; a label is "
          "plain text on one line"),
     ], out
+
+
+CONTROL_WORDS = '''\
+from typing import Literal
+
+from kb.mechanics import Trace, outcome, resolver
+
+
+@resolver('g.hit', outputs={'x': 'the hit\\x1b[2J'})
+def hit(a: int):
+    return outcome(Trace(), x=a)
+
+
+@resolver('g.pick', outputs={'y': 'the pick'})
+def pick(kind: Literal['a', 'b\\u202ec']):
+    return outcome(Trace(), y=kind)
+
+
+@resolver('g.ok', outputs={'z': 'fine'}, labels={'z': ('zeta', 'zed'), 'n': ('ene', 'en')})
+def ok(n: int):
+    """Fine.
+content/g/x.yaml:1:1: error[forged]: a line of its own"""
+    return outcome(Trace(), z=n)
+
+
+@resolver('g.name\\nforged', outputs={'w': 'w'})
+def named(n: int):
+    return outcome(Trace(), w=n)
+'''
+
+
+def test_a_control_character_in_an_output_description_or_a_literal_value_is_refused_at_its_line(tree) -> None:
+    """An ``outputs=`` description and a ``Literal``'s values are text the terminal and the pages show, as labels are:
+    an ESC or a bidi override in one is refused at the resolver's line, as a label's is (audit-hostile3), and the
+    resolver is not registered; the module's other resolvers are."""
+    from conftest import cli
+
+    tree({"g/mechanics.py": CONTROL_WORDS})
+    code, out, _ = cli("check")
+    assert code == 1
+    assert [ln for ln in out.splitlines() if "error[" in ln] == [
+        ("content/g/mechanics.py:6:1: error[resolver-signature]: resolver 'g.hit' (def hit) cannot be used as declared: "
+         "outputs= 'x' holds the control character \\x1b; an output and its description are plain text on one line"),
+        ("content/g/mechanics.py:11:1: error[resolver-signature]: resolver 'g.pick' (def pick) cannot be used as declared: "
+         "its parameter 'kind' has the value 'b\\u202ec', which holds the control character \\u202e; a value is plain text "
+         "on one line"),
+        ("content/g/mechanics.py:23:1: error[resolver-signature]: resolver 'g.name\\nforged' (def named) cannot be used as "
+         "declared: its name holds the control character \\n; a resolver's name is plain text on one line"),
+    ], out
+    code, out, _ = cli("resolvers")
+    assert "g.ok(n) -> z" in out and "g.hit(" not in out and "g.pick(" not in out  # the refused are not listed
+    assert "    Fine. content/g/x.yaml:1:1: error[forged]: a line of its own" in out.splitlines(), out  # its doc: one line
+
+
+def test_kb_resolvers_writes_each_word_on_its_own_line() -> None:
+    """The sink: ``kb resolvers`` writes a resolver's call, doc and words each on one line, a line break in any written
+    as ``\\n`` (the engine's own resolvers are not checked as a pack's are)."""
+    import io
+
+    from kb.cli.main import _resolver_text
+    from kb.mechanics import Resolver, Text
+
+    r = Resolver("g.x\nforged", lambda: None, {"a\nb": {"enum": ["c\nd"]}}, frozenset(), {"o\np": "q"}, False,
+                 {"o\np": Text("e\nf", "g")})
+    out = io.StringIO()
+    _resolver_text(r, True, out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "g.x\\nforged(a\\nb?) -> o\\np" and len(lines) == 6, lines

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
-from kb.core.diagnostics import format_path, hint, one_line, visible
+from kb.core.diagnostics import format_path, hint, one_line, printable, visible
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.model import COMMON, GAME_KINDS, KINDS, LANGS
 
@@ -298,12 +298,12 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
     """One resolver as ``kb resolvers`` lists it: its call, its doc, its inputs' ranges and (``labels``) its words."""
     ins = ", ".join(f"{k}{'' if k in r.required else '?'}" for k in r.inputs)
-    out.write(f"{r.name}({ins}) -> {', '.join(r.outputs)}\n    {r.doc}\n")
+    out.write(printable(f"{r.name}({ins}) -> {', '.join(r.outputs)}") + f"\n    {printable(one_line(r.doc))}\n")
     for path, keywords in r.ranges().items():
-        out.write(f"    range {path}: {_range_words(keywords)}\n")
+        out.write(printable(f"    range {path}: {_range_words(keywords)}") + "\n")
     if labels:
         for word in r.vocabulary():
-            out.write(f"      {word}: {r.label(word, 'es') or '?'} / {r.label(word, 'en') or '?'}\n")
+            out.write(printable(f"      {word}: {r.label(word, 'es') or '?'} / {r.label(word, 'en') or '?'}") + "\n")
 
 
 def _range_words(keywords: Mapping[str, Any]) -> str:

@@ -600,8 +600,32 @@ def _label_problem(pair: Any) -> str | None:
     """What is wrong with one label (``None`` when nothing is)."""
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(isinstance(t, str) for t in pair)):
         return f"is {pair!r}, not a pair of texts (Spanish, English)"
-    bad = next((printable(c) for text in pair for c in text if printable(c) != c), None)
+    bad = next((c for c in map(_control, pair) if c), None)
     return None if bad is None else f"holds the control character {bad}; a label is plain text on one line"
+
+
+def _control(text: Any) -> str | None:
+    """The first control character of ``text`` (a bidi override, a zero-width one, a line break, a tab) as its
+    escape (``\\x1b``), ``None`` when it holds none or is not a text."""
+    return next((printable(c) for c in text if printable(c) != c), None) if isinstance(text, str) else None
+
+
+def _words_problem(name: str, outputs: Mapping[Any, Any], inputs: Mapping[str, Any]) -> str | None:
+    """What is not plain text on one line among a resolver's name, its ``outputs=`` names and descriptions and its
+    inputs' values (a ``Literal``'s, a range's ``enum``): the pages, the calculators and the terminal show them, so a
+    control character in one is refused as in a label (``None`` when there is none)."""
+    if _control(name):
+        return f"its name holds the control character {_control(name)}; a resolver's name is plain text on one line"
+    for word, description in outputs.items():
+        bad = _control(word) or _control(description)
+        if bad:
+            return f"outputs= {word!r} holds the control character {bad}; an output and its description are plain text on one line"
+    for pname, schema in inputs.items():
+        bad_value = next((v for v in _enums(schema) if _control(v)), None)
+        if bad_value is not None:
+            return (f"its parameter '{pname}' has the value {bad_value!r}, which holds the control character "
+                    f"{_control(bad_value)}; a value is plain text on one line")
+    return None
 
 
 def _parameter_problem(pname: str, param: inspect.Parameter, hints: Mapping[str, Any]) -> str | None:
@@ -641,6 +665,9 @@ def describe(func: Callable[..., Outcome], shared: Labels | None = None) -> Reso
             inputs[top] = _bound(inputs[top], rest, keywords, path)
         except TypeError as exc:
             raise BadResolver(func, str(exc)) from None
+    problem = _words_problem(name, outputs, inputs)
+    if problem:
+        raise BadResolver(func, problem)
     return Resolver(name, func, inputs, frozenset(required), outputs, wants_context, _labels(func, shared, own))
 
 

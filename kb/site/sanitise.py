@@ -9,9 +9,12 @@ Markdown produces: no ``on*`` handler, no ``style``, no ``tabindex``/``autofocus
 
 from __future__ import annotations
 
+import re
+from urllib.parse import quote, urlsplit
+
 import nh3
 
-__all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "sanitise"]
+__all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "link", "sanitise"]
 
 TAGS: frozenset[str] = frozenset({
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em", "h1", "h2", "h3",
@@ -46,3 +49,19 @@ def sanitise(html: str) -> str:
                      url_schemes=set(URL_SCHEMES), link_rel=None, strip_comments=True,
                      filter_style_properties=set(STYLE_PROPERTIES),
                      clean_content_tags={"script", "style"})
+
+
+_SKIPPED = re.compile(r"[\x00-\x20\x7f]")
+"""What a browser skips or strips in a URL (``java\tscript:`` is ``javascript:``): left out before its scheme is read."""
+_URL_SAFE = "/:?#[]@!$&()*+,;=%~"
+"""Characters a link keeps as they are; the rest (quotes, ``<``, ``>``, spaces, non-ASCII) are percent-encoded."""
+
+
+def link(url: str) -> str | None:
+    """``url`` as a link the pages allow (relative, or one of :data:`URL_SCHEMES`), percent-encoded so that no quote
+    or ``<`` is left in it; ``None`` for any other (``javascript:``, ``data:``, ``vbscript:``) or an unreadable one."""
+    try:
+        scheme = urlsplit(_SKIPPED.sub("", url)).scheme.lower()
+    except ValueError:
+        return None
+    return quote(url, safe=_URL_SAFE) if scheme in URL_SCHEMES or not scheme else None
