@@ -631,8 +631,11 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         return _loading_ours(output, here, calculator).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
-        """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language."""
+        """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language; the 404
+        page's heading in the language (:func:`kb.site.app.not_found_heading`)."""
         build = self._build
+        if template_name == "404.html" and build is not None:
+            return app.not_found_heading(output_content, build.lang)
         if template_name != "sitemap.xml" or build is None:
             return output_content
         urls = [_url(page.path, config.use_directory_urls) for page in build.site.pages]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,77 @@ def test_an_example_id_written_twice_checks_the_first_copy_and_reports_only_the_
     code, out, _ = kb("show", "skirmish.initiative-roll", "--lang", "es")
     assert "Tiradas: Ana: 4 y Bea: 4." in out and "Comprobado" in out, out
     assert "NO COMPROBADO" not in out and "Copia" not in out and "Ana: 1 y Bea: 4" not in out, out
+
+
+@pytest.fixture(scope="module")
+def sample_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``kb init``'s one-game sample, built once (``kb build``) into its ``site/``."""
+    folder = tmp_path_factory.mktemp("sample")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("KB_CONTENT", raising=False)
+        mp.setenv("KB_CACHE", str(folder / "cache"))
+        code, _, err = kb("init", str(folder / "pack"), "--game", "skirmish", "--name-es", "Escaramuza",
+                          "--name-en", "Skirmish")
+        assert code == 0, err
+        mp.chdir(folder / "pack")
+        code, out, err = kb("build")
+    assert code == 0, out + err
+    return folder / "pack" / "site"
+
+
+class _Visible(HTMLParser):
+    """A page's text as a reader meets it: its text outside scripts and styles, and the attributes read aloud or shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.hidden += tag in ("script", "style")
+        self.parts += [v for k, v in attrs if k in ("title", "aria-label", "placeholder", "alt") and v]
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def visible(page: Path) -> str:
+    reader = _Visible()
+    reader.feed(page.read_text(encoding="utf-8"))
+    return re.sub(r"\s+", " ", " ".join(reader.parts))
+
+
+def _catalog(lang: str) -> dict[tuple[str | None, str], str]:
+    from babel.messages.pofile import read_po
+
+    from kb.core.locale import catalog_path
+
+    with catalog_path(lang).open("rb") as fh:
+        return {(m.context, m.id): m.string for m in read_po(fh, locale=lang) if m.id and isinstance(m.string, str)}
+
+
+def english_labels() -> set[str]:
+    """The engine's own English words: each English msgstr of kb/locale that differs from the Spanish one (cut at
+    its placeholders), but the languages' own names (the language switcher's), and Material's 404 heading."""
+    spanish, found = _catalog("es"), {"Not found"}
+    for key, text in _catalog("en").items():
+        if text != spanish.get(key) and key[1] not in ("lang_en", "lang_es"):
+            found |= {part for part in (p.strip(" .,:;·—()") for p in re.split(r"\{[^}]*\}", text)) if len(part) >= 3}
+    return found
+
+
+def test_the_spanish_pages_of_the_sample_show_no_english_label_of_the_engine(sample_site: Path) -> None:
+    """Every page in Spanish (``lang="es"``: es/ and the site's top 404.html) shows none of the engine's English
+    labels; the 404 page's heading was Material's «404 - Not found» on the Spanish side (a pack author's audit)."""
+    labels = english_labels()
+    pages = [p for p in sample_site.rglob("*.html") if 'lang="es"' in p.read_text(encoding="utf-8")[:400]]
+    assert len(pages) > 10 and sample_site / "404.html" in pages
+    found = {(p.relative_to(sample_site).as_posix(), label) for p in pages for label in labels
+             if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", visible(p))}
+    assert found == set(), sorted(found)
+    assert "<h1>404: esta página no existe</h1>" in (sample_site / "404.html").read_text(encoding="utf-8")
+    assert "<h1>404: page not found</h1>" in (sample_site / "en" / "404.html").read_text(encoding="utf-8")

@@ -317,6 +317,17 @@ def footer_labels(footer: str) -> str:
     return _FOOTER_LABEL.sub(lambda m: f'{m[1]}{html.escape(html.unescape(html.unescape(m[2])), quote=True)}"', footer)
 
 
+_NOT_FOUND = "<h1>404 - Not found</h1>"
+"""Material's ``404.html`` heading, written in English in its template whatever the site's language."""
+
+
+def not_found_heading(page: str, lang: str) -> str:
+    """The theme's 404 page with its heading in ``lang`` (the catalog's ``site``/``not_found``), escaped; a pack's
+    own ``404.html`` (another heading) is left as it is."""
+    heading = html.escape(pgettext(lang, "site", "not_found"), quote=False)
+    return page.replace(_NOT_FOUND, f"<h1>{heading}</h1>", 1)
+
+
 _PALETTE_FORM = '<form class="md-header__option" data-md-component="palette">'
 
 
