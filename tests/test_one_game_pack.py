@@ -133,3 +133,56 @@ def test_the_spanish_pages_of_the_sample_show_no_english_label_of_the_engine(sam
     assert found == set(), sorted(found)
     assert "<h1>404: esta página no existe</h1>" in (sample_site / "404.html").read_text(encoding="utf-8")
     assert "<h1>404: page not found</h1>" in (sample_site / "en" / "404.html").read_text(encoding="utf-8")
+
+
+def _title(page: Path) -> str:
+    found = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"))
+    assert found is not None, page
+    return found.group(1)
+
+
+def test_a_one_game_sites_titles_say_the_games_name_once(sample_site: Path) -> None:
+    """The sample's site is named after its only game: «Disparar · Escaramuza - Escaramuza», «Glosario — Escaramuza
+    - Escaramuza» and «Escaramuza - Escaramuza» said it two or three times. Now the site's name alone says it (a site of
+    two games keeps «Entrada · Juego - Sitio»: tests/test_site.py, test_titles_name_the_game_and_the_site_in_the_page_language)."""
+    for lang, game, shoot, glossary, quickref in (("es", "Escaramuza", "Disparar", "Glosario", "Referencia rápida"),
+                                                  ("en", "Skirmish", "Shoot", "Glossary", "Quick reference")):
+        folder = sample_site / lang / "skirmish"
+        assert _title(folder / "shoot.html") == f"{shoot} - {game}"
+        assert _title(folder / "glossary.html") == f"{glossary} - {game}"
+        assert _title(folder / "quickref.html") == f"{quickref} - {game}"
+        assert _title(folder / "index.html") == game
+        repeated = [p.name for p in folder.glob("*.html") if _title(p).count(game) > 1]
+        assert repeated == [], repeated
+
+
+@pytest.mark.browser
+def test_a_one_game_sites_search_offers_no_game_filter(sample_site: Path) -> None:
+    """The dialog offered «Juego: todos (6) / Común a varios juegos (0) / Escaramuza (6)» and «Todos los juegos por
+    igual» with one game, and each result said «Escaramuza · Regla». With one game only the kind filter is offered and a
+    result names its kind (a site of two games keeps both filters and the game: tests/test_browser.py,
+    test_dialog_keys_button_chips_and_enter and test_search_for_the_english_name_finds_the_spanish_page)."""
+    from test_browser import launch_chromium
+
+    from conftest import served
+
+    chromium = launch_chromium()
+    browser = next(chromium)
+    try:
+        with served(sample_site) as url:
+            for lang, query, kind in (("es", "tirada", "Regla"), ("en", "roll", "Rule")):
+                page = browser.new_page(viewport={"width": 390, "height": 844})
+                page.goto(f"{url}/{lang}/skirmish/shoot.html")
+                page.locator("button.kb-search__open").focus()
+                page.wait_for_selector('html[data-kb-search="ready"]', state="attached")
+                page.keyboard.press("/")
+                page.locator('input.kb-search__input[type="search"]').press_sequentially(query)
+                page.wait_for_selector("a.kb-search__hit", state="attached")
+                page.wait_for_selector("html:not([data-kb-search-busy])", state="attached")
+                assert page.locator("select.kb-search__kind").is_visible()
+                assert page.locator("select.kb-search__game, .kb-search__wide").count() == 0
+                metas = page.locator(".kb-search__meta").all_inner_texts()
+                assert kind in metas and not any("·" in m for m in metas), metas
+                page.close()
+    finally:
+        next(chromium, None)

@@ -328,6 +328,12 @@ def not_found_heading(page: str, lang: str) -> str:
     return page.replace(_NOT_FOUND, f"<h1>{heading}</h1>", 1)
 
 
+def single_title(page: str, site_name: str) -> str:
+    """The page with its ``<title>`` «X - X» made «X»: a page named as the site (a one-game site's game page, the
+    game's name being the site's) said the name twice. ``site_name`` as the theme prints it (escaped already)."""
+    return page.replace(f"<title>{site_name} - {site_name}</title>", f"<title>{site_name}</title>", 1)
+
+
 _PALETTE_FORM = '<form class="md-header__option" data-md-component="palette">'
 
 
