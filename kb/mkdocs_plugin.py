@@ -548,7 +548,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             if uri in build.rendered or record.version == now.version:
                 continue
             src = uri.removeprefix(build.prefix)
-            old = meta_tag(SearchData(build.lang, {}, record.version), src)
+            old = meta_tag(SearchData(build.lang, {}, record.version, build.search.one_game), src)
             if not renamed_version(path, old, meta_tag(build.search, src)):
                 raise PluginError(f"kb: the page {uri} kept from the last build does not name its search data as "
                                   f"that build wrote it; build again with 'kb build --clean'")
@@ -603,10 +603,12 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
 
     def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
                         nav: Navigation) -> TemplateContext:
-        """Point the language switcher at this same page in every language; a game's pages' titles name the game."""
+        """Point the language switcher at this same page in every language; a game's pages' titles name the game,
+        unless it is the site's only game (the site's name follows every title: the game's name said it again)."""
         build = self._current()
         src = page.file.src_uri.removeprefix(build.prefix)
-        game = build.loaded.kb.games.get(src.split("/")[0]) if "/" in src else None
+        games = build.loaded.kb.games
+        game = games.get(src.split("/")[0]) if "/" in src and len(games) > 1 else None
         if game is not None and not src.endswith("/index.md") and page.title:
             page.meta["title"] = f"{page.title} · {html.escape(game.name.best(build.lang))}"  # «Entrada · Juego»
         url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
@@ -631,6 +633,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         calculator = any(f.startswith("<form") for f in forms or [])  # not for a calculator left out
+        output = app.single_title(output, config.site_name)
         return _loading_ours(output, here, calculator).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:

@@ -189,7 +189,7 @@ CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
     "duplicate example id": (
         {"g/a.yaml": entry("examples:\n  - id: e\n    mechanic: dice.odds\n    given: {dice: 2d6}\n    probability: '1'\n"
                            "  - id: e\n    mechanic: dice.odds\n    given: {dice: d6}\n    probability: '1'\n")},
-        ["content/g/a.yaml:11:9: error[duplicate-item-id]: duplicate example id 'e' in this entry (first at line 7)"],
+        ["content/g/a.yaml:11:9: error[duplicate-item-id]: duplicate example id 'e' in this entry (first at line 7): the first is the one run and shown, this copy is left out"],
     ),
     "alias bomb": (
         {"g/a.yaml": "a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"

@@ -531,7 +531,7 @@ source: {doc: seed.txt, section: "<b onmouseover=alert(7)>x</b>"}
 
 
 def test_script_in_an_entry_is_shown_as_text(tree, tmp_path: Path) -> None:
-    root = tree({"g/rules/evil.yaml": EVIL})
+    root = tree({"g/rules/evil.yaml": EVIL}, games=("g", "h"))  # two games: the titles name the entry's
     code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(tmp_path / "site"))
     assert code == 0, out + err  # raw-html is a content error: a plain build shows it, --strict refuses
     assert "error[raw-html]" in err

@@ -61,7 +61,7 @@ CODES: dict[str, tuple[str, str]] = {
     "raw-html": (ERROR, "raw HTML '{tag}' in '{field}'; write plain text (markup is escaped on the site)"),
     "block-markup": (ERROR, "{construct} ('{text}') in '{field}'; a text holds light Markdown only (*emphasis*, "
                      "lists, tables): write it as prose (a page shows the marks as typed)"),
-    "duplicate-item-id": (ERROR, "duplicate {what} id '{id}' in this entry (first at line {first})"),
+    "duplicate-item-id": (ERROR, "duplicate {what} id '{id}' in this entry (first at line {first}){used}"),
     "misplaced-file": (ERROR, "entry files live in a game folder: content/<game>/...; the shared folder '{common}' holds concepts only"),
     "unknown-source-doc": (ERROR, "source document '{doc}' is not listed in the game's game.yaml{hint}"),
     # links and glossary

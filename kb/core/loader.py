@@ -67,10 +67,20 @@ def _text(value: Any, fallback: str) -> Text:
 
 
 def _examples(data: dict[str, Any], marks: Marks) -> tuple[Example, ...]:
-    examples = data.get("examples")
-    out = [_example(ex, i, marks) for i, ex in enumerate(examples if isinstance(examples, list) else [])
-           if isinstance(ex, dict) and isinstance(ex.get("id"), str) and isinstance(ex.get("mechanic"), str)]
+    out = [_example(ex, i, marks) for i, ex in _first_copies(data.get("examples")) if isinstance(ex.get("mechanic"), str)]
     return tuple(out)
+
+
+def _first_copies(examples: Any) -> list[tuple[int, dict[str, Any]]]:
+    """The examples with an id, each id's first copy only: a later one with the same id is ``duplicate-item-id``
+    and left out (not run, not shown), so the first is checked as if it were alone."""
+    seen: set[str] = set()
+    out = []
+    for i, ex in enumerate(examples if isinstance(examples, list) else []):
+        if isinstance(ex, dict) and isinstance(ex.get("id"), str) and ex["id"] not in seen:
+            seen.add(ex["id"])
+            out.append((i, ex))
+    return out
 
 
 def _example(ex: dict[str, Any], i: int, marks: Marks) -> Example:

@@ -115,13 +115,17 @@ def is_name(path: tuple[Any, ...]) -> bool:
     return path[-1:] in (("title",), ("name",)) or path[:1] == ("names",)
 
 
+USED = {"example": ": the first is the one run and shown, this copy is left out"}
+"""What ``duplicate-item-id`` adds on which copy counts, by what is duplicated (the loader keeps an example id's first copy)."""
+
+
 def _duplicates(items: Iterable[tuple[str, Any]], what: str, marks: Marks) -> list[Diagnostic]:
     seen: dict[str, int] = {}
     out = []
     for ident, path in items:
         loc = marks.at(path + ("id",))
         if ident in seen:
-            out.append(diag("duplicate-item-id", loc, what=what, id=ident, first=seen[ident]))
+            out.append(diag("duplicate-item-id", loc, what=what, id=ident, first=seen[ident], used=USED.get(what, "")))
         else:
             seen[ident] = loc.line
     return out

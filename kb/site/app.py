@@ -334,6 +334,12 @@ def footer_labels(footer: str) -> str:
     return _FOOTER_LABEL.sub(lambda m: f'{m[1]}{html.escape(html.unescape(html.unescape(m[2])), quote=True)}"', footer)
 
 
+def single_title(page: str, site_name: str) -> str:
+    """The page with its ``<title>`` «X - X» made «X»: a page named as the site (a one-game site's game page, the
+    game's name being the site's) said the name twice. ``site_name`` as the theme prints it (escaped already)."""
+    return page.replace(f"<title>{site_name} - {site_name}</title>", f"<title>{site_name}</title>", 1)
+
+
 _PALETTE_FORM = '<form class="md-header__option" data-md-component="palette">'
 
 

@@ -18,7 +18,7 @@ from kb.examples.runner import ExampleResult
 from kb.site.calc import calc_markdown
 from kb.site.place import Around, around, neighbours, place_lines, sequence_order, source_titles, turn_sequence
 from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
-from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, relative,
+from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, game_title, relative,
                                results_by_entry)
 from kb.view.entry import sequence_steps
 from kb.site.quickref import quickref_page, quickref_path
@@ -189,7 +189,7 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
     path = f"{game}/glossary.md"
     fmt = _fmt(ctx, path)
     name = meta.name.best(ctx.lang)
-    title = f"{t(ctx, 'glossary')} — {name}"
+    title = game_title(ctx, t(ctx, "glossary"), name)
     out = [f"# {escape(title)} {{#glossary}}", ""]
     link = ctx.link_from(path)
     terms = _sorted(ctx, ctx.kb.filter(game=game, kind="term"))

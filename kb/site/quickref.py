@@ -26,7 +26,7 @@ from kb.core.model import Entry
 from kb.core.terms import fold
 from kb.site.place import turn_sequence
 from kb.site.render import entry_anchor, escape, inline, label, markdown_value, steps
-from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
+from kb.site.structure import SiteContext, SitePage, entry_path, finish, game_title, relative
 from kb.view.entry import Row, Value, facts, modifier_rows, sequence_steps
 
 __all__ = ["PAGE", "KEY_FACTS", "quickref_path", "quickref_page", "key_rules", "key_number_entries"]
@@ -189,7 +189,7 @@ def quickref_page(ctx: SiteContext, game: str,
     notice of texts shown in Spanish (the site's pages give theirs)."""
     page = _Page(ctx, game)
     name = ctx.kb.games[game].name.best(ctx.lang)
-    title = f"{t(ctx, 'quickref')} — {name}"
+    title = game_title(ctx, t(ctx, "quickref"), name)
     head = [f"# {escape(title)} {{#{entry_anchor(game)}-quickref}}", "",
             escape(t(ctx, "quickref_intro")).replace(escape("{game}"), f"[{escape(name)}](index.md)"), ""]
     body = page.turn() + page.actions() + page.numbers() + page.rules() + page.sequences()

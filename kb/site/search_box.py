@@ -66,6 +66,8 @@ class SearchData:
     """Each script (the head first) by its path relative to the language's root; each hands its part to ``kb-search.js``."""
     version: str
     """A hash of the scripts: pages ask for this version, and a visit's cached copy is reused only when it matches."""
+    one_game: bool = False
+    """The site has one game: the dialog offers no game filter and its results do not name the game."""
 
 
 def data_name(lang: str, part: str = "") -> str:
@@ -154,7 +156,7 @@ def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     digest = hashlib.sha256()
     for path, script in scripts.items():
         digest.update(path.encode() + b"\0" + script.encode())
-    return SearchData(lang, scripts, digest.hexdigest()[:12])
+    return SearchData(lang, scripts, digest.hexdigest()[:12], one_game=len(kb.games) == 1)
 
 
 def meta_tag(data: SearchData, page_path: str) -> str:
@@ -163,6 +165,6 @@ def meta_tag(data: SearchData, page_path: str) -> str:
     root = "../" * depth
     content = json.dumps({"lang": data.lang, "root": root, "data": root + data_name(data.lang),
                           "version": data.version, "label": SEARCH_LABELS[data.lang]["search"],
-                          "labels": SEARCH_LABELS[data.lang]},
+                          "labels": SEARCH_LABELS[data.lang], "one_game": data.one_game},
                          ensure_ascii=False, separators=(",", ":"))
     return f'<meta name="kb-search" content="{html.escape(content, quote=True)}">'

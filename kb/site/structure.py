@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from kb.site.render import LinkTo
 
 __all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "entry_url", "relative",
-           "nav_config", "results_by_entry"]
+           "game_title", "nav_config", "results_by_entry"]
 
 LANGUAGES: dict[str, str] = {"es": "Español", "en": "English"}
 """The site's languages (Spanish first: the source) and their names in the language switcher."""
@@ -170,6 +170,12 @@ class SiteContext:
             return [], []
         states = field_status(entry)
         return [s.field for s in states if s.status == "missing"], [s.field for s in states if s.status == "stale"]
+
+
+def game_title(ctx: SiteContext, word: str, game_name: str) -> str:
+    """The title of a game's own page (its glossary, its quick reference): «word — game», or the word alone when the
+    site has one game (the site's name, which follows every title, says it already)."""
+    return word if len(ctx.kb.games) == 1 else f"{word} — {game_name}"
 
 
 def finish(ctx: SiteContext, path: str, title: str, body: str, game: str | None = None,

@@ -26,6 +26,7 @@
     var m = path.indexOf(rootUrl) === 0 && /^([^/]+)\//.exec(path.slice(rootUrl.length));
     try { return m ? decodeURIComponent(m[1]) : null; } catch (e) { return null; }  /* a malformed %-escape: none */
   })();
+  var single = config.one_game === true;  /* a one-game site: no game filter, no game named on each result */
   var ui = null;
   var KEY = "kb-search:" + config.lang + ":" + config.version;
   var waiting = [];
@@ -192,7 +193,7 @@
     var filters = el("div", "kb-search__filters");
     filters.hidden = true;
     var wide = null;
-    if (here) {
+    if (here && !single) {
       var widen = el("label", "kb-search__wide");
       wide = el("input");
       wide.type = "checkbox";
@@ -201,13 +202,15 @@
       widen.appendChild(document.createTextNode(" " + (l.everywhere || "")));
       filters.appendChild(widen);
     }
-    var game = el("select", "kb-search__game");
-    game.setAttribute("aria-label", l.games || "");
-    game.addEventListener("change", function () { state.game = game.value || null; run(); });
+    var game = single ? null : el("select", "kb-search__game");
+    if (game) {
+      game.setAttribute("aria-label", l.games || "");
+      game.addEventListener("change", function () { state.game = game.value || null; run(); });
+      filters.appendChild(game);
+    }
     var kind = el("select", "kb-search__kind");
     kind.setAttribute("aria-label", l.kinds || "");
     kind.addEventListener("change", function () { state.kind = kind.value || null; run(); });
-    filters.appendChild(game);
     filters.appendChild(kind);
     var status = el("p", "kb-search__status");
     status.setAttribute("aria-live", "polite");
@@ -359,7 +362,7 @@
     var data = state.engine.data, l = labels();
     ui.filters.hidden = !ui.input.value.trim() || !all.total;
     if (ui.filters.hidden) return;
-    fill(ui.game, data.games, all.byGame, state.game, l.all_games || "");
+    if (ui.game) fill(ui.game, data.games, all.byGame, state.game, l.all_games || "");
     fill(ui.kind, data.kinds, all.byKind, state.kind, l.all_kinds || "");
     if (ui.wide) ui.wide.checked = state.wide;
   }
@@ -423,7 +426,7 @@
       a.setAttribute("data-kb-id", hit.id);
       a.id = "kb-search-hit-" + i;
       a.appendChild(el("span", "kb-search__title", hit.title));
-      a.appendChild(el("span", "kb-search__meta", (engine.data.games[hit.game] || hit.game) + " · " +
+      a.appendChild(el("span", "kb-search__meta", (single ? "" : (engine.data.games[hit.game] || hit.game) + " · ") +
                        (engine.data.kinds[hit.kind] || hit.kind)));
       if (hit.summary) a.appendChild(line(hit.summary, result.marks, hit.summaryTerms));
       a.addEventListener("mousemove", function () { if (state.selected !== i) select(i); });
