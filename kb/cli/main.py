@@ -166,22 +166,13 @@ def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> 
 # ---------------------------------------------------------------- kb test
 def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    unknown = [s for s in args.select if s.split("#")[0] not in kb.entries and s not in kb.games]
-    if unknown:
-        err.write(f"kb test: nothing matches {', '.join(unknown)}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n")
-        for d in kb.not_loaded({s.split("#")[0].split(".")[0] for s in unknown}):
-            err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load
+    paths = [s for s in args.select if _names_a_path(kb, s)]
+    names = [s for s in args.select if s not in paths]
+    problem = _bad_paths(kb, paths) or _unknown_names(kb, names, err) or _unknown_examples(kb, names)
+    if problem:
+        err.write(problem)
         return EXIT_USAGE
-    for s in args.select:
-        name, sep, example = s.partition("#")
-        ids = [x.id for x in kb.entries[name].examples] if sep and name in kb.entries else []
-        if sep and example not in ids:
-            err.write(f"kb test: '{name}' has no example '{example}'{hint(example, ids)}\n")
-            return EXIT_USAGE
-    scope = None if not args.select else {kb.entries[n].game if n in kb.entries else n
-                                          for n in (s.split("#")[0] for s in args.select)}
-    broken = kb.not_loaded(scope)
-    results = kb.run_examples(args.select)
+    results, broken = _run_selected(kb, names, [Path(os.path.abspath(p)) for p in paths], bool(args.select))
     failed = [r for r in results if not r.passed]
     if args.json:
         json.dump([r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken],
@@ -190,6 +181,63 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         _say_results(results, failed, broken, out)
     return EXIT_ERRORS if failed or broken else EXIT_OK
+
+
+def _run_selected(kb: "KnowledgeBase", names: list[str], folders: list[Path], some: bool) -> tuple[list[Any], list[Any]]:
+    """The results of the examples ``kb test`` was asked for (the ``names``, and the entries in ``folders``; all
+    when not ``some``), and the files that do not load within them."""
+    chosen = names + sorted({e.id for e in kb.entries.values() if any(_within(e.path, f) for f in folders)})
+    if not some:
+        return kb.run_examples(), kb.not_loaded()
+    return (kb.run_examples(chosen) if chosen else []), _broken_for(kb, names, folders)  # no entry there: none run
+
+
+def _names_a_path(kb: "KnowledgeBase", selector: str) -> bool:
+    """True when a ``kb test`` selector is a file or folder (``content/g/rules/x.yaml``, ``content/g/rules``) rather
+    than an entry id, a game or ``ID#EXAMPLE``: it holds a slash, ends in ``.yaml``, or is no id but exists."""
+    if selector.split("#")[0] in kb.entries or selector in kb.games:
+        return False
+    return "/" in selector or os.sep in selector or selector.endswith((".yaml", ".yml")) or os.path.exists(selector)
+
+
+def _bad_paths(kb: "KnowledgeBase", paths: list[str]) -> str:
+    """The first of ``paths`` that is missing or lies outside the content folder, said in one line; else ``""``."""
+    root = Path(os.path.abspath(kb.root))
+    for given in paths:
+        if not os.path.exists(given):
+            return f"kb test: {given}: no such file or folder\n"
+        if not _within(Path(given), root):
+            return (f"kb test: {given}: not inside the content folder {format_path(root)}; give a file or folder "
+                    "under it (or --content)\n")
+    return ""
+
+
+def _unknown_names(kb: "KnowledgeBase", names: list[str], err: TextIO) -> str:
+    """The ids and games that match nothing, said in one line (with, on ``err``, the files that do not load where
+    they may be); else ``""``."""
+    unknown = [s for s in names if s.split("#")[0] not in kb.entries and s not in kb.games]
+    if not unknown:
+        return ""
+    for d in kb.not_loaded({s.split("#")[0].split(".")[0] for s in unknown}):
+        err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load
+    return f"kb test: nothing matches {', '.join(unknown)}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n"
+
+
+def _unknown_examples(kb: "KnowledgeBase", names: list[str]) -> str:
+    """The first ``ID#EXAMPLE`` whose entry has no such example, said in one line; else ``""``."""
+    for s in names:
+        name, sep, example = s.partition("#")
+        ids = [x.id for x in kb.entries[name].examples] if sep else []
+        if sep and example not in ids:
+            return f"kb test: '{name}' has no example '{example}'{hint(example, ids)}\n"
+    return ""
+
+
+def _broken_for(kb: "KnowledgeBase", names: list[str], folders: list[Path]) -> list[Any]:
+    """The files that do not load within what ``kb test`` was asked for: the games of ``names``, and ``folders``."""
+    games = {kb.entries[n].game if n in kb.entries else n for n in (s.split("#")[0] for s in names)}
+    broken = kb.not_loaded(games) if games else []
+    return broken + [d for d in kb.not_loaded() if d not in broken and any(_within(d.location.path, f) for f in folders)]
 
 
 def _say_results(results: list[Any], failed: list[Any], broken: list[Any], out: TextIO) -> None:
@@ -459,7 +507,8 @@ def _show_args(s: argparse.ArgumentParser) -> None:
 
 
 def _test_args(t: argparse.ArgumentParser) -> None:
-    t.add_argument("select", nargs="*", help="entry ids, games or ID#EXAMPLE (default: all)")
+    t.add_argument("select", nargs="*", help="entry ids, games, ID#EXAMPLE, or files or folders of the content "
+                   "(their entries' examples) (default: all)")
     t.add_argument("--json", action="store_true",
                    help="print a JSON array, one object per example (a failed one with its given and trace)")
     t.set_defaults(func=_test)
