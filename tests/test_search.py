@@ -897,3 +897,24 @@ def test_edit_distance_is_rapidfuzzs_osa() -> None:
         a, b = ("".join(rng.choice("abcñá") for _ in range(rng.randint(0, 8))) for _ in range(2))
         for limit in (None, 0, 1, 2, 3):
             assert edit_distance(a, b, limit) == OSA.distance(a, b, score_cutoff=limit), (a, b, limit)
+
+
+def test_show_takes_the_anchor_a_search_hit_names(root: Path) -> None:
+    """``kb show ID#ANCHOR`` with the anchor ``kb search --json`` gives a hit's passage (a paragraph, an example, a
+    step) prints the entry, then that passage, as the search found it; an anchor the page lacks is said, with the
+    nearest ones, exit 1."""
+    for query, lang in (("marine con CD 14", "es"), ("engaged model does not shoot", "en")):
+        code, out, _ = cli("search", query, "--lang", lang, "--json")
+        hit = json.loads(out)["hits"][0]
+        passage = hit["passage"]
+        assert code == 0 and hit["id"] == "g.shoot" and passage["anchor"] != "summary", hit
+        code, out, err = cli("show", f"g.shoot#{passage['anchor']}", "--lang", lang)
+        assert code == 0 and err == "", err
+        assert out.startswith(cli("show", "g.shoot", "--lang", lang)[1])  # the entry, as kb show ID prints it
+        tail = out.split(f"\n#{passage['anchor']}\n", 1)[1]
+        assert " ".join(tail.split()) == passage["text"], out
+        code, out, _ = cli("show", f"g.shoot#{passage['anchor']}", "--lang", lang, "--json")
+        assert code == 0 and json.loads(out)["passage"] == passage
+    code, out, err = cli("show", "g.shoot#example-hitt")
+    assert code == 1 and out == "" and err.startswith(
+        "kb show: 'g.shoot' has no passage '#example-hitt'; did you mean 'example-hit'? (its anchors nearest: "), err

@@ -128,22 +128,58 @@ def _within(path: Path, scope: Path) -> bool:
 # ---------------------------------------------------------------- kb show
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    entry = kb.get(args.id)
+    entry_id, marked, anchor = args.id.partition("#")
+    entry = kb.get(entry_id)
     if entry is None:
-        err.write(f"kb show: no entry '{args.id}'{hint(args.id, kb.entries)}\n")
-        for d in kb.not_loaded({args.id.split(".")[0]}):
+        err.write(f"kb show: no entry '{entry_id}'{hint(entry_id, kb.entries)}\n")
+        for d in kb.not_loaded({entry_id.split(".")[0]}):
             err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load (or cannot be read)
         return EXIT_ERRORS
+    passage = _passage(kb, entry.id, anchor, args.lang, err) if marked else None
+    if marked and passage is None:
+        return EXIT_ERRORS
     if args.json:
-        data = dict(entry.data)
-        data["backlinks"] = sorted({lk.source for lk in kb.backlinks(entry.id)})
-        data["example_results"] = [r.to_json() for r in kb.run_examples([entry.id])]
-        json.dump(data, out, ensure_ascii=False, indent=2, default=str)
+        json.dump(_show_data(kb, entry, passage), out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
-    out.write(kb.text(entry.id, args.lang))
+    out.write(kb.text(entry.id, args.lang) + (_passage_text(passage) if passage is not None else ""))
     _say_unloaded_resolvers(kb, entry.examples, err)
     return EXIT_OK
+
+
+def _show_data(kb: "KnowledgeBase", entry: Any, passage: Any) -> dict[str, Any]:
+    """``kb show --json``: the entry's data, its backlinks, its examples' results, and the passage its anchor names."""
+    data = dict(entry.data)
+    data["backlinks"] = sorted({lk.source for lk in kb.backlinks(entry.id)})
+    data["example_results"] = [r.to_json() for r in kb.run_examples([entry.id])]
+    if passage is not None:
+        data["passage"] = passage.to_dict()
+    return data
+
+
+def _passage(kb: "KnowledgeBase", entry_id: str, anchor: str, lang: str, err: TextIO) -> Any:
+    """The passage of ``entry_id``'s page that ``anchor`` names (as a search hit's passage, or the site's page, names
+    it), else None, said on ``err`` with the nearest of the page's anchors (or all of them)."""
+    import difflib
+
+    passages = kb.passages(entry_id, lang)
+    found = next((p for p in passages if p.anchor == anchor), None)
+    if found is None:
+        anchors = [p.anchor for p in passages]
+        near = difflib.get_close_matches(anchor, anchors, n=5, cutoff=0.5) or anchors
+        err.write(f"kb show: '{entry_id}' has no passage '#{anchor}'{hint(anchor, anchors)} "
+                  f"(its anchors{' nearest' if len(near) < len(anchors) else ''}: {', '.join(near)})\n")
+    return found
+
+
+def _passage_text(passage: Any) -> str:
+    """The passage ``kb show ID#ANCHOR`` names, after the entry: its anchor, then its text wrapped as the entry's."""
+    import textwrap
+
+    from kb.site.text import WIDTH
+
+    body = textwrap.wrap(passage.text, WIDTH, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join(["", f"#{passage.anchor}", *body]) + "\n"
 
 
 def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> None:
@@ -500,7 +536,8 @@ def _check_args(c: argparse.ArgumentParser) -> None:
 
 
 def _show_args(s: argparse.ArgumentParser) -> None:
-    s.add_argument("id", help="entry id, <game>.<slug> (kb search lists each result's)")
+    s.add_argument("id", help="entry id, <game>.<slug> (kb search lists each result's), or ID#ANCHOR: the entry, "
+                   "then the passage the anchor names (a search hit's passage, a step-..., a text-2)")
     s.add_argument("--lang", choices=LANGS, default="es", help="language (default: es)")
     s.add_argument("--json", action="store_true", help="print the entry's data as JSON")
     s.set_defaults(func=_show)
