@@ -265,6 +265,22 @@ def test_an_example_kb_test_does_not_run_says_why_as_kb_check_does(tree) -> None
         "'examples[0].probability': 0.6 is not allowed; " in out, out
 
 
+@pytest.mark.parametrize("written", ["'0.7'", "0.7", "1", "'abc'", "'7/5'", "1/0"])
+def test_kb_test_refuses_a_probability_as_kb_check_does(tree, written: str) -> None:
+    """``probability: '0.7'`` (text, not a fraction): kb check refused it, yet the loader read it as 7/10 and kb test
+    ran (and passed) the example. Both now take a probability one way (the schema's fraction, from 0/1 to 1/1): kb test
+    does not run it, and says kb check's own message."""
+    shoot = FILES["g/rules/shoot.yaml"].replace("probability: 14/20", f"probability: {written}")
+    tree({**FILES, "g/rules/shoot.yaml": shoot}, games=("g", "h"))
+    code, checked, _ = cli("check", "--no-warnings")
+    [line] = [x for x in checked.splitlines() if "probability" in x]
+    assert code == 1 and line.startswith("content/g/rules/shoot.yaml:18:"), checked
+    code, out, _ = cli("test", "g.shoot")
+    assert code == 1 and out.splitlines() == [
+        "content/g/rules/shoot.yaml:13:5: error[example-not-run]: example 'hit' was not run: "
+        + line.split("error[invalid-value]: ", 1)[1], "0 passed, 1 failed"], out
+
+
 def test_help_names_no_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
     """A pack author reads ``kb --help`` in their own pack: its examples are placeholders (``<game>``), never one of
     the games this repository bundles."""
