@@ -29,7 +29,7 @@ from kb.i18n.status import check_translations
 if TYPE_CHECKING:
     from kb.search.index import Reader
     from kb.search.ranking import Params
-    from kb.search.query import Result
+    from kb.search.query import Passage, Result
 
 __all__ = ["KnowledgeBase", "ConceptView", "NoContent", "default_content_root", "find_root"]
 
@@ -234,6 +234,24 @@ class KnowledgeBase:
                             self.entries)
         return render_text(entry, lang, self._title, self.backlinks(entry.id), results, resolvers=self.registry.get,
                            names=names, documents=source_titles(meta.data) if meta else None)
+
+    def passages(self, entry_id: str, lang: str = "es") -> list["Passage"]:
+        """The places of entry ``entry_id``'s page in ``lang`` that have an id, each with its plain text, in reading
+        order: its heading (the entry's anchor), then each passage a search hit can name (``Hit.passage``: the
+        summary, a paragraph ``text-2``, a step ``step-upkeep``, an example ``example-hit``...) and each section's
+        heading. What ``kb show ID#ANCHOR`` looks the anchor up in. Raises :class:`kb.UnknownEntry` or
+        :class:`kb.UnknownValue` (an unknown language)."""
+        from kb.search.index import page_passages
+        from kb.search.query import Passage
+        from kb.view.anchors import entry_anchor
+        from kb.view.entry import entry_view
+
+        entry = self.entry(entry_id)
+        if lang not in LANGS:
+            raise UnknownValue("language", lang, LANGS)
+        found = page_passages(entry, entry_view(entry, lang, self._title), self._title)
+        heading = (entry_anchor(entry.id), entry.title.best(lang))
+        return [Passage(a, t) for a, t in dict([heading, *found]).items()]
 
     def _title(self, entry_id: str) -> Text | None:
         found = self.get(entry_id)

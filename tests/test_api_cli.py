@@ -168,6 +168,35 @@ def test_test_command_reports_failures_with_location(tree) -> None:
     assert code == 2 and "nothing matches" in err
 
 
+def test_test_command_takes_a_file_or_folder_of_the_content(tree, tmp_path: Path) -> None:
+    """``kb test content/g/rules/shoot.yaml`` (or a folder) runs the examples of the entries there, ids still work
+    beside it; a missing path, or one outside the content folder, is a usage error (exit 2) that names it."""
+    other = FILES["g/rules/shoot.yaml"].replace("id: g.shoot", "id: h.shoot").replace("game: g", "game: h").replace(
+        "{@rule g.melee|combate}", "combate").replace("{@rule g.melee|melee}", "melee").replace("see_also: [g.melee]", "")
+    tree({**FILES, "h/rules/shoot.yaml": other, "h/rules/broken.yaml": "id: [\n"}, games=("g", "h"))
+
+    def ran(*argv: str) -> tuple[int, list[str]]:
+        code, out, err = cli("test", "--json", *argv)
+        assert code in (0, 1), err
+        return code, [f"{r.get('entry', r.get('path'))}#{r.get('example', r['status'])}" for r in json.loads(out)]
+
+    assert ran("content/g/rules/shoot.yaml") == (0, ["g.shoot#hit"])
+    assert ran("content/g") == (0, ["g.shoot#hit"])
+    assert ran("content/g/rules/melee.yaml") == (0, [])  # an entry without examples: none run, not all of them
+    assert ran("content/g/rules/", "g.melee") == (0, ["g.shoot#hit"])
+    assert ran("content/g/rules/melee.yaml", "h.shoot")[1] == [  # an id still reports its game's broken files
+        "h.shoot#hit", "content/h/rules/broken.yaml#not-loaded"]
+    code, results = ran("content/h/rules")  # the file there that does not load fails the run
+    assert code == 1 and results == ["h.shoot#hit", "content/h/rules/broken.yaml#not-loaded"], results
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text("id: x\n", encoding="utf-8")
+    for given, said in ((str(outside), "not inside the content folder content"),
+                        ("content/g/rules/nope.yaml", "no such file or folder")):
+        code, out, err = cli("test", given)
+        assert code == 2 and out == "" and err == f"kb test: {given}: {said}" + (
+            "; give a file or folder under it (or --content)\n" if "inside" in said else "\n"), err
+
+
 def test_a_trace_over_several_lines_stays_under_its_step(tree) -> None:
     """A resolver's step text with line breaks (``\\n``, ``\\r``, U+2028) in it: ``kb test`` prints every line of it
     indented under the step's number, never at column 0 where it would read as a line of its own (audit-hostile2 #5);
@@ -234,6 +263,22 @@ def test_an_example_kb_test_does_not_run_says_why_as_kb_check_does(tree) -> None
     code, out, _ = cli("test")
     assert code == 1 and "content/g/rules/shoot.yaml:13:5: error[example-not-run]: example 'hit' was not run: " \
         "'examples[0].probability': 0.6 is not allowed; " in out, out
+
+
+@pytest.mark.parametrize("written", ["'0.7'", "0.7", "1", "'abc'", "'7/5'", "1/0"])
+def test_kb_test_refuses_a_probability_as_kb_check_does(tree, written: str) -> None:
+    """``probability: '0.7'`` (text, not a fraction): kb check refused it, yet the loader read it as 7/10 and kb test
+    ran (and passed) the example. Both now take a probability one way (the schema's fraction, from 0/1 to 1/1): kb test
+    does not run it, and says kb check's own message."""
+    shoot = FILES["g/rules/shoot.yaml"].replace("probability: 14/20", f"probability: {written}")
+    tree({**FILES, "g/rules/shoot.yaml": shoot}, games=("g", "h"))
+    code, checked, _ = cli("check", "--no-warnings")
+    [line] = [x for x in checked.splitlines() if "probability" in x]
+    assert code == 1 and line.startswith("content/g/rules/shoot.yaml:18:"), checked
+    code, out, _ = cli("test", "g.shoot")
+    assert code == 1 and out.splitlines() == [
+        "content/g/rules/shoot.yaml:13:5: error[example-not-run]: example 'hit' was not run: "
+        + line.split("error[invalid-value]: ", 1)[1], "0 passed, 1 failed"], out
 
 
 def test_help_names_no_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,7 +22,8 @@ def test_every_public_type_converts_to_json(kb: KnowledgeBase) -> None:
               kb.games["malifaux"], kb.backlinks("malifaux.engaged")[0], kb.concept("common.line-of-sight"),
               kb.run_examples(["malifaux.shooting-into-combat"])[0], *kb.diagnostics[:1],
               kb.run_examples(["malifaux.shooting-into-combat"])[0].outcome, kb.search("disparo"),
-              kb.search("disparo").hits[0], kb.registry, kb.registry.get("dice.odds")]
+              kb.search("disparo").hits[0], kb.registry, kb.registry.get("dice.odds"),
+              *kb.passages("malifaux.shooting-into-combat")[:2]]
     for value in values:
         data = value.to_dict()
         assert isinstance(data, dict) and data
@@ -52,7 +53,7 @@ def test_every_type_the_api_returns_has_to_dict() -> None:
     import typing
 
     from kb.search.index import Reader
-    from kb.search.query import Result
+    from kb.search.query import Passage, Result
     from kb.search.ranking import Params
 
     def returned(cls: type) -> set[type]:
@@ -61,7 +62,8 @@ def test_every_type_the_api_returns_has_to_dict() -> None:
         for name, member in inspect.getmembers(cls):
             func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
             if not name.startswith("_") and inspect.isfunction(func):
-                hints.append(typing.get_type_hints(func, localns={"Reader": Reader, "Result": Result, "Params": Params}).get("return"))
+                hints.append(typing.get_type_hints(func, localns={"Reader": Reader, "Result": Result, "Params": Params,
+                                                                  "Passage": Passage}).get("return"))
         if dataclasses.is_dataclass(cls):  # less the side tables to_dict() leaves out (Entry.marks)
             skip = getattr(cls, "_plain_skip", ())
             hints += [h for f, h in typing.get_type_hints(cls).items() if f not in skip]

@@ -166,6 +166,19 @@ def test_new_adds_an_entry_that_checks(pack: Path) -> None:
     assert code == 2 and "invalid choice" in err
 
 
+def test_new_offers_only_the_packs_games(pack: Path) -> None:
+    """``kb new rule big`` (no game in the id) offered ``big.charge``: a game the pack lacks. Its example and its
+    "did you mean" name only the pack's games, and the games are listed when none is close."""
+    code, out, err = kb("new", "rule", "big")
+    assert code == 2 and out == "" and "e.g. skirmish.big (games: skirmish)" in err and "big.charge" not in err, err
+    code, _, err = kb("new", "rule", "skirmsh")
+    assert code == 2 and "e.g. skirmish.charge; did you mean 'skirmish'? (games: skirmish)" in err, err
+    code, _, err = kb("new", "rule", "skirmsh.charge")
+    assert code == 2 and "no game 'skirmsh'" in err and "did you mean 'skirmish'?" in err, err
+    code, _, err = kb("new", "rule", "zzz.charge")
+    assert code == 2 and "did you mean" not in err and "(games: skirmish)" in err, err
+
+
 def _git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.email=t@example.org", "-c", "user.name=t", *args], cwd=cwd, check=True,
                    capture_output=True)

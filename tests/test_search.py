@@ -936,3 +936,22 @@ def test_the_browser_shows_the_same_did_you_mean() -> None:
     out = subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == [ranking.did_you_mean(t, f, ranking.DEFAULTS.shown_min_length) for t, f in cases]
     assert json.loads(out) == ["sliding dmg", None, "otro wumble", "hull"]
+def test_show_takes_the_anchor_a_search_hit_names(root: Path) -> None:
+    """``kb show ID#ANCHOR`` with the anchor ``kb search --json`` gives a hit's passage (a paragraph, an example, a
+    step) prints the entry, then that passage, as the search found it; an anchor the page lacks is said, with the
+    nearest ones, exit 1."""
+    for query, lang in (("marine con CD 14", "es"), ("engaged model does not shoot", "en")):
+        code, out, _ = cli("search", query, "--lang", lang, "--json")
+        hit = json.loads(out)["hits"][0]
+        passage = hit["passage"]
+        assert code == 0 and hit["id"] == "g.shoot" and passage["anchor"] != "summary", hit
+        code, out, err = cli("show", f"g.shoot#{passage['anchor']}", "--lang", lang)
+        assert code == 0 and err == "", err
+        assert out.startswith(cli("show", "g.shoot", "--lang", lang)[1])  # the entry, as kb show ID prints it
+        tail = out.split(f"\n#{passage['anchor']}\n", 1)[1]
+        assert " ".join(tail.split()) == passage["text"], out
+        code, out, _ = cli("show", f"g.shoot#{passage['anchor']}", "--lang", lang, "--json")
+        assert code == 0 and json.loads(out)["passage"] == passage
+    code, out, err = cli("show", "g.shoot#example-hitt")
+    assert code == 1 and out == "" and err.startswith(
+        "kb show: 'g.shoot' has no passage '#example-hitt'; did you mean 'example-hit'? (its anchors nearest: "), err

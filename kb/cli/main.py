@@ -128,22 +128,58 @@ def _within(path: Path, scope: Path) -> bool:
 # ---------------------------------------------------------------- kb show
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    entry = kb.get(args.id)
+    entry_id, marked, anchor = args.id.partition("#")
+    entry = kb.get(entry_id)
     if entry is None:
-        err.write(f"kb show: no entry '{args.id}'{hint(args.id, kb.entries)}\n")
-        for d in kb.not_loaded({args.id.split(".")[0]}):
+        err.write(f"kb show: no entry '{entry_id}'{hint(entry_id, kb.entries)}\n")
+        for d in kb.not_loaded({entry_id.split(".")[0]}):
             err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load (or cannot be read)
         return EXIT_ERRORS
+    passage = _passage(kb, entry.id, anchor, args.lang, err) if marked else None
+    if marked and passage is None:
+        return EXIT_ERRORS
     if args.json:
-        data = dict(entry.data)
-        data["backlinks"] = sorted({lk.source for lk in kb.backlinks(entry.id)})
-        data["example_results"] = [r.to_json() for r in kb.run_examples([entry.id])]
-        json.dump(data, out, ensure_ascii=False, indent=2, default=str)
+        json.dump(_show_data(kb, entry, passage), out, ensure_ascii=False, indent=2, default=str)
         out.write("\n")
         return EXIT_OK
-    out.write(kb.text(entry.id, args.lang))
+    out.write(kb.text(entry.id, args.lang) + (_passage_text(passage) if passage is not None else ""))
     _say_unloaded_resolvers(kb, entry.examples, err)
     return EXIT_OK
+
+
+def _show_data(kb: "KnowledgeBase", entry: Any, passage: Any) -> dict[str, Any]:
+    """``kb show --json``: the entry's data, its backlinks, its examples' results, and the passage its anchor names."""
+    data = dict(entry.data)
+    data["backlinks"] = sorted({lk.source for lk in kb.backlinks(entry.id)})
+    data["example_results"] = [r.to_json() for r in kb.run_examples([entry.id])]
+    if passage is not None:
+        data["passage"] = passage.to_dict()
+    return data
+
+
+def _passage(kb: "KnowledgeBase", entry_id: str, anchor: str, lang: str, err: TextIO) -> Any:
+    """The passage of ``entry_id``'s page that ``anchor`` names (as a search hit's passage, or the site's page, names
+    it), else None, said on ``err`` with the nearest of the page's anchors (or all of them)."""
+    import difflib
+
+    passages = kb.passages(entry_id, lang)
+    found = next((p for p in passages if p.anchor == anchor), None)
+    if found is None:
+        anchors = [p.anchor for p in passages]
+        near = difflib.get_close_matches(anchor, anchors, n=5, cutoff=0.5) or anchors
+        err.write(f"kb show: '{entry_id}' has no passage '#{anchor}'{hint(anchor, anchors)} "
+                  f"(its anchors{' nearest' if len(near) < len(anchors) else ''}: {', '.join(near)})\n")
+    return found
+
+
+def _passage_text(passage: Any) -> str:
+    """The passage ``kb show ID#ANCHOR`` names, after the entry: its anchor, then its text wrapped as the entry's."""
+    import textwrap
+
+    from kb.site.text import WIDTH
+
+    body = textwrap.wrap(passage.text, WIDTH, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join(["", f"#{passage.anchor}", *body]) + "\n"
 
 
 def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> None:
@@ -166,22 +202,13 @@ def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> 
 # ---------------------------------------------------------------- kb test
 def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    unknown = [s for s in args.select if s.split("#")[0] not in kb.entries and s not in kb.games]
-    if unknown:
-        err.write(f"kb test: nothing matches {', '.join(unknown)}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n")
-        for d in kb.not_loaded({s.split("#")[0].split(".")[0] for s in unknown}):
-            err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load
+    paths = [s for s in args.select if _names_a_path(kb, s)]
+    names = [s for s in args.select if s not in paths]
+    problem = _bad_paths(kb, paths) or _unknown_names(kb, names, err) or _unknown_examples(kb, names)
+    if problem:
+        err.write(problem)
         return EXIT_USAGE
-    for s in args.select:
-        name, sep, example = s.partition("#")
-        ids = [x.id for x in kb.entries[name].examples] if sep and name in kb.entries else []
-        if sep and example not in ids:
-            err.write(f"kb test: '{name}' has no example '{example}'{hint(example, ids)}\n")
-            return EXIT_USAGE
-    scope = None if not args.select else {kb.entries[n].game if n in kb.entries else n
-                                          for n in (s.split("#")[0] for s in args.select)}
-    broken = kb.not_loaded(scope)
-    results = kb.run_examples(args.select)
+    results, broken = _run_selected(kb, names, [Path(os.path.abspath(p)) for p in paths], bool(args.select))
     failed = [r for r in results if not r.passed]
     if args.json:
         json.dump([r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken],
@@ -190,6 +217,63 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         _say_results(results, failed, broken, out)
     return EXIT_ERRORS if failed or broken else EXIT_OK
+
+
+def _run_selected(kb: "KnowledgeBase", names: list[str], folders: list[Path], some: bool) -> tuple[list[Any], list[Any]]:
+    """The results of the examples ``kb test`` was asked for (the ``names``, and the entries in ``folders``; all
+    when not ``some``), and the files that do not load within them."""
+    chosen = names + sorted({e.id for e in kb.entries.values() if any(_within(e.path, f) for f in folders)})
+    if not some:
+        return kb.run_examples(), kb.not_loaded()
+    return (kb.run_examples(chosen) if chosen else []), _broken_for(kb, names, folders)  # no entry there: none run
+
+
+def _names_a_path(kb: "KnowledgeBase", selector: str) -> bool:
+    """True when a ``kb test`` selector is a file or folder (``content/g/rules/x.yaml``, ``content/g/rules``) rather
+    than an entry id, a game or ``ID#EXAMPLE``: it holds a slash, ends in ``.yaml``, or is no id but exists."""
+    if selector.split("#")[0] in kb.entries or selector in kb.games:
+        return False
+    return "/" in selector or os.sep in selector or selector.endswith((".yaml", ".yml")) or os.path.exists(selector)
+
+
+def _bad_paths(kb: "KnowledgeBase", paths: list[str]) -> str:
+    """The first of ``paths`` that is missing or lies outside the content folder, said in one line; else ``""``."""
+    root = Path(os.path.abspath(kb.root))
+    for given in paths:
+        if not os.path.exists(given):
+            return f"kb test: {given}: no such file or folder\n"
+        if not _within(Path(given), root):
+            return (f"kb test: {given}: not inside the content folder {format_path(root)}; give a file or folder "
+                    "under it (or --content)\n")
+    return ""
+
+
+def _unknown_names(kb: "KnowledgeBase", names: list[str], err: TextIO) -> str:
+    """The ids and games that match nothing, said in one line (with, on ``err``, the files that do not load where
+    they may be); else ``""``."""
+    unknown = [s for s in names if s.split("#")[0] not in kb.entries and s not in kb.games]
+    if not unknown:
+        return ""
+    for d in kb.not_loaded({s.split("#")[0].split(".")[0] for s in unknown}):
+        err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load
+    return f"kb test: nothing matches {', '.join(unknown)}{hint(unknown[0], list(kb.entries) + list(kb.games))}\n"
+
+
+def _unknown_examples(kb: "KnowledgeBase", names: list[str]) -> str:
+    """The first ``ID#EXAMPLE`` whose entry has no such example, said in one line; else ``""``."""
+    for s in names:
+        name, sep, example = s.partition("#")
+        ids = [x.id for x in kb.entries[name].examples] if sep else []
+        if sep and example not in ids:
+            return f"kb test: '{name}' has no example '{example}'{hint(example, ids)}\n"
+    return ""
+
+
+def _broken_for(kb: "KnowledgeBase", names: list[str], folders: list[Path]) -> list[Any]:
+    """The files that do not load within what ``kb test`` was asked for: the games of ``names``, and ``folders``."""
+    games = {kb.entries[n].game if n in kb.entries else n for n in (s.split("#")[0] for s in names)}
+    broken = kb.not_loaded(games) if games else []
+    return broken + [d for d in kb.not_loaded() if d not in broken and any(_within(d.location.path, f) for f in folders)]
 
 
 def _say_results(results: list[Any], failed: list[Any], broken: list[Any], out: TextIO) -> None:
@@ -452,14 +536,16 @@ def _check_args(c: argparse.ArgumentParser) -> None:
 
 
 def _show_args(s: argparse.ArgumentParser) -> None:
-    s.add_argument("id", help="entry id, <game>.<slug> (kb search lists each result's)")
+    s.add_argument("id", help="entry id, <game>.<slug> (kb search lists each result's), or ID#ANCHOR: the entry, "
+                   "then the passage the anchor names (a search hit's passage, a step-..., a text-2)")
     s.add_argument("--lang", choices=LANGS, default="es", help="language (default: es)")
     s.add_argument("--json", action="store_true", help="print the entry's data as JSON")
     s.set_defaults(func=_show)
 
 
 def _test_args(t: argparse.ArgumentParser) -> None:
-    t.add_argument("select", nargs="*", help="entry ids, games or ID#EXAMPLE (default: all)")
+    t.add_argument("select", nargs="*", help="entry ids, games, ID#EXAMPLE, or files or folders of the content "
+                   "(their entries' examples) (default: all)")
     t.add_argument("--json", action="store_true",
                    help="print a JSON array, one object per example (a failed one with its given and trace)")
     t.set_defaults(func=_test)

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
-from kb.core.diagnostics import printable
+from kb.core.diagnostics import hint, printable, suggest
 from kb.core.errors import KbError
 from kb.core.files import atomic_write
 from kb.core.model import COMMON, MAX_ID
@@ -134,11 +134,12 @@ def new_entry(root: Path, kind: str, entry_id: str) -> Path:
     game, _, slug = entry_id.partition(".")
     if len(entry_id) > MAX_ID:
         raise ScaffoldError(f"id of {len(entry_id)} characters: the most allowed is {MAX_ID}")
+    games = sorted(p.parent.name for p in root.glob("*/game.yaml"))
     if not (SLUG.match(game) and SLUG.match(slug)):
-        raise ScaffoldError(f"id '{entry_id}': write <game>.<slug>, lowercase with hyphens, e.g. {game or 'my-game'}.charge")
-    if not (root / game / "game.yaml").is_file():
-        games = sorted(p.parent.name for p in root.glob("*/game.yaml"))
-        raise ScaffoldError(f"no game '{game}' in {root} (games: {', '.join(games) or 'none'}); "
+        raise ScaffoldError(f"id '{entry_id}': write <game>.<slug>, lowercase with hyphens, "
+                            f"e.g. {_example_id(game, slug, games)}{_games_hint(game, games)}")
+    if game not in games:
+        raise ScaffoldError(f"no game '{game}' in {root}{_games_hint(game, games)}; "
                             "make its folder with a game.yaml first")
     path = root / game / KIND_FOLDERS[kind] / f"{slug}.yaml"
     pack_schema = root.parent / "schema"
@@ -150,6 +151,22 @@ def new_entry(root: Path, kind: str, entry_id: str) -> Path:
         block=Template(_KIND_BLOCK.get(kind, "")).substitute(words=words))
     _write_new(path, text)
     return path
+
+
+def _games_hint(game: str, games: list[str]) -> str:
+    """The content's games, and the nearest to ``game`` when one is close (never a game the content lacks)."""
+    if game in games:
+        return ""
+    near = hint(game, games) if game else ""
+    return f"{near} (games: {', '.join(games) or 'none'})"
+
+
+def _example_id(game: str, slug: str, games: list[str]) -> str:
+    """An id to write instead of a malformed one: a real game of the content (the one named, the nearest, else the
+    first) and the slug given (or, when none is usable, the one given as a game, or ``charge``)."""
+    near = game if game in games else suggest(game, games)
+    words = [w for w in (slug.lower(), "" if near else game.lower()) if SLUG.match(w)]
+    return f"{near or (games[0] if games else 'my-game')}.{words[0] if words else 'charge'}"
 
 
 def _first_source(game_file: Path) -> str:

@@ -13,7 +13,6 @@ import time
 import traceback
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -91,7 +90,7 @@ def _example(ex: dict[str, Any], i: int, marks: Marks) -> Example:
         id=ex["id"], mechanic=ex["mechanic"], given=given, expect=ex["expect"] if isinstance(ex.get("expect"), dict) else None,
         expect_error=_refusal(ex, "code"), error_kind=_refusal(ex, "kind"), error_see=_refusal(ex, "see"),
         tolerance=tolerance if isinstance(tolerance, (int, float)) else None,
-        probability=_fraction(ex.get("probability")), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
+        probability=schema.read_probability(ex.get("probability")), title=_text(ex["title"], ex["id"]) if "title" in ex else None,
         note=_text(ex["note"], "") if isinstance(ex.get("note"), dict) else None,
         index=i, location=marks.at(("examples", i)),
     )
@@ -104,13 +103,6 @@ def _refusal(ex: dict[str, Any], part: str) -> str | None:
         return value if part == "code" else None
     found = value.get(part) if isinstance(value, dict) else None
     return found if isinstance(found, str) else None
-
-
-def _fraction(value: Any) -> Fraction | None:
-    try:
-        return Fraction(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-    except (ValueError, ZeroDivisionError):
-        return None
 
 
 def _term(entry_id: str, game: str, block: Any) -> Term:

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from kb.core.diagnostics import Diagnostic, diag, hint, suggest
-from kb.core.model import KINDS, DataPath, Marks
+from kb.core.model import KINDS, DataPath, Location, Marks
 
 __all__ = ["schema_text", "validate", "validate_at", "is_valid", "where", "found"]
 
@@ -47,6 +47,37 @@ def fraction_hint(value: Any) -> str:
     except (ValueError, ZeroDivisionError):
         return ""
     return f"; write it as a fraction: {near.numerator}/{near.denominator}" if 0 <= near <= 1 else ""
+
+
+def read_probability(value: Any) -> Fraction | None:
+    """A written probability as the schema takes it: a text fraction (:data:`FRACTION`: ``30/36``, ``1``), else None
+    (``'0.6'``, ``0.6``, ``1``, ``1/0``). What the loader gives an example, so ``kb test`` runs only the probabilities
+    ``kb check`` accepts."""
+    if not (isinstance(value, str) and re.match(FRACTION, value)):
+        return None
+    top, _, bottom = value.partition("/")
+    return Fraction(int(top), int(bottom or 1)) if int(bottom or 1) else None
+
+
+def probability_problem(at: Location, path: DataPath, value: Any) -> Diagnostic | None:
+    """``invalid-value`` at a written probability that is not a text fraction from 0/1 to 1/1, else None: the one
+    judge of a probability, whose message ``kb check`` and ``kb test`` both say."""
+    chance = read_probability(value)
+    if chance is not None and chance <= 1:
+        return None
+    if chance is None and not (isinstance(value, str) and re.match(FRACTION, value)):
+        return _not_a_fraction(at, path, value)
+    return diag("invalid-value", at, where=where(path), value=repr(value), expected=IN_RANGE, hint="")
+
+
+IN_RANGE = "a fraction from 0/1 to 1/1 such as 30/36"
+"""What a probability written as a fraction but beyond 1 (``3/2``) or over 0 (``1/0``) should be."""
+
+
+def _not_a_fraction(at: Location, path: DataPath, value: Any) -> Diagnostic:
+    """``invalid-value`` at a probability not written as a text fraction (``0.6``, ``'0.6'``), with the one to write."""
+    return diag("invalid-value", at, where=where(path), value=repr(value), expected=_PATTERNS[FRACTION],
+                hint=fraction_hint(value))
 
 
 def schema_text(name: str = "entry") -> str:
@@ -138,9 +169,8 @@ def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath,
             for name in err.validator_value
             if isinstance(err.instance, dict) and name not in err.instance and (path, name) not in (misspelt or set())
         ]
-    if kind == "type" and err.schema.get("pattern") == FRACTION:  # a number: one line, with the fraction to write
-        return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[FRACTION],
-                     hint=fraction_hint(err.instance))]
+    if err.schema.get("pattern") == FRACTION and kind in ("type", "pattern"):  # one line, with the fraction to write
+        return [_not_a_fraction(at, path, err.instance)]
     if kind == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         expected = " or ".join(str(_TYPES.get(t, t)) for t in wanted)
@@ -156,8 +186,7 @@ def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath,
         return [diag("line-break", marks.at_offset(path, err.instance, off.start() if off else 0), where=where(path))]
     if kind == "pattern":
         if err.validator_value in _PATTERNS:
-            return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[err.validator_value],
-                         hint=fraction_hint(err.instance) if err.validator_value == FRACTION else "")]
+            return [diag("invalid-value", at, where=where(path), value=repr(err.instance), expected=_PATTERNS[err.validator_value])]
         if "." in err.validator_value:  # the id pattern
             return [diag("invalid-id", at, where=where(path), value=err.instance)]
         return [diag("invalid-value", at, where=where(path), value=repr(err.instance),

@@ -19,7 +19,7 @@ from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleEr
 from kb.mechanics.dice import bounded_inputs, distribution, parse
 from kb.mechanics.space import calculator_examples, unranged
 from kb.core.model import Entry, Example, Location
-from kb.core.schema import FRACTION, found, fraction_hint, where
+from kb.core.schema import FRACTION, found, probability_problem, where
 
 __all__ = ["ExampleResult", "check_examples", "out_of_range", "describe_range", "describe_length", "describe_keys", "check_chance", "run_example", "run_examples", "run_examples_again", "select", "Selection",
            "parse_selectors"]
@@ -191,14 +191,14 @@ def _too_big(entry: Entry, ex: Example) -> list[Diagnostic]:
 
 
 def _bad_probability(entry: Entry, ex: Example) -> Diagnostic | None:
-    """``invalid-value`` at an example's ``probability`` that is no fraction from 0/1 to 1/1 (``None`` for one that is,
-    or none): what ``kb check`` says, and why ``kb test`` does not run the example."""
+    """``invalid-value`` at an example's ``probability`` that is no text fraction from 0/1 to 1/1 (``None`` for one that
+    is, or none): what ``kb check`` says (:func:`kb.core.schema.probability_problem`), and why ``kb test`` does not run
+    the example."""
     raw = _raw(entry, ex)
-    if not isinstance(raw, Mapping) or "probability" not in raw or (ex.probability is not None and ex.probability <= 1):
+    if not isinstance(raw, Mapping) or "probability" not in raw:
         return None
     at = ("examples", ex.index, "probability")
-    return diag("invalid-value", entry.marks.at(at), where=where(at), value=repr(raw["probability"]),
-                expected="a fraction from 0/1 to 1/1 such as 30/36", hint=fraction_hint(raw["probability"]))
+    return probability_problem(entry.marks.at(at), at, raw["probability"])
 
 
 def _unknown_resolver(entry: Entry, ex: Example, registry: Registry) -> Diagnostic:

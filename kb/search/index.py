@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
     from kb.search.query import Result
 
-__all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "synonyms"]
+__all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "page_passages", "synonyms"]
 
 VERSION = 17
 """The manifest's and the documents' format: bump it when they change (older indexes are rebuilt). Any change of the
@@ -137,19 +137,29 @@ def documents(kb: "Linked", entry: Entry) -> list[dict[str, Any]]:
 
 
 def _passages(entry: Entry, view: Any, titles: Callable[[str], Any]) -> list[list[Any]]:
-    """The places of the entry's page a hit can point to (:func:`kb.view.anchors.passages`), as the index stores
-    them: ``[anchor, plain text, [its distinct analysed terms, as in body_<lang>]]``. Section headings and the
-    source line answer nothing and are left out; a concept's page is the concept map, where its heading is its
-    one place."""
+    """The places of the entry's page a hit can point to (:func:`page_passages`), as the index stores them:
+    ``[anchor, plain text, [its distinct analysed terms, as in body_<lang>]]``. Section headings and the source line
+    answer nothing and are left out."""
     from kb.search.query import analyse
-    from kb.view.anchors import SOURCE, SUMMARY, entry_anchor, passages, section_anchor
+    from kb.view.anchors import SOURCE, section_anchor
     from kb.view.entry import SECTIONS
 
     headings = {SOURCE, *(section_anchor(key) for key, _ in SECTIONS)}
-    shown = [(a, " ".join(_plain(t, titles, view.lang).split())) for a, t in passages(view) if t.strip() and a not in headings]
+    return [[a, t, sorted(set(analyse(f"body_{view.lang}", t)))]
+            for a, t in page_passages(entry, view, titles) if a not in headings]
+
+
+def page_passages(entry: Entry, view: Any, titles: Callable[[str], Any]) -> list[tuple[str, str]]:
+    """The places of the entry's page (``view``: :func:`kb.view.entry.entry_view`) that have an id
+    (:func:`kb.view.anchors.passages`), each with its text as plain words, in reading order: the anchors a search hit's
+    ``passage`` names and ``kb show ID#ANCHOR`` takes. A concept's page is the concept map, where its heading is its
+    one place."""
+    from kb.view.anchors import SUMMARY, entry_anchor, passages
+
+    shown = [(a, " ".join(_plain(t, titles, view.lang).split())) for a, t in passages(view) if t.strip()]
     if entry.kind == "concept":
-        shown = [(entry_anchor(entry.id), shown[0][1])] if shown and shown[0][0] == SUMMARY else []
-    return [[a, t, sorted(set(analyse(f"body_{view.lang}", t)))] for a, t in shown]
+        return [(entry_anchor(entry.id), shown[0][1])] if shown and shown[0][0] == SUMMARY else []
+    return shown
 
 
 def meta(kb: "Linked") -> dict[str, Any]:
