@@ -9,6 +9,9 @@ word's own slot (a word met by its synonym counts as matched). One way only: the
 widened back. General table-top vocabulary only: no game, faction or unit is named here (the engine knows no
 game); a game's own players' names belong to its entries' ``also_called``.
 
+A pack adds its own lines, in the same format, in ``content/thesaurus.txt`` (:data:`PACK_FILE`, docs/packs.md): read
+after the engine's (:func:`pack_lines`, kept in the index's ``meta.json``), checked by ``kb check`` (:func:`check`).
+
 The browser reads the same table from the exported data, resolved word by word for the word list's keys
 (:func:`kb.search.export`), so the API and the site agree query by query.
 """
