@@ -17,7 +17,7 @@ from kb.core.diagnostics import Diagnostic, sort_key
 from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
 from kb.link.linker import Graph, Link, link, rebuild
 from kb.link.view import ConceptView
-from kb.core.files import NoContent, content_root, default_content_root, find_root
+from kb.core.files import NoContent, content_root, default_content_root, file_digest, find_root
 from kb.core.loader import Loaded, load_tree
 from kb.core.timelimit import SECONDS
 from kb.mechanics import Registry
@@ -80,6 +80,22 @@ def _all_of(value: Any, container: type[Collection[Any]], item: type, size: int 
 def _setup(digests: Mapping[str, str]) -> dict[str, str]:
     """The digests of the games' ``game.yaml`` and ``mechanics.py`` (what every example of a game may read)."""
     return {k: v for k, v in digests.items() if os.path.basename(k) in ("game.yaml", "mechanics.py")}
+
+
+def _pack_thesaurus_digest(loaded: Loaded) -> None:
+    """Count the pack's players' words (``content/thesaurus.txt``) among the tree's files: its checks and the search
+    index follow its changes."""
+    from kb.search.thesaurus import PACK_FILE
+
+    if (loaded.root / PACK_FILE).is_file():
+        loaded.digests[PACK_FILE] = file_digest(loaded.root / PACK_FILE)
+
+
+def _pack_thesaurus_problems(loaded: Loaded) -> list[Diagnostic]:
+    """:func:`kb.search.thesaurus.check` of the pack's players' words, the rules' words read as the search reads them."""
+    from kb.search import query, thesaurus
+
+    return thesaurus.check(loaded.root, loaded.entries.values(), lambda lang, word: query.analyse(f"body_{lang}", word))
 
 
 def _one_of(what: str, value: str | None, allowed: Iterable[str]) -> None:
@@ -145,6 +161,7 @@ class KnowledgeBase:
     def _load(cls, root: Path, use_cache: bool, cache_base: Path,
               before: Loaded | None = None, seconds: float = SECONDS) -> "KnowledgeBase":
         loaded = load_tree(root, use_cache=use_cache, cache_base=cache_base, before=before, key=user_key, seconds=seconds)
+        _pack_thesaurus_digest(loaded)
         history = History()
         head = history.state(root)  # the translation stage reads git history: its results are kept per commit
         linked_path = cache.cache_dir(root, "linked", cache_base) / f"{cache.tree_key(loaded.digests)}-{head[:16]}.json"
@@ -155,6 +172,7 @@ class KnowledgeBase:
                               lambda e: loaded.digests.get(os.path.relpath(e.path, loaded.root), ""))
             graph, problems = link(loaded.entries, memo, loaded.unloaded)
             problems += _examples.check_examples(loaded.entries.values(), loaded.registry)
+            problems += _pack_thesaurus_problems(loaded)
             problems += check_translations(loaded.entries.values(), graph.terms,
                                            lambda stage, e, compute: memo(f"{stage}@{head}", e, compute),
                                            history.written_from, loaded.games.values())

@@ -82,6 +82,12 @@ CODES: dict[str, tuple[str, str]] = {
     "too-many-questions": (WARNING, "{count} {lang} questions; a page shows at most {limit}: move the rest to 'typed'"),
     "duplicate-question": (WARNING, "{lang} question '{question}' asks again '{first}'; keep one, move the other to 'typed'"),
     "unused-term": (WARNING, "term '{id}' is used by no other entry"),
+    "thesaurus-line": (ERROR, "'{line}' is not a line of the players' words: write 'lang: players' words -> rules' words' "
+                       "(words separated by commas)"),
+    "thesaurus-language": (ERROR, "unknown language '{lang}'; valid: {valid}{hint}"),
+    "thesaurus-duplicate": (WARNING, "{lang} players' word '{word}' is already listed on line {first}: list it once"),
+    "thesaurus-unused": (WARNING, "{lang} rules' word '{word}' is in no {lang} text of the pack: a players' word can "
+                         "never find an entry through it"),
     "lonely-concept": (WARNING, "concept '{id}' is named or linked by only {count} game(s); a concept connects games"),
     # examples and mechanics
     "mechanics-import": (ERROR, "cannot load the game's mechanics module: {reason}"),

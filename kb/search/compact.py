@@ -143,7 +143,7 @@ class Compact:
         self._postings: dict[tuple[str, str], tuple[list[int], list[float], int]] = {}
         self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
         self._stored: dict[int, dict[str, Any]] = {}
-        self._words: dict[tuple[int, float, int], tuple[Any, search.Vocabulary]] = {}
+        self._words: dict[Any, tuple[Any, search.Vocabulary]] = {}
 
     def _head(self) -> Any:
         """The store's head, parsed once while its stamp holds (:data:`_HEADS`: a query process checks the store, then
@@ -160,9 +160,9 @@ class Compact:
         return head
 
     kernels: search.Kernels
-    def words(self, expand: Any, p: ranking.Params, lists: Any = None) -> search.Vocabulary:
+    def words(self, expand: Any, p: ranking.Params, lists: Any = None, extra: Any = ()) -> search.Vocabulary:
         """The word list, as ``query._Stats.words``."""
-        return search.vocabulary(self, self._words, expand, p, lists)
+        return search.vocabulary(self, self._words, expand, p, lists, extra)
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> Any:
         try:

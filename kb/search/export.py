@@ -48,6 +48,7 @@ loads as its words need them); the engine takes it whole as well (the parity tes
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -57,6 +58,7 @@ from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold, tokens
 from kb.search import query as search, ranking, whoosh_access, words as wordlist
 from kb.search.index import MAX_QUERY
+from kb.search.thesaurus import Line, said_words
 
 __all__ = ["FORMAT", "export", "to_script"]
 
@@ -113,12 +115,13 @@ Facts = tuple[dict[str, int], dict[str, list[list[str]]]]
 """What :func:`_facts` gives: each real word's languages (bits), and the rules' words keys are read as."""
 
 
-def _facts(schema: Any, zipf: float, cache: Path | None, key: KeyFn | None) -> Facts:
+def _facts(schema: Any, zipf: float, cache: Path | None, key: KeyFn | None, extra: tuple[Line, ...] = ()) -> Facts:
     """What the word list says of the keys of ``wordfreq``'s lists whatever the content (issue 33: an edit computes
     none of it): the languages each real word at ``zipf`` is a real word of (:func:`_languages`), and the rules'
     words each common or real word is read as (:func:`_meant`; only keys read as some). Cached as :func:`_common` is,
     keyed by ``zipf`` too; the word list's keys that come from the content (its spelling and glossary words) are not
-    in it: :func:`_words` reads those itself."""
+    in it: :func:`_words` reads those itself. A pack's players' words ``extra`` are read too (kept apart, by their
+    digest: the engine's table alone keeps its own file)."""
     def make() -> list[Any]:
         real = wordlist.real_words(zipf)
         keys, analysed = _common(schema, cache, key)
@@ -126,11 +129,12 @@ def _facts(schema: Any, zipf: float, cache: Path | None, key: KeyFn | None) -> F
         languages = {k: _languages(k, real) for k in sorted(set().union(*real.values()))}
         meant: dict[str, list[list[str]]] = {}
         for k in sorted(set(keys) | set(languages)):
-            row = [_meant(k, lg, body) for lg in LANGS]
+            row = [_meant(k, lg, body, extra) for lg in LANGS]
             if any(row):
                 meant[k] = row
         return [languages, meant]
-    languages, meant = _kept(cache / f"word-facts-{wordlist.COMMON}-{zipf!r}.json" if cache else None,
+    pack = f"-{hashlib.sha256(json.dumps(extra).encode()).hexdigest()[:16]}" if extra else ""
+    languages, meant = _kept(cache / f"word-facts-{wordlist.COMMON}-{zipf!r}{pack}.json" if cache else None,
                              wordlist.stamp(), key, make)
     return languages, meant
 
@@ -177,7 +181,8 @@ def _shared(reader: Any, s: Any, r: Any, folders: tuple[Path | None, Path | None
     segs = _segments(reader.ix, r, folders[1], key)
     fields = [_field(s, r, field, live, terms, reader.params, _merged(segs, field)) for field in _FIELDS]
     spelling = {lg: [(t, df) for t, df, _ in _merged(segs, f"spell_{lg}")] for lg in LANGS}
-    words, synonyms = _words(s.schema, _lexicon(segs), spelling, reader.expander.groups, reader.params, folders[0], key)
+    words, synonyms = _words(s.schema, _lexicon(segs), spelling, reader.expander.groups, reader.params, folders[0], key,
+                             reader.meta.thesaurus)
     part = {"n": n, "langs": [langs[d] for d in range(n)], "live": live, "index_langs": [LANGS.index(langs[d]) for d in live],
             "terms": list(terms), "fields": fields, "spelling": spelling, "words": words, "synonyms": synonyms}
     memo.clear()  # one state kept: the index only moves on
@@ -268,15 +273,17 @@ def _field(s: Any, r: Any, field: str, live: list[int], terms: dict[str, int], p
 
 
 def _words(schema: Any, lexicon: Mapping[str, set[str]], spelling: Mapping[str, list[tuple[str, int]]],
-           groups: Any, p: ranking.Params, cache: Path | None, key: KeyFn | None) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+           groups: Any, p: ranking.Params, cache: Path | None, key: KeyFn | None,
+           extra: tuple[Line, ...] = ()) -> tuple[dict[str, list[Any]], dict[str, Any]]:
     """The word list (:mod:`kb.search.words`): every known key with its languages, and its terms (as text: numbered
     by :func:`export`) when held; and :func:`_synonyms` of its keys. What does not depend on the content comes from
-    :func:`_facts`; ``lexicon``: each language's terms of the scored fields."""
-    languages, meant = _facts(schema, p.real_word_zipf, cache, key)
+    :func:`_facts`; ``lexicon``: each language's terms of the scored fields; ``extra``: the pack's players' words."""
+    languages, meant = _facts(schema, p.real_word_zipf, cache, key, extra)
     keys, analysed = _common(schema, cache, key)
     body = {lg: dict(zip(keys, analysed[lg], strict=True)) for lg in LANGS}
     held: set[str] = set().union(*({k for k, t in zip(keys, analysed[lg], strict=True) if t in lexicon[lg]} for lg in LANGS))
-    rest = sorted(({w for lg in LANGS for w, _ in spelling[lg]} | set(wordlist.glossary_words(groups))) - held)
+    glossary = wordlist.glossary_words(groups) | said_words(extra)  # as query.vocabulary
+    rest = sorted(({w for lg in LANGS for w, _ in spelling[lg]} | set(glossary)) - held)
     for lg in LANGS:
         body[lg].update(zip(rest, _analyse_all(schema, f"body_{lg}", rest), strict=True))
     held.update(rest)
@@ -291,15 +298,15 @@ def _words(schema: Any, lexicon: Mapping[str, set[str]], spelling: Mapping[str, 
     fresh = set(rest)  # the content's own words: their terms are the ones analysed here
 
     def row_of(k: str) -> list[list[str]] | None:
-        return [_meant(k, lg, body) for lg in LANGS] if k in fresh else meant.get(k)
+        return [_meant(k, lg, body, extra) for lg in LANGS] if k in fresh else meant.get(k)
     return dict(sorted(out.items())), _synonyms(out, row_of)
 
 
-def _meant(k: str, lg: str, body: Mapping[str, Mapping[str, str | None]]) -> list[str]:
+def _meant(k: str, lg: str, body: Mapping[str, Mapping[str, str | None]], extra: tuple[Line, ...] = ()) -> list[str]:
     """The rules' words key ``k`` is read as in ``lg`` (:meth:`kb.search.query.Vocabulary.synonyms`): matched by its
-    term in the language's body analysis (``body``, else analysed here)."""
+    term in the language's body analysis (``body``, else analysed here); ``extra``: the pack's players' words."""
     term = body[lg][k] if k in body[lg] else next(iter(search.analyse(f"body_{lg}", k)), None)
-    return list(search.read_as(lg, term)) if term else []
+    return list(search.read_as(lg, term, extra)) if term else []
 
 
 def _synonyms(keys: Iterable[str], row_of: Callable[[str], list[list[str]] | None]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from kb.core.diagnostics import Diagnostic, diag
 from kb.core.files import atomic_write, file_digest, named, remove_tree
 from kb.core.model import LANGS, Entry, Location, Text, iter_texts
 from kb.core.terms import STOPWORDS, fold, stem, tokens
-from kb.search import compact
+from kb.search import compact, thesaurus
 from kb.search import words as wordlist
 from kb.search.ranking import DEFAULTS, FIELDS, Params, context_table, name_key
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SearchIndex", "Reader", "MAX_QUERY", "Expander", "documents", "page_passages", "synonyms"]
 
-VERSION = 17
+VERSION = 18
 """The manifest's and the documents' format: bump it when they change (older indexes are rebuilt). Any change of the
 engine's code also rebuilds the index: the manifest keeps the engine that wrote it (:func:`kb.core.cache.same_engine`)."""
 WORDS = "words.txt"
@@ -183,7 +183,7 @@ def meta(kb: "Linked") -> dict[str, Any]:
         parts += [*entry.tags, *(q for lang in LANGS for q in (*entry.questions(lang), *entry.typed(lang), *entry.also_called(lang)))]
     game_words = sorted({w for g in kb.games.values() for n in (g.name.es, g.name.en or "") for w in name_key(n).split()})
     return {"names": dict(sorted(table.items())), "context": context_table(names, texts), "games": sorted(kb.games),
-            "game_words": game_words}
+            "game_words": game_words, "thesaurus": list(map(list, thesaurus.pack_lines(kb.root)))}
 
 
 def synonyms(kb: "Linked") -> dict[str, Any]:
@@ -300,7 +300,7 @@ class SearchIndex:
                             continue
                         if item.is_dir(follow_symlinks=False):  # as the loader: linked folders are not walked
                             pending.append((item.path, f"{prefix}{item.name}/"))
-                        elif item.name.endswith((".yaml", ".yml")):
+                        elif _indexed(prefix + item.name):
                             if item.is_symlink() and not os.path.realpath(item.path).startswith(real_root):
                                 continue  # the loader refuses links leaving the content
                             try:
@@ -391,7 +391,8 @@ class SearchIndex:
                 return "fresh"
             kb = load()
             manifest = self._manifest()
-            if status == "stale" and manifest is not None and self._healthy() and len(changed) * 4 < max(len(manifest["files"]), 8):
+            if (status == "stale" and manifest is not None and self._healthy() and len(changed) * 4 < max(len(manifest["files"]), 8)
+                    and thesaurus.PACK_FILE not in changed):  # the players' words are read when a reader opens
                 self._update(kb, manifest, changed, search, fast)
                 progress(f"search index updated: {len(changed)} changed file(s)")
                 return "updated"
@@ -513,6 +514,11 @@ class SearchIndex:
         return self.open().search(text, expander, **filters)
 
 
+def _indexed(rel: str) -> bool:
+    """True for a content file the index follows: an entry file, or the pack's players' words (:mod:`kb.search.thesaurus`)."""
+    return rel.endswith((".yaml", ".yml")) or rel == thesaurus.PACK_FILE
+
+
 def _readable(path: str) -> None:
     """Raise the ``OSError`` that reading ``path`` would (one ``access`` call when it may be read)."""
     if not os.access(path, os.R_OK):
@@ -547,7 +553,14 @@ def _meta(gen: Path) -> dict[str, Any] | None:
 
 def _meta_shape(data: Any) -> bool:
     return (isinstance(data, dict) and {"names", "context", "game_words", "games"} <= set(data)
-            and isinstance(data["game_words"], list) and isinstance(data["games"], list))
+            and isinstance(data["game_words"], list) and isinstance(data["games"], list) and _lines_shape(data.get("thesaurus", [])))
+
+
+def _lines_shape(lines: Any) -> bool:
+    """True for a pack's players' words as ``meta.json`` keeps them: [language, [words], [words]] lines."""
+    return isinstance(lines, list) and all(
+        isinstance(line, list) and len(line) == 3 and isinstance(line[0], str)
+        and all(isinstance(side, list) and all(isinstance(w, str) for w in side) for side in line[1:]) for line in lines)
 
 
 _READ: dict[str, tuple[tuple[int, int, int], Any, dict[Callable[[Any], bool], bool]]] = {}
@@ -649,7 +662,8 @@ class Reader:
                     raise search.SearchError(f"{type(exc).__name__}: {exc}") from exc
                 continue
             self.gen, self.ix, self.expander, self.searcher = link, ix, expander, searcher
-            self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]), wordlist.Lists(gen / WORDS))
+            self.meta = search.Meta(data["names"], data["context"], frozenset(data["game_words"]), wordlist.Lists(gen / WORDS),
+                                    thesaurus.from_data(data.get("thesaurus", [])))
             self.games: tuple[str, ...] = tuple(data["games"])
             """Game ids of the indexed content."""
             return

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from functools import lru_cache, partial
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
@@ -31,6 +31,9 @@ from kb.core.model import LANGS
 from kb.core.terms import STOPWORDS, fold
 from kb.search import ranking
 from kb.search import words as wordlist
+
+if TYPE_CHECKING:
+    from kb.search.thesaurus import Line
 
 __all__ = ["Hit", "Passage", "Result", "Meta", "create", "write", "open_dir", "searcher", "query", "lexicon_ok", "analyse",
            "SearchError", "LANGS"]
@@ -188,6 +191,8 @@ class Meta:
     """Folded words of the games' names (left out when the query is compared with names)."""
     lists: wordlist.Lists = field(default_factory=wordlist.Lists)
     """``wordfreq``'s lists as the word list reads them (the generation's ``words.txt``)."""
+    thesaurus: tuple[Line, ...] = ()
+    """The pack's own players' words (``content/thesaurus.txt``: :func:`kb.search.thesaurus.pack_lines`)."""
 
 
 def create(path: Path) -> Any:
@@ -279,12 +284,13 @@ class _Stats:
         self._stored: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self.positions: dict[tuple[str, str], dict[int, frozenset[int]]] = {}
         """(field, term) → document → positions, for the proximity stage."""
-        self._words: dict[tuple[int, float, int], tuple[Any, Vocabulary]] = {}
+        self._words: dict[Any, tuple[Any, Vocabulary]] = {}
 
-    def words(self, expand: Any, p: ranking.Params, lists: wordlist.Lists | None = None) -> "Vocabulary":
-        """The word list read with ``expand``'s glossary, ``p``'s spelling guard and ``lists`` (default: ``wordfreq``'s
-        own), kept for the searcher's lifetime (:func:`vocabulary`)."""
-        return vocabulary(self, self._words, expand, p, lists)
+    def words(self, expand: Any, p: ranking.Params, lists: wordlist.Lists | None = None,
+              extra: tuple[Line, ...] = ()) -> "Vocabulary":
+        """The word list read with ``expand``'s glossary, ``p``'s spelling guard, ``lists`` (default: ``wordfreq``'s
+        own) and a pack's players' words ``extra``, kept for the searcher's lifetime (:func:`vocabulary`)."""
+        return vocabulary(self, self._words, expand, p, lists, extra)
 
     def postings(self, fieldname: str, term: str) -> tuple[Any, Any, int]:
         """(document numbers, term frequencies, document frequency) of a term as arrays, decoded once and kept
@@ -356,17 +362,21 @@ class _Stats:
         return whoosh_access.field_lengths(self.reader, fieldname)
 
 
-def vocabulary(st: Any, kept: dict[tuple[int, float, int], tuple[Any, "Vocabulary"]], expand: Any, p: ranking.Params,
-               lists: wordlist.Lists | None = None) -> "Vocabulary":
-    """The word list of a store's statistics ``st`` read with ``expand``'s glossary, ``p``'s spelling guard and ``lists``,
-    made once and kept in ``kept`` (the store's)."""
-    at = (id(expand), p.real_word_zipf, id(lists))
+def vocabulary(st: Any, kept: dict[Any, tuple[Any, "Vocabulary"]], expand: Any, p: ranking.Params,
+               lists: wordlist.Lists | None = None, extra: tuple[Line, ...] = ()) -> "Vocabulary":
+    """The word list of a store's statistics ``st`` read with ``expand``'s glossary, ``p``'s spelling guard, ``lists``
+    and a pack's players' words ``extra`` (:mod:`kb.search.thesaurus`), made once and kept in ``kept`` (the store's)."""
+    at = (id(expand), p.real_word_zipf, id(lists), extra)
     found = kept.get(at)
     if found is None or found[0] is not expand:
         glossary = getattr(expand, "words", None)  # the index's expander has them worked out
         if glossary is None:
             glossary = wordlist.glossary_words(getattr(expand, "groups", ()))
-        found = kept[at] = (expand, Vocabulary(st, glossary, p.real_word_zipf, lists or wordlist.Lists()))
+        if extra:  # a pack's players' words are its words (slang wordfreq does not list): held, never corrected
+            from kb.search import thesaurus
+
+            glossary = glossary | thesaurus.said_words(extra)
+        found = kept[at] = (expand, Vocabulary(st, glossary, p.real_word_zipf, lists or wordlist.Lists(), extra))
     return found[1]
 
 
@@ -374,8 +384,11 @@ class Vocabulary:
     """The word list of :mod:`kb.search.words`, asked of the open index word by word (the exporter writes the same
     list whole for the browser): which keys it holds (with terms), which it knows, of which languages."""
 
-    def __init__(self, st: _Stats, glossary: frozenset[str], zipf: float, lists: wordlist.Lists) -> None:
+    def __init__(self, st: _Stats, glossary: frozenset[str], zipf: float, lists: wordlist.Lists,
+                 extra: tuple[Line, ...] = ()) -> None:
         self.st = st
+        self.extra = extra
+        """A pack's players' words, read after the engine's (:func:`kb.search.thesaurus.pack_lines`)."""
         self.glossary = glossary
         self.zipf = zipf
         self.lists = lists
@@ -405,7 +418,7 @@ class Vocabulary:
     def synonyms(self, word: str, lang: str) -> tuple[str, ...]:
         """The rules' words :mod:`kb.search.thesaurus` reads a player's word as, in ``lang`` (none when the list does
         not know the word: the browser's list has no row for it)."""
-        out = tuple(w for t in _analyse(f"body_{lang}", wordlist.key(word)) for w in read_as(lang, t))
+        out = tuple(w for t in _analyse(f"body_{lang}", wordlist.key(word)) for w in read_as(lang, t, self.extra))
         return out if out and self.known(word) else ()
 
     def terms(self, word: str, lang: str, names: bool = False) -> tuple[str, ...]:
@@ -419,11 +432,12 @@ def _body_terms(lang: str, word: str) -> tuple[str, ...]:
     return _analyse(f"body_{lang}", word)
 
 
-def read_as(lang: str, term: str) -> tuple[str, ...]:
-    """:func:`kb.search.thesaurus.read_as` with the query's body analysis: the rules' words for a term of ``lang``."""
+def read_as(lang: str, term: str, extra: tuple[Line, ...] = ()) -> tuple[str, ...]:
+    """:func:`kb.search.thesaurus.read_as` with the query's body analysis: the rules' words for a term of ``lang``
+    (``extra``: a pack's players' words besides the engine's)."""
     from kb.search import thesaurus
 
-    return thesaurus.read_as(lang, term, _body_terms)
+    return thesaurus.read_as(lang, term, _body_terms, extra)
 
 
 def _codes(values: Sequence[str]) -> tuple[list[str], Any]:
@@ -611,7 +625,7 @@ def query(s: Any, text: str, expand: Any, meta: Meta, lang: str | None = None, g
     try:
         st = _stats(s)
         ops: Kernels = getattr(st, "kernels", _KERNELS)  # NumPy over Whoosh, or the compact store's plain Python
-        vocab = st.words(expand, p, meta.lists)
+        vocab = st.words(expand, p, meta.lists, meta.thesaurus)
         fixed = corrections(s, words, lang, p, vocab)
         said = [fixed.get(w, w) for w in words]
         named, general, context = _games(said, game, meta, p)
