@@ -219,7 +219,7 @@ def test_a_second_game_stores_only_its_own_files(context, base: str, site: Path)
     pg.goto(f"{base}/es/other/index.html")
     button = pg.locator('button[data-kb-offline="other"]')
     button.wait_for()
-    shown = (f"{own / 1e6:.1f} MB" if own >= 1e6 else f"{own / 1e3:.1f} KB").replace(".", ",")
+    shown = _shown(own, "es")
     assert _until(pg, f"Promise.resolve(document.querySelector('[data-kb-offline]').textContent.endsWith('({shown})'))"), \
         (button.inner_text(), shown)
     _save_by_keyboard(pg, "other")
@@ -301,8 +301,9 @@ def test_a_failed_update_keeps_the_saved_copy(context, base: str, site: Path, co
 
 
 def _shown(size: int, lang: str) -> str:
-    """A size as kb-offline.js writes it: one decimal, MB from a million bytes, the language's decimal mark."""
-    text = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} KB"
+    """A size as kb-offline.js writes it: one decimal, MB from a million bytes, the language's decimal mark, a
+    no-break space before the unit (never "20.5" at a line's end and "KB" on the next)."""
+    text = f"{size / 1e6:.1f}\u00a0MB" if size >= 1e6 else f"{size / 1e3:.1f}\u00a0KB"
     return text.replace(".", ",") if lang == "es" else text
 
 
