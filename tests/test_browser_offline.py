@@ -148,8 +148,7 @@ def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path)
     pg.goto(f"{base}/es/mini/index.html")
     button = pg.locator('button[data-kb-offline="mini"]')
     size = json.loads((site / "es" / "kb-offline.json").read_text())["games"]["mini"]["bytes"]
-    shown = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} KB"  # the size in the unit a reader reads
-    assert button.inner_text() == f"Guardar para jugar sin conexión ({shown})".replace(".", ",")
+    assert button.inner_text() == f"Guardar para jugar sin conexión ({_shown(size, 'es')})"  # the unit a reader reads
     states = _save_by_keyboard(pg, "mini")
     assert states[0] == "saving" and states[-1] == "saved", states
     assert pg.locator(".kb-offline__status").inner_text() == "Guardado: se abre sin conexión"
