@@ -257,6 +257,7 @@ def test_the_pages_python_says_the_runtimes_size_as_the_language_writes_it(tree,
     assert words["calc_loading"] == pgettext(lang, "site", "calc_loading").replace("{size}", said)
     assert f"{said} MB" in words["calc_loading"]
     assert words["calc_no_runtime"] == pgettext(lang, "site", "calc_no_runtime")
+    assert words["calc_cannot_start"] == pgettext(lang, "site", "calc_cannot_start") != words["calc_no_runtime"]
     assert words["calc_starting"] == pgettext(lang, "site", "calc_starting")  # the runtime saved: no size said
     assert words["calc_working"] == pgettext(lang, "site", "calc_working")
 
@@ -405,5 +406,54 @@ def test_while_the_pages_python_loads_the_old_answer_is_gone_and_the_page_says_w
             assert result.locator("[role=alert]").count() == 1
             assert pg.input_value('input[name="d"]') == "6"
             pg.close()
+        assert errors == []
+    context.close()
+
+
+@pytest.mark.browser
+def test_a_runtime_fetched_that_does_not_start_is_not_called_no_connection(tree, monkeypatch, chromium) -> None:
+    """The runtime's main file fetched but broken (200, not a script): the form says the calculator could not start
+    in this browser, not "no connection"; the request failing (offline) still says no connection. Either way the
+    worked example stays on the page and the numbers in the fields. Spanish and English, at a phone's size."""
+    from conftest import MKDOCS, cli, served
+    from test_calc_site import RUNTIME
+
+    if RUNTIME is None:
+        pytest.skip("Pyodide is not installed (tests/test_calc_py.py requires it in CI)")
+    root = tree(LOOPS_FAR)
+    monkeypatch.setenv("KB_PYODIDE_DIR", str(RUNTIME))
+    monkeypatch.setenv("KB_EXAMPLE_SECONDS", "1")
+    site = root.parent / "site"
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site))
+    assert code == 0, out + err
+    assert (site / "kb-py" / "pyodide.js").is_file()
+    errors: list[str] = []
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                   service_workers="block")
+    busy = "!document.querySelector('form[data-kb-resolver]').dataset.kbBusy"
+    broken = ("broken", lambda r: r.fulfill(status=200, content_type="text/javascript", body="<html>}{ not a script"))
+    offline = ("offline", lambda r: r.abort())
+    with served(site) as base:
+        for lang in ("es", "en"):
+            for how, answer in (broken, offline):
+                pg = context.new_page()
+                pg.on("pageerror", lambda e: errors.append(str(e)))
+                pg.route("**/kb-py/pyodide.js", answer)
+                pg.goto(f"{base}/{lang}/g/sum.html")
+                pg.wait_for_selector("form[data-kb-ready]")
+                example = pg.locator(".kb-example").inner_text()
+                pg.locator('input[name="d"]').focus()  # the keyboard alone
+                pg.keyboard.press("Control+a")
+                pg.keyboard.type("6")
+                pg.wait_for_function(busy, timeout=60_000)
+                result = pg.locator(".kb-calc-result")
+                outcome, key = (("runtime-not-started", "calc_cannot_start") if how == "broken"
+                                else ("runtime-unreadable", "calc_no_runtime"))
+                assert json.loads(result.get_attribute("data-kb-outcome")) == {"error": outcome}, (lang, how)
+                assert result.inner_text().strip() == pgettext(lang, "site", key)
+                assert result.locator("[role=alert]").count() == 1
+                assert pg.locator(".kb-example").inner_text() == example and pg.locator(".kb-example").is_visible()
+                assert pg.input_value('input[name="d"]') == "6"
+                pg.close()
         assert errors == []
     context.close()

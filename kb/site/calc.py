@@ -807,7 +807,8 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     names table once per game. ``seconds``: the time the page gives each answer, the build's own for the same calls
     (:func:`_in_page_within`); past it ``kb-calc.js`` stops the page's Python and shows ``calc_too_long``. While the
     runtime loads the form says ``calc_loading`` with its ``size`` (``calc_starting`` when not known, or when the page
-    finds the runtime saved for offline); if it cannot be read, ``calc_no_runtime``."""
+    finds the runtime saved for offline); if it cannot be read, ``calc_no_runtime``; read but not started,
+    ``calc_cannot_start``."""
     game = calc.entry.game
     if game not in out.names:
         out.names[game] = _name_table(ctx, game)
@@ -816,7 +817,8 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     loading = (_fill(pgettext(ctx.lang, "site", "calc_loading"), {"size": number(_megabytes(size), ctx.lang)}) if size
                else pgettext(ctx.lang, "site", "calc_starting"))
     more = {"calc_too_long": late, "calc_loading": loading, "calc_starting": pgettext(ctx.lang, "site", "calc_starting"),
-            "calc_no_runtime": pgettext(ctx.lang, "site", "calc_no_runtime")}
+            "calc_no_runtime": pgettext(ctx.lang, "site", "calc_no_runtime"),
+            "calc_cannot_start": pgettext(ctx.lang, "site", "calc_cannot_start")}
     data = {**found, "seconds": seconds, "words": {**found["words"], **more}}
     out.python = True
     if head not in heads:

@@ -148,10 +148,11 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
 
 def _offline_place(ctx: SiteContext) -> str:
     """The place of kb-offline.js's "save for offline play" box, in the page's HTML: a stand-in for its button
-    (a span, which the sanitiser keeps, styled as the button; the size a placeholder, digits as wide as the real ones), hidden by kb.css until kb-offline.js fills it when
+    (a span, which the sanitiser keeps, styled as the button; the size a placeholder, digits as wide as the real ones,
+    the unit after a no-break space as there), hidden by kb.css until kb-offline.js fills it when
     kb-offline.json arrives, so that nothing below the title moves then (a layout shift of 0.069 on a game's page
     in Lighthouse, issue 29); kb-offline.js takes it out where it offers nothing (file://, no worker)."""
-    label = html.escape(f"{t(ctx, 'offline_save')} (00{decimal_mark(ctx.lang)}0 MB)")
+    label = html.escape(f"{t(ctx, 'offline_save')} (00{decimal_mark(ctx.lang)}0\u00a0MB)")
     return (f'<p class="kb-offline kb-offline--place"><span class="md-button kb-offline__button">{label}</span>'
             f'<span class="kb-offline__status"></span></p>')
 

@@ -7,7 +7,8 @@
  *
  * The runtime's wasm, standard library and the engine's bundle come as base64 in those scripts and are handed to
  * Pyodide in place of its fetches (which file:// pages cannot make). In the worker: a message {base} (the
- * runtime's folder, an absolute URL) loads and starts it and is answered {ready: true|false}; then each message
+ * runtime's folder, an absolute URL) loads and starts it and is answered {ready: true} or {ready: false, why}: why
+ * "offline" when a file of it could not be fetched, "broken" when it came but would not run or start; then each message
  * {id, key, py, pos} (the form's head file, its head's py part, the fields' positions) is answered {id, shard}: the
  * answer as a shard holds it, or null when the resolver could not be called. No text of it is markup here. */
 (function (g) {
@@ -40,8 +41,8 @@
       g.fetch = realFetch;
       py.unpackArchive(bytes(files["kb-bundle.zip"]), "zip", { extractDir: "/kb-py" });
       py.runPython("import sys\nsys.path.insert(0, '/kb-py')");
-      done(py.pyimport("kb.site.calc_py"));
-    }, function () { g.fetch = realFetch; done(null); });
+      return py.pyimport("kb.site.calc_py");
+    }).then(done, function () { g.fetch = realFetch; done(null); });  /* not started: a file of it broken or missing */
   }
 
   /* The answer of the form whose head is ``key`` (``py``, its head's py part) at ``pos``, as a shard holds it; null
@@ -65,11 +66,11 @@
       if (typeof m.base === "string") {
         try {
           g.importScripts.apply(g, NAMES.map(function (n) { return m.base + n; }));
-        } catch (x) {
-          g.postMessage({ ready: false });
+        } catch (x) {  /* not fetched (offline, not saved): a NetworkError; fetched but not runnable: any other */
+          g.postMessage({ ready: false, why: x && x.name === "NetworkError" ? "offline" : "broken" });
           return;
         }
-        start(m.base, function (found) { mod = found; g.postMessage({ ready: !!found }); });
+        start(m.base, function (found) { mod = found; g.postMessage({ ready: !!found, why: "broken" }); });
       } else {
         g.postMessage({ id: m.id, shard: mod ? answer(mod, m.key, m.py, m.pos) : null });
       }

@@ -228,7 +228,8 @@
    * past it the worker is stopped, the form says calc_too_long (the numbers stay in the fields) and another worker
    * starts for the next try. Until the runtime has started the form says so (calc_loading, with the runtime's size,
    * from the head), then «Calculando…» if an answer takes more than a moment (wait()); a runtime that cannot be read
-   * (offline, the game not saved) says calc_no_runtime, and the next change tries again. Where no worker can start
+   * (offline, the game not saved) says calc_no_runtime; one fetched that does not start (a file of it broken, a browser
+   * it does not run in) says calc_cannot_start; either way the next change tries again. Where no worker can start
    * (a page opened from file://) the same file is loaded by <script src> and answers on the page's thread, as before
    * this worker: there, nothing stops a resolver. */
   var WORKER = new URL("kb-calc-worker.js", (document.currentScript && document.currentScript.src) || location.href).href;
@@ -244,29 +245,32 @@
     document.head.appendChild(s);
   }
 
-  /* On the page's thread: done(kb.site.calc_py or null) once kb-calc-worker.js and the runtime's scripts ran. */
+  /* On the page's thread: done(kb.site.calc_py or null, why: "offline" | "broken") once kb-calc-worker.js and the
+   * runtime's scripts ran (a script not fetched: "offline"; fetched but the runtime did not start: "broken"). */
   function withRuntime(base, done) {
     if (runtime) { done(runtime); return; }
     if (runtimeWaiting) { runtimeWaiting.push(done); return; }
     runtimeWaiting = [done];
-    var finish = function (mod) {
+    var finish = function (mod, why) {
       var waiting = runtimeWaiting;
       runtimeWaiting = null;
       runtime = mod;
-      waiting.forEach(function (f) { f(mod); });
+      waiting.forEach(function (f) { f(mod, why); });
     };
     scripts([WORKER], function (ok) {
       var run = window.KB_CALC_PY;
-      if (!ok || !run) { finish(null); return; }
+      if (!ok || !run) { finish(null, ok ? "broken" : "offline"); return; }
       scripts(run.names.map(function (n) { return base + n; }), function (found) {
-        if (found) run.start(base, finish);
-        else finish(null);
+        if (found) run.start(base, function (mod) { finish(mod, "broken"); });
+        else finish(null, "offline");
       });
     });
   }
 
   function onThePage(req) {
-    withRuntime(req.base, function (mod) { req.done(mod ? window.KB_CALC_PY.answer(mod, req.key, req.py, req.pos) : null, false, !mod); });
+    withRuntime(req.base, function (mod, why) {
+      req.done(mod ? window.KB_CALC_PY.answer(mod, req.key, req.py, req.pos) : null, false, mod ? "" : why);
+    });
   }
 
   function stop() {
@@ -287,10 +291,10 @@
       var m = e.data || {}, waiting;
       if ("ready" in m) {
         if (m.ready) { ready = true; pump(); return; }
-        stop();  /* the runtime could not be read (offline, not saved): the next change tries again */
+        stop();  /* the runtime could not be read or started (m.why): the next change tries again */
         waiting = queue;
         queue = [];
-        waiting.forEach(function (r) { r.done(null, false, true); });
+        waiting.forEach(function (r) { r.done(null, false, m.why === "offline" ? "offline" : "broken"); });
       } else if (current && m.id === current.id) {
         clearTimeout(timer);
         waiting = current;
@@ -329,7 +333,8 @@
     if (onPage) queue.splice(0).forEach(onThePage);
   }
 
-  /* req: the form, the runtime's folder (base), its head file (key), py, pos, seconds; req.done(shard, late, offline). */
+  /* req: the form, the runtime's folder (base), its head file (key), py, pos, seconds; req.done(shard, late, why):
+   * why "offline" (the runtime not fetched) or "broken" (fetched, not started) when there is no runtime. */
   function ask(req) {
     if (!onPage && !worker) startWorker(req.base);
     if (onPage) { onThePage(req); return; }
@@ -361,6 +366,16 @@
     }
   }
 
+  /* No runtime: not fetched (why "offline": calc_no_runtime) or fetched and not started ("broken": calc_cannot_start,
+   * calc_no_runtime from a build without those words). */
+  function noRuntime(box, words, why) {
+    var broken = why === "broken";
+    box.textContent = "";
+    box.setAttribute("data-kb-outcome", JSON.stringify({ error: broken ? "runtime-not-started" : "runtime-unreadable" }));
+    var text = broken && words.calc_cannot_start || words.calc_no_runtime;
+    box.appendChild(el("p", "kb-calc-message", text)).setAttribute("role", "alert");
+  }
+
   function inPage(form, head, box, pos) {
     var numbers = JSON.stringify(pos), base = new URL(form.getAttribute("data-kb-py"), location.href).href;
     if (form.kbPending === numbers) return;  /* being worked out already (a field's input, then its change) */
@@ -369,16 +384,11 @@
     form.kbPending = numbers;
     var n = form.kbAsked;
     ask({ form: form, base: base, key: form.getAttribute("data-kb-file"),
-          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late, offline) {
+          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late, why) {
             if (form.kbAsked !== n) return;  /* a value changed since: the later answer is shown */
             form.kbPending = null;
             settle(form);
-            if (offline) {
-              box.textContent = "";
-              box.setAttribute("data-kb-outcome", JSON.stringify({ error: "runtime-unreadable" }));
-              box.appendChild(el("p", "kb-calc-message", head.words.calc_no_runtime)).setAttribute("role", "alert");
-              return;
-            }
+            if (why) { noRuntime(box, head.words, why); return; }
             if (late) {
               box.textContent = "";
               box.setAttribute("data-kb-outcome", JSON.stringify({ error: "resolver-too-long" }));

@@ -111,10 +111,11 @@
   if (!m) return drop();
   var game = m[1];
 
-  /* "1,2 MB" / "1.2 MB": one decimal, the language's decimal mark from the build (Babel's CLDR data); no
-   * Intl.NumberFormat, whose first use loads the locale's data: 70-110 ms at 4x CPU on every game page (issue 29). */
+  /* "1,2 MB" / "1.2 MB": one decimal, the language's decimal mark from the build (Babel's CLDR data), a no-break
+   * space before the unit (a narrow button wrapped "(20.5 / KB)"); no Intl.NumberFormat, whose first use loads the
+   * locale's data: 70-110 ms at 4x CPU on every game page (issue 29). */
   function size(bytes, mark) {
-    var mb = bytes / 1e6, unit = mb >= 1 ? " MB" : " KB", n = mb >= 1 ? mb : bytes / 1e3;
+    var mb = bytes / 1e6, unit = mb >= 1 ? "\u00a0MB" : "\u00a0KB", n = mb >= 1 ? mb : bytes / 1e3;
     return n.toFixed(1).replace(".", mark || ".") + unit;
   }
 
