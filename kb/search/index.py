@@ -11,8 +11,10 @@ Layout of the cache folder (outside the tracked files: ``.kb-cache/`` beside ``c
 Freshness is decided from file sizes and modification times first, then content hashes, without
 parsing any YAML; only when something changed is the knowledge base loaded. A full build writes a
 new generation beside the current one and swaps the symlink only when it is complete, so a killed
-build leaves the previous index serving. An update re-indexes only the entries of changed files
-(and the entries whose links show their titles) in one Whoosh commit, which is atomic.
+build leaves the previous index serving. An update rewrites the served generation's documents in one Whoosh
+commit, which is atomic, dropping the old segments: an updated index is document for document the one a build of
+the same content writes (same ``N``, document frequencies and document numbers: the same ranking, whatever the
+edits before), and keeps the generation's word lists.
 """
 
 from __future__ import annotations
@@ -393,7 +395,7 @@ class SearchIndex:
             manifest = self._manifest()
             if (status == "stale" and manifest is not None and self._healthy() and len(changed) * 4 < max(len(manifest["files"]), 8)
                     and thesaurus.PACK_FILE not in changed):  # the players' words are read when a reader opens
-                self._update(kb, manifest, changed, search, fast)
+                self._update(kb, search, fast)
                 progress(f"search index updated: {len(changed)} changed file(s)")
                 return "updated"
             self._build(kb, search, fast)
@@ -471,9 +473,7 @@ class SearchIndex:
     def _build(self, kb: "Linked", search: Any, fast: bool) -> None:
         gen = self.dir / f"gen-{time.time_ns()}-{os.getpid()}"
         try:
-            ix = search.create(gen)
-            docs = (d for e in kb.entries.values() for d in documents(kb, e))
-            search.write(ix, docs, procs=2 if len(kb.entries) > 2000 else 1)
+            _write_all(search.create(gen), kb, search)
             self._write_meta(gen, kb, fast)
             wordlist.write_lists(gen / WORDS, DEFAULTS.real_word_zipf)
             link = self.dir / f".current-{os.getpid()}"
@@ -490,16 +490,14 @@ class SearchIndex:
             if old.name != gen.name and time.time() - old.stat().st_mtime > 60:
                 remove_tree(old)  # kept a minute for readers that opened it
 
-    def _update(self, kb: "Linked", manifest: dict[str, Any], changed: set[str], search: Any, fast: bool) -> None:
+    def _update(self, kb: "Linked", search: Any, fast: bool) -> None:
+        """Rewrite the served generation's documents in one commit (:func:`_write_all`): its ranking is then a fresh
+        build's, whatever edits came before (Whoosh counts a deleted document in ``N`` and the document frequencies
+        until a merge, and numbers the new ones last, which decides ties). The word lists and the generation stay."""
         gen = self.current.resolve()
-        old_by_file: dict[str, list[str]] = manifest.get("entries", {})
-        new_by_file = self._by_file(kb)
-        touched = {i for rel in changed for i in (*old_by_file.get(rel, ()), *new_by_file.get(rel, ()))}
-        touched |= {lk.source for t in list(touched) for lk in kb.backlinks(t)}
-        docs = [d for i in sorted(touched) if (e := kb.get(i)) for d in documents(kb, e)]
         if not fast:  # gone before the commit: no reader takes the old store for the new index's
             (gen / compact.FILE).unlink(missing_ok=True)
-        search.write(search.open_dir(gen), docs, remove_entries=sorted(touched))
+        _write_all(search.open_dir(gen), kb, search)
         self._write_meta(gen, kb, fast)
 
     def open(self, params: Params = DEFAULTS, fast: bool = False) -> "Reader":
@@ -517,6 +515,12 @@ class SearchIndex:
 def _indexed(rel: str) -> bool:
     """True for a content file the index follows: an entry file, or the pack's players' words (:mod:`kb.search.thesaurus`)."""
     return rel.endswith((".yaml", ".yml")) or rel == thesaurus.PACK_FILE
+
+
+def _write_all(ix: Any, kb: "Linked", search: Any) -> None:
+    """Make every entry's documents, in the knowledge base's order, the documents of ``ix`` (:func:`kb.search.query.write`)."""
+    docs = (d for e in kb.entries.values() for d in documents(kb, e))
+    search.write(ix, docs, procs=2 if len(kb.entries) > 2000 else 1)
 
 
 def _readable(path: str) -> None:

@@ -213,21 +213,22 @@ def open_dir(path: Path) -> Any:
         raise SearchError(f"{type(exc).__name__}: {exc}") from exc
 
 
-def write(ix: Any, docs: Iterable[Mapping[str, Any]], remove_entries: Iterable[str] = (), procs: int = 1) -> int:
-    """Delete the documents of ``remove_entries``, add ``docs``, commit (merging small segments, never a full
-    optimize); returns documents written."""
+def write(ix: Any, docs: Iterable[Mapping[str, Any]], procs: int = 1) -> int:
+    """Make ``docs`` the index's documents, in their order, in one commit that drops every segment written before:
+    the index is then the one a build from nothing writes, whatever it held (no deleted document left in ``N``, the
+    document frequencies or the document numbers). Returns documents written."""
+    from whoosh.writing import CLEAR
+
     writer = ix.writer(procs=procs, multisegment=procs > 1, limitmb=128) if procs > 1 else ix.writer(timeout=30.0)
     n = 0
     try:
-        for entry_id in remove_entries:
-            writer.delete_by_term("entry", entry_id)
         for doc in docs:
             writer.add_document(**{**doc, "titles": json.dumps(doc["titles"], ensure_ascii=False)})
             n += 1
     except BaseException:
         writer.cancel()
         raise
-    writer.commit()
+    writer.commit(mergetype=CLEAR)
     return n
 
 

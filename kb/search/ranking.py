@@ -31,8 +31,8 @@ the clauses whose term is in the document's field, with Whoosh's BM25F per field
 
     bm25  = idf × tf × (K1 + 1) / (tf + K1 × (1 − B + B × fl / avgfl))       (K1 = bm25_k1, B = bm25_b[field])
     idf   = ln(N / (df + 1)) + 1     N = documents in the index (both languages, deleted ones included
-                                     until merged: Whoosh's doc_count_all), df = documents whose field
-                                     holds the term (idem)
+                                     until merged: Whoosh's doc_count_all; an update leaves none,
+                                     kb.search.index), df = documents whose field holds the term (idem)
     fl    = the document's field length as Whoosh stores it (one byte, quantised; read it from the
             index), avgfl = total length of the field / N
 
