@@ -61,6 +61,7 @@ from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.findable import front_matter_title
 from kb.site.notfound import not_found_page
+from kb.site.reader_language import pick_language
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, Working, calc_site, needs_runtime, with_forms
@@ -961,14 +962,12 @@ def _homes(langs: list[str], directory_urls: bool) -> dict[str, str]:
 
 def _redirect(langs: list[str], directory_urls: bool) -> str:
     """The root page: to the language the reader chose before (``localStorage``), else the first of the
-    browser's languages the site has, else the first language; without scripts, links to each."""
+    browser's languages the site has, else the first language (:func:`kb.site.reader_language.pick_language`: only
+    ``langs``, whatever is stored); without scripts, links to each."""
     pages = _homes(langs, directory_urls)
     links = " · ".join(f'<a href="{url}" hreflang="{lg}">{LANGUAGES[lg]}</a>' for lg, url in pages.items())
-    script = ("(function(){var p=" + json.dumps(pages) + ",l=null;"
-              "try{l=localStorage.getItem('kb-lang')}catch(e){}"
-              "if(!p[l]){var n=navigator.languages||[navigator.language||''];"
-              "for(var i=0;i<n.length&&!p[l];i++){l=String(n[i]).slice(0,2).toLowerCase()}}"
-              f"location.replace((p[l]||p[{json.dumps(langs[0])}])+location.hash)}})();")
+    script = (f"(function(){{var p={json.dumps(pages)},l={pick_language(langs)}||{json.dumps(langs[0])};"
+              "location.replace(p[l]+location.hash)})();")
     return (f'<!doctype html>\n<html><head><meta charset="utf-8"><title>{LANGUAGES[langs[0]]} · '
             f'{" · ".join(LANGUAGES[lg] for lg in langs[1:])}</title>'
             f'<script>{script}</script></head><body><p>{links}</p></body></html>\n')

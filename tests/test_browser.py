@@ -820,6 +820,24 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
         context.close()
 
 
+@pytest.mark.parametrize("stored", ["constructor", "__proto__", "toString"])
+def test_the_root_page_takes_only_a_site_language_from_storage(browser, base: str, stored: str) -> None:
+    """A same-origin script (another project site on ``user.github.io``) can store any ``kb-lang``: a name every
+    object has is no language, and ``/`` still opens a home, the first language's under a browser the site does not
+    speak. The 404 page's part order reads the same ``kb-lang`` with the same check (``pick_language``)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        pg.goto(f"{base}/es/index.html")
+        pg.evaluate("s => localStorage.setItem('kb-lang', s)", stored)
+        pg.goto(f"{base}/index.html")
+        pg.wait_for_url(f"{base}/es/index.html")
+        assert pg.locator("html").get_attribute("lang") == "es"
+    finally:
+        context.close()
+
+
 class _StaticHost(_Quiet):
     """A static host: the site's root ``404.html`` (status 404) for every address it has nothing at."""
 
