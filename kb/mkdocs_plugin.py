@@ -51,7 +51,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from kb.api import KnowledgeBase
 from kb.core.cache import cache_dir
-from kb.core.diagnostics import Diagnostic, diag
+from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
@@ -61,6 +61,7 @@ from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.findable import front_matter_title
 from kb.site.notfound import not_found_page
+from kb.site.reader_language import pick_language
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
 from kb.site.calc import SCRIPT as CALC_SCRIPT, CalcSite, Working, calc_site, needs_runtime, with_forms
@@ -586,6 +587,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         env.filters["kb_defer_bundle"] = _defer_bundle
         env.filters["kb_own_palette"] = _own_palette
         env.filters["kb_footer_labels"] = _footer_labels
+        for file in files.documentation_pages():
+            problem = _template_problem(env, file.page, config) if file.page is not None else None
+            if problem:
+                raise PluginError(problem)
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -959,16 +964,41 @@ def _homes(langs: list[str], directory_urls: bool) -> dict[str, str]:
     return {lg: f"{lg}/" if directory_urls else f"{lg}/index.html" for lg in langs}
 
 
+def _template_problem(env: jinja2.Environment, page: Page, config: MkDocsConfig) -> str | None:
+    """Why the theme cannot render ``page`` with the template its front matter names (MkDocs' own failure there reads
+    "[Errno None] None"), located at the front matter's line; ``None`` when it can, or names none."""
+    name = page.meta.get("template")
+    if name is None:
+        return None
+    try:
+        env.get_template(name)
+        return None
+    except (jinja2.TemplateNotFound, TypeError, AttributeError):
+        pass
+    where = os.path.relpath(page.file.abs_src_path or page.file.src_uri, os.path.dirname(config.config_file_path or "."))
+    return (f"kb: {printable(where)}:{_meta_line(page.file.abs_src_path, 'template')}: front matter 'template': "
+            f"the theme has no template {printable(repr(name))} (name one of the theme's or custom_dir's, or leave "
+            "'template' out)")
+
+
+def _meta_line(path: str | None, key: str) -> int:
+    """The line of ``path``'s front matter that sets ``key`` (1 when it cannot be read)."""
+    try:
+        with open(path or "", encoding="utf-8") as source:
+            lines = source.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    return next((n for n, line in enumerate(lines, 1) if line.startswith(f"{key}:")), 1)
+
+
 def _redirect(langs: list[str], directory_urls: bool) -> str:
     """The root page: to the language the reader chose before (``localStorage``), else the first of the
-    browser's languages the site has, else the first language; without scripts, links to each."""
+    browser's languages the site has, else the first language (:func:`kb.site.reader_language.pick_language`: only
+    ``langs``, whatever is stored); without scripts, links to each."""
     pages = _homes(langs, directory_urls)
     links = " · ".join(f'<a href="{url}" hreflang="{lg}">{LANGUAGES[lg]}</a>' for lg, url in pages.items())
-    script = ("(function(){var p=" + json.dumps(pages) + ",l=null;"
-              "try{l=localStorage.getItem('kb-lang')}catch(e){}"
-              "if(!p[l]){var n=navigator.languages||[navigator.language||''];"
-              "for(var i=0;i<n.length&&!p[l];i++){l=String(n[i]).slice(0,2).toLowerCase()}}"
-              f"location.replace((p[l]||p[{json.dumps(langs[0])}])+location.hash)}})();")
+    script = (f"(function(){{var p={json.dumps(pages)},l={pick_language(langs)}||{json.dumps(langs[0])};"
+              "location.replace(p[l]+location.hash)})();")
     return (f'<!doctype html>\n<html><head><meta charset="utf-8"><title>{LANGUAGES[langs[0]]} · '
             f'{" · ".join(LANGUAGES[lg] for lg in langs[1:])}</title>'
             f'<script>{script}</script></head><body><p>{links}</p></body></html>\n')

@@ -820,6 +820,24 @@ def test_switcher_keeps_the_anchor_and_the_root_page_picks_the_language(browser,
         context.close()
 
 
+@pytest.mark.parametrize("stored", ["constructor", "__proto__", "toString"])
+def test_the_root_page_takes_only_a_site_language_from_storage(browser, base: str, stored: str) -> None:
+    """A same-origin script (another project site on ``user.github.io``) can store any ``kb-lang``: a name every
+    object has is no language, and ``/`` still opens a home, the first language's under a browser the site does not
+    speak. The 404 page's part order reads the same ``kb-lang`` with the same check (``pick_language``)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        pg.goto(f"{base}/es/index.html")
+        pg.evaluate("s => localStorage.setItem('kb-lang', s)", stored)
+        pg.goto(f"{base}/index.html")
+        pg.wait_for_url(f"{base}/es/index.html")
+        assert pg.locator("html").get_attribute("lang") == "es"
+    finally:
+        context.close()
+
+
 class _StaticHost(_Quiet):
     """A static host: the site's root ``404.html`` (status 404) for every address it has nothing at."""
 
@@ -854,7 +872,7 @@ def test_a_missing_page_says_so_in_the_readers_language_first(browser, site: Pat
                 parts = pg.eval_on_selector_all("#kb-404 > section", """s => s.map(p => [p.lang,
                     p.querySelector('.kb-404__address').hidden, p.querySelector('code').textContent])""")
                 assert [lang for lang, _, _ in parts] == [first, {"es": "en", "en": "es"}[first]], (locale, path, parts)
-                assert all(not hidden and shown == unquote(path) for _, hidden, shown in parts), parts
+                assert all(not hidden and shown == unquote(path).replace(" ", "%20") for _, hidden, shown in parts), parts
                 assert pg.locator("#kb-404 img").count() == 0 and pg.evaluate("typeof window.__pwned") == "undefined"
                 for _ in range(40):
                     pg.keyboard.press("Tab")
@@ -866,6 +884,29 @@ def test_a_missing_page_says_so_in_the_readers_language_first(browser, site: Pat
                 assert pg.url == f"{url}/{first}/index.html" and pg.locator("html").get_attribute("lang") == first
             finally:
                 context.close()
+
+
+def test_a_crafted_missing_address_shows_as_a_short_address_not_a_message(browser, site: Path) -> None:
+    """A link made to make the 404 page say something: its words stay an address (spaces as ``%20``, in a ``<code>``
+    kept left to right), a U+202E that would turn the rest around is gone, the query and fragment are not shown, and a
+    long path is cut at 80 characters with an ellipsis; always as text."""
+    message = "/en/This%20site%20has%20moved.%20Log%20in%20at%20https:%2F%2Fevil.example"
+    cases = [(message, unquote(message).replace(" ", "%20")),
+             ("/nope/%E2%80%AEfdp.exe?next=https://evil.example#%E2%80%AEx", "/nope/fdp.exe"),
+             ("/es/%E2%80%8B%E2%81%A6a%0Ab%E2%80%A8c%C2%A0d.html", "/es/abc%C2%A0d.html"),
+             ("/es/" + "%C3%A1" * 100, "/es/" + "\u00e1" * 75 + "\u2026")]
+    with served(site, _StaticHost) as url:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+        try:
+            pg = context.new_page()
+            pg.set_default_timeout(15_000)
+            for path, expected in cases:
+                assert pg.goto(url + path).status == 404
+                shown = pg.eval_on_selector_all("#kb-404 code", """cs => cs.map(c => [c.textContent, c.dir,
+                    c.closest('p').hidden, c.children.length])""")
+                assert shown == [[expected, "ltr", False, 0]] * 2, (path, shown)
+        finally:
+            context.close()
 
 
 def test_dark_mode_toggle(page, base: str) -> None:

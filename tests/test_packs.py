@@ -472,6 +472,21 @@ def test_every_page_keeps_its_assets_whatever_docs_holds(pack: Path) -> None:
     assert _assets_of_every_page(pack / "bare") >= 10
 
 
+@pytest.mark.slow
+def test_a_docs_page_naming_a_missing_template_is_refused_at_its_front_matter(pack: Path) -> None:
+    """A ``docs/`` page whose front matter names a template the theme lacks (a mistyped name, a path out of the theme):
+    ``kb build`` names the page, its line and the template (MkDocs alone said "[Errno None] None"); no traceback."""
+    (pack / "docs" / "t5.md").write_text('---\ntitle: T\ntemplate: "../../../etc/hostname"\n---\n\nText.\n',
+                                         encoding="utf-8")
+    code, _, err = kb("build", "--site-dir", str(pack / "site"))
+    assert code == 1 and "Traceback" not in err, err
+    assert ("docs/t5.md:3: front matter 'template': the theme has no template '../../../etc/hostname'"
+            in err.splitlines()[-1]), err
+    (pack / "docs" / "t5.md").write_text("---\ntemplate: main.html\n---\n\nText.\n", encoding="utf-8")
+    code, _, err = kb("build", "--site-dir", str(pack / "site"))
+    assert code == 0 and [p.name for p in (pack / "site").rglob("t5.html")], err
+
+
 def test_every_text_kb_new_writes_is_a_placeholder_strict_refuses(pack: Path) -> None:
     """Each kind's new entry: every text but the title (made from the id) is one of TEMPLATE_TEXTS, each is
     reported at its place, and once written in the author's words --strict passes."""

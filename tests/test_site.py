@@ -19,6 +19,7 @@ from kb.site.app import defer_theme_bundle
 from kb.site.render import steps as render_steps
 from kb.view.entry import sequence_steps
 from kb.site.pages import basis, build_site
+from kb.site.reader_language import pick_language
 from kb.site.structure import NavNode, nav_config, relative, results_by_entry
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "site" / "content"
@@ -219,7 +220,7 @@ def test_every_page_is_built_in_both_languages(built: Path, sites) -> None:
     assert _pages(built / "es") == expected
     assert _pages(built / "en") == expected
     root = (built / "index.html").read_text()  # picks the remembered or the browser's language, es without either
-    assert '{"es": "es/index.html", "en": "en/index.html"}' in root and "localStorage.getItem('kb-lang')" in root
+    assert '{"es": "es/index.html", "en": "en/index.html"}' in root and pick_language(["es", "en"]) in root
     assert "navigator.languages" in root and '<a href="es/index.html" hreflang="es">Español</a>' in root
 
 

@@ -105,6 +105,22 @@ def test_a_changed_list_item_is_shown_as_a_word_diff_named_as_in_the_po_beside_i
     assert es < part.index("<ins>") < en
 
 
+def test_a_catalog_word_with_a_stray_placeholder_is_shown_as_written(stale: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translator's ``item`` word holding braces other than ``{n}`` and ``{of}`` (``{x}``, a ``{n.__class__}``
+    that ``str.format`` would look up): the page still builds, the two known ones filled, the rest as written."""
+    import kb.site.translators as translators
+
+    said = translators.pgettext
+    stray = "Item {n} of {of} {x} {n.__class__} {0}"
+    monkeypatch.setattr(translators, "pgettext",
+                        lambda lang, context, key: stray if (context, key) == ("translators", "item")
+                        else said(lang, context, key))
+    kb = KnowledgeBase.load(stale, use_cache=False)
+    page = build_site(kb, [], "en").page("translators.md")
+    assert page is not None and "Item 2 of 3 {x} {n.__class__} {0} · PO message" in page.markdown
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_markup_in_the_spanish_shows_as_text_in_the_diff(stale: Path, lang: str) -> None:
     kb = KnowledgeBase.load(stale, use_cache=False)

@@ -51,10 +51,13 @@ class _Lines(logging.Handler):
         self.stream, self.prefix, self.below = stream, prefix, below
         self.warnings = 0
         """How many warnings (or worse) it wrote."""
+        self.error = ""
+        """The last error it wrote (MkDocs logs a plugin's ``PluginError`` so, then aborts with "a BuildError")."""
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.levelno < self.below:
             self.warnings += record.levelno >= logging.WARNING
+            self.error = record.getMessage() if record.levelno >= logging.ERROR else self.error
             self.stream.write(f"{self.prefix}{record.getMessage()}\n")
             self.stream.flush()
 
@@ -114,7 +117,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         err.write(f"kb build: refused, nothing was written: {exc.advice('--site-dir')}\n")
         return 2
     except MkDocsException as exc:
-        err.write(f"kb build: failed, the previous site is kept: {_failure(exc, strict, found, problems.warnings)}\n")
+        err.write(f"kb build: failed, the previous site is kept: {_failure(exc, strict, found, problems)}\n")
         return 1
     except OSError as exc:  # a full disk, a read-only folder: the temporary folder goes, the old site stays
         shown = building.problem(exc, "the site") if building is not None else os_problem(exc, "the site")
@@ -129,11 +132,15 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         mk.setLevel(old_level)
 
 
-def _failure(exc: Exception, strict: bool, found: KnowledgeBasePlugin | None, warnings: int) -> str:
-    """Why MkDocs failed: its message, or when ``--strict`` aborted on ``warnings``, ours (not MkDocs' "Aborted with
-    1 warnings"): the content's errors and warnings, and the build's other warnings, each listed above."""
+def _failure(exc: Exception, strict: bool, found: KnowledgeBasePlugin | None, problems: _Lines) -> str:
+    """Why MkDocs failed: its message, or a plugin's error it logged (not MkDocs' "Aborted with a BuildError!"), or
+    when ``--strict`` aborted on the ``problems`` it logged, ours (not MkDocs' "Aborted with 1 warnings"): the
+    content's errors and warnings, and the build's other warnings, each listed above."""
     from mkdocs.exceptions import Abort
 
+    warnings = problems.warnings
+    if str(exc) == "Aborted with a BuildError!" and problems.error:
+        return problems.error.removeprefix("kb: ")
     if not (strict and warnings and isinstance(exc, Abort)):
         return str(exc)
     content = found.warned if found is not None else []

@@ -10,10 +10,11 @@ go through Babel's CLDR data: ``31,5 %`` and ``a, b y c`` in Spanish, ``31.5%`` 
 from __future__ import annotations
 
 from kb.core.model import LANGS
-from typing import Literal
+from typing import Literal, Mapping
 
 import gettext as _gettext
 import io
+import re
 from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
@@ -25,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 
 __all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pgettext", "ngettext", "npgettext", "decimal_mark",
-           "number", "signed", "percent", "join"]
+           "number", "signed", "percent", "join", "fill"]
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 """Where the catalogs are: ``<lang>/LC_MESSAGES/kb.po``."""
@@ -59,6 +60,12 @@ def gettext(lang: str, message: str) -> str:
 def pgettext(lang: str, context: str, message: str) -> str:
     """``message`` in ``lang``, in the sense ``context`` names (``msgctxt``)."""
     return translations(lang).pgettext(context, message)
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """A catalog's ``template`` with each ``{name}`` of ``values`` replaced, any other brace left as it is: a
+    translator's stray ``{x}`` or ``{n.__class__}`` is text, never a crash nor a lookup (``str.format`` would be)."""
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 def ngettext(lang: str, singular: str, plural: str, n: int) -> str:

@@ -30,7 +30,6 @@ import inspect
 import json
 import os
 import posixpath
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -38,7 +37,7 @@ from weakref import WeakKeyDictionary
 
 from kb.core import cache
 from kb.core.diagnostics import Diagnostic, diag, printable
-from kb.core.locale import LANGS, catalog_path, decimal_mark, number, pgettext
+from kb.core.locale import LANGS, catalog_path, decimal_mark, fill as _fill, number, pgettext
 from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import Context, Outcome, Resolver
@@ -994,11 +993,6 @@ def _table(data: Mapping[str, Any], sp: Space, start: tuple[int, ...]) -> list[l
     order, i = data["order"], data["order"][-1]
     return [_row(data, data["index"][_numbered(sp, order, start[:i] + (v,) + start[i + 1:])])
             for v in range(len(sp.variable[i].values))]
-
-
-def _fill(template: str, values: Mapping[str, str]) -> str:
-    """``kb-calc.js``'s ``fill``: each ``{name}`` given replaced, any other left as it is."""
-    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
 
 
 def _odds_html(data: Mapping[str, Any], table: list[list[Any]], at: int, first: list[Any], lang: str) -> str:

@@ -3,8 +3,8 @@ at the site's root, which a static host serves for every address it has nothing 
 others' in their folders, which some hosts serve for a missing address under them), its heading replaced by one part
 per language of the site, each in its own ``lang``: not found, the missing address, a link to that language's home.
 The build's language comes first; in the browser, the reader's (:data:`_PICK`: the address's language folder, else
-the language the reader chose on the site, else the browser's). The address is shown as text (``textContent``),
-never as markup. Pure: the plugin's ``on_post_template`` hands it the page.
+the language the reader chose on the site, else the browser's, by :func:`kb.site.reader_language.pick_language`). The
+address is shown as text (``textContent``), never as markup. Pure: the plugin's ``on_post_template`` hands it the page.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import html
 import json
 
 from kb.core.locale import pgettext
+from kb.site.reader_language import pick_language
 
 __all__ = ["THEME_HEADING", "not_found_page"]
 
@@ -20,20 +21,24 @@ THEME_HEADING = "<h1>404 - Not found</h1>"
 """Material's 404 content (its ``404.html``, in English whatever the language): what the parts replace. A page
 without it (a pack's own ``404.html``) is left as it is."""
 
-_PICK = "".join(line.strip() for line in """(function (d) {
-  var box = document.getElementById("kb-404"), path = location.pathname, pick = null, shown = path, mine = null;
-  function has(l) { return d.langs.indexOf(l) >= 0; }
+_PICK = "".join(line.strip() for line in r"""(function (d) {
+  var box = document.getElementById("kb-404"), path = location.pathname, shown = path, mine = null;
   var first = (path.indexOf(d.root) === 0 ? path.slice(d.root.length) : path.slice(1)).split("/")[0];
-  if (has(first)) pick = first;
-  if (!pick) { try { var kept = localStorage.getItem("kb-lang"); if (has(kept)) pick = kept; } catch (e) {} }
-  var asked = navigator.languages || [navigator.language || ""];
-  for (var i = 0; !pick && i < asked.length; i++) { var l = String(asked[i]).slice(0, 2).toLowerCase(); if (has(l)) pick = l; }
+  var pick = __PICK__;
   for (var j = 0; j < box.children.length; j++) { if (box.children[j].getAttribute("lang") === pick) mine = box.children[j]; }
   if (mine) box.insertBefore(mine, box.firstChild);
   try { shown = decodeURIComponent(path); } catch (e) {}
+  shown = Array.from(shown.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "").replace(/\s/g, encodeURIComponent));
+  shown = shown.length > d.most ? shown.slice(0, d.most - 1).join("") + "\u2026" : shown.join("");
   box.querySelectorAll(".kb-404__address").forEach(function (p) { p.querySelector("code").textContent = shown; p.hidden = false; });
 })(__DATA__);""".splitlines())
-"""Puts the reader's language's part first and shows the missing address in each (as text)."""
+"""Puts the reader's language's part first and shows the missing address in each (as text): its path only (the
+browser's ``location.pathname``: no query, no fragment), decoded, with no control or format character (a U+202E could
+turn the rest around), its spaces kept as ``%20`` and at most :data:`_MOST` characters (a crafted link's path is no
+sentence: "This site has moved. Log in at…")."""
+
+_MOST = 80
+"""The most characters of the missing address the page shows (the last of them an ellipsis when it is longer)."""
 
 
 def not_found_page(page: str, lang: str, root: str, homes: dict[str, str]) -> str:
@@ -42,9 +47,10 @@ def not_found_page(page: str, lang: str, root: str, homes: dict[str, str]) -> st
     if THEME_HEADING not in page:
         return page
     order = [lang] + [lg for lg in homes if lg != lang]
-    data = json.dumps({"root": root, "langs": list(homes)}).replace("<", "\\u003c")
+    data = json.dumps({"root": root, "most": _MOST}).replace("<", "\\u003c")
+    script = _PICK.replace("__DATA__", data).replace("__PICK__", pick_language(list(homes), "first"))
     parts = "".join(_part(lg, homes[lg]) for lg in order)
-    body = f'<div class="kb-404" id="kb-404">{parts}</div><script>{_PICK.replace("__DATA__", data)}</script>'
+    body = f'<div class="kb-404" id="kb-404">{parts}</div><script>{script}</script>'
     title = html.escape(" · ".join(pgettext(lg, "site", "not_found_title") for lg in order))
     return page.replace(THEME_HEADING, body, 1).replace("<title>", f"<title>{title} · ", 1)
 
@@ -56,6 +62,6 @@ def _part(lang: str, home: str) -> str:
     before, _, after = say("not_found_address").partition("{address}")
     code = html.escape(lang)
     return (f'<section lang="{code}"><h1>{say("not_found_title")}</h1><p>{say("not_found_text")}</p>'
-            f'<p class="kb-404__address" hidden>{before}<code></code>{after}</p>'
+            f'<p class="kb-404__address" hidden>{before}<code dir="ltr"></code>{after}</p>'
             f'<p><a class="md-button" href="{html.escape(home)}" hreflang="{code}">{say("not_found_home")}</a></p>'
             "</section>")

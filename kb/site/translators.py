@@ -21,7 +21,7 @@ from itertools import zip_longest
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from kb.core.locale import pgettext
+from kb.core.locale import fill, pgettext
 from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
@@ -255,7 +255,7 @@ def _places(units: list[Unit], lang: str) -> list[str]:
     out = []
     for kind in kinds:
         seen[kind] += 1
-        out.append(Words(lang)[kind].format(n=seen[kind], of=kinds.count(kind)))
+        out.append(fill(Words(lang)[kind], {"n": str(seen[kind]), "of": str(kinds.count(kind))}))
     return out
 
 
