@@ -34,6 +34,28 @@ def test_catalogs_hold_the_same_messages_all_translated() -> None:
     assert keys["es"] == keys["en"]
 
 
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """A message's ``{name}`` placeholders, sorted (a doubled brace is text, not a placeholder)."""
+    return sorted(_PLACEHOLDER.findall(text.replace("{{", "").replace("}}", "")))
+
+
+def test_each_translation_keeps_its_messages_placeholders() -> None:
+    """A word of the catalog filled by the code (``{n}``, ``{game}``…) says the same placeholders in both languages
+    (and in each plural form): a translator's dropped or misspelt ``{n}`` would print a wrong sentence or stop a build."""
+    said: dict[tuple[str | None, str], dict[str, set[str]]] = {}
+    for lang in LANGS:
+        for e in polib.pofile(str(catalog_path(lang))):
+            texts = list(e.msgstr_plural.values()) if e.msgstr_plural else [e.msgstr]
+            # a plural form may leave the number out («un turno»): the placeholders of all forms together
+            said.setdefault((e.msgctxt, e.msgid), {})[lang] = {p for t in texts for p in placeholders(t)}
+    differ = {key: langs for key, langs in said.items() if len({frozenset(v) for v in langs.values()}) > 1}
+    assert differ == {}, differ
+    assert sum(bool(langs["es"]) for langs in said.values()) >= 30  # what is compared: the catalogs' filled words
+
+
 def test_every_label_the_code_asks_for_is_in_both_catalogs() -> None:
     asked = set()
     for path in (KB / "site").glob("*.py"):
