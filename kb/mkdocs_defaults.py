@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import os
 import re
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator, Mapping
 
 from markupsafe import Markup, escape
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.theme import Theme
 
+from kb.core.diagnostics import printable
 from kb.core.locale import pgettext
-from kb.site.sanitise import link, sanitise
+from kb.site.sanitise import link, sanitise, url_problem
 
 __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "TEXTS", "apply_defaults", "as_text", "asset_files",
-           "set_site_url"]
+           "refused_setting", "set_site_url"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
@@ -65,6 +67,58 @@ def set_site_url(config: MkDocsConfig) -> str:
     url = config.site_url or os.environ.get("KB_SITE_URL") or SITE_URL
     config.site_url = url if url.endswith("/") else url + "/"
     return config.site_url
+
+
+URL_SETTINGS = (("site_url",), ("repo_url",))
+"""Addresses the theme prints raw into every page (the canonical link and, on the 404 page, every asset's; the
+repository's link): an http(s) address with a host, no quote, ``<``, space… (:func:`~kb.site.sanitise.url_problem`).
+Refused otherwise, never escaped nor dropped: the build makes absolute URLs from ``site_url`` (canonical links,
+sitemaps), and an escaped address would be escaped again where the theme does escape."""
+PATH_SETTINGS = (("edit_uri",), ("edit_uri_template",), ("theme", "logo"), ("theme", "favicon"))
+"""Paths or addresses the theme prints raw (the edit link, the logo's ``<img src>``, the tab icon's ``<link href>``):
+a path of the site or an http(s) address, by the same rule; so is each of ``extra_css``."""
+FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
+"""Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
+FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
+
+Check = Callable[[Any], "str | None"]
+
+
+def refused_setting(settings: Mapping[str, Any], where: str = "mkdocs.yml") -> str | None:
+    """The first setting of ``settings`` (a loaded configuration, or ``mkdocs.yml``'s YAML as read) that the theme
+    would print raw and that is not safe there, as one line naming ``where``, the setting and why (a ``site_url`` with
+    ``"><img onerror>`` ran script on every page: audit-hostile3 1); None when none is. ``$KB_SITE_URL`` too, when
+    ``site_url`` leaves the site's address to it (:func:`set_site_url`)."""
+    for name, value, check in _checked(settings, where):
+        problem = None if value is None or value is False or value == "" else check(value)
+        if problem:
+            return f"{name}: {printable(repr(value))} {problem}"
+    return None
+
+
+def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any, Check]]:
+    """Each setting :func:`refused_setting` checks: its name as said, its value (None: not set), its check."""
+    yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), url_problem) for p in URL_SETTINGS)
+    relative: Check = partial(url_problem, relative=True)
+    yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), relative) for p in PATH_SETTINGS)
+    css = settings.get("extra_css")
+    yield from ((f"{where}: extra_css[{n}]", item, relative) for n, item in enumerate(css if isinstance(css, list) else []))
+    yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), _font_problem) for p in FONT_SETTINGS)
+    if not settings.get("site_url"):
+        yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
+
+
+def _setting(settings: Any, path: tuple[str, ...]) -> Any:
+    """The value at ``path`` (``theme``, ``font``, ``text``), None where a level is not a mapping (``theme: material``,
+    ``font: false``)."""
+    for key in path:
+        settings = settings.get(key) if isinstance(settings, Mapping) else None
+    return settings
+
+
+def _font_problem(name: Any) -> str | None:
+    return None if isinstance(name, str) and FONT_NAME.fullmatch(name) else (
+        "is not a font's name: letters, digits, spaces, + and - only")
 
 
 def palette(lang: str) -> list[dict[str, Any]]:

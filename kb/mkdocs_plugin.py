@@ -55,7 +55,7 @@ from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, refused_setting, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
@@ -267,12 +267,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if self._sources is not None:
             self._sources.refresh.wait()  # a rebuild starts once the last edit's search data is made
-        langs = self.config.languages
-        if not langs or any(lg not in LANGUAGES for lg in langs):
-            raise PluginError(f"kb: 'languages' must list some of {', '.join(LANGUAGES)}")
-        lang = self.config.language or langs[0]
-        if lang not in langs:
-            raise PluginError(f"kb: 'language' must be one of 'languages' ({', '.join(langs)}), not {lang!r}")
+        langs, lang = self.site_languages()
+        refused = refused_setting(config, config.config_file_path or "mkdocs.yml")
+        if refused:  # before the theme sees it: it prints these raw into every page
+            raise PluginError(f"kb: {refused}")
         started = time.monotonic()
         loaded = self._load(config)
         primary = lang == langs[0]
@@ -295,6 +293,19 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
         return config
+
+    def site_languages(self) -> tuple[list[str], str]:
+        """The site's languages and the one this build makes, as the plugin's settings say, refused in one line naming
+        the setting when they are not languages of the knowledge base (a list in the list: audit-hostile3 8), each once."""
+        langs = self.config.languages
+        known = all(isinstance(lg, str) and lg in LANGUAGES for lg in langs)
+        if not langs or not known or len(set(langs)) < len(langs):
+            raise PluginError(f"kb: the plugin's 'languages' must list some of {', '.join(LANGUAGES)}, each once, "
+                              f"not {printable(repr(langs))}")
+        lang = self.config.language or langs[0]
+        if lang not in langs:
+            raise PluginError(f"kb: 'language' must be one of 'languages' ({', '.join(langs)}), not {printable(repr(lang))}")
+        return langs, lang
 
     def _site(self, loaded: _Loaded, lang: str, repo_url: str | None = None) -> Site:
         """The language's pages: as an earlier command made them from the same content, else made (and kept), taking

@@ -753,6 +753,9 @@ EXTRA = {
                                "ratings": [{"icon": "material/emoticon-happy-outline", "name": f'a" onfocus="{SET}',
                                             "data": 1, "note": f'Gracias <img src=x onerror="{SET}">'}]}},
 }
+REPO_URL = "https://x.example/o/r_*c*[e](javascript:alert(1))![i](https://i.example/p.png){:onclick=alert(1)}"
+"""A repository address with nothing that ends an attribute, but Markdown in it (audit-hostile3 6: it broke the
+translators page's paragraph): Material prints it raw as the header's repository link, the page links the guide in it."""
 """Material's ``extra`` settings, each printed raw somewhere in its pages (audit-hostile3): the cookie consent's title,
 description (HTML), cookie names and keys; the logo's and the social links' ``href``; the storage scope and the
 analytics id inside an inline script's string; the feedback's texts."""
@@ -768,7 +771,8 @@ def named_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     code, _, err = cli("init", str(tmp / "pack"), "--game", "hx", "--name-es", NAME_ES, "--name-en", NAME_EN)
     assert code == 0, err
     with (tmp / "pack" / "mkdocs.yml").open("a", encoding="utf-8") as config:
-        config.write(yaml.safe_dump({"site_author": AUTHOR, "copyright": COPYRIGHT, "extra": EXTRA}, allow_unicode=True))
+        config.write(yaml.safe_dump({"site_author": AUTHOR, "copyright": COPYRIGHT, "extra": EXTRA, "repo_url": REPO_URL},
+                                    allow_unicode=True))
     code, out, err = cli("--content", str(tmp / "pack" / "content"), "build", "--site-dir", str(tmp / "site"))
     assert code == 0, out + err
     return tmp / "site"
@@ -796,6 +800,23 @@ def test_the_site_settings_reach_every_page_as_text(named_site: Path) -> None:
     assert headers >= len(pages) - 1
     for tag, name, value in _tags((named_site / "en" / "index.html").read_text(encoding="utf-8")):
         assert not name.startswith("on") and tag not in ("img", "iframe"), (tag, name, value)
+
+
+def test_the_repository_address_is_one_link_in_every_page_and_the_guide(named_site: Path) -> None:
+    """``repo_url`` with Markdown in it: the header's repository link (and the drawer's) is that address on every page,
+    and the translators page's guide link is the guide in it, its paragraph whole, in both languages."""
+    pages = [p for p in _pages(named_site) if 'class="md-header' in p.read_text(encoding="utf-8")]
+    for page in pages:
+        found = _elements(page.read_text(encoding="utf-8")).found
+        sources = {a.get("href") for t, a, _ in found if t == "a" and "md-source" in a.get("class", "")}
+        assert sources == {REPO_URL}, (page, sources)
+    for page, after in ((named_site / "es" / "translators.html", ", en el repositorio"),
+                        (named_site / "en" / "translators.html", " in the project's repository")):
+        parsed = _elements(page.read_text(encoding="utf-8")).found
+        guides = [n for n, (t, a, _) in enumerate(parsed) if t == "a" and a.get("href", "").endswith("translators.md")]
+        assert [parsed[n][1]["href"] for n in guides] == [f"{REPO_URL}/blob/HEAD/docs/translators.md"], page
+        text = "".join(parsed[guides[0] + 1][2])  # the <code>'s, and the paragraph's after it (the parser's way)
+        assert text.startswith(f"docs/translators.md{after}"), (page, text)
 
 
 class _Elements(HTMLParser):
@@ -848,11 +869,14 @@ def test_the_extra_settings_reach_every_page_as_text(named_site: Path) -> None:
 @pytest.mark.slow
 def test_no_script_runs_from_the_site_name_author_or_copyright(chromium, named_site: Path) -> None:
     """In Chromium, at phone size: the header shows the site's name as typed, the cookie consent (shown, then gone
-    through by Tab) its title, no link is a ``javascript:`` one, and ``window.__pwned`` stays unset."""
+    through by Tab) its title, the repository link and the guide link are ``repo_url`` as written, no link is a
+    ``javascript:`` one, and ``window.__pwned`` stays unset."""
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     ran: list[str] = []
     shown: list[tuple[Path, str, str, str]] = []
     consents: list[str] = []
+    sources: list[str] = []
+    guides: list[str] = []
     scripted = 0
     try:
         page = context.new_page()
@@ -871,8 +895,96 @@ def test_no_script_runs_from_the_site_name_author_or_copyright(chromium, named_s
                 shown.append((path, name, header, page.title()))
                 consents.append(page.evaluate("() => document.querySelector('.md-consent h4').textContent"))
                 scripted += page.evaluate("() => [...document.links].filter(a => a.protocol === 'javascript:').length")
+                sources += page.evaluate("() => [...document.querySelectorAll('a.md-source')].map(a => a.getAttribute('href'))")
+        for lang in ("es", "en"):  # the guide's link, and the paragraph after it whole (audit-hostile3 6)
+            page.goto((named_site / lang / "translators.html").as_uri())
+            guides += page.evaluate("() => [...document.querySelectorAll('article a')].map(a => a.getAttribute('href'))"
+                                    ".filter(h => h.endsWith('docs/translators.md'))")
+            scripted += page.evaluate("() => [...document.links].filter(a => a.protocol === 'javascript:').length")
+            if page.evaluate("typeof window.__pwned") != "undefined":
+                ran.append(lang + "/translators.html")
     finally:
         context.close()
     assert ran == [] and scripted == 0
+    assert set(sources) == {REPO_URL} and len(sources) >= 6, sources  # the header's and the drawer's, as written
+    assert guides == [f"{REPO_URL}/blob/HEAD/docs/translators.md"] * 2, guides
     assert len(shown) == 6 and all(header == name and title.endswith(name) for _, name, header, title in shown), shown
     assert consents == [CONSENT_TITLE] * 6, consents  # extra.consent's title shown as typed
+
+
+# ---------------------------------------------------------------- settings the theme prints raw: refused (audit-hostile3)
+
+REFUSED_SETTINGS = [
+    ("site_url", {"site_url": 'https://h.example/a"><img src=x onerror=window.__pwned=1>/'}),
+    ("repo_url", {"repo_url": 'https://r.example/x"><img src=x onerror=window.__pwned2=1>'}),
+    ("repo_url", {"repo_url": "http://[x/"}),  # urlsplit's ValueError: a traceback before
+    ("site_url", {"site_url": "http://x.example\uff03y/"}),  # a fullwidth "#" in the host: the same
+    ("repo_url", {"repo_url": "javascript://x.example/%0aalert(1)"}),
+    ("edit_uri", {"repo_url": "https://github.com/o/r", "edit_uri": 'edit/main/docs/"><img src=x onerror=x>'}),
+    ("extra_css[1]", {"extra_css": ["a.css", 'x.css"><img src=x onerror=window.__pwned=1>']}),
+    ("theme.logo", {"theme": {"name": "material", "logo": 'x"><img src=x onerror=window.__pwned=1>'}}),
+    ("theme.favicon", {"theme": {"name": "material", "favicon": "javascript:alert(1)"}}),
+    ("theme.font.text", {"theme": {"name": "material", "font": {"text": "Roboto</style><img src=x onerror=x>"}}}),
+    ("theme.font.code", {"theme": {"name": "material", "font": {"text": "Roboto", "code": 'Mono"'}}}),
+]
+"""Settings Material prints raw into every page (canonical link, repository link, edit link, stylesheet links, logo,
+tab icon, Google Fonts link and inline style): each ran script (audit-hostile3 1, 2) or ended the build with a
+traceback (8)."""
+
+
+@pytest.fixture(scope="module")
+def plain_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("plain")
+    code, _, err = cli("init", str(tmp / "pack"), "--game", "hx")
+    assert code == 0, err
+    return tmp / "pack"
+
+
+def _build_with(pack: Path, settings: dict[str, object], plugin: dict[str, object] | None = None) -> tuple[int, str]:
+    """``kb build`` of ``pack`` with ``settings`` (and the plugin's ``plugin`` settings) in its mkdocs.yml: exit code
+    and stderr; the site folder must not have been made."""
+    import yaml
+
+    said = {"site_name": "Mini", "plugins": [{"kb": plugin or {}}], **settings}
+    (pack / "mkdocs.yml").write_text(yaml.safe_dump(said, allow_unicode=True), encoding="utf-8")
+    site = pack.parent / "site"
+    code, _, err = cli("--content", str(pack / "content"), "build", "--site-dir", str(site))
+    assert not site.exists(), "refused before anything is written"
+    return code, err
+
+
+@pytest.mark.parametrize(("key", "settings"), REFUSED_SETTINGS, ids=[f"{k}-{n}" for n, (k, _) in enumerate(REFUSED_SETTINGS)])
+def test_a_setting_the_theme_prints_raw_is_refused_in_one_line(plain_pack: Path, key: str, settings: dict) -> None:
+    """``kb build`` refuses it: exit 1, one line naming the file and the setting, the previous site kept, no traceback."""
+    code, err = _build_with(plain_pack, settings)
+    assert code == 1 and len(err.splitlines()) == 1, err
+    assert err.startswith("kb build: failed, the previous site is kept: ") and f"mkdocs.yml: {key}: " in err, err
+
+
+def test_the_site_address_from_the_environment_is_refused_too(plain_pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_SITE_URL", 'https://h.example/"><script>alert(1)</script>/')
+    code, err = _build_with(plain_pack, {})
+    assert code == 1 and len(err.splitlines()) == 1 and "$KB_SITE_URL: " in err, err
+
+
+@pytest.mark.parametrize("langs", [[["x"]], ["es", "es"], ["es", {"en": 1}]])
+def test_languages_that_are_not_a_list_of_languages_are_refused_in_one_line(plain_pack: Path, langs: list) -> None:
+    """The plugin's ``languages`` with a list in it (a ``TypeError`` traceback before, audit-hostile3 8), or twice one."""
+    code, err = _build_with(plain_pack, {}, {"languages": langs})
+    assert code == 1 and len(err.splitlines()) == 1 and "'languages' must list some of es, en, each once" in err, err
+
+
+def test_the_plugin_refuses_them_for_mkdocs_itself(plain_pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mkdocs build``/``serve`` (no ``kb build`` before them): the plugin's ``on_config`` refuses each setting
+    before the theme sees it."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import PluginError
+
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    (plain_pack / "mkdocs.yml").write_text("site_name: Mini\nplugins: [kb]\n", encoding="utf-8")
+    for key, settings in REFUSED_SETTINGS:
+        if {"http://[x/", "http://x.example\uff03y/"} & set(map(str, settings.values())):
+            continue  # MkDocs' own check stops these with urlsplit's ValueError (kb build words it: above)
+        config = load_config(str(plain_pack / "mkdocs.yml"), site_dir=str(plain_pack.parent / "site"), **settings)
+        with pytest.raises(PluginError, match=re.escape(f"mkdocs.yml: {key}: ")):
+            config.plugins.on_config(config)

@@ -413,6 +413,35 @@ def test_the_guide_is_linked_at_the_repository_mkdocs_yml_names(lang: str) -> No
         assert GUIDE_CODE in how and "<a " not in how and "script" not in how, (url, how)
 
 
+MARKDOWN_URL = "https://x.example/a_b_*c*[e](javascript:alert(1))![i](https://i.example/p.png)&amp;{:onclick=alert(1)}"
+"""A plain http(s) address whose characters are Markdown (audit-hostile3 6): a link, an image, emphasis, an attribute list."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_markdown_in_the_repository_address_stays_part_of_the_guide_link(lang: str) -> None:
+    """The address goes into the page's Markdown escaped for Markdown too: the paragraph keeps its one link, to the
+    guide at exactly that address, and its words after it (the link and emphasis patterns ran inside the attribute)."""
+    from html.parser import HTMLParser
+
+    class Links(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.hrefs: list[str | None] = []
+            self.text: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.hrefs += [v for k, v in attrs if tag == "a" and k == "href"]
+
+        def handle_data(self, data: str) -> None:
+            self.text.append(data)
+
+    parsed = Links()
+    parsed.feed(_how(MARKDOWN_URL, lang))
+    assert parsed.hrefs == [f"{MARKDOWN_URL}/blob/HEAD/docs/translators.md"], parsed.hrefs
+    after = "docs/translators.md, en el repositorio" if lang == "es" else "docs/translators.md in the project"
+    assert after in "".join(parsed.text)
+
+
 def test_the_repository_in_mkdocs_yml_reaches_the_page_and_its_kept_copy(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The plugin hands mkdocs.yml's ``repo_url`` to the page, and the pages kept for a later command are kept per

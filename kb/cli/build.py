@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TextIO
 
+from kb.core.diagnostics import printable
 from kb.core.files import Building, NotOurs, os_problem
 
 if TYPE_CHECKING:
@@ -28,19 +29,46 @@ def config_beside(content: Path) -> Path:
     return Path(os.path.abspath(content)).parent / "mkdocs.yml"
 
 
-def _docs_dir(config_file: Path) -> dict[str, str]:
-    """A pack's ``mkdocs.yml`` may name no ``docs_dir`` and have no ``docs/``: the site's own assets serve."""
+def _said(config_file: Path) -> dict[str, object] | None:
+    """``mkdocs.yml`` as YAML says it (None when it cannot be read or is no mapping: MkDocs reports the file itself)."""
     import yaml
 
     try:
         said = yaml.safe_load(config_file.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
-        return {}  # MkDocs reports the file itself
-    if isinstance(said, dict) and "docs_dir" not in said and not (config_file.parent / "docs").is_dir():
+        return None
+    return said if isinstance(said, dict) else None
+
+
+def _docs_dir(config_file: Path) -> dict[str, str]:
+    """A pack's ``mkdocs.yml`` may name no ``docs_dir`` and have no ``docs/``: the site's own assets serve."""
+    said = _said(config_file)
+    if said is not None and "docs_dir" not in said and not (config_file.parent / "docs").is_dir():
         from kb.mkdocs_defaults import ASSETS
 
         return {"docs_dir": str(ASSETS)}
     return {}
+
+
+def _load(config_file: Path, strict: bool) -> MkDocsConfig:
+    """``config_file`` loaded by MkDocs for ``kb build``, refused in one line naming the setting when the theme would
+    print one of its addresses, paths or font names raw unsafely (:func:`kb.mkdocs_defaults.refused_setting`), or when
+    MkDocs' own check cannot read an address (``urlsplit``'s ``ValueError``: ``repo_url: 'http://[x/'``, a fullwidth
+    ``#`` in ``site_url``'s host; a traceback before, audit-hostile3 8)."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import ConfigurationError
+
+    from kb.mkdocs_defaults import refused_setting
+
+    try:
+        config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
+    except ValueError as exc:
+        said = refused_setting(_said(config_file) or {}, str(config_file))
+        raise ConfigurationError(said or f"{config_file}: {printable(str(exc))}") from None
+    refused = refused_setting(config, str(config_file))  # the plugin's on_config refuses it too, in two lines
+    if refused:
+        raise ConfigurationError(refused)
+    return config
 
 
 class _Lines(logging.Handler):
@@ -77,7 +105,6 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     not one a build may replace (:func:`kb.site.app.ours`: nothing is done). Pages whose inputs did
     not change since the last build of the same folder are taken from it (:mod:`kb.site.rendered`); ``clean``: every
     page rendered."""
-    from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
     from kb.site.app import ours
@@ -99,11 +126,11 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     building: Building | None = None
     found: KnowledgeBasePlugin | None = None
     try:
-        config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
+        config = _load(config_file, strict)
         found = _plugin(config)
         building = Building(Path(site_dir or config.site_dir).resolve(), ours(_content(found, config, content),
                                                                               config_file.parent))
-        notes = _build_languages(config, lambda: load_config(str(config_file), strict=strict, **_docs_dir(config_file)),
+        notes = _build_languages(config, lambda: _load(config_file, strict),
                                  building, content, clean)
         building.commit()
         if found is not None:
@@ -186,7 +213,7 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], buil
 
     site_dir = str(building.folder)
     found = _plugin(first)
-    langs: list[str | None] = list(found.config.languages) if found is not None else [None]
+    langs: list[str | None] = list(found.site_languages()[0]) if found is not None else [None]
     first.plugins.on_startup(command="build", dirty=False)  # once: the knowledge base is loaded once
     if found is not None:
         found.swap_site = False  # every language goes into site_dir, which is swapped in whole by build()

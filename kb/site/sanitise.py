@@ -14,7 +14,7 @@ from urllib.parse import quote, urlsplit
 
 import nh3
 
-__all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "link", "sanitise"]
+__all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "link", "sanitise", "url_problem"]
 
 TAGS: frozenset[str] = frozenset({
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em", "h1", "h2", "h3",
@@ -65,3 +65,35 @@ def link(url: str) -> str | None:
     except ValueError:
         return None
     return quote(url, safe=_URL_SAFE) if scheme in URL_SCHEMES or not scheme else None
+
+
+NOT_IN_URL = re.compile(r"[\x00-\x20\x7f<>\"'`\\]")
+"""What an address printed raw into a page's attribute may not hold: a quote or ``<``/``>`` would end the attribute or
+the tag, a backtick ends one in old browsers, a space, a backslash or a control character is read differently by each
+reader of it."""
+_WHAT_URL = ("an http(s) address with a host, without spaces, quotes, <, >, backticks, backslashes or control "
+             "characters")
+
+
+def url_problem(url: object, relative: bool = False) -> str | None:
+    """Why ``url`` may not be printed raw as an address (MkDocs' themes print ``mkdocs.yml``'s ``site_url``,
+    ``repo_url``, ``extra_css``, the logo's path into their pages unescaped), as the end of a sentence naming it;
+    None: it may. It must be an http(s) address with a host holding none of :data:`NOT_IN_URL` or, where ``relative``,
+    a path of the site (no scheme) holding none of them either. The one check: the translators page's guide link
+    (:func:`kb.site.translators.guide_url`) and the site's settings (:func:`kb.mkdocs_defaults.refused_setting`)."""
+    what = f"{_WHAT_URL}, or a path of the site" if relative else _WHAT_URL
+    if not isinstance(url, str):
+        return f"is not text; it must be {what}"
+    bad = NOT_IN_URL.search(url)
+    if bad:
+        return f"holds {bad.group()!r}; it must be {what}"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  # a port that is no number is refused here, not by the first reader of it
+    except ValueError as exc:  # an unclosed "[" of an IPv6 host, a fullwidth "#" in the host
+        return f"is not an address ({exc}); it must be {what}"
+    if relative and not parts.scheme:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return f"is not {what}"
+    return None

@@ -14,7 +14,6 @@ an http(s) ``repo_url`` (:func:`guide_url`).
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from itertools import zip_longest
@@ -27,6 +26,7 @@ from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
 from kb.i18n.units import Unit, aligned, opcodes, split
 from kb.site.render import code, escape
+from kb.site.sanitise import url_problem
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
 __all__ = ["PATH", "CONTEXT", "GUIDE", "GUIDE_PATH", "Words", "guide_url", "translators_page", "share", "word_diff"]
@@ -54,29 +54,24 @@ GUIDE = "docs/translators.md"
 GUIDE_PATH = f"blob/HEAD/{GUIDE}"
 """Where a repository's web page shows :data:`GUIDE` under its ``repo_url`` (GitHub, Gitea, Forgejo: the file on the
 default branch)."""
-_NOT_IN_URL = re.compile(r"[\x00-\x20\x7f<>\"'`\\]")
 
 
 def guide_url(repo_url: str | None) -> str | None:
     """:data:`GUIDE`'s address in the repository at ``repo_url`` (``mkdocs.yml``'s): ``<repo_url>/`` :data:`GUIDE_PATH`;
-    None without one, or for one that is not a plain http(s) address with a host (no space, quote or control
-    character, no query or fragment to put the path after)."""
-    if not repo_url or _NOT_IN_URL.search(repo_url):
+    None without one, or for one that is not a plain http(s) address with a host (:func:`~kb.site.sanitise.url_problem`:
+    no space, quote or control character), or that has a query or fragment to put the path after."""
+    if not repo_url or url_problem(repo_url):
         return None
-    try:
-        parts = urlsplit(repo_url)
-        host = parts.hostname
-    except ValueError:  # an unclosed "[" of an IPv6 host
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not host or parts.query or parts.fragment:
-        return None
-    return f"{repo_url.rstrip('/')}/{GUIDE_PATH}"
+    parts = urlsplit(repo_url)
+    return None if parts.query or parts.fragment else f"{repo_url.rstrip('/')}/{GUIDE_PATH}"
 
 
 def _guide(repo_url: str | None) -> str:
-    """The guide's name as code, a link to it (escaped into its attribute) when the repository's address is known."""
+    """The guide's name as code, a link to it when the repository's address is known: the address escaped into its
+    attribute for HTML and for Markdown too (:func:`~kb.site.render.escape`: ``[e](…)``, ``*c*`` or ``{:…}`` in it
+    are characters of the address, never a link, emphasis or attribute list inside the attribute)."""
     url = guide_url(repo_url)
-    return f'<a href="{html.escape(url, quote=True)}"><code>{GUIDE}</code></a>' if url else code(GUIDE)
+    return f'<a href="{escape(url)}"><code>{GUIDE}</code></a>' if url else code(GUIDE)
 
 
 def share(count: int, total: int) -> str:
