@@ -367,11 +367,10 @@
     if (ui.wide) ui.wide.checked = state.wide;
   }
 
-  /* This page's game first (stable: each part keeps its rank order), unless widened or filtered. */
+  /* This page's game first where it matches the query's words as well (kbSearchEngine.prefer), unless widened or filtered. */
   function local(hits) {
     if (!here || state.wide || state.game) return hits;
-    return hits.filter(function (h) { return h.game === here; })
-      .concat(hits.filter(function (h) { return h.game !== here; }));
+    return window.kbSearchEngine.prefer(hits, here);
   }
 
   function line(text, marks, terms) {
