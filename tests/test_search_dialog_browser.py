@@ -4,12 +4,35 @@ a hint when nothing is found (D20). The fixture content's site, Debian's Chromiu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from conftest import built_site, served
+from test_browser import (
+    FIXTURE,
+    PHONE,
+    _eventually,
+    _ids,
+    _open,
+    _search,
+    _settled,
+    launch_chromium,
+)
 
 from kb.site.search_box import SEARCH_LABELS
-from test_browser import PHONE, _eventually, _ids, _open, _ready, _search, _settled, base, browser, site  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    yield from launch_chromium()
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with served(built_site(FIXTURE, tmp_path_factory.mktemp("dialog") / "site")) as url:
+        yield url
 
 
 def test_a_suggestion_for_an_earlier_query_goes_while_the_next_ones_words_load(browser, base: str) -> None:
@@ -23,7 +46,7 @@ def test_a_suggestion_for_an_earlier_query_goes_while_the_next_ones_words_load(b
         _search(pg, "shoting")
         assert status.inner_text() == "Did you mean shooting?"
         held: list = []
-        parts = lambda url: "kb-search-en-" in url  # noqa: E731
+        parts = lambda url: "kb-search-en-" in url
         pg.route(parts, lambda route: held.append(route))  # the next words' parts are held back
         box.press_sequentially(" velocity")
         assert _eventually(lambda: bool(held), True), "no part was asked for"
