@@ -104,3 +104,22 @@ def test_the_browser_ranks_every_query_of_every_set_as_the_api_does(kb: Any, pag
                                               f"api {a[:3]} site {s[:3]}"))
     print("\n".join(report))
     assert not differ, f"{len(differ)} of {total} queries differ:\n" + "\n".join(differ[:20])
+
+
+AUDIT = [  # phone audit 3, D1: (query, the page's game, the answer)
+    ("hull breach underwater roll", "hunt-begins", "battletech-solaris.hull-breach-roll"),
+    ("mech stuck in swamp how to get out", "malifaux", "battletech-solaris.stuck-in-swamp"),
+    ("is attacking mandatory", "malifaux", "warlords-of-terra.mandatory-combat"),
+]
+PREFER = """items => items.map(i => kbSearchEngine.prefer(window.engines.en.search(i[0], {limit: 10}).hits, i[1]).map(h => h.id))"""
+
+
+def test_a_game_page_does_not_lift_its_game_over_a_hit_matching_more_words(kb: Any, page: Any) -> None:
+    """From a game's page (kbSearchEngine.prefer, the dialog's order there), the answer of another game that matches more
+    of the question's words stays first, as the API (which has no page) puts it; the page's game still comes first
+    among hits matching as many words ("engaged" from a Malifaux page)."""
+    site = page.evaluate(PREFER, [list(a) for a in AUDIT] + [["engaged", "malifaux"]])
+    for (q, _game, want), got in zip(AUDIT, site, strict=False):
+        assert kb.search(q, lang="en", limit=10).hits[0].id == want, q
+        assert got[0] == want, (q, got[:3])
+    assert site[-1][0].startswith("malifaux."), site[-1][:3]

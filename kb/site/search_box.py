@@ -38,14 +38,16 @@ POSTING_PARTS = 32
 
 SEARCH_LABELS: dict[str, dict[str, str]] = {
     "es": {"search": "Buscar", "placeholder": "Buscar reglas, términos o preguntas", "close": "Cerrar",
-           "did_you_mean": "¿Quisiste decir", "no_results": "Nada encontrado.", "loading": "Cargando la búsqueda…",
+           "did_you_mean": "¿Quisiste decir", "no_results": "Nada encontrado.",
+           "no_results_hint": "Revisa la ortografía, prueba con menos palabras o en inglés, o busca en todos los juegos.", "loading": "Cargando la búsqueda…",
            "failed": "La búsqueda no está disponible en esta página.", "results": "resultados",
            "games": "Juego", "kinds": "Tipo", "all_games": "Juego: todos", "all_kinds": "Tipo: todos",
            "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos",
            "offline": "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo (guarda el juego para buscar sin conexión).", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra.",
            "not_saved": "no guardada", "not_saved_title": "Esta página no está guardada: sin conexión no se puede abrir."},
     "en": {"search": "Search", "placeholder": "Search rules, terms or questions", "close": "Close",
-           "did_you_mean": "Did you mean", "no_results": "Nothing found.", "loading": "Loading search…",
+           "did_you_mean": "Did you mean", "no_results": "Nothing found.",
+           "no_results_hint": "Check the spelling, try fewer words or Spanish, or search every game.", "loading": "Loading search…",
            "failed": "Search is not available on this page.", "results": "results",
            "games": "Game", "kinds": "Kind", "all_games": "Game: all", "all_kinds": "Kind: all",
            "everywhere": "Every game alike", "common": "Shared by several games",

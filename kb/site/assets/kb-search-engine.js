@@ -383,7 +383,8 @@
   };
 
   /* Run a query. Options: game, kind (filters), limit (default 10). Returns
-   * {query, hits: [{doc, id, title, game, kind, url, summary, score, passage}], total, byGame, byKind, didYouMean, marks}. */
+   * {query, hits: [{doc, id, title, game, kind, url, summary, score, passage, matched}], total, byGame, byKind, didYouMean, marks};
+   * matched: how many of the query's words the hit's document matches (what the coordination counts; browser only). */
   Engine.prototype.search = function (query, options) {
     options = options || {};
     var limit = options.limit || 10, self = this, rules = this.rules;
@@ -450,7 +451,8 @@
       if (hits.length < limit) {
         var at = self.passage(d, said);
         hits.push({ doc: pair[0], id: d.id, title: d.title, game: d.game, kind: d.kind, passage: at, summaryTerms: d.summaryTerms,
-                    url: d.url && at && d.url.indexOf("#") < 0 ? d.url + "#" + at : d.url, summary: d.summary, score: pair[1] });
+                    url: d.url && at && d.url.indexOf("#") < 0 ? d.url + "#" + at : d.url, summary: d.summary, score: pair[1],
+                    matched: run.acc.get(pair[0])[1] });
       }
     });
     return { query: text, hits: hits, total: seen.size, byGame: byGame, byKind: byKind,
@@ -549,7 +551,21 @@
     return out;
   };
 
-  var api = { Engine: Engine, fold: fold, FORMAT: FORMAT };
+  /* Where the reader is (issue 31): on a game's page, each hit of that game moves up past the other games' hits above it
+   * that match no more of the query's words than it does (stable: each keeps its order otherwise). A hit of the page's
+   * game that matches fewer words stays below (phone audit 3, D1: «Force doors» above «Hull breach» from a Hunt Begins
+   * page for `hull breach underwater roll`); the hits are search()'s, with their matched counts. */
+  function prefer(hits, game) {
+    var out = [];
+    hits.forEach(function (h) {
+      var i = out.length;
+      if (h.game === game) while (i > 0 && out[i - 1].game !== game && out[i - 1].matched <= h.matched) i--;
+      out.splice(i, 0, h);
+    });
+    return out;
+  }
+
+  var api = { Engine: Engine, fold: fold, prefer: prefer, FORMAT: FORMAT };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.kbSearchEngine = api;
 })(this);

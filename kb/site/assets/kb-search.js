@@ -337,8 +337,8 @@
     }
   }
 
-  /* The filters, one row: on a game's page "search every game" (else that game's entries come first),
-   * then the game and the kind as selectors, in a fixed order, each option with its count. */
+  /* The filters: on a game's page "search every game" (else that game's entries come first where they match as well),
+   * on its own line on a phone, then the game and the kind as selectors, in a fixed order, each option with its count. */
   function fill(select, names, counts, current, everything) {
     select.textContent = "";
     var total = 0;
@@ -358,20 +358,27 @@
     return o;
   }
 
-  function filters(all) {
+  /* The games counted over every game; the kinds within the game chosen (inGame: the query with that filter only), so
+   * that «Tipo» offers what the list can show (phone audit 3, D24: Malifaux's «Terreno (1)» counted another game's). */
+  function filters(all, inGame) {
     var data = state.engine.data, l = labels();
     ui.filters.hidden = !ui.input.value.trim() || !all.total;
     if (ui.filters.hidden) return;
     if (ui.game) fill(ui.game, data.games, all.byGame, state.game, l.all_games || "");
-    fill(ui.kind, data.kinds, all.byKind, state.kind, l.all_kinds || "");
+    fill(ui.kind, data.kinds, inGame.byKind, state.kind, l.all_kinds || "");
     if (ui.wide) ui.wide.checked = state.wide;
   }
 
-  /* This page's game first (stable: each part keeps its rank order), unless widened or filtered. */
+  /* This page's game first where it matches the query's words as well (kbSearchEngine.prefer), unless widened or filtered. */
   function local(hits) {
     if (!here || state.wide || state.game) return hits;
-    return hits.filter(function (h) { return h.game === here; })
-      .concat(hits.filter(function (h) { return h.game !== here; }));
+    return window.kbSearchEngine.prefer(hits, here);
+  }
+
+  /* While the query's parts are on their way, the previous query's words ("did you mean", "nothing found") go: a
+   * suggestion made for a word typed half-way stayed up over the whole question (phone audit 3, D21). */
+  function loading(l) {
+    if (ui.status.textContent) ui.status.textContent = l.loading || "…";
   }
 
   function line(text, marks, terms) {
@@ -397,9 +404,10 @@
     var engine = state.engine, asked = { q: q, game: state.game, kind: state.kind };
     var again = function () { if (ui.input.value === asked.q && state.game === asked.game && state.kind === asked.kind) run(keepSelection); };
     var all = complete(engine, function () { return engine.search(q, {}); }, again);
-    var result = all && (state.game || state.kind ? complete(engine, function () { return engine.search(q, { game: state.game, kind: state.kind }); }, again) : all);
-    if (!result) return;  /* the query's parts are on their way: run() again when they are in */
-    filters(all);
+    var inGame = all && (state.game ? complete(engine, function () { return engine.search(q, { game: state.game }); }, again) : all);
+    var result = inGame && (state.kind ? complete(engine, function () { return engine.search(q, { game: state.game, kind: state.kind }); }, again) : inGame);
+    if (!result) { loading(l); return; }  /* the query's parts are on their way: run() again when they are in */
+    filters(all, inGame);
     ui.status.textContent = "";
     if (result.didYouMean) {
       ui.status.appendChild(document.createTextNode((l.did_you_mean || "Did you mean") + " "));
@@ -414,7 +422,7 @@
       ui.status.appendChild(fix);
       ui.status.appendChild(document.createTextNode("?"));
     } else if (q.trim() && !result.hits.length) {
-      ui.status.textContent = l.no_results || "";
+      ui.status.textContent = [l.no_results, l.no_results_hint].filter(Boolean).join(" ");
     }
     ui.list.textContent = "";
     engine.missing.clear();  /* the marks read the entry's own terms (else the word list: shown now, marked again once its parts are in) */

@@ -136,6 +136,23 @@
     box.classList.add("kb-stepper--on");
     if (!fromHash()) show(0);
     window.addEventListener("hashchange", fromHash);
+    keepHash(ui, function () { return landed >= 0 && at === landed ? marks[landed].id : null; });
+  }
+
+  /* The theme's navigation.tracking rewrites the address after a scroll to the heading in view (no hash above the
+   * first heading): a link to a step lost its #step-… from the address once the stepper had been brought into view
+   * (phone audit 3, D4). Once scrolling stops (after the theme's own rewrite), the step's hash is put back while the
+   * landed step is shown and the stepper is in view. */
+  function keepHash(ui, step) {
+    var timer = null;
+    window.addEventListener("scroll", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var id = step(), r = ui.getBoundingClientRect();
+        if (!id || hashId() === id || r.bottom <= 0 || r.top >= window.innerHeight) return;
+        try { history.replaceState(history.state, "", "#" + encodeURIComponent(id)); } catch (e) { /* file:// */ }
+      }, 800);
+    }, { passive: true });
   }
 
   function init() { Array.prototype.forEach.call(document.querySelectorAll("[data-kb-stepper]"), setUp); }
