@@ -135,6 +135,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         p_hit = _d20(needs[0])
         trace.add("Primer chequeo: {need} o menos en 1d20 ({p})", "First check: {need} or less on 1d20 ({p})",
                   need=needs[0], p=p_hit)
+        if max(needs) < 1:  # the seed forbids no shot: the modifiers only leave it a number no D20 rolls
+            trace.add("No puede impactar: necesita {need} o menos y un D20 saca al menos 1",
+                      "It cannot hit: it needs {need} or less and a D20 rolls at least 1", need=max(needs))
         hits = None
         if hit_rolls:
             if len(hit_rolls) != checks:
@@ -153,29 +156,40 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                   n=name_es, n_en=name_en.capitalize(), a=armour, r=armour_reduction, t=save_target)
         odds = p_hit * (1 - _d20(save_target))
         if hits is not None:
-            if hits and not save_rolls:
-                raise RuleError("no-save-rolls", "faltan las tiradas de salvación: una por impacto ({h})",
-                                "the save rolls are missing: one for each hit ({h})", h=hits, kind="incomplete")
-            if len(save_rolls) != hits:
-                raise RuleError("wrong-number-of-saves",
-                                "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
-                                "there {h:p:is|are} {h} {h:p:hit|hits} and {s} save {s:p:roll|rolls}: there must be one for each hit",
-                                h=hits, s=len(save_rolls))
-            _rolls(save_rolls)
-            failed = sum(r > save_target for r in save_rolls)
-            wounds_caused = failed * wounds_per_failed_save
-            wounds_left = max(0, wounds - wounds_caused)
-            removed = wounds_left == 0
-            trace.add("Salvaciones {rolls}: {failed} {failed:p:fallada|falladas} → {w} {w:p:herida|heridas}",
-                      "Saves {rolls}: {failed} failed → {w} {w:p:wound|wounds}", rolls=save_rolls, failed=failed, w=wounds_caused)
-            trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
-                      wounds=wounds, w=wounds_caused, left=wounds_left,
-                      dead=" (baja)" if removed else "", dead_en=" (casualty)" if removed else "")
+            wounds_caused, wounds_left, removed = _saves(trace, hits, save_rolls, save_target, wounds, wounds_per_failed_save)
     event = (Chance.of(odds, "herir con el primer chequeo (impacto y salvación fallada)",
                     "wounding with the first check (a hit and a failed save)") if armour is not None
              else Chance.of(odds, "impactar con el primer chequeo", "hitting with the first check"))
     return outcome(trace, event, checks=checks, needs=needs, hits=hits, save_target=save_target,
                    wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
+
+
+def _saves(trace: Trace, hits: int, save_rolls: list[int], save_target: int, wounds: int,
+           per_failed: int) -> tuple[int, int, bool]:
+    """The save rolls of ``hits`` hits: wounds caused, wounds left, removed. No hit, no save: any save rolls given
+    (a calculator's field left from an example) are ignored, not refused."""
+    if not hits:
+        if save_rolls:
+            trace.add("Sin impactos no hay chequeo de salvación; tiradas de salvación ignoradas: {rolls}",
+                      "No hits, no save; save rolls ignored: {rolls}", rolls=save_rolls)
+        return 0, wounds, False
+    if not save_rolls:
+        raise RuleError("no-save-rolls", "faltan las tiradas de salvación: una por impacto ({h})",
+                        "the save rolls are missing: one for each hit ({h})", h=hits, kind="incomplete")
+    if len(save_rolls) != hits:
+        raise RuleError("wrong-number-of-saves",
+                        "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
+                        "there {h:p:is|are} {h} {h:p:hit|hits} and {s} save {s:p:roll|rolls}: there must be one for each hit",
+                        h=hits, s=len(save_rolls))
+    _rolls(save_rolls)
+    failed = sum(r > save_target for r in save_rolls)
+    caused = failed * per_failed
+    left = max(0, wounds - caused)
+    trace.add("Salvaciones {rolls}: {failed} {failed:p:fallada|falladas} → {w} {w:p:herida|heridas}",
+              "Saves {rolls}: {failed} failed → {w} {w:p:wound|wounds}", rolls=save_rolls, failed=failed, w=caused)
+    trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
+              wounds=wounds, w=caused, left=left, dead=" (baja)" if left == 0 else "", dead_en=" (casualty)" if left == 0 else "")
+    return caused, left, left == 0
 
 
 # ---------------------------------------------------------------------------------------------
