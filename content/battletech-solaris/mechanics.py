@@ -506,12 +506,12 @@ def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
           outputs={
     "slide_hexes": "hexes the unit would slide: hexes moved this turn / 2, rounded up",
     "damage_per_hex": "damage per hex slid: half the falling damage, rounded up",
-    "hexes_slid": "hexes actually slid before an obstacle stopped it",
+    "hexes_slid": "hexes actually slid when something lay in the path (absent for a clear slide: slide_hexes)",
     "slide_damage": "damage from sliding",
     "total_damage": "the fall's normal damage plus the sliding damage",
     "stopped_by": "what stopped the slide (absent if nothing did)",
     "collisions": "what the unit crashed into, each resolved as a successful charge",
-    "charge_distance": "hexes moved before the fall, used for the collision damage",
+    "charge_distance": "hexes moved before the fall, used for the collision damage (absent with no collision)",
 })
 def skid_slide(hexes_moved: int, falling_damage: int,
                path: list[Literal["clear", "hill", "unit", "unit-destroyed", "building", "building-destroyed"]] = []):
@@ -554,8 +554,10 @@ def skid_slide(hexes_moved: int, falling_damage: int,
     total = falling_damage + slide_damage
     trace.add("Daño: caída {f} + deslizamiento {n} × {p} = {t}", "Damage: fall {f} + slide {n} × {p} = {t}",
               f=falling_damage, n=slid, p=per_hex, t=total)
-    return outcome(trace, slide_hexes=slide, damage_per_hex=per_hex, hexes_slid=slid, slide_damage=slide_damage,
-                   total_damage=total, stopped_by=stopped, collisions=collisions, charge_distance=hexes_moved)
+    met = stopped is not None or bool(collisions)  # a clear slide: the hexes slid are the slide's, said once
+    return outcome(trace, slide_hexes=slide, damage_per_hex=per_hex, hexes_slid=slid if met else None,
+                   slide_damage=slide_damage, total_damage=total, stopped_by=stopped, collisions=collisions,
+                   charge_distance=hexes_moved if collisions else None)
 
 
 # --- Underwater ------------------------------------------------------------------------------------
