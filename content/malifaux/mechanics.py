@@ -223,7 +223,7 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
     "random": "whether the target is picked at random",
     "candidates": "models that get a card: the target and the models within 2\" of it, never the attacker",
     "target": "the model the attack now targets (absent while a tie is open)",
-    "tied": "models sharing the lowest card",
+    "tied": "models sharing the lowest card (absent when nothing is tied)",
     "duel": "the model whose targeting duel the attacker takes now (absent when none)",
 })
 def random_target(target: str, engaged_with: list[str], distances: dict[str, float],
@@ -267,7 +267,7 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
             raise RuleError("not-random", "no se voltean cartas: el objetivo no se elige al azar",
                             "no cards are flipped: the target is not picked at random")
         duel = target if target in duels else None
-        return outcome(trace, random=False, candidates=[], target=target, tied=[], duel=duel)
+        return outcome(trace, random=False, candidates=[], target=target, tied=None, duel=duel)
     candidates = [target] + [m for m in within_2 if m != target and m != attacker]
     if attacker is not None and attacker in within_2:
         trace.add("{a} está a 2\" pero no voltea carta por sí misma", "{a} is within 2\" but flips no card for itself",
