@@ -266,8 +266,14 @@ def test_out_of_range_gives_the_resolvers_message_and_no_script_error(page, base
     form = page.locator(SWAMP).first
     assert _set_and_read(page, form, "piloting_skill", "14") == {"error": "input-out-of-range", "input": "piloting_skill"}
     message = form.locator(".kb-calc-message").text_content()
-    assert message == "habilidad de pilotaje: 14 está fuera de lo que admite la regla (de 2 a 13)."
+    # the seed sets no skill range: 2 to 13 is the calculator's own coverage, not a rule's (phone audit 3, D5)
+    assert message == ("habilidad de pilotaje: 14 queda fuera de lo que cubre esta calculadora (de 2 a 13); "
+                       "la regla no pone ese límite.")
     assert form.locator('[name="piloting_skill"]').get_attribute("aria-invalid") == "true"
+    assert _set_and_read(page, form, "piloting_skill", "8").get("error") is None
+    assert _set_and_read(page, form, "roll", "13") == {"error": "input-out-of-range", "input": "roll"}
+    assert form.locator(".kb-calc-message").text_content() == "tirada: 13 está fuera de lo que admite la regla (de 2 a 12)."
+    assert _set_and_read(page, form, "roll", "7").get("error") is None
     assert _set_and_read(page, form, "piloting_skill", "2.5")["error"] == "input-out-of-range"
     # not "out of range": not a whole number, echoed with the page's decimal mark (audit 2026-12-07, defect 11)
     assert form.locator(".kb-calc-message").text_content() == (

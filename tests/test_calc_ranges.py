@@ -263,3 +263,42 @@ def test_kb_resolvers_shows_the_ranges_and_allowed_values() -> None:
     assert 'range tech: one of "clan", "inner-sphere"\n' in out
     code, out, _ = cli("resolvers", "check.roll-over", "--json")
     assert json.loads(out)[0]["ranges"]["roll"] == {WINDOW: [1, 20], "x-kb-rolled-on": "dice"}
+
+
+def test_a_range_the_calculator_covers_is_told_apart_from_the_rules() -> None:
+    """A phone audit (2026-12-07, D5) read «16 está fuera de lo que admite la regla (de 0 a 15)» for hexes moved, a
+    number the rulebook does not bound: the range was the calculator's own. ``covers`` marks such a range; the page's
+    field says so (``covers``) and its message is the calculator's coverage, in both languages."""
+    from kb.core.locale import pgettext
+    from kb.mechanics import COVERS, covers
+    from kb.mechanics.space import space
+    from kb.site.calc import _field_data, _messages
+
+    assert covers(0, 15) == {**between(0, 15), COVERS: True}
+    res = _module(roll=covers(0, 15), **{"rolls[]": between(1, 6)}).get("t.r")
+    assert res is not None
+    sp = space(res, {"roll": 3, "who": {}, "rolls": [2]})
+    roll = next(f for f in sp.fields if f.name == "roll")
+    assert roll.bounds == {"minimum": 0, "maximum": 15, COVERS: True}
+    words = types.SimpleNamespace(label=lambda f: f.name, show=str)
+    assert _field_data(roll, words, "es")["covers"] is True  # type: ignore[arg-type]
+    rolled = next(f for f in sp.fields if f.name == "rolls[]")
+    assert "covers" not in _field_data(rolled, words, "es")  # type: ignore[arg-type]
+    for lang, said in (("es", "roll: 16 queda fuera de lo que cubre esta calculadora (de 0 a 15); la regla no pone ese límite."),
+                       ("en", "roll: this calculator covers from 0 to 15, not 16; the rule itself sets no such limit.")):
+        message = _messages(lang)["calc_out_of_coverage"]
+        assert message.format(label="roll", value="16", range=pgettext(lang, "site", "calc_range").format(minimum=0, maximum=15)) == said
+        assert message != _messages(lang)["calc_out_of_range"]
+
+
+def test_a_range_the_seed_does_not_bound_is_declared_as_the_calculators_own() -> None:
+    """Every range a bundled ``mechanics.py`` comments as unbounded by the seed is declared with ``covers``, so its
+    calculator never says the rule refuses a value the rulebook allows (audit D5)."""
+    import re
+    from pathlib import Path
+
+    unbounded = re.compile(r"#.*\b(no bound in the seed|no (cost|range|skill range) in the seed)", re.IGNORECASE)
+    wrong = [f"{path}:{n}" for path in sorted(Path("content").glob("*/mechanics.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if unbounded.search(line) and "between(" in line.split("#")[0]]
+    assert wrong == []

@@ -52,3 +52,14 @@ def test_starcraft_stationary_is_found_by_the_players_word(kb: KnowledgeBase, qu
     assert "estacionario" in e.data["also_called"]["es"]
     hits = kb.search(query, lang="es", game="starcraft-tmg").hits
     assert hits and hits[0].id == "starcraft-tmg.stationary", [h.id for h in hits[:3]]
+
+
+def test_no_player_facing_text_names_an_error_code() -> None:
+    """A phone audit (2026-12-07, D14) read «(error roll-off-tie)» and «las comprobaciones de esta entrada se niegan a
+    decidirlo» in a Spanish note: a resolver's refusal code and the site's checks are developer words, not the game's."""
+    import re
+
+    dev = re.compile(r"\(error [a-z][a-z0-9-]*\)|comprobaciones de esta entrada|checks of this entry", re.IGNORECASE)
+    found = [f"{p}:{n}" for p in sorted(CONTENT.glob("*/**/*.yaml"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if dev.search(line)]
+    assert found == []

@@ -84,7 +84,7 @@ def test_initiative_with_an_unsettled_tie_is_an_error() -> None:
 
 
 def test_flip_select_lowest_and_ties() -> None:
-    assert call("cards.flip-select", flips={"a": 8, "b": 5, "c": 6}).values == {"target": "b", "tied": ["b"]}
+    assert call("cards.flip-select", flips={"a": 8, "b": 5, "c": 6}).values == {"target": "b", "tied": None}
     assert call("cards.flip-select", flips={"a": 5, "b": 5}).values == {"target": None, "tied": ["a", "b"]}
     assert call("cards.flip-select", flips={"a": 5, "b": 5}, choice="b").values["target"] == "b"
     assert call("cards.flip-select", flips={"a": 5, "b": 9}, lowest=False).values["target"] == "b"

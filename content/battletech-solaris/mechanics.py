@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Literal
 
-from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, items, window
+from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, covers, items, window
 from kb.mechanics.dice import chance, check_roll, parse
 
 TWO_D6 = "2d6"
@@ -101,7 +101,7 @@ def _initiative_winner(trace: Trace, rolls: list[dict[str, int]], mechs: list[st
 # --- Swamp -------------------------------------------------------------------------------------
 
 @resolver("battletech-solaris.swamp-cost",
-          ranges={"base_cost": between(1, 6)},  # no cost in the seed: 1 (a hex costs at least 1 MP) to 6 taken
+          ranges={"base_cost": covers(1, 6)},  # no cost in the seed: 1 (a hex costs at least 1 MP) to 6 taken
           outputs={"cost": "MP to enter the swamp hex"})
 def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry", "hovercraft"],
                base_allows_unit: bool = True):
@@ -125,7 +125,7 @@ def swamp_cost(base_cost: int, unit: Literal["mech", "ground-vehicle", "infantry
 
 
 @resolver("battletech-solaris.swamp-check",
-          ranges={"piloting_skill": between(2, 13),  # no skill range in the seed: 2 (always) to 13 (never) cover every 2D6 odds
+          ranges={"piloting_skill": covers(2, 13),  # no skill range in the seed: 2 (always) to 13 (never) cover every 2D6 odds
                   "roll": between(2, 12)},  # 2D6
           outputs={
     "check": "the roll made: piloting, infantry-2d6, automatic (stuck, no roll) or none (not stuck, no roll)",
@@ -192,7 +192,7 @@ def _free(p: Fraction, moment: str, roll: str | None = None) -> Chance:
 
 
 @resolver("battletech-solaris.to-hit",
-          ranges={"base": between(2, 16),  # no range in the seed: 2 to 16 (13 or more after both -2s always misses)
+          ranges={"base": covers(2, 16),  # no range in the seed: 2 to 16 (13 or more after both -2s always misses)
                   "roll": between(2, 12)},  # 2D6
           outputs={
     "modifier": "the to-hit modifier from the target's situation",
@@ -303,8 +303,8 @@ def movement_conflict(case: Literal["different-paths-different-targets", "differ
 
 
 @resolver("battletech-solaris.movement-mode",
-          ranges={"walking_mp": between(1, 12),  # no bound in the seed: 1 to 12 MP taken
-                  "mp_spent": between(0, 24)},  # up to twice 12 walking MP
+          ranges={"walking_mp": covers(1, 12),  # no bound in the seed: 1 to 12 MP taken
+                  "mp_spent": covers(0, 24)},  # up to twice 12 walking MP
           outputs={"counts_as": "walk or run, for heat and firing"})
 def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: int, blocked: bool = False,
                   backwards: bool = False):
@@ -334,8 +334,8 @@ def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: i
 # --- Minimum movement, MP by MP, charges -----------------------------------------------------------
 
 @resolver("battletech-solaris.minimum-move",
-          ranges={"mp_available": between(0, 12),  # no bound in the seed: 0 to 12 MP taken
-                  "hex_cost": between(1, 6)},  # no bound in the seed: 1 to 6 MP a hex taken
+          ranges={"mp_available": covers(0, 12),  # no bound in the seed: 0 to 12 MP taken
+                  "hex_cost": covers(1, 6)},  # no bound in the seed: 1 to 6 MP a hex taken
           outputs={
     "allowed": "whether the move (or the attempt to stand) may be made",
     "minimum_rule": "whether the minimum-movement rule was needed",
@@ -372,8 +372,8 @@ def minimum_move(mp_available: int, action: Literal["enter-hex", "stand-up"] = "
 
 
 @resolver("battletech-solaris.mp-schedule",
-          ranges={"mp.*": between(0, 12),  # no bound in the seed: 0 to 12 MP taken
-                  "hex_costs.*[]": between(1, 6)},  # 1 to 6 MP a hex taken
+          ranges={"mp.*": covers(0, 12),  # no bound in the seed: 0 to 12 MP taken
+                  "hex_costs.*[]": covers(1, 6)},  # 1 to 6 MP a hex taken
           outputs={
     "subturns": "how many sub-turns the movement phase is split into",
     "spends": "for each 'Mech, the sub-turns in which it spends one MP",
@@ -444,7 +444,7 @@ def mp_schedule(mp: dict[str, int], hex_costs: dict[str, list[int]] = {}):
 
 
 @resolver("battletech-solaris.charge-allowed",
-          ranges={"hexes_moved": between(0, 10)},  # no bound in the seed: 0 to 10 hexes taken
+          ranges={"hexes_moved": covers(0, 10)},  # no bound in the seed: 0 to 10 hexes taken
           outputs={"allowed": "whether the charge may be attempted"})
 def charge_allowed(hexes_moved: int, target_prone: bool = False, same_elevation: bool = True):
     """May a 'Mech charge? It must have moved at least one hex, against a standing target at its elevation."""
@@ -501,17 +501,17 @@ def skid_check(running: bool, turned_on_paved_or_ice: bool, keeps_moving: bool,
 @resolver("battletech-solaris.skid-slide",
           # No bound in the seed: 0 to 15 hexes taken. kb check also takes -1, for the example that shows the refusal of
           # a negative distance; a calculator offers only what can happen at the table (window).
-          ranges={"hexes_moved": {**between(-1, 15), **window(0, 15)},
-                  "falling_damage": between(0, 20)},  # the seed points to a table it does not hold: 0 to 20 taken
+          ranges={"hexes_moved": {**covers(-1, 15), **window(0, 15)},
+                  "falling_damage": covers(0, 20)},  # the seed points to a table it does not hold: 0 to 20 taken
           outputs={
     "slide_hexes": "hexes the unit would slide: hexes moved this turn / 2, rounded up",
     "damage_per_hex": "damage per hex slid: half the falling damage, rounded up",
-    "hexes_slid": "hexes actually slid before an obstacle stopped it",
+    "hexes_slid": "hexes actually slid when something lay in the path (absent for a clear slide: slide_hexes)",
     "slide_damage": "damage from sliding",
     "total_damage": "the fall's normal damage plus the sliding damage",
     "stopped_by": "what stopped the slide (absent if nothing did)",
     "collisions": "what the unit crashed into, each resolved as a successful charge",
-    "charge_distance": "hexes moved before the fall, used for the collision damage",
+    "charge_distance": "hexes moved before the fall, used for the collision damage (absent with no collision)",
 })
 def skid_slide(hexes_moved: int, falling_damage: int,
                path: list[Literal["clear", "hill", "unit", "unit-destroyed", "building", "building-destroyed"]] = []):
@@ -554,14 +554,16 @@ def skid_slide(hexes_moved: int, falling_damage: int,
     total = falling_damage + slide_damage
     trace.add("Daño: caída {f} + deslizamiento {n} × {p} = {t}", "Damage: fall {f} + slide {n} × {p} = {t}",
               f=falling_damage, n=slid, p=per_hex, t=total)
-    return outcome(trace, slide_hexes=slide, damage_per_hex=per_hex, hexes_slid=slid, slide_damage=slide_damage,
-                   total_damage=total, stopped_by=stopped, collisions=collisions, charge_distance=hexes_moved)
+    met = stopped is not None or bool(collisions)  # a clear slide: the hexes slid are the slide's, said once
+    return outcome(trace, slide_hexes=slide, damage_per_hex=per_hex, hexes_slid=slid if met else None,
+                   slide_damage=slide_damage, total_damage=total, stopped_by=stopped, collisions=collisions,
+                   charge_distance=hexes_moved if collisions else None)
 
 
 # --- Underwater ------------------------------------------------------------------------------------
 
 @resolver("battletech-solaris.underwater-status",
-          ranges={"depth": between(0, 4)},  # depths the seed names (0 to 2) and deeper water
+          ranges={"depth": covers(0, 4)},  # depths the seed names (0 to 2) and deeper water
           outputs={"underwater": "whether the unit counts as underwater"})
 def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"], depth: int, prone: bool = False):
     """Does a unit count as underwater: a 'Mech in depth 2+, a prone 'Mech in depth 1, a submarine at depth 1+."""
@@ -586,9 +588,9 @@ def underwater_status(unit: Literal["mech", "submarine", "vehicle", "infantry"],
 
 
 @resolver("battletech-solaris.underwater-path",
-          ranges={"depths[]": between(1, 4),  # depths 1 and 2 have costs in the seed; 3 and 4 are refused (unstated)
-                  "start_depth": between(0, 4),
-                  "mp_per_level": between(1, 6)},  # no bound in the seed: 1 to 6 MP taken
+          ranges={"depths[]": covers(1, 4),  # depths 1 and 2 have costs in the seed; 3 and 4 are refused (unstated)
+                  "start_depth": covers(0, 4),
+                  "mp_per_level": covers(1, 6)},  # no bound in the seed: 1 to 6 MP taken
           outputs={
     "water_mp": "MP for the water hexes: 2 per depth-1 hex, 4 per depth-2 hex",
     "level_changes": "levels of depth changed along the path (each paid at the standard elevation cost)",
@@ -631,8 +633,8 @@ def underwater_path(depths: list[int], start_depth: int = 0, mp_per_level: int |
 
 
 @resolver("battletech-solaris.water-level",
-          ranges={"depth": between(0, 4),  # as underwater-status
-                  "other_level": between(-4, 4)},  # no bound in the seed: 4 levels below to 4 above taken
+          ranges={"depth": covers(0, 4),  # as underwater-status
+                  "other_level": covers(-4, 4)},  # no bound in the seed: 4 levels below to 4 above taken
           outputs={
     "level": "the water hex's level for line of sight (depth as a negative number)",
     "difference": "levels between the water hex and the other hex",
@@ -696,7 +698,7 @@ def bridge_damage(cf: int, damage: int):
 
 
 @resolver("battletech-solaris.underwater-physical",
-          ranges={"damage": between(0, 30)},  # no bound in the seed: 0 to 30 points taken
+          ranges={"damage": covers(0, 30)},  # no bound in the seed: 0 to 30 points taken
           outputs={
     "damage": "damage dealt after the water's effect",
     "rounding_stated": "false when the seed says 'half' without saying how to round",
@@ -732,7 +734,7 @@ def underwater_physical(attack: Literal["physical", "death-from-above"], damage:
 
 @resolver("battletech-solaris.hull-breach",
           ranges={"roll": between(2, 12),  # 2D6 (10 or more breaches)
-                  "engine_slots": between(0, 6)},  # no bound in the seed: 0 to 6 engine slots taken
+                  "engine_slots": covers(0, 6)},  # no bound in the seed: 0 to 6 engine slots taken
           outputs={
     "roll_needed": "whether the 2D6 breach roll is made",
     "breached": "whether the location is breached and flooded (absent without a roll)",
@@ -776,7 +778,7 @@ def _fall_height(levels: int, reached: int) -> int:
 
 
 @resolver("battletech-solaris.climb",
-          ranges={"levels": between(-6, 6),  # no bound in the seed: 6 levels down to 6 up (climbing 2 or less, or down, is refused)
+          ranges={"levels": covers(-6, 6),  # no bound in the seed: 6 levels down to 6 up (climbing 2 or less, or down, is refused)
                   "working_hands": between(0, 2),  # a Mech has two hand actuators
                   "piloting_skill": between(2, 13),  # 2 (always) to 13 (never) cover every 2D6 odds
                   "rolls": items(1, 6),  # the seed: one piloting roll per level climbed; levels are taken up to 6 (above)
@@ -864,7 +866,7 @@ def climb(levels: int, working_hands: int, hand_free: bool = True, running: bool
 
 
 @resolver("battletech-solaris.drop-down",
-          ranges={"levels": between(0, 8),  # no bound in the seed: 0 to 8 levels taken
+          ranges={"levels": covers(0, 8),  # no bound in the seed: 0 to 8 levels taken
                   "piloting_skill": between(2, 13),  # every 2D6 odds
                   "leg_roll": between(2, 12),  # 2D6
                   "fall_roll": between(2, 12)},  # 2D6
@@ -924,7 +926,7 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
           # 2D6. kb check also takes 13, for the example that shows the refusal of an impossible roll; a calculator
           # offers only what 2D6 roll (window).
           ranges={"roll": {**between(2, 13), **window(2, 12)},
-                  "walking_mp": between(1, 12)},  # no bound in the seed: 1 to 12 MP taken
+                  "walking_mp": covers(1, 12)},  # no bound in the seed: 1 to 12 MP taken
           outputs={
     "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",
     "threshold": "2D6 needed this turn (absent when failure is automatic)",
@@ -978,7 +980,7 @@ def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int
 
 
 @resolver("battletech-solaris.masc-weight",
-          ranges={"tonnage": between(10, 100, 5)},  # no bound in the seed (it gives no tonnage): 10 to 100 tons in 5-ton steps taken
+          ranges={"tonnage": covers(10, 100, 5)},  # no bound in the seed (it gives no tonnage): 10 to 100 tons in 5-ton steps taken
           outputs={
     "exact": "tonnage divided by 25 (Clan) or 20 (Inner Sphere), before rounding",
     "tons": "weight rounded to the nearest half ton, at least 1",

@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, covers
 from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -52,15 +52,15 @@ def _rolls(rolls: list[int]) -> None:
 
 @resolver("hunt-begins.attack",
           ranges={"skill": between(1, 20),  # checks roll a D20 under the skill
-                  "rof": between(1, 4),  # no bound in the seed: 1 to 4 shots taken
+                  "rof": covers(1, 4),  # no bound in the seed: 1 to 4 shots taken
                   "hit_rolls[]": between(1, 20),  # D20
                   "armour": between(1, 20),  # D20 under the armour
-                  "armour_reduction": between(0, 10),  # no bound in the seed: 0 to 10 taken
+                  "armour_reduction": covers(0, 10),  # no bound in the seed: 0 to 10 taken
                   "save_rolls[]": between(1, 20),  # D20
-                  "wounds": between(1, 6),  # no bound in the seed: 1 to 6 wounds taken
-                  "wounds_per_failed_save": between(1, 3),  # the seed knows 1 and 2
-                  "contested_squares": between(0, 4),  # no bound in the seed: 0 to 4 taken
-                  "modifiers.*": between(-6, 6)},  # no bound in the seed: -6 to +6 taken
+                  "wounds": covers(1, 6),  # no bound in the seed: 1 to 6 wounds taken
+                  "wounds_per_failed_save": covers(1, 3),  # the seed knows 1 and 2
+                  "contested_squares": covers(0, 4),  # no bound in the seed: 0 to 4 taken
+                  "modifiers.*": covers(-6, 6)},  # no bound in the seed: -6 to +6 taken
           outputs={
     "checks": "number of RC/CC checks made (one per RoF point)",
     "needs": "the number each check needs, or less, on the D20",
@@ -135,6 +135,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
         p_hit = _d20(needs[0])
         trace.add("Primer chequeo: {need} o menos en 1d20 ({p})", "First check: {need} or less on 1d20 ({p})",
                   need=needs[0], p=p_hit)
+        if max(needs) < 1:  # the seed forbids no shot: the modifiers only leave it a number no D20 rolls
+            trace.add("No puede impactar: necesita {need} o menos y un D20 saca al menos 1",
+                      "It cannot hit: it needs {need} or less and a D20 rolls at least 1", need=max(needs))
         hits = None
         if hit_rolls:
             if len(hit_rolls) != checks:
@@ -153,29 +156,40 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                   n=name_es, n_en=name_en.capitalize(), a=armour, r=armour_reduction, t=save_target)
         odds = p_hit * (1 - _d20(save_target))
         if hits is not None:
-            if hits and not save_rolls:
-                raise RuleError("no-save-rolls", "faltan las tiradas de salvación: una por impacto ({h})",
-                                "the save rolls are missing: one for each hit ({h})", h=hits, kind="incomplete")
-            if len(save_rolls) != hits:
-                raise RuleError("wrong-number-of-saves",
-                                "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
-                                "there {h:p:is|are} {h} {h:p:hit|hits} and {s} save {s:p:roll|rolls}: there must be one for each hit",
-                                h=hits, s=len(save_rolls))
-            _rolls(save_rolls)
-            failed = sum(r > save_target for r in save_rolls)
-            wounds_caused = failed * wounds_per_failed_save
-            wounds_left = max(0, wounds - wounds_caused)
-            removed = wounds_left == 0
-            trace.add("Salvaciones {rolls}: {failed} {failed:p:fallada|falladas} → {w} {w:p:herida|heridas}",
-                      "Saves {rolls}: {failed} failed → {w} {w:p:wound|wounds}", rolls=save_rolls, failed=failed, w=wounds_caused)
-            trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
-                      wounds=wounds, w=wounds_caused, left=wounds_left,
-                      dead=" (baja)" if removed else "", dead_en=" (casualty)" if removed else "")
+            wounds_caused, wounds_left, removed = _saves(trace, hits, save_rolls, save_target, wounds, wounds_per_failed_save)
     event = (Chance.of(odds, "herir con el primer chequeo (impacto y salvación fallada)",
                     "wounding with the first check (a hit and a failed save)") if armour is not None
              else Chance.of(odds, "impactar con el primer chequeo", "hitting with the first check"))
     return outcome(trace, event, checks=checks, needs=needs, hits=hits, save_target=save_target,
                    wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
+
+
+def _saves(trace: Trace, hits: int, save_rolls: list[int], save_target: int, wounds: int,
+           per_failed: int) -> tuple[int, int, bool]:
+    """The save rolls of ``hits`` hits: wounds caused, wounds left, removed. No hit, no save: any save rolls given
+    (a calculator's field left from an example) are ignored, not refused."""
+    if not hits:
+        if save_rolls:
+            trace.add("Sin impactos no hay chequeo de salvación; tiradas de salvación ignoradas: {rolls}",
+                      "No hits, no save; save rolls ignored: {rolls}", rolls=save_rolls)
+        return 0, wounds, False
+    if not save_rolls:
+        raise RuleError("no-save-rolls", "faltan las tiradas de salvación: una por impacto ({h})",
+                        "the save rolls are missing: one for each hit ({h})", h=hits, kind="incomplete")
+    if len(save_rolls) != hits:
+        raise RuleError("wrong-number-of-saves",
+                        "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
+                        "there {h:p:is|are} {h} {h:p:hit|hits} and {s} save {s:p:roll|rolls}: there must be one for each hit",
+                        h=hits, s=len(save_rolls))
+    _rolls(save_rolls)
+    failed = sum(r > save_target for r in save_rolls)
+    caused = failed * per_failed
+    left = max(0, wounds - caused)
+    trace.add("Salvaciones {rolls}: {failed} {failed:p:fallada|falladas} → {w} {w:p:herida|heridas}",
+              "Saves {rolls}: {failed} failed → {w} {w:p:wound|wounds}", rolls=save_rolls, failed=failed, w=caused)
+    trace.add("Heridas: {wounds} − {w} = {left}{dead}", "Wounds: {wounds} − {w} = {left}{dead_en}",
+              wounds=wounds, w=caused, left=left, dead=" (baja)" if left == 0 else "", dead_en=" (casualty)" if left == 0 else "")
+    return caused, left, left == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,7 +305,7 @@ def first_activation(models: list[str], choice: str, last_activated: str | None 
 
 
 @resolver("hunt-begins.upkeep-draw",
-          ranges={"hand": between(0, 8)},  # no bound in the seed: 0 to 8 cards taken
+          ranges={"hand": covers(0, 8)},  # no bound in the seed: 0 to 8 cards taken
           outputs={"draws": "strategy cards drawn", "hand": "cards in hand afterwards"})
 def upkeep_draw(hand: int):
     """Upkeep: each player draws strategy cards until holding five."""
@@ -304,9 +318,9 @@ def upkeep_draw(hand: int):
 
 
 @resolver("hunt-begins.play-strategy-cards",
-          ranges={"hand": between(0, 8),  # no bound in the seed: 0 to 8 cards taken
-                  "play": between(0, 4),
-                  "played_this_turn": between(0, 4)},
+          ranges={"hand": covers(0, 8),  # no bound in the seed: 0 to 8 cards taken
+                  "play": covers(0, 4),
+                  "played_this_turn": covers(0, 4)},
           outputs={"played": "cards played this turn afterwards",
                                                       "remaining": "cards that may still be played this turn",
                                                       "hand": "cards left in hand"})
@@ -382,8 +396,8 @@ def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[s
 
 @resolver("hunt-begins.displacement",
           ranges={"capacity": between(1, 8),  # the seed: a square holds 8 occupancy points
-                  "occupants.*": between(1, 3),  # no bound in the seed: its example uses 1 and 2 points; 1 to 3 taken
-                  "mover_points": between(0, 6)},  # no bound in the seed: 0 to 6 taken
+                  "occupants.*": covers(1, 3),  # no bound in the seed: its example uses 1 and 2 points; 1 to 3 taken
+                  "mover_points": covers(0, 6)},  # no bound in the seed: 0 to 6 taken
           outputs={
     "before": "occupancy points in the square before the move",
     "needed": "whether models must be displaced",
@@ -469,9 +483,9 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
 
 
 @resolver("hunt-begins.movement",
-          ranges={"m": between(0, 8),  # no bound in the seed: 0 to 8 squares taken
-                  "modifiers.*": between(-4, 4),  # no bound in the seed: -4 to +4 taken
-                  "moved_this_activation": between(0, 16)},
+          ranges={"m": covers(0, 8),  # no bound in the seed: 0 to 8 squares taken
+                  "modifiers.*": covers(-4, 4),  # no bound in the seed: -4 to +4 taken
+                  "moved_this_activation": covers(0, 16)},
           outputs={"squares": "squares the model may move"})
 def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", carrying: bool = False,
              modifiers: dict[str, int] = {}, moved_this_activation: int = 0):
@@ -496,7 +510,7 @@ def movement(m: int, action: Literal["move", "run", "tactical-move"] = "move", c
 @resolver("hunt-begins.disengage",
           ranges={"cc": between(1, 20),  # D20 under the close-combat skill
                   "roll": between(1, 20),
-                  "modifiers.*": between(-6, 6)},  # no bound in the seed: -6 to +6 taken
+                  "modifiers.*": covers(-6, 6)},  # no bound in the seed: -6 to +6 taken
           outputs={
     "target": "the CC the D20 must not exceed",
     "moves": "whether the model steps into an adjacent square with no enemies (absent without a roll)",
@@ -566,7 +580,7 @@ def objective_marker(actions: list[dict[str, str]], carrier: str | None = None):
 
 
 @resolver("hunt-begins.sentry-interrupt",
-          ranges={"after": between(0, 4)},  # no bound in the seed: after 0 to 4 actions taken
+          ranges={"after": covers(0, 4)},  # no bound in the seed: after 0 to 4 actions taken
           labels={"model": ("miniatura que se activa", "active model"),
                   "actions": ("sus acciones", "its actions"),
                   "after": ("reaccionan tras la acción", "sentries react after action"),
@@ -636,7 +650,7 @@ def door_assist(forcer: Literal["alien", "hound"], adjacent: list[Literal["alien
 
 
 @resolver("hunt-begins.treat-wounds",
-          ranges={"wounds_lost": between(0, 6),  # no bound in the seed: 0 to 6 taken
+          ranges={"wounds_lost": covers(0, 6),  # no bound in the seed: 0 to 6 taken
                   "roll": between(1, 20)},  # D20
           outputs={"target": "the number to roll or less", "success": "a wound is recovered",
                                                "wounds_lost": "wounds still lost afterwards"})
@@ -665,7 +679,7 @@ def treat_wounds(wounds_lost: int, roll: int | None = None, healed_before: bool 
 
 
 @resolver("hunt-begins.seal",
-          ranges={"done_before": between(0, 6),  # no bound in the seed: 0 to 6 taken
+          ranges={"done_before": covers(0, 6),  # no bound in the seed: 0 to 6 taken
                   "close_combat": between(1, 20),  # D20 under the skill
                   "roll": between(1, 20)},  # D20
           outputs={"allowed": "the action may be taken", "success": "the door is placed (doors only)",
@@ -712,7 +726,7 @@ def _up_to_two(distance: int) -> None:
 
 
 @resolver("hunt-begins.shotgun",
-          ranges={"distance": between(0, 6),  # no bound in the seed: 0 to 6 squares taken
+          ranges={"distance": covers(0, 6),  # no bound in the seed: 0 to 6 squares taken
                   "enemies_target": between(0, 8),  # a square holds 8 occupancy points
                   "enemies_between": between(0, 8)},
           outputs={"checks": "RC checks made", "strength": "strength of each hit"})
@@ -750,10 +764,10 @@ def point_blank(targets: int, used_shotgun: bool = False):
 
 
 @resolver("hunt-begins.scorching-inferno",
-          ranges={"distance": between(0, 6),  # no bound in the seed: 0 to 6 squares taken
+          ranges={"distance": covers(0, 6),  # no bound in the seed: 0 to 6 squares taken
                   "models": between(0, 8),  # a square holds 8 occupancy points
-                  "rof": between(1, 4),  # no bound in the seed: 1 to 4 taken
-                  "alert_within": between(0, 6)},
+                  "rof": covers(1, 4),  # no bound in the seed: 1 to 4 taken
+                  "alert_within": covers(0, 6)},
           outputs={"automatic_hits": "automatic hits dealt in the square",
                                                     "dodge_allowed": "whether dodge saves are allowed"})
 def scorching_inferno(distance: int, models: int, rof: int, target: Literal["square", "vent", "corner"] = "square",
@@ -786,7 +800,7 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
 
 
 @resolver("hunt-begins.smart-disc",
-          ranges={"distance": between(0, 6),  # as shotgun
+          ranges={"distance": covers(0, 6),  # as shotgun
                   "enemies_target": between(0, 8),
                   "enemies_between": between(0, 8)},
           outputs={"squares_attacked": "squares the disc attacks", "checks": "RC checks made (RoF 2 per square)"})
@@ -806,7 +820,7 @@ def smart_disc(distance: int, enemies_target: int, enemies_between: int = 0, tar
 
 
 @resolver("hunt-begins.acid-spit",
-          ranges={"distance": between(0, 6),  # no bound in the seed: 0 to 6 squares taken
+          ranges={"distance": covers(0, 6),  # no bound in the seed: 0 to 6 squares taken
                   "enemies": between(0, 8)},  # a square holds 8 occupancy points
           outputs={"checks": "RC checks made", "strength": "strength of each hit", "av": "AV of each hit"})
 def acid_spit(distance: int, enemies: int):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kb.mechanics import Context, RuleError, Trace, outcome, resolver, between, keys_of
+from kb.mechanics import Context, RuleError, Trace, outcome, resolver, between, covers, keys_of
 from kb.mechanics.cards import flip_select
 from kb.mechanics.procedures import numbered_steps
 
@@ -64,12 +64,12 @@ def _shown(value: float | None) -> str:
 
 
 @resolver("malifaux.combat-distance",
-          ranges={"distance": between(0, 12, 0.5),  # inches, in half inches; no bound in the seed: 0 to 12 taken
-                  "elevation_a": between(0, 6, 0.5),  # no bound in the seed: 0 to 6 inches taken
-                  "elevation_b": between(0, 6, 0.5),
-                  "ht_a": between(0, 6, 0.5),  # no bound in the seed: Ht 0 to 6 taken
-                  "ht_b": between(0, 6, 0.5),
-                  "attack_range": between(0, 12, 0.5)},
+          ranges={"distance": covers(0, 12, 0.5),  # inches, in half inches; no bound in the seed: 0 to 12 taken
+                  "elevation_a": covers(0, 6, 0.5),  # no bound in the seed: 0 to 6 inches taken
+                  "elevation_b": covers(0, 6, 0.5),
+                  "ht_a": covers(0, 6, 0.5),  # no bound in the seed: Ht 0 to 6 taken
+                  "ht_b": covers(0, 6, 0.5),
+                  "attack_range": covers(0, 12, 0.5)},
           outputs={
     "difference": "the difference between the two elevations",
     "added": "whether that difference is added to the distance",
@@ -90,13 +90,13 @@ def combat_distance(distance: float, elevation_a: float = 0, elevation_b: float 
 
 
 @resolver("malifaux.engaged",
-          ranges={"distance": between(0, 6, 0.5),  # inches, in half inches; no bound in the seed: 0 to 6 taken
-                  "melee_ranges_a[]": between(0, 3, 0.5),  # no bound in the seed: engagement ranges 0 to 3 inches taken
-                  "melee_ranges_b[]": between(0, 3, 0.5),
-                  "elevation_a": between(0, 6, 0.5),
-                  "elevation_b": between(0, 6, 0.5),
-                  "ht_a": between(0, 6, 0.5),
-                  "ht_b": between(0, 6, 0.5)},
+          ranges={"distance": covers(0, 6, 0.5),  # inches, in half inches; no bound in the seed: 0 to 6 taken
+                  "melee_ranges_a[]": covers(0, 3, 0.5),  # no bound in the seed: engagement ranges 0 to 3 inches taken
+                  "melee_ranges_b[]": covers(0, 3, 0.5),
+                  "elevation_a": covers(0, 6, 0.5),
+                  "elevation_b": covers(0, 6, 0.5),
+                  "ht_a": covers(0, 6, 0.5),
+                  "ht_b": covers(0, 6, 0.5)},
           outputs={
     "range_a": "engagement range of model A (its longest melee attack; absent without one)",
     "range_b": "engagement range of model B (absent without a melee attack)",
@@ -216,14 +216,14 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
 
 
 @resolver("malifaux.random-target",
-          ranges={"distances.*": between(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
+          ranges={"distances.*": covers(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
                   "flips": keys_of("target", "distances"),  # the seed: a card for the target and each model within 2" of it
                   "flips.*": between(0, 14)},  # the seed gives no card values: 0 to 14 taken (a fate card 1-13 and two jokers assumed)
           outputs={
     "random": "whether the target is picked at random",
     "candidates": "models that get a card: the target and the models within 2\" of it, never the attacker",
     "target": "the model the attack now targets (absent while a tie is open)",
-    "tied": "models sharing the lowest card",
+    "tied": "models sharing the lowest card (absent when nothing is tied)",
     "duel": "the model whose targeting duel the attacker takes now (absent when none)",
 })
 def random_target(target: str, engaged_with: list[str], distances: dict[str, float],
@@ -267,7 +267,7 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
             raise RuleError("not-random", "no se voltean cartas: el objetivo no se elige al azar",
                             "no cards are flipped: the target is not picked at random")
         duel = target if target in duels else None
-        return outcome(trace, random=False, candidates=[], target=target, tied=[], duel=duel)
+        return outcome(trace, random=False, candidates=[], target=target, tied=None, duel=duel)
     candidates = [target] + [m for m in within_2 if m != target and m != attacker]
     if attacker is not None and attacker in within_2:
         trace.add("{a} está a 2\" pero no voltea carta por sí misma", "{a} is within 2\" but flips no card for itself",

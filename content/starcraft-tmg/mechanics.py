@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, keys_of, window
+from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, covers, keys_of, window
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -89,11 +89,11 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
 
 
 @resolver("starcraft-tmg.activation-phase",
-          ranges={"units.*": between(0, 6),  # no bound in the seed: 0 to 6 units a player taken
+          ranges={"units.*": covers(0, 6),  # no bound in the seed: 0 to 6 units a player taken
                   "reserves": keys_of("units"),  # the seed: each player's Reserves (§8.3); the players are those of `units`
-                  "reserves.*": between(0, 6),  # no bound in the seed: 0 to 6 units taken, as for `units`
+                  "reserves.*": covers(0, 6),  # no bound in the seed: 0 to 6 units taken, as for `units`
                   "no_longer_engaged": keys_of("units"),  # the players are those of `units`
-                  "no_longer_engaged.*": between(0, 6)},  # as for `units`
+                  "no_longer_engaged.*": covers(0, 6)},  # as for `units`
           outputs={
     "turns": "what happened at each turn, as 'player: action'",
     "first_to_pass": "the player who passed first",
@@ -246,7 +246,7 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                   "roll_off": keys_of("vp"),  # the seed: a Roll-Off between the two players (those of `vp`, when given)
                   "roll_off.*": {**between(1, 13), **window(2, 12)},  # 2D6
                   "vp": keys_of("roll_off"),  # the seed: each player's VP (the players of `roll_off`, when given)
-                  "vp.*": between(0, 12)},  # no bound in the seed: 0 to 12 VP taken
+                  "vp.*": covers(0, 12)},  # no bound in the seed: 0 to 12 VP taken
           outputs={
     "holder": "who receives the First Player Marker for the round (empty when chapter 07 does not settle it)",
     "decided_by": "roll-off (round 1), fewer-vp, or vp-tie-roll-off",
@@ -333,7 +333,7 @@ def roll_off_odds(result: Literal["win", "tie", "lose"], dice: str = ROLL_OFF_DI
 
 
 @resolver("starcraft-tmg.arrival-check",
-          ranges={"distance": between(0, 24, 0.1)},  # inches, in tenths (the seed measures 6" exactly); 0 to 24 taken
+          ranges={"distance": covers(0, 24, 0.1)},  # inches, in tenths (the seed measures 6" exactly); 0 to 24 taken
           outputs={
     "legal": "whether the unit may end its arrival there",
     "margin": "inches beyond the Zone of Influence",

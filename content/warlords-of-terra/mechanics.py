@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Literal
 from collections.abc import Callable
 
-from kb.mechanics import Chance, Outcome, RuleError, Trace, outcome, resolver, between
+from kb.mechanics import Chance, Outcome, RuleError, Trace, outcome, resolver, between, covers
 from kb.mechanics.damage import hit
 
 BANNER = {"gold": 1, "mana": 1}
@@ -28,9 +28,9 @@ _RES_ES = {"gold": "oro", "mana": "maná"}
 
 
 @resolver("warlords-of-terra.resources",
-          ranges={"turn": between(1, 10),  # no bound in the seed: turns 1 to 10 taken
-                  "places.*.*": between(0, 5),  # no bound in the seed: 0 to 5 of each taken
-                  "divert": between(0, 5)},
+          ranges={"turn": covers(1, 10),  # no bound in the seed: turns 1 to 10 taken
+                  "places.*.*": covers(0, 5),  # no bound in the seed: 0 to 5 of each taken
+                  "divert": covers(0, 5)},
           outputs={
     "gold": "gold the player keeps for this turn (after any diversion)",
     "mana": "mana the player keeps for this turn (after any diversion)",
@@ -95,9 +95,9 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
 
 
 @resolver("warlords-of-terra.build",
-          ranges={"gold": between(0, 10),  # no bound in the seed: 0 to 10 taken
-                  "mana": between(0, 10),
-                  "places.*.*": between(0, 5)},
+          ranges={"gold": covers(0, 10),  # no bound in the seed: 0 to 10 taken
+                  "mana": covers(0, 10),
+                  "places.*.*": covers(0, 5)},
           outputs={
     "gold_left": "gold left after building",
     "mana_left": "mana left after building",
@@ -130,8 +130,8 @@ def build(gold: int, mana: int, places: dict[str, dict[str, int]]):
 
 
 @resolver("warlords-of-terra.move",
-          ranges={"speed": between(0, 4),  # no bound in the seed: Speed 0 to 4 taken
-                  "zones": between(0, 4)},  # the zones a troop crosses: 0 to 4 taken
+          ranges={"speed": covers(0, 4),  # no bound in the seed: Speed 0 to 4 taken
+                  "zones": covers(0, 4)},  # the zones a troop crosses: 0 to 4 taken
           outputs={
     "max_zones": "how many zones the troop may move this activation",
     "flip_ability_allowed": "whether it may still use an ability that flips it",
@@ -255,7 +255,7 @@ DIES_BELOW = 1
 
 
 @resolver("warlords-of-terra.damage",
-          ranges={"life": between(0, 9), "damage": between(0, 9)},  # as a troop's values in combat: 0 to 9 taken
+          ranges={"life": covers(0, 9), "damage": covers(0, 9)},  # as a troop's values in combat: 0 to 9 taken
           outputs={"life": "Life left", "dead": "whether the troop dies (Life below 1)"},
           labels={"dead": ("muere", "dies")})
 def damage(life: int, damage: int) -> Outcome:
@@ -266,7 +266,7 @@ def damage(life: int, damage: int) -> Outcome:
 
 
 @resolver("warlords-of-terra.damage-exchange",
-          ranges={k: between(0, 9) for k in ("attacker_attack", "attacker_life", "defender_attack", "defender_life")},
+          ranges={k: covers(0, 9) for k in ("attacker_attack", "attacker_life", "defender_attack", "defender_life")},
           outputs={"attacker_life": "the attacker's Life left", "defender_life": "the defender's Life left",
                    "attacker_dead": "whether the attacker dies", "defender_dead": "whether the defender dies"},
           labels={"defender_life": ("vida del defensor", "defender's life"), "defender_dead": ("muere el defensor", "the defender dies")})
@@ -280,8 +280,8 @@ def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: i
 
 
 @resolver("warlords-of-terra.combat",
-          ranges={"attacker.*": between(0, 9),  # the values of a troop (attack, life, Fire Shield X): no bound in the seed, 0 to 9 taken
-                  "defenders.*.*": between(0, 9)},
+          ranges={"attacker.*": covers(0, 9),  # the values of a troop (attack, life, Fire Shield X): no bound in the seed, 0 to 9 taken
+                  "defenders.*.*": covers(0, 9)},
           outputs={
     "target": "the troop the attacker chose to hit",
     "fighters": "enemy troops that fight the attacker (deal it damage), in input order",
@@ -591,10 +591,10 @@ def luck(result: Literal["horseshoe", "blank"] | None = None, moment: str | None
 
 
 @resolver("warlords-of-terra.regenerate",
-          ranges={"card_life": between(0, 9),  # no bound in the seed: 0 to 9 taken
-                  "x": between(0, 5),  # Regenerate X: 0 to 5 taken
-                  "damage": between(0, 9),
-                  "turns": between(1, 5)},
+          ranges={"card_life": covers(0, 9),  # no bound in the seed: 0 to 9 taken
+                  "x": covers(0, 5),  # Regenerate X: 0 to 5 taken
+                  "damage": covers(0, 9),
+                  "turns": covers(1, 5)},
           outputs={
     "life": "Life after the damage and the end-of-turn healing",
     "dead": "whether the troop died before it could regenerate",

@@ -393,11 +393,11 @@ def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
 def _range_words(keywords: Mapping[str, Any]) -> str:
     """A declared range or set of values in words: ``from 2 to 12``, ``one of 2d6, d20``."""
     from kb.examples.runner import describe_keys, describe_length, describe_range
-    from kb.mechanics import KEYS_FROM, ROLLED_ON, WINDOW
+    from kb.mechanics import COVERS, KEYS_FROM, ROLLED_ON, WINDOW
 
     words = [describe_range(keywords)] if "minimum" in keywords or "maximum" in keywords else []
-    if ROLLED_ON in keywords:
-        words.append(f"what the dice of '{keywords[ROLLED_ON]}' roll")
+    words += ["the calculator's own coverage (the rule sets no limit)"] * bool(keywords.get(COVERS))
+    words += [f"what the dice of '{keywords.get(ROLLED_ON)}' roll"] * (ROLLED_ON in keywords)
     if WINDOW in keywords:
         low, high = keywords[WINDOW]
         words.append(f"a calculator offers {describe_range({'minimum': low, 'maximum': high})}")

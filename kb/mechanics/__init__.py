@@ -45,6 +45,8 @@ __all__ = [
     "resolver",
     "outcome",
     "between",
+    "covers",
+    "COVERS",
     "window",
     "rolled_on",
     "WINDOW",
@@ -356,6 +358,18 @@ def between(minimum: int | float, maximum: int | float, step: int | float | None
     return found
 
 
+def covers(minimum: int | float, maximum: int | float, step: int | float | None = None) -> dict[str, Any]:
+    """As :func:`between`, for a number the rules do not bound (hexes moved, a distance): the range is the
+    calculator's own coverage, not the rule's. ``kb check`` still refuses an example's value outside it; the page's
+    calculator says a value outside it is beyond what it covers, the rule setting no limit, rather than beyond
+    what the rule takes."""
+    return {**between(minimum, maximum, step), COVERS: True}
+
+
+COVERS = "x-kb-covers"
+"""The JSON Schema keyword (the engine's own) that :func:`covers` adds to a number."""
+
+
 def window(minimum: int | float, maximum: int | float) -> dict[str, Any]:
     """The values a calculator offers for a number (from ``minimum`` to ``maximum``) without limiting what an example
     may give: for a generic input whose sensible values depend on the game (a target, a modifier, life), where
@@ -495,7 +509,7 @@ def _split(path: str) -> list[str]:
     return parts
 
 
-_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, WINDOW, ROLLED_ON)
+_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, WINDOW, ROLLED_ON, COVERS)
 
 _SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM}}
 """What bounds a list (:func:`items`) and a mapping (:func:`keys_of`) rather than a number."""

@@ -6,7 +6,7 @@ from kb.mechanics import RuleError, Outcome, Trace, outcome, resolver
 
 
 @resolver("cards.flip-select", outputs={"target": "the chosen candidate (absent while a tie is open)",
-                                        "tied": "candidates sharing the deciding value"})
+                                        "tied": "candidates sharing the deciding value (absent when one alone has it)"})
 def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None = None) -> Outcome:
     """One card per candidate; the lowest (or highest) value is chosen, ties settled by ``choice``."""
     if not flips:
@@ -17,8 +17,8 @@ def flip_select(flips: dict[str, int], lowest: bool = True, choice: str | None =
     tied = [k for k, v in flips.items() if v == best]
     trace.add("Valor {which} {best}: {tied}", "{which_en} value {best}: {tied}", best=best, tied=tied,
               which="más bajo" if lowest else "más alto", which_en="Lowest" if lowest else "Highest")
-    if len(tied) == 1:
-        return outcome(trace, target=tied[0], tied=tied)
+    if len(tied) == 1:  # nothing is tied: a single candidate is never shown as "tied" (audit D19)
+        return outcome(trace, target=tied[0], tied=None)
     if choice is None:
         trace.add("Empate: falta elegir entre {tied}", "Tie: a choice between {tied} is needed", tied=tied)
         return outcome(trace, target=None, tied=tied)

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from kb.core.model import Example
-from kb.mechanics import KEYS_FROM, WINDOW, Outcome, Resolver, RuleError, key_sources
+from kb.mechanics import COVERS, KEYS_FROM, WINDOW, Outcome, Resolver, RuleError, key_sources
 
 __all__ = ["MAX_COMBINATIONS", "WHOLE_SPACE", "ABSENT", "FAILED", "RAISED", "STALLED", "UNTRIED", "Field", "Space", "Refusal", "space", "enumerate_space", "call", "answer", "plain",
            "takes_choices", "calculator_examples", "unranged"]
@@ -69,7 +69,8 @@ class Field:
     values: tuple[Any, ...]
     """The values it takes, in order (``None``: not given); a fixed field's one value."""
     bounds: Mapping[str, Any]
-    """The declared range (``minimum``, ``maximum``, ``multipleOf``) of a number; empty otherwise."""
+    """The declared range (``minimum``, ``maximum``, ``multipleOf``) of a number, with ``x-kb-covers`` when it is the
+    calculator's own coverage (:func:`~kb.mechanics.covers`) rather than the rule's; empty otherwise."""
     item: str | None = None
     """``list`` or ``map`` for an item of an input whose length or keys the resolver declares (``items``,
     ``keys_of``): its first value is :data:`ABSENT` and the input is made of the items present, in the form's order
@@ -291,10 +292,13 @@ def _fits(schema: Mapping[str, Any], value: Any) -> bool:
 
 
 def _offered(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """The bounds a calculator offers for a number: its :func:`~kb.mechanics.window`, else its declared range."""
+    """The bounds a calculator offers for a number: its :func:`~kb.mechanics.window`, else its declared range;
+    ``COVERS`` kept when they are the calculator's own (:func:`~kb.mechanics.covers`), not the rule's."""
     bounds = {k: schema[k] for k in _BOUNDS if k in schema}
     if WINDOW in schema:
         bounds.update(minimum=schema[WINDOW][0], maximum=schema[WINDOW][1])
+    if schema.get(COVERS):
+        bounds[COVERS] = True
     return bounds
 
 

@@ -40,7 +40,7 @@ from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.locale import LANGS, catalog_path, decimal_mark, fill as _fill, number, pgettext
 from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
-from kb.mechanics import Context, Outcome, Resolver
+from kb.mechanics import COVERS, Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
 from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call,
                                 calculator_examples, space)
@@ -464,6 +464,8 @@ def _field_data(f: Field, words: Words, lang: str) -> dict[str, Any]:
     if f.kind in ("integer", "number"):
         out.update(min=f.bounds["minimum"], max=f.bounds["maximum"], step=f.bounds.get("multipleOf", 1),
                    shown=[words.show(v) for v in listed if v is not None], range=_range_words(f, lang))
+        if f.bounds.get(COVERS):
+            out["covers"] = True  # the calculator's own range: a value outside it is not one the rule refuses
     else:
         out["values"] = [json.dumps(v) for v in listed]
     return out
@@ -541,7 +543,7 @@ def _row(data: Mapping[str, Any], k: int) -> list[Any]:
 
 
 def _messages(lang: str) -> dict[str, str]:
-    return {k: pgettext(lang, "site", k) for k in ("calc_out_of_range", "calc_needs_value", "calc_odds_caption",
+    return {k: pgettext(lang, "site", k) for k in ("calc_out_of_range", "calc_out_of_coverage", "calc_needs_value", "calc_odds_caption",
                                                     "calc_chance_head", "calc_steps", "calc_unreadable",
                                                     "calc_working")}
 

@@ -76,9 +76,11 @@
         return { error: fill(input.getAttribute("data-kb-nan") || words.calc_out_of_range, { label: label, value: raw, range: field.range }) };
       }
       var k = (v - field.min) / field.step, r = Math.round(k), said = { label: label, value: typed(v, mark), range: field.range };
-      if (r < 0 || r > field.n - 1 - off) return { error: fill(words.calc_out_of_range, said) };
+      /* a range of the calculator's own (field.covers: the rule sets none) is not called the rule's */
+      var outside = field.covers && words.calc_out_of_coverage || words.calc_out_of_range;
+      if (r < 0 || r > field.n - 1 - off) return { error: fill(outside, said) };
       if (Math.abs(k - r) > 1e-9) {  /* between two of its values: a whole-number field says so */
-        return { error: fill(field.kind === "integer" && input.getAttribute("data-kb-whole") || words.calc_out_of_range, said) };
+        return { error: fill(field.kind === "integer" && input.getAttribute("data-kb-whole") || outside, said) };
       }
       return { pos: r + off };
     }
