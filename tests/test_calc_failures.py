@@ -411,6 +411,11 @@ def test_while_the_pages_python_loads_the_old_answer_is_gone_and_the_page_says_w
 
 
 @pytest.mark.browser
+def _without_marks(text: str) -> str:
+    """An example's text without the ¶ buttons kb-table.js adds once the page has loaded (a race with the reading)."""
+    return re.sub(r"¶\d+", "", text)
+
+
 def test_a_runtime_fetched_that_does_not_start_is_not_called_no_connection(tree, monkeypatch, chromium) -> None:
     """The runtime's main file fetched but broken (200, not a script): the form says the calculator could not start
     in this browser, not "no connection"; the request failing (offline) still says no connection. Either way the
@@ -441,7 +446,7 @@ def test_a_runtime_fetched_that_does_not_start_is_not_called_no_connection(tree,
                 pg.route("**/kb-py/pyodide.js", answer)
                 pg.goto(f"{base}/{lang}/g/sum.html")
                 pg.wait_for_selector("form[data-kb-ready]")
-                example = pg.locator(".kb-example").inner_text()
+                example = _without_marks(pg.locator(".kb-example").inner_text())
                 pg.locator('input[name="d"]').focus()  # the keyboard alone
                 pg.keyboard.press("Control+a")
                 pg.keyboard.type("6")
@@ -452,7 +457,8 @@ def test_a_runtime_fetched_that_does_not_start_is_not_called_no_connection(tree,
                 assert json.loads(result.get_attribute("data-kb-outcome")) == {"error": outcome}, (lang, how)
                 assert result.inner_text().strip() == pgettext(lang, "site", key)
                 assert result.locator("[role=alert]").count() == 1
-                assert pg.locator(".kb-example").inner_text() == example and pg.locator(".kb-example").is_visible()
+                assert _without_marks(pg.locator(".kb-example").inner_text()) == example
+                assert pg.locator(".kb-example").is_visible()
                 assert pg.input_value('input[name="d"]') == "6"
                 pg.close()
         assert errors == []
