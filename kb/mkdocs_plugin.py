@@ -59,6 +59,7 @@ from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, se
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
+from kb.site.docs_folder import docs_problem
 from kb.site.findable import front_matter_title
 from kb.site.notfound import not_found_page
 from kb.site.preview import data_tag, table_data
@@ -182,6 +183,13 @@ class _Beside:
         return _failed(self.building.problem(exc, "the site"), self.live)
 
 
+def _check_docs(config: MkDocsConfig, live: bool) -> None:
+    """Before any work: the docs folder's entries (:func:`kb.site.docs_folder.docs_problem`); MkDocs follows its links."""
+    refused = docs_problem(Path(config.docs_dir))
+    if refused is not None:
+        raise _failed(refused.format(), live)
+
+
 def _failed(problem: str, live: bool) -> Exception:
     """A failed build in one line. While serving (``live``), MkDocs' dev server prints a traceback for anything but
     a ``SystemExit``: there, MkDocs' ``Abort`` (one line, and the server goes on showing the previous build)."""
@@ -272,6 +280,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         lang = self.config.language or langs[0]
         if lang not in langs:
             raise PluginError(f"kb: 'language' must be one of 'languages' ({', '.join(langs)}), not {lang!r}")
+        _check_docs(config, self._live)
         started = time.monotonic()
         loaded = self._load(config)
         primary = lang == langs[0]

@@ -78,6 +78,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     from mkdocs.exceptions import MkDocsException
 
     from kb.site.app import ours
+    from kb.site.docs_folder import docs_problem
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")
@@ -97,6 +98,10 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     found: KnowledgeBasePlugin | None = None
     try:
         config = load_config(str(config_file), strict=strict, **_docs_dir(config_file))
+        refused = docs_problem(Path(config.docs_dir))  # before any work: MkDocs would follow its links
+        if refused is not None:
+            err.write(f"kb build: failed, the previous site is kept: {refused.format()}\n")
+            return 1
         found = _plugin(config)
         building = Building(Path(site_dir or config.site_dir).resolve(), ours(_content(found, config, content),
                                                                               config_file.parent))
