@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import jinja2
 from markupsafe import Markup
@@ -602,12 +602,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         entry's calculators' heading is left out when its calculators are (:func:`kb.site.calc.with_forms`)."""
         if config.theme.name == "material" and "template" not in page.meta:
             page.meta["template"] = PAGE_TEMPLATE
+        if page.file.generated_by is None:  # a page of the pack's docs/: its front matter is printed raw by the theme
+            _front_matter_as_text(page)
         build = self._current()
         return with_forms(markdown, _forms(build, page.file), build.lang)
 
     @event_priority(-100)  # after every other plugin has changed the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """The last line: every page's HTML through the allow-list sanitiser (no script, no handler, no style)."""
+        if page.file.generated_by is None and "title" not in page.meta:  # a docs/ page titled by its heading or name
+            page.meta["title"] = _title_as_html(page, html)
         return sanitise(html)
 
     def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
@@ -620,7 +624,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         game = games.get(src.split("/")[0]) if "/" in src and len(games) > 1 else None
         if game is not None and not src.endswith("/index.md") and page.title:
             page.meta["title"] = f"{page.title} · {html.escape(game.name.best(build.lang))}"  # «Entrada · Juego»
-        url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
+        # percent-encoded as MkDocs' own links are: the theme prints it raw, and a docs/ file's name may hold '"' or '<'
+        url = quote(_url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls), safe="/")
         config.extra["alternate"] = [
             {"name": LANGUAGES[lg], "lang": lg, "link": (_root_of(build, lg) + url) or "./"}
             for lg in self.config.languages
@@ -892,6 +897,25 @@ def _table_parts(build: _Build, src_uri: str) -> list[str]:
     if game not in build.loaded.kb.games:
         return list(parts)
     return [g for g in parts if g == game or g not in build.loaded.kb.games]
+
+
+FRONT_MATTER_TEXTS = ("title", "description")
+"""The front matter of a ``docs/`` page that Material prints raw (the menu, the heading, ``<title>``, the description's
+``<meta>``): escaped once, shown as typed."""
+
+
+def _front_matter_as_text(page: Page) -> None:
+    for key in FRONT_MATTER_TEXTS:
+        if key in page.meta and not isinstance(page.meta[key], Markup):
+            page.meta[key] = Markup(html.escape(str(page.meta[key])))
+
+
+def _title_as_html(page: Page, rendered: str) -> Markup:
+    """A ``docs/`` page's title as the theme may print it: the text of its first heading when the page starts with one
+    (MkDocs takes it from the rendered HTML, entities kept), else its file's name, escaped. As the page's front-matter
+    title, so that ``<title>`` prints it as it is, not through ``striptags``, which would undo the escaping."""
+    title = page.title or ""
+    return Markup(title) if rendered.lstrip().startswith("<h1") else Markup(html.escape(title))
 
 
 def _root_of(build: _Build, lang: str) -> str:

@@ -28,6 +28,7 @@ import struct
 import zlib
 from pathlib import Path
 from typing import Any, Iterable
+from urllib.parse import quote
 
 from kb.core.files import Ours, atomic_write
 from kb.core.locale import decimal_mark, pgettext
@@ -161,6 +162,12 @@ def _digest(path: Path, digests: dict[Path, str]) -> str:
     return digests[path]
 
 
+def _url_path(path: Path, home: Path) -> str:
+    """``path`` as a URL relative to ``home``, percent-encoded: the scripts resolve the list's paths as URLs, where a
+    file name's ``%``, ``#`` or ``?`` would mean something else (``docs/a#b.css`` fetched ``a``)."""
+    return quote(os.path.relpath(path, home).replace(os.sep, "/"), safe="/")
+
+
 def offline_index(site: Path, lang: str, langs: list[str], version: str,
                   digests: dict[Path, str] | None = None) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
@@ -184,7 +191,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
         own = _files(site, home / game)
         linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in p.read_bytes() for p in own if p.suffix == ".html")
         pages = [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
-        listed = [(os.path.relpath(p, home).replace(os.sep, "/"), p) for p in pages + shell]
+        listed = [(_url_path(p, home), p) for p in pages + shell]
         sizes = [(rel, p.stat().st_size) for rel, p in listed]
         games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
                        "bytes": sum(size for _, size in sizes)}
