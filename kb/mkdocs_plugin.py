@@ -238,6 +238,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """``kb build`` into a folder (``(site, building)``: the site there now, the folder being built in its place,
         which ``mkdocs_build`` gets ``dirty``): pages whose inputs did not change since the last build of ``site`` are
         copied from it, not rendered (:mod:`kb.site.rendered`)."""
+        self.games: tuple[str, ...] = ()
+        """The games of the knowledge base the last build loaded (``kb build`` lists only them for offline use)."""
         self.render_all = False
         """With :attr:`incremental`: copy no page (``kb build --clean``), yet record what was rendered."""
         self._page_sources: str | None = None
@@ -724,6 +726,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         results = self._report(kb, before)
         self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)),
                                tuple(sorted({e.game for e in kb.entries.values()})), _said(results))
+        self.games = tuple(sorted(kb.games))
         return self._loaded
 
     def _report(self, kb: KnowledgeBase, before: tuple[KnowledgeBase, list[ExampleResult]] | None) -> list[ExampleResult]:

@@ -22,6 +22,7 @@ PLANTS = {
     "n<img src=x onerror=window.__pwned=8>.md": "no heading\n",
     "%41.txt": "y\n",
     "a#b.css": "p{}\n",
+    "x/index.html": "<h1>Not a game</h1>\n",
 }
 
 
@@ -38,6 +39,7 @@ def docs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         code, _, err = kb("init", str(tmp / "pack"), "--game", "mini")
         assert code == 0, err
         for name, text in PLANTS.items():
+            (tmp / "pack" / "docs" / name).parent.mkdir(exist_ok=True)
             (tmp / "pack" / "docs" / name).write_text(text, encoding="utf-8")
         code, _, err = kb("--content", str(tmp / "pack" / "content"), "build", "--site-dir", str(tmp / "site"))
         assert code == 0, err
@@ -111,3 +113,10 @@ def test_the_offline_list_names_each_docs_file_by_a_url_that_fetches_it(docs_sit
             path = unquote(urlsplit(urljoin(home, listed)).path)
             assert (docs_site / path.lstrip("/")).is_file(), (lang, listed)
         assert {"%2541.txt", "a%23b.css"} <= {f.rsplit("/", 1)[-1] for f in files}, lang
+
+
+@pytest.mark.slow
+def test_a_docs_folder_with_an_index_page_is_no_game_of_the_offline_list(docs_site: Path) -> None:
+    for lang in ("es", "en"):
+        index = json.loads((docs_site / lang / "kb-offline.json").read_text(encoding="utf-8"))
+        assert sorted(index["games"]) == ["mini"], lang

@@ -203,6 +203,6 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], buil
         first.plugins.on_shutdown()
     if found is None:
         return []
-    version = app.write_offline(site_dir, [lg for lg in langs if lg])
+    version = app.write_offline(site_dir, [lg for lg in langs if lg], found.games)
     logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
     return list(found.notes)

@@ -182,8 +182,15 @@ def _url_path(path: Path, home: Path) -> str:
     return quote(os.path.relpath(path, home).replace(os.sep, "/"), safe="/")
 
 
+def _game_dirs(home: Path, games: Iterable[str] | None) -> list[Path]:
+    """The games' folders in a language's site: each folder with an ``index.html`` that is a game's (``games``: the
+    knowledge base's; a pack's ``docs/x/index.html`` is no game), every such folder when they are not said."""
+    named = None if games is None else set(games)
+    return [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file() and (named is None or d.name in named)]
+
+
 def offline_index(site: Path, lang: str, langs: list[str], version: str,
-                  digests: dict[Path, str] | None = None) -> dict[str, Any]:
+                  digests: dict[Path, str] | None = None, game_ids: Iterable[str] | None = None) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
     outside the game's folder are the same for every game (kb-sw.js keeps one copy of them). ``hashes``: each
     listed file's bytes (the first :data:`HASH` hex digits of its SHA-256), so that a new build's worker takes a
@@ -192,7 +199,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     language the same one, so a file listed by both (the calculators' runtime) is read and hashed once."""
     digests = {} if digests is None else digests
     home = site / lang
-    game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]
+    game_dirs = _game_dirs(home, game_ids)
     found = _files(site, home, game_dirs)
     if lang == langs[0]:  # the first language's styles and scripts sit at the site's root
         found = _files(site, site, [site / lg for lg in langs]) + found
@@ -252,16 +259,16 @@ def offline_page(lang: str, games: dict[str, str]) -> str:
             f"</main><script>{_FALLBACK_SCRIPT.replace('__GAMES__', data)}</script></body></html>\n")
 
 
-def write_offline(site_dir: str, langs: list[str]) -> str:
+def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None = None) -> str:
     """Write the service worker (with each language's offline page) and each language's offline index into the
-    built site; the version."""
+    built site; the version. ``games``: the knowledge base's games (else every folder with an ``index.html``)."""
     site = Path(site_dir)
     version = _version(site)
     pages = {}
     digests: dict[Path, str] = {}  # one table for every language: each file hashed once per build
     for lang in langs:
         if (site / lang).is_dir():
-            index = offline_index(site, lang, langs, version, digests)
+            index = offline_index(site, lang, langs, version, digests, games)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
