@@ -50,12 +50,14 @@ def test_an_entry_that_is_not_a_plain_file_of_its_own_is_refused_naming_it(docs:
     assert said in _said(docs)
 
 
-def test_a_file_larger_than_the_limit_is_refused(docs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(docs_folder, "LIMIT", 25)
+def test_a_file_larger_than_the_limit_is_refused(docs: Path) -> None:
+    assert docs_folder.LIMIT == 50 * 1024 * 1024
     (docs / "img" / "big.png").write_bytes(b"x" * 26)
-    assert "img/big.png: it is 26 bytes, more than the 25 a file of the site may be" in _said(docs)
+    found = docs_problem(docs, limit=25)
+    assert found is not None and "it is 26 bytes, more than the 25 a file of the site may be" in found.message
+    assert found.location.path == docs / "img" / "big.png"
     (docs / "img" / "big.png").write_bytes(b"x" * 25)
-    assert docs_problem(docs) is None
+    assert docs_problem(docs, limit=25) is None
 
 
 def test_the_engine_may_name_its_own_assets_as_docs_dir() -> None:

@@ -27,9 +27,10 @@ _ASSETS = Path(__file__).resolve().parent / "assets"
 _WORKER = Path(__file__).resolve().parent / "worker"
 
 
-def docs_problem(docs: Path) -> Diagnostic | None:
+def docs_problem(docs: Path, limit: int = LIMIT) -> Diagnostic | None:
     """The first entry of ``docs`` that may not go into the site (``docs-file``), if any; ``None`` when there is no
-    such folder. Nothing is opened: entries are only looked at (``lstat``) and links resolved."""
+    such folder. Nothing is opened: entries are only looked at (``lstat``) and links resolved. ``limit``: the largest
+    file, in bytes."""
     if not docs.is_dir():
         return None
     real = docs.resolve()
@@ -37,28 +38,28 @@ def docs_problem(docs: Path) -> Diagnostic | None:
     for folder, dirs, files in os.walk(docs, followlinks=False):
         here = Path(folder)
         for name in sorted(dirs) + sorted(files):
-            found = _entry(here / name, real) or (None if own or here != docs else _engine_name(here / name))
+            found = _entry(here / name, real, limit) or (None if own or here != docs else _engine_name(here / name))
             if found is not None:
                 return found
     return None
 
 
-def _entry(path: Path, real: Path) -> Diagnostic | None:
+def _entry(path: Path, real: Path, limit: int) -> Diagnostic | None:
     try:
         path.name.encode("utf-8")
     except UnicodeEncodeError:  # the system's surrogate escapes of bytes that are not UTF-8
         return _refused(path, "its name is not valid UTF-8", "rename it")
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode):
-        return _link(path, real)
+        return _link(path, real, limit)
     if stat.S_ISDIR(st.st_mode):
         return None
     if not stat.S_ISREG(st.st_mode):
         return _refused(path, f"it is {_special(st.st_mode)}", "only regular files and folders are copied into the site")
-    return _size(path, st.st_size)
+    return _size(path, st.st_size, limit)
 
 
-def _link(path: Path, real: Path) -> Diagnostic | None:
+def _link(path: Path, real: Path, limit: int) -> Diagnostic | None:
     """A symbolic link may only name a regular file inside ``docs/`` (never a folder: MkDocs would walk it, and a
     loop forever); it is resolved and looked at, never read."""
     target = os.readlink(path)
@@ -74,13 +75,13 @@ def _link(path: Path, real: Path) -> Diagnostic | None:
     if not stat.S_ISREG(st.st_mode):
         what = "folder" if stat.S_ISDIR(st.st_mode) else "file"
         return _refused(path, f"it is a symbolic link to {_special(st.st_mode)} ({target})", f"put the {what} itself there")
-    return _size(path, st.st_size)
+    return _size(path, st.st_size, limit)
 
 
-def _size(path: Path, size: int) -> Diagnostic | None:
-    if size <= LIMIT:
+def _size(path: Path, size: int, limit: int) -> Diagnostic | None:
+    if size <= limit:
         return None
-    return _refused(path, f"it is {size} bytes, more than the {LIMIT} a file of the site may be", "make it smaller")
+    return _refused(path, f"it is {size} bytes, more than the {limit} a file of the site may be", "make it smaller")
 
 
 def _engine_name(path: Path) -> Diagnostic | None:
