@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import jinja2
 from markupsafe import Markup
@@ -59,6 +59,7 @@ from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, re
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
+from kb.site.docs_folder import docs_problem
 from kb.site.findable import front_matter_title
 from kb.site.notfound import not_found_page
 from kb.site.reader_language import pick_language
@@ -183,6 +184,13 @@ class _Beside:
         return _failed(self.building.problem(exc, "the site"), self.live)
 
 
+def _check_docs(config: MkDocsConfig, live: bool) -> None:
+    """Before any work: the docs folder's entries (:func:`kb.site.docs_folder.docs_problem`); MkDocs follows its links."""
+    refused = docs_problem(Path(config.docs_dir))
+    if refused is not None:
+        raise _failed(refused.format(), live)
+
+
 def _failed(problem: str, live: bool) -> Exception:
     """A failed build in one line. While serving (``live``), MkDocs' dev server prints a traceback for anything but
     a ``SystemExit``: there, MkDocs' ``Abort`` (one line, and the server goes on showing the previous build)."""
@@ -231,6 +239,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """``kb build`` into a folder (``(site, building)``: the site there now, the folder being built in its place,
         which ``mkdocs_build`` gets ``dirty``): pages whose inputs did not change since the last build of ``site`` are
         copied from it, not rendered (:mod:`kb.site.rendered`)."""
+        self.games: tuple[str, ...] = ()
+        """The games of the knowledge base the last build loaded (``kb build`` lists only them for offline use)."""
         self.render_all = False
         """With :attr:`incremental`: copy no page (``kb build --clean``), yet record what was rendered."""
         self._page_sources: str | None = None
@@ -271,6 +281,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         refused = refused_setting(config, config.config_file_path or "mkdocs.yml")
         if refused:  # before the theme sees it: it prints these raw into every page
             raise PluginError(f"kb: {refused}")
+        _check_docs(config, self._live)
         started = time.monotonic()
         loaded = self._load(config)
         primary = lang == langs[0]
@@ -609,12 +620,16 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         entry's calculators' heading is left out when its calculators are (:func:`kb.site.calc.with_forms`)."""
         if config.theme.name == "material" and "template" not in page.meta:
             page.meta["template"] = PAGE_TEMPLATE
+        if page.file.generated_by is None:  # a page of the pack's docs/: its front matter is printed raw by the theme
+            _front_matter_as_text(page)
         build = self._current()
         return with_forms(markdown, _forms(build, page.file), build.lang)
 
     @event_priority(-100)  # after every other plugin has changed the page's HTML
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         """The last line: every page's HTML through the allow-list sanitiser (no script, no handler, no style)."""
+        if page.file.generated_by is None and "title" not in page.meta:  # a docs/ page titled by its heading or name
+            page.meta["title"] = _title_as_html(page, html)
         return sanitise(html)
 
     def on_page_context(self, context: TemplateContext, *, page: Page, config: MkDocsConfig,
@@ -627,7 +642,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         game = games.get(src.split("/")[0]) if "/" in src and len(games) > 1 else None
         if game is not None and not src.endswith("/index.md") and page.title:
             page.meta["title"] = f"{page.title} · {html.escape(game.name.best(build.lang))}"  # «Entrada · Juego»
-        url = _url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls)
+        # percent-encoded as MkDocs' own links are: the theme prints it raw, and a docs/ file's name may hold '"' or '<'
+        url = quote(_url(page.file.src_uri.removeprefix(build.prefix), config.use_directory_urls), safe="/")
         config.extra["alternate"] = [
             {"name": LANGUAGES[lg], "lang": lg, "link": (_root_of(build, lg) + url) or "./"}
             for lg in self.config.languages
@@ -726,6 +742,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         results = self._report(kb, before)
         self._loaded = _Loaded(root, kb, results_by_entry(results), History().state(Path(root)),
                                tuple(sorted({e.game for e in kb.entries.values()})), _said(results))
+        self.games = tuple(sorted(kb.games))
         return self._loaded
 
     def _report(self, kb: KnowledgeBase, before: tuple[KnowledgeBase, list[ExampleResult]] | None) -> list[ExampleResult]:
@@ -899,6 +916,25 @@ def _table_parts(build: _Build, src_uri: str) -> list[str]:
     if game not in build.loaded.kb.games:
         return list(parts)
     return [g for g in parts if g == game or g not in build.loaded.kb.games]
+
+
+FRONT_MATTER_TEXTS = ("title", "description")
+"""The front matter of a ``docs/`` page that Material prints raw (the menu, the heading, ``<title>``, the description's
+``<meta>``): escaped once, shown as typed."""
+
+
+def _front_matter_as_text(page: Page) -> None:
+    for key in FRONT_MATTER_TEXTS:
+        if key in page.meta and not isinstance(page.meta[key], Markup):
+            page.meta[key] = Markup(html.escape(str(page.meta[key])))
+
+
+def _title_as_html(page: Page, rendered: str) -> Markup:
+    """A ``docs/`` page's title as the theme may print it: the text of its first heading when the page starts with one
+    (MkDocs takes it from the rendered HTML, entities kept), else its file's name, escaped. As the page's front-matter
+    title, so that ``<title>`` prints it as it is, not through ``striptags``, which would undo the escaping."""
+    title = page.title or ""
+    return Markup(title) if rendered.lstrip().startswith("<h1") else Markup(html.escape(title))
 
 
 def _root_of(build: _Build, lang: str) -> str:

@@ -544,3 +544,18 @@ def test_the_wheel_carries_the_guide() -> None:
 
     shipped = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["data-files"]
     assert sorted(shipped[SHARED]) == sorted(f"docs/{name}.md" for name in TOPICS)
+
+
+def test_a_docs_link_to_a_file_outside_is_refused_in_one_line_and_the_site_kept(pack: Path) -> None:
+    """MkDocs copies ``docs/`` following links: a link to a file of the machine would be published (a device or a
+    looping folder link would fill the disk). ``kb build`` refuses it before any work (kb/site/docs_folder.py)."""
+    code, _, err = kb("build")
+    assert code == 0, err
+    (pack.parent / "secret.txt").write_text("SECRET-OUTSIDE\n", encoding="utf-8")
+    os.symlink(pack.parent / "secret.txt", pack / "docs" / "notes.txt")
+    code, out, err = kb("build")
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("kb build: failed, the previous site is kept: docs/notes.txt:1:1: error[docs-file]: it is a "
+                          f"symbolic link to {pack.parent / 'secret.txt'}, outside the docs folder"), err
+    assert (pack / "site" / "kb-sw.js").is_file() and not list((pack / "site").rglob("notes.txt"))
+    assert not [p for p in pack.iterdir() if ".building-" in p.name]

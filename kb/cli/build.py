@@ -108,6 +108,7 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     from mkdocs.exceptions import MkDocsException
 
     from kb.site.app import ours
+    from kb.site.docs_folder import docs_problem
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")
@@ -127,6 +128,10 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     found: KnowledgeBasePlugin | None = None
     try:
         config = _load(config_file, strict)
+        refused = docs_problem(Path(config.docs_dir))  # before any work: MkDocs would follow its links
+        if refused is not None:
+            err.write(f"kb build: failed, the previous site is kept: {refused.format()}\n")
+            return 1
         found = _plugin(config)
         building = Building(Path(site_dir or config.site_dir).resolve(), ours(_content(found, config, content),
                                                                               config_file.parent))
@@ -232,6 +237,6 @@ def _build_languages(first: MkDocsConfig, load: Callable[[], MkDocsConfig], buil
         first.plugins.on_shutdown()
     if found is None:
         return []
-    version = app.write_offline(site_dir, [lg for lg in langs if lg])
+    version = app.write_offline(site_dir, [lg for lg in langs if lg], found.games)
     logging.getLogger("mkdocs.plugins.kb").info(f"service worker and offline lists written (version {version})")
     return list(found.notes)

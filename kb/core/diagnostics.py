@@ -40,6 +40,7 @@ CODES: dict[str, tuple[str, str]] = {
     "file-name": (ERROR, "the name '{name}' {problem}; rename it"),
     "file-extension": (ERROR, "'{name}' does not end in '.yaml'; content files end in lowercase '.yaml'"),
     "symlink-outside": (ERROR, "symbolic link points outside the content folder: {target}"),
+    "docs-file": (ERROR, "{problem}; {fix} (the docs folder is copied into the site as it is)"),
     "too-many-entries": (ERROR, "content holds more than {limit} files; split the knowledge base"),
     # schema
     "unknown-key": (ERROR, "unknown key '{key}' in {where}{hint}"),

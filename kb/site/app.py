@@ -28,6 +28,7 @@ import struct
 import zlib
 from pathlib import Path
 from typing import Any, Iterable
+from urllib.parse import quote
 
 from kb.core.files import Ours, atomic_write
 from kb.core.locale import decimal_mark, pgettext
@@ -140,13 +141,27 @@ def _version(site: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-_H1 = re.compile(r"<h1\b[^>]*>(.*?)(?:<a class=\"headerlink\"|</h1>)", re.DOTALL)
+_H1 = re.compile(r"<h1\b")
+_TAG = re.compile(r"<[^<>]*>")
+"""A tag, as the heading's text drops it (``[^<>]``: no scan past the next ``<``, so a run of ``<`` costs one pass)."""
+
+
+def _first_heading(page: str) -> str | None:
+    """The HTML of ``page``'s first ``<h1>``, up to its ``</h1>`` or its permalink, if it has one. Found with ``find``,
+    in one pass: the regular expression it replaces scanned to the end of the page from every ``<h1``, so a ``docs/``
+    page of 80 KB of ``<h1>`` held the build 45 s (and 1 MB hours)."""
+    at = _H1.search(page)
+    start = page.find(">", at.end()) + 1 if at else 0
+    if start <= 0:
+        return None
+    ends = [i for i in (page.find('<a class="headerlink"', start), page.find("</h1>", start)) if i >= 0]
+    return page[start:min(ends)] if ends else None
 
 
 def _game_name(index: Path) -> str:
     """The title of a game's built ``index.html`` (its folder's name when it has none)."""
-    found = _H1.search(index.read_text(encoding="utf-8"))
-    return html.unescape(re.sub(r"<[^>]*>", "", found.group(1))).strip() if found else index.parent.name
+    found = _first_heading(index.read_text(encoding="utf-8"))
+    return html.unescape(_TAG.sub("", found)).strip() if found is not None else index.parent.name
 
 
 def _hash(path: Path) -> str:
@@ -161,8 +176,21 @@ def _digest(path: Path, digests: dict[Path, str]) -> str:
     return digests[path]
 
 
+def _url_path(path: Path, home: Path) -> str:
+    """``path`` as a URL relative to ``home``, percent-encoded: the scripts resolve the list's paths as URLs, where a
+    file name's ``%``, ``#`` or ``?`` would mean something else (``docs/a#b.css`` fetched ``a``)."""
+    return quote(os.path.relpath(path, home).replace(os.sep, "/"), safe="/")
+
+
+def _game_dirs(home: Path, games: Iterable[str] | None) -> list[Path]:
+    """The games' folders in a language's site: each folder with an ``index.html`` that is a game's (``games``: the
+    knowledge base's; a pack's ``docs/x/index.html`` is no game), every such folder when they are not said."""
+    named = None if games is None else set(games)
+    return [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file() and (named is None or d.name in named)]
+
+
 def offline_index(site: Path, lang: str, langs: list[str], version: str,
-                  digests: dict[Path, str] | None = None) -> dict[str, Any]:
+                  digests: dict[Path, str] | None = None, game_ids: Iterable[str] | None = None) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
     outside the game's folder are the same for every game (kb-sw.js keeps one copy of them). ``hashes``: each
     listed file's bytes (the first :data:`HASH` hex digits of its SHA-256), so that a new build's worker takes a
@@ -171,7 +199,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     language the same one, so a file listed by both (the calculators' runtime) is read and hashed once."""
     digests = {} if digests is None else digests
     home = site / lang
-    game_dirs = [d for d in home.iterdir() if d.is_dir() and (d / "index.html").is_file()]
+    game_dirs = _game_dirs(home, game_ids)
     found = _files(site, home, game_dirs)
     if lang == langs[0]:  # the first language's styles and scripts sit at the site's root
         found = _files(site, site, [site / lg for lg in langs]) + found
@@ -184,7 +212,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
         own = _files(site, home / game)
         linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in p.read_bytes() for p in own if p.suffix == ".html")
         pages = [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
-        listed = [(os.path.relpath(p, home).replace(os.sep, "/"), p) for p in pages + shell]
+        listed = [(_url_path(p, home), p) for p in pages + shell]
         sizes = [(rel, p.stat().st_size) for rel, p in listed]
         games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
                        "bytes": sum(size for _, size in sizes)}
@@ -231,16 +259,16 @@ def offline_page(lang: str, games: dict[str, str]) -> str:
             f"</main><script>{_FALLBACK_SCRIPT.replace('__GAMES__', data)}</script></body></html>\n")
 
 
-def write_offline(site_dir: str, langs: list[str]) -> str:
+def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None = None) -> str:
     """Write the service worker (with each language's offline page) and each language's offline index into the
-    built site; the version."""
+    built site; the version. ``games``: the knowledge base's games (else every folder with an ``index.html``)."""
     site = Path(site_dir)
     version = _version(site)
     pages = {}
     digests: dict[Path, str] = {}  # one table for every language: each file hashed once per build
     for lang in langs:
         if (site / lang).is_dir():
-            index = offline_index(site, lang, langs, version, digests)
+            index = offline_index(site, lang, langs, version, digests, games)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
