@@ -50,9 +50,11 @@ def not_found_page(page: str, lang: str, root: str, homes: dict[str, str]) -> st
     data = json.dumps({"root": root, "most": _MOST}).replace("<", "\\u003c")
     script = _PICK.replace("__DATA__", data).replace("__PICK__", pick_language(list(homes), "first"))
     parts = "".join(_part(lg, homes[lg]) for lg in order)
-    body = f'<div class="kb-404" id="kb-404">{parts}</div><script>{script}</script>'
+    body = f'<div class="kb-404" id="kb-404">{parts}</div>'
     title = html.escape(" · ".join(pgettext(lg, "site", "not_found_title") for lg in order))
-    return page.replace(THEME_HEADING, body, 1).replace("<title>", f"<title>{title} · ", 1)
+    page = page.replace(THEME_HEADING, body, 1).replace("<title>", f"<title>{title} · ", 1)
+    at = page.rfind("</body>")  # the engine's script beside the theme's, out of the article (which holds content only)
+    return page[:at] + f"<script>{script}</script>" + page[at:] if at >= 0 else page + f"<script>{script}</script>"
 
 
 def _part(lang: str, home: str) -> str:
