@@ -573,6 +573,82 @@ def test_on_a_phone_a_link_to_a_step_lands_on_the_stepper_at_that_step(browser, 
         context.close()
 
 
+STEP_AT = "document.querySelector('[data-kb-stepper]').getAttribute('data-kb-stepper-at')"
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_language_switcher_keeps_the_step_the_reader_moved_to(browser, base: str, lang: str, other: str) -> None:
+    """Tapping Next did not change the address, so the switcher (which carries the #anchor), a reload and a shared link
+    all opened the stepper at step 1 (audit-phone3 D16). Now a step the reader moves to is named in the address
+    (#step-<id>, no new history entry), and the other language's page opens its stepper at that step."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        url = f"{base}/{lang}/mini/turn-sequence.html"
+        _open(pg, url)
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        pg.locator(".kb-stepper__button[data-kb-step='next']").click()
+        pg.locator(".kb-stepper__button[data-kb-step='next']").click()
+        assert pg.evaluate(STEP_AT) == "end-of-activation" and pg.url == f"{url}#step-end-of-activation"
+        pg.keyboard.press("ArrowLeft")  # the keys too (the focus is in the stepper)
+        assert pg.evaluate(STEP_AT) == "activation" and pg.url == f"{url}#step-activation"
+        assert pg.evaluate("history.length") == 2  # the blank tab and the page: no entry per step
+        _switch_language(pg, other)
+        pg.wait_for_url(f"{base}/{other}/mini/turn-sequence.html#step-activation")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.evaluate(STEP_AT) == "activation"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_on_a_phone_the_steppers_buttons_stay_in_place_from_step_to_step(browser, base: str, lang: str) -> None:
+    """The buttons came below the step, so they moved as the steps' lengths changed and a second tap landed on text
+    (audit-phone3 D17). Now they come above the step: the same place on the page for every step."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        pg.goto(f"{base}/{lang}/mini/turn-sequence.html")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        where = """() => [...document.querySelectorAll('.kb-stepper__button')].map(b => b.getBoundingClientRect().top + scrollY)
+            .concat([document.querySelector('.kb-stepper__panel').offsetHeight])"""
+        seen = [pg.evaluate(where)]
+        for _ in range(2):  # three steps: the first, the one with its actions, the last (a title alone)
+            pg.locator(".kb-stepper__button[data-kb-step='next']").tap()
+            seen.append(pg.evaluate(where))
+        assert len({panel for *_, panel in seen}) > 1, seen  # the steps' lengths differ
+        assert len({tuple(buttons) for *buttons, _ in seen}) == 1, seen
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_in_the_dark_scheme_the_steppers_buttons_read_at_4_5_to_1(browser, base: str, axe_script: str,
+                                                                   lang: str) -> None:
+    """In the dark scheme the stepper's buttons were the theme's indigo on near-black, 2.35:1 (audit-phone3 D12)."""
+    context = browser.new_context(**PHONE, color_scheme="dark")
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/turn-sequence.html")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+        pg.add_script_tag(content=axe_script)
+        check = """() => axe.run({include: ['.kb-stepper__ui']}, {runOnly: ['color-contrast'],
+                                                             resultTypes: ['violations', 'passes']})"""
+        pg.locator(".kb-stepper__panel").focus()
+        pg.keyboard.press("ArrowRight")  # both buttons enabled, neither focused nor under the pointer
+        pg.mouse.move(1, 800)
+        for state in ("at rest", "focused"):
+            result = pg.evaluate(check)
+            assert [n["failureSummary"] for v in result["violations"] for n in v["nodes"]] == [], state
+            checked = [n["html"] for v in result["passes"] for n in v["nodes"]]
+            assert sum("kb-stepper__button" in h for h in checked) == 2, (state, checked)
+            pg.locator(".kb-stepper__button[data-kb-step='next']").focus()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_malformed_escape_in_the_url_fragment_stops_no_helper(browser, site: Path, base: str, lang: str) -> None:
     """A hand-made link whose fragment is a malformed percent-escape (``#%E0%A4%A``) threw in the page's scripts
