@@ -132,6 +132,8 @@ class _Build:
     site: Site
     started: float
     root_url: str
+    shared_scope: bool = False
+    """The theme's storage (the reader's light/dark choice) is set per page to the site's root (:func:`_site_scope`)."""
     search: SearchData | None = None
     calc: CalcSite | None = None
     kept: dict[str, tuple[Path, Any]] | None = None
@@ -291,6 +293,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = self._site(loaded, lang, config.repo_url)
         build = self._build = _Build(lang, primary, loaded, site, started, root_url)
+        build.shared_scope = not primary and "scope" not in config.extra  # a scope of mkdocs.yml's own is kept
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
         return config
@@ -616,6 +619,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             {"name": LANGUAGES[lg], "lang": lg, "link": (_root_of(build, lg) + url) or "./"}
             for lg in self.config.languages
         ]
+        if build.shared_scope:
+            config.extra["scope"] = _site_scope(str(context["base_url"]))
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
@@ -883,6 +888,13 @@ def _table_parts(build: _Build, src_uri: str) -> list[str]:
     if game not in build.loaded.kb.games:
         return list(parts)
     return [g for g in parts if g == game or g not in build.loaded.kb.games]
+
+
+def _site_scope(base_url: str) -> str:
+    """The site's root relative to a page of a language built inside the first's (``base_url``: to its own root). Material
+    keeps the reader's choices (the light/dark palette) under its scope, by default the build's root: ``/en/`` for
+    English and ``/`` for Spanish, so dark mode chosen in one language was lost in the other (audit-phone3 D22)."""
+    return posixpath.join(base_url, "..")
 
 
 def _root_of(build: _Build, lang: str) -> str:

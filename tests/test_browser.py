@@ -976,6 +976,35 @@ def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> No
         context.close()
 
 
+SCHEME = "document.body.getAttribute('data-md-color-scheme')"
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_dark_mode_toggle_takes_space_and_the_choice_holds_in_the_other_language(browser, base: str, lang: str,
+                                                                                       other: str) -> None:
+    """Space on the toggle did nothing (a radio pair underneath; audit-phone3 D13), and dark mode chosen on a Spanish
+    page was lost on the English ones (the theme kept it under each build's root, ``/`` and ``/en/``: D22). Now Space
+    switches as Enter does, and the choice is the whole site's, there before the first paint (the theme's script)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/index.html")
+        assert pg.evaluate(SCHEME) == "default"
+        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.keyboard.press("Space")
+        assert pg.evaluate(SCHEME) == "slate"
+        pg.goto(f"{base}/{other}/mini/shooting.html", wait_until="domcontentloaded")
+        assert pg.evaluate(SCHEME) == "slate"  # already: before our scripts come (once the page has loaded)
+        _open(pg, f"{base}/{other}/mini/shooting.html")
+        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.keyboard.press("Space")
+        assert pg.evaluate(SCHEME) == "default"
+        pg.goto(f"{base}/{lang}/index.html")
+        assert pg.evaluate(SCHEME) == "default"
+    finally:
+        context.close()
+
+
 # ---------------------------------------------------------------- accessibility: axe-core on our pages
 AXE_CACHE = Path(os.environ.get("KB_AXE_DIR", Path.home() / ".cache" / "kb-axe"))
 AXE_PAGES = ["index.html", "mini/index.html", "mini/glossary.html", "mini/shooting.html", "mini/turn-sequence.html",
