@@ -818,6 +818,28 @@ def test_the_switcher_keeps_the_paragraph_in_sight_without_an_anchor(browser, ba
         context.close()
 
 
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_switcher_takes_the_first_paragraph_under_the_header_not_the_one_behind_it(browser, base: str, lang: str,
+                                                                                        other: str) -> None:
+    """A paragraph whose last line peeps out under the sticky header was taken as the one in sight: the other language
+    opened one paragraph above the one read (audit-phone3 D11). Now it is the first block that starts under the header."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/shooting.html")
+        read = pg.evaluate("""(() => {
+            const blocks = [...document.querySelectorAll('article.md-content__inner p[id]')].filter(b => b.offsetHeight);
+            const [hidden, read] = blocks, header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+            scrollTo(0, hidden.getBoundingClientRect().bottom + scrollY - header - 6);  // its last 6 px under the header
+            return read.getBoundingClientRect().top > header && read.getBoundingClientRect().top < innerHeight ? read.id : null;
+        })()""")
+        assert read
+        _switch_language(pg, other)
+        pg.wait_for_url(f"{base}/{other}/mini/shooting.html#{read}")
+    finally:
+        context.close()
+
+
 def test_the_entry_id_is_shown_once(page, base: str) -> None:
     _open(page, f"{base}/es/mini/shooting.html")
     assert page.locator("article code", has_text="mini.shooting").count() == 1
