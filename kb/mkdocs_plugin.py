@@ -293,7 +293,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = self._site(loaded, lang, config.repo_url)
         build = self._build = _Build(lang, primary, loaded, site, started, root_url)
-        build.shared_scope = not primary and "scope" not in config.extra  # a scope of mkdocs.yml's own is kept
+        build.shared_scope = _shares_scope(config, primary)
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
         return config
@@ -888,6 +888,12 @@ def _table_parts(build: _Build, src_uri: str) -> list[str]:
     if game not in build.loaded.kb.games:
         return list(parts)
     return [g for g in parts if g == game or g not in build.loaded.kb.games]
+
+
+def _shares_scope(config: MkDocsConfig, primary: bool) -> bool:
+    """Whether the build's pages set the theme's storage scope to the site's root (:func:`_site_scope`): a language
+    built inside the first's, unless ``mkdocs.yml`` gives a scope of its own."""
+    return not primary and "scope" not in config.extra
 
 
 def _site_scope(base_url: str) -> str:
