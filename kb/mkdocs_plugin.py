@@ -134,6 +134,8 @@ class _Build:
     site: Site
     started: float
     root_url: str
+    shared_scope: bool = False
+    """The theme's storage (the reader's light/dark choice) is set per page to the site's root (:func:`_site_scope`)."""
     search: SearchData | None = None
     calc: CalcSite | None = None
     kept: dict[str, tuple[Path, Any]] | None = None
@@ -301,6 +303,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = self._site(loaded, lang, config.repo_url)
         build = self._build = _Build(lang, primary, loaded, site, started, root_url)
+        build.shared_scope = _shares_scope(config, primary)
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
         return config
@@ -648,6 +651,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             {"name": LANGUAGES[lg], "lang": lg, "link": (_root_of(build, lg) + url) or "./"}
             for lg in self.config.languages
         ]
+        if build.shared_scope:
+            config.extra["scope"] = _site_scope(str(context["base_url"]))
         return context
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
@@ -935,6 +940,19 @@ def _title_as_html(page: Page, rendered: str) -> Markup:
     title, so that ``<title>`` prints it as it is, not through ``striptags``, which would undo the escaping."""
     title = page.title or ""
     return Markup(title) if rendered.lstrip().startswith("<h1") else Markup(html.escape(title))
+
+
+def _shares_scope(config: MkDocsConfig, primary: bool) -> bool:
+    """Whether the build's pages set the theme's storage scope to the site's root (:func:`_site_scope`): a language
+    built inside the first's, unless ``mkdocs.yml`` gives a scope of its own."""
+    return not primary and "scope" not in config.extra
+
+
+def _site_scope(base_url: str) -> str:
+    """The site's root relative to a page of a language built inside the first's (``base_url``: to its own root). Material
+    keeps the reader's choices (the light/dark palette) under its scope, by default the build's root: ``/en/`` for
+    English and ``/`` for Spanish, so dark mode chosen in one language was lost in the other (audit-phone3 D22)."""
+    return posixpath.join(base_url, "..")
 
 
 def _root_of(build: _Build, lang: str) -> str:

@@ -582,6 +582,82 @@ def test_on_a_phone_a_link_to_a_step_lands_on_the_stepper_at_that_step(browser, 
         context.close()
 
 
+STEP_AT = "document.querySelector('[data-kb-stepper]').getAttribute('data-kb-stepper-at')"
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_language_switcher_keeps_the_step_the_reader_moved_to(browser, base: str, lang: str, other: str) -> None:
+    """Tapping Next did not change the address, so the switcher (which carries the #anchor), a reload and a shared link
+    all opened the stepper at step 1 (audit-phone3 D16). Now a step the reader moves to is named in the address
+    (#step-<id>, no new history entry), and the other language's page opens its stepper at that step."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(15_000)
+        url = f"{base}/{lang}/mini/turn-sequence.html"
+        _open(pg, url)
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        pg.locator(".kb-stepper__button[data-kb-step='next']").click()
+        pg.locator(".kb-stepper__button[data-kb-step='next']").click()
+        assert pg.evaluate(STEP_AT) == "end-of-activation" and pg.url == f"{url}#step-end-of-activation"
+        pg.keyboard.press("ArrowLeft")  # the keys too (the focus is in the stepper)
+        assert pg.evaluate(STEP_AT) == "activation" and pg.url == f"{url}#step-activation"
+        assert pg.evaluate("history.length") == 2  # the blank tab and the page: no entry per step
+        _switch_language(pg, other)
+        pg.wait_for_url(f"{base}/{other}/mini/turn-sequence.html#step-activation")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.evaluate(STEP_AT) == "activation"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_on_a_phone_the_steppers_buttons_stay_in_place_from_step_to_step(browser, base: str, lang: str) -> None:
+    """The buttons came below the step, so they moved as the steps' lengths changed and a second tap landed on text
+    (audit-phone3 D17). Now they come above the step: the same place on the page for every step."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        pg.goto(f"{base}/{lang}/mini/turn-sequence.html")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        where = """() => [...document.querySelectorAll('.kb-stepper__button')].map(b => b.getBoundingClientRect().top + scrollY)
+            .concat([document.querySelector('.kb-stepper__panel').offsetHeight])"""
+        seen = [pg.evaluate(where)]
+        for _ in range(2):  # three steps: the first, the one with its actions, the last (a title alone)
+            pg.locator(".kb-stepper__button[data-kb-step='next']").tap()
+            seen.append(pg.evaluate(where))
+        assert len({panel for *_, panel in seen}) > 1, seen  # the steps' lengths differ
+        assert len({tuple(buttons) for *buttons, _ in seen}) == 1, seen
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_in_the_dark_scheme_the_steppers_buttons_read_at_4_5_to_1(browser, base: str, axe_script: str,
+                                                                   lang: str) -> None:
+    """In the dark scheme the stepper's buttons were the theme's indigo on near-black, 2.35:1 (audit-phone3 D12)."""
+    context = browser.new_context(**PHONE, color_scheme="dark")
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/turn-sequence.html")
+        pg.wait_for_selector(".kb-stepper--on", state="attached")
+        assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+        pg.add_script_tag(content=axe_script)
+        check = """() => axe.run({include: ['.kb-stepper__ui']}, {runOnly: ['color-contrast'],
+                                                             resultTypes: ['violations', 'passes']})"""
+        pg.locator(".kb-stepper__panel").focus()
+        pg.keyboard.press("ArrowRight")  # both buttons enabled, neither focused nor under the pointer
+        pg.mouse.move(1, 800)
+        for state in ("at rest", "focused"):
+            result = pg.evaluate(check)
+            assert [n["failureSummary"] for v in result["violations"] for n in v["nodes"]] == [], state
+            checked = [n["html"] for v in result["passes"] for n in v["nodes"]]
+            assert sum("kb-stepper__button" in h for h in checked) == 2, (state, checked)
+            pg.locator(".kb-stepper__button[data-kb-step='next']").focus()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_malformed_escape_in_the_url_fragment_stops_no_helper(browser, site: Path, base: str, lang: str) -> None:
     """A hand-made link whose fragment is a malformed percent-escape (``#%E0%A4%A``) threw in the page's scripts
@@ -747,6 +823,28 @@ def test_the_switcher_keeps_the_paragraph_in_sight_without_an_anchor(browser, ba
         _open(pg, f"{base}/es/mini/shooting.html")  # at the top: no anchor added
         _switch_language(pg, "en")
         pg.wait_for_url(f"{base}/en/mini/shooting.html")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_switcher_takes_the_first_paragraph_under_the_header_not_the_one_behind_it(browser, base: str, lang: str,
+                                                                                        other: str) -> None:
+    """A paragraph whose last line peeps out under the sticky header was taken as the one in sight: the other language
+    opened one paragraph above the one read (audit-phone3 D11). Now it is the first block that starts under the header."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/shooting.html")
+        read = pg.evaluate("""(() => {
+            const blocks = [...document.querySelectorAll('article.md-content__inner p[id]')].filter(b => b.offsetHeight);
+            const [hidden, read] = blocks, header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+            scrollTo(0, hidden.getBoundingClientRect().bottom + scrollY - header - 6);  // its last 6 px under the header
+            return read.getBoundingClientRect().top > header && read.getBoundingClientRect().top < innerHeight ? read.id : null;
+        })()""")
+        assert read
+        _switch_language(pg, other)
+        pg.wait_for_url(f"{base}/{other}/mini/shooting.html#{read}")
     finally:
         context.close()
 
@@ -946,6 +1044,35 @@ def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> No
         _open(pg, f"{base}/es/index.html")
         assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
         assert pg.locator("form[data-kb-palette] label:visible").count() == 1
+    finally:
+        context.close()
+
+
+SCHEME = "document.body.getAttribute('data-md-color-scheme')"
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_dark_mode_toggle_takes_space_and_the_choice_holds_in_the_other_language(browser, base: str, lang: str,
+                                                                                       other: str) -> None:
+    """Space on the toggle did nothing (a radio pair underneath; audit-phone3 D13), and dark mode chosen on a Spanish
+    page was lost on the English ones (the theme kept it under each build's root, ``/`` and ``/en/``: D22). Now Space
+    switches as Enter does, and the choice is the whole site's, there before the first paint (the theme's script)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/index.html")
+        assert pg.evaluate(SCHEME) == "default"
+        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.keyboard.press("Space")
+        assert pg.evaluate(SCHEME) == "slate"
+        pg.goto(f"{base}/{other}/mini/shooting.html", wait_until="domcontentloaded")
+        assert pg.evaluate(SCHEME) == "slate"  # already: before our scripts come (once the page has loaded)
+        _open(pg, f"{base}/{other}/mini/shooting.html")
+        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.keyboard.press("Space")
+        assert pg.evaluate(SCHEME) == "default"
+        pg.goto(f"{base}/{lang}/index.html")
+        assert pg.evaluate(SCHEME) == "default"
     finally:
         context.close()
 

@@ -181,6 +181,26 @@ def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path)
     pg2.wait_for_selector('button[data-kb-offline="mini"][data-kb-offline-state="saved"]')
 
 
+def test_offline_a_page_its_saved_game_does_not_hold_is_said_not_to_exist(context, base: str) -> None:
+    """Offline, a dead link under a saved game (a page that exists nowhere) was called "not saved" and the player told
+    to save the game again (audit-phone3 D10). Now the worker, which finds the game's complete copy, says the page does
+    not exist in it, in the page's language; under a game not saved, "not saved" as before."""
+    pg = context.new_page()
+    for lang, title, named in [("es", "Esta página no existe", "Esta página no existe en la copia guardada de Mini Escaramuza."),
+                               ("en", "This page does not exist", "This page does not exist in the saved copy of Mini Skirmish.")]:
+        context.set_offline(False)
+        pg.goto(f"{base}/{lang}/mini/index.html")
+        _controlled(pg)
+        _save_by_keyboard(pg, "mini")
+        context.set_offline(True)
+        pg.goto(f"{base}/{lang}/mini/no-such-page.html")
+        assert pg.locator("h1").inner_text() == title
+        assert pg.locator("#kb-game").inner_text() == named
+        assert pg.locator("#kb-game a").get_attribute("href").endswith(f"/{lang}/mini/index.html")
+    pg.goto(f"{base}/es/other/no-such-page.html")  # a game not saved: it may be a page of it
+    assert pg.locator("h1").inner_text() == "No guardada para jugar sin conexión"
+
+
 def test_a_new_build_replaces_the_saved_copy(context, base: str, site: Path, content: Path) -> None:
     pg = context.new_page()
     pg.goto(f"{base}/es/mini/index.html")

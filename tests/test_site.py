@@ -402,10 +402,14 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         assert 'data-kb-palette' in page and 'data-md-component="palette"' not in page  # the toggle is kb-palette.js's
     worker = (built / "kb-sw.js").read_text()
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
-    pages = json.loads(re.search(r"var PAGES = (.*);\n", worker)[1])  # each language's offline page, in the worker
+    pages = json.loads(re.search(r"var PAGES = (.*);\n", worker)[1])  # each language's offline pages, in the worker
     assert list(pages) == ["es", "en"] and "__KB_PAGES__" not in worker
-    assert '<html lang="es">' in pages["es"] and '"mini":"Mini Escaramuza"' in pages["es"] and "No hay conexión" in pages["es"]
-    assert '<html lang="en">' in pages["en"] and '"mini":"Mini Skirmish"' in pages["en"]
+    assert all(list(pages[lang]) == ["unsaved", "missing"] for lang in pages)  # not saved; no such page in a saved game
+    es, en = pages["es"]["unsaved"], pages["en"]["unsaved"]
+    assert '<html lang="es">' in es and '"mini":"Mini Escaramuza"' in es and "No hay conexión" in es
+    assert '<html lang="en">' in en and '"mini":"Mini Skirmish"' in en
+    assert "<h1>Esta página no existe</h1>" in pages["es"]["missing"] and "Guardar" not in pages["es"]["missing"]
+    assert "<h1>This page does not exist</h1>" in pages["en"]["missing"] and "Save" not in pages["en"]["missing"]
 
 
 def test_a_build_hashes_each_offline_file_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

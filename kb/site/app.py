@@ -237,22 +237,29 @@ _FALLBACK_SCRIPT = "".join(line.strip() for line in """(function (games) {
 })(__GAMES__);""".splitlines())
 
 
-def offline_page(lang: str, games: dict[str, str]) -> str:
+OFFLINE_CASES = {"unsaved": "offline_page", "missing": "offline_missing"}
+"""The worker's offline pages: a page saved nowhere, and a page of a saved game that its copy does not hold (no page
+of the game: a wrong link; kb-sw.js tells them apart). Each one's words: ``<prefix>_title``, ``_text``, ``_game``."""
+
+
+def offline_page(lang: str, games: dict[str, str], case: str = "unsaved") -> str:
     """The page the worker shows, offline, for a page of ``lang`` saved nowhere (it answers at that page's
     address): no connection and not saved, which game's button saves it (``games``: id -> name; the game is
-    read from the address), a link back and one to the language's home (saved with every game). Its own small
-    style, no theme file: it must show whatever is stored. It is no file of the site (no sitemap, no theme): the
+    read from the address), a link back and one to the language's home (saved with every game); ``case``
+    ``"missing"``: the game is saved and the page is not in its copy (no such page: the game's line names it). Its own
+    small style, no theme file: it must show whatever is stored. It is no file of the site (no sitemap, no theme): the
     worker holds it."""
     def say(key: str) -> str:
         return html.escape(pgettext(lang, "site", key))
-    before, _, after = say("offline_page_game").partition("{game}")
+    words = OFFLINE_CASES[case]
+    before, _, after = say(f"{words}_game").partition("{game}")
     data = json.dumps(games, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f'<title>{say("offline_page_title")}</title><meta name="theme-color" content="{THEME_COLOUR}">'
+            f'<title>{say(f"{words}_title")}</title><meta name="theme-color" content="{THEME_COLOUR}">'
             "<style>body{font:1rem/1.5 system-ui,sans-serif;margin:0 auto;max-width:36rem;padding:1.5rem 1rem;"
             f"color:#222;background:#fff}}h1{{font-size:1.4rem}}a{{color:{THEME_COLOUR}}}</style></head><body><main>"
-            f'<h1>{say("offline_page_title")}</h1><p>{say("offline_page_text")}</p>'
+            f'<h1>{say(f"{words}_title")}</h1><p>{say(f"{words}_text")}</p>'
             f'<p id="kb-game" hidden>{before}<a href="index.html"></a>{after}</p>'
             f'<p><a id="kb-back" href="index.html">{say("offline_page_back")}</a> · '
             f'<a id="kb-home" href="index.html">{say("offline_page_home")}</a></p>'
@@ -270,7 +277,8 @@ def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None =
         if (site / lang).is_dir():
             index = offline_index(site, lang, langs, version, digests, games)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
-            pages[lang] = offline_page(lang, {game: entry["name"] for game, entry in index["games"].items()})
+            names = {game: entry["name"] for game, entry in index["games"].items()}
+            pages[lang] = {case: offline_page(lang, names, case) for case in OFFLINE_CASES}
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
     atomic_write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
     return version

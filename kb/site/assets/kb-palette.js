@@ -7,7 +7,8 @@
  * localStorage, "__palette"); this script only shows the toggle's label for the scheme in use and, when the reader
  * switches, does what the theme's component did: the body's data-md-color-* attributes, the choice kept under
  * "__palette" for the next pages, the toggle's other label. On a first visit the scheme follows the system's
- * setting (the first palette whose media matches), as the theme's did. Enter on the toggle switches too. */
+ * setting (the first palette whose media matches), as the theme's did. Enter or Space on the toggle switches too. The
+ * choice holds in every language: each build's storage scope is the site's root (kb.mkdocs_plugin._site_scope). */
 (function () {
   "use strict";
 
@@ -68,7 +69,7 @@
     if (i >= 0) { at = i; choose(i); }
   });
   form.addEventListener("keydown", function (ev) {
-    if (ev.key !== "Enter") return;
+    if (ev.key !== "Enter" && ev.key !== " ") return;  /* a button's keys: the radio pair took Space for nothing */
     ev.preventDefault();
     var next = (at + 1) % inputs.length;
     inputs[next].click();

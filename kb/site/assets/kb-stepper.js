@@ -3,7 +3,8 @@
  * shows them one at a time: the step's number as the rulebook prints it (data-kb-number on its mark), its
  * title, what the active player may do now and its links, with buttons data-kb-step="back" / "next",
  * the arrow keys (and Home / End) while the stepper has the focus, and a swipe on touch screens. The
- * step is announced through an aria-live line. A link to a step (#step-<id>: a search result, the game
+ * step is announced through an aria-live line. The buttons come first, above the step, so that they stay in one place
+ * whatever the step's length; a step the reader moves to is named in the address (#step-<id>). A link to a step (#step-<id>: a search result, the game
  * page's list) opens the stepper at that step, brings it into view below the header (the browser scrolled
  * to the list the stepper hides) and marks it as the search marks a passage; the focus goes to it unless
  * the reader is typing or in a dialog. The words come from data-kb-words (the gettext catalog);
@@ -70,9 +71,9 @@
     var back = button("back", w.previous || "", "\u2190"), next = button("next", w.next || "", "\u2192");
     nav.appendChild(back);
     nav.appendChild(next);
+    ui.appendChild(nav);  /* above the step: its place does not depend on the step's length (a thumb taps it again) */
     ui.appendChild(status);
     ui.appendChild(panel);
-    ui.appendChild(nav);
     var at = -1, landed = -1;  /* the step shown, the step a link (the URL's #step-…) opened */
 
     function show(i) {
@@ -94,15 +95,23 @@
       next.setAttribute("aria-disabled", String(i === marks.length - 1));
     }
 
-    back.addEventListener("click", function () { show(at - 1); });
-    next.addEventListener("click", function () { show(at + 1); });
+    /* The reader's move: the step shown, and named in the address (#step-<id>, no new history entry, no scroll), so that
+     * the language switcher (which carries the #anchor), a reload and a shared link open the stepper at that step. */
+    function move(i) {
+      show(i);
+      var hash = "#" + marks[at].id;
+      if (location.hash !== hash) history.replaceState(history.state, "", hash);
+    }
+
+    back.addEventListener("click", function () { move(at - 1); });
+    next.addEventListener("click", function () { move(at + 1); });
     ui.addEventListener("keydown", function (e) {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       var to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
                  Home: 0, End: marks.length - 1 }[e.key];
       if (to === undefined) return;
       e.preventDefault();
-      show(to);
+      move(to);
     });
     var startX = null, startY = null;
     panel.addEventListener("touchstart", function (e) {
@@ -114,7 +123,7 @@
       if (startX === null || !e.changedTouches.length) return;
       var dx = e.changedTouches[0].clientX - startX, dy = e.changedTouches[0].clientY - startY;
       startX = null;
-      if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) show(dx < 0 ? at + 1 : at - 1);
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) move(dx < 0 ? at + 1 : at - 1);
     }, { passive: true });
 
     /* The step the URL names, shown and brought into view: at once on arriving (as the browser's own jump to an

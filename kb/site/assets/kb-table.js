@@ -338,17 +338,21 @@
 
   /* ---------------------------------------------------------------- the language switcher keeps the #anchor */
   /* The place in the page: its #anchor, else (scrolled, no anchor) the first block with a build-time id (the same in
-   * both languages) that is in sight under the header, so that switching mid-read lands on the same paragraph. */
+   * both languages) that starts in sight under the header, so that switching mid-read lands on the same paragraph; a
+   * block the header covers the top of is the one read only when no other starts on the screen (a long one fills it).
+   * (The first block reaching below the header was taken: often the one hidden behind it, audit-phone3 D11.) */
   function here() {
     if (location.hash) return location.hash;
     if (window.scrollY <= 0) return "";
     var header = document.querySelector(".md-header"), top = header ? header.getBoundingClientRect().bottom : 0;
-    var blocks = document.querySelectorAll("article.md-content__inner :is(" + CITED + ")");
+    var blocks = document.querySelectorAll("article.md-content__inner :is(" + CITED + ")"), covered = "";
     for (var i = 0; i < blocks.length; i++) {
       var id = blockId(blocks[i]), r = blocks[i].getBoundingClientRect();
-      if (id && r.bottom > top + 1 && r.height > 0) return "#" + id;
+      if (!id || r.height <= 0 || r.bottom <= top + 1) continue;
+      if (r.top < top - 1) covered = covered || "#" + id;
+      else return r.top < window.innerHeight || !covered ? "#" + id : covered;
     }
-    return "";
+    return covered;
   }
 
   function switcher() {

@@ -1,6 +1,7 @@
 /* The site's service worker (docs/site.md, "Installable and offline"), written by the build to the
- * site's root with this build's version in place of __KB_VERSION__ and each language's offline page (shown
- * offline for a page saved nowhere; kb/site/app.py:offline_page) in place of __KB_PAGES__.
+ * site's root with this build's version in place of __KB_VERSION__ and each language's offline pages (shown
+ * offline for a page saved nowhere, and for a page its saved game does not hold; kb/site/app.py:offline_page) in place
+ * of __KB_PAGES__.
  *
  * Caches are named "kb-<version>-…": "visited" holds every page and file the reader fetched, "shared"
  * what every saved game uses (the language's home, search data, styles, scripts, the calculators'
@@ -72,12 +73,26 @@ function keep(request, response) {
   return response;
 }
 
-/* The offline page of the language the URL is under (the reader's, for a URL under none), as the page's answer. */
+/* Whether a complete copy of ``game`` of ``lang`` is saved (any build's). */
+function saved(lang, game) {
+  return copies(lang, game).then(function (names) {
+    return names.reduce(function (found, n) { return found.then(function (ok) { return ok || complete(n); }); },
+                        Promise.resolve(false));
+  });
+}
+
+/* The offline page of the language the URL is under (the reader's, for a URL under none), as the page's answer: for a
+ * page under a saved game's folder, which the caches do not hold, "this page does not exist" (a wrong link: saving the
+ * game again would not bring it), else "not saved". */
 function fallback(request) {
-  var first = request.url.slice(self.registration.scope.length).split("/")[0];
+  var parts = request.url.slice(self.registration.scope.length).split(/[?#]/)[0].split("/");
   var asked = String(self.navigator.language || "").slice(0, 2).toLowerCase();
-  var lang = LANGS.indexOf(first) >= 0 ? first : LANGS.indexOf(asked) >= 0 ? asked : LANGS[0];
-  return new Response(PAGES[lang], { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  var lang = LANGS.indexOf(parts[0]) >= 0 ? parts[0] : LANGS.indexOf(asked) >= 0 ? asked : LANGS[0];
+  var game = parts[0] === lang && parts.length > 2 ? parts[1] : "";
+  return (game ? saved(lang, game) : Promise.resolve(false)).then(function (missing) {
+    return new Response(PAGES[lang][missing ? "missing" : "unsaved"],
+                        { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  });
 }
 
 function fromNetwork(request) {
