@@ -74,7 +74,7 @@ def test_the_pages_python_words_the_resolvers_answer_as_the_build(kb: KnowledgeB
             shard = json.loads(page.answer(json.dumps([pos[i] for i in order])))
             rows = ([pos] if head["odds"] is None else
                     [pos[:order[-1]] + (v,) + pos[order[-1] + 1:] for v in range(len(sp.variable[order[-1]].values))])
-            want = [words.outcome(call(calc.resolver, sp.given(p), _extra(kb, calc))) for p in rows]
+            want = [words.outcome(_row(kb, calc, p, pos)) for p in rows]
             assert [_spelled(shard, k) for k in range(len(rows))] == want, (calc.resolver.name, pos)
             assert _spelled(shard, shard["at"]) == words.outcome(call(calc.resolver, sp.given(pos), _extra(kb, calc)))
             checked += 1
@@ -102,7 +102,7 @@ def test_a_form_with_an_odds_field_shows_its_odds_table_before_the_pages_python_
         want = []
         for v, value in enumerate(sp.variable[i].values):
             if value is not None:
-                odds = words.outcome(call(calc.resolver, sp.given(start[:i] + (v,) + start[i + 1:]), _extra(kb, calc)))[3]
+                odds = words.outcome(_row(kb, calc, start[:i] + (v,) + start[i + 1:], start))[3]
                 want.append((v == start[i], words.show(value), odds[2] if odds else "—"))
         rows = re.findall(r'<tr( class="kb-calc-current" aria-current="true")?><td>(.*?)</td><td>(.*?)</td></tr>', found[0])
         assert [(bool(m), html.unescape(a), html.unescape(b)) for m, a, b in rows] == want, calc.resolver.name
@@ -111,6 +111,33 @@ def test_a_form_with_an_odds_field_shows_its_odds_table_before_the_pages_python_
     # 11 forms the page's Python answers have an odds field; at its example battletech-solaris.drop-down's answer has
     # no chance (kb-calc.js shows no table there either): 10 tables, 8 of them hunt-begins.attack's
     assert tables >= 10
+
+
+def _row(kb: KnowledgeBase, calc: Any, p: tuple[int, ...], pos: tuple[int, ...]) -> Any:
+    """An odds-table row as the page gives it: the resolver's answer, or for a row the typed rolls do not fit, the
+    answer with the rolls (lists of whole numbers) empty when that keeps the player's own chance."""
+    sp, extra = calc.space, _extra(kb, calc)
+    found, mine = call(calc.resolver, sp.given(p), extra), call(calc.resolver, sp.given(pos), extra)
+    rolls = {f.path[0] for f in sp.variable if f.kind == "integer" and isinstance(f.path[-1], int)}
+    if not hasattr(found, "code") or getattr(mine, "chance", None) is None or not rolls:
+        return found
+    bare = [call(calc.resolver, {**sp.given(q), **{r: [] for r in rolls}}, extra) for q in (pos, p)]
+    return bare[1] if getattr(bare[0], "probability", None) == mine.probability else found
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_shooting_odds_table_gives_every_skills_chance_whatever_the_roll_typed(kb: KnowledgeBase, lang: str) -> None:
+    """The chance to wound before rolling does not depend on the roll typed: with the example's hit roll 8 (a miss
+    for any skill under 8) the rows for skill 1 and 7 are 1/20 x 9/20 and 7/20 x 9/20 (save on 11 or less), no dash."""
+    ctx = SiteContext(kb, {}, lang)
+    calc = next(c for c in _in_page_forms(kb) if c.example.id == "pulse-rifle-kills-a-drone")
+    words = Words(calc.resolver, calc.own_names, lang, ctx.names(calc.entry.game))
+    head = _in_page(calc, words, lang, _name_table(ctx, calc.entry.game), None, _context_read(kb, calc))
+    field = head["fields"][head["odds"]]
+    assert field["name"] == "skill"
+    chances = {shown: row[3][2] if row[3] else "—" for shown, row in zip(field["shown"], head["table"][1 if field["optional"] else 0:])}
+    assert chances["1"].startswith("9/400") and chances["7"].startswith("63/400"), chances
+    assert "—" not in chances.values()
 
 
 def want_first(calc: Any, words: Words, kb: KnowledgeBase) -> list[Any]:
@@ -183,3 +210,18 @@ def test_the_pages_python_finds_a_resolver_beside_one_the_loader_refused(tmp_pat
     found = resolver("pyfine.good", tmp_path)
     assert found is not None and list(found.inputs) == ["a"]
     sys.modules.pop("kb_game_pyfine", None)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_an_odds_table_with_a_dash_says_what_the_dash_means(lang: str) -> None:
+    """A row the other fields as typed give no answer for shows «—», and a note under the table says why; a table
+    with no dash has no note."""
+    from kb.core.locale import pgettext
+    from kb.site.calc import _odds_html
+    data = {"odds": 0, "fields": [{"label": "skill", "optional": False, "shown": ["1", "2"]}]}
+    yes = [None, None, None, ["p", "hitting", "1/2 ≈ 50 %"], None]
+    no = [None, None, None, None, "refused"]
+    note = html.escape(pgettext(lang, "site", "calc_odds_dash"), quote=False)
+    assert note.split()[0] in _odds_html(data, [no, yes], 1, yes, lang)
+    assert "kb-calc-odds-note" in _odds_html(data, [no, yes], 1, yes, lang)
+    assert "kb-calc-odds-note" not in _odds_html(data, [yes, yes], 1, yes, lang)

@@ -432,3 +432,22 @@ def test_a_calculator_no_reader_can_change_is_a_warning_at_the_resolver_naming_t
     kb = KnowledgeBase.load(root)
     assert not [d for d in kb.diagnostics if d.code == "calc-fixed"]
     assert "data-kb-fixed" not in calc_site(kb, "es").forms["g/left.md"][0]
+
+
+def test_the_masc_calculator_takes_the_turns_in_a_row(kb) -> None:
+    """Audit D23: BattleTech's MASC calculator answered only a first use; it has a number of turns in a row with MASC
+    before this one, each value the seed's step (3+, 5+, 7+, 11+, the 5th freezing), within what a build enumerates."""
+    from kb.mechanics.space import Refusal, call
+    from kb.site.calc import calculators
+    entry = kb.entries["battletech-solaris.masc-failure-progression"]
+    calc = next(c for c in calculators(entry, kb.registry.get) if c.resolver.name == "battletech-solaris.masc-roll")
+    names = [f.name for f in calc.space.variable]
+    assert "in_a_row" in names and calc.space.size <= IN_PAGE and not calc.py
+    i = names.index("in_a_row")
+    start = calc.space.positions(calc.space.base)
+    needs = []
+    for v, value in enumerate(calc.space.variable[i].values):
+        found = call(calc.resolver, calc.space.given(start[:i] + (v,) + start[i + 1:]))
+        assert not isinstance(found, Refusal)
+        needs.append((value, found.values["threshold"], found.values["frozen"]))
+    assert needs == [(0, 3, None), (1, 5, None), (2, 7, None), (3, 11, None), (4, None, True)]

@@ -119,13 +119,16 @@ def test_key_numbers_are_every_modifier_and_terrain_cost(kb: KnowledgeBase, site
             section = _section(md, "qr-numbers")
             rows = [line for line in section.splitlines() if line.startswith("| [")]
             mods = sum(len(modifier_rows(e, lang)) for e in kb.filter(game=game))
-            facts = sum(1 for e in kb.filter(game=game, kind="terrain") for k in quickref.KEY_FACTS
-                        if k in (e.data.get("terrain") or {}))
+            facts = sum(1 for e in kb.filter(game=game, kind="terrain")  # an entry's facts share one row
+                        if any(k in (e.data.get("terrain") or {}) for k in quickref.KEY_FACTS))
             assert len(rows) == mods + facts, (lang, game)
     battletech = sites["en"].page(quickref_path("battletech-solaris")).markdown
     assert "| [A 'Mech that is climbing](climbing-mech.md) | +2 |" in battletech
     # a terrain's costs are no "when": the fact's label goes with its value, the "when" cell stays empty
     assert "| [Pavement and ice](paved-and-ice.md) | Costs: pavement: 1, ice: 1 | |" in battletech
+    # a terrain with two key facts is one row, not its title twice in a row (audit D18)
+    assert battletech.count("| [Swamp](swamp.md) |") == 1
+    assert "| [Swamp](swamp.md) | Movement cost change: +1; Costs: clear: 2, light woods: 3 | |" in battletech
 
 
 def test_actions_carry_their_cost_and_phase(sites) -> None:

@@ -922,11 +922,23 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
 
 # --- MASC --------------------------------------------------------------------------------------------
 
+def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
+    """The previous turns, given as a list or as ``in_a_row`` uses just before this turn (never both)."""
+    if in_a_row and history:
+        raise RuleError("history-twice", "los turnos anteriores se dan como lista o como turnos seguidos, no de las dos formas",
+                        "the previous turns are given as a list or as turns in a row, not both", kind="impossible")
+    if in_a_row < 0:
+        raise RuleError("bad-count", "los turnos seguidos no pueden ser negativos", "turns in a row cannot be negative",
+                        kind="impossible")
+    return history or [True] * in_a_row
+
+
 @resolver("battletech-solaris.masc-roll",
           # 2D6. kb check also takes 13, for the example that shows the refusal of an impossible roll; a calculator
           # offers only what 2D6 roll (window).
           ranges={"roll": {**between(2, 13), **window(2, 12)},
-                  "walking_mp": covers(1, 12)},  # no bound in the seed: 1 to 12 MP taken
+                  "walking_mp": covers(1, 12),  # no bound in the seed: 1 to 12 MP taken
+                  "in_a_row": between(0, 4)},  # the seed's steps: 4 turns in a row before, the 5th freezes
           outputs={
     "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",
     "threshold": "2D6 needed this turn (absent when failure is automatic)",
@@ -934,10 +946,12 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
     "run_mp": "running MP with MASC: twice the walking MP (absent without walking MP or on failure)",
     "frozen": "whether the legs freeze, as two hip critical hits",
 })
-def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None):
-    """Using MASC this turn after ``history`` (previous turns, oldest first: True = MASC used)."""
+def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None, in_a_row: int = 0):
+    """Using MASC this turn after ``history`` (previous turns, oldest first: True = MASC used), or after ``in_a_row``
+    turns in a row with MASC just before this one (the same as that many True: the calculator's input)."""
     trace = Trace()
     _check_2d6(roll)
+    history = _masc_history(history, in_a_row)
     step = 0
     for n, used in enumerate(history, 1):
         if used:
@@ -1058,6 +1072,7 @@ LABELS = {
     "damaging-hit": ("impacto con daño", "damaging hit"),
     "submerging-damaged": ("se sumerge ya dañada", "goes under already damaged"),
     "history": ("turnos anteriores con MASC", "previous turns with MASC"),
+    "in_a_row": ("turnos seguidos con MASC antes de este", "turns in a row with MASC before this one"),
     "walking_mp": ("PM andando", "walking MP"),
     "step": ("escalón", "step"),
     "threshold": ("necesita en 2D6", "needs on 2D6"),

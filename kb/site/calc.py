@@ -544,7 +544,7 @@ def _row(data: Mapping[str, Any], k: int) -> list[Any]:
 
 def _messages(lang: str) -> dict[str, str]:
     return {k: pgettext(lang, "site", k) for k in ("calc_out_of_range", "calc_out_of_coverage", "calc_needs_value", "calc_odds_caption",
-                                                    "calc_chance_head", "calc_steps", "calc_unreadable",
+                                                    "calc_odds_dash", "calc_chance_head", "calc_steps", "calc_unreadable",
                                                     "calc_working")}
 
 
@@ -1010,6 +1010,8 @@ def _odds_html(data: Mapping[str, Any], table: list[list[Any]], at: int, first: 
     rows = "".join(
         f'<tr{mark if j == at else ""}><td>{_attr(f["shown"][j - off])}</td>'
         f'<td>{_attr(table[j][3][2] if table[j][3] else "—")}</td></tr>' for j in range(off, len(table)))
+    dash = any(not table[j][3] for j in range(off, len(table)))
+    note = f'<p class="kb-calc-odds-note">{_attr(pgettext(lang, "site", "calc_odds_dash"))}</p>' if dash else ""
     return (f'<table class="kb-calc-odds-table"><caption>{_attr(caption)}</caption><thead><tr>'
             f'<th scope="col">{_attr(f["label"])}</th><th scope="col">{_attr(pgettext(lang, "site", "calc_chance_head"))}</th>'
-            f'</tr></thead><tbody>{rows}</tbody></table>')
+            f'</tr></thead><tbody>{rows}</tbody></table>{note}')

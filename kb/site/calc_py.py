@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from kb.core.model import Text
-from kb.mechanics import Context, Registry, Resolver, defined, describe
-from kb.mechanics.space import Space, call, space
+from kb.mechanics import Context, Outcome, Registry, Resolver, defined, describe
+from kb.mechanics.space import INTEGER, Refusal, Space, call, space
 from kb.site.calc_words import Strings, Words, interned
 
 __all__ = ["UNBOUNDED", "Calc", "extra", "resolver"]
@@ -97,8 +97,11 @@ class Calc:
             at = pos[i]
             runs = [pos[:i] + [v] + pos[i + 1:] for v in range(len(self.space.variable[i].values))]
         strings, outcomes, index, seen = Strings(), list[list[Any]](), list[int](), dict[str, int]()
-        for p in runs:
-            row = interned(self.words.outcome(call(self.res, self.space.given(tuple(p)), self.extra)), strings)
+        found = [call(self.res, self.space.given(tuple(p)), self.extra) for p in runs]
+        if self.odds is not None:
+            found = [self.before_rolls(r, p, pos, found[at]) for r, p in zip(found, runs, strict=True)]
+        for result in found:
+            row = interned(self.words.outcome(result), strings)
             key = json.dumps(row)
             if key not in seen:
                 seen[key] = len(outcomes)
@@ -106,3 +109,24 @@ class Calc:
             index.append(seen[key])
         return json.dumps({"strings": strings.items, "outcomes": outcomes, "index": index, "at": at},
                           ensure_ascii=False, separators=(",", ":"))
+
+    def before_rolls(self, result: Outcome | Refusal, p: list[int], pos: list[int], mine: Outcome | Refusal
+                     ) -> Outcome | Refusal:
+        """An odds table's row as the chance before rolling: a row the rolls as typed do not fit (refused: a save
+        typed for a skill the typed roll misses) is answered with the rolls left out (every list of whole numbers
+        empty), provided leaving them out keeps the chance at the player's own value (else they are not only rolls,
+        and the row stays refused: a dash)."""
+        if isinstance(result, Outcome) or not isinstance(mine, Outcome) or mine.chance is None:
+            return result
+        rolls = {str(f.path[0]) for f in self.space.variable if f.kind == INTEGER and isinstance(f.path[-1], int)}
+        if not rolls:
+            return result
+        bare = self._without(pos, rolls)
+        if not isinstance(bare, Outcome) or bare.probability != mine.probability:
+            return result
+        return self._without(p, rolls)
+
+    def _without(self, p: list[int], rolls: set[str]) -> Outcome | Refusal:
+        """The answer at ``p`` with the lists ``rolls`` empty."""
+        given = self.space.given(tuple(p))
+        return call(self.res, {**given, **{name: [] for name in rolls}}, self.extra)

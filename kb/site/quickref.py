@@ -151,8 +151,9 @@ class _Page:
         for e in key_number_entries(ctx, self.game):
             for r in modifier_rows(e, ctx.lang):
                 rows.append(f"| {self.entry_link(e)} | {_cell(self.show(r.key))} | {_cell(self.show(r.value))} |")
-            for r in _key_facts(ctx, e):  # a fact is no "when": its label goes with its value
-                rows.append(f"| {self.entry_link(e)} | {_cell(self.show(r.key))}: {_cell(self.show(r.value))} | |")
+            shown = [f"{_cell(self.show(r.key))}: {_cell(self.show(r.value))}" for r in _key_facts(ctx, e)]
+            if shown:  # a fact is no "when": its label goes with its value, an entry's facts on one row
+                rows.append(f"| {self.entry_link(e)} | {'; '.join(shown)} | |")
         if not rows:
             return []
         return [f"## {t(ctx, 'key_numbers')} {{#qr-numbers}}", "",

@@ -126,11 +126,12 @@
     row0.appendChild(el("th", null, head.words.calc_chance_head));
     row0.firstChild.setAttribute("scope", "col");
     row0.lastChild.setAttribute("scope", "col");
-    var thead = el("thead"), tbody = el("tbody");
+    var thead = el("thead"), tbody = el("tbody"), dash = false;
     thead.appendChild(row0);
     for (var j = off; j < f.n; j++) {
       var other = shard.outcomes[shard.index[at + j]];
       var row = el("tr");
+      if (!other[3]) dash = true;
       row.appendChild(el("td", null, f.shown[j - off]));
       row.appendChild(el("td", null, other[3] ? S[other[3][2]] : "—"));
       if (j === pos[head.odds]) {
@@ -142,6 +143,8 @@
     table.appendChild(thead);
     table.appendChild(tbody);
     box.appendChild(table);
+    /* a dash is a value the other fields as typed give no answer for: say so under the table */
+    if (dash) box.appendChild(el("p", "kb-calc-odds-note", head.words.calc_odds_dash));
   }
 
   /* The answer shown no longer matches the fields (a value changed) and the new one is not known yet: the form carries
