@@ -174,7 +174,8 @@ def test_the_search_export_from_kept_parts_is_the_clean_export(tmp_path: Path) -
     assert _exported_postings(json.loads(kept_["es"])) == _whoosh_postings(_kb(tmp_path))  # as Whoosh merges segments
     ix = _kb(tmp_path).search_reader().ix
     held = {f"{digest}.json" for *_, digest in whoosh_access.segments(ix, ix.reader())}
-    assert sorted(p.name for p in (tmp_path / "segments").iterdir()) == sorted(held) and len(held) > 1  # the index's
+    # the index's segments only; an update rewrites the index as a fresh build would (one segment: kb/search/index.py)
+    assert sorted(p.name for p in (tmp_path / "segments").iterdir()) == sorted(held) and len(held) == 1
     shutil.rmtree(tmp_path / "cache" / "search")  # the index built again: one segment, of other files
     kept_ = _exported(_kb(tmp_path), words)
     assert kept_ == _exported(_kb(tmp_path), None)
