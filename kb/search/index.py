@@ -447,18 +447,12 @@ class SearchIndex:
         return {rel: [stats[rel][0] if stats[rel][0] < recent else 0, stats[rel][1], digest]
                 for rel, digest in kb.digests.items() if rel in stats}
 
-    def _by_file(self, kb: "Linked") -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for e in kb.entries.values():
-            out.setdefault(str(e.path.relative_to(kb.root)), []).append(e.id)
-        return out
-
     def _write_meta(self, gen: Path, kb: "Linked", fast: bool) -> None:
         atomic_write(gen / "synonyms.json", json.dumps(synonyms(kb), ensure_ascii=False).encode())
         atomic_write(gen / "meta.json", json.dumps(meta(kb), ensure_ascii=False).encode())
         if fast:  # a one-query process will read it (others write it when they need it: it costs a read of the index)
             compact.write(gen)  # from the committed Whoosh index, before the manifest calls the generation fresh
-        manifest = {"version": VERSION, "engine": engine_record(), "files": self._files(kb), "entries": self._by_file(kb), "built": time.time(),
+        manifest = {"version": VERSION, "engine": engine_record(), "files": self._files(kb), "built": time.time(),
                     "not_loaded": [_located(d, kb.root) for d in kb.not_loaded()]}
         atomic_write(gen / "manifest.json", json.dumps(manifest).encode())
 
@@ -541,12 +535,11 @@ _LOCATED = {"path": str, "line": int, "column": int, "code": str, "severity": st
 
 def _manifest_shape(data: dict[str, Any]) -> bool:
     """True when a manifest holds what :meth:`SearchIndex._write_meta` writes."""
-    files, entries, broken, engine = data.get("files"), data.get("entries"), data.get("not_loaded"), data.get("engine")
-    return (isinstance(engine, list) and len(engine) == 2 and all(isinstance(e, str) for e in engine) and isinstance(files, dict) and isinstance(entries, dict) and isinstance(broken, list)
+    files, broken, engine = data.get("files"), data.get("not_loaded"), data.get("engine")
+    return (isinstance(engine, list) and len(engine) == 2 and all(isinstance(e, str) for e in engine) and isinstance(files, dict) and isinstance(broken, list)
             and all(isinstance(d, dict) and all(isinstance(d.get(k), t) for k, t in _LOCATED.items()) for d in broken)
             and all(isinstance(v, list) and len(v) == 3 and isinstance(v[0], int) and isinstance(v[1], int)
-                    and isinstance(v[2], str) for v in files.values())
-            and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in entries.values()))
+                    and isinstance(v[2], str) for v in files.values()))
 
 
 def _meta(gen: Path) -> dict[str, Any] | None:
