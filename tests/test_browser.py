@@ -289,6 +289,43 @@ def test_on_a_games_page_its_entries_come_first_and_one_control_widens(browser, 
         context.close()
 
 
+WIDE_LABEL = {"es": "Todos los juegos por igual", "en": "Every game alike"}
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_every_game_alike_is_remembered_on_the_next_page_in_both_languages(browser, base: str, lang: str,
+                                                                            other: str) -> None:
+    """The "Every game alike" tick was lost on the next page (phone audit 3, D1): it is now the whole site's, as dark
+    mode is (kept under the theme's storage scope, the site's root), unticked until the reader ticks it."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{other}/index.html")
+        _search(pg, "shot" if other == "en" else "dispara")
+        everywhere = _ids(pg)
+        _open(pg, f"{base}/{lang}/other/index.html")
+        _search(pg, "dispara" if lang == "es" else "shot")
+        wide = pg.get_by_label(WIDE_LABEL[lang])
+        expect(wide).not_to_be_checked()  # by default the page's game comes first
+        assert _ids(pg) != everywhere
+        wide.focus()
+        pg.keyboard.press("Space")
+        expect(wide).to_be_checked()
+        _open(pg, f"{base}/{other}/other/index.html")
+        _search(pg, "shot" if other == "en" else "dispara")
+        wide = pg.get_by_label(WIDE_LABEL[other])
+        expect(wide).to_be_checked()
+        assert _eventually(lambda: _ids(pg), everywhere) == everywhere  # and it is applied, not only shown
+        wide.focus()
+        pg.keyboard.press("Space")  # unticked here: unticked on the first language's pages again
+        _open(pg, f"{base}/{lang}/mini/index.html")
+        _search(pg, "dispara" if lang == "es" else "shot")
+        expect(pg.get_by_label(WIDE_LABEL[lang])).not_to_be_checked()
+    finally:
+        context.close()
+
+
 def test_title_and_summary_at_the_body_texts_contrast(page, base: str) -> None:
     _open(page, f"{base}/es/mini/shooting.html")
     colour = "sel => getComputedStyle(document.querySelector(sel)).color"

@@ -20,7 +20,18 @@
   var config;
   try { config = JSON.parse(meta.getAttribute("content")); } catch (e) { return; }
 
-  var state = { engine: null, failed: false, game: null, kind: null, wide: false, selected: 0, hits: [] };
+  /* «Todos los juegos por igual» / "Every game alike" holds from page to page, in both languages (phone audit 3, D1):
+   * kept as the light/dark choice is (kb-palette.js), by the theme's __md_get/__md_set under its storage scope, the
+   * site's root on every language's pages (kb.mkdocs_plugin._site_scope). Unticked until the reader ticks it. */
+  var WIDE = "kb-search-wide";
+  function keptWide() {
+    try { return !!(window.__md_get && window.__md_get(WIDE) === true); } catch (e) { return false; }
+  }
+  function keepWide(on) {
+    try { if (window.__md_set) window.__md_set(WIDE, on); } catch (e) { /* storage refused */ }
+  }
+
+  var state = { engine: null, failed: false, game: null, kind: null, wide: keptWide(), selected: 0, hits: [] };
   var here = (function () {  /* the game whose page this is ("<game>/…" under the language's root), or null */
     var rootUrl = new URL(config.root, location.href).href, path = location.href.split(/[?#]/)[0];
     var m = path.indexOf(rootUrl) === 0 && /^([^/]+)\//.exec(path.slice(rootUrl.length));
@@ -197,7 +208,8 @@
       var widen = el("label", "kb-search__wide");
       wide = el("input");
       wide.type = "checkbox";
-      wide.addEventListener("change", function () { state.wide = wide.checked; run(); });
+      wide.checked = state.wide;
+      wide.addEventListener("change", function () { state.wide = wide.checked; keepWide(state.wide); run(); });
       widen.appendChild(wide);
       widen.appendChild(document.createTextNode(" " + (l.everywhere || "")));
       filters.appendChild(widen);
