@@ -76,3 +76,20 @@ def test_a_name_shows_as_written_while_prose_keeps_its_emphasis():
     assert shown(f"[{escape(title)}](x.md)") == title
     prose = md.markdown(inline("**Duración.** Un turno.", "es", lambda _id: None))
     assert "<strong>Duración.</strong>" in prose
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_line_under_a_rulings_title_says_each_thing_once(kb, lang: str) -> None:
+    """A ruling's line under its title read «Aclaración · BattleTech: Solaris VII · aclaración» (its kind, then its
+    rule type, a clarification: phone audit 3, D14). A ruling says it is one once; a rule of another type still says
+    so; on the page and in ``kb show`` alike."""
+    titles = _titles(kb)
+    rulings = [e for e in kb.entries.values() if e.kind == "ruling" and e.rule_type == "clarification"]
+    assert rulings
+    for entry in rulings:
+        view = entry_view(entry, lang, titles)
+        assert len(view.meta) == 2, view.meta
+        assert len({m.casefold() for m in view.meta}) == len(view.meta), view.meta
+        assert " · ".join(view.meta) in markdown(view, titles) and " · ".join(view.meta) in text(view, titles)
+    rule = next(e for e in kb.entries.values() if e.kind == "rule" and e.rule_type == "clarification")
+    assert len(entry_view(rule, lang, titles).meta) == 3

@@ -445,6 +445,11 @@ SECTIONS: tuple[tuple[str, Callable[[_Ask], Body | None]], ...] = (
 A new field is one more line here (and its markup in each output)."""
 
 
+_SAID_BY_KIND = {"ruling": "clarification"}
+"""The rule type a kind already says: a ruling is a clarification, so its line under the title does not add it
+(«Aclaración · BattleTech: Solaris VII · aclaración», phone audit 3, D14); a rule's «aclaración» still shows."""
+
+
 def entry_view(
     entry: Entry,
     lang: str,
@@ -465,7 +470,7 @@ def entry_view(
     """
     game = names(entry.game)
     meta = [interface(entry.kind, lang), game.best(lang) if game else entry.game]
-    if entry.rule_type != "core":
+    if entry.rule_type != "core" and _SAID_BY_KIND.get(entry.kind) != entry.rule_type:
         meta.append(interface(entry.rule_type, lang))
     summary = entry.text("summary")
     ask = _Ask(entry, lang, titles, tuple(backlinks), results or {}, resolvers, names)
