@@ -83,3 +83,18 @@ def test_an_empty_list_in_a_step_reads_in_the_templates_own_words() -> None:
     assert s[0].say("es", show) == "Muertas (Vida por debajo de 1): ninguna"
     assert s[0].say("en", show) == "Dead (Life below 1): none"
     assert s[1].say("es", show) == "El paso 1 permite: mover y correr"
+
+
+def test_a_text_input_declared_with_keys_of_is_a_choice_among_those_keys(kb: KnowledgeBase) -> None:
+    """The «elección» that settles a tie for the lowest card was held at the example's value («fijo en este ejemplo»),
+    so a player could not finish a tied draw in the calculator (phone audit 3, D19): a text input declared with
+    ``keys_of`` is a list of those keys (none chosen first), and the checks refuse a value outside them."""
+    e, ex = _example(kb, "malifaux.shooting-into-combat", "malifaux.random-target")
+    res = kb.registry.get("malifaux.random-target")
+    sp = space(res, ex.given, 10**30, 10**30)
+    choice = next(f for f in sp.fields if f.name == "choice")
+    assert choice.kind == "enum" and choice.values == (None, "silurid", "death-marshal", "terror-tot", "guild-guard")
+    found = _input_problems(e, replace(ex, given={**ex.given, "choice": "nobody"}), res)
+    assert [d.code for d in found] == ["input-out-of-range"] and "'nobody'" in d_text(found[0])
+    assert "a name among those of target, distances" in d_text(found[0])
+    assert _input_problems(e, replace(ex, given={**ex.given, "choice": "terror-tot"}), res) == []

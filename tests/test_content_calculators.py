@@ -121,3 +121,21 @@ def test_the_bridges_calculator_speaks_of_a_bridge(kb: KnowledgeBase) -> None:
         assert any("derrumba" in t for t in labels["es"]) and any("collapses" in t for t in labels["en"]), labels
     over = call(kb.registry.get("battletech-solaris.bridge-damage"), {"cf": 40, "damage": 45})  # no CF below 0
     assert isinstance(over, Outcome) and over.values == {"cf_left": 0, "collapses": True}
+
+
+def test_a_tie_for_the_lowest_card_is_settled_in_the_calculator(kb: KnowledgeBase) -> None:
+    """Seed 004, Disparar a un Combate: on a tie for the lowest card the acting model chooses. The calculator said
+    «Empate: falta elegir …» with its «elección» fixed, so the draw could not be finished there (phone audit 3, D19):
+    the same form, the Terror Tot and the Death Marshal on 5 each, settles it for the model chosen."""
+    res = kb.registry.get("malifaux.random-target")
+    ex = next(x for x in kb.entries["malifaux.shooting-into-combat"].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    tie = {**sp.base, "flips": {"silurid": 8, "terror-tot": 5, "death-marshal": 5}}
+    for chosen, target in ((None, None), ("death-marshal", "death-marshal"), ("terror-tot", "terror-tot")):
+        at = sp.positions({**tie, "choice": chosen})
+        assert at is not None, chosen  # a combination the form offers
+        out = call(res, sp.given(at))
+        assert isinstance(out, Outcome) and out.values["target"] == target
+        assert sorted(out.values["tied"]) == ["death-marshal", "terror-tot"]
+    out = call(res, sp.given(sp.positions({**tie, "choice": "silurid"})))
+    assert isinstance(out, Refusal) and out.code == "not-tied"

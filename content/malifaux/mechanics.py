@@ -218,7 +218,8 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
 @resolver("malifaux.random-target",
           ranges={"distances.*": covers(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
                   "flips": keys_of("target", "distances"),  # the seed: a card for the target and each model within 2" of it
-                  "flips.*": between(0, 14)},  # the seed gives no card values: 0 to 14 taken (a fate card 1-13 and two jokers assumed)
+                  "flips.*": between(0, 14),  # the seed gives no card values: 0 to 14 taken (a fate card 1-13 and two jokers assumed)
+                  "choice": keys_of("target", "distances")},  # a tie is settled for one of the models that got a card
           outputs={
     "random": "whether the target is picked at random",
     "candidates": "models that get a card: the target and the models within 2\" of it, never the attacker",
@@ -390,7 +391,7 @@ LABELS = {
     "target": ("objetivo", "target"),
     "engaged_with": ("trabado con", "engaged with"),
     "flips": ("cartas volteadas", "cards flipped"),
-    "choice": ("elección", "choice"),
+    "choice": ("elegida si empatan", "chosen if tied"),
     "attacker": ("atacante", "attacker"),
     "attacker_engaged": ("atacante trabado", "attacker engaged"),
     "duel_abilities": ("habilidades que dan un duelo", "abilities that call for a duel"),

@@ -267,33 +267,37 @@ def describe_length(schema: Mapping[str, Any]) -> str:
 
 
 def describe_keys(schema: Mapping[str, Any]) -> str:
-    """A declared key set in words: ``keys among those of target, distances``."""
-    return "keys among those of " + ", ".join(schema.get(KEYS_FROM, []))
+    """A declared key set in words: ``keys among those of target, distances`` (a text input's: ``a name among …``)."""
+    return ("a name" if schema.get("type") == "string" else "keys") + " among those of " + ", ".join(schema.get(KEYS_FROM, []))
 
 
 def _key_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
-    """Keys of a mapping input outside the set its declaration takes them from (:func:`kb.mechanics.keys_of`), when
-    the inputs it names are given."""
+    """Keys of a mapping input (or a text input's value) outside the set its declaration takes them from
+    (:func:`kb.mechanics.keys_of`), when the inputs it names are given."""
     base = ("examples", ex.index)
     out: list[Diagnostic] = []
     for name, value in ex.given.items():
         schema = _keyed(res.inputs.get(name, {}))
-        if schema is None or not isinstance(value, Mapping):
-            continue
-        sources = [s for s in schema[KEYS_FROM] if ex.given.get(s) is not None]
-        if not sources:
+        if schema is None or not any(ex.given.get(s) is not None for s in schema[KEYS_FROM]):
             continue
         known = set(key_sources(ex.given, schema[KEYS_FROM]))
-        for key in value:
+        for path, key in _named_in(name, value, schema):
             if key not in known:
-                out.append(diag("input-out-of-range", entry.marks.at(base + ("given", name, key), key=True),
-                                where=where(("given", name, key)), value=repr(key), resolver=res.name,
-                                range=describe_keys(schema)))
+                out.append(diag("input-out-of-range", entry.marks.at(base + path, key=isinstance(value, Mapping)),
+                                where=where(path), value=repr(key), resolver=res.name, range=describe_keys(schema)))
     return out
 
 
+def _named_in(name: str, value: Any, schema: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Any]]:
+    """What a :func:`kb.mechanics.keys_of` input names, each with its place in ``given``: a mapping's keys, or a text
+    input's value (the model a tie is settled for); nothing for a value of another type (the schema's check says so)."""
+    if isinstance(value, Mapping) and schema.get("type") == "object":
+        return [(("given", name, key), key) for key in value]
+    return [(("given", name), value)] if isinstance(value, str) and schema.get("type") == "string" else []
+
+
 def _keyed(schema: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The mapping branch of an input's schema that declares its keys, if any."""
+    """The branch of an input's schema (a mapping's, a text's) that declares its keys, if any."""
     for branch in [schema, *schema.get("anyOf", [])]:
         if isinstance(branch, Mapping) and KEYS_FROM in branch:
             return branch

@@ -405,7 +405,8 @@ def items(minimum: int, maximum: int) -> dict[str, Any]:
 def keys_of(*inputs: str) -> dict[str, Any]:
     """A mapping whose keys are among those the other ``inputs`` name (a text input's value, a mapping's keys, a
     list's items: ``keys_of("target", "distances")``): a form offers one entry per such key, each added or removed by
-    the player, and ``kb check`` refuses an example's key that is none of them."""
+    the player, and ``kb check`` refuses an example's key that is none of them. On a text input (``choice: str | None``)
+    its value is one of those keys: a form offers them in a list (the model a tie is settled for)."""
     if not inputs:
         raise ValueError("keys_of(): names no input")
     return {KEYS_FROM: list(inputs)}

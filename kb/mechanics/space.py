@@ -397,7 +397,8 @@ def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATION
     params = inspect.signature(res.func).parameters
     base: dict[str, Any] = {}
     found: list[Field] = []
-    for name, schema in res.inputs.items():
+    for name, declared in res.inputs.items():
+        schema = _named(declared, given)
         value = _start(name, schema, given, params[name].default)
         if value is _MISSING:
             continue
@@ -405,6 +406,17 @@ def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATION
         found += _items(name, schema, value, given) or _leaves(name, (name,), name, schema, value)
     every = math.prod(len(f.values) for f in found if f.kind != FIXED)
     return Space(res.name, base, tuple(found) if every <= whole else _within(found, base, budget))
+
+
+def _named(schema: Mapping[str, Any], given: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A text input declared with :func:`~kb.mechanics.keys_of` as a choice among the names the inputs it names give in
+    ``given`` (an ``enum`` of them): the model a tie is settled for, one of those that got a card (phone audit 3,
+    D19: it was held at the example's value, so a tie could not be settled). Any other schema as it is."""
+    if "anyOf" in schema:
+        return {**schema, "anyOf": [_named(b, given) for b in schema["anyOf"]]}
+    if schema.get("type") == "string" and KEYS_FROM in schema:
+        return {"enum": key_sources(given, schema[KEYS_FROM])}
+    return schema
 
 
 def _start(name: str, schema: Mapping[str, Any], given: Mapping[str, Any], default: Any) -> Any:
