@@ -110,6 +110,37 @@ def test_every_word_the_translators_page_asks_for_is_in_both_catalogs(monkeypatc
     spanish = "\n".join(pages["es"])
     assert [k for k, v in english.items() if v not in {"Total"} and v.split("{")[0].strip() in spanish] == []
 
+def test_every_word_the_search_dialog_asks_for_is_in_both_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search dialog's words come from the catalogs (``msgctxt "search"``, each with a comment saying where it
+    appears), as the rest of the site's do: a page's ``<meta name="kb-search">`` carries, in the page's language and in
+    the order the code lists them, exactly the catalogs' words of that context, every one said differently in Spanish
+    and English (a word missing from a catalog would read as its key)."""
+    import html
+    import json
+
+    from kb.site import search_box
+
+    asked: set[str] = set()
+
+    def recorded(lang: str, context: str, key: str) -> str:
+        if context == search_box.CONTEXT:
+            asked.add(key)
+        return pgettext(lang, context, key)
+
+    monkeypatch.setattr(search_box, "pgettext", recorded)
+    said = {}
+    for lang in LANGS:
+        tag = search_box.meta_tag(search_box.SearchData(lang, {}, "v"), "mini/shooting.md")
+        meta = json.loads(html.unescape(re.fullmatch(r'<meta name="kb-search" content="([^"]*)">', tag).group(1)))
+        entries = [e for e in polib.pofile(str(catalog_path(lang))) if e.msgctxt == search_box.CONTEXT]
+        assert list(meta["labels"]) == list(search_box.LABEL_KEYS)
+        assert meta["labels"] == {e.msgid: e.msgstr for e in entries} and meta["label"] == meta["labels"]["search"]
+        assert all(e.comment for e in entries), [e.msgid for e in entries if not e.comment]
+        said[lang] = meta["labels"]
+    assert asked == set(search_box.LABEL_KEYS)
+    assert [k for k in asked if said["es"][k] == said["en"][k]] == []
+
+
 def test_numbers_percentages_lists_per_locale() -> None:
     assert percent(Fraction(63, 200), "es") == "31,5\u00a0%"
     assert percent(Fraction(63, 200), "en") == "31.5%"
