@@ -22,7 +22,7 @@ from urllib.parse import unquote
 import pytest
 
 from conftest import MKDOCS, _Quiet, built_site, cli, served
-from kb.site.search_box import SEARCH_LABELS
+from kb.site.search_box import search_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -789,7 +789,7 @@ def test_a_failed_load_of_search_data_is_tried_again_by_the_next_query(browser, 
         context.close()
 
 
-SEARCH_OFFLINE = SEARCH_LABELS["es"]["offline"]  # the dialog's own words while offline
+SEARCH_OFFLINE = search_labels("es")["offline"]  # the dialog's own words while offline
 
 
 def _focused(pg) -> list:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext as gettext_module
 import re
 import shutil
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from kb.core.locale import LANGS, catalog_path, join, ngettext, number, pgettext, percent
+from kb.core.locale import LANGS, catalog_path, fill, join, ngettext, number, pgettext, percent
 from kb.mechanics import Trace
 
 KB = Path(__file__).resolve().parent.parent / "kb"
@@ -110,6 +111,37 @@ def test_every_word_the_translators_page_asks_for_is_in_both_catalogs(monkeypatc
     spanish = "\n".join(pages["es"])
     assert [k for k, v in english.items() if v not in {"Total"} and v.split("{")[0].strip() in spanish] == []
 
+def test_every_word_the_search_dialog_asks_for_is_in_both_catalogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search dialog's words come from the catalogs (``msgctxt "search"``, each with a comment saying where it
+    appears), as the rest of the site's do: a page's ``<meta name="kb-search">`` carries, in the page's language and in
+    the order the code lists them, exactly the catalogs' words of that context, every one said differently in Spanish
+    and English (a word missing from a catalog would read as its key)."""
+    import html
+    import json
+
+    from kb.site import search_box
+
+    asked: set[str] = set()
+
+    def recorded(lang: str, context: str, key: str) -> str:
+        if context == search_box.CONTEXT:
+            asked.add(key)
+        return pgettext(lang, context, key)
+
+    monkeypatch.setattr(search_box, "pgettext", recorded)
+    said = {}
+    for lang in LANGS:
+        tag = search_box.meta_tag(search_box.SearchData(lang, {}, "v"), "mini/shooting.md")
+        meta = json.loads(html.unescape(re.fullmatch(r'<meta name="kb-search" content="([^"]*)">', tag).group(1)))
+        entries = [e for e in polib.pofile(str(catalog_path(lang))) if e.msgctxt == search_box.CONTEXT]
+        assert list(meta["labels"]) == list(search_box.LABEL_KEYS)
+        assert meta["labels"] == {e.msgid: e.msgstr for e in entries} and meta["label"] == meta["labels"]["search"]
+        assert all(e.comment for e in entries), [e.msgid for e in entries if not e.comment]
+        said[lang] = meta["labels"]
+    assert asked == set(search_box.LABEL_KEYS)
+    assert [k for k in asked if said["es"][k] == said["en"][k]] == []
+
+
 def test_numbers_percentages_lists_per_locale() -> None:
     assert percent(Fraction(63, 200), "es") == "31,5\u00a0%"
     assert percent(Fraction(63, 200), "en") == "31.5%"
@@ -163,3 +195,144 @@ def test_the_engines_words_for_a_player_read_as_a_player_writes() -> None:
     # a calculator's refusal names no entry: no dangling «Consulta .» (the built site had it in 5 answers' files)
     assert [refusal_sentence("elsewhere", "R.", None, lang) for lang in LANGS] == [
         "Esto lo resuelve otra regla: R.", "Another rule settles this: R."]
+
+
+STRAY_MECHANICS = '''\
+from fractions import Fraction
+
+from kb.mechanics import Chance, RuleError, Trace, between, outcome, resolver
+
+
+@resolver("g.hit", ranges={"roll": between(2, 12), "skill": between(2, 12, 2)}, outputs={"hit": "whether it hits"},
+          labels={"roll": ("tirada", "roll"), "skill": ("habilidad", "skill"), "hit": ("impacta", "hits")})
+def hit(roll: int, skill: int):
+    """A hit when the roll reaches the skill; a roll of 2 is another entry's case."""
+    if roll == 2:
+        raise RuleError("fumble", "un 2 es una pifia", "a 2 is a fumble", kind="elsewhere")
+    ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= skill)
+    return outcome(Trace(), Chance.of(Fraction(ways, 36), "impactar", "hitting"), hit=roll >= skill)
+'''
+
+STRAY_ENTRIES = {
+    "g/rules/hitting.yaml": """\
+id: g.hitting
+kind: rule
+game: g
+title: {es: Impactar, en: Hitting}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: hits
+    mechanic: g.hit
+    given: {roll: 7, skill: 6}
+    expect: {hit: true}
+  - id: fumbles
+    mechanic: g.hit
+    given: {roll: 2, skill: 6}
+    expect_error: {code: fumble, kind: elsewhere, see: g.fumble}
+""",
+    "g/rules/fumble.yaml": """\
+id: g.fumble
+kind: rule
+game: g
+title: {es: Pifia, en: Fumble}
+source: {doc: seed.txt, section: s}
+""",
+}
+
+
+class _Stray(gettext_module.NullTranslations):
+    """A catalog whose every word the code fills (one holding a ``{name}``) also holds a translator's stray
+    ``{x}`` and ``{n.__class__}``, braces no code fills."""
+
+    def __init__(self, real: gettext_module.NullTranslations) -> None:
+        super().__init__()
+        self.real = real
+
+    @staticmethod
+    def _stray(word: str) -> str:
+        return word + " {x} {n.__class__}" if re.search(r"\{\w+\}", word) else word
+
+    def gettext(self, message: str) -> str:
+        return self._stray(self.real.gettext(message))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._stray(self.real.pgettext(context, message))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._stray(self.real.ngettext(singular, plural, n))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self._stray(self.real.npgettext(context, singular, plural, n))
+
+
+STRAY = "{x} {n.__class__}"
+"""A translator's stray braces: a name no code fills, and a look-up ``str.format`` would make."""
+
+
+class _Stray(gettext_module.NullTranslations):
+    """A catalog whose every word the code fills (one holding a ``{name}``) ends in :data:`STRAY`."""
+
+    def __init__(self, real: gettext_module.NullTranslations) -> None:
+        super().__init__()
+        self.real = real
+
+    @staticmethod
+    def _stray(word: str) -> str:
+        return f"{word} {STRAY}" if re.search(r"\{\w+\}", word) else word
+
+    def gettext(self, message: str) -> str:
+        return self._stray(self.real.gettext(message))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._stray(self.real.pgettext(context, message))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._stray(self.real.ngettext(singular, plural, n))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self._stray(self.real.npgettext(context, singular, plural, n))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_stray_brace_in_a_catalog_word_shows_as_written_wherever_the_engine_fills_one(
+        tree, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Every word of the catalogs the engine fills (a worked example's odds and refusal, the home page's count of
+    checked examples, the translators' page's guide, a calculator's ranges and odds) goes through
+    :func:`kb.core.locale.fill`: a translator's stray ``{x}`` or ``{n.__class__}`` shows as written (and the
+    placeholder test above names the word), never a ``KeyError`` traceback that stops the build nor a look-up, as
+    ``str.format`` made."""
+    import html
+
+    from kb.api import KnowledgeBase
+    from kb.core import locale
+    from kb.site.calc import calc_site
+    from kb.site.pages import build_site
+
+    def said(template: str, **values: str) -> str:
+        return f"{fill(template, values)} {STRAY}"
+
+    kb = KnowledgeBase.load(tree({"g/mechanics.py": STRAY_MECHANICS, **STRAY_ENTRIES}))
+    results = kb.run_examples()
+    assert [r.passed for r in results] == [True, True]
+    event, reason, fumble = {"es": ("impactar", "Un 2 es una pifia.", "Pifia"),
+                             "en": ("hitting", "A 2 is a fumble.", "Fumble")}[lang]
+    odds = {p: dict(event=event, fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
+            for p in (Fraction(13, 18), Fraction(5, 12))}
+    want = {
+        "g/hitting.md": [said(locale.gettext(lang, "Chance of {event}: {fraction} ≈ {percent}."), **odds[Fraction(13, 18)]),
+                         said(locale.gettext(lang, "Another case: {reason} See {entry}."), reason=reason, entry=fumble)],
+        "index.md": [said(ngettext(lang, "{ok} of {n} worked example verified by this build.",
+                                   "{ok} of {n} worked examples verified by this build.", 2), ok="2")],
+        "translators.md": [said(pgettext(lang, "translators", "how"), guide="`docs/translators.md`")],
+        "calculators": [said(pgettext(lang, "site", "calc_range"), minimum="2", maximum="12"),
+                        said(pgettext(lang, "site", "calc_range_step"), minimum="2", maximum="12", step="2"),
+                        said(pgettext(lang, "site", "calc_chance"), **odds[Fraction(5, 12)]),
+                        said(pgettext(lang, "site", "calc_chance_whole"), event=event, percent=percent(Fraction(1), lang))],
+    }
+    real = locale.translations(lang)
+    monkeypatch.setattr(locale, "translations", lambda _lang: _Stray(real))
+    pages = {p.path: html.unescape(p.markdown) for p in build_site(kb, results, lang).pages}
+    calc = calc_site(kb, lang)
+    pages["calculators"] = "\n".join([*calc.files.values(), *(f for forms in calc.forms.values() for f in forms)])
+    assert {path: [w for w in words if w not in pages[path]] for path, words in want.items()} == {
+        path: [] for path in want}

@@ -19,7 +19,7 @@ from test_browser import (
     launch_chromium,
 )
 
-from kb.site.search_box import SEARCH_LABELS
+from kb.site.search_box import search_labels
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -50,10 +50,10 @@ def test_a_suggestion_for_an_earlier_query_goes_while_the_next_ones_words_load(b
         pg.route(parts, lambda route: held.append(route))  # the next words' parts are held back
         box.press_sequentially(" velocity")
         assert _eventually(lambda: bool(held), True), "no part was asked for"
-        assert status.inner_text() == SEARCH_LABELS["en"]["loading"]  # not "Did you mean shooting?"
+        assert status.inner_text() == search_labels("en")["loading"]  # not "Did you mean shooting?"
         pg.unroute(parts)  # the held requests go on
         _settled(pg)
-        assert _eventually(lambda: status.inner_text() != SEARCH_LABELS["en"]["loading"], True)
+        assert _eventually(lambda: status.inner_text() != search_labels("en")["loading"], True)
     finally:
         context.close()
 
@@ -76,7 +76,7 @@ def test_on_a_phone_the_filters_show_their_choice_and_the_kinds_count_within_the
         assert _eventually(lambda: _ids(pg), ["other.sight"]) == ["other.sight"]
         counts = pg.eval_on_selector_all("select.kb-search__kind option",
                                          "els => els.filter(o => !o.disabled).map(o => o.text)")
-        everything = SEARCH_LABELS[lang]["all_kinds"]
+        everything = search_labels(lang)["all_kinds"]
         assert counts[0] == f"{everything} (1)" and len(counts) == 2, counts  # the game's one term, not every game's
         assert pg.eval_on_selector_all(".kb-search__filters select", fits) == [True, True]
     finally:
@@ -112,7 +112,7 @@ def test_nothing_found_says_what_to_try(browser, base: str, lang: str) -> None:
         pg = context.new_page()
         _open(pg, f"{base}/{lang}/mini/aim.html")
         _search(pg, "qqxqq")
-        labels = SEARCH_LABELS[lang]
+        labels = search_labels(lang)
         want = f"{labels['no_results']} {labels['no_results_hint']}"
         assert _eventually(lambda: pg.locator(".kb-search__status").inner_text(), want) == want
     finally:

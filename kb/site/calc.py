@@ -474,9 +474,9 @@ def _field_data(f: Field, words: Words, lang: str) -> dict[str, Any]:
 def _range_words(f: Field, lang: str) -> str:
     lo, hi = number(f.bounds["minimum"], lang), number(f.bounds["maximum"], lang)
     if "multipleOf" in f.bounds and f.bounds["multipleOf"] != 1:
-        return pgettext(lang, "site", "calc_range_step").format(minimum=lo, maximum=hi,
-                                                              step=number(f.bounds["multipleOf"], lang))
-    return pgettext(lang, "site", "calc_range").format(minimum=lo, maximum=hi)
+        return _fill(pgettext(lang, "site", "calc_range_step"), {"minimum": lo, "maximum": hi,
+                                                                  "step": number(f.bounds["multipleOf"], lang)})
+    return _fill(pgettext(lang, "site", "calc_range"), {"minimum": lo, "maximum": hi})
 
 
 def _odds_field(calc: Calculator, results: list[Outcome | Refusal]) -> int | None:

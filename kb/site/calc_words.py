@@ -10,7 +10,7 @@ import json
 from typing import Any, Callable, Mapping
 
 from kb.core.diagnostics import visible
-from kb.core.locale import percent, pgettext
+from kb.core.locale import fill, percent, pgettext
 from kb.core.model import Text
 from kb.mechanics import Outcome, Resolver
 from kb.mechanics.space import FAILED, Field, Refusal, answer
@@ -76,9 +76,10 @@ class Words:
         p, event = ch.probability, visible(ch.event.best(self.lang))  # a resolver's own text (see sentence)
         fraction = f"{p.numerator}/{p.denominator}"
         if p.denominator == 1:
-            line = pgettext(self.lang, "site", "calc_chance_whole").format(event=event, percent=percent(p, self.lang))
+            line = fill(pgettext(self.lang, "site", "calc_chance_whole"), {"event": event, "percent": percent(p, self.lang)})
             return line, event, percent(p, self.lang)
-        line = pgettext(self.lang, "site", "calc_chance").format(event=event, fraction=fraction, percent=percent(p, self.lang))
+        line = fill(pgettext(self.lang, "site", "calc_chance"),
+                    {"event": event, "fraction": fraction, "percent": percent(p, self.lang)})
         return line, event, f"{fraction} ≈ {percent(p, self.lang)}"
 
     def outcome(self, result: Outcome | Refusal) -> list[Any]:

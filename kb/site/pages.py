@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
-from kb.core.locale import decimal_mark, ngettext, pgettext
+from kb.core.locale import decimal_mark, fill, ngettext, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.calc import calc_markdown
@@ -314,8 +314,8 @@ def home_page(ctx: SiteContext) -> SitePage:
     results = [r for per in ctx.results.values() for r in per.values()]
     if results:
         ok = sum(r.passed for r in results)
-        out += [ngettext(ctx.lang, "{ok} of {n} worked example verified by this build.",
-                         "{ok} of {n} worked examples verified by this build.", len(results)).format(ok=ok), ""]
+        out += [fill(ngettext(ctx.lang, "{ok} of {n} worked example verified by this build.",
+                              "{ok} of {n} worked examples verified by this build.", len(results)), {"ok": str(ok)}), ""]
     body = _notice(ctx, path, "\n".join(out))
     return finish(ctx, path, t(ctx, "site"), body, description=t(ctx, "intro"))
 

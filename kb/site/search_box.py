@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kb.core.cache import cache_dir, shared_cache_dir
+from kb.core.locale import pgettext
 from kb.core.model import COMMON, KINDS, LANGS
 from kb.core.terms import fold, tokens
 from kb.search.export import export, to_script
@@ -29,33 +30,27 @@ from kb.site.structure import entry_url
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["SEARCH_LABELS", "SearchData", "search_data", "data_name", "meta_tag", "split"]
+__all__ = ["CONTEXT", "LABEL_KEYS", "search_labels", "SearchData", "search_data", "data_name", "meta_tag", "split"]
 
 WORD_PART = 24_000
 """Bytes (about) of the word list in one words part."""
 POSTING_PARTS = 32
 """How many postings parts a language's data has."""
 
-SEARCH_LABELS: dict[str, dict[str, str]] = {
-    "es": {"search": "Buscar", "placeholder": "Buscar reglas, términos o preguntas", "close": "Cerrar",
-           "did_you_mean": "¿Quisiste decir", "no_results": "Nada encontrado.",
-           "no_results_hint": "Revisa la ortografía, prueba con menos palabras o en inglés, o busca en todos los juegos.", "loading": "Cargando la búsqueda…",
-           "failed": "La búsqueda no está disponible en esta página.", "results": "resultados",
-           "games": "Juego", "kinds": "Tipo", "all_games": "Juego: todos", "all_kinds": "Tipo: todos",
-           "everywhere": "Todos los juegos por igual", "common": "Común a varios juegos",
-           "offline": "Sin conexión: la búsqueda lo intentará otra vez cuando sigas escribiendo (guarda el juego para buscar sin conexión).", "hint": "Intro abre el primero; ↑ ↓ para moverse; Esc cierra.",
-           "not_saved": "no guardada", "not_saved_title": "Esta página no está guardada: sin conexión no se puede abrir."},
-    "en": {"search": "Search", "placeholder": "Search rules, terms or questions", "close": "Close",
-           "did_you_mean": "Did you mean", "no_results": "Nothing found.",
-           "no_results_hint": "Check the spelling, try fewer words or Spanish, or search every game.", "loading": "Loading search…",
-           "failed": "Search is not available on this page.", "results": "results",
-           "games": "Game", "kinds": "Kind", "all_games": "Game: all", "all_kinds": "Kind: all",
-           "everywhere": "Every game alike", "common": "Shared by several games",
-           "offline": "No connection: search will try again as you type (save the game to search offline).", "hint": "Enter opens the first; ↑ ↓ to move; Esc closes.",
-           "not_saved": "not saved", "not_saved_title": "This page is not saved: it cannot be opened without a connection."},
-}
-"""The dialog's own words, per language (``not_saved``, ``not_saved_title``: the mark, offline, on a link to a page
-that is not saved, kb-offline.js, which reads them from the same meta)."""
+CONTEXT = "search"
+"""The ``msgctxt`` of the dialog's own words in the site's gettext catalogs (``kb/locale/<lang>/LC_MESSAGES/kb.po``,
+:mod:`kb.core.locale`), each asked for by its key as ``msgid``."""
+LABEL_KEYS = ("search", "placeholder", "close", "did_you_mean", "no_results", "no_results_hint", "loading", "failed",
+              "results", "games", "kinds", "all_games", "all_kinds", "everywhere", "common", "offline", "hint",
+              "not_saved", "not_saved_title")
+"""The keys of the dialog's words, in the order the page's meta and the data carry them (``not_saved``,
+``not_saved_title``: the mark, offline, on a link to a page that is not saved, kb-offline.js, which reads them from the
+same meta)."""
+
+
+def search_labels(lang: str) -> dict[str, str]:
+    """The dialog's own words in ``lang`` by key (:data:`LABEL_KEYS`), from the catalog's ``msgctxt "search"``."""
+    return {key: pgettext(lang, CONTEXT, key) for key in LABEL_KEYS}
 
 
 @dataclass(frozen=True)
@@ -149,10 +144,11 @@ def kind_words(lang: str) -> dict[str, str]:
 
 def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     """Export the engine's search for ``lang``, with URLs relative to the language's root and the dialog's words."""
-    games = {COMMON: SEARCH_LABELS[lang]["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
+    labels = search_labels(lang)
+    games = {COMMON: labels["common"], **{g: meta.name.best(lang) for g, meta in kb.games.items()}}
     data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base),
                   key=kb.cache_key, segments=cache_dir(kb.root, "search-segments", kb.cache_base))
-    data["labels"] = SEARCH_LABELS[lang]
+    data["labels"] = labels
     data["kinds"] = kind_words(lang)
     scripts = {data_name(lang, name): to_script(lang, part, name) for name, part in split(data).items()}
     digest = hashlib.sha256()
@@ -165,8 +161,9 @@ def meta_tag(data: SearchData, page_path: str) -> str:
     """The ``<meta>`` that tells a page (at ``page_path`` relative to its language's root) where its search data is."""
     depth = posixpath.dirname(page_path).count("/") + 1 if posixpath.dirname(page_path) else 0
     root = "../" * depth
+    labels = search_labels(data.lang)
     content = json.dumps({"lang": data.lang, "root": root, "data": root + data_name(data.lang),
-                          "version": data.version, "label": SEARCH_LABELS[data.lang]["search"],
-                          "labels": SEARCH_LABELS[data.lang], "one_game": data.one_game},
+                          "version": data.version, "label": labels["search"],
+                          "labels": labels, "one_game": data.one_game},
                          ensure_ascii=False, separators=(",", ":"))
     return f'<meta name="kb-search" content="{html.escape(content, quote=True)}">'

@@ -132,7 +132,7 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
     lab = Words(ctx.lang)
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
-    how = lab["how"].replace("{guide}", _guide(ctx.repo_url))
+    how = fill(lab["how"], {"guide": _guide(ctx.repo_url)})
     out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "", how, ""]
     out += _counts_table(lab, data["games"], names)
     if not data["pending"]:

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from kb.core.diagnostics import visible
-from kb.core.locale import gettext, join, number, percent
+from kb.core.locale import fill, gettext, join, number, percent
 from kb.core.model import Entry, Example, Text
 from kb.mechanics import KINDS_OF_NO, Resolver, Step
 from kb.mechanics.procedures import flatten_steps
@@ -217,11 +217,12 @@ def example_view(entry: Entry, ex: Example, result: ExampleResult | None, lang: 
         if ch is not None and ch.event.get(lang):
             p = ch.probability
             if p.denominator == 1:  # certain or impossible: "0/1 ≈ 0 %" says nothing a percentage does not
-                odds = gettext(lang, "Chance of {event}: {percent}.").format(event=visible(ch.event.best(lang)),
-                                                                             percent=percent(p, lang))
+                odds = fill(gettext(lang, "Chance of {event}: {percent}."), {"event": visible(ch.event.best(lang)),
+                                                                            "percent": percent(p, lang)})
             else:
-                odds = gettext(lang, "Chance of {event}: {fraction} ≈ {percent}.").format(
-                    event=visible(ch.event.best(lang)), fraction=f"{p.numerator}/{p.denominator}", percent=percent(p, lang))
+                odds = fill(gettext(lang, "Chance of {event}: {fraction} ≈ {percent}."), {
+                    "event": visible(ch.event.best(lang)), "fraction": f"{p.numerator}/{p.denominator}",
+                    "percent": percent(p, lang)})
     refusal = see = None
     if result is not None and result.outcome is None and result.message is not None:
         refusal, see = _kind(result.kind), result.see
@@ -265,9 +266,9 @@ def refusal_sentence(kind: str, reason: str | None, see: str | None, lang: str) 
     or a fact is missing."""
     if kind == "elsewhere" and see:
         if reason:
-            return gettext(lang, "Another case: {reason} See {entry}.").format(reason=reason, entry=see)
-        return gettext(lang, "Another case: see {entry}.").format(entry=see)
+            return fill(gettext(lang, "Another case: {reason} See {entry}."), {"reason": reason, "entry": see})
+        return fill(gettext(lang, "Another case: see {entry}."), {"entry": see})
     if kind == "forbidden" and see and reason:
-        return gettext(lang, "{rule} forbids it: {reason}").format(rule=see, reason=reason)
+        return fill(gettext(lang, "{rule} forbids it: {reason}"), {"rule": see, "reason": reason})
     with_reason, bare = _SAID[kind]
-    return gettext(lang, with_reason).format(reason=reason) if reason else gettext(lang, bare)
+    return fill(gettext(lang, with_reason), {"reason": reason}) if reason else gettext(lang, bare)
