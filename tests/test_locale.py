@@ -185,12 +185,15 @@ def test_the_engines_words_for_a_player_read_as_a_player_writes() -> None:
                                                                         "Checked: the rule gives this answer"]
     assert [refusal_sentence("elsewhere", "R.", "Tirada", lang) for lang in LANGS] == [
         "Esto lo resuelve otra regla: R. Consulta Tirada.", "Another rule settles this: R. See Tirada."]
-    from kb.core.locale import ngettext
+    from kb.site.pages import verified_line
 
-    home = [ngettext(lang, "{ok} of {n} worked example verified by this build.",
-                     "{ok} of {n} worked examples verified by this build.", 551).format(ok=551) for lang in LANGS]
+    home = [verified_line(lang, 551, 551) for lang in LANGS]
     assert home == ["551 de 551 ejemplos resueltos comprobados aplicando sus reglas.",
                     "551 of 551 worked examples checked by running their rules."]  # not «en esta compilación»
+    # both numbers written alike, as the language writes them (the checked count had been printed raw: «12000 de 12.000»)
+    assert [verified_line(lang, 11999, 12000) for lang in LANGS] == [
+        "11.999 de 12.000 ejemplos resueltos comprobados aplicando sus reglas.",
+        "11,999 of 12,000 worked examples checked by running their rules."]
     assert not any(w in pgettext(lang, "site", "intro") for lang in LANGS for w in ("compilación", "build"))
     # a calculator's refusal names no entry: no dangling «Consulta .» (the built site had it in 5 answers' files)
     assert [refusal_sentence("elsewhere", "R.", None, lang) for lang in LANGS] == [

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
-from kb.core.locale import decimal_mark, fill, ngettext, pgettext
+from kb.core.locale import decimal_mark, fill, ngettext, number, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.calc import calc_markdown
@@ -313,11 +313,15 @@ def home_page(ctx: SiteContext) -> SitePage:
         out += [f"- [{t(ctx, 'concepts')}](concepts.md)", ""]
     results = [r for per in ctx.results.values() for r in per.values()]
     if results:
-        ok = sum(r.passed for r in results)
-        out += [fill(ngettext(ctx.lang, "{ok} of {n} worked example verified by this build.",
-                              "{ok} of {n} worked examples verified by this build.", len(results)), {"ok": str(ok)}), ""]
+        out += [verified_line(ctx.lang, sum(r.passed for r in results), len(results)), ""]
     body = _notice(ctx, path, "\n".join(out))
     return finish(ctx, path, t(ctx, "site"), body, description=t(ctx, "intro"))
+
+
+def verified_line(lang: str, ok: int, n: int) -> str:
+    """The home page's line "OK of N worked examples checked", both numbers as ``lang`` writes them."""
+    return fill(ngettext(lang, "{ok} of {n} worked example verified by this build.",
+                         "{ok} of {n} worked examples verified by this build.", n), {"ok": number(ok, lang)})
 
 
 def all_pages(ctx: SiteContext, kept: Mapping[str, SitePage] | None = None) -> list[SitePage]:
