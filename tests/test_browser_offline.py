@@ -8,6 +8,7 @@ the site is served on 127.0.0.1, a secure context for service workers. Skips lik
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -90,10 +91,12 @@ def _cache_names(pg) -> list[str]:
     return pg.evaluate("caches.keys()")
 
 
-def _save_by_keyboard(pg, game: str) -> list[str]:
-    """Tab to the game's save button, press Enter; the states it reported, in order."""
-    button = pg.locator(f'button[data-kb-offline="{game}"]')
-    button.wait_for()
+def _save_by_keyboard(pg, game: str, full: bool = False) -> list[str]:
+    """Tab to the game's save button (``full``: its "+ full calculators" one, the runtime saved too), press Enter; the
+    states the game's button reported, in order."""
+    main = pg.locator(f'button[data-kb-offline="{game}"]')
+    main.wait_for()
+    button = pg.locator(f'button[data-kb-offline-full="{game}"]') if full else main
     pg.evaluate("""() => { const b = document.querySelector('[data-kb-offline]'); window.kbStates = [];
         new MutationObserver(() => window.kbStates.push(b.getAttribute('data-kb-offline-state')))
           .observe(b, {attributes: true, attributeFilter: ['data-kb-offline-state']}); }""")
@@ -105,8 +108,9 @@ def _save_by_keyboard(pg, game: str) -> list[str]:
     pg.keyboard.press("Enter")
     focused = button.evaluate("b => [document.activeElement === b, b.getAttribute('data-kb-offline-state')]")
     pg.wait_for_selector(f'button[data-kb-offline="{game}"][data-kb-offline-state="saved"]')
-    # the focus stays on the button while it saves and once saved (a disabled button dropped it to <body>)
-    assert focused[0] and button.evaluate("b => b === document.activeElement"), focused
+    # the focus stays on the button while it saves and once saved (a disabled button dropped it to <body>); the full
+    # one, gone once the runtime is stored, hands it to the game's button
+    assert focused[0] and (main if full else button).evaluate("b => b === document.activeElement"), focused
     return pg.evaluate("window.kbStates")
 
 
@@ -492,15 +496,99 @@ def test_offline_links_to_pages_not_saved_are_marked(context, base: str) -> None
 
 def _with_runtime(site: Path) -> bytes:
     """The calculators' runtime's stand-in in the built ``site`` (the fixture needs none): 2 MB, the same bytes at
-    every build, and the worker and offline lists written again to list it, as a build with the runtime does."""
+    every build; a stand-in of a calculator the page's Python answers on a page of mini (in each language), none in
+    other; the worker and offline lists written again to list them, as a build with the runtime does."""
     from kb.site.app import write_offline
     from kb.site.calc_runtime import FOLDER
 
     body = random.Random(30).randbytes(2_000_000)
     (site / FOLDER).mkdir(exist_ok=True)
     (site / FOLDER / "pyodide.asm.js").write_bytes(body)
+    for lang in ("es", "en"):
+        page = site / lang / "mini" / "shooting.html"
+        page.write_text(page.read_text().replace("</article>", '<form class="kb-calc" data-kb-py="../../kb-py/"></form></article>', 1))
     write_offline(str(site), ["es", "en"])
     return body
+
+
+@contextlib.contextmanager
+def _logged(site: Path) -> Iterator[tuple[str, list[str]]]:
+    """``site`` served on 127.0.0.1: its URL and the paths asked for, in order (the query left out)."""
+    asked: list[str] = []
+
+    class Logged(_Quiet):
+        def do_GET(self) -> None:
+            asked.append(self.path.split("?")[0])
+            super().do_GET()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Logged, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", asked
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_it(playwright, tmp_path: Path,
+                                                                                   lang: str) -> None:
+    """The runtime (9 MB of the 14.5-17.3 MB a game took, audit-phone3 D15) is saved only when asked: a game whose
+    pages have no calculator needing it never offers it; a game with one offers a second button that says its size,
+    «+ calculadoras completas (2,0 MB)» beside «Guardar para jugar sin conexión (…)», whose size leaves it out. The first
+    button saves the game without it (offline its pages open, the runtime does not); the second, pressed later, fetches
+    the runtime alone (the pages are copied from the saved copy) and goes; then the runtime answers offline."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    site = tmp_path / "site"
+    _build(content, site)
+    runtime = _with_runtime(site)
+    offline = json.loads((site / lang / "kb-offline.json").read_text())
+    assert offline["games"]["mini"]["runtime"] is True and "runtime" not in offline["games"]["other"]
+    assert not any("kb-py/" in path for game in offline["games"].values() for path, _ in game["files"])
+    words = {"es": ("Guardar para jugar sin conexión", "+ calculadoras completas", "Guardado para jugar sin conexión"),
+             "en": ("Save for offline play", "+ full calculators", "Saved for offline play")}[lang]
+    with _logged(site) as (base, asked):
+        ctx = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+            has_touch=True, locale="es-ES")
+        ctx.set_default_timeout(15_000)
+        try:
+            pg = ctx.new_page()
+            pg.goto(f"{base}/{lang}/other/index.html")  # no calculator needing it: one button, no runtime counted
+            _controlled(pg)
+            pg.locator('button[data-kb-offline="other"]').wait_for()
+            assert pg.locator("[data-kb-offline-full]").count() == 0
+            pg.goto(f"{base}/{lang}/mini/index.html")
+            main, full = pg.locator('button[data-kb-offline="mini"]'), pg.locator('button[data-kb-offline-full="mini"]')
+            full.wait_for()
+            assert main.inner_text() == f"{words[0]} ({_shown(offline['games']['mini']['bytes'], lang)})"
+            assert full.inner_text() == f"{words[1]} ({_shown(len(runtime), lang)})"
+            assert full.get_attribute("title")  # what it is for
+            asked.clear()
+            _save_by_keyboard(pg, "mini")
+            assert not any("/kb-py/" in a for a in asked), asked  # saved without the runtime
+            assert main.inner_text() == words[2] and full.is_visible() and full.get_attribute("aria-disabled") is None
+            assert full.inner_text() == f"{words[1]} ({_shown(len(runtime), lang)})"  # still offered, its size said
+            runtime_size = "fetch('../../kb-py/pyodide.asm.js').then(r => r.ok ? r.arrayBuffer() : null, () => null)" \
+                           ".then(b => b && b.byteLength)"
+            ctx.set_offline(True)
+            _goto_offline(ctx, pg, f"{base}/{lang}/mini/shooting.html")  # the game opens offline; its runtime does not
+            assert pg.locator("article h1").first.inner_text()
+            assert pg.evaluate(runtime_size) is None
+            ctx.set_offline(False)
+            pg.goto(f"{base}/{lang}/mini/index.html")
+            full.wait_for()
+            asked.clear()
+            _save_by_keyboard(pg, "mini", full=True)
+            # nothing else (the browser's own look for a new worker aside)
+            assert set(asked) - {"/kb-sw.js"} == {"/kb-py/pyodide.asm.js", f"/{lang}/kb-offline.json"}, asked
+            assert full.is_hidden() and main.inner_text() == words[2]
+            ctx.set_offline(True)
+            _goto_offline(ctx, pg, f"{base}/{lang}/mini/shooting.html")
+            assert pg.evaluate(runtime_size) == len(runtime)
+        finally:
+            ctx.close()
 
 
 def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: Path) -> None:
@@ -512,16 +600,12 @@ def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: P
     site = tmp_path / "site"
     _build(content, site)
     runtime = _with_runtime(site)
-    asked: list[str] = []
+    with _logged(site) as (base, asked):
+        _fetches_only_what_changed(playwright, tmp_path, content, site, base, asked, runtime)
 
-    class Logged(_Quiet):
-        def do_GET(self) -> None:
-            asked.append(self.path.split("?")[0])
-            super().do_GET()
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Logged, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+def _fetches_only_what_changed(playwright, tmp_path: Path, content: Path, site: Path, base: str, asked: list[str],
+                               runtime: bytes) -> None:
     ctx = playwright.chromium.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
         has_touch=True, locale="es-ES")
@@ -530,7 +614,7 @@ def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: P
         pg = ctx.new_page()
         pg.goto(f"{base}/es/mini/index.html")
         _controlled(pg)
-        _save_by_keyboard(pg, "mini")
+        _save_by_keyboard(pg, "mini", full=True)  # with the runtime: the new build's save keeps it
         assert "/kb-py/pyodide.asm.js" in asked  # the first save fetched it
         old = json.loads((site / "es" / "kb-offline.json").read_text())
         rule = content / "mini" / "rules" / "shooting.yaml"
@@ -539,7 +623,7 @@ def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: P
         assert _with_runtime(site) == runtime
         new = json.loads((site / "es" / "kb-offline.json").read_text())
         assert new["version"] != old["version"]
-        files = [path for path, _ in new["games"]["mini"]["files"]]
+        files = [path for path, _ in new["games"]["mini"]["files"] + new["runtime"]["files"]]
         changed = {p for p in files if new["hashes"][p] != old["hashes"].get(p)}
         same = set(files) - changed
         assert "../kb-py/pyodide.asm.js" in same and any(p.startswith("mini/") for p in changed), changed
@@ -560,5 +644,3 @@ def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: P
         assert size == len(runtime)
     finally:
         ctx.close()
-        server.shutdown()
-        server.server_close()

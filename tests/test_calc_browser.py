@@ -29,7 +29,7 @@ from kb.mechanics import Context, RuleError
 from kb.mechanics.space import plain, takes_choices
 from kb.site.structure import entry_path
 from test_browser import ARGS, CHROMIUM, axe_script, start_playwright  # noqa: F401
-from test_browser_offline import _controlled, _save_by_keyboard
+from test_browser_offline import _controlled, _save_by_keyboard, _shown
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -485,7 +485,7 @@ def test_offline_a_large_space_is_answered_in_the_page(playwright_persistent, si
     pg = playwright_persistent.new_page()
     pg.goto(f"{base}/es/hunt-begins/index.html")
     _controlled(pg)
-    _save_by_keyboard(pg, "hunt-begins")
+    _save_by_keyboard(pg, "hunt-begins", full=True)  # «+ calculadoras completas»: the runtime saved with the game
     playwright_persistent.set_offline(True)
     pg.goto(f"{base}/es/{ATTACK_PAGE}")  # never visited: from the saved copy, the runtime too
     _forms(pg)
@@ -495,3 +495,55 @@ def test_offline_a_large_space_is_answered_in_the_page(playwright_persistent, si
     said.wait_for()  # Pyodide starting: seconds
     assert said.inner_text() == pgettext("es", "site", "calc_starting")  # saved: nothing to download, none said
     assert _set_and_read(pg, form, "armour_reduction", "5") == _attack_answer(kb, armour_reduction=5)
+
+
+MOVEMENT = 'form[data-kb-resolver="hunt-begins.movement"]'
+MOVEMENT_PAGE = "hunt-begins/run.html"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_game_saved_without_the_full_calculators_answers_offline_from_its_tables_and_says_what_the_rest_needs(
+        playwright_persistent, site: Path, base: str, kb: KnowledgeBase, lang: str) -> None:
+    """audit-phone3 D15: saving a game cost 14.5-17.3 MB, 9 MB of it the calculators' runtime. The game's button now
+    saves it without the runtime, its size said without it; a second button, «+ calculadoras completas (9,0 MB)» /
+    "+ full calculators (9.0 MB)", adds it. Saved without it, offline: a calculator answered from the build's tables
+    answers; one the page's Python answers says, in the page's language, that it needs the full calculators and what
+    to press, instead of failing. Keyboard only, at a phone's size."""
+    _needs_runtime(site)
+    playwright_persistent.set_default_timeout(60_000)
+    offline = json.loads((site / lang / "kb-offline.json").read_text())
+    pg = playwright_persistent.new_page()
+    pg.goto(f"{base}/{lang}/hunt-begins/index.html")
+    _controlled(pg)
+    main, full = pg.locator('button[data-kb-offline="hunt-begins"]'), pg.locator('button[data-kb-offline-full="hunt-begins"]')
+    full.wait_for()
+    light = offline["games"]["hunt-begins"]["bytes"]
+    assert not any("kb-py/" in path for path, _ in offline["games"]["hunt-begins"]["files"])
+    assert main.inner_text() == f"{pgettext(lang, 'site', 'offline_save')} ({_shown(light, lang)})"
+    assert full.inner_text() == f"{pgettext(lang, 'site', 'offline_full')} ({_shown(offline['runtime']['bytes'], lang)})"
+    assert offline["runtime"]["bytes"] > light  # the runtime is the bulk: more than the game's pages, search and all
+    _save_by_keyboard(pg, "hunt-begins")
+    assert full.is_visible()  # still offered
+    playwright_persistent.set_offline(True)
+    pg.goto(f"{base}/{lang}/{MOVEMENT_PAGE}")  # never visited: from the saved copy
+    _forms(pg)
+    entry, ex = expected_calculators(kb)[(MOVEMENT_PAGE, "hunt-begins.movement")]
+    field = pg.locator(MOVEMENT).first.locator('[name="moved_this_activation"]')
+    field.focus()
+    pg.keyboard.press("Control+A")
+    pg.keyboard.type("3")
+    pg.wait_for_function("f => f.dataset.kbReady && !f.dataset.kbBusy", arg=pg.locator(MOVEMENT).first.element_handle())
+    shown = json.loads(pg.locator(MOVEMENT).first.locator("[data-kb-outcome]").get_attribute("data-kb-outcome"))
+    assert shown == python_answer(kb, entry, "hunt-begins.movement", {**dict(ex.given), "moved_this_activation": 3})
+    pg.goto(f"{base}/{lang}/{ATTACK_PAGE}")
+    _forms(pg)
+    form = pg.locator(ATTACK).first
+    form.locator('[name="armour_reduction"]').focus()
+    pg.keyboard.press("Control+A")
+    pg.keyboard.type("5")
+    box = form.locator("[data-kb-outcome]")
+    pg.wait_for_function("b => JSON.parse(b.dataset.kbOutcome).error === 'runtime-unreadable'", arg=box.element_handle())
+    said = box.inner_text().strip()
+    assert said == pgettext(lang, "site", "calc_no_runtime")
+    assert pgettext(lang, "site", "offline_full") in said  # what to press, as the button says it
+    assert box.locator("[role=alert]").count() == 1

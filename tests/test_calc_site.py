@@ -300,8 +300,11 @@ def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, m
         page = (site / lang / "g" / "sum.html").read_text(encoding="utf-8")
         where = re.search(r'data-kb-py="([^"]+)"', page).group(1)
         assert ((site / lang / "g") / where).resolve() == (site / "kb-py").resolve()
-        saved = json.loads((site / lang / "kb-offline.json").read_text(encoding="utf-8"))["games"]["g"]["files"]
-        assert {"../kb-py/kb-py-wasm.js", "../kb-py/kb-py-bundle.js"} <= {path for path, _ in saved}, lang
+        offline = json.loads((site / lang / "kb-offline.json").read_text(encoding="utf-8"))
+        saved = offline["games"]["g"]["files"]
+        # listed apart (the game's second button, "+ full calculators", saves it), and offered to g, whose page needs it
+        assert {"../kb-py/kb-py-wasm.js", "../kb-py/kb-py-bundle.js"} <= {path for path, _ in offline["runtime"]["files"]}, lang
+        assert offline["games"]["g"]["runtime"] is True and not any("kb-py/" in path for path, _ in saved), lang
         worker = "../kb-calc-worker.js" if lang == "es" else "kb-calc-worker.js"  # beside that language's kb-calc.js
         assert {worker, worker.replace("-worker", "")} <= {path for path, _ in saved}, lang  # the page's Python runs in it
 

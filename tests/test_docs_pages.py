@@ -108,6 +108,7 @@ def test_the_offline_list_names_each_docs_file_by_a_url_that_fetches_it(docs_sit
         index = json.loads((docs_site / lang / "kb-offline.json").read_text(encoding="utf-8"))
         home = f"http://h.example/{lang}/kb-offline.json"
         files = [f for game in index["games"].values() for f, _ in game["files"]]
+        files += [f for f, _ in index.get("runtime", {}).get("files", [])]  # the calculators' runtime, listed apart
         assert files and set(index["hashes"]) == set(files)
         for listed in files:
             path = unquote(urlsplit(urljoin(home, listed)).path)

@@ -11,7 +11,9 @@ built, the service worker and each language's list of what saving a game for off
   language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
 - ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
   pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
-  styles and scripts) with their sizes, each file's content hash, and the save button's words.
+  styles and scripts) with their sizes, each file's content hash, and the save button's words; apart, the
+  calculators' runtime (``runtime``: its files, 9 MB), which a game whose pages have a calculator the page's Python
+  answers (its ``runtime``: true) offers to save too, by a second button (docs/site.md, "Installable and offline").
 
 Pure apart from :func:`write_offline`, which reads the built site and writes into it.
 """
@@ -53,7 +55,10 @@ MARK = ".kb-site"
 """The file every build of a site writes at its folder's top: a build replaces a folder only when it has one (or is
 empty, or is not there), so a mistyped site folder never takes a folder of the user's with it (:func:`ours`)."""
 OFFLINE_LABELS = ("offline_save", "offline_saving", "offline_saved", "offline_saved_button", "offline_update",
-                  "offline_failed", "offline_no_connection")
+                  "offline_failed", "offline_no_connection", "offline_full", "offline_full_title")
+IN_PAGE = b"data-kb-py="
+"""What a calculator the page's Python answers carries in its page (kb/site/calc.py:form_html): a game whose pages
+have one offers to save the runtime with it."""
 CONCEPTS = "concepts.html"
 HASH = 12
 """Hex digits of SHA-256 that name a file's bytes in ``kb-offline.json``'s ``hashes`` (kb-sw.js compares them)."""
@@ -206,19 +211,43 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     elif (site / RUNTIME).is_dir():  # and so does the calculators' runtime, one copy for every language
         found = _files(site, site / RUNTIME) + found
     shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, MARK)]  # the marker: not the site
+    runtime = [p for p in shell if _in_runtime(p, site, home)]
+    shell = [p for p in shell if p not in runtime]
     games = {}
     hashes: dict[str, str] = {}
     for game in sorted(d.name for d in game_dirs):
-        own = _files(site, home / game)
-        linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in p.read_bytes() for p in own if p.suffix == ".html")
-        pages = [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
-        listed = [(_url_path(p, home), p) for p in pages + shell]
-        sizes = [(rel, p.stat().st_size) for rel, p in listed]
-        games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
-                       "bytes": sum(size for _, size in sizes)}
+        games[game], listed = _game_entry(home, game, shell, bool(runtime))
         hashes.update((rel, _digest(p, digests)) for rel, p in listed if rel not in hashes)
-    return {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
-            "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
+    out = {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
+           "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
+    if runtime:
+        listed = [(_url_path(p, home), p) for p in runtime]
+        out["runtime"] = {"files": [[rel, p.stat().st_size] for rel, p in listed],
+                          "bytes": sum(p.stat().st_size for p in runtime)}
+        hashes.update((rel, _digest(p, digests)) for rel, p in listed)
+    return out
+
+
+def _in_runtime(path: Path, site: Path, home: Path) -> bool:
+    """Whether ``path`` is a file of the calculators' runtime: under the site's ``kb-py/`` (one copy for every
+    language) or the language's own (a language built alone)."""
+    return any(path.is_relative_to(top / RUNTIME) for top in (site, home))
+
+
+def _game_entry(home: Path, game: str, shell: list[Path], runtime: bool) -> tuple[dict[str, Any], list[tuple[str, Path]]]:
+    """A game's part of the offline list (its name, files with sizes, their sum; ``runtime``: true when a page of it
+    has a calculator the page's Python answers and the site has the runtime to save with it) and its files, each
+    as (path in the list, file)."""
+    own = _files(home, home / game)
+    pages = {p: p.read_bytes() for p in own if p.suffix == ".html"}
+    linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in body for body in pages.values())
+    listed = [(_url_path(p, home), p) for p in [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own + shell]
+    sizes = [(rel, p.stat().st_size) for rel, p in listed]
+    entry = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
+             "bytes": sum(size for _, size in sizes)}
+    if runtime and any(IN_PAGE in body for body in pages.values()):
+        entry["runtime"] = True
+    return entry, listed
 
 
 _FALLBACK_SCRIPT = "".join(line.strip() for line in """(function (games) {

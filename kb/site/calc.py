@@ -122,10 +122,12 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], bud
     return out
 
 
-def needs_runtime(kb: "Linked") -> bool:
-    """Whether a calculator of ``kb`` would be answered by the page's Python: only then is the runtime read (its
-    size said while it loads, :func:`calc_site`), so a pack without such a calculator never copies it into its cache."""
-    return any(c.py for e in kb.entries.values() for c in calculators(e, kb.registry.get, in_page=True))
+def needs_runtime(kb: "Linked", game: str | None = None) -> bool:
+    """Whether a calculator of ``kb`` (of ``game``'s entries, when said) would be answered by the page's Python: only
+    then is the runtime read (its size said while it loads, :func:`calc_site`), so a pack without such a calculator
+    never copies it into its cache; a game's page offers to save it only then (:mod:`kb.site.pages`)."""
+    entries = kb.entries.values() if game is None else kb.filter(game=game)
+    return any(c.py for e in entries for c in calculators(e, kb.registry.get, in_page=True))
 
 
 def _runs_in_page(res: Resolver, ex: Example, entry: Entry) -> bool:

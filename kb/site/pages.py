@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 from kb.core.locale import decimal_mark, fill, ngettext, number, pgettext
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
-from kb.site.calc import calc_markdown
+from kb.site.calc import calc_markdown, needs_runtime
 from kb.site.place import Around, around, neighbours, place_lines, sequence_order, source_titles, turn_sequence
 from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
 from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, game_title, relative,
@@ -118,7 +118,7 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
     fmt = _fmt(ctx, path)
     name = ctx.text(meta.name, path, meta.name.es)
     out = [f"# {escape(name)} {{#{entry_anchor(game)}}}", ""]
-    out += [_offline_place(ctx), ""]
+    out += [_offline_place(ctx, needs_runtime(ctx.kb, game)), ""]
     summary = meta.data.get("summary")
     if isinstance(summary, dict) and "es" in summary:
         out += [f"> {fmt(ctx.text(_text(summary), path, name))}", ""]
@@ -146,15 +146,17 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
     return finish(ctx, path, name, body, game, description)
 
 
-def _offline_place(ctx: SiteContext) -> str:
+def _offline_place(ctx: SiteContext, full: bool = False) -> str:
     """The place of kb-offline.js's "save for offline play" box, in the page's HTML: a stand-in for its button
     (a span, which the sanitiser keeps, styled as the button; the size a placeholder, digits as wide as the real ones,
     the unit after a no-break space as there), hidden by kb.css until kb-offline.js fills it when
     kb-offline.json arrives, so that nothing below the title moves then (a layout shift of 0.069 on a game's page
-    in Lighthouse, issue 29); kb-offline.js takes it out where it offers nothing (file://, no worker)."""
-    label = html.escape(f"{t(ctx, 'offline_save')} (00{decimal_mark(ctx.lang)}0\u00a0MB)")
-    return (f'<p class="kb-offline kb-offline--place"><span class="md-button kb-offline__button">{label}</span>'
-            f'<span class="kb-offline__status"></span></p>')
+    in Lighthouse, issue 29); kb-offline.js takes it out where it offers nothing (file://, no worker). ``full``: the
+    game has a calculator the page's Python answers, so the box offers its runtime too: a stand-in for that button."""
+    size = f" (00{decimal_mark(ctx.lang)}0\u00a0MB)"
+    keys = ("offline_save", "offline_full") if full else ("offline_save",)
+    buttons = "".join(f'<span class="md-button kb-offline__button">{html.escape(t(ctx, k) + size)}</span>' for k in keys)
+    return f'<p class="kb-offline kb-offline--place">{buttons}<span class="kb-offline__status"></span></p>'
 
 
 def _neighbour(ctx: SiteContext, link: LinkTo, entry_id: str | None) -> tuple[str, str] | None:

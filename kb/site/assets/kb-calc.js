@@ -233,7 +233,7 @@
    * past it the worker is stopped, the form says calc_too_long (the numbers stay in the fields) and another worker
    * starts for the next try. Until the runtime has started the form says so (calc_loading, with the runtime's size,
    * from the head), then «Calculando…» if an answer takes more than a moment (wait()); a runtime that cannot be read
-   * (offline, the game not saved) says calc_no_runtime; one fetched that does not start (a file of it broken, a browser
+   * (offline, the game not saved, or saved without "+ full calculators") says calc_no_runtime; one fetched that does not start (a file of it broken, a browser
    * it does not run in) says calc_cannot_start; either way the next change tries again. Where no worker can start
    * (a page opened from file://) the same file is loaded by <script src> and answers on the page's thread, as before
    * this worker: there, nothing stops a resolver. */

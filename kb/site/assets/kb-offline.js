@@ -6,7 +6,10 @@
  * update, only the files whose hash differs from the one the stored copy was saved with). The
  * button reports data-kb-offline-state: "saving", "saved" (this build's copy is stored: the button says
  * so and does nothing), "update" (a copy of an older build is stored: pressing brings it up to date) or
- * "failed". While saving it is aria-disabled, not disabled, so the keyboard's focus stays on it.
+ * "failed". While saving it is aria-disabled, not disabled, so the keyboard's focus stays on it. A game with a
+ * calculator the page's Python answers has a second button, data-kb-offline-full="<game>", "+ full calculators
+ * (9 MB)": the game saved with the calculators' runtime (kb-offline.json "runtime"), which the first one leaves out
+ * unless a stored copy holds it already; it goes once the runtime is stored.
  * Its words come from the build's data and go in through textContent. */
 (function () {
   "use strict";
@@ -125,41 +128,61 @@
     if (!entry || !article) return drop();
     var words = data.labels, mark = data.decimal, done = new URL("kb-saved", home).href;
     var own = "kb-" + data.version + "-";
+    /* the calculators' runtime (kb-offline.json "runtime"), offered only to a game that has a calculator needing it */
+    var runtime = entry.runtime && data.runtime ? data.runtime.files : [];
     var box = slot || document.createElement("p");
     box.className = "kb-offline";
     box.textContent = "";  /* the place's stand-ins, replaced in this same task: no frame shows it empty */
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "md-button kb-offline__button";
-    button.setAttribute("data-kb-offline", game);
+    function make(extra) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "md-button kb-offline__button";
+      b.setAttribute(extra ? "data-kb-offline-full" : "data-kb-offline", game);
+      box.appendChild(b);
+      return b;
+    }
+    var button = make(false);
+    var full = runtime.length ? make(true) : null;  /* "+ full calculators": the game saved with the runtime */
+    if (full) full.title = words.offline_full_title || "";
     var status = document.createElement("span");
     status.className = "kb-offline__status";
     status.setAttribute("role", "status");
     var bar = document.createElement("progress");
     bar.className = "kb-offline__progress";
-    bar.max = entry.files.length;
     bar.value = 0;
     bar.hidden = true;
-    box.appendChild(button);
     box.appendChild(bar);
     box.appendChild(status);
     var h1 = article.querySelector("h1");
     if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
 
-    var state = "", need = entry.bytes, older = false;  /* older: a copy of an older build is stored */
+    /* need: what saving the game fetches; extra: what its runtime adds (0: stored already); older: a copy of an older
+     * build is stored; kept: a stored copy holds the runtime (an update saves it again with it); total: this save's */
+    var state = "", need = entry.bytes, extra = sum(runtime, function () { return true; }), older = false, kept = false, total = 0;
+    function sum(files, counted) {
+      return files.reduce(function (n, f) { return n + (counted(f) ? f[1] : 0); }, 0);
+    }
+    /* whether the game's own button saves the runtime too: kept by its stored copy, or nothing left to fetch of it */
+    function whole() { return runtime.length > 0 && (kept || extra === 0); }
     function label() {
       if (state === "saving") return;
-      var mb = " (" + size(need, mark) + ")";
+      var mb = " (" + size(need + (whole() ? extra : 0), mark) + ")";
       button.textContent = state === "saved" ? words.offline_saved_button
         : older ? words.offline_saved_button + " · " + words.offline_update + mb
         : words.offline_save + mb;
+      if (!full) return;
+      if (whole() && document.activeElement === full) button.focus();  /* the runtime saved: the focus stays in the box */
+      full.hidden = whole();
+      full.textContent = words.offline_full + " (" + size(extra, mark) + ")";
     }
     function show(next, text) {
       state = next;
       if (state) button.setAttribute("data-kb-offline-state", state);
       else button.removeAttribute("data-kb-offline-state");
-      if (state === "saving" || state === "saved") button.setAttribute("aria-disabled", "true");
-      else button.removeAttribute("aria-disabled");
+      [button, full].forEach(function (b) {
+        if (b && (state === "saving" || (state === "saved" && b === button))) b.setAttribute("aria-disabled", "true");
+        else if (b) b.removeAttribute("aria-disabled");
+      });
       bar.hidden = state !== "saving";
       status.textContent = text || "";
       label();
@@ -174,42 +197,43 @@
         });
       }, Promise.resolve(false));
     }
-    /* The file hashes each stored copy of the game was saved with (its "kb-saved" record, kb-sw.js; {} for a copy
-     * whose record has none), one object per complete copy. */
+    /* The record of each complete stored copy of the game (its "kb-saved" key, kb-sw.js): the file hashes it was saved
+     * with ({} for a copy whose record has none) and whether it holds the runtime. */
     function records(names) {
       return Promise.all(names.map(function (name) {
         return caches.open(name).then(function (c) { return c.match(done); }).then(function (r) {
           return r ? r.text().then(function (t) {
-            try { return JSON.parse(t).hashes || {}; } catch (e) { return {}; }
+            try { return JSON.parse(t) || {}; } catch (e) { return {}; }
           }) : null;
         });
       })).then(function (all) { return all.filter(function (h) { return h !== null; }); });
     }
     /* Whether saving fetches the listed file ``f``: not when it is outside the game's folder and already in this
      * build's shared cache (``have``: its URLs), nor when a stored copy of the game holds the same bytes (its
-     * record's hash is this build's; ``kept``: the records), which the worker takes instead. */
-    function fetched(f, have, kept) {
+     * record's hash is this build's; ``hashes``: the records' hashes), which the worker takes instead. */
+    function fetched(f, have, hashes) {
       var hash = data.hashes && data.hashes[f[0]];
       if (f[0].indexOf(game + "/") !== 0 && have[new URL(f[0], home).href]) return false;
-      return !(hash && kept.some(function (h) { return h[f[0]] === hash; }));
+      return !(hash && hashes.some(function (h) { return h[f[0]] === hash; }));
     }
     function check(failed) {
       var mine = new RegExp("^kb-[^-]+-game-" + data.lang + "-" + game.replace(/[^a-z0-9]/g, "\\$&") + "(~.*)?$");
       return caches.keys().then(function (names) {
         var ours = names.filter(function (n) { return mine.test(n); });
         var now = ours.filter(function (n) { return n.indexOf(own) === 0; });
-        return saved(now).then(function (yes) {
-          if (yes) return show("saved", words.offline_saved);
-          var shared = own + "shared";
-          return Promise.all([records(ours), caches.has(shared).then(function (has) {
-            return has ? caches.open(shared).then(function (c) { return c.keys(); }) : [];
-          })]).then(function (got) {
-            var have = {};
-            got[1].forEach(function (r) { have[r.url] = true; });
-            need = entry.files.reduce(function (sum, f) { return sum + (fetched(f, have, got[0]) ? f[1] : 0); }, 0);
-            older = got[0].length > 0;
-            show(failed ? "failed" : older ? "update" : "", failed || "");
-          });
+        var shared = own + "shared";
+        return Promise.all([records(ours), caches.has(shared).then(function (has) {
+          return has ? caches.open(shared).then(function (c) { return c.keys(); }) : [];
+        }), saved(now)]).then(function (got) {
+          var have = {}, hashes = got[0].map(function (r) { return r.hashes || {}; });
+          got[1].forEach(function (r) { have[r.url] = true; });
+          var counted = function (f) { return fetched(f, have, hashes); };
+          need = sum(entry.files, counted);
+          extra = sum(runtime, counted);
+          kept = got[0].some(function (r) { return r.runtime !== false; });  /* none said: saved before the choice, with it */
+          older = !got[2] && got[0].length > 0;
+          if (got[2]) return show("saved", words.offline_saved);
+          show(failed ? "failed" : older ? "update" : "", failed || "");
         });
       });
     }
@@ -221,9 +245,10 @@
       var msg = ev.data || {};
       if (msg.game !== game || msg.lang !== data.lang) return;
       if (msg.kb === "progress") {
+        bar.max = msg.of;
         bar.value = msg.done;
         show("saving", words.offline_saving + " " + Math.round(100 * msg.done / msg.of) + " % · " +
-             size(msg.bytes, mark) + " / " + size(need, mark));
+             size(msg.bytes, mark) + " / " + size(total || need, mark));
       } else if (msg.kb === "saved") {
         check(null);
       } else if (msg.kb === "failed") {
@@ -231,13 +256,20 @@
       }
     });
 
-    button.addEventListener("click", function () {
-      if (button.getAttribute("aria-disabled") === "true") return;
-      show("saving", words.offline_saving);
-      sw.ready.then(function (reg) {
-        reg.active.postMessage({ kb: "save", lang: data.lang, game: game });
+    /* The game's button saves it as its stored copy is (with the runtime when that holds it); "+ full calculators"
+     * saves it with the runtime (a game saved without it: only the runtime is fetched, its pages copied). */
+    function press(b, withRuntime) {
+      b.addEventListener("click", function () {
+        if (b.getAttribute("aria-disabled") === "true") return;
+        total = need + (withRuntime() ? extra : 0);
+        show("saving", words.offline_saving);
+        sw.ready.then(function (reg) {
+          reg.active.postMessage({ kb: "save", lang: data.lang, game: game, runtime: withRuntime() });
+        });
       });
-    });
+    }
+    press(button, whole);
+    if (full) press(full, function () { return true; });
   }
 
   fetch(new URL("kb-offline.json", home).href, { cache: "no-cache" })

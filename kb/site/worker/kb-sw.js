@@ -5,7 +5,7 @@
  *
  * Caches are named "kb-<version>-…": "visited" holds every page and file the reader fetched, "shared"
  * what every saved game uses (the language's home, search data, styles, scripts, the calculators'
- * runtime: one copy, not one per game) and the site's root page, "game-<lang>-<game>~<stamp>"
+ * runtime once a game is saved with it: one copy, not one per game) and the site's root page, "game-<lang>-<game>~<stamp>"
  * a game's own pages saved for offline play (kb-offline.js asks for it). A save fills a new game
  * cache and, only once its last key ("kb-saved") is in, deletes the game's other copies: a save
  * that fails (no signal, an error) leaves the copy saved before as it was. A new build is a new
@@ -131,8 +131,15 @@ function copies(lang, game) {
 }
 
 function complete(name) {
+  return held(name).then(function (r) { return !!r; });
+}
+
+/* The "done" key's body of the game cache ``name`` (record()), {} when unreadable; null: the copy is not complete. */
+function held(name) {
   return caches.open(name).then(function (c) { return c.match(at(GAME.exec(name)[2] + "/" + DONE)); })
-    .then(function (r) { return !!r; });
+    .then(function (r) {
+      return r ? r.json().then(function (d) { return d || {}; }, function () { return {}; }) : null;
+    });
 }
 
 /* A copy of ``url`` already in one of the site's caches (``names``: an older build's, the pages read) whose bytes are
@@ -153,18 +160,29 @@ function kept(names, url, hash) {
   }, Promise.resolve(null));
 }
 
-/* The "done" key's body: this build's version and the hashes of the files the copy holds (``files``: the game's
- * list), against which kb-offline.js counts what an update of the copy would fetch. */
-function record(files, hashes) {
-  var held = {};
-  files.forEach(function (f) { if (hashes[f[0]]) held[f[0]] = hashes[f[0]]; });
-  return new Response(JSON.stringify({ version: VERSION, hashes: held }), { headers: { "Content-Type": "application/json" } });
+/* The "done" key's body: this build's version, the hashes of the files the copy holds (``files``: the game's
+ * list), against which kb-offline.js counts what an update of the copy would fetch, and whether it was saved with the
+ * calculators' runtime (``runtime``: an update saves it with it again). */
+function record(files, hashes, runtime) {
+  var kept = {};
+  files.forEach(function (f) { if (hashes[f[0]]) kept[f[0]] = hashes[f[0]]; });
+  return new Response(JSON.stringify({ version: VERSION, hashes: kept, runtime: runtime }),
+                      { headers: { "Content-Type": "application/json" } });
+}
+
+/* The files a save of ``game`` stores (kb-offline.json ``data``): its own list, and the calculators' runtime when
+ * ``runtime`` is asked and the game has a calculator that needs it. */
+function listed(data, game, runtime) {
+  var entry = data.games[game];
+  if (!entry) return null;
+  return runtime && entry.runtime && data.runtime ? entry.files.concat(data.runtime.files) : entry.files;
 }
 
 /* Save one game of one language: its own files (under "<game>/") into a new cache, the others into the shared one
  * unless already there, each from a copy with the same bytes when one is kept, else from the network; then the
- * "done" key; only then the game's other copies (older saves, older builds) go. */
-function save(lang, game) {
+ * "done" key; only then the game's other copies (older saves, older builds) go. ``runtime``: the calculators' runtime
+ * too (the page's "+ full calculators"; the 9 MB a game saved without it does not fetch). */
+function save(lang, game, runtime) {
   var key = lang + "/" + game;
   if (saving[key]) return saving[key];
   var index = at(lang + "/kb-offline.json");
@@ -175,7 +193,7 @@ function save(lang, game) {
     return r.json();
   }).then(function (data) {
     if (data.version !== VERSION) throw new Error("not this build's list: " + index);
-    var files = data.games[game] && data.games[game].files;
+    var files = listed(data, game, runtime);
     if (!files) {  /* the game is no longer in the site: its copies go */
       return copies(lang, game).then(function (names) { return Promise.all(names.map(function (n) { return caches.delete(n); })); })
         .then(function () { throw new Error("not in this build: " + key); });
@@ -197,7 +215,8 @@ function save(lang, game) {
           return one(i + 1);
         });
       }
-      return one(0).then(function () { return own.put(at(lang + "/" + DONE), record(files, hashes)); });
+      /* the runtime listed: the list is not the game's own (listed()) */
+      return one(0).then(function () { return own.put(at(lang + "/" + DONE), record(files, hashes, files !== data.games[game].files)); });
     });
   }).then(function () {
     return copies(lang, game).then(function (names) {
@@ -234,19 +253,20 @@ function tidy() {
   });
 }
 
-/* The games saved under an older build, saved again from this one, one at a time, when online; a game whose
- * update failed for another reason than the network in the last minute waits (a failing server does not start
- * it again at every page). */
+/* The games saved under an older build, saved again from this one, one at a time, when online, with the runtime when
+ * their copy holds it; a game whose update failed for another reason than the network in the last minute waits (a
+ * failing server does not start it again at every page). */
 function refresh() {
   if (self.navigator.onLine === false) return tidy();
   return caches.keys().then(function (names) {
-    var todo = [];
+    var todo = [], whole = {};
     return Promise.all(names.map(function (n) {
       var g = GAME.exec(n);
       if (!g || g[1] === VERSION) return null;
-      return complete(n).then(function (ok) {
+      return held(n).then(function (r) {
         var key = g[2] + "/" + g[3];
-        if (ok && todo.indexOf(key) < 0) todo.push(key);
+        if (r && todo.indexOf(key) < 0) todo.push(key);
+        if (r && r.runtime !== false) whole[key] = true;  /* a record from before the choice: it held the runtime */
       });
     })).then(function () {
       return todo.reduce(function (chain, key) {
@@ -254,7 +274,7 @@ function refresh() {
           if (Date.now() - (tried[key] || 0) < 60000) return null;
           tried[key] = Date.now();
           var g = key.split("/");
-          return save(g[0], g[1]).catch(function (e) { if (e instanceof TypeError) delete tried[key]; });
+          return save(g[0], g[1], !!whole[key]).catch(function (e) { if (e instanceof TypeError) delete tried[key]; });
         });
       }, Promise.resolve());
     });
@@ -264,7 +284,7 @@ function refresh() {
 self.addEventListener("message", function (event) {
   var m = event.data || {};
   if (m.kb === "save" && typeof m.lang === "string" && typeof m.game === "string") {
-    event.waitUntil(save(m.lang, m.game).catch(function () {}));
+    event.waitUntil(save(m.lang, m.game, m.runtime === true).catch(function () {}));
   } else if (m.kb === "refresh") {
     event.waitUntil(refresh().catch(function () {}));
   } else if (m.kb === "keep" && Array.isArray(m.urls)) {
