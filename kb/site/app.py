@@ -27,7 +27,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 from urllib.parse import quote
 
 from kb.core.files import Ours, atomic_write
@@ -133,14 +133,6 @@ def _files(root: Path, below: Path, skip: Iterable[Path] = ()) -> list[Path]:
     return out
 
 
-def _version(site: Path) -> str:
-    digest = hashlib.sha256()
-    for path in _files(site, site):
-        if path.name != WORKER:
-            digest.update(str(path.relative_to(site)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 _H1 = re.compile(r"<h1\b")
 _TAG = re.compile(r"<[^<>]*>")
 """A tag, as the heading's text drops it (``[^<>]``: no scan past the next ``<``, so a run of ``<`` costs one pass)."""
@@ -158,22 +150,48 @@ def _first_heading(page: str) -> str | None:
     return page[start:min(ends)] if ends else None
 
 
-def _game_name(index: Path) -> str:
+class _Read(NamedTuple):
+    """What a build takes from one file of the site, read once (:func:`_facts`)."""
+    digest: str
+    """The hex SHA-256 of its bytes: the version is made of every file's, the offline lists keep :data:`HASH` digits."""
+    concepts: bool
+    """A page (``.html``) that links the concept map."""
+    title: str | None
+    """An ``index.html``'s first heading's text (:func:`_first_heading`: a game's name), ``None`` when it has none or
+    is another file (no other page's title is asked: not read for nothing)."""
+
+
+def _read(path: Path) -> _Read:
+    """``path``'s :class:`_Read`, from one read of its bytes."""
+    data = path.read_bytes()
+    if path.suffix != ".html":
+        return _Read(hashlib.sha256(data).hexdigest(), False, None)
+    found = _first_heading(data.decode("utf-8", "replace")) if path.name == "index.html" else None
+    title = html.unescape(_TAG.sub("", found)).strip() if found is not None else None
+    return _Read(hashlib.sha256(data).hexdigest(), CONCEPTS.encode() in data, title)
+
+
+def _facts(path: Path, reads: dict[Path, _Read]) -> _Read:
+    """``path``'s :class:`_Read`, read once per build: kept in ``reads``, the build's table."""
+    if path not in reads:
+        reads[path] = _read(path)
+    return reads[path]
+
+
+def _version(site: Path, reads: dict[Path, _Read]) -> str:
+    """A hash of every file of the site but the worker (its path and its bytes' hash), from the build's table: the
+    offline lists take their hashes from the same reads, so no file is read twice."""
+    digest = hashlib.sha256()
+    for path in _files(site, site):
+        if path.name != WORKER:
+            digest.update(str(path.relative_to(site)).encode() + b"\0" + _facts(path, reads).digest.encode() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _game_name(index: Path, reads: dict[Path, _Read] | None = None) -> str:
     """The title of a game's built ``index.html`` (its folder's name when it has none)."""
-    found = _first_heading(index.read_text(encoding="utf-8"))
-    return html.unescape(_TAG.sub("", found)).strip() if found is not None else index.parent.name
-
-
-def _hash(path: Path) -> str:
-    """The first :data:`HASH` hex digits of the SHA-256 of ``path``'s bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:HASH]
-
-
-def _digest(path: Path, digests: dict[Path, str]) -> str:
-    """``path``'s :func:`_hash`, taken once per build: kept in ``digests``."""
-    if path not in digests:
-        digests[path] = _hash(path)
-    return digests[path]
+    title = _facts(index, {} if reads is None else reads).title
+    return index.parent.name if title is None else title
 
 
 def _url_path(path: Path, home: Path) -> str:
@@ -190,14 +208,14 @@ def _game_dirs(home: Path, games: Iterable[str] | None) -> list[Path]:
 
 
 def offline_index(site: Path, lang: str, langs: list[str], version: str,
-                  digests: dict[Path, str] | None = None, game_ids: Iterable[str] | None = None) -> dict[str, Any]:
+                  reads: dict[Path, _Read] | None = None, game_ids: Iterable[str] | None = None) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
     outside the game's folder are the same for every game (kb-sw.js keeps one copy of them). ``hashes``: each
     listed file's bytes (the first :data:`HASH` hex digits of its SHA-256), so that a new build's worker takes a
-    file whose bytes did not change from the copy an older build saved instead of fetching it again. ``digests``:
-    the build's table of hashes already taken (path -> hash), filled here; :func:`write_offline` hands every
-    language the same one, so a file listed by both (the calculators' runtime) is read and hashed once."""
-    digests = {} if digests is None else digests
+    file whose bytes did not change from the copy an older build saved instead of fetching it again. ``reads``: the
+    build's table of files already read (:func:`_facts`), filled here; :func:`write_offline` hands every language the
+    one :func:`_version` filled, so no file is read again (not even one both languages list, the calculators' runtime)."""
+    reads = {} if reads is None else reads
     home = site / lang
     game_dirs = _game_dirs(home, game_ids)
     found = _files(site, home, game_dirs)
@@ -210,13 +228,13 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     hashes: dict[str, str] = {}
     for game in sorted(d.name for d in game_dirs):
         own = _files(site, home / game)
-        linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in p.read_bytes() for p in own if p.suffix == ".html")
+        linked = (home / CONCEPTS).is_file() and any(_facts(p, reads).concepts for p in own)
         pages = [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
         listed = [(_url_path(p, home), p) for p in pages + shell]
         sizes = [(rel, p.stat().st_size) for rel, p in listed]
-        games[game] = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
+        games[game] = {"name": _game_name(home / game / "index.html", reads), "files": [list(f) for f in sizes],
                        "bytes": sum(size for _, size in sizes)}
-        hashes.update((rel, _digest(p, digests)) for rel, p in listed if rel not in hashes)
+        hashes.update((rel, _facts(p, reads).digest[:HASH]) for rel, p in listed if rel not in hashes)
     return {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
             "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
 
@@ -270,12 +288,12 @@ def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None =
     """Write the service worker (with each language's offline page) and each language's offline index into the
     built site; the version. ``games``: the knowledge base's games (else every folder with an ``index.html``)."""
     site = Path(site_dir)
-    version = _version(site)
+    reads: dict[Path, _Read] = {}  # one table for the version and every language: each file read once per build
+    version = _version(site, reads)
     pages = {}
-    digests: dict[Path, str] = {}  # one table for every language: each file hashed once per build
     for lang in langs:
         if (site / lang).is_dir():
-            index = offline_index(site, lang, langs, version, digests, games)
+            index = offline_index(site, lang, langs, version, reads, games)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             names = {game: entry["name"] for game, entry in index["games"].items()}
             pages[lang] = {case: offline_page(lang, names, case) for case in OFFLINE_CASES}
