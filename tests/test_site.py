@@ -404,6 +404,10 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
     pages = json.loads(re.search(r"var PAGES = (.*);\n", worker)[1])  # each language's offline pages, in the worker
     assert list(pages) == ["es", "en"] and "__KB_PAGES__" not in worker
+    known = json.loads(re.search(r"var SITE = (.*);  /\*", worker)[1])  # what tells a page not saved from no page
+    assert known["es"]["games"] == sorted(offline["games"]) and "__KB_SITE__" not in worker
+    assert {"index.html", "concepts.html"} <= set(known["es"]["pages"])
+    assert not any(p.startswith("mini/") or not p.endswith(".html") for p in known["es"]["pages"])
     assert all(list(pages[lang]) == ["unsaved", "missing"] for lang in pages)  # not saved; no such page in a saved game
     es, en = pages["es"]["unsaved"], pages["en"]["unsaved"]
     assert '<html lang="es">' in es and '"mini":"Mini Escaramuza"' in es and "No hay conexión" in es

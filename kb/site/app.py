@@ -7,8 +7,9 @@ built, the service worker and each language's list of what saving a game for off
   also the pages' tab icon (the theme's ``favicon``); ``kb-icon-maskable-192.png``, ``-512.png``: the same face with
   its pips inside the safe zone, for launchers that cut the icon to a circle or another shape.
 - ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
-  file of the site, so that a new build is a new worker whose caches replace the old ones, and each
-  language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
+  file of the site, so that a new build is a new worker whose caches replace the old ones, each
+  language's offline pages (:func:`offline_page`), which it shows offline for a page saved nowhere or no page at all,
+  and each language's games and pages outside the games' folders, by which it tells the two apart.
 - ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
   pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
   styles and scripts) with their sizes, each file's content hash, and the save button's words.
@@ -284,20 +285,29 @@ def offline_page(lang: str, games: dict[str, str], case: str = "unsaved") -> str
             f"</main><script>{_FALLBACK_SCRIPT.replace('__GAMES__', data)}</script></body></html>\n")
 
 
+def _outside_pages(site: Path, lang: str, games: Iterable[str] | None) -> list[str]:
+    """The pages of ``lang`` outside every game's folder (the home, the concept map, a pack's own pages…), as URLs
+    relative to the language's root: offline, the worker tells such a page, not saved, from an address of no page."""
+    home = site / lang
+    return [_url_path(p, home) for p in _files(site, home, _game_dirs(home, games)) if p.suffix == ".html"]
+
+
 def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None = None) -> str:
     """Write the service worker (with each language's offline page) and each language's offline index into the
     built site; the version. ``games``: the knowledge base's games (else every folder with an ``index.html``)."""
     site = Path(site_dir)
     reads: dict[Path, _Read] = {}  # one table for the version and every language: each file read once per build
     version = _version(site, reads)
-    pages = {}
+    pages, known = {}, {}
     for lang in langs:
         if (site / lang).is_dir():
             index = offline_index(site, lang, langs, version, reads, games)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             names = {game: entry["name"] for game, entry in index["games"].items()}
             pages[lang] = {case: offline_page(lang, names, case) for case in OFFLINE_CASES}
+            known[lang] = {"games": sorted(names), "pages": _outside_pages(site, lang, games)}
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
+    source = source.replace("__KB_SITE__", json.dumps(known, ensure_ascii=False))
     atomic_write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
     return version
 
