@@ -205,6 +205,28 @@ def test_offline_a_page_its_saved_game_does_not_hold_is_said_not_to_exist(contex
     assert pg.locator("h1").inner_text() == "No guardada para jugar sin conexión"
 
 
+def test_offline_an_address_of_no_page_outside_the_games_is_said_not_to_exist(context, base: str, site: Path) -> None:
+    """Offline with a game saved, a dead link outside every game's folder (``/es/no-such-page.html``) was called "not
+    saved" and the player told to save again. Now the worker, which has the build's list of the language's pages
+    outside the games, says the page does not exist in the saved copy (no game named), in the page's language; a page
+    of the site that no game's copy holds (the translators' page) is still "not saved"."""
+    pg = context.new_page()
+    for lang, title, unsaved in [("es", "Esta página no existe", "No guardada para jugar sin conexión"),
+                                 ("en", "This page does not exist", "Not saved for offline play")]:
+        assert (site / lang / "translators.html").is_file()
+        context.set_offline(False)
+        pg.goto(f"{base}/{lang}/mini/index.html")
+        _controlled(pg)
+        _save_by_keyboard(pg, "mini")
+        context.set_offline(True)
+        for dead in ("no-such-page.html", "no-such-folder/page.html"):
+            pg.goto(f"{base}/{lang}/{dead}")
+            assert pg.locator("h1").inner_text() == title, dead
+            assert pg.locator("#kb-game").is_hidden()
+        pg.goto(f"{base}/{lang}/translators.html")
+        assert pg.locator("h1").inner_text() == unsaved
+
+
 def test_a_new_build_replaces_the_saved_copy(context, base: str, site: Path, content: Path) -> None:
     pg = context.new_page()
     pg.goto(f"{base}/es/mini/index.html")

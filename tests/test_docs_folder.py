@@ -50,6 +50,18 @@ def test_an_entry_that_is_not_a_plain_file_of_its_own_is_refused_naming_it(docs:
     assert said in _said(docs)
 
 
+@pytest.mark.parametrize("target", ["elsewhere", "docs-real", "gone"])
+def test_a_docs_folder_that_is_a_link_is_refused_naming_it(tmp_path: Path, docs: Path, target: str) -> None:
+    """The folder itself a symbolic link (to a folder outside the pack, one beside it, or nothing): MkDocs would copy
+    whatever it names; refused in one line naming the folder, whatever it holds."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "secret.txt").write_text("SECRET\n", encoding="utf-8")
+    docs.rename(tmp_path / "docs-real")
+    os.symlink(tmp_path / target, docs)
+    assert _said(docs) == (f"{docs}: it is a symbolic link to {tmp_path / target}, not a folder; put the folder itself "
+                           "there (the docs folder is copied into the site as it is)")
+
+
 def test_a_file_larger_than_the_limit_is_refused(docs: Path) -> None:
     assert docs_folder.LIMIT == 50 * 1024 * 1024
     (docs / "img" / "big.png").write_bytes(b"x" * 26)

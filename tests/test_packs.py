@@ -546,6 +546,25 @@ def test_the_wheel_carries_the_guide() -> None:
     assert sorted(shipped[SHARED]) == sorted(f"docs/{name}.md" for name in TOPICS)
 
 
+def test_a_docs_folder_that_is_a_link_is_refused_in_one_line_and_the_site_kept(pack: Path) -> None:
+    """``docs`` itself a symbolic link to a folder outside the pack: MkDocs would publish that folder. ``kb build``
+    refuses it before any work, in one located line; the previous site stays."""
+    code, _, err = kb("build")
+    assert code == 0, err
+    outside = pack.parent / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("SECRET-OUTSIDE\n", encoding="utf-8")
+    shutil.rmtree(pack / "docs")
+    os.symlink(outside, pack / "docs")
+    code, out, err = kb("build")
+    assert code == 1 and err.count("\n") == 1, err
+    assert err == ("kb build: failed, the previous site is kept: docs:1:1: error[docs-file]: it is a symbolic link to "
+                   f"{outside}, not a folder; put the folder itself there (the docs folder is copied into the site as "
+                   "it is)\n"), err
+    assert (pack / "site" / "kb-sw.js").is_file() and not list((pack / "site").rglob("secret.txt"))
+    assert not [p for p in pack.iterdir() if ".building-" in p.name]
+
+
 def test_a_docs_link_to_a_file_outside_is_refused_in_one_line_and_the_site_kept(pack: Path) -> None:
     """MkDocs copies ``docs/`` following links: a link to a file of the machine would be published (a device or a
     looping folder link would fill the disk). ``kb build`` refuses it before any work (kb/site/docs_folder.py)."""

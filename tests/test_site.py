@@ -404,6 +404,10 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     assert f'var VERSION = "{offline["version"]}";' in worker and "__KB_VERSION__" not in worker
     pages = json.loads(re.search(r"var PAGES = (.*);\n", worker)[1])  # each language's offline pages, in the worker
     assert list(pages) == ["es", "en"] and "__KB_PAGES__" not in worker
+    known = json.loads(re.search(r"var SITE = (.*);  /\*", worker)[1])  # what tells a page not saved from no page
+    assert known["es"]["games"] == sorted(offline["games"]) and "__KB_SITE__" not in worker
+    assert {"index.html", "concepts.html"} <= set(known["es"]["pages"])
+    assert not any(p.startswith("mini/") or not p.endswith(".html") for p in known["es"]["pages"])
     assert all(list(pages[lang]) == ["unsaved", "missing"] for lang in pages)  # not saved; no such page in a saved game
     es, en = pages["es"]["unsaved"], pages["en"]["unsaved"]
     assert '<html lang="es">' in es and '"mini":"Mini Escaramuza"' in es and "No hay conexión" in es
@@ -412,9 +416,15 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     assert "<h1>This page does not exist</h1>" in pages["en"]["missing"] and "Save" not in pages["en"]["missing"]
 
 
-def test_a_build_hashes_each_offline_file_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """kb-offline.json's "hashes" are taken once per build: a file every language lists (the calculators' runtime,
-    here a stand-in) is read and hashed once, not once per language; the lists say the same hash for it."""
+def test_a_build_reads_each_file_of_the_site_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the worker and the offline lists reads each file of the site at most once, counted per path: the
+    version and the lists' hashes come from the same read (the version once read the whole site a second time), a
+    file both languages list (the calculators' runtime, here a stand-in) is read once, and a page's links and title
+    are taken from that read too. Every file but the worker is read: the version covers it. Both lists say the same
+    hash for the runtime, its bytes' (the first digits of their SHA-256)."""
+    import builtins
+    import hashlib
+    import io
     import shutil
     from collections import Counter
 
@@ -422,23 +432,30 @@ def test_a_build_hashes_each_offline_file_once(built: Path, tmp_path: Path, monk
 
     site = tmp_path / "site"
     shutil.copytree(built, site)
+    for old in [site / "kb-sw.js", *site.glob("*/kb-offline.json")]:  # as a build finds the folder: not written yet
+        old.unlink()
     (site / FOLDER).mkdir(exist_ok=True)
     (site / FOLDER / "pyodide.asm.js").write_bytes(b"runtime" * 1000)
-    hashed: Counter[Path] = Counter()
-    real = app._hash
+    read: Counter[Path] = Counter()
+    real = io.open  # what Path.read_bytes, read_text and open() call
 
-    def counted(path: Path) -> str:
-        hashed[path] += 1
-        return real(path)
+    def counted(file, mode: str = "r", *args, **kwargs):
+        if isinstance(file, (str, Path)) and "r" in mode and Path(file).is_relative_to(site):
+            read[Path(file)] += 1
+        return real(file, mode, *args, **kwargs)
 
-    monkeypatch.setattr(app, "_hash", counted)
+    monkeypatch.setattr(io, "open", counted)
+    monkeypatch.setattr(builtins, "open", counted)
     app.write_offline(str(site), ["es", "en"])
-    assert hashed[site / FOLDER / "pyodide.asm.js"] == 1
-    assert [str(p) for p, n in hashed.items() if n > 1] == []
+    monkeypatch.undo()
+    assert [str(p) for p, n in read.items() if n > 1] == []
+    written = {site / "kb-sw.js", site / "es" / "kb-offline.json", site / "en" / "kb-offline.json"}
+    skipped = (".map", ".gz", "sitemap.xml", "robots.txt")
+    files = {p for p in site.rglob("*") if p.is_file() and p not in written and not p.name.endswith(skipped)}
+    assert set(read) == files
     lists = [json.loads((site / lang / "kb-offline.json").read_text())["hashes"] for lang in ("es", "en")]
     runtime = f"../{FOLDER}/pyodide.asm.js"
-    assert lists[0][runtime] == lists[1][runtime] == real(site / FOLDER / "pyodide.asm.js")
-    assert sum(len(h) for h in lists) > len(hashed)  # the two lists share files: fewer hashes taken than listed
+    assert lists[0][runtime] == lists[1][runtime] == hashlib.sha256(b"runtime" * 1000).hexdigest()[:app.HASH]
 
 
 def test_the_theme_speaks_only_the_page_language(built: Path) -> None:

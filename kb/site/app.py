@@ -7,8 +7,9 @@ built, the service worker and each language's list of what saving a game for off
   also the pages' tab icon (the theme's ``favicon``); ``kb-icon-maskable-192.png``, ``-512.png``: the same face with
   its pips inside the safe zone, for launchers that cut the icon to a circle or another shape.
 - ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
-  file of the site, so that a new build is a new worker whose caches replace the old ones, and each
-  language's offline page (:func:`offline_page`), which it shows offline for a page saved nowhere.
+  file of the site, so that a new build is a new worker whose caches replace the old ones, each
+  language's offline pages (:func:`offline_page`), which it shows offline for a page saved nowhere or no page at all,
+  and each language's games and pages outside the games' folders, by which it tells the two apart.
 - ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
   pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
   styles and scripts) with their sizes, each file's content hash, and the save button's words; apart, the
@@ -29,7 +30,7 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 from urllib.parse import quote
 
 from kb.core.files import Ours, atomic_write
@@ -138,14 +139,6 @@ def _files(root: Path, below: Path, skip: Iterable[Path] = ()) -> list[Path]:
     return out
 
 
-def _version(site: Path) -> str:
-    digest = hashlib.sha256()
-    for path in _files(site, site):
-        if path.name != WORKER:
-            digest.update(str(path.relative_to(site)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 _H1 = re.compile(r"<h1\b")
 _TAG = re.compile(r"<[^<>]*>")
 """A tag, as the heading's text drops it (``[^<>]``: no scan past the next ``<``, so a run of ``<`` costs one pass)."""
@@ -163,22 +156,50 @@ def _first_heading(page: str) -> str | None:
     return page[start:min(ends)] if ends else None
 
 
-def _game_name(index: Path) -> str:
+class _Read(NamedTuple):
+    """What a build takes from one file of the site, read once (:func:`_facts`)."""
+    digest: str
+    """The hex SHA-256 of its bytes: the version is made of every file's, the offline lists keep :data:`HASH` digits."""
+    concepts: bool
+    """A page (``.html``) that links the concept map."""
+    in_page: bool
+    """A page (``.html``) with a calculator its page's Python answers (:data:`IN_PAGE`)."""
+    title: str | None
+    """An ``index.html``'s first heading's text (:func:`_first_heading`: a game's name), ``None`` when it has none or
+    is another file (no other page's title is asked: not read for nothing)."""
+
+
+def _read(path: Path) -> _Read:
+    """``path``'s :class:`_Read`, from one read of its bytes."""
+    data = path.read_bytes()
+    if path.suffix != ".html":
+        return _Read(hashlib.sha256(data).hexdigest(), False, False, None)
+    found = _first_heading(data.decode("utf-8", "replace")) if path.name == "index.html" else None
+    title = html.unescape(_TAG.sub("", found)).strip() if found is not None else None
+    return _Read(hashlib.sha256(data).hexdigest(), CONCEPTS.encode() in data, IN_PAGE in data, title)
+
+
+def _facts(path: Path, reads: dict[Path, _Read]) -> _Read:
+    """``path``'s :class:`_Read`, read once per build: kept in ``reads``, the build's table."""
+    if path not in reads:
+        reads[path] = _read(path)
+    return reads[path]
+
+
+def _version(site: Path, reads: dict[Path, _Read]) -> str:
+    """A hash of every file of the site but the worker (its path and its bytes' hash), from the build's table: the
+    offline lists take their hashes from the same reads, so no file is read twice."""
+    digest = hashlib.sha256()
+    for path in _files(site, site):
+        if path.name != WORKER:
+            digest.update(str(path.relative_to(site)).encode() + b"\0" + _facts(path, reads).digest.encode() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _game_name(index: Path, reads: dict[Path, _Read] | None = None) -> str:
     """The title of a game's built ``index.html`` (its folder's name when it has none)."""
-    found = _first_heading(index.read_text(encoding="utf-8"))
-    return html.unescape(_TAG.sub("", found)).strip() if found is not None else index.parent.name
-
-
-def _hash(path: Path) -> str:
-    """The first :data:`HASH` hex digits of the SHA-256 of ``path``'s bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:HASH]
-
-
-def _digest(path: Path, digests: dict[Path, str]) -> str:
-    """``path``'s :func:`_hash`, taken once per build: kept in ``digests``."""
-    if path not in digests:
-        digests[path] = _hash(path)
-    return digests[path]
+    title = _facts(index, {} if reads is None else reads).title
+    return index.parent.name if title is None else title
 
 
 def _url_path(path: Path, home: Path) -> str:
@@ -195,14 +216,14 @@ def _game_dirs(home: Path, games: Iterable[str] | None) -> list[Path]:
 
 
 def offline_index(site: Path, lang: str, langs: list[str], version: str,
-                  digests: dict[Path, str] | None = None, game_ids: Iterable[str] | None = None) -> dict[str, Any]:
+                  reads: dict[Path, _Read] | None = None, game_ids: Iterable[str] | None = None) -> dict[str, Any]:
     """What saving each game of ``lang`` stores: paths relative to the language's root, with sizes. The files
     outside the game's folder are the same for every game (kb-sw.js keeps one copy of them). ``hashes``: each
     listed file's bytes (the first :data:`HASH` hex digits of its SHA-256), so that a new build's worker takes a
-    file whose bytes did not change from the copy an older build saved instead of fetching it again. ``digests``:
-    the build's table of hashes already taken (path -> hash), filled here; :func:`write_offline` hands every
-    language the same one, so a file listed by both (the calculators' runtime) is read and hashed once."""
-    digests = {} if digests is None else digests
+    file whose bytes did not change from the copy an older build saved instead of fetching it again. ``reads``: the
+    build's table of files already read (:func:`_facts`), filled here; :func:`write_offline` hands every language the
+    one :func:`_version` filled, so no file is read again (not even one both languages list, the calculators' runtime)."""
+    reads = {} if reads is None else reads
     home = site / lang
     game_dirs = _game_dirs(home, game_ids)
     found = _files(site, home, game_dirs)
@@ -216,15 +237,15 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     games = {}
     hashes: dict[str, str] = {}
     for game in sorted(d.name for d in game_dirs):
-        games[game], listed = _game_entry(home, game, shell, bool(runtime))
-        hashes.update((rel, _digest(p, digests)) for rel, p in listed if rel not in hashes)
+        games[game], listed = _game_entry(home, game, shell, bool(runtime), reads)
+        hashes.update((rel, _facts(p, reads).digest[:HASH]) for rel, p in listed if rel not in hashes)
     out = {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
            "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
     if runtime:
         listed = [(_url_path(p, home), p) for p in runtime]
         out["runtime"] = {"files": [[rel, p.stat().st_size] for rel, p in listed],
                           "bytes": sum(p.stat().st_size for p in runtime)}
-        hashes.update((rel, _digest(p, digests)) for rel, p in listed)
+        hashes.update((rel, _facts(p, reads).digest[:HASH]) for rel, p in listed)
     return out
 
 
@@ -234,18 +255,18 @@ def _in_runtime(path: Path, site: Path, home: Path) -> bool:
     return any(path.is_relative_to(top / RUNTIME) for top in (site, home))
 
 
-def _game_entry(home: Path, game: str, shell: list[Path], runtime: bool) -> tuple[dict[str, Any], list[tuple[str, Path]]]:
+def _game_entry(home: Path, game: str, shell: list[Path], runtime: bool,
+                reads: dict[Path, _Read]) -> tuple[dict[str, Any], list[tuple[str, Path]]]:
     """A game's part of the offline list (its name, files with sizes, their sum; ``runtime``: true when a page of it
     has a calculator the page's Python answers and the site has the runtime to save with it) and its files, each
-    as (path in the list, file)."""
+    as (path in the list, file); ``reads``: the build's table (:func:`_facts`)."""
     own = _files(home, home / game)
-    pages = {p: p.read_bytes() for p in own if p.suffix == ".html"}
-    linked = (home / CONCEPTS).is_file() and any(CONCEPTS.encode() in body for body in pages.values())
+    linked = (home / CONCEPTS).is_file() and any(_facts(p, reads).concepts for p in own)
     listed = [(_url_path(p, home), p) for p in [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own + shell]
     sizes = [(rel, p.stat().st_size) for rel, p in listed]
-    entry = {"name": _game_name(home / game / "index.html"), "files": [list(f) for f in sizes],
+    entry = {"name": _game_name(home / game / "index.html", reads), "files": [list(f) for f in sizes],
              "bytes": sum(size for _, size in sizes)}
-    if runtime and any(IN_PAGE in body for body in pages.values()):
+    if runtime and any(_facts(p, reads).in_page for p in own):
         entry["runtime"] = True
     return entry, listed
 
@@ -295,20 +316,29 @@ def offline_page(lang: str, games: dict[str, str], case: str = "unsaved") -> str
             f"</main><script>{_FALLBACK_SCRIPT.replace('__GAMES__', data)}</script></body></html>\n")
 
 
+def _outside_pages(site: Path, lang: str, games: Iterable[str] | None) -> list[str]:
+    """The pages of ``lang`` outside every game's folder (the home, the concept map, a pack's own pages…), as URLs
+    relative to the language's root: offline, the worker tells such a page, not saved, from an address of no page."""
+    home = site / lang
+    return [_url_path(p, home) for p in _files(site, home, _game_dirs(home, games)) if p.suffix == ".html"]
+
+
 def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None = None) -> str:
     """Write the service worker (with each language's offline page) and each language's offline index into the
     built site; the version. ``games``: the knowledge base's games (else every folder with an ``index.html``)."""
     site = Path(site_dir)
-    version = _version(site)
-    pages = {}
-    digests: dict[Path, str] = {}  # one table for every language: each file hashed once per build
+    reads: dict[Path, _Read] = {}  # one table for the version and every language: each file read once per build
+    version = _version(site, reads)
+    pages, known = {}, {}
     for lang in langs:
         if (site / lang).is_dir():
-            index = offline_index(site, lang, langs, version, digests, games)
+            index = offline_index(site, lang, langs, version, reads, games)
             atomic_write(site / lang / OFFLINE, (json.dumps(index, ensure_ascii=False, separators=(",", ":")) + "\n").encode())
             names = {game: entry["name"] for game, entry in index["games"].items()}
             pages[lang] = {case: offline_page(lang, names, case) for case in OFFLINE_CASES}
+            known[lang] = {"games": sorted(names), "pages": _outside_pages(site, lang, games)}
     source = _SOURCE.read_text(encoding="utf-8").replace("__KB_VERSION__", version)
+    source = source.replace("__KB_SITE__", json.dumps(known, ensure_ascii=False))
     atomic_write(site / WORKER, source.replace("__KB_PAGES__", json.dumps(pages, ensure_ascii=False)).encode())
     return version
 

@@ -1,7 +1,8 @@
 """A pack's ``docs/`` (MkDocs' ``docs_dir``, copied into the site as it is), checked before any work.
 
 MkDocs follows symbolic links and copies what it finds: a link to a file outside the pack would publish that file,
-one to ``/dev/urandom`` or a folder link that loops would fill the disk. So every entry of ``docs/`` must be a
+one to ``/dev/urandom`` or a folder link that loops would fill the disk. So ``docs/`` must be a folder, not a link to
+one, and every entry of it must be a
 regular file or a folder (a link only to a regular file inside ``docs/``), of at most :data:`LIMIT` bytes, with a
 UTF-8 name, and none at its top may take a name of the engine's own files (``kb-*``, :data:`ENGINE`).
 """
@@ -31,6 +32,8 @@ def docs_problem(docs: Path, limit: int = LIMIT) -> Diagnostic | None:
     """The first entry of ``docs`` that may not go into the site (``docs-file``), if any; ``None`` when there is no
     such folder. Nothing is opened: entries are only looked at (``lstat``) and links resolved. ``limit``: the largest
     file, in bytes."""
+    if docs.is_symlink():  # MkDocs would copy what it names, wherever that is (the checks below look inside it)
+        return _refused(docs, f"it is a symbolic link to {os.readlink(docs)}, not a folder", "put the folder itself there")
     if not docs.is_dir():
         return None
     real = docs.resolve()

@@ -7,7 +7,8 @@
  * whatever the step's length; a step the reader moves to is named in the address (#step-<id>). A link to a step (#step-<id>: a search result, the game
  * page's list) opens the stepper at that step, brings it into view below the header (the browser scrolled
  * to the list the stepper hides) and marks it as the search marks a passage; the focus goes to it unless
- * the reader is typing or in a dialog. The words come from data-kb-words (the gettext catalog);
+ * the reader is typing or in a dialog. Opened by the language switcher at a paragraph, not a step, the stepper shows the
+ * step the other language's page showed (carried()). The words come from data-kb-words (the gettext catalog);
  * the step's content is a copy of the page's own markup; nothing is built from text with innerHTML. */
 (function () {
   "use strict";
@@ -143,7 +144,7 @@
     }
     box.insertBefore(ui, box.firstChild);
     box.classList.add("kb-stepper--on");
-    if (!fromHash()) show(0);
+    if (!fromHash()) show(carried(box, marks));
     window.addEventListener("hashchange", fromHash);
     keepHash(ui, function () { return landed >= 0 && at === landed ? marks[landed].id : null; });
   }
@@ -164,7 +165,21 @@
     }, { passive: true });
   }
 
-  function init() { Array.prototype.forEach.call(document.querySelectorAll("[data-kb-stepper]"), setUp); }
+  /* The step the language switcher carried from the other language's page (kb-table.js, carrySteps: sessionStorage
+   * "kb-step", this page's path and each sequence's step), else the first: the switcher may land on the paragraph the
+   * reader was reading, below the stepper, and the step they were on is kept. */
+  function carried(box, marks) {
+    var kept = null;
+    try { kept = JSON.parse(sessionStorage.getItem("kb-step") || "null"); } catch (e) { return 0; }
+    if (!kept || kept.page !== location.pathname || !kept.steps) return 0;
+    var id = "step-" + kept.steps[box.getAttribute("data-kb-stepper")];
+    return Math.max(0, marks.findIndex(function (m) { return m.id === id; }));
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-kb-stepper]"), setUp);
+    try { sessionStorage.removeItem("kb-step"); } catch (e) { /* storage off */ }  /* once: this page's load */
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

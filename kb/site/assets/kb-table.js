@@ -340,11 +340,13 @@
   /* The place in the page: its #anchor, else (scrolled, no anchor) the first block with a build-time id (the same in
    * both languages) that starts in sight under the header, so that switching mid-read lands on the same paragraph; a
    * block the header covers the top of is the one read only when no other starts on the screen (a long one fills it).
-   * (The first block reaching below the header was taken: often the one hidden behind it, audit-phone3 D11.) */
+   * (The first block reaching below the header was taken: often the one hidden behind it, audit-phone3 D11.) A
+   * #step-… anchor (the step the reader moved the stepper to) is the place only while a stepper is in sight: a reader
+   * who read on past it lands on the paragraph read (the step goes along all the same: carrySteps()). */
   function here() {
-    if (location.hash) return location.hash;
-    if (window.scrollY <= 0) return "";
     var header = document.querySelector(".md-header"), top = header ? header.getBoundingClientRect().bottom : 0;
+    if (location.hash && (!/^#step-/.test(location.hash) || stepperInSight(top))) return location.hash;
+    if (window.scrollY <= 0) return "";
     var blocks = document.querySelectorAll("article.md-content__inner :is(" + CITED + ")"), covered = "";
     for (var i = 0; i < blocks.length; i++) {
       var id = blockId(blocks[i]), r = blocks[i].getBoundingClientRect();
@@ -355,11 +357,31 @@
     return covered;
   }
 
+  /* Whether some part of a stepper (kb-stepper.js) shows between the header's bottom (``top``) and the screen's. */
+  function stepperInSight(top) {
+    return Array.prototype.some.call(document.querySelectorAll(".kb-stepper__ui"), function (ui) {
+      var r = ui.getBoundingClientRect();
+      return r.height > 0 && r.bottom > top + 1 && r.top < window.innerHeight;
+    });
+  }
+
+  /* The step each stepper of the page shows (data-kb-stepper-at, by the sequence's id: the same in both languages), for
+   * the page the link opens: kb-stepper.js opens its steppers at them when its address names no step (sessionStorage
+   * "kb-step", read once). The step is kept whatever the place the switcher lands on. */
+  function carrySteps(a) {
+    var steps = {}, boxes = document.querySelectorAll("[data-kb-stepper][data-kb-stepper-at]");
+    Array.prototype.forEach.call(boxes, function (b) { steps[b.getAttribute("data-kb-stepper")] = b.getAttribute("data-kb-stepper-at"); });
+    try {
+      if (boxes.length) sessionStorage.setItem("kb-step", JSON.stringify({ page: new URL(a.href).pathname, steps: steps }));
+    } catch (e) { /* storage off */ }
+  }
+
   function switcher() {
     Array.prototype.forEach.call(document.querySelectorAll("a.md-select__link[hreflang]"), function (a) {
       a.addEventListener("click", function () {
         try { localStorage.setItem("kb-lang", a.getAttribute("hreflang")); } catch (e) { /* storage off */ }
         a.href = a.href.replace(/#.*$/, "") + here();
+        carrySteps(a);
       });
     });
   }

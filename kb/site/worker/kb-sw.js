@@ -1,7 +1,7 @@
 /* The site's service worker (docs/site.md, "Installable and offline"), written by the build to the
- * site's root with this build's version in place of __KB_VERSION__ and each language's offline pages (shown
- * offline for a page saved nowhere, and for a page its saved game does not hold; kb/site/app.py:offline_page) in place
- * of __KB_PAGES__.
+ * site's root with this build's version in place of __KB_VERSION__, each language's offline pages (shown
+ * offline for a page saved nowhere, and for an address of no page of a saved copy; kb/site/app.py:offline_page) in
+ * place of __KB_PAGES__, and each language's games and pages outside their folders in place of __KB_SITE__.
  *
  * Caches are named "kb-<version>-…": "visited" holds every page and file the reader fetched, "shared"
  * what every saved game uses (the language's home, search data, styles, scripts, the calculators'
@@ -21,6 +21,7 @@
 
 var VERSION = "__KB_VERSION__";
 var PAGES = __KB_PAGES__;
+var SITE = __KB_SITE__;  /* per language: its games, and its pages outside their folders (paths from its root) */
 var LANGS = Object.keys(PAGES);
 var PREFIX = "kb-" + VERSION + "-";
 var VISITED = PREFIX + "visited";
@@ -73,24 +74,34 @@ function keep(request, response) {
   return response;
 }
 
-/* Whether a complete copy of ``game`` of ``lang`` is saved (any build's). */
+/* Whether a complete copy of ``game`` of ``lang`` is saved (any build's); of any game of ``lang`` when ``game`` is "". */
 function saved(lang, game) {
-  return copies(lang, game).then(function (names) {
-    return names.reduce(function (found, n) { return found.then(function (ok) { return ok || complete(n); }); },
-                        Promise.resolve(false));
+  return caches.keys().then(function (names) {
+    return names.filter(function (n) { var g = GAME.exec(n); return g && g[2] === lang && (!game || g[3] === game); })
+      .reduce(function (found, n) { return found.then(function (ok) { return ok || complete(n); }); }, Promise.resolve(false));
   });
 }
 
+/* Whether ``parts`` (a URL's path from the scope, split at "/"), which no cache holds, is no page of the saved copy:
+ * under a saved game's folder; or under the language's folder, outside every game's, no page of the site (the
+ * build's list) while a game of the language is saved (its copy holds the language's home). */
+function missing(lang, parts) {
+  var site = SITE[lang] || { games: [], pages: [] };
+  if (parts[0] !== lang) return Promise.resolve(false);
+  if (parts.length > 2 && site.games.indexOf(parts[1]) >= 0) return saved(lang, parts[1]);
+  var page = parts.slice(1).join("/").replace(/(^|\/)$/, "$1index.html");
+  return site.pages.indexOf(page) >= 0 ? Promise.resolve(false) : saved(lang, "");
+}
+
 /* The offline page of the language the URL is under (the reader's, for a URL under none), as the page's answer: for a
- * page under a saved game's folder, which the caches do not hold, "this page does not exist" (a wrong link: saving the
+ * page no saved copy holds that is no page at all ("missing"), "this page does not exist" (a wrong link: saving a
  * game again would not bring it), else "not saved". */
 function fallback(request) {
   var parts = request.url.slice(self.registration.scope.length).split(/[?#]/)[0].split("/");
   var asked = String(self.navigator.language || "").slice(0, 2).toLowerCase();
   var lang = LANGS.indexOf(parts[0]) >= 0 ? parts[0] : LANGS.indexOf(asked) >= 0 ? asked : LANGS[0];
-  var game = parts[0] === lang && parts.length > 2 ? parts[1] : "";
-  return (game ? saved(lang, game) : Promise.resolve(false)).then(function (missing) {
-    return new Response(PAGES[lang][missing ? "missing" : "unsaved"],
+  return missing(lang, parts).then(function (none) {
+    return new Response(PAGES[lang][none ? "missing" : "unsaved"],
                         { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
   });
 }
