@@ -139,3 +139,45 @@ def test_a_tie_for_the_lowest_card_is_settled_in_the_calculator(kb: KnowledgeBas
         assert sorted(out.values["tied"]) == ["death-marshal", "terror-tot"]
     out = call(res, sp.given(sp.positions({**tie, "choice": "silurid"})))
     assert isinstance(out, Refusal) and out.code == "not-tied"
+
+
+def _form_given(kb: KnowledgeBase, entry: str, mechanic: str, **changes: Any) -> dict[str, Any]:
+    """The given of the entry's first calculator for ``mechanic`` (as the site builds its form), ``changes`` typed in."""
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == mechanic)
+    return {**ex.given, **changes}
+
+
+@pytest.mark.parametrize("changes", [{"movement": "push"}, {"movement": "other"}, {"leaves_range": False}])
+def test_a_move_that_provokes_no_strike_is_answered_not_refused(kb: KnowledgeBase, changes: dict[str, Any]) -> None:
+    """Seed 004, Destrabarse: only a Walk out of an engagement range provokes strikes; a push, another move or a Walk
+    that stays in range is allowed with no strike. The calculator (its strikes still filled) said «La regla lo
+    prohíbe: No hay golpes de destrabamiento…» (calculator audit, C11)."""
+    res = kb.registry.get("malifaux.disengage")
+    given = _form_given(kb, "malifaux.disengaging", res.name, **changes)
+    assert given["strikes"]  # the form the audit used: a strike typed in
+    out = call(res, given)
+    assert isinstance(out, Outcome), out
+    assert out.values["moves"] is True and out.values["may_strike"] == [] and out.values["disengaging"] is False
+
+
+def test_a_shot_into_combat_with_nobody_within_2_goes_to_the_chosen_target(kb: KnowledgeBase) -> None:
+    """Seed 004, Disparar a un Combate: with no model engaged with the target within 2", the attack is not random.
+    The calculator, its cards still filled, said «La regla lo prohíbe: No se voltean cartas…» (calculator audit,
+    C11): it answers «objetivo al azar: no» and the chosen target."""
+    res = kb.registry.get("malifaux.random-target")
+    ex = next(x for x in kb.entries["malifaux.shooting-into-combat"].examples if x.mechanic == res.name)
+    far = {m: 2.5 for m in ex.given["distances"]}
+    out = call(res, {**ex.given, "distances": far})
+    assert isinstance(out, Outcome), out
+    assert out.values["random"] is False and out.values["target"] == ex.given["target"]
+
+
+def test_a_breach_roll_typed_for_going_under_damaged_does_not_count(kb: KnowledgeBase) -> None:
+    """Seed 002, hull breach: going under already damaged needs no roll. The form keeps its roll box filled when the
+    player switches the event; the answer is «hace falta tirada: no», not a «La regla lo prohíbe» refusal (C11's
+    pattern in BattleTech)."""
+    res = kb.registry.get("battletech-solaris.hull-breach")
+    for armour in (False, True):
+        out = call(res, {"event": "submerging-damaged", "roll": 11, "armour_destroyed": armour})
+        assert isinstance(out, Outcome), out
+        assert out.values["roll_needed"] is False and out.values["breached"] is armour

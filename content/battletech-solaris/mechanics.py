@@ -749,9 +749,9 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
     if engine_slots < 0:
         raise RuleError("negative", "los espacios del reactor no son negativos", "engine slots are not negative", kind="impossible")
     if event == "submerging-damaged":
-        if roll is not None:
-            raise RuleError("no-roll-on-submerging", "no se tira por sumergirse ya dañado",
-                            "no breach roll is made for going under already damaged")
+        if roll is not None:  # an answer, not a refusal: the roll typed in simply does not count
+            trace.add("El {r} no cuenta: no se tira por sumergirse ya dañada",
+                      "The {r} does not count: no breach roll is made for going under already damaged", r=roll)
         breached = armour_destroyed
         trace.add("Se sumerge ya dañada: sin tirada; inundada solo si la localización no tiene blindaje: {b}",
                   "Goes under already damaged: no roll; flooded only if the location has no armour left: {b}", b=breached)

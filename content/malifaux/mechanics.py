@@ -178,9 +178,9 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
         why_es = "no es la Acción Caminar" if movement != "walk" else "no abandona ningún alcance en combate"
         why_en = "it is not the Walk action" if movement != "walk" else "it leaves no engagement range"
         trace.add("Sin golpes de destrabamiento: {why}", "No disengaging strikes: {why_en}", why=why_es, why_en=why_en)
-        if strikes:
-            raise RuleError("no-disengaging-strike", "no hay golpes de destrabamiento: {why}",
-                            "there are no disengaging strikes: {why_en}", why=why_es, why_en=why_en)
+        if strikes:  # an answer, not a refusal: the move is allowed, the strikes simply do not happen
+            trace.add("Los golpes de {s} no se dan: la miniatura se mueve sin que nadie pueda golpearla",
+                      "{s} make no strike: the model moves and nobody may strike it", s=list(strikes))
         return outcome(trace, disengaging=False, may_strike=[], moves=True,
                        ap_spent=True if movement == "walk" else None)
     if not declared:
@@ -264,9 +264,10 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
     if not close:
         trace.add("Ninguna miniatura trabada con el objetivo está a 2\": el ataque no es aleatorio",
                   "No model engaged with the target is within 2\": the attack is not random")
-        if flips:
-            raise RuleError("not-random", "no se voltean cartas: el objetivo no se elige al azar",
-                            "no cards are flipped: the target is not picked at random")
+        if flips:  # an answer, not a refusal: the shot is allowed and goes to the chosen target
+            trace.add("No se voltean cartas (las de {f} no cuentan): el disparo va al objetivo elegido, {t}",
+                      "No cards are flipped (those for {f} do not count): the shot goes to the chosen target, {t}",
+                      f=list(flips), t=target)
         duel = target if target in duels else None
         return outcome(trace, random=False, candidates=[], target=target, tied=None, duel=duel)
     candidates = [target] + [m for m in within_2 if m != target and m != attacker]
