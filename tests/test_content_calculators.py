@@ -181,3 +181,19 @@ def test_a_breach_roll_typed_for_going_under_damaged_does_not_count(kb: Knowledg
         out = call(res, {"event": "submerging-damaged", "roll": 11, "armour_destroyed": armour})
         assert isinstance(out, Outcome), out
         assert out.values["roll_needed"] is False and out.values["breached"] is armour
+
+
+@pytest.mark.parametrize("entry", ["battletech-solaris.masc", "battletech-solaris.masc-failure-progression"])
+def test_the_masc_calculator_takes_the_turns_rested(kb: KnowledgeBase, entry: str) -> None:
+    """Seed 002, MASC: each turn without MASC lowers the roll one step. The form took only «turnos seguidos», so after
+    three uses and a rest a player got the first use's 3+ (calculator audit, C6); it now takes the turns rested since,
+    and answers 7+ (the reading named in the notes), 3+ after enough rests."""
+    res = kb.registry.get("battletech-solaris.masc-roll")
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    offered = {f.name: f.values for f in sp.fields}
+    assert 1 in offered["rested"] and 3 in offered["in_a_row"]
+    for rested, need in ((0, 11), (1, 7), (2, 5), (3, 3), (4, 3)):
+        out = call(res, sp.given(sp.positions({**sp.base, "in_a_row": 3, "rested": rested})))
+        assert isinstance(out, Outcome) and out.values["threshold"] == need, (rested, out)
+    assert "sin MASC" in res.label("rested", "es") and "without MASC" in res.label("rested", "en")

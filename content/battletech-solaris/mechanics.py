@@ -922,15 +922,15 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
 
 # --- MASC --------------------------------------------------------------------------------------------
 
-def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
-    """The previous turns, given as a list or as ``in_a_row`` uses just before this turn (never both)."""
-    if in_a_row and history:
+def _masc_history(history: list[bool], in_a_row: int, rested: int) -> list[bool]:
+    """The previous turns, given as a list or as ``in_a_row`` uses then ``rested`` turns without (never both)."""
+    if (in_a_row or rested) and history:
         raise RuleError("history-twice", "los turnos anteriores se dan como lista o como turnos seguidos, no de las dos formas",
                         "the previous turns are given as a list or as turns in a row, not both", kind="impossible")
-    if in_a_row < 0:
-        raise RuleError("bad-count", "los turnos seguidos no pueden ser negativos", "turns in a row cannot be negative",
+    if in_a_row < 0 or rested < 0:
+        raise RuleError("bad-count", "los turnos no pueden ser negativos", "turns cannot be negative",
                         kind="impossible")
-    return history or [True] * in_a_row
+    return history or [True] * in_a_row + [False] * rested
 
 
 @resolver("battletech-solaris.masc-roll",
@@ -938,7 +938,8 @@ def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
           # offers only what 2D6 roll (window).
           ranges={"roll": {**between(2, 13), **window(2, 12)},
                   "walking_mp": covers(1, 12),  # no bound in the seed: 1 to 12 MP taken
-                  "in_a_row": between(0, 4)},  # the seed's steps: 4 turns in a row before, the 5th freezes
+                  "in_a_row": between(0, 4),  # the seed's steps: 4 turns in a row before, the 5th freezes
+                  "rested": covers(0, 6)},  # no bound in the seed; from 4 rests on the roll is back at 3+
           outputs={
     "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",
     "threshold": "2D6 needed this turn (absent when failure is automatic)",
@@ -946,12 +947,14 @@ def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
     "run_mp": "running MP with MASC: twice the walking MP (absent without walking MP or on failure)",
     "frozen": "whether the legs freeze, as two hip critical hits",
 })
-def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None, in_a_row: int = 0):
+def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None, in_a_row: int = 0,
+              rested: int = 0):
     """Using MASC this turn after ``history`` (previous turns, oldest first: True = MASC used), or after ``in_a_row``
-    turns in a row with MASC just before this one (the same as that many True: the calculator's input)."""
+    turns in a row with MASC followed by ``rested`` turns without it (that many True, then that many False: the
+    calculator's inputs). Each rest steps down from the roll the next use would need (the reading the notes name)."""
     trace = Trace()
     _check_2d6(roll)
-    history = _masc_history(history, in_a_row)
+    history = _masc_history(history, in_a_row, rested)
     step = 0
     for n, used in enumerate(history, 1):
         if used:
@@ -1072,7 +1075,8 @@ LABELS = {
     "damaging-hit": ("impacto con daño", "damaging hit"),
     "submerging-damaged": ("se sumerge ya dañada", "goes under already damaged"),
     "history": ("turnos anteriores con MASC", "previous turns with MASC"),
-    "in_a_row": ("turnos seguidos con MASC antes de este", "turns in a row with MASC before this one"),
+    "in_a_row": ("turnos seguidos con MASC (la última racha)", "turns in a row with MASC (the last run)"),
+    "rested": ("turnos sin MASC desde entonces", "turns without MASC since then"),
     "walking_mp": ("PM andando", "walking MP"),
     "step": ("escalón", "step"),
     "threshold": ("necesita en 2D6", "needs on 2D6"),
