@@ -34,6 +34,9 @@ def _offered(kb: KnowledgeBase, entry: str, mechanic: str) -> dict[str, tuple[An
     ("starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player", "round", range(1, 6)),  # §8.1: up to 5
     ("starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player", "roll_off.ana", range(2, 13)),
     ("starcraft-tmg.first-player-round-one", "starcraft-tmg.first-player", "roll_off.bruno", range(2, 13)),
+    # seed 002: initiative on 2D6 (the generic form offered 1 to 20, calculator audit C7)
+    ("battletech-solaris.solaris-initiative", "battletech-solaris.initiative", "rolls[].kintaro", range(2, 13)),
+    ("battletech-solaris.mp-by-mp-movement", "battletech-solaris.sub-turn-order", "rolls[].b", range(2, 13)),
 ])
 def test_a_calculator_offers_only_what_can_happen(kb: KnowledgeBase, entry: str, mechanic: str, field: str,
                                                    values: range) -> None:
@@ -197,3 +200,16 @@ def test_the_masc_calculator_takes_the_turns_rested(kb: KnowledgeBase, entry: st
         out = call(res, sp.given(sp.positions({**sp.base, "in_a_row": 3, "rested": rested})))
         assert isinstance(out, Outcome) and out.values["threshold"] == need, (rested, out)
     assert "sin MASC" in res.label("rested", "es") and "without MASC" in res.label("rested", "en")
+
+
+def test_the_sub_turn_order_says_who_moves_first(kb: KnowledgeBase) -> None:
+    """Seed 002, MP-by-MP movement: in the same sub-turn the initiative loser moves first. The answer read «orden =
+    b y a · empieza la más alta = no» (calculator audit, C7); it now names the winner and who moves first, in words."""
+    res = kb.registry.get("battletech-solaris.sub-turn-order")
+    out = call(res, {"rolls": [{"a": 9, "b": 5}]})
+    assert isinstance(out, Outcome) and out.values["winner"] == "a" and out.values["first"] == "b"
+    assert "primero" in res.label("first", "es") and "first" in res.label("first", "en")
+    said = " ".join(step.say("es", str) for step in out.trace)
+    assert "mueve primero quien la pierde" in said
+    for bad in ({"a": 17, "b": 5}, {"a": 1, "b": 5}):
+        assert isinstance(call(res, {"rolls": [bad]}), Refusal)

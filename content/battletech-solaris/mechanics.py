@@ -14,7 +14,7 @@ from math import ceil
 from typing import Literal
 
 from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, covers, items, window
-from kb.mechanics.dice import chance, check_roll, parse
+from kb.mechanics.dice import chance, check_roll, initiative as _roll_order, parse
 
 TWO_D6 = "2d6"
 
@@ -329,6 +329,55 @@ def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: i
     # Blocked past its walking MP: the seed only gives the walking-MP case; still a run is the entry's reading.
     trace.add("Declaró correr: cuenta como correr", "Declared running: counts as running")
     return outcome(trace, counts_as="run")
+
+
+# --- Initiative ---------------------------------------------------------------------------------
+
+def _initiative(rolls: list[dict[str, int]]) -> tuple[Trace, list[str], int]:
+    """2D6 initiative, highest first, ties re-rolled (the engine's order): the trace, the order, the re-rolls."""
+    for round_ in rolls:
+        for roll in round_.values():
+            _check_2d6(roll)
+    done = _roll_order(rolls, True)
+    trace = Trace()
+    trace.steps.extend(done.trace[:-1])  # the engine's bare «Orden: …» is said again below, in words
+    return trace, list(done.values["order"]), done.values["rerolls"]
+
+
+@resolver("battletech-solaris.initiative",
+          ranges={"rolls[].*": between(2, 12)},  # 2D6 per 'Mech
+          outputs={"winner": "the 'Mech that wins the initiative (the higher 2D6)",
+                   "order": "'Mechs from the initiative winner to the loser",
+                   "rerolls": "tie-breaking rounds used"},
+          labels={"order": ("orden, de la que gana a la que pierde", "order, from the winner to the loser")})
+def initiative(rolls: list[dict[str, int]]):
+    """Initiative in a movement conflict: each 'Mech rolls 2D6, the higher wins, ties are rolled again.
+
+    ``rolls[0]`` holds each 'Mech's roll; each later round, the rolls of the 'Mechs still tied.
+    """
+    trace, order, rerolls = _initiative(rolls)
+    trace.add("Gana la iniciativa {w} (el 2D6 más alto); orden de la más alta a la más baja: {o}",
+              "{w} wins the initiative (the higher 2D6); order from highest to lowest: {o}", w=order[0], o=order)
+    return outcome(trace, winner=order[0], order=order, rerolls=rerolls)
+
+
+@resolver("battletech-solaris.sub-turn-order",
+          ranges={"rolls[].*": between(2, 12)},  # 2D6 per 'Mech
+          outputs={"winner": "the 'Mech that wins the initiative",
+                   "first": "the 'Mech that enters the sub-turn first: the initiative loser",
+                   "order": "'Mechs in the order they move in the same sub-turn, the initiative loser first",
+                   "rerolls": "tie-breaking rounds used"},
+          labels={"order": ("orden de entrada en el subturno (primero la que pierde)",
+                            "order of entry in the sub-turn (the loser first)"),
+                  "first": ("mueve primero en el subturno", "moves first in the sub-turn")})
+def sub_turn_order(rolls: list[dict[str, int]]):
+    """MP-by-MP movement: 'Mechs that move in the same sub-turn enter in reverse initiative order, loser first."""
+    trace, order, rerolls = _initiative(rolls)
+    entering = order[::-1]
+    trace.add("Gana la iniciativa {w}; en el mismo subturno mueve primero quien la pierde: {f}",
+              "{w} wins the initiative; in the same sub-turn the loser moves first: {f}", w=order[0], f=entering[0])
+    trace.add("Orden de entrada en el subturno: {o}", "Order of entry in the sub-turn: {o}", o=entering)
+    return outcome(trace, winner=order[0], first=entering[0], order=entering, rerolls=rerolls)
 
 
 # --- Minimum movement, MP by MP, charges -----------------------------------------------------------
@@ -1105,6 +1154,7 @@ LABELS = {
     "paths": ("trayectorias", "paths"),
     "jumping": ("saltan", "jumping"),
     "winner": ("gana la iniciativa", "wins the initiative"),
+    "rerolls": ("desempates", "tie-break rolls"),
     "first": ("mueve primero", "moves first"),
     "final": ("hexágono final", "final hex"),
     "options": ("opciones del ganador", "the winner's options"),
