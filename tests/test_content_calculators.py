@@ -213,3 +213,16 @@ def test_the_sub_turn_order_says_who_moves_first(kb: KnowledgeBase) -> None:
     assert "mueve primero quien la pierde" in said
     for bad in ({"a": 17, "b": 5}, {"a": 1, "b": 5}):
         assert isinstance(call(res, {"rolls": [bad]}), Refusal)
+
+
+@pytest.mark.parametrize("entry, mechanic, field", [
+    ("malifaux.shooting-into-combat", "malifaux.random-target", "distances.death-marshal"),
+    ("malifaux.engagement", "malifaux.engaged", "distance"),
+    ("malifaux.elevation-in-combat", "malifaux.combat-distance", "distance"),
+])
+def test_malifaux_takes_a_measured_distance_in_tenths(kb: KnowledgeBase, entry: str, mechanic: str, field: str) -> None:
+    """Seed 004: a card for each model within 2", engagement within the melee range. The forms took half inches only,
+    so a measured 2,2" was refused right at the line the rule draws (calculator audit, C12)."""
+    offered = _offered(kb, entry, mechanic)[field]
+    assert {1.8, 2.1, 2.2} <= set(offered) and 0 in offered
+

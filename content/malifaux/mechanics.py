@@ -64,7 +64,7 @@ def _shown(value: float | None) -> str:
 
 
 @resolver("malifaux.combat-distance",
-          ranges={"distance": covers(0, 12, 0.5),  # inches, in half inches; no bound in the seed: 0 to 12 taken
+          ranges={"distance": covers(0, 12, 0.1),  # inches, in tenths as measured; no bound in the seed: 0 to 12 taken
                   "elevation_a": covers(0, 6, 0.5),  # no bound in the seed: 0 to 6 inches taken
                   "elevation_b": covers(0, 6, 0.5),
                   "ht_a": covers(0, 6, 0.5),  # no bound in the seed: Ht 0 to 6 taken
@@ -90,7 +90,7 @@ def combat_distance(distance: float, elevation_a: float = 0, elevation_b: float 
 
 
 @resolver("malifaux.engaged",
-          ranges={"distance": covers(0, 6, 0.5),  # inches, in half inches; no bound in the seed: 0 to 6 taken
+          ranges={"distance": covers(0, 6, 0.1),  # inches, in tenths as measured; no bound in the seed: 0 to 6 taken
                   "melee_ranges_a[]": covers(0, 3, 0.5),  # no bound in the seed: engagement ranges 0 to 3 inches taken
                   "melee_ranges_b[]": covers(0, 3, 0.5),
                   "elevation_a": covers(0, 6, 0.5),
@@ -216,7 +216,7 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
 
 
 @resolver("malifaux.random-target",
-          ranges={"distances.*": covers(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
+          ranges={"distances.*": covers(0, 12, 0.1),  # inches, in tenths as measured (2,1" is past the 2"); 0 to 12 taken
                   "flips": keys_of("target", "distances"),  # the seed: a card for the target and each model within 2" of it
                   "flips.*": between(0, 14),  # the seed gives no card values: 0 to 14 taken (a fate card 1-13 and two jokers assumed)
                   "choice": keys_of("target", "distances")},  # a tie is settled for one of the models that got a card
