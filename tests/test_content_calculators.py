@@ -226,3 +226,26 @@ def test_malifaux_takes_a_measured_distance_in_tenths(kb: KnowledgeBase, entry: 
     offered = _offered(kb, entry, mechanic)[field]
     assert {1.8, 2.1, 2.2} <= set(offered) and 0 in offered
 
+
+
+@pytest.mark.parametrize("entry", ["warlords-of-terra.gathering-resources", "warlords-of-terra.draw-card",
+                                   "warlords-of-terra.divert-to-hero-power"])
+def test_the_resources_calculator_takes_what_the_places_built_yield(kb: KnowledgeBase, entry: str) -> None:
+    """Seed 003, 3 – Recursos: the Banner's 1 gold and 1 mana, plus what the places built generate. The form had no
+    box for the places, so every player past their first build read 1 and 1 (calculator audit, C9)."""
+    res = kb.registry.get("warlords-of-terra.resources")
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    assert {"places_gold", "places_mana"} <= {f.name for f in sp.fields}
+    at = sp.positions({**sp.base, "turn": 3, "divert": 0, "places_gold": 2, "places_mana": 1})
+    assert at is not None
+    out = call(res, sp.given(at))
+    assert isinstance(out, Outcome) and (out.values["gold"], out.values["mana"]) == (3, 2)
+
+
+def test_the_build_calculator_takes_each_place_s_mana_cost(kb: KnowledgeBase) -> None:
+    """Seed 003, 4 – Construcción: places cost gold and mana. The form had a gold box per place only, and its steps
+    always read «(1 oro, 0 maná)» (calculator audit, C10)."""
+    offered = _offered(kb, "warlords-of-terra.build-place", "warlords-of-terra.build")
+    assert {"places.farm.gold", "places.farm.mana", "places.mine.mana"} <= set(offered)
+    assert 1 in offered["places.mine.mana"]
