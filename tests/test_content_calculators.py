@@ -249,3 +249,31 @@ def test_the_build_calculator_takes_each_place_s_mana_cost(kb: KnowledgeBase) ->
     offered = _offered(kb, "warlords-of-terra.build-place", "warlords-of-terra.build")
     assert {"places.farm.gold", "places.farm.mana", "places.mine.mana"} <= set(offered)
     assert 1 in offered["places.mine.mana"]
+
+
+def _said(out: Any, lang: str) -> str:
+    return " ".join(step.say(lang, str) for step in out.trace)
+
+
+def test_a_bridge_s_cf_never_reads_as_false_arithmetic(kb: KnowledgeBase) -> None:
+    """FC 40, damage 55 read «FC: 40 − 55 = 0» (calculator audit, C8): the CF stops at 0, said so."""
+    out = call(kb.registry.get("battletech-solaris.bridge-damage"), {"cf": 40, "damage": 55})
+    assert isinstance(out, Outcome) and out.values["cf_left"] == 0
+    assert "= 0" not in _said(out, "es") and "no baja de 0" in _said(out, "es")
+    assert "= 0" not in _said(out, "en") and "below 0" in _said(out, "en")
+
+
+def test_the_infantry_swamp_calculator_speaks_of_infantry_only(kb: KnowledgeBase) -> None:
+    """Seed 002, Pantanos: infantry rolls a flat 2D6; «un BattleMech que falla esta tirada no se cae» is about 'Mechs.
+    The infantry page printed the 'Mech aside and an odds table «según habilidad de pilotaje» (calculator audit, C8)."""
+    mechanics = {x.mechanic for x in kb.entries["battletech-solaris.swamp-infantry"].examples} - {"dice.odds"}
+    for mechanic in mechanics:
+        res = kb.registry.get(mechanic)
+        assert "piloting_skill" not in res.inputs and "unit" not in res.inputs
+        for moment in ("entering", "escaping"):
+            out = call(res, {"moment": moment, "roll": 4})
+            assert isinstance(out, Outcome) and out.values["stuck"] is True
+            assert "'Mech" not in _said(out, "es") and "'Mech" not in _said(out, "en")
+    mech = call(kb.registry.get("battletech-solaris.swamp-check"),
+                {"unit": "mech", "moment": "entering", "piloting_skill": 5, "roll": 4})
+    assert isinstance(mech, Outcome) and "no se cae" in _said(mech, "es")

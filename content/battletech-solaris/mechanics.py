@@ -173,15 +173,29 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
     stuck = None
     if roll is not None:
         stuck = roll < need
-        if stuck and moment == "entering":
-            trace.add("Sale {r}: atrapada el resto del turno (un 'Mech no se cae)",
-                      "Rolls {r}: stuck for the rest of the turn (a 'Mech does not fall)", r=roll)
+        if stuck and moment == "entering" and unit == "mech":
+            trace.add("Sale {r}: atrapada el resto del turno (un 'Mech que falla no se cae)",
+                      "Rolls {r}: stuck for the rest of the turn (a 'Mech that fails does not fall)", r=roll)
+        elif stuck and moment == "entering":
+            trace.add("Sale {r}: atrapada el resto del turno", "Rolls {r}: stuck for the rest of the turn", r=roll)
         elif stuck:
             trace.add("Sale {r}: sigue atrapada y repetirá en la próxima fase de movimiento",
                       "Rolls {r}: still stuck, it tries again next movement phase", r=roll)
         else:
             trace.add("Sale {r}: libre", "Rolls {r}: free", r=roll)
     return outcome(trace, _free(odds, moment, roll="roll"), check=check, target=need, stuck=stuck)
+
+
+@resolver("battletech-solaris.infantry-swamp-check",
+          ranges={"roll": between(2, 12)},  # 2D6
+          outputs={
+    "check": "the roll made: infantry-2d6, or none (jumping infantry, no roll)",
+    "target": "2D6 needed to stay free (on entering) or to get out (on escaping)",
+    "stuck": "whether the infantry is stuck after this roll (absent without a roll)",
+})
+def infantry_swamp_check(moment: Literal["entering", "escaping"], jumping: bool = False, roll: int | None = None):
+    """Infantry in a swamp: a flat 2D6 on entering or getting out, no piloting skill (swamp-check for infantry)."""
+    return swamp_check("infantry", moment, jumping, None, roll)
 
 
 def _free(p: Fraction, moment: str, roll: str | None = None) -> Chance:
@@ -738,7 +752,10 @@ def bridge_damage(cf: int, damage: int):
                         "a standing bridge has CF 1 or more, and damage is not negative", kind="impossible")
     trace = Trace()
     left = max(cf - damage, 0)
-    trace.add("FC: {cf} − {d} = {left}", "CF: {cf} − {d} = {left}", cf=cf, d=damage, left=left)
+    if damage > cf:
+        trace.add("FC: {cf} − {d} → 0 (no baja de 0)", "CF: {cf} − {d} → 0 (it does not go below 0)", cf=cf, d=damage)
+    else:
+        trace.add("FC: {cf} − {d} = {left}", "CF: {cf} − {d} = {left}", cf=cf, d=damage, left=left)
     if left == 0:
         trace.add("El FC llega a 0: el puente se derrumba y cae al río", "CF down to 0: the bridge collapses into the river")
     else:
