@@ -180,7 +180,8 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
         trace.add("Sin golpes de destrabamiento: {why}", "No disengaging strikes: {why_en}", why=why_es, why_en=why_en)
         if strikes:  # an answer, not a refusal: the move is allowed, the strikes simply do not happen
             trace.add("Los golpes de {s} no se dan: la miniatura se mueve sin que nadie pueda golpearla",
-                      "{s} make no strike: the model moves and nobody may strike it", s=list(strikes))
+                      "{s} {n:p:makes|make} no strike: the model moves and nobody may strike it", s=list(strikes),
+                      n=len(strikes))
         return outcome(trace, disengaging=False, may_strike=[], moves=True,
                        ap_spent=True if movement == "walk" else None)
     if not declared:
