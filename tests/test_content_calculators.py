@@ -34,6 +34,9 @@ def _offered(kb: KnowledgeBase, entry: str, mechanic: str) -> dict[str, tuple[An
     ("starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player", "round", range(1, 6)),  # §8.1: up to 5
     ("starcraft-tmg.first-player-later-rounds", "starcraft-tmg.first-player", "roll_off.ana", range(2, 13)),
     ("starcraft-tmg.first-player-round-one", "starcraft-tmg.first-player", "roll_off.bruno", range(2, 13)),
+    # seed 002: initiative on 2D6 (the generic form offered 1 to 20, calculator audit C7)
+    ("battletech-solaris.solaris-initiative", "battletech-solaris.initiative", "rolls[].kintaro", range(2, 13)),
+    ("battletech-solaris.mp-by-mp-movement", "battletech-solaris.sub-turn-order", "rolls[].b", range(2, 13)),
 ])
 def test_a_calculator_offers_only_what_can_happen(kb: KnowledgeBase, entry: str, mechanic: str, field: str,
                                                    values: range) -> None:
@@ -139,3 +142,138 @@ def test_a_tie_for_the_lowest_card_is_settled_in_the_calculator(kb: KnowledgeBas
         assert sorted(out.values["tied"]) == ["death-marshal", "terror-tot"]
     out = call(res, sp.given(sp.positions({**tie, "choice": "silurid"})))
     assert isinstance(out, Refusal) and out.code == "not-tied"
+
+
+def _form_given(kb: KnowledgeBase, entry: str, mechanic: str, **changes: Any) -> dict[str, Any]:
+    """The given of the entry's first calculator for ``mechanic`` (as the site builds its form), ``changes`` typed in."""
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == mechanic)
+    return {**ex.given, **changes}
+
+
+@pytest.mark.parametrize("changes", [{"movement": "push"}, {"movement": "other"}, {"leaves_range": False}])
+def test_a_move_that_provokes_no_strike_is_answered_not_refused(kb: KnowledgeBase, changes: dict[str, Any]) -> None:
+    """Seed 004, Destrabarse: only a Walk out of an engagement range provokes strikes; a push, another move or a Walk
+    that stays in range is allowed with no strike. The calculator (its strikes still filled) said «La regla lo
+    prohíbe: No hay golpes de destrabamiento…» (calculator audit, C11)."""
+    res = kb.registry.get("malifaux.disengage")
+    given = _form_given(kb, "malifaux.disengaging", res.name, **changes)
+    assert given["strikes"]  # the form the audit used: a strike typed in
+    out = call(res, given)
+    assert isinstance(out, Outcome), out
+    assert out.values["moves"] is True and out.values["may_strike"] == [] and out.values["disengaging"] is False
+
+
+def test_a_shot_into_combat_with_nobody_within_2_goes_to_the_chosen_target(kb: KnowledgeBase) -> None:
+    """Seed 004, Disparar a un Combate: with no model engaged with the target within 2", the attack is not random.
+    The calculator, its cards still filled, said «La regla lo prohíbe: No se voltean cartas…» (calculator audit,
+    C11): it answers «objetivo al azar: no» and the chosen target."""
+    res = kb.registry.get("malifaux.random-target")
+    ex = next(x for x in kb.entries["malifaux.shooting-into-combat"].examples if x.mechanic == res.name)
+    far = {m: 2.5 for m in ex.given["distances"]}
+    out = call(res, {**ex.given, "distances": far})
+    assert isinstance(out, Outcome), out
+    assert out.values["random"] is False and out.values["target"] == ex.given["target"]
+
+
+def test_a_breach_roll_typed_for_going_under_damaged_does_not_count(kb: KnowledgeBase) -> None:
+    """Seed 002, hull breach: going under already damaged needs no roll. The form keeps its roll box filled when the
+    player switches the event; the answer is «hace falta tirada: no», not a «La regla lo prohíbe» refusal (C11's
+    pattern in BattleTech)."""
+    res = kb.registry.get("battletech-solaris.hull-breach")
+    for armour in (False, True):
+        out = call(res, {"event": "submerging-damaged", "roll": 11, "armour_destroyed": armour})
+        assert isinstance(out, Outcome), out
+        assert out.values["roll_needed"] is False and out.values["breached"] is armour
+
+
+@pytest.mark.parametrize("entry", ["battletech-solaris.masc", "battletech-solaris.masc-failure-progression"])
+def test_the_masc_calculator_takes_the_turns_rested(kb: KnowledgeBase, entry: str) -> None:
+    """Seed 002, MASC: each turn without MASC lowers the roll one step. The form took only «turnos seguidos», so after
+    three uses and a rest a player got the first use's 3+ (calculator audit, C6); it now takes the turns rested since,
+    and answers 7+ (the reading named in the notes), 3+ after enough rests."""
+    res = kb.registry.get("battletech-solaris.masc-roll")
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    offered = {f.name: f.values for f in sp.fields}
+    assert 1 in offered["rested"] and 3 in offered["in_a_row"]
+    for rested, need in ((0, 11), (1, 7), (2, 5), (3, 3), (4, 3)):
+        out = call(res, sp.given(sp.positions({**sp.base, "in_a_row": 3, "rested": rested})))
+        assert isinstance(out, Outcome) and out.values["threshold"] == need, (rested, out)
+    assert "sin MASC" in res.label("rested", "es") and "without MASC" in res.label("rested", "en")
+
+
+def test_the_sub_turn_order_says_who_moves_first(kb: KnowledgeBase) -> None:
+    """Seed 002, MP-by-MP movement: in the same sub-turn the initiative loser moves first. The answer read «orden =
+    b y a · empieza la más alta = no» (calculator audit, C7); it now names the winner and who moves first, in words."""
+    res = kb.registry.get("battletech-solaris.sub-turn-order")
+    out = call(res, {"rolls": [{"a": 9, "b": 5}]})
+    assert isinstance(out, Outcome) and out.values["winner"] == "a" and out.values["first"] == "b"
+    assert "primero" in res.label("first", "es") and "first" in res.label("first", "en")
+    said = " ".join(step.say("es", str) for step in out.trace)
+    assert "mueve primero quien la pierde" in said
+    for bad in ({"a": 17, "b": 5}, {"a": 1, "b": 5}):
+        assert isinstance(call(res, {"rolls": [bad]}), Refusal)
+
+
+@pytest.mark.parametrize("entry, mechanic, field", [
+    ("malifaux.shooting-into-combat", "malifaux.random-target", "distances.death-marshal"),
+    ("malifaux.engagement", "malifaux.engaged", "distance"),
+    ("malifaux.elevation-in-combat", "malifaux.combat-distance", "distance"),
+])
+def test_malifaux_takes_a_measured_distance_in_tenths(kb: KnowledgeBase, entry: str, mechanic: str, field: str) -> None:
+    """Seed 004: a card for each model within 2", engagement within the melee range. The forms took half inches only,
+    so a measured 2,2" was refused right at the line the rule draws (calculator audit, C12)."""
+    offered = _offered(kb, entry, mechanic)[field]
+    assert {1.8, 2.1, 2.2} <= set(offered) and 0 in offered
+
+
+
+@pytest.mark.parametrize("entry", ["warlords-of-terra.gathering-resources", "warlords-of-terra.draw-card",
+                                   "warlords-of-terra.divert-to-hero-power"])
+def test_the_resources_calculator_takes_what_the_places_built_yield(kb: KnowledgeBase, entry: str) -> None:
+    """Seed 003, 3 – Recursos: the Banner's 1 gold and 1 mana, plus what the places built generate. The form had no
+    box for the places, so every player past their first build read 1 and 1 (calculator audit, C9)."""
+    res = kb.registry.get("warlords-of-terra.resources")
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == res.name)
+    sp = space(res, ex.given, 10**30, 10**30)
+    assert {"places_gold", "places_mana"} <= {f.name for f in sp.fields}
+    at = sp.positions({**sp.base, "turn": 3, "divert": 0, "places_gold": 2, "places_mana": 1})
+    assert at is not None
+    out = call(res, sp.given(at))
+    assert isinstance(out, Outcome) and (out.values["gold"], out.values["mana"]) == (3, 2)
+
+
+def test_the_build_calculator_takes_each_place_s_mana_cost(kb: KnowledgeBase) -> None:
+    """Seed 003, 4 – Construcción: places cost gold and mana. The form had a gold box per place only, and its steps
+    always read «(1 oro, 0 maná)» (calculator audit, C10)."""
+    offered = _offered(kb, "warlords-of-terra.build-place", "warlords-of-terra.build")
+    assert {"places.farm.gold", "places.farm.mana", "places.mine.mana"} <= set(offered)
+    assert 1 in offered["places.mine.mana"]
+
+
+def _said(out: Any, lang: str) -> str:
+    return " ".join(step.say(lang, str) for step in out.trace)
+
+
+def test_a_bridge_s_cf_never_reads_as_false_arithmetic(kb: KnowledgeBase) -> None:
+    """FC 40, damage 55 read «FC: 40 − 55 = 0» (calculator audit, C8): the CF stops at 0, said so."""
+    out = call(kb.registry.get("battletech-solaris.bridge-damage"), {"cf": 40, "damage": 55})
+    assert isinstance(out, Outcome) and out.values["cf_left"] == 0
+    assert "= 0" not in _said(out, "es") and "no baja de 0" in _said(out, "es")
+    assert "= 0" not in _said(out, "en") and "below 0" in _said(out, "en")
+
+
+def test_the_infantry_swamp_calculator_speaks_of_infantry_only(kb: KnowledgeBase) -> None:
+    """Seed 002, Pantanos: infantry rolls a flat 2D6; «un BattleMech que falla esta tirada no se cae» is about 'Mechs.
+    The infantry page printed the 'Mech aside and an odds table «según habilidad de pilotaje» (calculator audit, C8)."""
+    mechanics = {x.mechanic for x in kb.entries["battletech-solaris.swamp-infantry"].examples} - {"dice.odds"}
+    for mechanic in mechanics:
+        res = kb.registry.get(mechanic)
+        assert "piloting_skill" not in res.inputs and "unit" not in res.inputs
+        for moment in ("entering", "escaping"):
+            out = call(res, {"moment": moment, "roll": 4})
+            assert isinstance(out, Outcome) and out.values["stuck"] is True
+            assert "'Mech" not in _said(out, "es") and "'Mech" not in _said(out, "en")
+    mech = call(kb.registry.get("battletech-solaris.swamp-check"),
+                {"unit": "mech", "moment": "entering", "piloting_skill": 5, "roll": 4})
+    assert isinstance(mech, Outcome) and "no se cae" in _said(mech, "es")

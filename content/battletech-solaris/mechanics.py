@@ -14,7 +14,7 @@ from math import ceil
 from typing import Literal
 
 from kb.mechanics import Chance, RuleError, Trace, outcome, resolver, between, covers, items, window
-from kb.mechanics.dice import chance, check_roll, parse
+from kb.mechanics.dice import chance, check_roll, initiative as _roll_order, parse
 
 TWO_D6 = "2d6"
 
@@ -173,15 +173,29 @@ def swamp_check(unit: Literal["mech", "ground-vehicle", "infantry"], moment: Lit
     stuck = None
     if roll is not None:
         stuck = roll < need
-        if stuck and moment == "entering":
-            trace.add("Sale {r}: atrapada el resto del turno (un 'Mech no se cae)",
-                      "Rolls {r}: stuck for the rest of the turn (a 'Mech does not fall)", r=roll)
+        if stuck and moment == "entering" and unit == "mech":
+            trace.add("Sale {r}: atrapada el resto del turno (un 'Mech que falla no se cae)",
+                      "Rolls {r}: stuck for the rest of the turn (a 'Mech that fails does not fall)", r=roll)
+        elif stuck and moment == "entering":
+            trace.add("Sale {r}: atrapada el resto del turno", "Rolls {r}: stuck for the rest of the turn", r=roll)
         elif stuck:
             trace.add("Sale {r}: sigue atrapada y repetirá en la próxima fase de movimiento",
                       "Rolls {r}: still stuck, it tries again next movement phase", r=roll)
         else:
             trace.add("Sale {r}: libre", "Rolls {r}: free", r=roll)
     return outcome(trace, _free(odds, moment, roll="roll"), check=check, target=need, stuck=stuck)
+
+
+@resolver("battletech-solaris.infantry-swamp-check",
+          ranges={"roll": between(2, 12)},  # 2D6
+          outputs={
+    "check": "the roll made: infantry-2d6, or none (jumping infantry, no roll)",
+    "target": "2D6 needed to stay free (on entering) or to get out (on escaping)",
+    "stuck": "whether the infantry is stuck after this roll (absent without a roll)",
+})
+def infantry_swamp_check(moment: Literal["entering", "escaping"], jumping: bool = False, roll: int | None = None):
+    """Infantry in a swamp: a flat 2D6 on entering or getting out, no piloting skill (swamp-check for infantry)."""
+    return swamp_check("infantry", moment, jumping, None, roll)
 
 
 def _free(p: Fraction, moment: str, roll: str | None = None) -> Chance:
@@ -329,6 +343,55 @@ def movement_mode(declared: Literal["walk", "run"], walking_mp: int, mp_spent: i
     # Blocked past its walking MP: the seed only gives the walking-MP case; still a run is the entry's reading.
     trace.add("Declaró correr: cuenta como correr", "Declared running: counts as running")
     return outcome(trace, counts_as="run")
+
+
+# --- Initiative ---------------------------------------------------------------------------------
+
+def _initiative(rolls: list[dict[str, int]]) -> tuple[Trace, list[str], int]:
+    """2D6 initiative, highest first, ties re-rolled (the engine's order): the trace, the order, the re-rolls."""
+    for round_ in rolls:
+        for roll in round_.values():
+            _check_2d6(roll)
+    done = _roll_order(rolls, True)
+    trace = Trace()
+    trace.steps.extend(done.trace[:-1])  # the engine's bare «Orden: …» is said again below, in words
+    return trace, list(done.values["order"]), done.values["rerolls"]
+
+
+@resolver("battletech-solaris.initiative",
+          ranges={"rolls[].*": between(2, 12)},  # 2D6 per 'Mech
+          outputs={"winner": "the 'Mech that wins the initiative (the higher 2D6)",
+                   "order": "'Mechs from the initiative winner to the loser",
+                   "rerolls": "tie-breaking rounds used"},
+          labels={"order": ("orden, de la que gana a la que pierde", "order, from the winner to the loser")})
+def initiative(rolls: list[dict[str, int]]):
+    """Initiative in a movement conflict: each 'Mech rolls 2D6, the higher wins, ties are rolled again.
+
+    ``rolls[0]`` holds each 'Mech's roll; each later round, the rolls of the 'Mechs still tied.
+    """
+    trace, order, rerolls = _initiative(rolls)
+    trace.add("Gana la iniciativa {w} (el 2D6 más alto); orden de la más alta a la más baja: {o}",
+              "{w} wins the initiative (the higher 2D6); order from highest to lowest: {o}", w=order[0], o=order)
+    return outcome(trace, winner=order[0], order=order, rerolls=rerolls)
+
+
+@resolver("battletech-solaris.sub-turn-order",
+          ranges={"rolls[].*": between(2, 12)},  # 2D6 per 'Mech
+          outputs={"winner": "the 'Mech that wins the initiative",
+                   "first": "the 'Mech that enters the sub-turn first: the initiative loser",
+                   "order": "'Mechs in the order they move in the same sub-turn, the initiative loser first",
+                   "rerolls": "tie-breaking rounds used"},
+          labels={"order": ("orden de entrada en el subturno (primero la que pierde)",
+                            "order of entry in the sub-turn (the loser first)"),
+                  "first": ("mueve primero en el subturno", "moves first in the sub-turn")})
+def sub_turn_order(rolls: list[dict[str, int]]):
+    """MP-by-MP movement: 'Mechs that move in the same sub-turn enter in reverse initiative order, loser first."""
+    trace, order, rerolls = _initiative(rolls)
+    entering = order[::-1]
+    trace.add("Gana la iniciativa {w}; en el mismo subturno mueve primero quien la pierde: {f}",
+              "{w} wins the initiative; in the same sub-turn the loser moves first: {f}", w=order[0], f=entering[0])
+    trace.add("Orden de entrada en el subturno: {o}", "Order of entry in the sub-turn: {o}", o=entering)
+    return outcome(trace, winner=order[0], first=entering[0], order=entering, rerolls=rerolls)
 
 
 # --- Minimum movement, MP by MP, charges -----------------------------------------------------------
@@ -689,7 +752,10 @@ def bridge_damage(cf: int, damage: int):
                         "a standing bridge has CF 1 or more, and damage is not negative", kind="impossible")
     trace = Trace()
     left = max(cf - damage, 0)
-    trace.add("FC: {cf} − {d} = {left}", "CF: {cf} − {d} = {left}", cf=cf, d=damage, left=left)
+    if damage > cf:
+        trace.add("FC: {cf} − {d} → 0 (no baja de 0)", "CF: {cf} − {d} → 0 (it does not go below 0)", cf=cf, d=damage)
+    else:
+        trace.add("FC: {cf} − {d} = {left}", "CF: {cf} − {d} = {left}", cf=cf, d=damage, left=left)
     if left == 0:
         trace.add("El FC llega a 0: el puente se derrumba y cae al río", "CF down to 0: the bridge collapses into the river")
     else:
@@ -749,9 +815,9 @@ def hull_breach(event: Literal["damaging-hit", "submerging-damaged"], roll: int 
     if engine_slots < 0:
         raise RuleError("negative", "los espacios del reactor no son negativos", "engine slots are not negative", kind="impossible")
     if event == "submerging-damaged":
-        if roll is not None:
-            raise RuleError("no-roll-on-submerging", "no se tira por sumergirse ya dañado",
-                            "no breach roll is made for going under already damaged")
+        if roll is not None:  # an answer, not a refusal: the roll typed in simply does not count
+            trace.add("El {r} no cuenta: no se tira por sumergirse ya dañada",
+                      "The {r} does not count: no breach roll is made for going under already damaged", r=roll)
         breached = armour_destroyed
         trace.add("Se sumerge ya dañada: sin tirada; inundada solo si la localización no tiene blindaje: {b}",
                   "Goes under already damaged: no roll; flooded only if the location has no armour left: {b}", b=breached)
@@ -922,15 +988,15 @@ def drop_down(levels: int, piloting_skill: int | None = None, leg_roll: int | No
 
 # --- MASC --------------------------------------------------------------------------------------------
 
-def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
-    """The previous turns, given as a list or as ``in_a_row`` uses just before this turn (never both)."""
-    if in_a_row and history:
+def _masc_history(history: list[bool], in_a_row: int, rested: int) -> list[bool]:
+    """The previous turns, given as a list or as ``in_a_row`` uses then ``rested`` turns without (never both)."""
+    if (in_a_row or rested) and history:
         raise RuleError("history-twice", "los turnos anteriores se dan como lista o como turnos seguidos, no de las dos formas",
                         "the previous turns are given as a list or as turns in a row, not both", kind="impossible")
-    if in_a_row < 0:
-        raise RuleError("bad-count", "los turnos seguidos no pueden ser negativos", "turns in a row cannot be negative",
+    if in_a_row < 0 or rested < 0:
+        raise RuleError("bad-count", "los turnos no pueden ser negativos", "turns cannot be negative",
                         kind="impossible")
-    return history or [True] * in_a_row
+    return history or [True] * in_a_row + [False] * rested
 
 
 @resolver("battletech-solaris.masc-roll",
@@ -938,7 +1004,8 @@ def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
           # offers only what 2D6 roll (window).
           ranges={"roll": {**between(2, 13), **window(2, 12)},
                   "walking_mp": covers(1, 12),  # no bound in the seed: 1 to 12 MP taken
-                  "in_a_row": between(0, 4)},  # the seed's steps: 4 turns in a row before, the 5th freezes
+                  "in_a_row": between(0, 4),  # the seed's steps: 4 turns in a row before, the 5th freezes
+                  "rested": covers(0, 6)},  # no bound in the seed; from 4 rests on the roll is back at 3+
           outputs={
     "step": "0 for a first use; each consecutive use climbs one step, each turn without it drops one",
     "threshold": "2D6 needed this turn (absent when failure is automatic)",
@@ -946,12 +1013,14 @@ def _masc_history(history: list[bool], in_a_row: int) -> list[bool]:
     "run_mp": "running MP with MASC: twice the walking MP (absent without walking MP or on failure)",
     "frozen": "whether the legs freeze, as two hip critical hits",
 })
-def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None, in_a_row: int = 0):
+def masc_roll(history: list[bool] = [], roll: int | None = None, walking_mp: int | None = None, in_a_row: int = 0,
+              rested: int = 0):
     """Using MASC this turn after ``history`` (previous turns, oldest first: True = MASC used), or after ``in_a_row``
-    turns in a row with MASC just before this one (the same as that many True: the calculator's input)."""
+    turns in a row with MASC followed by ``rested`` turns without it (that many True, then that many False: the
+    calculator's inputs). Each rest steps down from the roll the next use would need (the reading the notes name)."""
     trace = Trace()
     _check_2d6(roll)
-    history = _masc_history(history, in_a_row)
+    history = _masc_history(history, in_a_row, rested)
     step = 0
     for n, used in enumerate(history, 1):
         if used:
@@ -1072,7 +1141,8 @@ LABELS = {
     "damaging-hit": ("impacto con daño", "damaging hit"),
     "submerging-damaged": ("se sumerge ya dañada", "goes under already damaged"),
     "history": ("turnos anteriores con MASC", "previous turns with MASC"),
-    "in_a_row": ("turnos seguidos con MASC antes de este", "turns in a row with MASC before this one"),
+    "in_a_row": ("turnos seguidos con MASC (la última racha)", "turns in a row with MASC (the last run)"),
+    "rested": ("turnos sin MASC desde entonces", "turns without MASC since then"),
     "walking_mp": ("PM andando", "walking MP"),
     "step": ("escalón", "step"),
     "threshold": ("necesita en 2D6", "needs on 2D6"),
@@ -1101,6 +1171,7 @@ LABELS = {
     "paths": ("trayectorias", "paths"),
     "jumping": ("saltan", "jumping"),
     "winner": ("gana la iniciativa", "wins the initiative"),
+    "rerolls": ("desempates", "tie-break rolls"),
     "first": ("mueve primero", "moves first"),
     "final": ("hexágono final", "final hex"),
     "options": ("opciones del ganador", "the winner's options"),

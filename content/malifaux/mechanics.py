@@ -64,7 +64,7 @@ def _shown(value: float | None) -> str:
 
 
 @resolver("malifaux.combat-distance",
-          ranges={"distance": covers(0, 12, 0.5),  # inches, in half inches; no bound in the seed: 0 to 12 taken
+          ranges={"distance": covers(0, 12, 0.1),  # inches, in tenths as measured; no bound in the seed: 0 to 12 taken
                   "elevation_a": covers(0, 6, 0.5),  # no bound in the seed: 0 to 6 inches taken
                   "elevation_b": covers(0, 6, 0.5),
                   "ht_a": covers(0, 6, 0.5),  # no bound in the seed: Ht 0 to 6 taken
@@ -90,7 +90,7 @@ def combat_distance(distance: float, elevation_a: float = 0, elevation_b: float 
 
 
 @resolver("malifaux.engaged",
-          ranges={"distance": covers(0, 6, 0.5),  # inches, in half inches; no bound in the seed: 0 to 6 taken
+          ranges={"distance": covers(0, 6, 0.1),  # inches, in tenths as measured; no bound in the seed: 0 to 6 taken
                   "melee_ranges_a[]": covers(0, 3, 0.5),  # no bound in the seed: engagement ranges 0 to 3 inches taken
                   "melee_ranges_b[]": covers(0, 3, 0.5),
                   "elevation_a": covers(0, 6, 0.5),
@@ -178,9 +178,10 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
         why_es = "no es la Acción Caminar" if movement != "walk" else "no abandona ningún alcance en combate"
         why_en = "it is not the Walk action" if movement != "walk" else "it leaves no engagement range"
         trace.add("Sin golpes de destrabamiento: {why}", "No disengaging strikes: {why_en}", why=why_es, why_en=why_en)
-        if strikes:
-            raise RuleError("no-disengaging-strike", "no hay golpes de destrabamiento: {why}",
-                            "there are no disengaging strikes: {why_en}", why=why_es, why_en=why_en)
+        if strikes:  # an answer, not a refusal: the move is allowed, the strikes simply do not happen
+            trace.add("Los golpes de {s} no se dan: la miniatura se mueve sin que nadie pueda golpearla",
+                      "{s} {n:p:makes|make} no strike: the model moves and nobody may strike it", s=list(strikes),
+                      n=len(strikes))
         return outcome(trace, disengaging=False, may_strike=[], moves=True,
                        ap_spent=True if movement == "walk" else None)
     if not declared:
@@ -216,7 +217,7 @@ def disengage(movement: Literal["walk", "push", "other"], leaves_range: bool, en
 
 
 @resolver("malifaux.random-target",
-          ranges={"distances.*": covers(0, 12, 0.5),  # inches; no bound in the seed: 0 to 12 taken
+          ranges={"distances.*": covers(0, 12, 0.1),  # inches, in tenths as measured (2,1" is past the 2"); 0 to 12 taken
                   "flips": keys_of("target", "distances"),  # the seed: a card for the target and each model within 2" of it
                   "flips.*": between(0, 14),  # the seed gives no card values: 0 to 14 taken (a fate card 1-13 and two jokers assumed)
                   "choice": keys_of("target", "distances")},  # a tie is settled for one of the models that got a card
@@ -264,9 +265,10 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
     if not close:
         trace.add("Ninguna miniatura trabada con el objetivo está a 2\": el ataque no es aleatorio",
                   "No model engaged with the target is within 2\": the attack is not random")
-        if flips:
-            raise RuleError("not-random", "no se voltean cartas: el objetivo no se elige al azar",
-                            "no cards are flipped: the target is not picked at random")
+        if flips:  # an answer, not a refusal: the shot is allowed and goes to the chosen target
+            trace.add("No se voltean cartas (las de {f} no cuentan): el disparo va al objetivo elegido, {t}",
+                      "No cards are flipped (those for {f} do not count): the shot goes to the chosen target, {t}",
+                      f=list(flips), t=target)
         duel = target if target in duels else None
         return outcome(trace, random=False, candidates=[], target=target, tied=None, duel=duel)
     candidates = [target] + [m for m in within_2 if m != target and m != attacker]

@@ -27,10 +27,28 @@ _RES_ES = {"gold": "oro", "mana": "maná"}
 # --------------------------------------------------------------------------------------------
 
 
+def _yield_totals(trace: Trace, gold: int, mana: int, places_gold: int, places_mana: int,
+                  named: bool) -> tuple[int, int]:
+    """Add what the places built in earlier turns yield, given as totals (``named``: some place already produced)."""
+    if places_gold < 0 or places_mana < 0:
+        raise RuleError("negative-yield", "un lugar no produce menos de 0", "a place yields no less than 0", kind="impossible")
+    if places_gold or places_mana:
+        gold, mana = gold + places_gold, mana + places_mana
+        trace.add("Tus lugares de turnos anteriores: +{g} de oro y +{m} de maná → {gold} oro, {mana} maná",
+                  "Your places from earlier turns: +{g} gold and +{m} mana → {gold} gold, {mana} mana",
+                  g=places_gold, m=places_mana, gold=gold, mana=mana)
+    elif not named:
+        trace.add("Sin lugares de turnos anteriores que produzcan (si los tienes, suma lo que dan en «oro/maná de tus lugares»)",
+                  "No places from earlier turns yielding (if you have some, add what they give in “gold/mana from your places”)")
+    return gold, mana
+
+
 @resolver("warlords-of-terra.resources",
           ranges={"turn": covers(1, 10),  # no bound in the seed: turns 1 to 10 taken
                   "places.*.*": covers(0, 5),  # no bound in the seed: 0 to 5 of each taken
-                  "divert": covers(0, 5)},
+                  "divert": covers(0, 5),
+                  "places_gold": covers(0, 10),  # no bound in the seed: 0 to 10 taken
+                  "places_mana": covers(0, 10)},
           outputs={
     "gold": "gold the player keeps for this turn (after any diversion)",
     "mana": "mana the player keeps for this turn (after any diversion)",
@@ -39,12 +57,15 @@ _RES_ES = {"gold": "oro", "mana": "maná"}
     "draws": "cards drawn at the end of the phase (0 or 1)",
 })
 def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0,
-              hero_takes: Literal["mana", "gold"] = "mana", first_player: bool = False):
+              hero_takes: Literal["mana", "gold"] = "mana", first_player: bool = False, places_gold: int = 0,
+              places_mana: int = 0):
     """The resources phase of one player's turn: the Banner, the places built before, the Hero, the draw.
 
     ``turn`` is the player's own turn number (1 = their first). Each place gives ``gold``/``mana`` and says
     in which of the player's turns it was ``built``; a place only produces from the turn after that.
     ``divert`` is how many units go to the Hero's Power (at most one, of the kind the Hero asks for).
+    ``places_gold`` and ``places_mana`` are what the player's places built in earlier turns yield, as totals (the
+    calculator's inputs; ``places`` names them one by one instead).
     """
     if turn < 1:
         raise RuleError("bad-turn", "el número de turno empieza en 1", "turn numbers start at 1", kind="impossible")
@@ -75,6 +96,7 @@ def resources(turn: int, places: dict[str, dict[str, int]] = {}, divert: int = 0
         trace.add("{name} produce {g} de oro y {m} de maná → {gold} oro, {mana} maná",
                   "{name} produces {g} gold and {m} mana → {gold} gold, {mana} mana",
                   name=name, g=g, m=m, gold=gold, mana=mana)
+    gold, mana = _yield_totals(trace, gold, mana, places_gold, places_mana, bool(producing))
     hero_power = 0
     if divert:
         if hero_takes == "gold":
@@ -721,6 +743,8 @@ LABELS = {
     "turns": ("turnos", "turns"),
     "turn": ("turno", "turn"),
     "divert": ("recursos desviados", "resources diverted"),
+    "places_gold": ("oro de tus lugares (construidos en turnos anteriores)", "gold from your places (built in earlier turns)"),
+    "places_mana": ("maná de tus lugares (construidos en turnos anteriores)", "mana from your places (built in earlier turns)"),
     "hero_takes": ("el héroe toma", "the Hero takes"),
     "first_player": ("es el primer jugador", "is the first player"),
     "hero_power": ("poder del héroe ganado", "Hero's Power gained"),
