@@ -351,7 +351,10 @@ def test_search_data_is_loaded_once_per_visit(browser, base: str) -> None:
         pg.locator("input.kb-search__input").press_sequentially("apuntar")
         assert _ids(pg)[0] == "mini.aim"
         every = pg.evaluate("kbSearch.state.engine.parts")
-        assert 0 < len(set(parts)) < (len(every["words"]) + every["postings"] + 1) / 4, parts  # a query reads a few parts
+        assert 0 < len(set(parts)) < (len(every["words"]) + every["postings"] + len(every["docs"]) + len(every["spelling"])
+                                 + len(every["names"])) / 4, parts
+        assert all(re.search(r"-[wpdsn]\d+\.js$", p) for p in parts) and any(re.search(r"-d\d+\.js$", p) for p in parts), parts
+        assert len([p for p in parts if re.search(r"-s\d+\.js$", p)]) <= 1, parts  # its hits' texts; "a"'s spelling at most
         assert len(parts) == len(set(parts))  # each once
         seen = len(parts)
         _open(pg, f"{base}/es/mini/shooting.html")

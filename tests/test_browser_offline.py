@@ -162,6 +162,9 @@ def test_a_saved_game_opens_and_searches_offline(context, base: str, site: Path)
     pg.goto(f"{base}/es/mini/shooting.html")  # never visited: from the saved copy
     assert pg.locator("article h1").first.inner_text().startswith("Disparo")
     assert _search_offline(pg, "linea de vision")[0] == "mini.line-of-sight"
+    pg.keyboard.press("Escape")
+    assert _search_offline(pg, "linea de vison")[0] == "mini.line-of-sight"  # a typo: its letter's spelling part is saved
+    assert pg.locator(".kb-search__status").inner_text() == "¿Quisiste decir linea de vision?"
     pg.reload()
     assert pg.locator("article h1").first.inner_text().startswith("Disparo")
     pg.goto(f"{base}/es/other/index.html")  # visited before

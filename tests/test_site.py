@@ -249,9 +249,11 @@ def _search_data(root: Path) -> dict:
     joined with the parts it names (``kb-search-<lang>-<part>.js``); postings keyed by term."""
     lang = root.name
     data = _script(root / f"kb-search-{lang}.js")
-    assert data["lang"] == lang and not {"words", "spelling", "terms"} & set(data)
+    assert data["lang"] == lang and not {"words", "spelling", "terms"} & set(data) and "names" not in data["rules"]
     assert not any("postings" in f for f in data["fields"])  # the head carries no word list and no postings
-    names = [f"w{n}" for n in range(len(data["parts"]["words"]))] + [f"p{n}" for n in range(data["parts"]["postings"])] + ["s"]
+    names = ([f"w{n}" for n in range(len(data["parts"]["words"]))] + [f"p{n}" for n in range(data["parts"]["postings"])]
+             + [f"d{n}" for n in range(len(data["parts"]["docs"]))] + [f"s{n}" for n in range(len(data["parts"]["spelling"]))]
+             + [f"n{n}" for n in range(len(data["parts"]["names"]))])
     assert {p.name for p in root.glob(f"kb-search-{lang}-*.js")} == {f"kb-search-{lang}-{n}.js" for n in names}
     parts = {n: _script(root / f"kb-search-{lang}-{n}.js", n) for n in names}
     data["words"], postings = {}, {f["name"]: {} for f in data["fields"]}
@@ -260,10 +262,22 @@ def _search_data(root: Path) -> dict:
             first = data["parts"]["words"][int(n[1:])]
             assert all(first <= k for k in part["words"]) and not data["words"].keys() & part["words"].keys()
             data["words"].update(part["words"])
+        if n.startswith("n"):  # the entries' names, in ranges of keys
+            first = data["parts"]["names"][int(n[1:])]
+            assert all(first <= k for k in part["names"]) and not data["rules"].get("names", {}).keys() & part["names"].keys()
+            data["rules"].setdefault("names", {}).update(part["names"])
         for field, rows in part.get("postings", {}).items():
             assert all(row[0] % data["parts"]["postings"] == int(n[1:]) for row in rows)
             postings[field].update((row[0], row) for row in rows)
-    data["spelling"] = parts["s"]["spelling"]
+    data["spelling"] = {lg: [] for lg in parts["s0"]["spelling"]}
+    for n, start in enumerate(data["parts"]["spelling"]):  # a letter's candidates in one part: the one its letter is in
+        later = data["parts"]["spelling"][n + 1:n + 2]
+        for lg, rows in parts[f"s{n}"]["spelling"].items():
+            assert all(start <= w and (not later or w[:1] < later[0]) for w, _ in rows)
+            data["spelling"][lg] += rows
+    for n, start in enumerate(data["parts"]["docs"]):  # what a result shows: the docs parts, in order
+        for i, shown in enumerate(parts[f"d{n}"]["docs"]):
+            data["docs"][start + i].update(shown)
     for f in data["fields"]:
         f["postings"] = postings[f["name"]]
     return data

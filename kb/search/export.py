@@ -41,8 +41,8 @@ What one language's data holds (``version`` :data:`FORMAT`):
     (:func:`_synonyms`): its weight, and the rules' words each key of the word list is also read as.
 
 The format is read by ``kb-search-engine.js`` and nothing else; both change together. The site ships it
-split (:func:`kb.site.search_box.split`: a head, and the word list, postings and spelling in parts a query
-loads as its words need them); the engine takes it whole as well (the parity test does).
+split (:func:`kb.site.search_box.split`: a head, and the word list, the names, postings, the entries' texts and
+spelling in parts a query loads as its words and hits need them); the engine takes it whole as well (the parity test does).
 """
 
 from __future__ import annotations

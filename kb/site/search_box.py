@@ -4,8 +4,9 @@ The data (:func:`kb.search.export.export`) is written per language as scripts (s
 that pages opened from ``file://`` can load them), split (:func:`split`) so that a query parses only
 what its words need: the head ``<lang>/kb-search-<lang>.js`` (the entries, the fields' lengths, the
 ranking's rules), and beside it parts ``kb-search-<lang>-<part>.js``: the word list in ranges of keys
-(``w<n>``), the postings by term (``p<n>``: term id modulo :data:`POSTING_PARTS`) and the spelling
-candidates (``s``). Every page names the head, with a version, in a ``<meta name="kb-search">`` tag
+(``w<n>``), the entries' names in ranges of keys (``n<n>``: the exact name of the query's words), the postings by term (``p<n>``: term id modulo :data:`POSTING_PARTS`), what a result shows of
+the entries in ranges of them (``d<n>``: only the hits' are read) and the spelling candidates in ranges of
+their first letter (``s<n>``: a misspelt word reads its letter's only). Every page names the head, with a version, in a ``<meta name="kb-search">`` tag
 that ``kb-search.js`` reads. Pure apart from asking the knowledge base for its index.
 """
 
@@ -34,6 +35,14 @@ __all__ = ["CONTEXT", "LABEL_KEYS", "search_labels", "SearchData", "search_data"
 
 WORD_PART = 24_000
 """Bytes (about) of the word list in one words part."""
+NAME_PART = 8_000
+"""Bytes (about) of the entries' names (``rules.names``) in one names part."""
+DOC_PART = 6_000
+"""Bytes (about) of what the results show of the entries (:data:`SHOWN`) in one docs part."""
+SPELL_PART = 8_000
+"""Bytes (about) of the spelling candidates in one spelling part."""
+SHOWN = ("title", "url", "summary", "summaryTerms", "passages")
+"""What only a result shows of an entry (the ranking reads its id, game and kind): in docs parts, off the head."""
 POSTING_PARTS = 32
 """How many postings parts a language's data has."""
 
@@ -97,20 +106,99 @@ def _summary_terms(summary: str, data: dict[str, Any]) -> list[int | None]:
 
 def split(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The exported data as a head (key ``""``) and parts by name. The head is the data less the word list,
-    the postings, the spelling candidates and the terms' text (which the browser never reads), plus
-    ``parts``: ``words`` the first key of each words part (keys in UTF-16 order, as JavaScript compares
-    strings), ``postings`` their count. ``w<n>`` holds ``{"words": {...}}``, ``p<n>``
-    ``{"postings": {field: rows}}`` for the terms whose id modulo ``postings`` is ``n``, ``s``
-    ``{"spelling": ...}``. Each entry of the head carries ``summaryTerms``, its summary's words' terms (what
-    marks a result's line). The engine joined with every part is the engine on ``data``."""
+    the postings, the spelling candidates, the terms' text (which the browser never reads), the entries' names
+    (``rules.names``, read for the whole query's key) and what a result shows of an entry (:data:`SHOWN`), plus ``parts``: ``words`` the first key of each words part (keys in UTF-16 order, as
+    JavaScript compares strings), ``postings`` their count, ``docs`` the first entry (position in ``docs``) of each
+    docs part, ``spelling`` the first letter of each spelling part, ``names`` the first key of each names part.
+    ``w<n>`` holds ``{"words": {...}}``, ``n<n>`` ``{"names": {...}}`` (a range of ``rules.names``' keys), ``p<n>``
+    ``{"postings": {field: rows}}`` for the terms whose id modulo ``postings`` is ``n``, ``d<n>`` ``{"docs": [...]}``
+    (:data:`SHOWN` of its entries, in order), ``s<n>`` ``{"spelling": ...}`` (the candidates of its letters). Each
+    entry carries ``summaryTerms``, its summary's words' terms (what marks a result's line). The engine joined with
+    every part is the engine on ``data``."""
     firsts, words = _word_parts(data["words"])
-    head = {k: v for k, v in data.items() if k not in ("words", "spelling", "terms", "fields", "docs")}
-    head["docs"] = [{**d, "summaryTerms": _summary_terms(d["summary"], data)} for d in data["docs"]]
-    head["fields"] = [{k: v for k, v in f.items() if k != "postings"} for f in data["fields"]]
-    head["parts"] = {"words": firsts, "postings": POSTING_PARTS}
+    keys, names = _names_parts(data["rules"]["names"])
+    docs = [{**d, "summaryTerms": _summary_terms(d["summary"], data)} for d in data["docs"]]
+    starts, shown = _doc_parts(docs)
+    letters, spelling = _spell_parts(data["spelling"], data["rules"]["spelling"]["prefix"])
+    head = _head(data, docs)
+    head["parts"] = {"words": firsts, "postings": POSTING_PARTS, "docs": starts, "spelling": letters,
+                     "names": keys}
     parts: dict[str, dict[str, Any]] = {f"w{n}": {"words": w} for n, w in enumerate(words)}
+    parts.update((f"n{n}", {"names": v}) for n, v in enumerate(names))
     parts.update((f"p{n}", {"postings": _postings(data, n)}) for n in range(POSTING_PARTS))
-    return {"": head, **parts, "s": {"spelling": data["spelling"]}}
+    parts.update((f"d{n}", {"docs": d}) for n, d in enumerate(shown))
+    parts.update((f"s{n}", {"spelling": c}) for n, c in enumerate(spelling))
+    return {"": head, **parts}
+
+
+def _head(data: dict[str, Any], docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The head (:func:`split`) but its ``parts``: ``data`` less what the parts hold; ``docs`` its entries, whole."""
+    head = _without(data, ("words", "spelling", "terms", "fields", "docs"))
+    head["docs"] = [_without(d, SHOWN) for d in docs]
+    head["fields"] = [_without(f, ("postings",)) for f in data["fields"]]
+    head["rules"] = _without(data["rules"], ("names",))
+    return head
+
+
+def _without(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in mapping.items() if k not in keys}
+
+
+def _names_parts(names: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """``rules.names`` (read once per query, for its words' key) in ranges of keys of about :data:`NAME_PART` bytes, as
+    :func:`_word_parts` cuts the word list: each range's first key, and its names."""
+    firsts, size = [""], 0
+    out: list[dict[str, Any]] = [{}]
+    for key in sorted(names, key=lambda k: k.encode("utf-16-be")):
+        if size >= NAME_PART:
+            firsts.append(key)
+            out.append({})
+            size = 0
+        out[-1][key] = names[key]
+        size += _size(key) + _size(names[key]) + 2
+    return firsts, out
+
+
+def _doc_parts(docs: list[dict[str, Any]]) -> tuple[list[int], list[list[dict[str, Any]]]]:
+    """What the results show of the entries (:data:`SHOWN`), in ranges of about :data:`DOC_PART` bytes: each range's
+    first entry, and its entries'."""
+    starts: list[int] = []
+    out: list[list[dict[str, Any]]] = []
+    size = DOC_PART
+    for i, d in enumerate(docs):
+        if size >= DOC_PART:
+            starts.append(i)
+            out.append([])
+            size = 0
+        out[-1].append({k: d[k] for k in SHOWN if k in d})
+        size += _size(out[-1][-1])
+    return starts, out
+
+
+def _first(word: str) -> str:
+    """A candidate's first letter as JavaScript's ``slice(0, 1)`` gives it, or ``""`` past the BMP (not a range's start)."""
+    return word[:1] if word[:1] and ord(word[0]) < 0x10000 else ""
+
+
+def _spell_parts(spelling: dict[str, list[Any]], prefix: int) -> tuple[list[str], list[dict[str, list[Any]]]]:
+    """The spelling candidates in ranges of their first letter, about :data:`SPELL_PART` bytes each: each range's first
+    letter (``""`` for the first), and its candidates per language. A word's candidates share its first letter
+    (``ranking.same_prefix``), so they are all in the range its first letter falls in; with no letter shared
+    (``prefix`` 0) every candidate is in one range."""
+    rows = sorted(((w, lg, df) for lg, found in spelling.items() for w, df in found), key=lambda r: r[0].encode("utf-16-be"))
+    letters: list[str] = [""]
+    out: list[dict[str, list[Any]]] = [{lg: [] for lg in spelling}]
+    size, last = 0, ""
+    for w, lg, df in rows:
+        start = _first(w)
+        if prefix > 0 and size >= SPELL_PART and start not in ("", last):
+            letters.append(start)
+            out.append({lg: [] for lg in spelling})
+            size = 0
+        out[-1][lg].append([w, df])
+        size += len(w.encode()) + len(str(df)) + 6
+        last = start or last
+    return letters, out
 
 
 def _postings(data: dict[str, Any], n: int) -> dict[str, list[Any]]:

@@ -14,8 +14,9 @@
  * (works from file://); also a CommonJS module for the tests.
  *
  * The data comes whole (the tests) or as the site ships it (kb/site/search_box.py, split): a head and
- * parts, the word list in ranges of keys ("w<n>"), the postings by term ("p<n>") and the spelling
- * candidates ("s"), each added by add(). A lookup in a part not added yet finds nothing and puts the
+ * parts, the word list in ranges of keys ("w<n>"), the entries' names in ranges of keys ("n<n>"), the postings by term ("p<n>"), what a result shows of
+ * the entries in ranges of them ("d<n>": title, url, summary, its terms, passages) and the spelling candidates
+ * in ranges of their first letter ("s<n>"), each added by add(). A lookup in a part not added yet finds nothing and puts the
  * part's name in this.missing: kb-search.js loads those parts and runs the query again, so a query's
  * answer is computed only on every part it reads.
  */
@@ -64,9 +65,14 @@
     this.langs = rules.langs;
     this.missing = new Set(); // the parts lookups needed and did not have
     this.parts = data.parts || { words: [""], postings: 1 };
+    this.docStarts = this.parts.docs || [0];  // each docs part's first entry (the whole data: its entries show all)
+    this.docParts = data.parts && this.parts.docs ? [] : [true];  // per docs part: true once added
+    this.spellStarts = this.parts.spelling || [""];  // each spelling part's first letter
     this.wordParts = [];      // per words part: key -> [languages, es term, en term(, names es, names en)] (own properties only)
+    this.nameStarts = this.parts.names || [""];  // each names part's first key
+    this.nameParts = [];      // per names part: an entry name's key -> the entries it names
     this.postingParts = [];   // per postings part: true once added
-    this.spelling = null;
+    this.spellParts = [];  // per spelling part: language -> [[candidate, frequency], ...]
     this.fields = {};
     this.order = [];         // the engine's clause order: fields, then languages
     data.fields.forEach(function (f) { self.fields[f.name] = self._field(f); });
@@ -75,6 +81,7 @@
       var postings = {};
       data.fields.forEach(function (f) { postings[f.name] = f.postings; });
       this.add("w0", { words: data.words });
+      this.add("n0", { names: rules.names });
       this.add("p0", { postings: postings });
       this.add("s", { spelling: data.spelling });
     }
@@ -83,7 +90,6 @@
     this.stop = new Set(rules.stop);
     this.gameWords = new Set(rules.gameWords);
     this.generalWords = new Set(rules.general.words);
-    this.names = new Map(Object.entries(rules.names));
     this.context = new Map(Object.entries(rules.context));
     this._expander(rules.alternatives);
   }
@@ -92,7 +98,13 @@
   Engine.prototype.add = function (name, part) {
     var self = this, n = +name.slice(1);
     if (part.words) this.wordParts[n] = part.words;
-    if (part.spelling) this.spelling = part.spelling;
+    if (part.names) this.nameParts[n] = part.names;
+    if (part.spelling) this.spellParts[n] = part.spelling;
+    if (part.docs) {
+      var first = this.docStarts[n];
+      part.docs.forEach(function (shown, i) { Object.assign(self.docs[first + i], shown); });
+      this.docParts[n] = true;
+    }
     if (part.postings) {
       Object.keys(part.postings).forEach(function (field) {
         var raw = self.fields[field].raw;
@@ -100,6 +112,24 @@
       });
       this.postingParts[n] = true;
     }
+  };
+
+  /* The last of the sorted starts that is not after key (a part's position). */
+  function range(starts, key) {
+    var lo = 0, hi = starts.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= key) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /* Whether what a result shows of entry i (its position in docs) is in (else its part is missing). */
+  Engine.prototype._shown = function (i) {
+    var n = range(this.docStarts, i);
+    if (this.docParts[n]) return true;
+    this.missing.add("d" + n);
+    return false;
   };
 
   /* Whether the postings of term t are in (else its part is missing). */
@@ -139,14 +169,16 @@
   /* ---------------------------------------------------------------- the word list (kb/search/words.py) */
 
   Engine.prototype.lookup = function (key) {
-    var firsts = this.parts.words, lo = 0, hi = firsts.length - 1;
-    while (lo < hi) {  /* the last part whose first key is not after key */
-      var mid = (lo + hi + 1) >> 1;
-      if (firsts[mid] <= key) lo = mid; else hi = mid - 1;
-    }
-    var words = this.wordParts[lo];
+    var lo = range(this.parts.words, key), words = this.wordParts[lo];
     if (!words) { this.missing.add("w" + lo); return undefined; }
     return Object.prototype.hasOwnProperty.call(words, key) ? words[key] : undefined;
+  };
+
+  /* The entries a name whose key (ranking.name_key) is key names (the exact name boost), [] when none. */
+  Engine.prototype.named = function (key) {
+    var n = range(this.nameStarts, key), names = this.nameParts[n];
+    if (!names) { this.missing.add("n" + n); return []; }
+    return Object.prototype.hasOwnProperty.call(names, key) ? names[key] : [];
   };
 
   Engine.prototype.known = function (w) {
@@ -184,10 +216,11 @@
   /* ranking.rank_corrections over the spelling words of ``langs`` (frequencies summed): fewest edits, then
    * closest length, most frequent, alphabetical. */
   Engine.prototype.suggest = function (word, langs) {
-    var prefix = word.slice(0, this.rules.spelling.prefix), max = this.maxDistance(word), freq = new Map(), self = this;
-    if (!this.spelling) { this.missing.add("s"); return null; }
+    var prefix = word.slice(0, this.rules.spelling.prefix), max = this.maxDistance(word), freq = new Map();
+    var n = range(this.spellStarts, word), spelling = this.spellParts[n];  /* its candidates share its first letter */
+    if (!spelling) { this.missing.add("s" + n); return null; }
     langs.forEach(function (lg) {
-      var list = self.spelling[lg] || [];
+      var list = spelling[lg] || [];
       for (var i = 0; i < list.length; i++) {
         var cand = list[i][0];
         if (cand.slice(0, prefix.length) !== prefix || Math.abs(cand.length - word.length) > max) continue;
@@ -410,7 +443,7 @@
     var general = !options.game && !named.size && said.some(function (w) { return self.generalWords.has(fold(w)); });
     var context = options.game || general ? null : this.gameContext(said, named);  /* ranking.speaks_generally: no game context */
     var key = this.nameKey(said.join(" ")), bare = key.split(" ").filter(function (w) { return !self.gameWords.has(w); }).join(" ");
-    var exact = new Set((this.names.get(key) || []).concat(bare && bare !== key ? (this.names.get(bare) || []) : []));
+    var exact = new Set(this.named(key).concat(bare && bare !== key ? this.named(bare) : []));
     var searched = [];  /* ranking.searched_words: the words that name the games are not searched, unless nothing else is left */
     said.forEach(function (w, i) {
       var f = fold(w);
@@ -441,7 +474,7 @@
     });
     var ranked = this.proximity(scored.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }), said)
       .sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
-    var byGame = {}, byKind = {}, seen = new Set(), hits = [];
+    var byGame = {}, byKind = {}, seen = new Set(), hits = [], settled = !this.missing.size;  /* the hits' texts: once they are the hits */
     ranked.forEach(function (pair) {
       var d = entryOf(pair[0]);
       if (seen.has(d.id)) return;
@@ -449,7 +482,7 @@
       byGame[d.game] = (byGame[d.game] || 0) + 1;
       byKind[d.kind] = (byKind[d.kind] || 0) + 1;
       if (hits.length < limit) {
-        var at = self.passage(d, said);
+        var at = settled && self._shown(self.index[pair[0]]) ? self.passage(d, said) : null;
         hits.push({ doc: pair[0], id: d.id, title: d.title, game: d.game, kind: d.kind, passage: at, summaryTerms: d.summaryTerms,
                     url: d.url && at && d.url.indexOf("#") < 0 ? d.url + "#" + at : d.url, summary: d.summary, score: pair[1],
                     matched: run.acc.get(pair[0])[1] });
