@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, covers
+from kb.mechanics import Chance, Context, Outcome, RuleError, Trace, outcome, resolver, between, covers, keys_of
 from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -394,22 +394,92 @@ def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[s
     return None
 
 
+Side = Literal["marines", "aliens", "predators"]
+"""The game's three factions: the displacement calculator takes one player per faction."""
+SHOWN_OPTIONS = 6
+"""Most legal displacements a calculator's answer lists."""
+
+
+def _legal_sets(occupants: Mapping[str, int], owners: Mapping[str, str], own: set[str], excess: int
+                ) -> list[tuple[str, ...]]:
+    """Every set of models whose displacement leaves the square exactly full in the seed's order, fewest models first."""
+    if len(occupants) > 16:
+        raise RuleError("too-many-models", "demasiadas miniaturas para una casilla", "too many models for one square",
+                        kind="impossible")
+    return [c for n in range(1, len(occupants) + 1) for c in combinations(occupants, n)
+            if sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None]
+
+
+def _chosen_set(choice: str, legal: list[tuple[str, ...]], occupants: Mapping[str, int], trace: Trace) -> list[str]:
+    """The first legal displacement that takes ``choice`` out (the player's pick among the occupants)."""
+    if choice not in occupants:
+        raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=choice,
+                        kind="impossible")
+    found = next((list(c) for c in legal if choice in c), None)
+    if found is None:
+        raise RuleError("no-fill-with-choice",
+                        "sacar a {m} no deja la casilla justo llena siguiendo el orden (primero las propias, luego un jugador hasta agotarlo)",
+                        "taking {m} out does not leave the square exactly full in the rule's order (own models first, then one player until none is left)",
+                        m=choice)
+    trace.add("Se elige sacar a {m}: la primera forma válida que lo incluye es {d}",
+              "{m} is chosen to leave: the first legal way that includes it is {d}", m=choice, d=found)
+    return found
+
+
+def _list_options(legal: list[tuple[str, ...]], trace: Trace) -> None:
+    for c in legal[:SHOWN_OPTIONS]:
+        trace.add("Vale desplazar {d}", "Displacing {d} is legal", d=list(c))
+    if len(legal) > SHOWN_OPTIONS:
+        trace.add("… y {n} formas más", "… and {n} more ways", n=len(legal) - SHOWN_OPTIONS)
+
+
+def _fits(capacity: int, before: int, mover_points: int, owners: Mapping[str, str], mover_owner: str,
+          displaced: list[str], choice: str | None, trace: Trace) -> Outcome:
+    """The model fits without displacing anyone."""
+    if displaced or choice is not None:
+        raise RuleError("no-displacement-needed", "la miniatura cabe sin desplazar a nadie",
+                        "the model fits without displacing anyone")
+    after = before + mover_points
+    trace.add("Cabe sin desplazar: {a} de {c}", "Fits without displacing: {a} of {c}", a=after, c=capacity)
+    factions = set(owners.values()) | {mover_owner}
+    full = after == capacity
+    return outcome(trace, before=before, needed=False, after=after, full=full, displaced=None,
+                   neighbours_contested=full and len(factions) >= 2, possible=True, attacks_as_if_engaged=False)
+
+
+def _check_displaced(displaced: list[str], owners: Mapping[str, str], own: set[str],
+                     occupants: Mapping[str, int]) -> None:
+    for m in displaced:
+        if m not in occupants:
+            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m, kind="impossible")
+    problem = _valid_choice(tuple(displaced), owners, own, occupants)
+    if problem == "own-models-first":
+        raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
+                        "the player displaces their own models first")
+    if problem:
+        raise RuleError(problem, "se sigue con las miniaturas del mismo jugador hasta agotarlas",
+                        "the same player's models are displaced until none is left")
+
+
 @resolver("hunt-begins.displacement",
           ranges={"capacity": between(1, 8),  # the seed: a square holds 8 occupancy points
                   "occupants.*": covers(1, 3),  # no bound in the seed: its example uses 1 and 2 points; 1 to 3 taken
-                  "mover_points": covers(0, 6)},  # no bound in the seed: 0 to 6 taken
+                  "mover_points": covers(0, 6),  # no bound in the seed: 0 to 6 taken
+                  "choice": keys_of("occupants")},  # one of the models in the square
+          labels={"choice": ("quiere desplazar a", "wants to displace")},
           outputs={
     "before": "occupancy points in the square before the move",
     "needed": "whether models must be displaced",
+    "displaced": "the models taken out of the square",
     "after": "occupancy points once the mover is in and the displaced are out",
     "full": "whether the square ends fully occupied",
     "neighbours_contested": "whether the adjacent squares become contested",
     "possible": "whether some legal displacement fills the square exactly",
     "attacks_as_if_engaged": "no displacement can fill the square: the mover attacks as if engaged, without being engaged",
 })
-def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str], mover_points: int,
-                 mover_owner: str, mover_base: Literal["small", "medium", "large"] = "medium",
-                 displaced: list[str] = []):
+def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, Side], mover_points: int,
+                 mover_owner: Side, mover_base: Literal["small", "medium", "large"] = "medium",
+                 displaced: list[str] = [], choice: str | None = None):
     """Engaging by displacement: a medium or larger model enters a square with a free point but no room, and pushes models out until the square is exactly full."""
     trace = Trace()
     missing = [m for m in occupants if m not in owners]
@@ -428,40 +498,23 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("base-too-small", "solo una miniatura de peana mediana o mayor se traba desplazando",
                         "only a model with a medium or larger base engages by displacement")
     if mover_points <= free:
-        if displaced:
-            raise RuleError("no-displacement-needed", "la miniatura cabe sin desplazar a nadie",
-                            "the model fits without displacing anyone")
-        after = before + mover_points
-        trace.add("Cabe sin desplazar: {a} de {c}", "Fits without displacing: {a} of {c}", a=after, c=capacity)
-        factions = set(owners.values()) | {mover_owner}
-        full = after == capacity
-        return outcome(trace, before=before, needed=False, after=after, full=full,
-                       neighbours_contested=full and len(factions) >= 2, possible=True, attacks_as_if_engaged=False)
+        return _fits(capacity, before, mover_points, owners, mover_owner, displaced, choice, trace)
     excess = before + mover_points - capacity
     own = {m for m, o in owners.items() if o == mover_owner and m in occupants}
-    if len(occupants) > 16:
-        raise RuleError("too-many-models", "demasiadas miniaturas para una casilla", "too many models for one square",
-                        kind="impossible")
-    possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None
-                   for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
+    legal = _legal_sets(occupants, owners, own, excess)
+    possible = bool(legal)
     trace.add("{e:p:Sobra|Sobran} {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
               e=excess, p=possible)
+    if not displaced and choice is not None and possible:
+        displaced = _chosen_set(choice, legal, occupants, trace)
     if not displaced:
         if not possible:
             trace.add("Ningún desplazamiento llena la casilla: ataca como si estuviera trabada, sin estarlo",
                       "No displacement fills the square: it attacks as if engaged, without being engaged")
-        return outcome(trace, before=before, needed=True, after=None, full=False, neighbours_contested=False,
-                       possible=possible, attacks_as_if_engaged=not possible)
-    for m in displaced:
-        if m not in occupants:
-            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m, kind="impossible")
-    problem = _valid_choice(tuple(displaced), owners, own, occupants)
-    if problem == "own-models-first":
-        raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
-                        "the player displaces their own models first")
-    if problem:
-        raise RuleError(problem, "se sigue con las miniaturas del mismo jugador hasta agotarlas",
-                        "the same player's models are displaced until none is left")
+        _list_options(legal, trace)
+        return outcome(trace, before=before, needed=True, displaced=None, after=None, full=False,
+                       neighbours_contested=False, possible=possible, attacks_as_if_engaged=not possible)
+    _check_displaced(displaced, owners, own, occupants)
     after = before + mover_points - sum(occupants[m] for m in displaced)
     trace.add("Desplazadas {d}: {b} + {m} − {out} = {a}", "Displaced {d}: {b} + {m} − {out} = {a}", d=displaced,
               b=before, m=mover_points, out=sum(occupants[m] for m in displaced), a=after)
@@ -474,8 +527,8 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     factions = {owners[m] for m in stay} | {mover_owner}
     contested = len(factions) >= 2
     trace.add("Totalmente ocupada; adyacentes en disputa: {c}", "Fully occupied; adjacent squares contested: {c}", c=contested)
-    return outcome(trace, before=before, needed=True, after=after, full=True, neighbours_contested=contested,
-                   possible=True, attacks_as_if_engaged=False)
+    return outcome(trace, before=before, needed=True, displaced=displaced, after=after, full=True,
+                   neighbours_contested=contested, possible=True, attacks_as_if_engaged=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -889,6 +942,9 @@ LABELS = {
     "neighbours_contested": ("los adyacentes quedan en disputa", "adjacent squares contested"),
     "possible": ("posible", "possible"),
     "attacks_as_if_engaged": ("ataca como si estuviera trabada", "attacks as if engaged"),
+    "marines": ("Marines Coloniales", "Colonial Marines"),
+    "aliens": ("Aliens", "Aliens"),
+    "predators": ("Predators", "Predators"),
     "small": ("pequeña", "small"),
     "medium": ("mediana", "medium"),
     "large": ("grande", "large"),
@@ -897,7 +953,7 @@ LABELS = {
     "bonus": ("bonificación", "bonus"),
     "assistants": ("ayudantes", "assistants"),
     "alien": ("alien", "alien"),
-    "hound": ("sabueso", "hound"),
+    "hound": ("mastín", "hound"),
     "small-alien": ("alien pequeño", "small alien"),
     "other": ("otra miniatura", "another model"),
     "models": ("miniaturas", "models"),

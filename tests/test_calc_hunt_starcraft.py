@@ -1,0 +1,63 @@
+"""The Hunt Begins and StarCraft calculators answer the player's own situation (calculator audit, C3, C4, C5, C15,
+C16): a choice the rule leaves to the player is a field, not the example's value, and a «no» says the real reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import CONTENT
+from kb import KnowledgeBase
+from kb.mechanics import Outcome
+from kb.mechanics.space import FIXED, Refusal, call, space
+from kb.view.worked import name_finder, value_shower
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase.load(CONTENT)
+
+
+def _form(kb: KnowledgeBase, entry: str, mechanic: str) -> tuple[Any, dict[str, Any]]:
+    """The calculator's space as the site builds it (from the entry's first example of ``mechanic``) and its base."""
+    ex = next(x for x in kb.entries[entry].examples if x.mechanic == mechanic)
+    sp = space(kb.registry.get(mechanic), ex.given, 10**30, 10**30)
+    return sp, dict(sp.base)
+
+
+def _shower(kb: KnowledgeBase, game: str, mechanic: str, lang: str = "es"):
+    meta = kb.games[game]
+    return value_shower(lang, kb.registry.get(mechanic), name_finder(game, meta.name, meta.data.get("names"), kb.entries))
+
+
+@pytest.mark.parametrize("entry", ["hunt-begins.engaging-by-displacement", "hunt-begins.power-loader-displacement"])
+def test_the_displaced_model_is_the_players_choice(kb: KnowledgeBase, entry: str) -> None:
+    """C3: a 3-point mover displacing the predator fills the square exactly; the form lets the player choose it."""
+    mechanic = "hunt-begins.displacement"
+    sp, base = _form(kb, entry, mechanic)
+    fields = {f.name: f for f in sp.fields}
+    assert "displaced" not in fields and "displaced[]" not in fields
+    assert fields["choice"].kind != FIXED and "predator" in fields["choice"].values
+    assert fields["mover_owner"].kind != FIXED and fields["owners.hound"].kind != FIXED
+    got = call(kb.registry.get(mechanic), {**base, "mover_points": 3, "choice": "predator"})
+    assert isinstance(got, Outcome) and got.values["after"] == 8 and got.values["displaced"] == ["predator"]
+
+
+def test_with_no_model_chosen_the_legal_displacements_are_listed(kb: KnowledgeBase) -> None:
+    sp, base = _form(kb, "hunt-begins.engaging-by-displacement", "hunt-begins.displacement")
+    got = call(kb.registry.get("hunt-begins.displacement"), {**base, "mover_points": 3, "choice": None})
+    assert isinstance(got, Outcome) and got.values["possible"]
+    listed = [s.values.get("d") for s in got.trace if s.values.get("d") is not None]
+    assert ["predator"] in listed and ["marine-1", "marine-2"] in listed
+
+
+def test_the_displacement_words_agree(kb: KnowledgeBase) -> None:
+    """C3 (minor), C15: one name for the hound, base sizes in the feminine of «peana», option lists in lower case."""
+    res = kb.registry.get("hunt-begins.displacement")
+    show = _shower(kb, "hunt-begins", "hunt-begins.displacement")
+    assert res.label("hound", "es") == show("hound") == "mastín"
+    assert [show(v) for v in ("small", "medium", "large")] == ["pequeña", "mediana", "grande"]
+    inferno = _shower(kb, "hunt-begins", "hunt-begins.scorching-inferno")
+    assert [inferno(v) for v in ("square", "vent", "corner")] == ["cuadrante", "conducto de ventilación", "esquina"]
+    assert [inferno(v) for v in ("square", "vent", "corner")] == [x.lower() for x in map(inferno, ("square", "vent", "corner"))]
