@@ -61,3 +61,16 @@ def test_the_displacement_words_agree(kb: KnowledgeBase) -> None:
     inferno = _shower(kb, "hunt-begins", "hunt-begins.scorching-inferno")
     assert [inferno(v) for v in ("square", "vent", "corner")] == ["cuadrante", "conducto de ventilación", "esquina"]
     assert [inferno(v) for v in ("square", "vent", "corner")] == [x.lower() for x in map(inferno, ("square", "vent", "corner"))]
+
+
+def test_close_combat_takes_the_melee_facts_and_opens_on_an_answer(kb: KnowledgeBase) -> None:
+    """C16: in close combat the target is engaged and the square contested; they do not block the answer."""
+    sp, base = _form(kb, "hunt-begins.close-combat", "hunt-begins.attack")
+    res = kb.registry.get("hunt-begins.attack")
+    assert isinstance(call(res, base), Outcome)
+    got = call(res, {"skill": 14, "kind": "close-combat", "target_engaged": True, "contested_squares": 2})
+    assert isinstance(got, Outcome) and got.values["needs"] == [14]
+    said = " ".join(s.say("es", str) for s in got.trace)
+    assert "no modifica el combate" in said and "no modifican el combate" in said
+    refused = call(res, {"skill": 14, "kind": "close-combat", "aim": True})
+    assert isinstance(refused, Refusal) and refused.kind == "elsewhere"

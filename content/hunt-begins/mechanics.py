@@ -88,10 +88,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     if contested_squares < 0:
         raise RuleError("bad-count", "el número de cuadrantes en disputa no puede ser negativo",
                         "the number of contested squares cannot be negative", kind="impossible")
-    shooting_only = {"target_engaged": target_engaged, "contested_squares": contested_squares > 0,
-                     "aim": aim, "rapid_fire": rapid_fire}
-    if kind == "close-combat" and any(shooting_only.values()):
-        used = [k for k, v in shooting_only.items() if v]
+    shooting_actions = {"aim": aim, "rapid_fire": rapid_fire}
+    if kind == "close-combat" and any(shooting_actions.values()):
+        used = [k for k, v in shooting_actions.items() if v]
         raise RuleError("not-for-close-combat", "{used}: solo se aplica a los disparos", "{used}: for shooting only",
                         used=used, kind="elsewhere")
     if target_hidden and (target_engaged or kind == "close-combat"):
@@ -105,6 +104,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     trace.add("{checks} {checks:p:chequeo|chequeos} de {stat}", "{checks} {stat_en} {checks:p:check|checks}", checks=checks,
               stat="CD" if kind == "shooting" else "CC", stat_en="RC" if kind == "shooting" else "CC")
     need = skill
+    if kind == "close-combat":
+        _no_shooting_modifiers(trace, target_engaged, contested_squares)
+        target_engaged, contested_squares = False, 0
     mods: list[tuple[str, str, int, dict[str, Any]]] = []
     if target_engaged:
         mods.append(("objetivo trabado", "target engaged", ENGAGED_PENALTY, {}))
@@ -162,6 +164,17 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
              else Chance.of(odds, "impactar con el primer chequeo", "hitting with the first check"))
     return outcome(trace, event, checks=checks, needs=needs, hits=hits, save_target=save_target,
                    wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
+
+
+def _no_shooting_modifiers(trace: Trace, target_engaged: bool, contested_squares: int) -> None:
+    """Close combat: an engaged target and contested squares (always there in a melee) are shooting modifiers only."""
+    if target_engaged:
+        trace.add("Objetivo trabado: no modifica el combate cuerpo a cuerpo (el −10 solo se aplica a los disparos)",
+                  "Target engaged: no effect on close combat (the −10 applies to shooting only)")
+    if contested_squares:
+        trace.add("{c} {c:p:cuadrante|cuadrantes} en disputa: no {c:p:modifica|modifican} el combate cuerpo a cuerpo (el −2 por cuadrante solo se aplica a los disparos)",
+                  "{c} contested {c:p:square|squares}: no effect on close combat (the −2 per square applies to shooting only)",
+                  c=contested_squares)
 
 
 def _saves(trace: Trace, hits: int, save_rolls: list[int], save_target: int, wounds: int,
