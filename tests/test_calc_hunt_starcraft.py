@@ -74,3 +74,31 @@ def test_close_combat_takes_the_melee_facts_and_opens_on_an_answer(kb: Knowledge
     assert "no modifica el combate" in said and "no modifican el combate" in said
     refused = call(res, {"skill": 14, "kind": "close-combat", "aim": True})
     assert isinstance(refused, Refusal) and refused.kind == "elsewhere"
+
+
+@pytest.mark.parametrize("entry", ["starcraft-tmg.first-player-round-one", "starcraft-tmg.first-player-later-rounds",
+                                   "starcraft-tmg.initiative"])
+def test_the_roll_off_winner_chooses_the_holder(kb: KnowledgeBase, entry: str) -> None:
+    """C4: seed 001 §8.2.2, the winner gives the marker to either player: «elección» is a choice of the two."""
+    sp, base = _form(kb, entry, "starcraft-tmg.first-player")
+    choice = {f.name: f for f in sp.fields}["choice"]
+    assert choice.kind != FIXED and {"ana", "bruno"} <= set(choice.values)
+
+
+def test_a_winner_who_keeps_the_marker_keeps_it(kb: KnowledgeBase) -> None:
+    res = kb.registry.get("starcraft-tmg.first-player")
+    got = call(res, {"round": 1, "roll_off": {"ana": 12, "bruno": 2}, "choice": "ana"})
+    assert isinstance(got, Outcome) and got.values["holder"] == "ana"
+    show = _shower(kb, "starcraft-tmg", "starcraft-tmg.first-player")
+    said = [s.say("es", show) for s in got.trace]
+    assert "Ana se queda el marcador" in said and not any("da el First Player Marker a Ana" in s for s in said)
+    assert "Ana keeps the marker" in [s.say("en", _shower(kb, "starcraft-tmg", "starcraft-tmg.first-player", "en"))
+                                       for s in got.trace]
+
+
+def test_a_half_filled_vp_table_is_missing_data(kb: KnowledgeBase) -> None:
+    """C5: one player's VP added, the other's not yet: «Falta un dato», not «Esa situación no puede darse»."""
+    got = call(kb.registry.get("starcraft-tmg.first-player"), {"round": 2, "vp": {"ana": 0}})
+    assert isinstance(got, Refusal) and got.kind == "incomplete"
+    three = call(kb.registry.get("starcraft-tmg.first-player"), {"round": 2, "vp": {"ana": 0, "bruno": 1, "carla": 2}})
+    assert isinstance(three, Refusal) and three.kind == "impossible"
