@@ -102,3 +102,37 @@ def test_a_half_filled_vp_table_is_missing_data(kb: KnowledgeBase) -> None:
     assert isinstance(got, Refusal) and got.kind == "incomplete"
     three = call(kb.registry.get("starcraft-tmg.first-player"), {"round": 2, "vp": {"ana": 0, "bruno": 1, "carla": 2}})
     assert isinstance(three, Refusal) and three.kind == "impossible"
+
+
+def _refusal_words(got: Any, lang: str = "es") -> str:
+    assert isinstance(got, Refusal) and got.error is not None
+    return got.error.step.say(lang, str)
+
+
+def test_strategy_cards_say_the_real_reason(kb: KnowledgeBase) -> None:
+    """C15: three cards at once are refused for the limit of 2, not «ya se han jugado 0»; a hand of 7 draws none
+    because the rule tops up to 5, not «roba 0 hasta 7»."""
+    play = kb.registry.get("hunt-begins.play-strategy-cards")
+    said = _refusal_words(call(play, {"hand": 5, "play": 3}))
+    assert "jugar 3" in said and "máximo por turno es 2" in said and "0" not in said
+    draw = call(kb.registry.get("hunt-begins.upkeep-draw"), {"hand": 7})
+    assert isinstance(draw, Outcome) and draw.values["draws"] == 0
+    line = " ".join(s.say("es", str) for s in draw.trace)
+    assert "hasta tener 5" in line and "hasta 7" not in line
+
+
+def test_scorching_inferno_says_which_reading_a_corner_takes(kb: KnowledgeBase) -> None:
+    got = call(kb.registry.get("hunt-begins.scorching-inferno"),
+               {"distance": 2, "models": 1, "rof": 1, "target": "corner", "line_of_sight": False, "alert_within": 3})
+    assert isinstance(got, Outcome)
+    for lang, word in (("es", "adyacente"), ("en", "adjacent")):
+        assert any(word in s.say(lang, str) for s in got.trace), lang
+
+
+def test_option_lists_read_in_lower_case(kb: KnowledgeBase) -> None:
+    """C15: door-assist «alien / alien pequeño / mastín», the save «armadura / constitución»."""
+    door = _shower(kb, "hunt-begins", "hunt-begins.door-assist")
+    assert [door(v) for v in ("alien", "small-alien", "hound", "other")] == ["alien", "alien pequeño", "mastín", "otra miniatura"]
+    attack = _shower(kb, "hunt-begins", "hunt-begins.attack")
+    assert [attack(v) for v in ("armour", "constitution")] == ["armadura", "constitución"]
+    assert _shower(kb, "hunt-begins", "hunt-begins.seal")("door") == "puerta"

@@ -326,8 +326,24 @@ def upkeep_draw(hand: int):
         raise RuleError("bad-count", "la mano no puede ser negativa", "a hand cannot be negative", kind="impossible")
     draws = max(0, HAND_SIZE - hand)
     trace = Trace()
-    trace.add("Mano {h}: roba {d} hasta {n}", "Hand {h}: draws {d} up to {n}", h=hand, d=draws, n=max(hand, HAND_SIZE))
+    if draws:
+        trace.add("Mano {h}: roba {d} hasta tener {n}", "Hand {h}: draws {d} to hold {n}", h=hand, d=draws, n=HAND_SIZE)
+    else:
+        trace.add("Mano {h}: ya tiene {n} o más, no roba (se roba hasta tener {n}; la guía no dice qué pasa con más)",
+                  "Hand {h}: it already holds {n} or more and draws none (players draw up to {n}; the guide does not say what happens with more)",
+                  h=hand, n=HAND_SIZE)
     return outcome(trace, draws=draws, hand=max(hand, HAND_SIZE))
+
+
+def _over_the_limit(play: int, before: int) -> None:
+    """Refuse ``play`` cards when ``before`` were already played this turn: the real reason, the limit of 2."""
+    if before:
+        raise RuleError("two-per-turn",
+                        "no se pueden jugar {p} más: ya {b:p:se ha jugado|se han jugado} {b} y el máximo por turno es {m}",
+                        "{p} more cannot be played: {b} already played and the limit is {m} a turn",
+                        p=play, b=before, m=CARDS_PER_TURN)
+    raise RuleError("two-per-turn", "no se pueden jugar {p}: el máximo por turno es {m}",
+                    "{p} cannot be played: the limit is {m} a turn", p=play, m=CARDS_PER_TURN)
 
 
 @resolver("hunt-begins.play-strategy-cards",
@@ -348,8 +364,7 @@ def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
                         "there are not enough cards in hand ({h})", h=hand, kind="impossible")
     total = played_this_turn + play
     if total > CARDS_PER_TURN:
-        raise RuleError("two-per-turn", "ya {n:p:se ha jugado|se han jugado} {n}; el máximo por turno es 2",
-                        "{n} already played; the limit is 2 a turn", n=played_this_turn)
+        _over_the_limit(play, played_this_turn)
     trace = Trace()
     trace.add("Jugadas este turno: {t} de 2", "Played this turn: {t} of 2", t=total)
     return outcome(trace, played=total, remaining=CARDS_PER_TURN - total, hand=hand - play)
@@ -853,6 +868,10 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
     # which this resolver treats as an ordinary target needing no Alert!.
     alert = alert_within is not None and alert_within <= 3
     trace = Trace()
+    if target == "corner":
+        trace.add("Esquina a {d}: la guía dice «un conducto de ventilación adyacente o una esquina»; aquí «adyacente» se lee solo del conducto, y la esquina llega hasta 2 como cualquier objetivo",
+                  "Corner {d} away: the guide says \"an adjacent vent or a corner\"; here \"adjacent\" is read as the vent's only, and the corner reaches up to 2 like any target",
+                  d=distance)
     if not line_of_sight:
         if target == "square" or not alert:
             raise RuleError("no-line-of-sight", "sin línea de visión solo vale un conducto o esquina a 3 de un marine con ¡Alerta!",
