@@ -449,8 +449,9 @@ def _chosen_set(choice: str, legal: list[tuple[str, ...]], occupants: Mapping[st
                         "sacar a {m} no deja la casilla justo llena siguiendo el orden (primero las propias, luego un jugador hasta agotarlo)",
                         "taking {m} out does not leave the square exactly full in the rule's order (own models first, then one player until none is left)",
                         m=choice)
-    trace.add("Se elige sacar a {m}: la primera forma válida que lo incluye es {d}",
-              "{m} is chosen to leave: the first legal way that includes it is {d}", m=choice, d=found)
+    if len(found) > 1:
+        trace.add("Se elige sacar a {m}: la primera forma válida que lo incluye es {d}",
+                  "{m} is chosen to leave: the first legal way that includes it is {d}", m=choice, d=found)
     return found
 
 
