@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, covers
+from kb.mechanics import Chance, Context, Outcome, RuleError, Trace, outcome, resolver, between, covers, keys_of
 from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -88,10 +88,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     if contested_squares < 0:
         raise RuleError("bad-count", "el número de cuadrantes en disputa no puede ser negativo",
                         "the number of contested squares cannot be negative", kind="impossible")
-    shooting_only = {"target_engaged": target_engaged, "contested_squares": contested_squares > 0,
-                     "aim": aim, "rapid_fire": rapid_fire}
-    if kind == "close-combat" and any(shooting_only.values()):
-        used = [k for k, v in shooting_only.items() if v]
+    shooting_actions = {"aim": aim, "rapid_fire": rapid_fire}
+    if kind == "close-combat" and any(shooting_actions.values()):
+        used = [k for k, v in shooting_actions.items() if v]
         raise RuleError("not-for-close-combat", "{used}: solo se aplica a los disparos", "{used}: for shooting only",
                         used=used, kind="elsewhere")
     if target_hidden and (target_engaged or kind == "close-combat"):
@@ -105,6 +104,9 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
     trace.add("{checks} {checks:p:chequeo|chequeos} de {stat}", "{checks} {stat_en} {checks:p:check|checks}", checks=checks,
               stat="CD" if kind == "shooting" else "CC", stat_en="RC" if kind == "shooting" else "CC")
     need = skill
+    if kind == "close-combat":
+        _no_shooting_modifiers(trace, target_engaged, contested_squares)
+        target_engaged, contested_squares = False, 0
     mods: list[tuple[str, str, int, dict[str, Any]]] = []
     if target_engaged:
         mods.append(("objetivo trabado", "target engaged", ENGAGED_PENALTY, {}))
@@ -162,6 +164,17 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
              else Chance.of(odds, "impactar con el primer chequeo", "hitting with the first check"))
     return outcome(trace, event, checks=checks, needs=needs, hits=hits, save_target=save_target,
                    wounds_caused=wounds_caused, wounds_left=wounds_left, removed=removed)
+
+
+def _no_shooting_modifiers(trace: Trace, target_engaged: bool, contested_squares: int) -> None:
+    """Close combat: an engaged target and contested squares (always there in a melee) are shooting modifiers only."""
+    if target_engaged:
+        trace.add("Objetivo trabado: no modifica el combate cuerpo a cuerpo (el −10 solo se aplica a los disparos)",
+                  "Target engaged: no effect on close combat (the −10 applies to shooting only)")
+    if contested_squares:
+        trace.add("{c} {c:p:cuadrante|cuadrantes} en disputa: no {c:p:modifica|modifican} el combate cuerpo a cuerpo (el −2 por cuadrante solo se aplica a los disparos)",
+                  "{c} contested {c:p:square|squares}: no effect on close combat (the −2 per square applies to shooting only)",
+                  c=contested_squares)
 
 
 def _saves(trace: Trace, hits: int, save_rolls: list[int], save_target: int, wounds: int,
@@ -313,8 +326,24 @@ def upkeep_draw(hand: int):
         raise RuleError("bad-count", "la mano no puede ser negativa", "a hand cannot be negative", kind="impossible")
     draws = max(0, HAND_SIZE - hand)
     trace = Trace()
-    trace.add("Mano {h}: roba {d} hasta {n}", "Hand {h}: draws {d} up to {n}", h=hand, d=draws, n=max(hand, HAND_SIZE))
+    if draws:
+        trace.add("Mano {h}: roba {d} hasta tener {n}", "Hand {h}: draws {d} to hold {n}", h=hand, d=draws, n=HAND_SIZE)
+    else:
+        trace.add("Mano {h}: ya tiene {n} o más, no roba (se roba hasta tener {n}; la guía no dice qué pasa con más)",
+                  "Hand {h}: it already holds {n} or more and draws none (players draw up to {n}; the guide does not say what happens with more)",
+                  h=hand, n=HAND_SIZE)
     return outcome(trace, draws=draws, hand=max(hand, HAND_SIZE))
+
+
+def _over_the_limit(play: int, before: int) -> None:
+    """Refuse ``play`` cards when ``before`` were already played this turn: the real reason, the limit of 2."""
+    if before:
+        raise RuleError("two-per-turn",
+                        "no se pueden jugar {p} más: ya {b:p:se ha jugado|se han jugado} {b} y el máximo por turno es {m}",
+                        "{p} more cannot be played: {b} already played and the limit is {m} a turn",
+                        p=play, b=before, m=CARDS_PER_TURN)
+    raise RuleError("two-per-turn", "no se pueden jugar {p}: el máximo por turno es {m}",
+                    "{p} cannot be played: the limit is {m} a turn", p=play, m=CARDS_PER_TURN)
 
 
 @resolver("hunt-begins.play-strategy-cards",
@@ -335,8 +364,7 @@ def play_strategy_cards(hand: int, play: int, played_this_turn: int = 0):
                         "there are not enough cards in hand ({h})", h=hand, kind="impossible")
     total = played_this_turn + play
     if total > CARDS_PER_TURN:
-        raise RuleError("two-per-turn", "ya {n:p:se ha jugado|se han jugado} {n}; el máximo por turno es 2",
-                        "{n} already played; the limit is 2 a turn", n=played_this_turn)
+        _over_the_limit(play, played_this_turn)
     trace = Trace()
     trace.add("Jugadas este turno: {t} de 2", "Played this turn: {t} of 2", t=total)
     return outcome(trace, played=total, remaining=CARDS_PER_TURN - total, hand=hand - play)
@@ -394,22 +422,93 @@ def _valid_choice(chosen: tuple[str, ...], owners: Mapping[str, str], own: set[s
     return None
 
 
+Side = Literal["marines", "aliens", "predators"]
+"""The game's three factions: the displacement calculator takes one player per faction."""
+SHOWN_OPTIONS = 6
+"""Most legal displacements a calculator's answer lists."""
+
+
+def _legal_sets(occupants: Mapping[str, int], owners: Mapping[str, str], own: set[str], excess: int
+                ) -> list[tuple[str, ...]]:
+    """Every set of models whose displacement leaves the square exactly full in the seed's order, fewest models first."""
+    if len(occupants) > 16:
+        raise RuleError("too-many-models", "demasiadas miniaturas para una casilla", "too many models for one square",
+                        kind="impossible")
+    return [c for n in range(1, len(occupants) + 1) for c in combinations(occupants, n)
+            if sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None]
+
+
+def _chosen_set(choice: str, legal: list[tuple[str, ...]], occupants: Mapping[str, int], trace: Trace) -> list[str]:
+    """The first legal displacement that takes ``choice`` out (the player's pick among the occupants)."""
+    if choice not in occupants:
+        raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=choice,
+                        kind="impossible")
+    found = next((list(c) for c in legal if choice in c), None)
+    if found is None:
+        raise RuleError("no-fill-with-choice",
+                        "sacar a {m} no deja la casilla justo llena siguiendo el orden (primero las propias, luego un jugador hasta agotarlo)",
+                        "taking {m} out does not leave the square exactly full in the rule's order (own models first, then one player until none is left)",
+                        m=choice)
+    if len(found) > 1:
+        trace.add("Se elige sacar a {m}: la primera forma válida que lo incluye es {d}",
+                  "{m} is chosen to leave: the first legal way that includes it is {d}", m=choice, d=found)
+    return found
+
+
+def _list_options(legal: list[tuple[str, ...]], trace: Trace) -> None:
+    for c in legal[:SHOWN_OPTIONS]:
+        trace.add("Vale desplazar {d}", "Displacing {d} is legal", d=list(c))
+    if len(legal) > SHOWN_OPTIONS:
+        trace.add("… y {n} formas más", "… and {n} more ways", n=len(legal) - SHOWN_OPTIONS)
+
+
+def _fits(capacity: int, before: int, mover_points: int, owners: Mapping[str, str], mover_owner: str,
+          displaced: list[str], choice: str | None, trace: Trace) -> Outcome:
+    """The model fits without displacing anyone."""
+    if displaced or choice is not None:
+        raise RuleError("no-displacement-needed", "la miniatura cabe sin desplazar a nadie",
+                        "the model fits without displacing anyone")
+    after = before + mover_points
+    trace.add("Cabe sin desplazar: {a} de {c}", "Fits without displacing: {a} of {c}", a=after, c=capacity)
+    factions = set(owners.values()) | {mover_owner}
+    full = after == capacity
+    return outcome(trace, before=before, needed=False, after=after, full=full, displaced=None,
+                   neighbours_contested=full and len(factions) >= 2, possible=True, attacks_as_if_engaged=False)
+
+
+def _check_displaced(displaced: list[str], owners: Mapping[str, str], own: set[str],
+                     occupants: Mapping[str, int]) -> None:
+    for m in displaced:
+        if m not in occupants:
+            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m, kind="impossible")
+    problem = _valid_choice(tuple(displaced), owners, own, occupants)
+    if problem == "own-models-first":
+        raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
+                        "the player displaces their own models first")
+    if problem:
+        raise RuleError(problem, "se sigue con las miniaturas del mismo jugador hasta agotarlas",
+                        "the same player's models are displaced until none is left")
+
+
 @resolver("hunt-begins.displacement",
           ranges={"capacity": between(1, 8),  # the seed: a square holds 8 occupancy points
                   "occupants.*": covers(1, 3),  # no bound in the seed: its example uses 1 and 2 points; 1 to 3 taken
-                  "mover_points": covers(0, 6)},  # no bound in the seed: 0 to 6 taken
+                  "mover_points": covers(0, 6),  # no bound in the seed: 0 to 6 taken
+                  "choice": keys_of("occupants")},  # one of the models in the square
+          labels={"choice": ("quiere desplazar a", "wants to displace")},
           outputs={
     "before": "occupancy points in the square before the move",
     "needed": "whether models must be displaced",
+    "displaced": "the models taken out of the square",
     "after": "occupancy points once the mover is in and the displaced are out",
     "full": "whether the square ends fully occupied",
     "neighbours_contested": "whether the adjacent squares become contested",
     "possible": "whether some legal displacement fills the square exactly",
     "attacks_as_if_engaged": "no displacement can fill the square: the mover attacks as if engaged, without being engaged",
 })
-def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str], mover_points: int,
-                 mover_owner: str, mover_base: Literal["small", "medium", "large"] = "medium",
-                 displaced: list[str] = []):
+def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, Side], mover_points: int,
+                 mover_owner: Side, mover_base: Literal["small", "medium", "large"] = "medium",
+                 displaced: list[str] = [], choice: str | None = None):
     """Engaging by displacement: a medium or larger model enters a square with a free point but no room, and pushes models out until the square is exactly full."""
     trace = Trace()
     missing = [m for m in occupants if m not in owners]
@@ -428,40 +527,23 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
         raise RuleError("base-too-small", "solo una miniatura de peana mediana o mayor se traba desplazando",
                         "only a model with a medium or larger base engages by displacement")
     if mover_points <= free:
-        if displaced:
-            raise RuleError("no-displacement-needed", "la miniatura cabe sin desplazar a nadie",
-                            "the model fits without displacing anyone")
-        after = before + mover_points
-        trace.add("Cabe sin desplazar: {a} de {c}", "Fits without displacing: {a} of {c}", a=after, c=capacity)
-        factions = set(owners.values()) | {mover_owner}
-        full = after == capacity
-        return outcome(trace, before=before, needed=False, after=after, full=full,
-                       neighbours_contested=full and len(factions) >= 2, possible=True, attacks_as_if_engaged=False)
+        return _fits(capacity, before, mover_points, owners, mover_owner, displaced, choice, trace)
     excess = before + mover_points - capacity
     own = {m for m, o in owners.items() if o == mover_owner and m in occupants}
-    if len(occupants) > 16:
-        raise RuleError("too-many-models", "demasiadas miniaturas para una casilla", "too many models for one square",
-                        kind="impossible")
-    possible = any(sum(occupants[m] for m in c) == excess and _valid_choice(c, owners, own, occupants) is None
-                   for n in range(1, len(occupants) + 1) for c in combinations(occupants, n))
+    legal = _legal_sets(occupants, owners, own, excess)
+    possible = bool(legal)
     trace.add("{e:p:Sobra|Sobran} {e} {e:p:punto|puntos}; ¿se puede llenar exactamente? {p}", "{e} {e:p:point|points} too many; can it be filled exactly? {p}",
               e=excess, p=possible)
+    if not displaced and choice is not None and possible:
+        displaced = _chosen_set(choice, legal, occupants, trace)
     if not displaced:
         if not possible:
             trace.add("Ningún desplazamiento llena la casilla: ataca como si estuviera trabada, sin estarlo",
                       "No displacement fills the square: it attacks as if engaged, without being engaged")
-        return outcome(trace, before=before, needed=True, after=None, full=False, neighbours_contested=False,
-                       possible=possible, attacks_as_if_engaged=not possible)
-    for m in displaced:
-        if m not in occupants:
-            raise RuleError("not-in-square", "{m} no está en la casilla", "{m} is not in the square", m=m, kind="impossible")
-    problem = _valid_choice(tuple(displaced), owners, own, occupants)
-    if problem == "own-models-first":
-        raise RuleError(problem, "el jugador desplaza primero sus propias miniaturas",
-                        "the player displaces their own models first")
-    if problem:
-        raise RuleError(problem, "se sigue con las miniaturas del mismo jugador hasta agotarlas",
-                        "the same player's models are displaced until none is left")
+        _list_options(legal, trace)
+        return outcome(trace, before=before, needed=True, displaced=None, after=None, full=False,
+                       neighbours_contested=False, possible=possible, attacks_as_if_engaged=not possible)
+    _check_displaced(displaced, owners, own, occupants)
     after = before + mover_points - sum(occupants[m] for m in displaced)
     trace.add("Desplazadas {d}: {b} + {m} − {out} = {a}", "Displaced {d}: {b} + {m} − {out} = {a}", d=displaced,
               b=before, m=mover_points, out=sum(occupants[m] for m in displaced), a=after)
@@ -474,8 +556,8 @@ def displacement(capacity: int, occupants: dict[str, int], owners: dict[str, str
     factions = {owners[m] for m in stay} | {mover_owner}
     contested = len(factions) >= 2
     trace.add("Totalmente ocupada; adyacentes en disputa: {c}", "Fully occupied; adjacent squares contested: {c}", c=contested)
-    return outcome(trace, before=before, needed=True, after=after, full=True, neighbours_contested=contested,
-                   possible=True, attacks_as_if_engaged=False)
+    return outcome(trace, before=before, needed=True, displaced=displaced, after=after, full=True,
+                   neighbours_contested=contested, possible=True, attacks_as_if_engaged=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -787,6 +869,10 @@ def scorching_inferno(distance: int, models: int, rof: int, target: Literal["squ
     # which this resolver treats as an ordinary target needing no Alert!.
     alert = alert_within is not None and alert_within <= 3
     trace = Trace()
+    if target == "corner":
+        trace.add("Esquina a {d}: la guía dice «un conducto de ventilación adyacente o una esquina»; aquí «adyacente» se lee solo del conducto, y la esquina llega hasta 2 como cualquier objetivo",
+                  "Corner {d} away: the guide says \"an adjacent vent or a corner\"; here \"adjacent\" is read as the vent's only, and the corner reaches up to 2 like any target",
+                  d=distance)
     if not line_of_sight:
         if target == "square" or not alert:
             raise RuleError("no-line-of-sight", "sin línea de visión solo vale un conducto o esquina a 3 de un marine con ¡Alerta!",
@@ -889,6 +975,9 @@ LABELS = {
     "neighbours_contested": ("los adyacentes quedan en disputa", "adjacent squares contested"),
     "possible": ("posible", "possible"),
     "attacks_as_if_engaged": ("ataca como si estuviera trabada", "attacks as if engaged"),
+    "marines": ("Marines Coloniales", "Colonial Marines"),
+    "aliens": ("Aliens", "Aliens"),
+    "predators": ("Predators", "Predators"),
     "small": ("pequeña", "small"),
     "medium": ("mediana", "medium"),
     "large": ("grande", "large"),
@@ -897,7 +986,7 @@ LABELS = {
     "bonus": ("bonificación", "bonus"),
     "assistants": ("ayudantes", "assistants"),
     "alien": ("alien", "alien"),
-    "hound": ("sabueso", "hound"),
+    "hound": ("mastín", "hound"),
     "small-alien": ("alien pequeño", "small alien"),
     "other": ("otra miniatura", "another model"),
     "models": ("miniaturas", "models"),

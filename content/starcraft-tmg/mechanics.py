@@ -41,6 +41,9 @@ PASS = "pass"
 
 def _two_players(players: list[str], what: str) -> None:
     """``what`` is the input (shown by its label) that must name the two players."""
+    if len(players) < 2:
+        raise RuleError("two-players", "{what}: faltan jugadores, hay {n} de 2", "{what}: players are missing, {n} of 2 given",
+                        what=what, n=len(players), kind="incomplete")
     if len(players) != 2:
         raise RuleError("two-players", "{what}: hacen falta exactamente los dos jugadores, no {players}",
                         "{what}: exactly the two players are needed, not {players}", what=what, players=players,
@@ -246,7 +249,8 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                   "roll_off": keys_of("vp"),  # the seed: a Roll-Off between the two players (those of `vp`, when given)
                   "roll_off.*": {**between(1, 13), **window(2, 12)},  # 2D6
                   "vp": keys_of("roll_off"),  # the seed: each player's VP (the players of `roll_off`, when given)
-                  "vp.*": covers(0, 12)},  # no bound in the seed: 0 to 12 VP taken
+                  "vp.*": covers(0, 12),  # no bound in the seed: 0 to 12 VP taken
+                  "choice": keys_of("roll_off", "vp")},  # the seed: the Roll-Off winner gives the marker to either player
           outputs={
     "holder": "who receives the First Player Marker for the round (empty when chapter 07 does not settle it)",
     "decided_by": "roll-off (round 1), fewer-vp, or vp-tie-roll-off",
@@ -276,7 +280,10 @@ def first_player(round: int, roll_off: dict[str, int] | None = None, choice: str
                             "{w} must decide who gets the First Player Marker", w=winner, kind="incomplete")
         if choice not in roll_off:
             raise RuleError("unknown-player", "{p} no juega esta partida", "{p} is not playing this game", p=choice, kind="impossible")
-        trace.add("{w} da el First Player Marker a {c}", "{w} gives the First Player Marker to {c}", w=winner, c=choice)
+        if choice == winner:
+            trace.add("{w} se queda el marcador", "{w} keeps the marker", w=winner)
+        else:
+            trace.add("{w} da el First Player Marker a {c}", "{w} gives the First Player Marker to {c}", w=winner, c=choice)
         return outcome(trace, holder=choice, decided_by="roll-off", roll_off_winner=winner)
 
     if vp is None:
