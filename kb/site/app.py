@@ -32,7 +32,6 @@ from urllib.parse import quote
 
 from kb.core.files import Ours, atomic_write
 from kb.core.locale import decimal_mark, pgettext
-from kb.site.calc_runtime import FOLDER as RUNTIME
 
 __all__ = ["MANIFEST", "ICONS", "FAVICON", "SAFE_ZONE", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
 
@@ -201,10 +200,9 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     home = site / lang
     game_dirs = _game_dirs(home, game_ids)
     found = _files(site, home, game_dirs)
-    if lang == langs[0]:  # the first language's styles and scripts sit at the site's root
-        found = _files(site, site, [site / lg for lg in langs]) + found
-    elif (site / RUNTIME).is_dir():  # and so does the calculators' runtime, one copy for every language
-        found = _files(site, site / RUNTIME) + found
+    # the styles and scripts (the theme's and ours) and the calculators' runtime sit at the site's root, one copy that
+    # every language's pages load
+    found = _files(site, site, [site / lg for lg in langs]) + found
     shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, MARK)]  # the marker: not the site
     games = {}
     hashes: dict[str, str] = {}
