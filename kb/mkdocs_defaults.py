@@ -26,7 +26,7 @@ from kb.core.locale import pgettext
 from kb.site.sanitise import link, sanitise, url_problem
 
 __all__ = ["ASSETS", "EXTENSIONS", "FEATURES", "SCRIPTS", "SITE_URL", "TEXTS", "apply_defaults", "as_text", "asset_files",
-           "refused_setting", "set_site_url"]
+           "asset_names", "refused_setting", "set_site_url"]
 
 ASSETS = Path(__file__).resolve().parent / "site" / "assets"
 """The site's static files (stylesheet, search scripts): added to every build whose docs_dir lacks them."""
@@ -249,6 +249,11 @@ def _extensions(config: MkDocsConfig) -> None:
             config.markdown_extensions.append(name)
             if settings:
                 config.mdx_configs.setdefault(name, dict(settings))
+
+
+def asset_names() -> frozenset[str]:
+    """The names of the package's assets (``ASSETS``): the site's stylesheet and scripts."""
+    return frozenset(path.name for path in ASSETS.iterdir() if path.is_file())
 
 
 def asset_files(files: Files, config: MkDocsConfig) -> None:

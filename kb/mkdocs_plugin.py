@@ -55,7 +55,7 @@ from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, refused_setting, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, asset_names, refused_setting, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
@@ -136,6 +136,9 @@ class _Build:
     root_url: str
     shared_scope: bool = False
     """The theme's storage (the reader's light/dark choice) is set per page to the site's root (:func:`_site_scope`)."""
+    at_root: frozenset[str] = frozenset()
+    """The static files (paths from the build's root) this build does not write: the first language's copies at the
+    site's root are the same files, and its pages load those (:func:`_root_url`, :func:`_loading_ours`)."""
     search: SearchData | None = None
     calc: CalcSite | None = None
     kept: dict[str, tuple[Path, Any]] | None = None
@@ -231,6 +234,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         self._runtime_files: dict[str, str] | None = None
         self._runtime_shared = False
         """The first language's build of this command wrote the runtime at the site's root."""
+        self._root_files: dict[str, str] | None = None
+        """The theme's and the engine's static files the first language's build of this command wrote at the site's
+        root (path -> source file): a later language's build leaves out its copies of the same files (audit-phone3 D9:
+        switching language downloaded the theme's style and scripts, and ours, again)."""
         self.warned: list[Diagnostic] = []
         """The content's problems the last load logged as MkDocs warnings (its errors, failed examples, and with
         ``fail_on_warnings`` its warnings): ``kb build --strict`` counts them when MkDocs aborts."""
@@ -255,6 +262,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """A new command: forget what an earlier one loaded. ``mkdocs serve --dirty`` gets page sources on disk."""
         self._loaded, self._ran, self._made, self._records = None, None, {}, []
         self._pyodide, self._runtime_files, self._runtime_shared, self.notes = None, None, False, []
+        self._root_files = None
         self._serving = self._live = command == "serve"  # `mkdocs serve --clean` says "build": see on_serve
         self._dirty = dirty
         self.swap_site = command in ("build", "gh-deploy", "serve")
@@ -397,11 +405,26 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         asset_files(files, config)
         for unused in [f for f in files if _unused(f.src_uri)]:
             files.remove(unused)
+        self._share_static(build, config, files)
         if build.primary:
             files.append(File.generated(config, "index.html",
                                         content=_redirect(self.config.languages, config.use_directory_urls)))
             files.append(File.generated(config, "robots.txt", content=sitemap.robots(build.root_url, self.config.languages)))
         return files
+
+    def _share_static(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
+        """The first language's build notes its static files (the theme's, the engine's styles and scripts: at the
+        site's root); a later language's build of the same command leaves out each of its own that is the same file
+        (the same path from the same source). A language built alone that is not the first keeps its copies."""
+        shareable = {f.dest_uri: f for f in files if _shareable(f, config)}
+        if build.primary:
+            self._root_files = {path: f.abs_src_path or "" for path, f in shareable.items()}
+            return
+        if self._root_files is None:
+            return
+        build.at_root = frozenset(path for path, f in shareable.items() if self._root_files.get(path) == f.abs_src_path)
+        for path in build.at_root:
+            files.remove(shareable[path])
 
     def _add_data(self, build: _Build, config: MkDocsConfig, files: Files, found: bool, seconds: float) -> None:
         """The language's search data (made again when the content changed, also while serving), previews, manifest
@@ -612,6 +635,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         env.filters["kb_defer_bundle"] = _defer_bundle
         env.filters["kb_own_palette"] = _own_palette
         env.filters["kb_footer_labels"] = _footer_labels
+        if self._current().at_root:  # the theme's links to its files, and to our stylesheet: the site root's copies
+            env.filters["url"] = _root_url(env.filters["url"], self._current().at_root)
         for file in files.documentation_pages():
             problem = _template_problem(env, file.page, config) if file.page is not None else None
             if problem:
@@ -671,7 +696,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         calculator = any(f.startswith("<form") for f in forms or [])  # not for a calculator left out
         output = app.single_title(output, config.site_name)
-        return _loading_ours(output, here, calculator).replace("</head>", tag + "</head>", 1)
+        return _loading_ours(output, here, calculator, build.at_root).replace("</head>", tag + "</head>", 1)
 
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language; the
@@ -1009,14 +1034,45 @@ def _footer_labels(html_text: str) -> Markup:
     return Markup(app.footer_labels(str(html_text)))
 
 
-def _loading_ours(output: str, here: str, calculator: bool) -> str:
+def _loading_ours(output: str, here: str, calculator: bool, at_root: frozenset[str] = frozenset()) -> str:
     """A page (in the folder ``here``) with our scripts' loader before its ``</body>`` (``kb.site.app.script_loader``):
-    ``SCRIPTS`` in their order, after ``kb-calc.js`` on a page with a calculator (only those load it)."""
+    ``SCRIPTS`` in their order, after ``kb-calc.js`` on a page with a calculator (only those load it); those of
+    ``at_root`` from the site's root, one folder above the build's."""
     at = output.rfind("</body>")
     if at < 0:
         return output
     scripts = ([CALC_SCRIPT] if calculator else []) + list(SCRIPTS)
-    return output[:at] + app.script_loader([posixpath.relpath(script, here) for script in scripts]) + output[at:]
+    urls = [_from_folder(script, here, script in at_root) for script in scripts]
+    return output[:at] + app.script_loader(urls) + output[at:]
+
+
+def _from_folder(path: str, here: str, at_root: bool) -> str:
+    """``path`` (from the build's root; from the site's root, one folder above it, when ``at_root``) relative to the
+    folder ``here`` (from the build's root). Anchored at made-up absolute folders: ``posixpath.relpath`` would read a
+    leading ``..`` against the working folder."""
+    return posixpath.relpath(posixpath.join("/site" if at_root else "/site/lang", path), posixpath.join("/site/lang", here))
+
+
+def _shareable(file: File, config: MkDocsConfig) -> bool:
+    """A static file the same in every language's build, which only the theme's templates (its own files) and the
+    plugin (our styles and scripts, ``kb.mkdocs_defaults.ASSETS``' names) link to: never a page, a generated file or
+    another file of ``docs_dir``, which its pages may link to by a relative path."""
+    if file.generated_by is not None or file.is_documentation_page() or not file.abs_src_path:
+        return False
+    source = os.path.abspath(file.abs_src_path)
+    return file.src_uri in asset_names() or any(
+        source.startswith(os.path.join(os.path.abspath(d), "")) for d in config.theme.dirs)
+
+
+def _root_url(url: Callable[..., str], at_root: frozenset[str]) -> Callable[..., str]:
+    """MkDocs' ``url`` filter, but for the files of ``at_root`` (paths from the build's root): their copies at the site's
+    root, one folder above the build's (a page's relative link, or the 404 page's absolute one from ``site_url``)."""
+    @jinja2.pass_context
+    def root_url(context: Any, value: Any) -> str:
+        if str(value) not in at_root:
+            return url(context, value)
+        return posixpath.normpath(posixpath.join(url(context, "."), "..", str(value)))
+    return root_url
 
 
 def _defer_bundle(html_text: str) -> Markup:

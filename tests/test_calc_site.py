@@ -305,7 +305,7 @@ def test_kb_build_writes_one_runtime_for_both_languages_and_both_save_it(tree, m
         # listed apart (the game's second button, "+ full calculators", saves it), and offered to g, whose page needs it
         assert {"../kb-py/kb-py-wasm.js", "../kb-py/kb-py-bundle.js"} <= {path for path, _ in offline["runtime"]["files"]}, lang
         assert offline["games"]["g"]["runtime"] is True and not any("kb-py/" in path for path, _ in saved), lang
-        worker = "../kb-calc-worker.js" if lang == "es" else "kb-calc-worker.js"  # beside that language's kb-calc.js
+        worker = "../kb-calc-worker.js"  # beside kb-calc.js, at the site's root for both languages (audit-phone3 D9)
         assert {worker, worker.replace("-worker", "")} <= {path for path, _ in saved}, lang  # the page's Python runs in it
 
 

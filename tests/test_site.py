@@ -297,7 +297,8 @@ def test_each_language_has_its_own_search_data_and_interface(built: Path) -> Non
     # none of our scripts is requested before the first paint: the page's one loader adds them all, in order (issue 29)
     _loads_after_the_first_paint(page, ["../../kb-calc.js"] + [f"../../{name}" for name in SCRIPTS])  # a calculator's page
     _loads_after_the_first_paint((built / "es" / "index.html").read_text(), [f"../{name}" for name in SCRIPTS])
-    _loads_after_the_first_paint((built / "en" / "index.html").read_text(), list(SCRIPTS))
+    # the English pages load ours from the site's root, where the Spanish build writes them (audit-phone3 D9)
+    _loads_after_the_first_paint((built / "en" / "index.html").read_text(), [f"../{name}" for name in SCRIPTS])
     assert all((built / "es" / "mini" / url).resolve().is_file() for url in ["../../kb-calc.js"] + [f"../../{n}" for n in SCRIPTS])
     home = (built / "en" / "index.html").read_text()
     assert json.loads(html.unescape(re.search(r'<meta name="kb-search" content="([^"]*)">', home)[1]))["data"] == "kb-search-en.js"
@@ -428,6 +429,34 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
     assert '<html lang="en">' in en and '"mini":"Mini Skirmish"' in en
     assert "<h1>Esta página no existe</h1>" in pages["es"]["missing"] and "Guardar" not in pages["es"]["missing"]
     assert "<h1>This page does not exist</h1>" in pages["en"]["missing"] and "Save" not in pages["en"]["missing"]
+
+
+def test_the_english_site_loads_the_roots_styles_and_scripts_and_ships_no_copy_of_them(built: Path) -> None:
+    """audit-phone3 D9: the English build wrote its own copies of the theme's style and scripts and of ours, byte for
+    byte the root's that the Spanish pages load, so switching language downloaded them again (about 330 KB). No file
+    of ``en/`` is a copy of one at the root; the English pages (the 404 page too) load the root's, and the English
+    offline list holds them."""
+    import hashlib
+
+    def digest(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    root = {digest(p): p for p in built.rglob("*") if p.is_file() and p.relative_to(built).parts[0] not in ("es", "en")}
+    copies = [str(p.relative_to(built)) for p in (built / "en").rglob("*") if p.is_file() and digest(p) in root]
+    assert copies == []
+    for page in ("index.html", "mini/shooting.html", "404.html"):
+        text = (built / "en" / page).read_text(encoding="utf-8")
+        links = re.findall(r'(?:href|src)="([^"#]+\.(?:css|js))"', text)
+        links += json.loads(re.search(r"\}\)\((\[[^]]*\])\);</script>", text)[1]) if page != "404.html" else []
+        assert any("bundle." in u for u in links) and any(u.endswith("kb.css") for u in links), (page, links)
+        for url in links:  # each resolves to a file of the site: a root's copy for the theme's and ours
+            path = Path(url.lstrip("/")) if url.startswith("/") else (built / "en" / page).parent / url
+            target = (built / path).resolve() if url.startswith("/") else path.resolve()
+            assert target.is_file(), (page, url)
+            assert target.relative_to(built.resolve()).parts[0] != "en" or "kb-search-en" in url, (page, url)
+    files = {path for path, _ in json.loads((built / "en" / "kb-offline.json").read_text())["games"]["mini"]["files"]}
+    assert {"../kb.css", "../kb-table.js", "../kb-offline.js"} <= files
+    assert any(p.startswith("../assets/javascripts/bundle.") for p in files)
 
 
 def test_a_build_reads_each_file_of_the_site_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

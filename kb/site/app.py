@@ -227,10 +227,9 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     home = site / lang
     game_dirs = _game_dirs(home, game_ids)
     found = _files(site, home, game_dirs)
-    if lang == langs[0]:  # the first language's styles and scripts sit at the site's root
-        found = _files(site, site, [site / lg for lg in langs]) + found
-    elif (site / RUNTIME).is_dir():  # and so does the calculators' runtime, one copy for every language
-        found = _files(site, site / RUNTIME) + found
+    # the styles and scripts (the theme's and ours) and the calculators' runtime sit at the site's root, one copy that
+    # every language's pages load
+    found = _files(site, site, [site / lg for lg in langs]) + found
     shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, MARK)]  # the marker: not the site
     runtime = [p for p in shell if _in_runtime(p, site, home)]
     shell = [p for p in shell if p not in runtime]
