@@ -39,6 +39,11 @@ Past it, ``MAX_COMBINATIONS`` holds (a space held in part anyway gains nothing f
 
 FIXED, INTEGER, NUMBER, BOOLEAN, ENUM = "fixed", "integer", "number", "boolean", "enum"
 
+LIST_ROOM = 6
+"""Items a form offers for a list of numbers or choices whose length the resolver does not declare (no
+:func:`~kb.mechanics.items`): the example's own, and room for more up to this many, each added or removed by the
+player (rolls per check, saves per hit: before 2026-12-07 a form had exactly the example's, calculator audit C1)."""
+
 
 class _Absent:
     """The value of an item a player has not added (a list's item or a mapping's entry: :attr:`Field.item`)."""
@@ -323,7 +328,7 @@ def _items(name: str, schema: Mapping[str, Any], value: Any, given: Mapping[str,
     bounded choices."""
     branches = schema.get("anyOf", [schema])
     nullable = any(b.get("type") == "null" for b in branches)
-    shaped = next((b for b in branches if "maxItems" in b or KEYS_FROM in b), None)
+    shaped = next((b for b in branches if "maxItems" in b or KEYS_FROM in b), None) or _open_list(branches, value)
     if shaped is None or not (value is None or _fits(shaped, value)):
         return None
     kind, sub, slots, present = _slots(shaped, value, given)
@@ -338,6 +343,15 @@ def _items(name: str, schema: Mapping[str, Any], value: Any, given: Mapping[str,
         out.append(Field(f"{name}[]" if kind == "list" else f"{name}.{slot}", (name, slot),
                          name if kind == "list" else str(slot), kind_of, (ABSENT,) + values, bounds, kind))
     return out + [Field(name, (name,), name, FIXED, (None if nullable else ([] if kind == "list" else {}),), {}, _EMPTY)]
+
+
+def _open_list(branches: list[Mapping[str, Any]], value: Any) -> Mapping[str, Any] | None:
+    """A list whose length the resolver leaves open, as one of :data:`LIST_ROOM` items (more when the example gives
+    more); ``None`` when no branch is such a list."""
+    found = next((b for b in branches if b.get("type") == "array" and isinstance(b.get("items"), Mapping)), None)
+    if found is None:
+        return None
+    return {**found, "maxItems": max(LIST_ROOM, len(value) if isinstance(value, list) else 0)}
 
 
 def _slots(shaped: Mapping[str, Any], value: Any, given: Mapping[str, Any]
