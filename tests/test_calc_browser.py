@@ -83,7 +83,7 @@ RANDOMISE = """async ([f, seed, tries]) => {
     }
     for (const g of groups) {
       const present = [...form.querySelectorAll(`[data-kb-item="${g}"]:not([hidden]) [data-kb-field]`)];
-      items.push([g, present.map((el) => [JSON.parse(el.dataset.kbPath)[1], given.find(([p]) => p.join() === JSON.parse(el.dataset.kbPath).join())[1]])]);
+      items.push([g, present.map((el) => [JSON.parse(el.dataset.kbPath).slice(1), given.find(([p]) => p.join() === JSON.parse(el.dataset.kbPath).join())[1]])]);
     }
     if (fields.length) fields[fields.length - 1].dispatchEvent(new Event('change', {bubbles: true}));
     while (form.dataset.kbBusy) await new Promise((r) => setTimeout(r, 5));  // its shard is loading
@@ -211,7 +211,7 @@ def test_every_calculator_gives_the_resolvers_own_answers(page, base: str, kb: K
 
 ITEMS = [("battletech-solaris.climb", "rolls"), ("malifaux.random-target", "flips"), ("starcraft-tmg.activation-phase", "reserves"),
          ("starcraft-tmg.first-player", "roll_off"), ("starcraft-tmg.first-player", "vp"), ("hunt-begins.attack", "hit_rolls"),
-         ("hunt-begins.attack", "save_rolls")]
+         ("hunt-begins.attack", "save_rolls"), ("dice.initiative", "rolls")]
 """The inputs whose length or keys the resolver declares (items(), keys_of()), and lists of numbers whose length it
 leaves open (the example's rolls, with room for more): each offered item by item."""
 WHOLE = {("starcraft-tmg.first-player", "roll_off"), ("starcraft-tmg.first-player", "vp")}
@@ -225,7 +225,12 @@ def _made(res: Any, name: str, present: list[Any]) -> Any:
     is_list = any(b.get("type") == "array" for b in branches)
     if not present:
         return None if any(b.get("type") == "null" for b in branches) else ([] if is_list else {})
-    return [v for _, v in present] if is_list else {k: v for k, v in present}
+    if len(present[0][0]) == 2:  # a name in a row of a list of mappings: the rows with some name present, in order
+        rows: dict[int, dict[str, Any]] = {}
+        for (row, key), v in present:
+            rows.setdefault(row, {})[key] = v
+        return list(rows.values())
+    return [v for _, v in present] if is_list else {k[0]: v for k, v in present}
 
 
 def _calc_requests(pg, url: str) -> list[str]:

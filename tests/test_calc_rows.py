@@ -12,7 +12,7 @@ import pytest
 
 from kb.api import KnowledgeBase
 from kb.mechanics import KEYS_EVERY, KEYS_FROM
-from kb.mechanics.space import ABSENT, LIST_ROOM, call, space
+from kb.mechanics.space import ABSENT, LIST_ROOM, ROW_ROOM, call, space
 from kb.site.calc import Calculator, _in_page, brief_text, calculators, form_html, head_path
 from kb.site.calc_words import Words
 
@@ -131,3 +131,31 @@ def test_the_space_of_an_open_list_holds_the_examples_longer_list(kb: KnowledgeB
     res = kb.registry.get("hunt-begins.attack")
     sp = space(res, {"skill": 14, "rof": 4, "rapid_fire": True, "hit_rolls": [1] * (LIST_ROOM + 1)}, 10**30, 10**30)
     assert len([f for f in sp.fields if f.name == "hit_rolls[]"]) == LIST_ROOM + 1
+
+
+def test_a_three_way_tie_and_a_tie_in_the_re_roll_can_be_typed(kb: KnowledgeBase) -> None:
+    """The re-roll row had boxes only for the example's tied pair, and no third row (audit C2): a list of rows of
+    rolls by player offers ``ROW_ROOM`` rows, each with a box per player the example names, each added or removed."""
+    calc = _calc(kb, "hunt-begins.initiative-roll", "dice.initiative")
+    sp = calc.space
+    players = list(calc.example.given["rolls"][0])
+    rows = [f for f in sp.variable if f.path[0] == "rolls"]
+    assert [f.path[1:] for f in rows] == [(i, p) for i in range(ROW_ROOM) for p in players]
+    at = {f.path[1:]: i for i, f in enumerate(sp.variable) if f.path[0] == "rolls"}
+    start = sp.positions(sp.base)
+    assert start is not None
+    pos = [0 if f.path[0] == "rolls" else start[i] for i, f in enumerate(sp.variable)]  # no roll typed yet
+    for p in players:  # every player rolls 18, all three re-roll (7, 7, 3), then the first two again (9, 2)
+        pos[at[(0, p)]] = 18
+    for p, r in zip(players, (7, 7, 3), strict=True):
+        pos[at[(1, p)]] = r
+    pos[at[(2, players[0])]], pos[at[(2, players[1])]] = 9, 2
+    given = sp.given(tuple(pos))
+    assert given["rolls"] == [dict.fromkeys(players, 18), dict(zip(players, (7, 7, 3), strict=True)),
+                              {players[0]: 9, players[1]: 2}]
+    result = call(calc.resolver, given)
+    high = given.get("highest_first", True)
+    assert result.values["order"] == ([players[0], players[1], players[2]] if high else [players[2], players[1], players[0]])
+    assert result.values["rerolls"] == 2
+    form = _form(kb, calc, "en")
+    assert len(_group(form, "rolls")) == ROW_ROOM * len(players) and 'data-kb-add="rolls">Add ' in form

@@ -889,12 +889,16 @@ def _fixed_item(calc: Calculator, n: int, i: int, f: Field, words: Words) -> str
 
 
 def _present(base: Mapping[str, Any], f: Field) -> bool:
-    """Whether the example gives this item."""
-    value = base.get(str(f.path[0]))
-    slot = f.path[1]
-    if isinstance(value, list):
-        return isinstance(slot, int) and slot < len(value)
-    return isinstance(value, Mapping) and slot in value
+    """Whether the example gives this item (a list's, a mapping's, a name's in a row of a list of mappings)."""
+    value: Any = base.get(str(f.path[0]))
+    for slot in f.path[1:]:
+        if isinstance(value, list) and isinstance(slot, int) and slot < len(value):
+            value = value[slot]
+        elif isinstance(value, Mapping) and slot in value:
+            value = value[slot]
+        else:
+            return False
+    return True
 
 
 def _add_button(calc: Calculator, n: int, group: str, words: Words) -> str:
