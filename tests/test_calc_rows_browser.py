@@ -105,3 +105,39 @@ def test_a_long_forms_answer_line_stays_in_sight_while_typing(page, base: str, k
     assert line.text_content() == form.locator(".kb-calc-refusal").text_content()
     assert line.text_content().startswith(MISSING[lang])
     assert page.kb_errors == []
+
+
+INITIATIVE = 'form[data-kb-resolver="dice.initiative"]'
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_three_way_tie_and_a_tie_in_the_re_roll_are_typed_by_keyboard(page, base: str, kb, lang: str) -> None:  # noqa: F811
+    """Audit C2: 18/18/18, then 7/7/3, then 9/2 for the two still tied; the re-roll boxes added with «Añadir tiradas»
+    / "Add rolls" (each press shows the next box and moves the focus to it)."""
+    page.goto(f"{base}/{lang}/hunt-begins/initiative-roll.html")
+    _forms(page)
+    form = page.locator(INITIATIVE).first
+    for p in ("marines", "aliens", "predators"):
+        _type(page, form.locator(f'[data-kb-path=\'["rolls", 0, "{p}"]\']'), "18")
+    assert _shown(page, form) == {"error": "unresolved-tie", "kind": "incomplete"}
+    add = form.locator('[data-kb-add="rolls"]')
+
+    def added(text: str) -> None:
+        add.focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text)
+
+    for p, r in (("marines", "7"), ("aliens", "7")):
+        _type(page, form.locator(f'[data-kb-path=\'["rolls", 1, "{p}"]\']'), r)
+    added("3")  # the third player's re-roll, in the second row
+    assert page.evaluate("document.activeElement.dataset.kbPath") == '["rolls", 1, "predators"]'
+    assert _shown(page, form) == {"error": "unresolved-tie", "kind": "incomplete"}  # 7 and 7 tie again
+    added("9")
+    added("2")
+    assert page.evaluate("document.activeElement.dataset.kbPath") == '["rolls", 2, "aliens"]'
+    entry, ex = expected_calculators(kb)[("hunt-begins/initiative-roll.html", "dice.initiative")]
+    rolls = [{"marines": 18, "aliens": 18, "predators": 18}, {"marines": 7, "aliens": 7, "predators": 3},
+             {"marines": 9, "aliens": 2}]
+    assert _shown(page, form) == python_answer(kb, entry, "dice.initiative", {**dict(ex.given), "rolls": rolls})
+    assert page.kb_errors == []
