@@ -142,10 +142,11 @@ def attack(skill: int, kind: Literal["shooting", "close-combat"] = "shooting", r
                       "It cannot hit: it needs {need} or less and a D20 rolls at least 1", need=max(needs))
         hits = None
         if hit_rolls:
-            if len(hit_rolls) != checks:
+            if len(hit_rolls) != checks:  # fewer: a roll still to type (the calculator's rows), not a rule's "no"
                 raise RuleError("wrong-number-of-rolls",
-                                "{c:p:se hace|se hacen} {c} {c:p:chequeo|chequeos}, no {r}",
-                                "{c} {c:p:check is|checks are} made, not {r}", c=checks, r=len(hit_rolls))
+                                "{c:p:se hace|se hacen} {c} {c:p:chequeo|chequeos}, no {r}: una tirada por chequeo",
+                                "{c} {c:p:check is|checks are} made, not {r}: one roll per check", c=checks, r=len(hit_rolls),
+                                kind="incomplete" if len(hit_rolls) < checks else "impossible")
             _rolls(hit_rolls)
             hits = sum(r <= n for r, n in zip(hit_rolls, needs))
             trace.add("Tiradas {rolls}: {hits} {hits:p:impacto|impactos}", "Rolls {rolls}: {hits} {hits:p:hit|hits}", rolls=hit_rolls, hits=hits)
@@ -189,11 +190,11 @@ def _saves(trace: Trace, hits: int, save_rolls: list[int], save_target: int, wou
     if not save_rolls:
         raise RuleError("no-save-rolls", "faltan las tiradas de salvación: una por impacto ({h})",
                         "the save rolls are missing: one for each hit ({h})", h=hits, kind="incomplete")
-    if len(save_rolls) != hits:
+    if len(save_rolls) != hits:  # fewer: a save still to type, not a rule's "no"
         raise RuleError("wrong-number-of-saves",
                         "hay {h} {h:p:impacto|impactos} y {s} {s:p:tirada|tiradas} de salvación: tiene que haber una por impacto",
                         "there {h:p:is|are} {h} {h:p:hit|hits} and {s} save {s:p:roll|rolls}: there must be one for each hit",
-                        h=hits, s=len(save_rolls))
+                        h=hits, s=len(save_rolls), kind="incomplete" if len(save_rolls) < hits else "impossible")
     _rolls(save_rolls)
     failed = sum(r > save_target for r in save_rolls)
     caused = failed * per_failed

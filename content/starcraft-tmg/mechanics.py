@@ -246,11 +246,13 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
           # A game has at most 5 rounds (§8.1). kb check also takes 0 and 6 to 10, and 1 and 13 on 2D6, for the examples
           # that show their refusals; a calculator offers only what can happen at the table (window).
           ranges={"round": {**between(0, 10), **window(1, LAST_ROUND)},
-                  "roll_off": keys_of("vp"),  # the seed: a Roll-Off between the two players (those of `vp`, when given)
+                  # the seed: a Roll-Off between the two players (those of `vp`, when given): both rolls or none
+                  "roll_off": keys_of("vp", every=True),
                   "roll_off.*": {**between(1, 13), **window(2, 12)},  # 2D6
-                  "vp": keys_of("roll_off"),  # the seed: each player's VP (the players of `roll_off`, when given)
-                  "vp.*": covers(0, 12),  # no bound in the seed: 0 to 12 VP taken
-                  "choice": keys_of("roll_off", "vp")},  # the seed: the Roll-Off winner gives the marker to either player
+                  # the seed: each player's VP (the players of `roll_off`, when given): both or none
+                  "vp": keys_of("roll_off", every=True),
+                  "choice": keys_of("roll_off", "vp"),  # §8.2.2: the Roll-Off's winner gives the marker to either player
+                  "vp.*": covers(0, 12)},  # no bound in the seed: 0 to 12 VP taken
           outputs={
     "holder": "who receives the First Player Marker for the round (empty when chapter 07 does not settle it)",
     "decided_by": "roll-off (round 1), fewer-vp, or vp-tie-roll-off",

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from kb.core.diagnostics import Diagnostic, diag, format_path, hint
 from kb.core.loader import raised_at
 from kb.examples.limits import EXAMPLE_LIMITS, TimeLimit, over_limits, time_limit
-from kb.mechanics import KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, first_line, key_sources
+from kb.mechanics import KEYS_EVERY, KEYS_FROM, Context, Outcome, Registry, Resolver, RuleError, Step, first_line, key_sources
 from kb.mechanics.dice import bounded_inputs, distribution, parse
 from kb.mechanics.space import calculator_examples, unranged
 from kb.core.model import Entry, Example, Location
@@ -268,7 +268,8 @@ def describe_length(schema: Mapping[str, Any]) -> str:
 
 def describe_keys(schema: Mapping[str, Any]) -> str:
     """A declared key set in words: ``keys among those of target, distances`` (a text input's: ``a name among …``)."""
-    return ("a name" if schema.get("type") == "string" else "keys") + " among those of " + ", ".join(schema.get(KEYS_FROM, []))
+    every = " (every one or none)" if schema.get(KEYS_EVERY) else ""
+    return ("a name" if schema.get("type") == "string" else "keys") + " among those of " + ", ".join(schema.get(KEYS_FROM, [])) + every
 
 
 def _key_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:

@@ -55,6 +55,7 @@ __all__ = [
     "items",
     "keys_of",
     "KEYS_FROM",
+    "KEYS_EVERY",
     "key_sources",
     "GENERIC_MODULES",
 ]
@@ -402,18 +403,23 @@ def items(minimum: int, maximum: int) -> dict[str, Any]:
     return {"minItems": minimum, "maxItems": maximum}
 
 
-def keys_of(*inputs: str) -> dict[str, Any]:
+def keys_of(*inputs: str, every: bool = False) -> dict[str, Any]:
     """A mapping whose keys are among those the other ``inputs`` name (a text input's value, a mapping's keys, a
     list's items: ``keys_of("target", "distances")``): a form offers one entry per such key, each added or removed by
     the player, and ``kb check`` refuses an example's key that is none of them. On a text input (``choice: str | None``)
-    its value is one of those keys: a form offers them in a list (the model a tie is settled for)."""
+    its value is one of those keys: a form offers them in a list (the model a tie is settled for). ``every``: the
+    rule wants every such key or none (both players' VP): a form adds them all at once and removes them all at once,
+    never one by one (calculator audit C5)."""
     if not inputs:
         raise ValueError("keys_of(): names no input")
-    return {KEYS_FROM: list(inputs)}
+    return {KEYS_FROM: list(inputs), **({KEYS_EVERY: True} if every else {})}
 
 
 KEYS_FROM = "x-kb-keys-from"
 """The JSON Schema keyword (the engine's own: a validator ignores it) that :func:`keys_of` adds to a mapping."""
+
+KEYS_EVERY = "x-kb-keys-every"
+"""The JSON Schema keyword (the engine's own) that :func:`keys_of` adds with ``every``: every key or none."""
 
 
 def key_sources(given: Mapping[str, Any], inputs: Iterable[str]) -> list[str]:
@@ -461,7 +467,7 @@ def _bound(schema: dict[str, Any], path: list[str], keywords: Mapping[str, Any],
     if "anyOf" in schema:
         return {**schema, "anyOf": _bound_branches(schema["anyOf"], path, keywords, where)}
     if not path:
-        if _SHAPE_KEYWORDS.get(str(schema.get("type"))) == set(keywords):
+        if keywords and set(keywords) <= _SHAPE_KEYWORDS.get(str(schema.get("type")), set()):
             return {**schema, **keywords}
         if schema.get("type") not in ("integer", "number", "string") and "enum" not in keywords:
             raise TypeError(f"range '{where}': bounds a {schema.get('type', 'value')}, not a number")
@@ -510,9 +516,10 @@ def _split(path: str) -> list[str]:
     return parts
 
 
-_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, WINDOW, ROLLED_ON, COVERS)
+_RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, KEYS_EVERY, WINDOW, ROLLED_ON,
+                   COVERS)
 
-_SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM}}
+_SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM, KEYS_EVERY}}
 """What bounds a list (:func:`items`) and a mapping (:func:`keys_of`) rather than a number."""
 
 

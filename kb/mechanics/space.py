@@ -39,6 +39,16 @@ Past it, ``MAX_COMBINATIONS`` holds (a space held in part anyway gains nothing f
 
 FIXED, INTEGER, NUMBER, BOOLEAN, ENUM = "fixed", "integer", "number", "boolean", "enum"
 
+ROW_ROOM = 4
+"""Rows a form offers for a list of mappings of numbers or choices (rolls by player, then each re-roll of a tie): the
+example's own and room for more up to this many, each row holding an item per name the example's rows give, each
+added or removed (before 2026-12-07 a form had the example's rows and names only, calculator audit C2)."""
+
+LIST_ROOM = 6
+"""Items a form offers for a list of numbers or choices whose length the resolver does not declare (no
+:func:`~kb.mechanics.items`): the example's own, and room for more up to this many, each added or removed by the
+player (rolls per check, saves per hit: before 2026-12-07 a form had exactly the example's, calculator audit C1)."""
+
 
 class _Absent:
     """The value of an item a player has not added (a list's item or a mapping's entry: :attr:`Field.item`)."""
@@ -73,8 +83,10 @@ class Field:
     calculator's own coverage (:func:`~kb.mechanics.covers`) rather than the rule's; empty otherwise."""
     item: str | None = None
     """``list`` or ``map`` for an item of an input whose length or keys the resolver declares (``items``,
-    ``keys_of``): its first value is :data:`ABSENT` and the input is made of the items present, in the form's order
-    (none: the input left out when it is optional, else empty)."""
+    ``keys_of``) or a list of numbers whose length it leaves open; ``rows`` for a name's item in a row of a list of
+    mappings (``path``: the input, the row, the name): its first value is :data:`ABSENT` and the input is made of the
+    items present, in the form's order (none: the input left out when it is optional, else empty; a row with none
+    present is left out)."""
 
     @property
     def optional(self) -> bool:
@@ -199,8 +211,16 @@ def _made(found: list[tuple[Field, Any]], empty: Any) -> Any:
         return copy.deepcopy(empty)
     if present[0][0].item == "list":
         return [v for _, v in present]
+    if present[0][0].item == _ROWS:
+        rows: dict[Any, dict[str, Any]] = {}
+        for f, v in present:
+            rows.setdefault(f.path[1], {})[str(f.path[2])] = v
+        return list(rows.values())
     return {str(f.path[1]): v for f, v in present}
 
+
+_ROWS = "rows"
+"""The ``item`` of a name's field in a row of a list of mappings (:func:`_rows`)."""
 
 _EMPTY = "empty"
 """The ``item`` of the fixed field that says what an input made of items is with none present (its one value)."""
@@ -323,9 +343,11 @@ def _items(name: str, schema: Mapping[str, Any], value: Any, given: Mapping[str,
     bounded choices."""
     branches = schema.get("anyOf", [schema])
     nullable = any(b.get("type") == "null" for b in branches)
-    shaped = next((b for b in branches if "maxItems" in b or KEYS_FROM in b), None)
+    shaped = next((b for b in branches if "maxItems" in b or KEYS_FROM in b), None) or _open_list(branches, value)
     if shaped is None or not (value is None or _fits(shaped, value)):
         return None
+    if _row_schema(shaped) is not None:
+        return _rows(name, shaped, value, nullable)
     kind, sub, slots, present = _slots(shaped, value, given)
     if len(present) > len(slots):
         return None
@@ -338,6 +360,44 @@ def _items(name: str, schema: Mapping[str, Any], value: Any, given: Mapping[str,
         out.append(Field(f"{name}[]" if kind == "list" else f"{name}.{slot}", (name, slot),
                          name if kind == "list" else str(slot), kind_of, (ABSENT,) + values, bounds, kind))
     return out + [Field(name, (name,), name, FIXED, (None if nullable else ([] if kind == "list" else {}),), {}, _EMPTY)]
+
+
+def _open_list(branches: list[Mapping[str, Any]], value: Any) -> Mapping[str, Any] | None:
+    """A list whose length the resolver leaves open, as one of :data:`LIST_ROOM` items (more when the example gives
+    more); ``None`` when no branch is such a list."""
+    found = next((b for b in branches if b.get("type") == "array" and isinstance(b.get("items"), Mapping)), None)
+    if found is None:
+        return None
+    return {**found, "maxItems": max(LIST_ROOM, len(value) if isinstance(value, list) else 0)}
+
+
+def _row_schema(shaped: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The schema of each value of a list of mappings of one kind of value (``list[dict[str, int]]``); else ``None``."""
+    row = shaped.get("items") if shaped.get("type") == "array" else None
+    if not isinstance(row, Mapping) or row.get("type") != "object" or row.get("properties"):
+        return None
+    sub = row.get("additionalProperties")
+    return sub if isinstance(sub, Mapping) else None
+
+
+def _rows(name: str, shaped: Mapping[str, Any], value: Any, nullable: bool) -> list[Field] | None:
+    """The fields of a list of mappings (rolls by player, then each re-roll of a tie): for each of ``ROW_ROOM`` rows (or
+    the example's, when more) an item per name its rows give, the example's present; ``None`` when the example names
+    no one (no names to offer) or a value is not a bounded choice."""
+    rows = [r for r in value or [] if isinstance(r, Mapping)]
+    keys = list(dict.fromkeys(str(k) for r in rows for k in r))
+    sub = _row_schema(shaped) or {}
+    out = []
+    for i in range(max(ROW_ROOM, len(rows))):
+        for key in keys:
+            found = _choices(sub, rows[i].get(key) if i < len(rows) else None)
+            if found is None:
+                return None
+            kind_of, values, bounds = found
+            out.append(Field(f"{name}[].{key}", (name, i, key), key, kind_of, (ABSENT,) + values, bounds, _ROWS))
+    if not out:
+        return None
+    return out + [Field(name, (name,), name, FIXED, (None if nullable else [],), {}, _EMPTY)]
 
 
 def _slots(shaped: Mapping[str, Any], value: Any, given: Mapping[str, Any]

@@ -40,7 +40,7 @@ from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.locale import LANGS, catalog_path, decimal_mark, fill as _fill, number, pgettext
 from kb.core.model import Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
-from kb.mechanics import COVERS, Context, Outcome, Resolver
+from kb.mechanics import COVERS, KEYS_EVERY, Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
 from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call,
                                 calculator_examples, space)
@@ -870,9 +870,10 @@ def _item(calc: Calculator, n: int, i: int, f: Field, words: Words, var: int | N
     shown = words.label(f)
     field_html = (_number_input(common, fid, f, value, words.lang) if f.kind in ("integer", "number")
                   else f'<select {common}>{_options(Field(f.name, f.path, f.key, f.kind, f.values[1:], {}), value, words)}</select>')
-    remove = (f'<button type="button" class="kb-calc-remove" data-kb-remove aria-label="'
-              f'{_attr(_fill(pgettext(words.lang, "site", "calc_remove_item"), {"label": shown}))}">'
-              f'{_attr(pgettext(words.lang, "site", "calc_remove"))}</button>')
+    remove = "" if _whole(calc, group) else (
+        f'<button type="button" class="kb-calc-remove" data-kb-remove aria-label="'
+        f'{_attr(_fill(pgettext(words.lang, "site", "calc_remove_item"), {"label": shown}))}">'
+        f'{_attr(pgettext(words.lang, "site", "calc_remove"))}</button>')
     return (f'<div class="kb-calc-field kb-calc-item" data-kb-item="{_attr(group)}"{"" if present else " hidden"}>'
             f'<label for="{fid}">{_attr(shown)}</label>{field_html}{remove}</div>')
 
@@ -890,18 +891,36 @@ def _fixed_item(calc: Calculator, n: int, i: int, f: Field, words: Words) -> str
 
 
 def _present(base: Mapping[str, Any], f: Field) -> bool:
-    """Whether the example gives this item."""
-    value = base.get(str(f.path[0]))
-    slot = f.path[1]
-    if isinstance(value, list):
-        return isinstance(slot, int) and slot < len(value)
-    return isinstance(value, Mapping) and slot in value
+    """Whether the example gives this item (a list's, a mapping's, a name's in a row of a list of mappings)."""
+    value: Any = base.get(str(f.path[0]))
+    for slot in f.path[1:]:
+        if isinstance(value, list) and isinstance(slot, int) and slot < len(value):
+            value = value[slot]
+        elif isinstance(value, Mapping) and slot in value:
+            value = value[slot]
+        else:
+            return False
+    return True
 
 
 def _add_button(calc: Calculator, n: int, group: str, words: Words) -> str:
+    """The group's "add" button; for a group whose size the rule fixes (:func:`_whole`), it adds every item at once
+    (``data-kb-all``) and a "remove" button beside it takes them all away (none is removed alone)."""
     label = words.word(group)
-    return (f'<div class="kb-calc-field kb-calc-add"><button type="button" data-kb-add="{_attr(group)}">'
-            f'{_attr(_fill(pgettext(words.lang, "site", "calc_add"), {"label": label}))}</button></div>')
+    add = _attr(_fill(pgettext(words.lang, "site", "calc_add"), {"label": label}))
+    if not _whole(calc, group):
+        return f'<div class="kb-calc-field kb-calc-add"><button type="button" data-kb-add="{_attr(group)}">{add}</button></div>'
+    remove = _attr(_fill(pgettext(words.lang, "site", "calc_remove_item"), {"label": label}))
+    return (f'<div class="kb-calc-field kb-calc-add"><button type="button" data-kb-add="{_attr(group)}" data-kb-all>{add}'
+            f'</button><button type="button" class="kb-calc-remove" data-kb-remove-all="{_attr(group)}">{remove}</button></div>')
+
+
+def _whole(calc: Calculator, group: str) -> bool:
+    """Whether the rule fixes how many items the input ``group`` holds when given: a mapping of every key or none
+    (``keys_of(..., every=True)``), a list of exactly ``items(n, n)``."""
+    schema = calc.resolver.inputs.get(group, {})
+    return any(b.get(KEYS_EVERY) or ("maxItems" in b and b.get("minItems") == b["maxItems"])
+               for b in schema.get("anyOf", [schema]) if isinstance(b, Mapping))
 
 
 def _number_input(common: str, fid: str, f: Field, value: Any, lang: str) -> str:
@@ -956,11 +975,38 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
         result += _odds_html(data, table, start[order[-1]], first, words.lang)
     where = posixpath.relpath(runtime, posixpath.dirname(head)) + "/"  # the page sits beside the head
     py = f' data-kb-py="{_attr(where)}"' if calc.py else ""
+    brief = _brief_html(first) if _long(calc) else ""
     return (f'<form class="kb-calc" data-kb-resolver="{_attr(calc.resolver.name)}" data-kb-space="{calc.key}" '
             f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}"{py} novalidate '
             f'aria-label="{_attr(pgettext(words.lang, "site", "calc_title"))}">'
-            f'<div class="kb-calc-fields">{fields}</div>'
+            f'{brief}<div class="kb-calc-fields">{fields}</div>'
             f'<div class="kb-calc-result" data-kb-outcome="{_attr(first[0] if first else "{}")}" aria-live="polite">{result}</div></form>')
+
+
+LONG_FORM = 6
+"""Fields (those shown as the form opens) past which a form gets a short answer line kept in sight while a player
+types (``kb-calc-brief``): on a phone the answer of a long form sits far below the fields, under the keyboard."""
+
+
+def _long(calc: Calculator) -> bool:
+    """Whether the form shows more than ``LONG_FORM`` fields as it opens (items not added left out)."""
+    base = calc.space.base
+    shown = [f for f in calc.space.fields if (f.item is None or (f.item != "empty" and _present(base, f)))]
+    return len(shown) > LONG_FORM
+
+
+def _brief_html(first: list[Any] | None) -> str:
+    """The short answer line of a long form, as the page first shows it (``kb-calc.js``'s ``brief`` keeps it in step
+    with the answer): sticky at the top of the screen, hidden from assistive technology (the answer box is announced)."""
+    return f'<p class="kb-calc-brief" aria-hidden="true">{_attr(brief_text(first) if first else "")}</p>'
+
+
+def brief_text(row: list[Any]) -> str:
+    """An answer in one line: its outputs (``label: value · …``), else its refusal."""
+    _data, _steps, pairs, _odds, refusal = row
+    if refusal is not None:
+        return str(refusal)
+    return " · ".join(f"{k}: {v}" for k, v in pairs)
 
 
 def left_out_html(lang: str) -> str:

@@ -410,24 +410,46 @@
 
   /* Inputs made of items (a list's, a mapping's entries: data-kb-item names the input): "add" shows the first item
    * not added and moves the focus to it, "remove" hides its item and moves the focus to "add"; a hidden item's field
-   * is disabled, which the numbering reads as "absent". The answer follows through the form's change event. */
+   * is disabled, which the numbering reads as "absent". A group whose size the rule fixes (data-kb-all: both
+   * players' VP) is added whole and removed whole (data-kb-remove-all), never one item alone. The answer follows
+   * through the form's change event. */
   function items(form) {
     function adders(group) { return form.querySelectorAll('[data-kb-add="' + group + '"]'); }
     function refresh(group) {
       var left = form.querySelectorAll('[data-kb-item="' + group + '"][hidden]').length;
+      var all = form.querySelectorAll('[data-kb-item="' + group + '"]').length;
       adders(group).forEach(function (b) { b.disabled = left === 0; });
+      form.querySelectorAll('[data-kb-remove-all="' + group + '"]').forEach(function (b) { b.disabled = left === all; });
     }
     function changed() { form.dispatchEvent(new Event("change")); }
+    function show(box) {
+      var input = box.querySelector("[data-kb-field]");
+      box.hidden = false;
+      input.disabled = false;
+      if (input.tagName !== "SELECT" && input.value === "") input.value = typed(Number(input.getAttribute("data-kb-min")), input.getAttribute("data-kb-mark") || ".");
+      return input;
+    }
+    function removeAll(button) {
+      var group = button.getAttribute("data-kb-remove-all");
+      form.querySelectorAll('[data-kb-item="' + group + '"]').forEach(function (box) {
+        box.hidden = true;
+        box.querySelector("[data-kb-field]").disabled = true;
+      });
+      refresh(group);
+      var back = adders(group)[0];
+      if (back) back.focus();
+      changed();
+    }
     form.addEventListener("click", function (e) {
       var add = e.target.closest && e.target.closest("[data-kb-add]");
       var remove = e.target.closest && e.target.closest("[data-kb-remove]");
+      var all = e.target.closest && e.target.closest("[data-kb-remove-all]");
+      if (all) { removeAll(all); return; }
       if (add) {
-        var group = add.getAttribute("data-kb-add"), box = form.querySelector('[data-kb-item="' + group + '"][hidden]');
-        if (!box) return;
-        var input = box.querySelector("[data-kb-field]");
-        box.hidden = false;
-        input.disabled = false;
-        if (input.tagName !== "SELECT" && input.value === "") input.value = typed(Number(input.getAttribute("data-kb-min")), input.getAttribute("data-kb-mark") || ".");
+        var group = add.getAttribute("data-kb-add"), hidden = form.querySelectorAll('[data-kb-item="' + group + '"][hidden]');
+        if (!hidden.length) return;
+        var boxes = add.hasAttribute("data-kb-all") ? Array.prototype.slice.call(hidden) : [hidden[0]];
+        var input = boxes.map(show)[0];
         refresh(group);
         input.focus();
         changed(input);
@@ -446,9 +468,33 @@
     Object.keys(seen).forEach(refresh);
   }
 
+  /* The short answer line of a long form (.kb-calc-brief, kb/site/calc.py): kept in sight at the top of the screen
+   * while the player types (the answer itself may sit far below, under a phone's keyboard), it repeats the answer box
+   * in one line, as calc.py's brief_text: its outputs, else its refusal or message; the box's waiting words, or "…",
+   * while a new answer is awaited. aria-hidden: the box itself is the one announced. */
+  function brief(form) {
+    var line = form.querySelector(".kb-calc-brief"), box = form.querySelector("[data-kb-outcome]");
+    if (!line || !box) return;
+    function said() {
+      var wait = box.querySelector(".kb-calc-wait");
+      if (wait) return wait.textContent;
+      if (form.hasAttribute("data-kb-busy")) return "…";
+      var pairs = Array.prototype.map.call(box.querySelectorAll(".kb-calc-outputs dt"), function (dt) {
+        return dt.textContent + ": " + (dt.nextElementSibling ? dt.nextElementSibling.textContent : "");
+      });
+      if (pairs.length) return pairs.join(" · ");
+      var p = box.querySelector("p");
+      return p ? p.textContent : "";
+    }
+    function sync() { line.textContent = said(); }
+    new MutationObserver(sync).observe(box, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(sync).observe(form, { attributes: true, attributeFilter: ["data-kb-busy"] });
+  }
+
   function start(form) {
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     items(form);
+    brief(form);
     load(form.getAttribute("data-kb-file"), form.getAttribute("data-kb-data"), function (head) {
       var run = function () { update(form, head); };
       form.addEventListener("input", run);
