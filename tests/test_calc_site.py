@@ -445,9 +445,8 @@ def test_the_masc_calculator_takes_the_turns_in_a_row(kb) -> None:
     entry = kb.entries["battletech-solaris.masc-failure-progression"]
     calc = next(c for c in calculators(entry, kb.registry.get) if c.resolver.name == "battletech-solaris.masc-roll")
     names = [f.name for f in calc.space.variable]
-    # its `history` list now has room for turns (LIST_ROOM, calculator audit C1/C6): the space is past IN_PAGE, answered
-    # by the page's Python with the runtime, held without it; `in_a_row` stays a field either way
-    assert "in_a_row" in names and "history[]" in names
+    # the turns in a row, and the turns rested since them (calculator audit C6: after three uses and a rest it said 3+)
+    assert "in_a_row" in names and "rested" in names
     i = names.index("in_a_row")
     start = calc.space.positions(calc.space.base)
     needs = []
