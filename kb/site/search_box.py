@@ -18,7 +18,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from kb.core.cache import cache_dir, shared_cache_dir
 from kb.core.locale import pgettext
@@ -147,16 +147,7 @@ def _without(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 def _names_parts(names: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """``rules.names`` (read once per query, for its words' key) in ranges of keys of about :data:`NAME_PART` bytes, as
     :func:`_word_parts` cuts the word list: each range's first key, and its names."""
-    firsts, size = [""], 0
-    out: list[dict[str, Any]] = [{}]
-    for key in sorted(names, key=lambda k: k.encode("utf-16-be")):
-        if size >= NAME_PART:
-            firsts.append(key)
-            out.append({})
-            size = 0
-        out[-1][key] = names[key]
-        size += _size(key) + _size(names[key]) + 2
-    return firsts, out
+    return _ranges(names, NAME_PART, lambda key, value: _size(key) + _size(value))
 
 
 def _doc_parts(docs: list[dict[str, Any]]) -> tuple[list[int], list[list[dict[str, Any]]]]:
@@ -208,15 +199,22 @@ def _postings(data: dict[str, Any], n: int) -> dict[str, list[Any]]:
 
 def _word_parts(words: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
     """The word list in ranges of keys of about :data:`WORD_PART` bytes: each range's first key, and its words."""
-    firsts, size = [""], 0  # every key sorts after the first part's start
+    return _ranges(words, WORD_PART, _entry_size)
+
+
+def _ranges(table: dict[str, Any], budget: int,
+            size: Callable[[str, Any], int]) -> tuple[list[str], list[dict[str, Any]]]:
+    """``table`` cut in ranges of keys (in the browser's UTF-16 order) of about ``budget`` bytes by ``size``: each
+    range's first key (the first range's is ``""``: every key sorts after it), and its rows."""
+    firsts, used = [""], 0
     out: list[dict[str, Any]] = [{}]
-    for key in sorted(words, key=lambda k: k.encode("utf-16-be")):
-        if size >= WORD_PART:
+    for key in sorted(table, key=lambda k: k.encode("utf-16-be")):
+        if used >= budget:
             firsts.append(key)
             out.append({})
-            size = 0
-        out[-1][key] = words[key]
-        size += _entry_size(key, words[key]) + 2
+            used = 0
+        out[-1][key] = table[key]
+        used += size(key, table[key]) + 2
     return firsts, out
 
 
