@@ -387,17 +387,28 @@ def _rows(name: str, shaped: Mapping[str, Any], value: Any, nullable: bool) -> l
     rows = [r for r in value or [] if isinstance(r, Mapping)]
     keys = list(dict.fromkeys(str(k) for r in rows for k in r))
     sub = _row_schema(shaped) or {}
-    out = []
+    out: list[Field] = []
     for i in range(max(ROW_ROOM, len(rows))):
-        for key in keys:
-            found = _choices(sub, rows[i].get(key) if i < len(rows) else None)
-            if found is None:
-                return None
-            kind_of, values, bounds = found
-            out.append(Field(f"{name}[].{key}", (name, i, key), key, kind_of, (ABSENT,) + values, bounds, _ROWS))
+        row = _row_fields(name, i, keys, sub, rows[i] if i < len(rows) else {})
+        if row is None:
+            return None
+        out += row
     if not out:
         return None
     return out + [Field(name, (name,), name, FIXED, (None if nullable else [],), {}, _EMPTY)]
+
+
+def _row_fields(name: str, i: int, keys: list[str], sub: Mapping[str, Any], row: Mapping[str, Any]) -> list[Field] | None:
+    """Row ``i``'s fields of :func:`_rows`, an item per name (``row``: the example's, empty past its rows); ``None`` when
+    a value is not a bounded choice."""
+    out = []
+    for key in keys:
+        found = _choices(sub, row.get(key))
+        if found is None:
+            return None
+        kind_of, values, bounds = found
+        out.append(Field(f"{name}[].{key}", (name, i, key), key, kind_of, (ABSENT,) + values, bounds, _ROWS))
+    return out
 
 
 def _slots(shaped: Mapping[str, Any], value: Any, given: Mapping[str, Any]

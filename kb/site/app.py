@@ -226,13 +226,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     reads = {} if reads is None else reads
     home = site / lang
     game_dirs = _game_dirs(home, game_ids)
-    found = _files(site, home, game_dirs)
-    # the styles and scripts (the theme's and ours) and the calculators' runtime sit at the site's root, one copy that
-    # every language's pages load
-    found = _files(site, site, [site / lg for lg in langs]) + found
-    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, MARK)]  # the marker: not the site
-    runtime = [p for p in shell if _in_runtime(p, site, home)]
-    shell = [p for p in shell if p not in runtime]
+    shell, runtime = _shared(site, home, langs, game_dirs)
     games = {}
     hashes: dict[str, str] = {}
     for game in sorted(d.name for d in game_dirs):
@@ -248,10 +242,26 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     return out
 
 
+def _shared(site: Path, home: Path, langs: list[str], game_dirs: list[Path]) -> tuple[list[Path], list[Path]]:
+    """The files every game of the language at ``home`` uses, but for its pages: the language's data and, at the
+    site's root, the styles and scripts (the theme's and ours, one copy that every language's pages load); and apart,
+    the calculators' runtime (saved by the second button)."""
+    found = _files(site, site, [site / lg for lg in langs]) + _files(site, home, game_dirs)
+    shell = [p for p in found if p.suffix != ".html" and p.name not in (WORKER, OFFLINE, MARK)]  # the marker: not the site
+    runtime = [p for p in shell if _in_runtime(p, site, home)]
+    return [p for p in shell if p not in runtime], runtime
+
+
 def _in_runtime(path: Path, site: Path, home: Path) -> bool:
     """Whether ``path`` is a file of the calculators' runtime: under the site's ``kb-py/`` (one copy for every
     language) or the language's own (a language built alone)."""
     return any(path.is_relative_to(top / RUNTIME) for top in (site, home))
+
+
+def _pages(home: Path, own: list[Path], reads: dict[Path, _Read]) -> list[Path]:
+    """A game's files (``own``) with the language's home and, when one of its pages links there, the concept map."""
+    linked = (home / CONCEPTS).is_file() and any(_facts(p, reads).concepts for p in own)
+    return [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own
 
 
 def _game_entry(home: Path, game: str, shell: list[Path], runtime: bool,
@@ -260,8 +270,7 @@ def _game_entry(home: Path, game: str, shell: list[Path], runtime: bool,
     has a calculator the page's Python answers and the site has the runtime to save with it) and its files, each
     as (path in the list, file); ``reads``: the build's table (:func:`_facts`)."""
     own = _files(home, home / game)
-    linked = (home / CONCEPTS).is_file() and any(_facts(p, reads).concepts for p in own)
-    listed = [(_url_path(p, home), p) for p in [home / "index.html"] + ([home / CONCEPTS] if linked else []) + own + shell]
+    listed = [(_url_path(p, home), p) for p in _pages(home, own, reads) + shell]
     sizes = [(rel, p.stat().st_size) for rel, p in listed]
     entry = {"name": _game_name(home / game / "index.html", reads), "files": [list(f) for f in sizes],
              "bytes": sum(size for _, size in sizes)}
