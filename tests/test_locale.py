@@ -243,31 +243,6 @@ source: {doc: seed.txt, section: s}
 }
 
 
-class _Stray(gettext_module.NullTranslations):
-    """A catalog whose every word the code fills (one holding a ``{name}``) also holds a translator's stray
-    ``{x}`` and ``{n.__class__}``, braces no code fills."""
-
-    def __init__(self, real: gettext_module.NullTranslations) -> None:
-        super().__init__()
-        self.real = real
-
-    @staticmethod
-    def _stray(word: str) -> str:
-        return word + " {x} {n.__class__}" if re.search(r"\{\w+\}", word) else word
-
-    def gettext(self, message: str) -> str:
-        return self._stray(self.real.gettext(message))
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self._stray(self.real.pgettext(context, message))
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self._stray(self.real.ngettext(singular, plural, n))
-
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        return self._stray(self.real.npgettext(context, singular, plural, n))
-
-
 STRAY = "{x} {n.__class__}"
 """A translator's stray braces: a name no code fills, and a look-up ``str.format`` would make."""
 
