@@ -353,12 +353,11 @@ def _items(name: str, schema: Mapping[str, Any], value: Any, given: Mapping[str,
         return None
     out = []
     for slot in slots:
-        found = _choices(sub, present.get(slot))
-        if found is None:
+        field = _choice_field(f"{name}[]" if kind == "list" else f"{name}.{slot}", (name, slot),
+                              name if kind == "list" else str(slot), sub, present.get(slot), kind)
+        if field is None:
             return None
-        kind_of, values, bounds = found
-        out.append(Field(f"{name}[]" if kind == "list" else f"{name}.{slot}", (name, slot),
-                         name if kind == "list" else str(slot), kind_of, (ABSENT,) + values, bounds, kind))
+        out.append(field)
     return out + [Field(name, (name,), name, FIXED, (None if nullable else ([] if kind == "list" else {}),), {}, _EMPTY)]
 
 
@@ -403,12 +402,22 @@ def _row_fields(name: str, i: int, keys: list[str], sub: Mapping[str, Any], row:
     a value is not a bounded choice."""
     out = []
     for key in keys:
-        found = _choices(sub, row.get(key))
-        if found is None:
+        field = _choice_field(f"{name}[].{key}", (name, i, key), key, sub, row.get(key), _ROWS)
+        if field is None:
             return None
-        kind_of, values, bounds = found
-        out.append(Field(f"{name}[].{key}", (name, i, key), key, kind_of, (ABSENT,) + values, bounds, _ROWS))
+        out.append(field)
     return out
+
+
+def _choice_field(name: str, path: tuple[str | int, ...], key: str, sub: Mapping[str, Any], value: Any,
+                  item: str) -> Field | None:
+    """An item of an input made of items (``item``: ``list``, ``map`` or ``rows``): a choice among :data:`ABSENT` and
+    the values of ``sub`` that holds ``value``; ``None`` when it is not a bounded choice."""
+    found = _choices(sub, value)
+    if found is None:
+        return None
+    kind, values, bounds = found
+    return Field(name, path, key, kind, (ABSENT,) + values, bounds, item)
 
 
 def _slots(shaped: Mapping[str, Any], value: Any, given: Mapping[str, Any]
