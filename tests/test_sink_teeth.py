@@ -51,6 +51,9 @@ def test_a_script_link_loses_its_address(href: str) -> None:
     ("p.html#x", "p.html#x"),
     ('x" onmouseover="y', "x%22%20onmouseover=%22y"),
     ("/a/<b>'c'", "/a/%3Cb%3E%27c%27"),
+    (" https://e.example/a b ", "https://e.example/a%20b"),  # the ends dropped, as a browser does: no dead link
+    ("\thttps://e.example/\n", "https://e.example/"),
+    ("\x00p.html#x\x1f", "p.html#x"),
 ])
 def test_a_link_is_kept_with_no_quote_or_angle_bracket_left(url: str, kept: str) -> None:
     assert link(url) == kept

@@ -57,9 +57,16 @@ _URL_SAFE = "/:?#[]@!$&()*+,;=%~"
 """Characters a link keeps as they are; the rest (quotes, ``<``, ``>``, spaces, non-ASCII) are percent-encoded."""
 
 
+_ENDS = "".join(map(chr, range(0x21)))
+"""What a browser strips from both ends of a URL (the URL standard's "C0 control or space")."""
+
+
 def link(url: str) -> str | None:
     """``url`` as a link the pages allow (relative, or one of :data:`URL_SCHEMES`), percent-encoded so that no quote
-    or ``<`` is left in it; ``None`` for any other (``javascript:``, ``data:``, ``vbscript:``) or an unreadable one."""
+    or ``<`` is left in it; ``None`` for any other (``javascript:``, ``data:``, ``vbscript:``) or an unreadable one.
+    Spaces, line breaks and control characters at either end are dropped, as a browser drops them from an ``href``
+    (``" https://e.example"`` kept as ``%20https://…`` was a dead link to a page of the site)."""
+    url = url.strip(_ENDS)
     try:
         scheme = urlsplit(_SKIPPED.sub("", url)).scheme.lower()
     except ValueError:
