@@ -3,6 +3,7 @@ make ``kb test``, pytest and ``kb build --strict`` fail with located messages.""
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -92,7 +93,34 @@ def test_an_example_filter_that_matches_nothing_is_an_error(tree) -> None:
     tree({"g/rules/shoot.yaml": SHOOT})
     code, out, err = cli("test", "g.shoot#hitt")
     assert code == 2
-    assert err == "kb test: 'g.shoot' has no example 'hitt'; did you mean 'hit'?\n"
+    assert err == ("kb test: content/g/rules/shoot.yaml:6: 'g.shoot' has no example 'hitt'; did you mean 'hit'? "
+                   "(its examples: hit, odds)\n")
+
+
+def test_a_file_and_an_example_id_run_that_example_only(tree) -> None:
+    """``kb test FILE#EXAMPLE``, as ``kb show ID#ANCHOR``: the example of the entry the file holds."""
+    tree({"g/rules/shoot.yaml": SHOOT, "g/rules/other.yaml": OTHER})
+    code, out, _ = cli("test", "content/g/rules/shoot.yaml#odds", "--json")
+    assert code == 0
+    assert [(r["entry"], r["example"]) for r in json.loads(out)] == [("g.shoot", "odds")]
+    code, out, _ = cli("test", "content/g/rules/shoot.yaml#hit", "content/g/rules/other.yaml")
+    assert (code, out) == (0, "3 passed, 0 failed\n")
+
+
+@pytest.mark.parametrize("selector, said", [
+    ("content/g/rules/shoot.yaml#hitt", "kb test: content/g/rules/shoot.yaml:6: 'g.shoot' has no example 'hitt'; "
+                                        "did you mean 'hit'? (its examples: hit, odds)\n"),
+    ("content/g/rules/none.yaml#hit", "kb test: content/g/rules/none.yaml: no such file or folder\n"),
+    ("content/g/rules#hit", "kb test: content/g/rules: a folder; name an example by its entry's file (FILE#EXAMPLE) "
+                            "or id (ID#EXAMPLE)\n"),
+    ("content/g/rules/broken.yaml#hit", "content/g/rules/broken.yaml:3:5: error[yaml-syntax]: invalid YAML: while "
+                                        "parsing a flow sequence did not find expected ',' or ']'\n"
+                                        "kb test: content/g/rules/broken.yaml: no entry is loaded from this file\n"),
+])
+def test_a_file_and_an_example_id_that_name_nothing_are_a_located_error(tree, selector: str, said: str) -> None:
+    tree({"g/rules/shoot.yaml": SHOOT, "g/rules/broken.yaml": BROKEN})
+    code, out, err = cli("test", selector)
+    assert (code, out, err) == (2, "", said)
 
 
 def test_an_example_filter_selects_only_its_entry(tree) -> None:

@@ -202,9 +202,7 @@ def _say_unloaded_resolvers(kb: "KnowledgeBase", examples: Any, err: TextIO) -> 
 # ---------------------------------------------------------------- kb test
 def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     kb = _load(args)
-    paths = [s for s in args.select if _names_a_path(kb, s)]
-    names = [s for s in args.select if s not in paths]
-    problem = _bad_paths(kb, paths) or _unknown_names(kb, names, err) or _unknown_examples(kb, names)
+    names, paths, problem = _selection(kb, args.select, err)
     if problem:
         err.write(problem)
         return EXIT_USAGE
@@ -226,6 +224,44 @@ def _run_selected(kb: "KnowledgeBase", names: list[str], folders: list[Path], so
     if not some:
         return kb.run_examples(), kb.not_loaded()
     return (kb.run_examples(chosen) if chosen else []), _broken_for(kb, names, folders)  # no entry there: none run
+
+
+def _selection(kb: "KnowledgeBase", select: list[str], err: TextIO) -> tuple[list[str], list[str], str]:
+    """``kb test``'s selectors as entry ids, games or ``ID#EXAMPLE`` (a ``PATH#EXAMPLE`` written so), and as files or
+    folders; with the first that names nothing, said in one line (and, on ``err``, the files that do not load where it
+    may be), else ``""``."""
+    found = [_file_example(kb, s) for s in select]
+    select = [s for s, _ in found]
+    paths = [s for s in select if _names_a_path(kb, s)]
+    names = [s for s in select if s not in paths]
+    problem = next((p for _, p in found if p), "")
+    return names, paths, problem or _unknown(kb, names, paths, err)
+
+
+def _unknown(kb: "KnowledgeBase", names: list[str], paths: list[str], err: TextIO) -> str:
+    """The first selector that names nothing, said in one line; else ``""``."""
+    return _bad_paths(kb, paths) or _unknown_names(kb, names, err) or _unknown_examples(kb, names)
+
+
+def _file_example(kb: "KnowledgeBase", selector: str) -> tuple[str, str]:
+    """A ``PATH#EXAMPLE`` selector (a worked example of the entry a file holds) as ``ID#EXAMPLE``, or why the file
+    gives no entry, in one line; any other selector as it is (a file whose own name holds ``#`` too)."""
+    given, sep, example = selector.rpartition("#")
+    if not sep or os.path.exists(selector) or not _names_a_path(kb, given):
+        return selector, ""
+    where = Path(os.path.abspath(given))
+    entry = next((e for e in kb.entries.values() if Path(os.path.abspath(e.path)) == where), None)
+    if entry is not None:
+        return f"{entry.id}#{example}", ""
+    return selector, _bad_paths(kb, [given]) or _no_entry_in(kb, given, where)
+
+
+def _no_entry_in(kb: "KnowledgeBase", given: str, where: Path) -> str:
+    """Why ``PATH#EXAMPLE`` names no entry: ``PATH`` is a folder, or a file that loads none (its errors first)."""
+    if where.is_dir():
+        return f"kb test: {printable(given)}: a folder; name an example by its entry's file (FILE#EXAMPLE) or id (ID#EXAMPLE)\n"
+    said = "".join(d.format() + "\n" for d in kb.not_loaded() if Path(os.path.abspath(d.location.path)) == where)
+    return said + f"kb test: {printable(given)}: no entry is loaded from this file\n"
 
 
 def _names_a_path(kb: "KnowledgeBase", selector: str) -> bool:
@@ -265,8 +301,17 @@ def _unknown_examples(kb: "KnowledgeBase", names: list[str]) -> str:
         name, sep, example = s.partition("#")
         ids = [x.id for x in kb.entries[name].examples] if sep else []
         if sep and example not in ids:
-            return f"kb test: '{name}' has no example '{example}'{hint(example, ids)}\n"
+            return _no_example(kb.entries[name], example, ids)
     return ""
+
+
+def _no_example(entry: Any, example: str, ids: list[str]) -> str:
+    """``kb test ID#EXAMPLE`` (or ``FILE#EXAMPLE``) naming no example of the entry: located at its ``examples``, with
+    the nearest id and every id it has."""
+    where = entry.marks.at(("examples",), key=True)
+    listed = f"its examples: {', '.join(ids)}" if ids else "it has none"
+    return printable(f"kb test: {format_path(where.path)}:{where.line}: '{entry.id}' has no example '{example}'"
+                     f"{hint(example, ids)} ({listed})") + "\n"
 
 
 def _broken_for(kb: "KnowledgeBase", names: list[str], folders: list[Path]) -> list[Any]:
@@ -544,8 +589,8 @@ def _show_args(s: argparse.ArgumentParser) -> None:
 
 
 def _test_args(t: argparse.ArgumentParser) -> None:
-    t.add_argument("select", nargs="*", help="entry ids, games, ID#EXAMPLE, or files or folders of the content "
-                   "(their entries' examples) (default: all)")
+    t.add_argument("select", nargs="*", help="entry ids, games, ID#EXAMPLE, files or folders of the content "
+                   "(their entries' examples), or FILE#EXAMPLE (one example of the entry in FILE) (default: all)")
     t.add_argument("--json", action="store_true",
                    help="print a JSON array, one object per example (a failed one with its given and trace)")
     t.set_defaults(func=_test)
