@@ -55,7 +55,7 @@ from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, asset_names, refused_setting, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, THEME_FAVICON, apply_defaults, as_text, asset_files, asset_names, refused_setting, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
@@ -403,7 +403,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if self._sources is None and self.incremental is not None:
             self._keep_pages(build, config, files, *self.incremental)
         asset_files(files, config)
-        for unused in [f for f in files if _unused(f.src_uri)]:
+        for unused in [f for f in files if _unused(f, config)]:
             files.remove(unused)
         self._share_static(build, config, files)
         if build.primary:
@@ -1003,10 +1003,17 @@ def _url(path: str, directory_urls: bool) -> str:
 _UNUSED = ("assets/javascripts/lunr/", "assets/javascripts/workers/")
 
 
-def _unused(src_uri: str) -> bool:
+def _unused(file: File, config: MkDocsConfig) -> bool:
     """A theme file no page loads: the theme's search (lunr and its worker; the engine's search replaces
-    it) and source maps."""
-    return src_uri.startswith(_UNUSED) or src_uri.endswith(".map")
+    it), source maps, and Material's tab icon when neither the tab nor the logo shows it (:func:`_unused_favicon`)."""
+    return file.src_uri.startswith(_UNUSED) or file.src_uri.endswith(".map") or _unused_favicon(file, config)
+
+
+def _unused_favicon(file: File, config: MkDocsConfig) -> bool:
+    """The theme's own ``favicon.png``, when the pages' tab icon is another (the app's die, ``apply_defaults``, or the
+    pack's) and the logo is not it either: no page links it, and it went into every site and offline list."""
+    shown = (config.theme.get("favicon"), config.theme.get("logo"))
+    return file.src_uri == THEME_FAVICON and THEME_FAVICON not in shown and _from_theme(file, config)
 
 
 def _spaces(html_text: str) -> Markup:
@@ -1059,9 +1066,15 @@ def _shareable(file: File, config: MkDocsConfig) -> bool:
     another file of ``docs_dir``, which its pages may link to by a relative path."""
     if file.generated_by is not None or file.is_documentation_page() or not file.abs_src_path:
         return False
+    return file.src_uri in asset_names() or _from_theme(file, config)
+
+
+def _from_theme(file: File, config: MkDocsConfig) -> bool:
+    """A file of the theme's own folders (not the pack's ``docs_dir``, which may hold one of the same name)."""
+    if not file.abs_src_path:
+        return False
     source = os.path.abspath(file.abs_src_path)
-    return file.src_uri in asset_names() or any(
-        source.startswith(os.path.join(os.path.abspath(d), "")) for d in config.theme.dirs)
+    return any(source.startswith(os.path.join(os.path.abspath(d), "")) for d in config.theme.dirs)
 
 
 def _root_url(url: Callable[..., str], at_root: frozenset[str]) -> Callable[..., str]:

@@ -554,6 +554,18 @@ def test_the_page_not_found_speaks_both_languages_its_own_first(built: Path) -> 
         assert title.startswith(html.escape(pgettext(first, "site", "not_found_title"))), title
 
 
+def test_the_themes_tab_icon_is_not_shipped_when_the_pages_show_the_apps_die(built: Path) -> None:
+    """Material's ``assets/images/favicon.png`` went into every site (and every offline list) though no page links it:
+    the tab shows the app's die (``kb-icon-192.png``). Every page names one icon, the die, and the theme's is gone."""
+    assert not (built / "assets" / "images" / "favicon.png").exists()
+    assert not any("favicon.png" in path for lang in ("es", "en")
+                   for game in json.loads((built / lang / "kb-offline.json").read_text())["games"].values()
+                   for path, _ in game["files"])
+    for page in ("es/index.html", "en/mini/shooting.html", "404.html", "en/404.html"):
+        icons = re.findall(r'<link rel="(?:icon|apple-touch-icon)" href="([^"]*)"', (built / page).read_text())
+        assert icons and {u.rsplit("/", 1)[-1] for u in icons} == {"kb-icon-192.png"}, (page, icons)
+
+
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
     assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
