@@ -139,6 +139,8 @@ class _Build:
     at_root: frozenset[str] = frozenset()
     """The static files (paths from the build's root) this build does not write: the first language's copies at the
     site's root are the same files, and its pages load those (:func:`_root_url`, :func:`_loading_ours`)."""
+    icons_at_root: frozenset[str] = frozenset()
+    """The app's icons, when this build writes none: the first language's at the site's root (:meth:`KnowledgeBasePlugin._add_icons`)."""
     search: SearchData | None = None
     calc: CalcSite | None = None
     kept: dict[str, tuple[Path, Any]] | None = None
@@ -299,7 +301,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if not primary:  # the other languages' sites sit inside the first's
             config.site_dir = os.path.join(config.site_dir, lang)
             config.site_url = f"{root_url}{lang}/"
-        apply_defaults(config, lang, favicon=_prefix(lang, primary) + app.icon_name(app.FAVICON))
+        apply_defaults(config, lang, favicon=app.icon_name(app.FAVICON))  # at the site's root (:meth:`_add_icons`)
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
             config.site_name = names[langs.index(lang)]
@@ -422,9 +424,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             return
         if self._root_files is None:
             return
-        build.at_root = frozenset(path for path, f in shareable.items() if self._root_files.get(path) == f.abs_src_path)
-        for path in build.at_root:
+        same = frozenset(path for path, f in shareable.items() if self._root_files.get(path) == f.abs_src_path)
+        for path in same:
             files.remove(shareable[path])
+        build.at_root = same | build.icons_at_root  # and the app's icons, which this build did not write
 
     def _add_data(self, build: _Build, config: MkDocsConfig, files: Files, found: bool, seconds: float) -> None:
         """The language's search data (made again when the content changed, also while serving), previews, manifest
@@ -439,12 +442,23 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                  f"in {seconds:.1f} s")
         for path, text in table_data(build.loaded.kb, build.lang).items():
             files.append(File.generated(config, build.prefix + path, content=text))
-        files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         self._add_calculators(build, config, files)
+        self._add_icons(build, config, files)
+
+    def _add_icons(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
+        """The manifest and the app's icons: the icons at the root of the build's site_dir, the site's for the first
+        language; a later language's build of the same command writes none and its manifest and pages name the first's
+        (switching language fetched the same icons again from ``en/``); a language built alone keeps its own."""
+        shared = not build.primary and self._root_files is not None
+        at_site_root = build.primary or shared
+        files.append(File.generated(config, build.prefix + app.MANIFEST,
+                                    content=app.manifest(build.lang, "../" if at_site_root else "")))
+        if shared:
+            build.icons_at_root = frozenset(app.ICON_FILES)
+            return
         for size in app.ICONS:
             for maskable in (False, True):
-                files.append(File.generated(config, build.prefix + app.icon_name(size, maskable),
-                                            content=app.icon_png(size, maskable)))
+                files.append(File.generated(config, app.icon_name(size, maskable), content=app.icon_png(size, maskable)))
 
     def _search(self, build: _Build) -> tuple[SearchData, bool, bool]:
         """The language's search data, as an earlier command made it from the same content, else made (and kept). While
@@ -691,7 +705,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         forms = _forms(build, page.file)
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
-        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/")
+        icon = app.icon_name(192)
+        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/",
+                                  _from_folder(icon, here, icon in build.at_root))
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         calculator = any(f.startswith("<form") for f in forms or [])  # not for a calculator left out

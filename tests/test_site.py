@@ -400,7 +400,7 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         page = (built / lang / "mini" / "shooting.html").read_text()
         assert '<link rel="manifest" href="../manifest.webmanifest">' in page
         # the tab shows the app's die, not the theme's logo (Material's favicon.png)
-        assert '<link rel="icon" href="../kb-icon-192.png">' in page and "assets/images/favicon.png" not in page
+        assert '<link rel="icon" href="../../kb-icon-192.png">' in page and "assets/images/favicon.png" not in page
         offline = json.loads((built / lang / "kb-offline.json").read_text())
         files = {path for path, _ in offline["games"]["mini"]["files"]}
         assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
@@ -457,6 +457,34 @@ def test_the_english_site_loads_the_roots_styles_and_scripts_and_ships_no_copy_o
     files = {path for path, _ in json.loads((built / "en" / "kb-offline.json").read_text())["games"]["mini"]["files"]}
     assert {"../kb.css", "../kb-table.js", "../kb-offline.js"} <= files
     assert any(p.startswith("../assets/javascripts/bundle.") for p in files)
+
+
+def test_both_languages_name_one_copy_of_the_apps_icons(built: Path) -> None:
+    """Switching from a Spanish page to its English twin fetched ``en/kb-icon-*.png``, byte for byte ``es/``'s: the
+    icons are written once, at the site's root, and both languages' manifests, tab icons and touch icons name that
+    copy (the manifests stay one per language: their name, language and start page are the language's)."""
+    import hashlib
+
+    def digest(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    spanish = {digest(p) for p in (built / "es").rglob("*") if p.is_file()}
+    assert [str(p.relative_to(built)) for p in (built / "en").rglob("*") if p.is_file() and digest(p) in spanish] == []
+    icons = {p.name for p in built.glob("kb-icon-*.png")}
+    assert icons == {"kb-icon-192.png", "kb-icon-512.png", "kb-icon-maskable-192.png", "kb-icon-maskable-512.png"}
+    assert not list(built.glob("*/kb-icon-*.png"))
+    for lang in ("es", "en"):
+        manifest = json.loads((built / lang / "manifest.webmanifest").read_text())
+        assert {(built / lang / i["src"]).resolve() for i in manifest["icons"]} == {(built / n).resolve() for n in icons}
+        for page in ("index.html", "mini/shooting.html"):
+            text = (built / lang / page).read_text(encoding="utf-8")
+            hrefs = re.findall(r'<link rel="(?:icon|apple-touch-icon)" href="([^"]*)"', text)
+            assert len(hrefs) == 2 and {((built / lang / page).parent / h).resolve() for h in hrefs} == {
+                (built / "kb-icon-192.png").resolve()}, (lang, page, hrefs)
+    for page in ("404.html", "en/404.html"):  # absolute from the site's address: its root's copy
+        assert '<link rel="icon" href="/kb-icon-192.png">' in (built / page).read_text(encoding="utf-8"), page
+    files = {path for path, _ in json.loads((built / "en" / "kb-offline.json").read_text())["games"]["mini"]["files"]}
+    assert "../kb-icon-192.png" in files and "kb-icon-192.png" not in files
 
 
 def test_a_build_reads_each_file_of_the_site_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
