@@ -45,7 +45,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
-from mkdocs.structure.nav import Navigation
+from mkdocs.structure.nav import Link, Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
@@ -61,7 +61,7 @@ from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.docs_folder import docs_problem
 from kb.site.findable import front_matter_title
-from kb.site.notfound import not_found_page
+from kb.site.notfound import Menu, not_found_menu, not_found_page
 from kb.site.reader_language import pick_language
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
@@ -134,6 +134,10 @@ class _Build:
     site: Site
     started: float
     root_url: str
+    every_name: str = ""
+    """The site's name in every language («Reglas · Rules»), escaped: the "page not found" page's header."""
+    own_name: str = ""
+    """The build's own site name while the 404 page is rendered with :attr:`every_name`."""
     shared_scope: bool = False
     """The theme's storage (the reader's light/dark choice) is set per page to the site's root (:func:`_site_scope`)."""
     at_root: frozenset[str] = frozenset()
@@ -302,6 +306,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             config.site_dir = os.path.join(config.site_dir, lang)
             config.site_url = f"{root_url}{lang}/"
         apply_defaults(config, lang, favicon=app.icon_name(app.FAVICON))  # at the site's root (:meth:`_add_icons`)
+        every_name = Markup.escape(config.site_name)  # the 404 page's, which is in every language
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
             config.site_name = names[langs.index(lang)]
@@ -312,7 +317,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = self._site(loaded, lang, config.repo_url)
-        build = self._build = _Build(lang, primary, loaded, site, started, root_url)
+        build = self._build = _Build(lang, primary, loaded, site, started, root_url, every_name=every_name)
         build.shared_scope = _shares_scope(config, primary)
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
@@ -714,11 +719,25 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         output = app.single_title(output, config.site_name)
         return _loading_ours(output, here, calculator, build.at_root).replace("</head>", tag + "</head>", 1)
 
+    def on_template_context(self, context: TemplateContext, *, template_name: str, config: MkDocsConfig) -> TemplateContext:
+        """The "page not found" page's menu: each language's home and games, in its own language
+        (:func:`kb.site.notfound.not_found_menu`), not the build's language's whole menu (a dead link is in no language)."""
+        build = self._build
+        if template_name == "404.html" and build is not None:
+            root = urlsplit(build.root_url).path
+            homes = {lg: root + url for lg, url in _homes(self.config.languages, config.use_directory_urls).items()}
+            order = [build.lang] + [lg for lg in self.config.languages if lg != build.lang]
+            games = {game: {lg: meta.name.best(lg) for lg in order} for game, meta in build.loaded.kb.games.items()}
+            context["nav"] = _navigation(not_found_menu(order, homes, games), context["nav"])
+            build.own_name, config.site_name = config.site_name, build.every_name  # back in on_post_template
+        return context
+
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language; the
         "page not found" page in every language (:func:`kb.site.notfound.not_found_page`)."""
         build = self._build
         if template_name == "404.html" and build is not None:
+            config.site_name = build.own_name or config.site_name
             root = urlsplit(build.root_url).path
             homes = {lg: root + url for lg, url in _homes(self.config.languages, config.use_directory_urls).items()}
             return not_found_page(output_content, build.lang, root, homes)
@@ -1107,6 +1126,20 @@ def _root_url(url: Callable[..., str], at_root: frozenset[str]) -> Callable[...,
 def _defer_bundle(html_text: str) -> Markup:
     """The theme's ``scripts`` block (already escaped) with its bundle deferred (``kb.site.app.defer_theme_bundle``)."""
     return Markup(app.defer_theme_bundle(str(html_text)))
+
+
+def _navigation(menu: Menu, theirs: Navigation | None) -> Navigation:
+    """``menu`` as MkDocs' navigation (sections of links), keeping the theme's home page (its logo's link)."""
+    items = []
+    for title, links in menu:
+        children: list[Any] = [Link(label, url) for label, url in links]
+        section = Section(title, children)
+        for child in children:
+            child.parent = section
+        items.append(section)
+    nav = Navigation(items, [])
+    nav.homepage = theirs.homepage if theirs is not None else None
+    return nav
 
 
 def _homes(langs: list[str], directory_urls: bool) -> dict[str, str]:

@@ -594,6 +594,33 @@ def test_the_themes_tab_icon_is_not_shipped_when_the_pages_show_the_apps_die(bui
         assert icons and {u.rsplit("/", 1)[-1] for u in icons} == {"kb-icon-192.png"}, (page, icons)
 
 
+def test_the_page_not_found_has_a_menu_and_a_header_for_both_languages(built: Path) -> None:
+    """A dead link is in no language: the root 404 page's header named the Spanish site alone and its menu was the
+    Spanish site's whole tree. Its header names the site in every language, its menu has a section per language (the
+    build's first), named in that language, with that language's home and games, each in its own ``lang``."""
+    for page, first, second in ((built / "404.html", "es", "en"), (built / "en" / "404.html", "en", "es")):
+        text = page.read_text(encoding="utf-8")
+        header = text[text.index('<header'):text.index('</header>')]
+        assert "Reglas · Rules" in header, page
+        menu = text[text.index('md-nav--primary'):text.index('<div class="md-content"')]
+        links = re.findall(r'<a href="([^"]*)" class="md-nav__link">\s*<span class="md-ellipsis">\s*'
+                           r'<span lang="(\w+)">([^<]*)</span>', menu)
+        assert links == [(f"/{first}/index.html", first, {"es": "Inicio", "en": "Home"}[first]),
+                         (f"/{first}/mini/index.html", first, {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[first]),
+                         (f"/{first}/other/index.html", first, links[2][2]),
+                         (f"/{second}/index.html", second, {"es": "Inicio", "en": "Home"}[second]),
+                         (f"/{second}/mini/index.html", second, {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[second]),
+                         (f"/{second}/other/index.html", second, links[5][2])], (page, links)
+        sections = re.findall(r'<label class="md-nav__title" for="__nav_\d+">\s*<span class="md-nav__icon md-icon">'
+                              r'</span>\s*<span lang="(\w+)">([^<]*)</span>', menu)
+        assert sections == [(first, {"es": "Español", "en": "English"}[first]),
+                            (second, {"es": "Español", "en": "English"}[second])], (page, sections)
+        assert "shooting.html" not in menu and "glossary.html" not in menu  # no language's whole tree
+    for lang in ("es", "en"):  # the pages keep their own language's name and menu
+        page = (built / lang / "mini" / "shooting.html").read_text(encoding="utf-8")
+        assert "Reglas · Rules" not in page and "glossary.html" in page
+
+
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:
     shipped = [str(p.relative_to(built)) for p in built.rglob("*") if p.is_file()]
     assert not [p for p in shipped if "lunr" in p or "/workers/" in p or p.endswith(".map")]
