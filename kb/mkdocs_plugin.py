@@ -45,7 +45,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
-from mkdocs.structure.nav import Navigation
+from mkdocs.structure.nav import Link, Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
@@ -55,13 +55,13 @@ from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
-from kb.mkdocs_defaults import SCRIPTS, apply_defaults, as_text, asset_files, asset_names, refused_setting, set_site_url
+from kb.mkdocs_defaults import SCRIPTS, THEME_FAVICON, apply_defaults, as_text, asset_files, asset_names, refused_setting, set_site_url
 from kb.core.model import Location
 from kb.site import app, calc_runtime, sitemap
 from kb.examples.runner import ExampleResult
 from kb.site.docs_folder import docs_problem
 from kb.site.findable import front_matter_title
-from kb.site.notfound import not_found_page
+from kb.site.notfound import Menu, not_found_menu, not_found_page
 from kb.site.reader_language import pick_language
 from kb.site.preview import data_tag, table_data
 from kb.site.rendered import Record, fingerprint, renamed_version, shell
@@ -134,11 +134,17 @@ class _Build:
     site: Site
     started: float
     root_url: str
+    every_name: str = ""
+    """The site's name in every language («Reglas · Rules»), escaped: the "page not found" page's header."""
+    own_name: str = ""
+    """The build's own site name while the 404 page is rendered with :attr:`every_name`."""
     shared_scope: bool = False
     """The theme's storage (the reader's light/dark choice) is set per page to the site's root (:func:`_site_scope`)."""
     at_root: frozenset[str] = frozenset()
     """The static files (paths from the build's root) this build does not write: the first language's copies at the
     site's root are the same files, and its pages load those (:func:`_root_url`, :func:`_loading_ours`)."""
+    icons_at_root: frozenset[str] = frozenset()
+    """The app's icons, when this build writes none: the first language's at the site's root (:meth:`KnowledgeBasePlugin._add_icons`)."""
     search: SearchData | None = None
     calc: CalcSite | None = None
     kept: dict[str, tuple[Path, Any]] | None = None
@@ -299,7 +305,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if not primary:  # the other languages' sites sit inside the first's
             config.site_dir = os.path.join(config.site_dir, lang)
             config.site_url = f"{root_url}{lang}/"
-        apply_defaults(config, lang, favicon=_prefix(lang, primary) + app.icon_name(app.FAVICON))
+        apply_defaults(config, lang, favicon=app.icon_name(app.FAVICON))  # at the site's root (:meth:`_add_icons`)
+        every_name = Markup.escape(config.site_name)  # the 404 page's, which is in every language
         names = config.site_name.split(" · ")  # "Reglas · Rules": each language's build shows its own name
         if len(names) == len(langs):
             config.site_name = names[langs.index(lang)]
@@ -310,7 +317,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if toc.get("permalink"):
             toc["permalink_title"] = pgettext(lang, "label", "permalink")  # the ¶ link's tooltip
         site = self._site(loaded, lang, config.repo_url)
-        build = self._build = _Build(lang, primary, loaded, site, started, root_url)
+        build = self._build = _Build(lang, primary, loaded, site, started, root_url, every_name=every_name)
         build.shared_scope = _shares_scope(config, primary)
         config.nav = nav_config(site.nav, build.prefix)
         self._build_beside(config)
@@ -403,7 +410,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         if self._sources is None and self.incremental is not None:
             self._keep_pages(build, config, files, *self.incremental)
         asset_files(files, config)
-        for unused in [f for f in files if _unused(f.src_uri)]:
+        for unused in [f for f in files if _unused(f, config)]:
             files.remove(unused)
         self._share_static(build, config, files)
         if build.primary:
@@ -422,9 +429,10 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             return
         if self._root_files is None:
             return
-        build.at_root = frozenset(path for path, f in shareable.items() if self._root_files.get(path) == f.abs_src_path)
-        for path in build.at_root:
+        same = frozenset(path for path, f in shareable.items() if self._root_files.get(path) == f.abs_src_path)
+        for path in same:
             files.remove(shareable[path])
+        build.at_root = same | build.icons_at_root  # and the app's icons, which this build did not write
 
     def _add_data(self, build: _Build, config: MkDocsConfig, files: Files, found: bool, seconds: float) -> None:
         """The language's search data (made again when the content changed, also while serving), previews, manifest
@@ -439,12 +447,23 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                  f"in {seconds:.1f} s")
         for path, text in table_data(build.loaded.kb, build.lang).items():
             files.append(File.generated(config, build.prefix + path, content=text))
-        files.append(File.generated(config, build.prefix + app.MANIFEST, content=app.manifest(build.lang)))
         self._add_calculators(build, config, files)
+        self._add_icons(build, config, files)
+
+    def _add_icons(self, build: _Build, config: MkDocsConfig, files: Files) -> None:
+        """The manifest and the app's icons: the icons at the root of the build's site_dir, the site's for the first
+        language; a later language's build of the same command writes none and its manifest and pages name the first's
+        (switching language fetched the same icons again from ``en/``); a language built alone keeps its own."""
+        shared = not build.primary and self._root_files is not None
+        at_site_root = build.primary or shared
+        files.append(File.generated(config, build.prefix + app.MANIFEST,
+                                    content=app.manifest(build.lang, "../" if at_site_root else "")))
+        if shared:
+            build.icons_at_root = frozenset(app.ICON_FILES)
+            return
         for size in app.ICONS:
             for maskable in (False, True):
-                files.append(File.generated(config, build.prefix + app.icon_name(size, maskable),
-                                            content=app.icon_png(size, maskable)))
+                files.append(File.generated(config, app.icon_name(size, maskable), content=app.icon_png(size, maskable)))
 
     def _search(self, build: _Build) -> tuple[SearchData, bool, bool]:
         """The language's search data, as an earlier command made it from the same content, else made (and kept). While
@@ -691,18 +710,34 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         forms = _forms(build, page.file)
         if forms:  # engine markup, every value escaped, put in after the sanitiser (which keeps forms out of content)
             output = _CALC_SLOT.sub(lambda m: forms[int(m.group(1))] if int(m.group(1)) < len(forms) else "", output)
-        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/")
+        icon = app.icon_name(192)
+        tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/",
+                                  _from_folder(icon, here, icon in build.at_root))
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         calculator = any(f.startswith("<form") for f in forms or [])  # not for a calculator left out
         output = app.single_title(output, config.site_name)
         return _loading_ours(output, here, calculator, build.at_root).replace("</head>", tag + "</head>", 1)
 
+    def on_template_context(self, context: TemplateContext, *, template_name: str, config: MkDocsConfig) -> TemplateContext:
+        """The "page not found" page's menu: each language's home and games, in its own language
+        (:func:`kb.site.notfound.not_found_menu`), not the build's language's whole menu (a dead link is in no language)."""
+        build = self._build
+        if template_name == "404.html" and build is not None:
+            root = urlsplit(build.root_url).path
+            homes = {lg: root + url for lg, url in _homes(self.config.languages, config.use_directory_urls).items()}
+            order = [build.lang] + [lg for lg in self.config.languages if lg != build.lang]
+            games = {game: {lg: meta.name.best(lg) for lg in order} for game, meta in build.loaded.kb.games.items()}
+            context["nav"] = _navigation(not_found_menu(order, homes, games), context["nav"])
+            build.own_name, config.site_name = config.site_name, build.every_name  # back in on_post_template
+        return context
+
     def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
         """The language's sitemap: every page, absolute from ``site_url``, with its twins in every language; the
         "page not found" page in every language (:func:`kb.site.notfound.not_found_page`)."""
         build = self._build
         if template_name == "404.html" and build is not None:
+            config.site_name = build.own_name or config.site_name
             root = urlsplit(build.root_url).path
             homes = {lg: root + url for lg, url in _homes(self.config.languages, config.use_directory_urls).items()}
             return not_found_page(output_content, build.lang, root, homes)
@@ -1003,10 +1038,17 @@ def _url(path: str, directory_urls: bool) -> str:
 _UNUSED = ("assets/javascripts/lunr/", "assets/javascripts/workers/")
 
 
-def _unused(src_uri: str) -> bool:
+def _unused(file: File, config: MkDocsConfig) -> bool:
     """A theme file no page loads: the theme's search (lunr and its worker; the engine's search replaces
-    it) and source maps."""
-    return src_uri.startswith(_UNUSED) or src_uri.endswith(".map")
+    it), source maps, and Material's tab icon when neither the tab nor the logo shows it (:func:`_unused_favicon`)."""
+    return file.src_uri.startswith(_UNUSED) or file.src_uri.endswith(".map") or _unused_favicon(file, config)
+
+
+def _unused_favicon(file: File, config: MkDocsConfig) -> bool:
+    """The theme's own ``favicon.png``, when the pages' tab icon is another (the app's die, ``apply_defaults``, or the
+    pack's) and the logo is not it either: no page links it, and it went into every site and offline list."""
+    shown = (config.theme.get("favicon"), config.theme.get("logo"))
+    return file.src_uri == THEME_FAVICON and THEME_FAVICON not in shown and _from_theme(file, config)
 
 
 def _spaces(html_text: str) -> Markup:
@@ -1059,9 +1101,15 @@ def _shareable(file: File, config: MkDocsConfig) -> bool:
     another file of ``docs_dir``, which its pages may link to by a relative path."""
     if file.generated_by is not None or file.is_documentation_page() or not file.abs_src_path:
         return False
+    return file.src_uri in asset_names() or _from_theme(file, config)
+
+
+def _from_theme(file: File, config: MkDocsConfig) -> bool:
+    """A file of the theme's own folders (not the pack's ``docs_dir``, which may hold one of the same name)."""
+    if not file.abs_src_path:
+        return False
     source = os.path.abspath(file.abs_src_path)
-    return file.src_uri in asset_names() or any(
-        source.startswith(os.path.join(os.path.abspath(d), "")) for d in config.theme.dirs)
+    return any(source.startswith(os.path.join(os.path.abspath(d), "")) for d in config.theme.dirs)
 
 
 def _root_url(url: Callable[..., str], at_root: frozenset[str]) -> Callable[..., str]:
@@ -1078,6 +1126,20 @@ def _root_url(url: Callable[..., str], at_root: frozenset[str]) -> Callable[...,
 def _defer_bundle(html_text: str) -> Markup:
     """The theme's ``scripts`` block (already escaped) with its bundle deferred (``kb.site.app.defer_theme_bundle``)."""
     return Markup(app.defer_theme_bundle(str(html_text)))
+
+
+def _navigation(menu: Menu, theirs: Navigation | None) -> Navigation:
+    """``menu`` as MkDocs' navigation (sections of links), keeping the theme's home page (its logo's link)."""
+    items = []
+    for title, links in menu:
+        children: list[Any] = [Link(label, url) for label, url in links]
+        section = Section(title, children)
+        for child in children:
+            child.parent = section
+        items.append(section)
+    nav = Navigation(items, [])
+    nav.homepage = theirs.homepage if theirs is not None else None
+    return nav
 
 
 def _homes(langs: list[str], directory_urls: bool) -> dict[str, str]:

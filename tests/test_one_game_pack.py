@@ -168,6 +168,25 @@ def test_a_one_game_sites_titles_say_the_games_name_once(sample_site: Path) -> N
         assert repeated == [], repeated
 
 
+def test_a_one_game_sites_entry_pages_say_the_games_name_once(sample_site: Path) -> None:
+    """An entry of the sample said «Escaramuza» three times above its summary: in its breadcrumb («Inicio › Escaramuza ›
+    Acciones»), its citation line («Citar como: … · Escaramuza») and its meta line («Acción · Escaramuza»). The meta line
+    says it once (in print too); the breadcrumb's kind still leads to the game's page (a site of two games keeps the
+    game in all three: tests/test_site.py, test_entry_page_golden_snippets)."""
+    for lang, game in (("es", "Escaramuza"), ("en", "Skirmish")):
+        pages = sorted((sample_site / lang / "skirmish").glob("*.html"))
+        entries = [p for p in pages if 'class="kb-crumbs"' in p.read_text(encoding="utf-8")]
+        assert len(entries) >= 5, pages
+        for page in entries:
+            text = page.read_text(encoding="utf-8")
+            lines = re.findall(r'<p class="kb-(crumbs|place|meta)">(.*?)</p>', text)
+            assert [kind for kind, _ in lines] == ["crumbs", "place", "meta"], (page, lines)
+            said = {kind: re.sub(r"<[^>]+>", "", body).count(game) for kind, body in lines}
+            assert said == {"crumbs": 0, "place": 0, "meta": 1}, (page, said)
+            crumbs = dict(lines)["crumbs"]
+            assert re.fullmatch(r'<a href="\.\./index\.html">[^<]+</a> › <a href="index\.html#\w+">[^<]+</a>', crumbs), crumbs
+
+
 @pytest.mark.browser
 def test_a_one_game_sites_search_offers_no_game_filter(sample_site: Path) -> None:
     """The dialog offered «Juego: todos (6) / Común a varios juegos (0) / Escaramuza (6)» and «Todos los juegos por

@@ -400,7 +400,7 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         page = (built / lang / "mini" / "shooting.html").read_text()
         assert '<link rel="manifest" href="../manifest.webmanifest">' in page
         # the tab shows the app's die, not the theme's logo (Material's favicon.png)
-        assert '<link rel="icon" href="../kb-icon-192.png">' in page and "assets/images/favicon.png" not in page
+        assert '<link rel="icon" href="../../kb-icon-192.png">' in page and "assets/images/favicon.png" not in page
         offline = json.loads((built / lang / "kb-offline.json").read_text())
         files = {path for path, _ in offline["games"]["mini"]["files"]}
         assert {"index.html", "mini/index.html", "mini/shooting.html", "mini/glossary.html",
@@ -457,6 +457,34 @@ def test_the_english_site_loads_the_roots_styles_and_scripts_and_ships_no_copy_o
     files = {path for path, _ in json.loads((built / "en" / "kb-offline.json").read_text())["games"]["mini"]["files"]}
     assert {"../kb.css", "../kb-table.js", "../kb-offline.js"} <= files
     assert any(p.startswith("../assets/javascripts/bundle.") for p in files)
+
+
+def test_both_languages_name_one_copy_of_the_apps_icons(built: Path) -> None:
+    """Switching from a Spanish page to its English twin fetched ``en/kb-icon-*.png``, byte for byte ``es/``'s: the
+    icons are written once, at the site's root, and both languages' manifests, tab icons and touch icons name that
+    copy (the manifests stay one per language: their name, language and start page are the language's)."""
+    import hashlib
+
+    def digest(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    spanish = {digest(p) for p in (built / "es").rglob("*") if p.is_file()}
+    assert [str(p.relative_to(built)) for p in (built / "en").rglob("*") if p.is_file() and digest(p) in spanish] == []
+    icons = {p.name for p in built.glob("kb-icon-*.png")}
+    assert icons == {"kb-icon-192.png", "kb-icon-512.png", "kb-icon-maskable-192.png", "kb-icon-maskable-512.png"}
+    assert not list(built.glob("*/kb-icon-*.png"))
+    for lang in ("es", "en"):
+        manifest = json.loads((built / lang / "manifest.webmanifest").read_text())
+        assert {(built / lang / i["src"]).resolve() for i in manifest["icons"]} == {(built / n).resolve() for n in icons}
+        for page in ("index.html", "mini/shooting.html"):
+            text = (built / lang / page).read_text(encoding="utf-8")
+            hrefs = re.findall(r'<link rel="(?:icon|apple-touch-icon)" href="([^"]*)"', text)
+            assert len(hrefs) == 2 and {((built / lang / page).parent / h).resolve() for h in hrefs} == {
+                (built / "kb-icon-192.png").resolve()}, (lang, page, hrefs)
+    for page in ("404.html", "en/404.html"):  # absolute from the site's address: its root's copy
+        assert '<link rel="icon" href="/kb-icon-192.png">' in (built / page).read_text(encoding="utf-8"), page
+    files = {path for path, _ in json.loads((built / "en" / "kb-offline.json").read_text())["games"]["mini"]["files"]}
+    assert "../kb-icon-192.png" in files and "kb-icon-192.png" not in files
 
 
 def test_a_build_reads_each_file_of_the_site_once(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -552,6 +580,45 @@ def test_the_page_not_found_speaks_both_languages_its_own_first(built: Path) -> 
         assert "textContent = shown" in script and "innerHTML" not in script and "document.write" not in script
         title = re.search(r"<title>([^<]*)</title>", text)[1]
         assert title.startswith(html.escape(pgettext(first, "site", "not_found_title"))), title
+
+
+def test_the_themes_tab_icon_is_not_shipped_when_the_pages_show_the_apps_die(built: Path) -> None:
+    """Material's ``assets/images/favicon.png`` went into every site (and every offline list) though no page links it:
+    the tab shows the app's die (``kb-icon-192.png``). Every page names one icon, the die, and the theme's is gone."""
+    assert not (built / "assets" / "images" / "favicon.png").exists()
+    assert not any("favicon.png" in path for lang in ("es", "en")
+                   for game in json.loads((built / lang / "kb-offline.json").read_text())["games"].values()
+                   for path, _ in game["files"])
+    for page in ("es/index.html", "en/mini/shooting.html", "404.html", "en/404.html"):
+        icons = re.findall(r'<link rel="(?:icon|apple-touch-icon)" href="([^"]*)"', (built / page).read_text())
+        assert icons and {u.rsplit("/", 1)[-1] for u in icons} == {"kb-icon-192.png"}, (page, icons)
+
+
+def test_the_page_not_found_has_a_menu_and_a_header_for_both_languages(built: Path) -> None:
+    """A dead link is in no language: the root 404 page's header named the Spanish site alone and its menu was the
+    Spanish site's whole tree. Its header names the site in every language, its menu has a section per language (the
+    build's first), named in that language, with that language's home and games, each in its own ``lang``."""
+    for page, first, second in ((built / "404.html", "es", "en"), (built / "en" / "404.html", "en", "es")):
+        text = page.read_text(encoding="utf-8")
+        header = text[text.index('<header'):text.index('</header>')]
+        assert "Reglas · Rules" in header, page
+        menu = text[text.index('md-nav--primary'):text.index('<div class="md-content"')]
+        links = re.findall(r'<a href="([^"]*)" class="md-nav__link">\s*<span class="md-ellipsis">\s*'
+                           r'<span lang="(\w+)">([^<]*)</span>', menu)
+        assert links == [(f"/{first}/index.html", first, {"es": "Inicio", "en": "Home"}[first]),
+                         (f"/{first}/mini/index.html", first, {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[first]),
+                         (f"/{first}/other/index.html", first, links[2][2]),
+                         (f"/{second}/index.html", second, {"es": "Inicio", "en": "Home"}[second]),
+                         (f"/{second}/mini/index.html", second, {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[second]),
+                         (f"/{second}/other/index.html", second, links[5][2])], (page, links)
+        sections = re.findall(r'<label class="md-nav__title" for="__nav_\d+">\s*<span class="md-nav__icon md-icon">'
+                              r'</span>\s*<span lang="(\w+)">([^<]*)</span>', menu)
+        assert sections == [(first, {"es": "Español", "en": "English"}[first]),
+                            (second, {"es": "Español", "en": "English"}[second])], (page, sections)
+        assert "shooting.html" not in menu and "glossary.html" not in menu  # no language's whole tree
+    for lang in ("es", "en"):  # the pages keep their own language's name and menu
+        page = (built / lang / "mini" / "shooting.html").read_text(encoding="utf-8")
+        assert "Reglas · Rules" not in page and "glossary.html" in page
 
 
 def test_the_theme_search_and_source_maps_are_not_shipped(built: Path) -> None:

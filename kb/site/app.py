@@ -3,7 +3,8 @@ built, the service worker and each language's list of what saving a game for off
 
 - ``<lang>/manifest.webmanifest``: the app's name in that language, its icons, theme colour and start
   page (the language's home), scope the whole site.
-- ``<lang>/kb-icon-192.png``, ``kb-icon-512.png``: a die's face, drawn here (no image file to keep); the 192 one is
+- ``kb-icon-192.png``, ``kb-icon-512.png`` (at the site's root, one copy for every language; in ``<lang>/`` for a
+  language built alone that is not the first): a die's face, drawn here (no image file to keep); the 192 one is
   also the pages' tab icon (the theme's ``favicon``); ``kb-icon-maskable-192.png``, ``-512.png``: the same face with
   its pips inside the safe zone, for launchers that cut the icon to a circle or another shape.
 - ``kb-sw.js`` (the site's root): ``worker/kb-sw.js`` with this build's version, a hash of every other
@@ -37,7 +38,7 @@ from kb.core.files import Ours, atomic_write
 from kb.core.locale import decimal_mark, pgettext
 from kb.site.calc_runtime import FOLDER as RUNTIME
 
-__all__ = ["MANIFEST", "ICONS", "FAVICON", "SAFE_ZONE", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
+__all__ = ["MANIFEST", "ICONS", "ICON_FILES", "FAVICON", "SAFE_ZONE", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
 
 MANIFEST = "manifest.webmanifest"
 ICONS = (192, 512)
@@ -79,25 +80,32 @@ def icon_name(size: int, maskable: bool = False) -> str:
     return f"kb-icon-{'maskable-' if maskable else ''}{size}.png"
 
 
-def manifest(lang: str) -> str:
-    """The web app manifest of ``lang``'s pages (it sits at the language's root)."""
+ICON_FILES = tuple(icon_name(size, maskable) for maskable in (False, True) for size in ICONS)
+"""The app's icons, the same in every language: one copy at the site's root when the first language is built with the
+others (each language's manifest and pages point there), else in the language's own folder."""
+
+
+def manifest(lang: str, icons: str = "") -> str:
+    """The web app manifest of ``lang``'s pages (it sits at the language's root); ``icons``: the icons' folder relative
+    to it (``../``: the site's root, the one copy every language's manifest names)."""
     name = pgettext(lang, "site", "site")
     data = {
         "id": f"/{lang}/", "name": name, "short_name": pgettext(lang, "site", "app_name"),
         "description": pgettext(lang, "site", "intro"), "lang": lang, "dir": "ltr",
         "start_url": "./index.html", "scope": "../", "display": "standalone",
         "theme_color": THEME_COLOUR, "background_color": "#ffffff",
-        "icons": [{"src": icon_name(s, maskable), "sizes": f"{s}x{s}", "type": "image/png",
+        "icons": [{"src": icons + icon_name(s, maskable), "sizes": f"{s}x{s}", "type": "image/png",
                    "purpose": "maskable" if maskable else "any"} for maskable in (False, True) for s in ICONS],
     }
     return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
-def manifest_links(root: str) -> str:
-    """The head's links of a page whose language root is ``root`` (``../`` …)."""
+def manifest_links(root: str, icon: str) -> str:
+    """The head's links of a page whose language root is ``root`` (``../`` …); ``icon``: the 192 px icon's address from
+    the page (the site root's copy, when there is one)."""
     return (f'<link rel="manifest" href="{root}{MANIFEST}">'
             f'<meta name="theme-color" content="{THEME_COLOUR}">'
-            f'<link rel="apple-touch-icon" href="{root}{icon_name(192)}">')
+            f'<link rel="apple-touch-icon" href="{icon}">')
 
 
 @functools.lru_cache(maxsize=None)

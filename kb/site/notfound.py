@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import html
 import json
+import posixpath
 
 from kb.core.locale import pgettext
 from kb.site.reader_language import pick_language
+from kb.site.structure import LANGUAGES
 
-__all__ = ["THEME_HEADING", "not_found_page"]
+__all__ = ["THEME_HEADING", "not_found_page", "not_found_menu"]
+
+Menu = list[tuple[str, list[tuple[str, str]]]]
+"""A menu: sections, each a title and its links (label, address); titles and labels HTML, escaped already."""
 
 THEME_HEADING = "<h1>404 - Not found</h1>"
 """Material's 404 content (its ``404.html``, in English whatever the language): what the parts replace. A page
@@ -67,3 +72,24 @@ def _part(lang: str, home: str) -> str:
             f'<p class="kb-404__address" hidden>{before}<code dir="ltr"></code>{after}</p>'
             f'<p><a class="md-button" href="{html.escape(home)}" hreflang="{code}">{say("not_found_home")}</a></p>'
             "</section>")
+
+
+def not_found_menu(order: list[str], homes: dict[str, str], games: dict[str, dict[str, str]]) -> Menu:
+    """The 404 page's menu: a section per language of ``order`` (the build's first), named in its own language, with
+    its home and each game's page (``games``: id -> language -> name), every title in its own ``lang``. The theme's menu
+    was the build's language's whole tree: an English reader's dead link got a Spanish menu."""
+    return [(_in(lang, LANGUAGES.get(lang, lang)),
+             [(_in(lang, pgettext(lang, "site", "home")), homes[lang])]
+             + [(_in(lang, names.get(lang, game)), _game_page(homes[lang], game)) for game, names in sorted(games.items())])
+            for lang in order]
+
+
+def _in(lang: str, text: str) -> str:
+    """``text``, escaped, marked as ``lang``'s (a screen reader speaks it in that language)."""
+    return f'<span lang="{html.escape(lang)}">{html.escape(text, quote=False)}</span>'
+
+
+def _game_page(home: str, game: str) -> str:
+    """A game's page beside its language's ``home`` address (``/es/index.html`` -> ``/es/<game>/index.html``)."""
+    folder, name = posixpath.split(home)
+    return posixpath.join(folder, game, name)

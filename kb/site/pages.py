@@ -91,7 +91,8 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
     near = [_neighbour(ctx, link, i) for i in neighbours(entry.id, _order(ctx, entry.game, ""), in_kind)]
     game_page = relative(path, f"{entry.game}/index.md")
     lines = place_lines(entry, lambda k: t(ctx, k), relative(path, "index.md"), game_page,
-                        kb.games[entry.game].name.best(ctx.lang), _kind_label(ctx, entry.kind), near[0], near[1])
+                        kb.games[entry.game].name.best(ctx.lang), _kind_label(ctx, entry.kind), near[0], near[1],
+                        up=len(kb.games) > 1)
     title, _, rest = body.partition("\n")
     return "\n".join(lines[:3]) + title + "\n\n" + "\n".join(lines[3:]) + rest
 

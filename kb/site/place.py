@@ -73,17 +73,20 @@ def neighbours(entry_id: str, in_sequence: Around, in_kind: Around) -> tuple[str
 
 
 def place_lines(entry: Entry, t: Label, home: str, game_page: str, game_name: str, kind_name: str,
-                prev: tuple[str, str] | None, next_: tuple[str, str] | None) -> list[str]:
+                prev: tuple[str, str] | None, next_: tuple[str, str] | None, up: bool = True) -> list[str]:
     """The breadcrumb and the citation/neighbours line, as Markdown paragraphs with classes.
 
-    ``home`` and ``game_page`` are relative links; ``prev``/``next_`` are (title, link) or ``None``.
+    ``home`` and ``game_page`` are relative links; ``prev``/``next_`` are (title, link) or ``None``; ``up``: the
+    breadcrumb and the citation line name the game, linking its page (not on a one-game site, where the entry's meta
+    line under the title says it once, in print too: the breadcrumb's kind links the game's page).
     """
-    crumbs = (f"[{escape(t('home'))}]({home}) › [{escape(game_name)}]({game_page}) › "
-              f"[{escape(kind_name)}]({game_page}#{entry.kind})")
+    game = f"[{escape(game_name)}]({game_page}) › " if up else ""
+    crumbs = f"[{escape(t('home'))}]({home}) › {game}[{escape(kind_name)}]({game_page}#{entry.kind})"
     parts = [f"{escape(t('cite_as'))} `{entry.id}`"]
     if prev:
         parts.append(f"[← {escape(prev[0])}]({prev[1]}){{: rel=prev }}")
-    parts.append(f"[{escape(game_name)}]({game_page})")
+    if up:
+        parts.append(f"[{escape(game_name)}]({game_page})")
     if next_:
         parts.append(f"[{escape(next_[0])} →]({next_[1]}){{: rel=next }}")
     return [crumbs, "{: .kb-crumbs }", "", " · ".join(parts), "{: .kb-place }", ""]
