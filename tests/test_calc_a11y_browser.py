@@ -1,0 +1,55 @@
+"""The calculators for a screen-reader and keyboard player, in Chromium at 390x844, both languages (accessibility
+audit 2026-12-07): a drop-down's choices are named by their words, not emptied by the glossary's tooltips (H1); what
+is announced is one short line once the typing settles, never the odds table (M1); a refused value's reason is its
+field's description while it stands (M2); a row just added takes what is typed in place of its first value (L3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from test_calc_browser import (_forms, _needs_runtime, base, browser, kb, page, playwright,  # noqa: F401
+                               site)
+from test_calc_rows_browser import ATTACK, _shown, _type
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOOT = "hunt-begins/shoot.html"
+
+# Every text the form's status takes, in order, from now on (what a screen reader is handed).
+RECORD = """f => {
+  const s = f.querySelector('[role=status]');
+  window.kbSaid = [];
+  new MutationObserver(() => window.kbSaid.push(s.textContent)).observe(s, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def _open(page, base: str, lang: str):  # noqa: F811
+    page.goto(f"{base}/{lang}/{SHOOT}")
+    _forms(page)
+    page.wait_for_selector("article .kb-term", state="attached")  # the glossary's tooltips have been laid
+    return page.locator(ATTACK).first
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_drop_downs_choices_are_named_by_their_words(page, base: str, lang: str) -> None:  # noqa: F811
+    """«combate cuerpo a cuerpo» / "close combat" is a glossary term: the tooltips wrapped it inside its <option>, which
+    Chromium then named nothing (``option`` alone in the tree, the selected choice unnamed)."""
+    form = _open(page, base, lang)
+    assert form.locator(".kb-term").count() == 0  # nothing of a form is the tooltips' (labels, choices, answer)
+    selects = form.locator("select")
+    assert selects.count() > 0
+    for i in range(selects.count()):
+        select = selects.nth(i)
+        words = select.locator("option").all_text_contents()
+        tree = select.aria_snapshot()
+        assert all(f'option "{w}"' in tree for w in words), tree
+        assert "- option\n" not in tree + "\n" and "- option [" not in tree, tree
+    kind = form.locator('[name="kind"]')
+    kind.focus()
+    page.keyboard.press("ArrowDown")  # the keyboard's way to the second choice
+    expect(kind).to_have_value('"close-combat"')
+    assert f'option "{kind.locator("option").nth(1).text_content()}" [selected]' in kind.aria_snapshot()
+    assert page.kb_errors == []
