@@ -53,3 +53,28 @@ def test_a_drop_downs_choices_are_named_by_their_words(page, base: str, lang: st
     expect(kind).to_have_value('"close-combat"')
     assert f'option "{kind.locator("option").nth(1).text_content()}" [selected]' in kind.aria_snapshot()
     assert page.kb_errors == []
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_refused_values_reason_is_its_fields_description(page, base: str, lang: str) -> None:  # noqa: F811
+    """The field said only «entrada no válida, de 1 a 20» on coming back to it; now its description holds why, until
+    the value is taken."""
+    form = _open(page, base, lang)
+    skill = form.locator('[name="skill"]')
+    fid = skill.get_attribute("id")
+    span = form.locator(f"#{fid}-range").text_content()
+    for typed in ("25", "abc"):
+        _type(page, skill, typed)
+        expect(skill).to_have_attribute("aria-invalid", "true")
+        message = form.locator(".kb-calc-message").text_content()
+        page.keyboard.press("Tab")
+        page.keyboard.press("Shift+Tab")  # away and back, as the auditor did
+        assert page.evaluate("document.activeElement.name") == "skill"
+        expect(skill).to_have_attribute("aria-describedby", f"{fid}-range {fid}-error")
+        expect(skill).to_have_accessible_description(f"{span} {message}")
+        assert typed in message
+    _type(page, skill, "9")
+    expect(skill).not_to_have_attribute("aria-invalid", "true")
+    expect(skill).to_have_attribute("aria-describedby", f"{fid}-range")
+    expect(skill).to_have_accessible_description(span)
+    assert page.kb_errors == []

@@ -186,12 +186,11 @@
     var pos = [], problems = [], first = null;
     form.querySelectorAll("[data-kb-field]").forEach(function (input) {
       var i = Number(input.getAttribute("data-kb-field")), r = position(head.fields[i], input, head);
+      flag(input, r.error);
       if (r.error) {
-        input.setAttribute("aria-invalid", "true");
         problems.push(r.error);
         if (first === null) first = head.fields[i].name;
       } else {
-        input.removeAttribute("aria-invalid");
         pos[i] = r.pos;
       }
     });
@@ -489,6 +488,27 @@
     function sync() { line.textContent = said(); }
     new MutationObserver(sync).observe(box, { childList: true, subtree: true, characterData: true });
     new MutationObserver(sync).observe(form, { attributes: true, attributeFilter: ["data-kb-busy"] });
+  }
+
+  /* A field a value is refused in (audit a11y M2): aria-invalid, and the reason in its description after its range
+   * (a hidden <span id="FIELD-error">, read by aria-describedby); both go when the value is taken. */
+  function flag(input, error) {
+    var id = input.id + "-error", note = document.getElementById(id);
+    var ids = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (t) { return t && t !== id; });
+    if (error && input.id) {
+      if (!note) {
+        note = el("span");
+        note.id = id;
+        note.hidden = true;
+        input.parentNode.appendChild(note);
+      }
+      note.textContent = error;
+      ids.push(id);
+    }
+    if (error) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    if (ids.length) input.setAttribute("aria-describedby", ids.join(" "));
+    else input.removeAttribute("aria-describedby");
   }
 
   function start(form) {
