@@ -78,3 +78,16 @@ def test_a_refused_values_reason_is_its_fields_description(page, base: str, lang
     expect(skill).to_have_attribute("aria-describedby", f"{fid}-range")
     expect(skill).to_have_accessible_description(span)
     assert page.kb_errors == []
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_row_just_added_takes_what_is_typed_in_place_of_its_first_value(page, base: str, lang: str) -> None:  # noqa: F811
+    """«Añadir tiradas para impactar» / "Add rolls to hit", then 3: the new roll is 3, not 13."""
+    form = _open(page, base, lang)
+    form.locator('[data-kb-add="hit_rolls"]').focus()
+    page.keyboard.press("Enter")
+    added = form.locator('[data-kb-item="hit_rolls"]:not([hidden]) [data-kb-field]').last
+    expect(added).to_be_focused()
+    page.keyboard.type("3")  # no Control+A: the player types straight away
+    expect(added).to_have_value("3")
+    assert page.kb_errors == []

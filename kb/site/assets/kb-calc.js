@@ -511,9 +511,20 @@
     else input.removeAttribute("aria-describedby");
   }
 
+  /* A row just added holds its first value (show(): a number field is never left empty), selected, so that what the
+   * player types replaces it (audit a11y L3: «1», then 3 typed, read 13). After items()'s own click, which focused it. */
+  function selectAdded(form) {
+    form.addEventListener("click", function (e) {
+      var field = document.activeElement;
+      if (!e.target.closest || !e.target.closest("[data-kb-add]") || !field || field.form !== form) return;
+      if (field.tagName === "INPUT" && !field.readOnly) field.select();
+    });
+  }
+
   function start(form) {
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     items(form);
+    selectAdded(form);
     brief(form);
     load(form.getAttribute("data-kb-file"), form.getAttribute("data-kb-data"), function (head) {
       var run = function () { update(form, head); };
