@@ -56,6 +56,39 @@ def test_a_drop_downs_choices_are_named_by_their_words(page, base: str, lang: st
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_answer_is_announced_in_one_line_once_the_typing_settles(page, base: str, site: Path, lang: str) -> None:  # noqa: F811
+    """The result box (outputs, steps and a 20-row odds table) was the live region, read whole at every keystroke:
+    «abc» was announced three times. Now a status says the short answer once the values stay put."""
+    _needs_runtime(site)
+    form = _open(page, base, lang)
+    box = form.locator("[data-kb-outcome]")
+    assert box.evaluate("b => b.closest('[aria-live], [role=status], [role=alert], [role=log]')") is None
+    status = form.locator("[role=status]")
+    assert status.count() == 1 and status.text_content() == ""  # nothing said as the page opens
+    form.evaluate(RECORD)
+    skill = form.locator('[name="skill"]')
+    skill.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("abc", delay=80)
+    refusal = form.locator(".kb-calc-message")
+    expect(refusal).to_have_count(1)
+    page.wait_for_timeout(1_500)
+    assert page.evaluate("window.kbSaid") == [refusal.text_content()]  # once, the last: not «a», «ab», «abc»
+    page.keyboard.press("Control+A")
+    page.keyboard.type("9")
+    _shown(page, form)
+    odds = form.locator(".kb-calc-odds").text_content()
+    page.wait_for_function("([s, o]) => s.textContent.endsWith(o)", arg=[status.element_handle(), odds])
+    said = status.text_content()
+    assert said == form.locator(".kb-calc-brief").text_content() + " · " + odds  # the outputs, then the chance
+    table = form.locator(".kb-calc-odds-table")
+    assert table.locator("tbody tr").count() > 5
+    assert table.locator("caption").text_content() not in said and form.locator(".kb-calc-steps").text_content() not in said
+    assert page.evaluate("window.kbSaid").count(said) == 1
+    assert page.kb_errors == []
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_refused_values_reason_is_its_fields_description(page, base: str, lang: str) -> None:  # noqa: F811
     """The field said only «entrada no válida, de 1 a 20» on coming back to it; now its description holds why, until
     the value is taken."""
