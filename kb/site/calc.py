@@ -964,7 +964,8 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
               runtime: str = calc_runtime.FOLDER) -> str:
     """The form of one calculator, filled with its example; the result as computed for it. A form the page's Python
     answers says where the runtime is (``data-kb-py``: ``runtime``, relative to the language's root, seen from the
-    page)."""
+    page). The result is not a live region (its steps and odds table would be read whole at each change):
+    ``kb-calc.js`` announces a one-line answer in a status of its own."""
     sp, order = calc.space, data["order"]
     var = {id(sp.variable[i]): j for j, i in enumerate(order)}
     fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(sp.fields))
@@ -980,7 +981,7 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
             f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}"{py} novalidate '
             f'aria-label="{_attr(pgettext(words.lang, "site", "calc_title"))}">'
             f'{brief}<div class="kb-calc-fields">{fields}</div>'
-            f'<div class="kb-calc-result" data-kb-outcome="{_attr(first[0] if first else "{}")}" aria-live="polite">{result}</div></form>')
+            f'<div class="kb-calc-result" data-kb-outcome="{_attr(first[0] if first else "{}")}">{result}</div></form>')
 
 
 LONG_FORM = 6

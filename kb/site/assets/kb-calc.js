@@ -186,21 +186,18 @@
     var pos = [], problems = [], first = null;
     form.querySelectorAll("[data-kb-field]").forEach(function (input) {
       var i = Number(input.getAttribute("data-kb-field")), r = position(head.fields[i], input, head);
+      flag(input, r.error);
       if (r.error) {
-        input.setAttribute("aria-invalid", "true");
         problems.push(r.error);
         if (first === null) first = head.fields[i].name;
       } else {
-        input.removeAttribute("aria-invalid");
         pos[i] = r.pos;
       }
     });
     if (problems.length) {
       box.textContent = "";
       box.setAttribute("data-kb-outcome", JSON.stringify({ error: "input-out-of-range", input: first }));
-      var msg = el("p", "kb-calc-message", problems.join(" "));
-      msg.setAttribute("role", "alert");
-      box.appendChild(msg);
+      box.appendChild(el("p", "kb-calc-message", problems.join(" ")));  /* said by speak(), once the typing settles */
       settle(form);
       forget(form);
       return;
@@ -471,30 +468,91 @@
   /* The short answer line of a long form (.kb-calc-brief, kb/site/calc.py): kept in sight at the top of the screen
    * while the player types (the answer itself may sit far below, under a phone's keyboard), it repeats the answer box
    * in one line, as calc.py's brief_text: its outputs, else its refusal or message; the box's waiting words, or "…",
-   * while a new answer is awaited. aria-hidden: the box itself is the one announced. */
+   * while a new answer is awaited. aria-hidden: speak() says the same line. */
+  function said(form, box) {
+    var wait = box.querySelector(".kb-calc-wait");
+    if (wait) return wait.textContent;
+    if (form.hasAttribute("data-kb-busy")) return "…";
+    var pairs = Array.prototype.map.call(box.querySelectorAll(".kb-calc-outputs dt"), function (dt) {
+      return dt.textContent + ": " + (dt.nextElementSibling ? dt.nextElementSibling.textContent : "");
+    });
+    if (pairs.length) return pairs.join(" · ");
+    var p = box.querySelector("p");
+    return p ? p.textContent : "";
+  }
+
   function brief(form) {
     var line = form.querySelector(".kb-calc-brief"), box = form.querySelector("[data-kb-outcome]");
     if (!line || !box) return;
-    function said() {
-      var wait = box.querySelector(".kb-calc-wait");
-      if (wait) return wait.textContent;
-      if (form.hasAttribute("data-kb-busy")) return "…";
-      var pairs = Array.prototype.map.call(box.querySelectorAll(".kb-calc-outputs dt"), function (dt) {
-        return dt.textContent + ": " + (dt.nextElementSibling ? dt.nextElementSibling.textContent : "");
-      });
-      if (pairs.length) return pairs.join(" · ");
-      var p = box.querySelector("p");
-      return p ? p.textContent : "";
-    }
-    function sync() { line.textContent = said(); }
+    function sync() { line.textContent = said(form, box); }
     new MutationObserver(sync).observe(box, { childList: true, subtree: true, characterData: true });
     new MutationObserver(sync).observe(form, { attributes: true, attributeFilter: ["data-kb-busy"] });
+  }
+
+  /* What a screen reader is told (audit a11y M1): not the answer box (its steps and odds table would be read whole on
+   * every keystroke) but a polite status of one line, the brief's (said()) and the odds sentence, set once the
+   * values have stayed put for SETTLE ms after the player's last change (never as the page opens). The box's
+   * role="alert" messages (the runtime or the data cannot be read, too long) speak for themselves: not repeated. */
+  var SETTLE = 500;
+
+  function speak(form) {
+    var box = form.querySelector("[data-kb-outcome]"), status = el("p", "kb-sr kb-calc-say"), timer = 0, armed = false;
+    if (!box) return;
+    status.setAttribute("role", "status");
+    form.appendChild(status);
+    function say() {
+      if (box.querySelector("[role=alert]")) { status.textContent = ""; return; }
+      var text = said(form, box), odds = box.querySelector(".kb-calc-odds");
+      if (text === "…") return;  /* a new answer is coming: it will be said */
+      if (odds && !box.querySelector(".kb-calc-wait")) text += " · " + odds.textContent;
+      if (status.textContent !== text) status.textContent = text;
+    }
+    function later() {
+      if (!armed) return;
+      clearTimeout(timer);
+      timer = setTimeout(say, SETTLE);
+    }
+    ["input", "change"].forEach(function (t) { form.addEventListener(t, function () { armed = true; later(); }); });
+    new MutationObserver(later).observe(box, { childList: true, subtree: true, characterData: true });
+  }
+
+  /* A field a value is refused in (audit a11y M2): aria-invalid, and the reason in its description after its range
+   * (a hidden <span id="FIELD-error">, read by aria-describedby); both go when the value is taken. */
+  function flag(input, error) {
+    var id = input.id + "-error", note = document.getElementById(id);
+    var ids = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (t) { return t && t !== id; });
+    if (error && input.id) {
+      if (!note) {
+        note = el("span");
+        note.id = id;
+        note.hidden = true;
+        input.parentNode.appendChild(note);
+      }
+      note.textContent = error;
+      ids.push(id);
+    }
+    if (error) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    if (ids.length) input.setAttribute("aria-describedby", ids.join(" "));
+    else input.removeAttribute("aria-describedby");
+  }
+
+  /* A row just added holds its first value (show(): a number field is never left empty), selected, so that what the
+   * player types replaces it (audit a11y L3: «1», then 3 typed, read 13). After items()'s own click, which focused it. */
+  function selectAdded(form) {
+    form.addEventListener("click", function (e) {
+      var field = document.activeElement;
+      if (!e.target.closest || !e.target.closest("[data-kb-add]") || !field || field.form !== form) return;
+      if (field.tagName === "INPUT" && !field.readOnly) field.select();
+    });
   }
 
   function start(form) {
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     items(form);
+    selectAdded(form);
     brief(form);
+    speak(form);
     load(form.getAttribute("data-kb-file"), form.getAttribute("data-kb-data"), function (head) {
       var run = function () { update(form, head); };
       form.addEventListener("input", run);

@@ -14,8 +14,11 @@
     try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return ""; }
   }
 
+  /* Never entered by the glossary tooltips. A form's controls and labels above all: a span in an <option> leaves it
+   * nameless in Chromium's accessibility tree (audit a11y H1), and a calculator rewrites its answer anyway. */
   var SKIP = "a, h1, h2, h3, h4, h5, h6, code, pre, button, summary, .kb-term, .kb-crumbs, .kb-place, .kb-meta, " +
-    ".admonition-title, .headerlink, .kb-cite-btn, .kb-game, script, style, abbr";
+    ".admonition-title, .headerlink, .kb-cite-btn, .kb-game, script, style, abbr, " +
+    "form, .kb-calc, select, option, optgroup, label, input, textarea, output";
   var data = null, root = "", tip = null, card = null, status = null, hideTimer = null;
 
   function el(tag, cls, text) {
