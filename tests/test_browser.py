@@ -789,7 +789,8 @@ def test_a_malformed_escape_in_the_url_fragment_stops_no_helper(browser, site: P
 
 
 def test_on_a_phone_the_search_dialog_hides_the_keys_hint_and_wraps_a_summary(browser, base: str) -> None:
-    """On a touch screen the hint on keys (Enter, arrows, Esc) is not shown, and a result's summary, often the answer,
+    """On a touch screen the hint on keys (Enter, arrows, Esc) is not shown (opened by a tap, letters typed: until a key
+    only a keyboard has is pressed, tests/test_search_a11y_browser.py), and a result's summary, often the answer,
     wraps to up to three lines instead of one cut short (audit at the table 2026-12-07, round 2, defect 10); with a
     mouse the hint is there."""
     for device, hint in ((PHONE, False), ({"viewport": {"width": 390, "height": 844}}, True)):
@@ -797,7 +798,10 @@ def test_on_a_phone_the_search_dialog_hides_the_keys_hint_and_wraps_a_summary(br
         try:
             pg = context.new_page()
             _open(pg, f"{base}/es/mini/shooting.html")
-            _search(pg, "disparar")
+            _ready(pg)
+            pg.locator("button.kb-search__open").click()
+            pg.locator("input.kb-search__input").press_sequentially("disparar")
+            _hits(pg)
             assert pg.locator(".kb-search__hint").is_visible() is hint
             lines = pg.eval_on_selector(".kb-search__line", """line => {
                 line.textContent = 'Trabado';

@@ -156,6 +156,21 @@ def test_plurals_come_from_the_catalog() -> None:
     assert ngettext("en", "{n} entry", "{n} entries", 1) == "1 entry"
 
 
+def test_a_scripts_plural_forms_follow_the_catalogs_rule() -> None:
+    """The search dialog says "39 results" by the catalog's plural rule without evaluating it (kb-search.js counted()):
+    each number's form, by ``pick`` (beyond its span, 100 + n % 100's), is the one the catalog gives."""
+    from kb.core.locale import plural_forms, translations
+    from kb.site.search_box import COUNT, COUNT_CONTEXT
+
+    for lang in LANGS:
+        table = plural_forms(lang, COUNT_CONTEXT, *COUNT)
+        forms, pick = table["forms"], table["pick"]
+        assert len(forms) == 2 and set(pick) == {"0", "1"}
+        for n in (0, 1, 2, 5, 21, 101, 199, 200, 201, 1001, 1234567):
+            at = n if n < len(pick) else 100 + n % 100
+            assert forms[int(pick[at])] == translations(lang).npgettext(COUNT_CONTEXT, *COUNT, n), (lang, n)
+
+
 def test_trace_plural_fields_follow_the_number() -> None:
     trace = Trace()
     trace.add("Sobran {e} {e:p:punto|puntos}", "{e} {e:p:point|points} too many", e=1)

@@ -25,7 +25,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 
-__all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pgettext", "ngettext", "npgettext", "decimal_mark",
+__all__ = ["LOCALE_DIR", "LANGS", "catalog_path", "translations", "gettext", "pgettext", "ngettext", "npgettext", "plural_forms", "decimal_mark",
            "number", "signed", "percent", "join", "fill"]
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -76,6 +76,19 @@ def ngettext(lang: str, singular: str, plural: str, n: int) -> str:
 def npgettext(lang: str, context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` with a ``msgctxt``."""
     return translations(lang).npgettext(context, singular, plural, n).replace("{n}", number(n, lang))
+
+
+PLURAL_SPAN = 200
+"""The numbers :func:`plural_forms` names a form for; from 100 on every catalog's plural rule repeats each hundred."""
+
+
+def plural_forms(lang: str, context: str, singular: str, plural: str) -> dict[str, object]:
+    """A plural message as a page's script picks its form, by the catalog's own rule (its ``Plural-Forms``) without
+    evaluating it: ``forms``, the catalog's texts (``{n}`` left in), and ``pick``, the index in ``forms`` of the form
+    for each n below :data:`PLURAL_SPAN`, one digit each (a number n beyond takes the form of ``100 + n % 100``)."""
+    texts = [translations(lang).npgettext(context, singular, plural, n) for n in range(PLURAL_SPAN)]
+    forms = list(dict.fromkeys(texts))
+    return {"forms": forms, "pick": "".join(str(forms.index(t)) for t in texts)}
 
 
 def number(value: int | float | Fraction, lang: str) -> str:

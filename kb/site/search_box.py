@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from kb.core.cache import cache_dir, shared_cache_dir
-from kb.core.locale import pgettext
+from kb.core.locale import pgettext, plural_forms
 from kb.core.model import COMMON, KINDS, LANGS
 from kb.core.terms import fold, tokens
 from kb.search.export import export, to_script
@@ -31,7 +31,7 @@ from kb.site.structure import entry_url
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["CONTEXT", "LABEL_KEYS", "search_labels", "SearchData", "search_data", "data_name", "meta_tag", "split"]
+__all__ = ["CONTEXT", "COUNT_CONTEXT", "COUNT", "LABEL_KEYS", "search_labels", "SearchData", "search_data", "data_name", "meta_tag", "split"]
 
 WORD_PART = 24_000
 """Bytes (about) of the word list in one words part."""
@@ -55,6 +55,12 @@ LABEL_KEYS = ("search", "placeholder", "close", "did_you_mean", "no_results", "n
 """The keys of the dialog's words, in the order the page's meta and the data carry them (``not_saved``,
 ``not_saved_title``: the mark, offline, on a link to a page that is not saved, kb-offline.js, which reads them from the
 same meta)."""
+
+
+COUNT_CONTEXT = "search_count"
+"""The ``msgctxt`` of the number of results said to a screen reader (a plural message, so not among :data:`LABEL_KEYS`)."""
+COUNT = ("{n} result; Enter opens it.", "{n} results; Enter opens the first.")
+"""Its ``msgid`` and ``msgid_plural``."""
 
 
 def search_labels(lang: str) -> dict[str, str]:
@@ -235,6 +241,7 @@ def search_data(kb: "Linked", reader: Any, lang: str) -> SearchData:
     data = export(reader, lang, lambda i: _url(kb, i), games, cache=shared_cache_dir("search-words", kb.cache_base),
                   key=kb.cache_key, segments=cache_dir(kb.root, "search-segments", kb.cache_base))
     data["labels"] = labels
+    data["count"] = plural_forms(lang, COUNT_CONTEXT, *COUNT)  # kb-search.js: "39 results; …" (accessibility audit M3)
     data["kinds"] = kind_words(lang)
     scripts = {data_name(lang, name): to_script(lang, part, name) for name, part in split(data).items()}
     digest = hashlib.sha256()

@@ -10,6 +10,9 @@
  * are replayed: replay()); Esc closes; arrows move through the results; Enter opens the selected one (the first by
  * default).
  * Offline, a result whose page is not saved carries a mark (kb-offline.js's window.kbOffline.mark; the order stays).
+ * A screen reader is told, once the typing has settled, how many results there are (tell()); the keys' line shows on a
+ * touch screen too once a keyboard's key is pressed (keyboard()); a result opened lands the focus on its passage, and
+ * Back from it gives the focus to the search button with the query kept (landed(), back()).
  * Nothing from the data becomes markup: every string goes in through textContent.
  */
 (function () {
@@ -161,12 +164,47 @@
     if (!ui || ui.root.hidden) return;
     var l = labels();
     ui.status.textContent = navigator.onLine === false ? (l.offline || "Offline.") : (l.failed || "Search is not available.");
+    tell(ui.status.textContent);
     ui.list.textContent = "";
     ui.filters.hidden = true;
     state.hits = [];
   }
 
   window.addEventListener("online", function () { run(); });
+
+  /* What a screen reader is told (accessibility audit M3: «Nada encontrado» was read out while a good word was still
+   * being typed, and results came with no word of how many): the last query's words, once SETTLE ms have passed with
+   * no newer ones; the region emptied first, so that the same words (another query, as many results) are said again. */
+  var SETTLE = 750, telling = 0, told = 0;
+
+  function tell(text) {
+    var mine = ++told;
+    window.clearTimeout(telling);
+    telling = window.setTimeout(function () {
+      if (!ui) return;
+      ui.say.textContent = "";
+      window.setTimeout(function () { if (mine === told && !ui.root.hidden) ui.say.textContent = text; }, 100);
+    }, SETTLE);
+  }
+
+  /* A query's results in words: the suggestion, then how many there are, or that nothing was found. */
+  function spoken(result, q, l) {
+    if (!q.trim()) return "";
+    var words = [];
+    if (result.didYouMean) words.push((l.did_you_mean || "Did you mean") + " " + result.didYouMean + "?");
+    if (result.total) words.push(counted(result.total));
+    else if (!result.didYouMean) words.push([l.no_results, l.no_results_hint].filter(Boolean).join(" "));
+    return words.join(" ");
+  }
+
+  /* "39 results; …" in the page's language: the catalog's form for n (kb.core.locale.plural_forms: pick, a digit per
+   * n below its length, beyond that the form of 100 + n % 100), n written as the language writes numbers. */
+  function counted(n) {
+    var c = state.engine.data.count;
+    if (!c || !c.forms || !c.forms.length) return String(n);
+    var form = c.forms[+c.pick.charAt(n < c.pick.length ? n : 100 + n % 100)] || c.forms[0];
+    return form.replace("{n}", n.toLocaleString(config.lang));
+  }
 
   /* ------------------------------------------------------------ the dialog */
 
@@ -224,15 +262,19 @@
     kind.setAttribute("aria-label", l.kinds || "");
     kind.addEventListener("change", function () { state.kind = kind.value || null; run(); });
     filters.appendChild(kind);
-    var status = el("p", "kb-search__status");
-    status.setAttribute("aria-live", "polite");
+    var status = el("p", "kb-search__status");  /* for the eye: a screen reader is told by say, once typing settles */
+    var say = el("p", "kb-search__say");
+    say.setAttribute("role", "status");
     var list = el("ol", "kb-search__results");
     list.id = "kb-search-results";
     list.setAttribute("aria-label", l.results || "results");
     var hint = el("p", "kb-search__hint", l.hint || "");
+    hint.id = "kb-search-hint";
+    input.setAttribute("aria-describedby", hint.id);  /* the keys, for a screen reader even where the line is hidden */
     box.appendChild(form);
     box.appendChild(filters);
     box.appendChild(status);
+    box.appendChild(say);
     box.appendChild(list);
     box.appendChild(hint);
     root.appendChild(scrim);
@@ -242,7 +284,7 @@
     input.addEventListener("keydown", keys);
     root.addEventListener("keydown", trap);
     return { root: root, input: input, filters: filters, wide: wide, game: game, kind: kind, status: status,
-             list: list, hint: hint };
+             say: say, list: list, hint: hint };
   }
 
   var opener = null;
@@ -275,13 +317,14 @@
 
   function open() {
     load();
-    if (!ui) ui = build();
+    var restored = false;
+    if (!ui) { ui = build(); restored = restore(); }
     if (ui.root.hidden) { opener = document.activeElement; remember(); }
     ui.root.hidden = false;
     document.documentElement.classList.add("kb-search--open");
     ui.input.focus();
     ui.input.select();
-    run();
+    run(restored);
   }
 
   function close(popped) {
@@ -289,6 +332,8 @@
     if (popped !== true) forget();
     var inside = ui.root.contains(document.activeElement);
     ui.root.hidden = true;
+    told++;  /* nothing more is said of it */
+    ui.say.textContent = "";
     document.documentElement.classList.remove("kb-search--open");
     /* focus goes back where it was; opened by a key from the page itself (no element had focus), to the search button */
     var back = opener && opener !== document.body && document.contains(opener) ? opener : document.querySelector(".kb-search__open");
@@ -321,6 +366,7 @@
 
   /* To a result: in place of the dialog's history entry (Back then returns to the page the search was opened on). */
   function leave(url) {
+    trip(url);
     if (!entry) { window.location.href = url; return; }
     entry = false;
     close(true);
@@ -406,8 +452,9 @@
     var l = labels(), q = ui.input.value;
     if (!state.engine || state.failed) {
       ui.status.textContent = state.failed ? (l.failed || "Search is not available.") : (l.loading || "…");
+      tell(ui.status.textContent);
       ui.list.textContent = "";
-      if (!state.failed && waiting.indexOf(run) < 0) waiting.push(run);
+      if (!state.failed && waiting.indexOf(run) < 0) waiting.push(keepSelection === true ? function () { run(true); } : run);
       if (!state.failed) load();  /* its last load failed: again */
       return;
     }
@@ -418,8 +465,9 @@
     var all = complete(engine, function () { return engine.search(q, {}); }, again);
     var inGame = all && (state.game ? complete(engine, function () { return engine.search(q, { game: state.game }); }, again) : all);
     var result = inGame && (state.kind ? complete(engine, function () { return engine.search(q, { game: state.game, kind: state.kind }); }, again) : inGame);
-    if (!result) { loading(l); return; }  /* the query's parts are on their way: run() again when they are in */
+    if (!result) { loading(l); tell(l.loading || "…"); return; }  /* the parts are on their way: run() again once in */
     filters(all, inGame);
+    tell(spoken(result, q, l));
     ui.status.textContent = "";
     if (result.didYouMean) {
       ui.status.appendChild(document.createTextNode((l.did_you_mean || "Did you mean") + " "));
@@ -476,6 +524,17 @@
     return !(ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) && (ev.key === "/" || ev.key === "s" || ev.key === "S");
   }
 
+  /* A key no touch screen's own keyboard sends (Tab, Escape, ↑ ↓; "/" or "s" outside a field, where no such keyboard
+   * is up): a keyboard is there, so the keys' line shows on a touch screen too (<html class="kb-keys">, kb.css;
+   * accessibility audit L4: the phone player with a Bluetooth keyboard never learnt the keys). */
+  var KEYBOARD = { Tab: true, Escape: true, ArrowUp: true, ArrowDown: true };
+
+  function keyboard(ev) {
+    if (KEYBOARD[ev.key] === true || opens(ev)) document.documentElement.classList.add("kb-keys");
+  }
+
+  document.addEventListener("keydown", keyboard, true);
+
   document.addEventListener("keydown", function (ev) {
     if (!opens(ev)) return;
     ev.preventDefault();
@@ -489,6 +548,7 @@
   function replay(keys) {
     var typed = false;
     keys.forEach(function (ev) {
+      keyboard(ev);
       if (!ui || ui.root.hidden) { if (opens(ev)) open(); }
       else if (ev.key === "Escape") close();
       else if (ev.key.length === 1 && !(ev.ctrlKey || ev.metaKey || ev.altKey)) { ui.input.value += ev.key; typed = true; }
@@ -531,6 +591,63 @@
   }
   if (document.readyState === "complete") warm();
   else window.addEventListener("load", warm, { once: true });
+
+  /* ------------------------------------------------------------ to a result and back (accessibility audit L5) */
+
+  /* The way to a result, kept for the visit: the page it was opened from, the result's address, the query and the
+   * result selected. */
+  var TRIP = "kb-search-trip";
+
+  function trip(url) {
+    var way = { from: location.href, to: new URL(url, location.href).href, q: ui ? ui.input.value : "", at: state.selected };
+    try { sessionStorage.setItem(TRIP, JSON.stringify(way)); } catch (e) { /* storage refused: the focus as before */ }
+  }
+
+  function tripped() {
+    try { return JSON.parse(sessionStorage.getItem(TRIP) || "null"); } catch (e) { return null; }
+  }
+
+  function free() {  /* no control has the focus: it is the page's, not taken from the reader */
+    return !document.activeElement || document.activeElement === document.body;
+  }
+
+  /* On the result's page, the focus on the passage it opened at (the one marked, :target), as a link to a step
+   * focuses its step: it stayed on <body>, at the top for a screen reader. */
+  function landed(way) {
+    var to = way && way.to.split("#");
+    if (!to || to.length < 2 || to[0] !== location.href.split("#")[0] || !free()) return;
+    var id;
+    try { id = decodeURIComponent(to[1]); } catch (e) { return; }
+    var passage = id && document.getElementById(id);
+    if (!passage || !passage.getClientRects().length) return;  /* hidden (a stepper's list): its own helper's */
+    if (passage.tabIndex < 0 && !passage.hasAttribute("tabindex")) passage.setAttribute("tabindex", "-1");
+    passage.focus({ preventScroll: true });
+  }
+
+  /* Back on the page the result was opened from (loaded again): the focus on the search button, which opens the
+   * dialog with the query and the result as they were (it stayed on <body> and the query was gone). */
+  var kept = null;
+
+  function back(way) {
+    var nav = window.performance && performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (!way || way.from !== location.href || !nav || nav.type !== "back_forward") return;
+    try { sessionStorage.removeItem(TRIP); } catch (e) { /* storage refused */ }
+    kept = way;
+    var b = document.querySelector(".kb-search__open");
+    if (b && free()) b.focus();
+  }
+
+  /* The query kept by back(), once, into the dialog just built: true when there is one (its selection kept too). */
+  function restore() {
+    if (!kept) return false;
+    ui.input.value = kept.q;
+    state.selected = kept.at || 0;
+    kept = null;
+    return true;
+  }
+
+  landed(tripped());
+  back(tripped());
 
   var early = window.kbEarly || [];
   window.kbEarly = null;  /* taken: the loader lets the next keys go by */
