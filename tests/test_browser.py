@@ -872,12 +872,61 @@ def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, b
         assert menu.get_attribute("aria-expanded") == "false"
         pg.keyboard.press("Enter")
         assert menu.get_attribute("aria-expanded") == "true"
-        assert _eventually(lambda: _focused(pg)[:2], ["A", True]) == ["A", True]  # in the open drawer
+        assert _eventually(lambda: _focused(pg)[1], True) is True  # in the open drawer
         assert _eventually(lambda: _focused(pg)[2] >= 0, True), _focused(pg)  # slid in: in sight
         pg.keyboard.press("Escape")
         assert menu.get_attribute("aria-expanded") == "false" and menu.evaluate("e => e === document.activeElement")
         menu.tap()  # a finger opens it as the theme's label did
         assert _eventually(lambda: pg.evaluate("document.getElementById('__drawer').checked"), True)
+    finally:
+        context.close()
+
+
+def _drawer_stop(pg) -> list:
+    """The focused element's text, whether it is in the drawer, and whether it is what shows at its middle."""
+    return pg.evaluate("""(() => { const e = document.activeElement, r = e.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return [e.textContent.trim(), !!e.closest('.md-sidebar--primary'), !!at && (at === e || e.contains(at))]; })()""")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_on_a_phone_tab_goes_round_the_drawers_level_in_sight_and_its_labels_move_between_levels(browser, base: str,
+                                                                                                lang: str) -> None:
+    """Open, the drawer's first ~25 tab stops were links of the levels under or beside the one shown (off-screen or
+    covered, no focus in sight) and Tab then left the drawer for the page behind it (audit-a11y H2). Now Tab and
+    Shift+Tab go round the level in sight, every stop shown where it is; a level's title (back) and an item's label
+    (into its level) are stops that Enter follows; Escape gives the focus back to the menu's button."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/turn-sequence.html")
+        menu = pg.locator("header button.kb-menu")
+        menu.focus()
+        pg.keyboard.press("Enter")
+        pg.wait_for_timeout(400)  # the slide
+        first = _drawer_stop(pg)
+        seen = [first]
+        for _ in range(6):
+            pg.keyboard.press("Tab")
+            seen.append(_drawer_stop(pg))
+        assert all(s[1] and s[2] for s in seen), seen  # in the drawer, in sight
+        assert len({s[0] for s in seen}) < len(seen), seen  # round: the level's few stops again
+        back = pg.locator(".md-nav--primary .md-nav__title[for='__nav_2_4']")
+        back.focus()
+        pg.keyboard.press("Enter")
+        pg.wait_for_timeout(400)
+        stops = [_drawer_stop(pg)]
+        for _ in range(12):
+            pg.keyboard.press("Shift+Tab")
+            stops.append(_drawer_stop(pg))
+        assert all(s[1] and s[2] for s in stops), stops
+        assert {"Glosario" if lang == "es" else "Glossary"} <= {s[0] for s in stops}, stops  # the level above's links
+        pg.keyboard.press("Escape")
+        assert menu.get_attribute("aria-expanded") == "false" and menu.evaluate("e => e === document.activeElement")
+        pg.keyboard.press("Enter")
+        assert _eventually(lambda: _drawer_stop(pg)[1], True) is True
+        pg.mouse.click(370, 600)  # on the scrim: closed another way, the focus goes back too
+        assert _eventually(lambda: menu.evaluate("e => e === document.activeElement"), True) is True
     finally:
         context.close()
 

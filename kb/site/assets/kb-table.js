@@ -390,7 +390,64 @@
   /* Below 76.25em the theme's menu is a drawer, opened by a <label for="__drawer"> that is no tab stop, and kb.css
    * takes the closed drawer out of the tab order. The label gives way to a button with its icon (named as the menu's
    * <nav>, aria-expanded; a label may not take the role): a tap opens the drawer as the label did, Enter or Space opens
-   * it with the focus on its first link, and Escape closes it and gives the focus back. */
+   * it with the focus on the first link of the level it shows, and Escape closes it and gives the focus back (as does
+   * closing it any other way while the focus is in it). Open, the drawer keeps the focus: Tab and Shift+Tab go round
+   * the stops of the level in sight only (kb.css hides the others: the levels under or beside it), and its labels (a
+   * level's title, which goes back up, and an item's, which opens its level) are stops that Enter or Space follows. */
+  var LEVEL_STOPS = "a[href], label[for^='__nav'], label[for='__toc']";
+
+  /* The level in sight: the deepest <nav> of the menu whose toggle (the checkbox before it) is checked. */
+  function shownLevel(nav) {
+    var open = Array.prototype.filter.call(nav.querySelectorAll("nav.md-nav"), function (n) { return isOpen(n, nav); });
+    return open.length ? open[open.length - 1] : nav;
+  }
+
+  function isOpen(level, nav) {
+    if (level === nav) return true;
+    var t = level.parentNode.querySelector(":scope > .md-nav__toggle");
+    return !!(t && t.checked) && isOpen(level.parentNode.closest("nav.md-nav"), nav);
+  }
+
+  /* The tab stops of the level in sight, in order: its own links and labels, none of a level inside it, none the theme
+   * leaves out (display: none). */
+  function levelStops(nav) {
+    var level = shownLevel(nav);
+    return Array.prototype.filter.call(level.querySelectorAll(LEVEL_STOPS), function (e) {
+      var own = e.closest("nav.md-nav") === level || (e.tagName === "LABEL" && e.parentNode.closest("nav.md-nav") === level);
+      return own && e.getClientRects().length > 0;
+    });
+  }
+
+  function firstStop(nav) {
+    var stops = levelStops(nav), items = stops.filter(function (e) { return !e.classList.contains("md-nav__title"); });
+    return items[0] || stops[0] || null;
+  }
+
+  /* Tab inside the open drawer: round its level's stops. */
+  function roundTab(ev, nav) {
+    var stops = levelStops(nav);
+    if (!stops.length) return;
+    ev.preventDefault();
+    var i = stops.indexOf(document.activeElement), n = stops.length;
+    var to = i < 0 ? (ev.shiftKey ? n - 1 : 0) : (i + (ev.shiftKey ? n - 1 : 1)) % n;
+    stops[to].focus();
+  }
+
+  /* The drawer's labels by key: each a tab stop; Enter or Space follows it, the focus then on the new level's first. */
+  function keyLabels(nav, button) {
+    Array.prototype.forEach.call(nav.querySelectorAll("label[for^='__nav'], label[for='__toc']"), function (l) {
+      l.tabIndex = 0;
+    });
+    nav.addEventListener("keydown", function (ev) {
+      var l = ev.target;
+      if ((ev.key !== "Enter" && ev.key !== " ") || l.tagName !== "LABEL") return;
+      ev.preventDefault();
+      l.click();
+      var first = button.offsetParent && firstStop(nav);  /* in a drawer (a phone), not the wide screen's sidebar */
+      if (first) first.focus();
+    });
+  }
+
   function drawer() {
     var toggle = document.getElementById("__drawer"), label = document.querySelector('.md-header label[for="__drawer"]');
     var nav = document.querySelector(".md-sidebar--primary nav");
@@ -401,16 +458,24 @@
     Array.prototype.forEach.call(label.childNodes, function (n) { button.appendChild(n.cloneNode(true)); });  /* the theme's icon */
     label.parentNode.insertBefore(button, label);
     label.hidden = true;
+    keyLabels(nav, button);
     function expanded() { button.setAttribute("aria-expanded", toggle.checked ? "true" : "false"); }
     expanded();
-    toggle.addEventListener("change", expanded);
+    toggle.addEventListener("change", function () {
+      expanded();
+      if (!toggle.checked && nav.contains(document.activeElement)) button.focus();  /* closed with the focus in it */
+    });
+    var scrim = document.querySelector('label.md-overlay[for="__drawer"]');  /* a tap on it leaves the focus where it is */
+    if (scrim) scrim.addEventListener("mousedown", function (ev) { ev.preventDefault(); });
     button.addEventListener("click", function (ev) {
       toggle.click();
-      var first = toggle.checked && ev.detail === 0 && nav.querySelector("a[href]");  /* by a key: into the drawer */
+      var first = toggle.checked && ev.detail === 0 && firstStop(nav);  /* by a key: into the drawer */
       if (first) first.focus();
     });
     document.addEventListener("keydown", function (ev) {
-      if (ev.key !== "Escape" || !toggle.checked || !button.offsetParent) return;
+      if (!toggle.checked || !button.offsetParent) return;
+      if (ev.key === "Tab") return roundTab(ev, nav);
+      if (ev.key !== "Escape") return;
       toggle.click();
       button.focus();
     });
