@@ -931,6 +931,42 @@ def test_on_a_phone_tab_goes_round_the_drawers_level_in_sight_and_its_labels_mov
         context.close()
 
 
+def _shift_tab_to(pg, target: str, at: int) -> dict:
+    """Put the focus on the tab stop after ``target`` (an element with no id: none of the ``[id]`` scroll margin),
+    scroll ``target``'s top to ``at`` px, press Shift+Tab: where ``target`` then is, and the bottom of the header and
+    of a sticky answer line."""
+    pg.eval_on_selector(target, "e => e.focus({ preventScroll: true })")
+    pg.keyboard.press("Tab")
+    pg.eval_on_selector(target, "(e, at) => scrollBy(0, e.getBoundingClientRect().top - at)", at)
+    pg.keyboard.press("Shift+Tab")
+    pg.wait_for_timeout(300)
+    return pg.eval_on_selector(target, """e => { const b = document.querySelector('.kb-calc-brief');
+        return { focused: document.activeElement === e, id: e.id, top: e.getBoundingClientRect().top,
+                 header: document.querySelector('.md-header').getBoundingClientRect().bottom,
+                 brief: b ? b.getBoundingClientRect().bottom : 0 }; }""")
+
+
+def test_on_a_phone_shift_tab_never_leaves_the_focus_under_the_header_or_the_sticky_answer_line(browser, base: str) -> None:
+    """Shift+Tab focused a calculator's «add» button at y = 11, under the sticky header and the long form's sticky
+    answer line (the browser scrolls only just into the screen), and links under the header: the player saw no focus
+    (audit-a11y H3). Now what takes the focus comes below both."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/mini/shooting.html")
+        seen = _shift_tab_to(pg, "article p a[href]", 10)
+        assert seen["focused"] and not seen["id"] and seen["top"] >= seen["header"], seen
+        pg.evaluate("""() => { const f = document.querySelector('form.kb-calc'), b = document.createElement('p');
+            b.className = 'kb-calc-brief';  // a long form's answer line and «add» button (kb-calc.js), two lines tall
+            b.textContent = 'tiradas: 3 · necesita (o más): 4 · probabilidad de al menos un éxito: 70,4 %';
+            const add = document.createElement('button'); add.type = 'button'; add.textContent = 'Añadir tiradas';
+            f.insertBefore(b, f.firstChild); f.querySelector('input').before(add); f.style.paddingBottom = '900px'; }""")
+        seen = _shift_tab_to(pg, "form.kb-calc button", 60)
+        assert seen["focused"] and seen["brief"] > 100 and seen["top"] >= seen["brief"], seen
+    finally:
+        context.close()
+
+
 def _outline(pg, selector: str) -> str:
     return pg.eval_on_selector(selector, "e => { const s = getComputedStyle(e); return s.outlineStyle + ' ' + s.outlineWidth; }")
 

@@ -481,6 +481,31 @@
     });
   }
 
+  /* ---------------------------------------------------------------- the focus in sight, under what sticks at the top */
+  /* The browser scrolls a focused element only just into the screen: Shift+Tab left it under the sticky header, a
+   * long form's sticky answer line (.kb-calc-brief) or the theme's "back to top" button (audit-a11y H3). Once it has
+   * scrolled, a focused element of the page that starts above the lowest of those it lies under is brought below it. */
+  var STUCK = ".md-header, .kb-calc-brief, .md-top";
+
+  function coverBottom(target, r) {
+    var bottom = 0;
+    Array.prototype.forEach.call(document.querySelectorAll(STUCK), function (e) {
+      var c = e.getBoundingClientRect(), pos = getComputedStyle(e).position;
+      if (e.contains(target) || e.hidden || !c.height || (pos !== "sticky" && pos !== "fixed")) return;
+      if (c.top <= bottom + 1 && c.left < r.right && c.right > r.left) bottom = Math.max(bottom, c.bottom);
+    });
+    return bottom;
+  }
+
+  function keepFocusInSight(ev) {
+    var target = ev.target;
+    if (!target.closest || !target.closest(".md-content, .md-footer")) return;
+    window.requestAnimationFrame(function () {
+      var r = target.getBoundingClientRect(), bottom = coverBottom(target, r);
+      if (r.height && r.top < bottom) window.scrollBy(0, r.top - bottom - 8);
+    });
+  }
+
   /* ---------------------------------------------------------------- the data, after the page */
   function whenIdle(fn) {
     function go() { if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 1000 }); else window.setTimeout(fn, 1); }
@@ -582,6 +607,7 @@
 
   document.addEventListener("pointerover", fullName);
   document.addEventListener("focusin", fullName);
+  document.addEventListener("focusin", keepFocusInSight);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
