@@ -1195,23 +1195,41 @@ def test_a_crafted_missing_address_shows_as_a_short_address_not_a_message(browse
 
 def test_dark_mode_toggle(page, base: str) -> None:
     """The toggle is kb-palette.js's (the theme's palette component is not mounted: it recomputed the whole page's
-    style on every load, issue 29): it switches the scheme, shows the other label, and the choice holds on the next
+    style on every load, issue 29): it switches the scheme, shows the other icon, and the choice holds on the next
     page (the theme's inline script reads it before the first paint); Enter on it switches back."""
     _open(page, f"{base}/es/index.html")
     assert page.locator("form[data-md-component='palette']").count() == 0
     scheme = lambda: page.evaluate("document.body.getAttribute('data-md-color-scheme')")  # noqa: E731
-    shown = lambda: page.locator("form[data-kb-palette] label:visible")  # noqa: E731
-    before = scheme()
-    assert shown().count() == 1
-    label = shown().first.get_attribute("for")
-    shown().first.click()
+    toggle = page.locator("form[data-kb-palette] button.kb-palette")
+    before, title = scheme(), toggle.get_attribute("title")
+    toggle.click()
     assert scheme() != before and {before, scheme()} == {"default", "slate"}
-    assert shown().count() == 1 and shown().first.get_attribute("for") != label
+    assert toggle.get_attribute("title") != title
     _open(page, f"{base}/es/mini/index.html")
     assert scheme() != before
-    page.locator("form[data-kb-palette] input:checked").focus()
+    toggle.focus()
     page.keyboard.press("Enter")
     assert scheme() == before
+
+
+@pytest.mark.parametrize("lang, name", [("es", "Modo oscuro"), ("en", "Dark mode")])
+def test_the_dark_mode_toggle_tells_a_screen_reader_the_scheme_shown(browser, base: str, lang: str, name: str) -> None:
+    """The theme's radio pair said «Modo oscuro, seleccionado» on a light page and «Modo claro, seleccionado» on a dark
+    one, an unnamed image between them (audit-a11y M7): now one button, «Modo oscuro» / "Dark mode", pressed exactly
+    while the page is dark, in both languages, whatever the system's scheme at first."""
+    for system in ("light", "dark"):
+        context = browser.new_context(color_scheme=system)
+        try:
+            pg = context.new_page()
+            _open(pg, f"{base}/{lang}/mini/shooting.html")
+            form = pg.locator("form[data-kb-palette]")
+            for _ in range(2):
+                dark = pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+                tree = form.aria_snapshot()
+                assert tree.strip() == f'- button "{name}"' + (" [pressed]" if dark else ""), (system, tree)
+                form.locator("button").press("Space")
+        finally:
+            context.close()
 
 
 def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> None:
@@ -1220,7 +1238,7 @@ def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> No
         pg = context.new_page()
         _open(pg, f"{base}/es/index.html")
         assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-        assert pg.locator("form[data-kb-palette] label:visible").count() == 1
+        assert pg.locator("form[data-kb-palette] button.kb-palette").get_attribute("aria-pressed") == "true"
     finally:
         context.close()
 
@@ -1239,13 +1257,13 @@ def test_the_dark_mode_toggle_takes_space_and_the_choice_holds_in_the_other_lang
         pg = context.new_page()
         _open(pg, f"{base}/{lang}/mini/index.html")
         assert pg.evaluate(SCHEME) == "default"
-        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.locator("form[data-kb-palette] button.kb-palette").focus()
         pg.keyboard.press("Space")
         assert pg.evaluate(SCHEME) == "slate"
         pg.goto(f"{base}/{other}/mini/shooting.html", wait_until="domcontentloaded")
         assert pg.evaluate(SCHEME) == "slate"  # already: before our scripts come (once the page has loaded)
         _open(pg, f"{base}/{other}/mini/shooting.html")
-        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.locator("form[data-kb-palette] button.kb-palette").focus()
         pg.keyboard.press("Space")
         assert pg.evaluate(SCHEME) == "default"
         pg.goto(f"{base}/{lang}/index.html")
