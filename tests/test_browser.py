@@ -967,6 +967,26 @@ def test_on_a_phone_shift_tab_never_leaves_the_focus_under_the_header_or_the_sti
         context.close()
 
 
+@pytest.mark.parametrize("lang, title, link, copy", [
+    ("es", "Se dispara en la activación", "Enlace permanente", "Copiar enlace"),
+    ("en", "Shooting happens in the activation", "Permanent link", "Copy link")])
+def test_a_headings_name_is_its_title_and_its_permalink_is_named_in_the_pages_language(page, base: str, lang: str,
+                                                                                         title: str, link: str,
+                                                                                         copy: str) -> None:
+    """A worked example's heading read «¶5 Copiar enlace: Se dispara en la activación¶ Se dispara en la activación ¶»
+    in a screen reader's list of headings, and every permalink was a link named «¶» (audit-a11y M9, L1). Now a
+    heading is named by its title, its permalink in the page's language, the copy button without the stray «¶»; the
+    anchors' ids are the same."""
+    _open(page, f"{base}/{lang}/mini/turn-sequence.html")
+    h3 = page.locator("h3#example-shoot-in-activation")
+    tree = h3.aria_snapshot()
+    assert tree.splitlines()[0] == f'- heading "{title}" [level=3]:', tree
+    assert f'- link "{link}":' in tree and '/url: "#example-shoot-in-activation"' in tree, tree
+    assert re.search(rf"button \"¶\d+ {copy}: {title}\"", tree), tree
+    h1 = page.locator("article h1").aria_snapshot()
+    assert "¶" not in h1.splitlines()[0] and f'link "{link}"' in h1, h1
+
+
 def _outline(pg, selector: str) -> str:
     return pg.eval_on_selector(selector, "e => { const s = getComputedStyle(e); return s.outlineStyle + ' ' + s.outlineWidth; }")
 

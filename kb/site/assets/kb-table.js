@@ -89,8 +89,15 @@
     return step ? step.id : null;
   }
 
+  /* A block's own text: without its permalink's «¶» and its copy button (a heading's «¶5»). */
+  function ownText(b) {
+    var copy = b.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll(".headerlink, .kb-cite-btn"), function (x) { x.remove(); });
+    return (copy.textContent || "").replace(/\s+/g, " ").trim();
+  }
+
   function words(b) {
-    var t = (b.textContent || "").replace(/\s+/g, " ").trim().split(" ");
+    var t = ownText(b).split(" ");
     return t.slice(0, 8).join(" ") + (t.length > 8 ? "…" : "");
   }
 
@@ -164,6 +171,18 @@
         if (!o.contains(ev.target)) o.classList.remove("kb-cite--on");
       });
     }, { passive: true });
+  }
+
+  /* A heading's permalink was named by its glyph, «¶» (its words, "Enlace permanente" / "Permanent link", only a
+   * title), and a heading's name took in its permalink and a worked example's copy button: «¶17 Copiar enlace: …¶ …
+   * ¶» in a screen reader's list of headings (audit-a11y M9, L1). The permalink is named by its title (the catalog's,
+   * in the page's language), a heading by its own text; their ids stay. */
+  function namePermalinks(article) {
+    Array.prototype.forEach.call(article.querySelectorAll("a.headerlink"), function (a) {
+      var h = a.parentNode;
+      if (a.title) a.setAttribute("aria-label", a.title);
+      if (/^H[1-6]$/.test(h.tagName) && ownText(h)) h.setAttribute("aria-label", ownText(h));
+    });
   }
 
   /* ---------------------------------------------------------------- tooltips and preview cards */
@@ -531,6 +550,7 @@
     switcher();
     drawer();
     var article = document.querySelector("article.md-content__inner");
+    if (article) namePermalinks(article);
     whenIdle(function () {
       loadData(function () {
         var done = function () { document.documentElement.setAttribute("data-kb-table", "ready"); };
