@@ -987,6 +987,36 @@ def test_a_headings_name_is_its_title_and_its_permalink_is_named_in_the_pages_la
     assert "¶" not in h1.splitlines()[0] and f'link "{link}"' in h1, h1
 
 
+BROKEN_WORDS = """(sel) => [...document.querySelectorAll(sel)].flatMap(e => {  // words split over two lines
+    const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), out = [];
+    for (let t; (t = walk.nextNode());) for (const m of t.nodeValue.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+        const r = document.createRange(); r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(c => Math.round(c.top))).size > 1) out.push(m[0]);
+    }
+    return out; })"""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_at_200_percent_zoom_on_a_phone_nothing_scrolls_sideways_and_no_word_breaks(browser, base: str,
+                                                                                     lang: str) -> None:
+    """A 390 px phone at 200% zoom is a 195 x 422 px page: every page scrolled sideways (221–235 px: the header's
+    search button cut off, the stepper's «Siguiente →», the calculator's fields), and the stepper's buttons and the
+    answer's labels broke inside words, «Sig/uie/nte», «cheque/os» (audit-a11y M8)."""
+    context = browser.new_context(viewport={"width": 195, "height": 422})
+    try:
+        pg = context.new_page()
+        for url in ("index.html", "mini/turn-sequence.html", "mini/shooting.html", "mini/glossary.html"):
+            _open(pg, f"{base}/{lang}/{url}")
+            pg.wait_for_timeout(300)  # the helpers' late parts (the stepper, the calculator's answer)
+            wide = pg.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert wide[0] <= wide[1], (url, wide)
+            right = pg.eval_on_selector("button.kb-search__open", "e => e.getBoundingClientRect().right")
+            assert right <= wide[1], (url, right)
+            assert pg.evaluate(BROKEN_WORDS, ".kb-stepper__button, .kb-calc-outputs dt, .kb-calc-field label") == [], url
+    finally:
+        context.close()
+
+
 def _outline(pg, selector: str) -> str:
     return pg.eval_on_selector(selector, "e => { const s = getComputedStyle(e); return s.outlineStyle + ' ' + s.outlineWidth; }")
 
