@@ -1017,6 +1017,36 @@ def test_at_200_percent_zoom_on_a_phone_nothing_scrolls_sideways_and_no_word_bre
         context.close()
 
 
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_language_menu_says_when_it_is_open_closes_on_escape_and_marks_the_current_language(page, base: str,
+                                                                                                  lang: str,
+                                                                                                  other: str) -> None:
+    """The language menu opened on focus with nothing to say so, Enter did nothing, Escape did not close it, «English»
+    was read with Spanish phonemes and nothing marked the current language (audit-a11y L2)."""
+    _open(page, f"{base}/{lang}/mini/shooting.html")
+    button = page.locator(".md-header__option .md-select > button")
+    inner = page.locator(".md-header__option .md-select__inner")
+    assert button.get_attribute("aria-expanded") == "false"
+    assert button.get_attribute("aria-controls") == inner.get_attribute("id")
+    button.focus()
+    assert button.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    assert button.get_attribute("aria-expanded") == "false" and button.evaluate("e => e === document.activeElement")
+    assert _eventually(lambda: inner.evaluate("e => getComputedStyle(e).visibility"), "hidden") == "hidden"
+    page.keyboard.press("Enter")
+    assert button.get_attribute("aria-expanded") == "true"
+    assert inner.evaluate("e => getComputedStyle(e).visibility") == "visible"
+    here = page.locator(f'a.md-select__link[hreflang="{lang}"]')
+    there = page.locator(f'a.md-select__link[hreflang="{other}"]')
+    assert here.get_attribute("lang") == lang and here.get_attribute("aria-current") == "true"
+    assert there.get_attribute("lang") == other and there.get_attribute("aria-current") is None
+    page.keyboard.press("Tab")  # into the list, then out of the menu: it closes
+    assert page.evaluate("document.activeElement.getAttribute('hreflang')") == "es"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert button.get_attribute("aria-expanded") == "false"
+
+
 def _outline(pg, selector: str) -> str:
     return pg.eval_on_selector(selector, "e => { const s = getComputedStyle(e); return s.outlineStyle + ' ' + s.outlineWidth; }")
 

@@ -405,6 +405,44 @@
     });
   }
 
+  /* ---------------------------------------------------------------- the language menu's semantics */
+  /* The theme's language menu opens under its button on focus or hover (CSS), with nothing to say so: the button now
+   * says whether the list shows (aria-expanded, aria-controls), Escape closes it (the focus on the button) and Enter
+   * or Space opens or closes it; each language's name is in its own language (lang, for a screen reader's voice) and
+   * the page's is marked current (audit-a11y L2). */
+  function languageMenu() {
+    var select = document.querySelector(".md-header__option .md-select");
+    var button = select && select.querySelector(":scope > button"), list = select && select.querySelector(".md-select__inner");
+    if (!button || !list) return;
+    list.id = list.id || "kb-languages";
+    button.setAttribute("aria-controls", list.id);
+    Array.prototype.forEach.call(list.querySelectorAll("a[hreflang]"), function (a) {
+      a.setAttribute("lang", a.getAttribute("hreflang"));
+      if (a.getAttribute("hreflang") === document.documentElement.lang) a.setAttribute("aria-current", "true");
+    });
+    function state() {
+      var open = select.matches(":focus-within, :hover") && !select.classList.contains("kb-select--closed");
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    function closed(on) { select.classList.toggle("kb-select--closed", on); state(); }
+    state();
+    select.addEventListener("focusin", state);
+    select.addEventListener("pointerenter", state);
+    select.addEventListener("pointerleave", state);
+    select.addEventListener("focusout", function () {
+      window.setTimeout(function () { if (!select.contains(document.activeElement)) closed(false); }, 0);
+    });
+    select.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && button.getAttribute("aria-expanded") === "true") {
+        closed(true);
+        button.focus();
+      } else if ((ev.key === "Enter" || ev.key === " ") && ev.target === button) {
+        ev.preventDefault();
+        closed(button.getAttribute("aria-expanded") === "true");
+      }
+    });
+  }
+
   /* ---------------------------------------------------------------- the menu's drawer by keyboard */
   /* Below 76.25em the theme's menu is a drawer, opened by a <label for="__drawer"> that is no tab stop, and kb.css
    * takes the closed drawer out of the tab order. The label gives way to a button with its icon (named as the menu's
@@ -548,6 +586,7 @@
 
   function init() {  /* <html data-kb-table="ready"> once the helpers are on the page (the browser tests wait for it) */
     switcher();
+    languageMenu();
     drawer();
     var article = document.querySelector("article.md-content__inner");
     if (article) namePermalinks(article);
