@@ -1250,6 +1250,26 @@ def test_a_missing_page_says_so_in_the_readers_language_first(browser, site: Pat
                 context.close()
 
 
+@pytest.mark.parametrize("path", ["/es/mini/gone.html", "/en/mini/gone.html"])
+def test_the_missing_pages_header_has_no_unnamed_menu_icon_and_its_toggle_is_named(browser, site: Path,
+                                                                                   path: str) -> None:
+    """The 404 page's header showed the theme's menu icon, a label no key reaches that a screen reader calls an
+    unnamed image, and the theme's palette radios, neither checked (audit-a11y L7). Now no menu icon (the page's two
+    links go home), and the light/dark toggle is the named button of every other page."""
+    with served(site, _StaticHost) as url:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        try:
+            pg = context.new_page()
+            assert pg.goto(url + path).status == 404
+            pg.wait_for_selector("form[data-kb-palette] button.kb-palette")
+            header = pg.locator("header.md-header").aria_snapshot()
+            assert not re.search(r"- img\s*$", header, re.M), header
+            assert 'button "Modo oscuro"' in header, header  # the root's 404 page: the Spanish build's header
+            assert pg.locator('.md-header label[for="__drawer"]').count() == 0
+        finally:
+            context.close()
+
+
 def test_a_crafted_missing_address_shows_as_a_short_address_not_a_message(browser, site: Path) -> None:
     """A link made to make the 404 page say something: its words stay an address (spaces as ``%20``, in a ``<code>``
     kept left to right), a U+202E that would turn the rest around is gone, the query and fragment are not shown, and a
