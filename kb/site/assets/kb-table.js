@@ -541,7 +541,8 @@
   /* ---------------------------------------------------------------- the focus in sight, under what sticks at the top */
   /* The browser scrolls a focused element only just into the screen: Shift+Tab left it under the sticky header, a
    * long form's sticky answer line (.kb-calc-brief) or the theme's "back to top" button (audit-a11y H3). Once it has
-   * scrolled, a focused element of the page that starts above the lowest of those it lies under is brought below it. */
+   * scrolled, an element of the page that Tab or Shift+Tab focused and that starts above the lowest of those it lies
+   * under is brought below it. */
   var STUCK = ".md-header, .kb-calc-brief, .md-top";
 
   function coverBottom(target, r) {
@@ -554,9 +555,11 @@
     return bottom;
   }
 
+  var tabbedAt = 0;  /* when Tab was last pressed: only its focus is seen to (a script's own, a stepper's, scrolls itself) */
+
   function keepFocusInSight(ev) {
     var target = ev.target;
-    if (!target.closest || !target.closest(".md-content, .md-footer")) return;
+    if (Date.now() - tabbedAt > 500 || !target.closest || !target.closest(".md-content, .md-footer")) return;
     window.requestAnimationFrame(function () {
       var r = target.getBoundingClientRect(), bottom = coverBottom(target, r);
       if (r.height && r.top < bottom) window.scrollBy(0, r.top - bottom - 8);
@@ -666,6 +669,7 @@
 
   document.addEventListener("pointerover", fullName);
   document.addEventListener("focusin", fullName);
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Tab") tabbedAt = Date.now(); }, true);
   document.addEventListener("focusin", keepFocusInSight);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
