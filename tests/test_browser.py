@@ -876,7 +876,7 @@ def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, b
         assert menu.get_attribute("aria-expanded") == "false"
         pg.keyboard.press("Enter")
         assert menu.get_attribute("aria-expanded") == "true"
-        assert _eventually(lambda: _focused(pg)[:2], ["A", True]) == ["A", True]  # in the open drawer
+        assert _eventually(lambda: _focused(pg)[1], True) is True  # in the open drawer
         assert _eventually(lambda: _focused(pg)[2] >= 0, True), _focused(pg)  # slid in: in sight
         pg.keyboard.press("Escape")
         assert menu.get_attribute("aria-expanded") == "false" and menu.evaluate("e => e === document.activeElement")
@@ -884,6 +884,171 @@ def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, b
         assert _eventually(lambda: pg.evaluate("document.getElementById('__drawer').checked"), True)
     finally:
         context.close()
+
+
+def _drawer_stop(pg) -> list:
+    """The focused element's text, whether it is in the drawer, and whether it is what shows at its middle."""
+    return pg.evaluate("""(() => { const e = document.activeElement, r = e.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return [e.textContent.trim(), !!e.closest('.md-sidebar--primary'), !!at && (at === e || e.contains(at))]; })()""")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_on_a_phone_tab_goes_round_the_drawers_level_in_sight_and_its_labels_move_between_levels(browser, base: str,
+                                                                                                lang: str) -> None:
+    """Open, the drawer's first ~25 tab stops were links of the levels under or beside the one shown (off-screen or
+    covered, no focus in sight) and Tab then left the drawer for the page behind it (audit-a11y H2). Now Tab and
+    Shift+Tab go round the level in sight, every stop shown where it is; a level's title (back) and an item's label
+    (into its level) are stops that Enter follows; Escape gives the focus back to the menu's button."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/turn-sequence.html")
+        menu = pg.locator("header button.kb-menu")
+        menu.focus()
+        pg.keyboard.press("Enter")
+        pg.wait_for_timeout(400)  # the slide
+        first = _drawer_stop(pg)
+        seen = [first]
+        for _ in range(6):
+            pg.keyboard.press("Tab")
+            seen.append(_drawer_stop(pg))
+        assert all(s[1] and s[2] for s in seen), seen  # in the drawer, in sight
+        assert len({s[0] for s in seen}) < len(seen), seen  # round: the level's few stops again
+        back = pg.locator(".md-nav--primary .md-nav__title[for='__nav_2_4']")
+        back.focus()
+        pg.keyboard.press("Enter")
+        pg.wait_for_timeout(400)
+        stops = [_drawer_stop(pg)]
+        for _ in range(12):
+            pg.keyboard.press("Shift+Tab")
+            stops.append(_drawer_stop(pg))
+        assert all(s[1] and s[2] for s in stops), stops
+        assert {"Glosario" if lang == "es" else "Glossary"} <= {s[0] for s in stops}, stops  # the level above's links
+        pg.keyboard.press("Escape")
+        assert menu.get_attribute("aria-expanded") == "false" and menu.evaluate("e => e === document.activeElement")
+        pg.keyboard.press("Enter")
+        assert _eventually(lambda: _drawer_stop(pg)[1], True) is True
+        pg.mouse.click(370, 600)  # on the scrim: closed another way, the focus goes back too
+        assert _eventually(lambda: menu.evaluate("e => e === document.activeElement"), True) is True
+    finally:
+        context.close()
+
+
+def _shift_tab_to(pg, target: str, at: int) -> dict:
+    """Put the focus on the tab stop after ``target`` (an element with no id: none of the ``[id]`` scroll margin),
+    scroll ``target``'s top to ``at`` px, press Shift+Tab: where ``target`` then is, and the bottom of the header and
+    of a sticky answer line."""
+    pg.eval_on_selector(target, "e => e.focus({ preventScroll: true })")
+    pg.keyboard.press("Tab")
+    pg.eval_on_selector(target, "(e, at) => scrollBy(0, e.getBoundingClientRect().top - at)", at)
+    pg.keyboard.press("Shift+Tab")
+    pg.wait_for_timeout(300)
+    return pg.eval_on_selector(target, """e => { const b = document.querySelector('.kb-calc-brief');
+        return { focused: document.activeElement === e, id: e.id, top: e.getBoundingClientRect().top,
+                 header: document.querySelector('.md-header').getBoundingClientRect().bottom,
+                 brief: b ? b.getBoundingClientRect().bottom : 0 }; }""")
+
+
+def test_on_a_phone_shift_tab_never_leaves_the_focus_under_the_header_or_the_sticky_answer_line(browser, base: str) -> None:
+    """Shift+Tab focused a calculator's «add» button at y = 11, under the sticky header and the long form's sticky
+    answer line (the browser scrolls only just into the screen), and links under the header: the player saw no focus
+    (audit-a11y H3). Now what takes the focus comes below both."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/es/mini/shooting.html")
+        seen = _shift_tab_to(pg, "article p a[href]", 10)
+        assert seen["focused"] and not seen["id"] and seen["top"] >= seen["header"], seen
+        pg.evaluate("""() => { const f = document.querySelector('form.kb-calc'), b = document.createElement('p');
+            b.className = 'kb-calc-brief';  // a long form's answer line and «add» button (kb-calc.js), two lines tall
+            b.textContent = 'tiradas: 3 · necesita (o más): 4 · probabilidad de al menos un éxito: 70,4 %';
+            const add = document.createElement('button'); add.type = 'button'; add.textContent = 'Añadir tiradas';
+            f.insertBefore(b, f.firstChild); f.querySelector('input').before(add); f.style.paddingBottom = '900px'; }""")
+        seen = _shift_tab_to(pg, "form.kb-calc button", 60)
+        assert seen["focused"] and seen["brief"] > 100 and seen["top"] >= seen["brief"], seen
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, title, link, copy", [
+    ("es", "Se dispara en la activación", "Enlace permanente", "Copiar enlace"),
+    ("en", "Shooting happens in the activation", "Permanent link", "Copy link")])
+def test_a_headings_name_is_its_title_and_its_permalink_is_named_in_the_pages_language(page, base: str, lang: str,
+                                                                                         title: str, link: str,
+                                                                                         copy: str) -> None:
+    """A worked example's heading read «¶5 Copiar enlace: Se dispara en la activación¶ Se dispara en la activación ¶»
+    in a screen reader's list of headings, and every permalink was a link named «¶» (audit-a11y M9, L1). Now a
+    heading is named by its title, its permalink in the page's language, the copy button without the stray «¶»; the
+    anchors' ids are the same."""
+    _open(page, f"{base}/{lang}/mini/turn-sequence.html")
+    h3 = page.locator("h3#example-shoot-in-activation")
+    tree = h3.aria_snapshot()
+    assert tree.splitlines()[0] == f'- heading "{title}" [level=3]:', tree
+    assert f'- link "{link}":' in tree and '/url: "#example-shoot-in-activation"' in tree, tree
+    assert re.search(rf"button \"¶\d+ {copy}: {title}\"", tree), tree
+    h1 = page.locator("article h1").aria_snapshot()
+    assert "¶" not in h1.splitlines()[0] and f'link "{link}"' in h1, h1
+
+
+BROKEN_WORDS = """(sel) => [...document.querySelectorAll(sel)].flatMap(e => {  // words split over two lines
+    const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), out = [];
+    for (let t; (t = walk.nextNode());) for (const m of t.nodeValue.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+        const r = document.createRange(); r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(c => Math.round(c.top))).size > 1) out.push(m[0]);
+    }
+    return out; })"""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_at_200_percent_zoom_on_a_phone_nothing_scrolls_sideways_and_no_word_breaks(browser, base: str,
+                                                                                     lang: str) -> None:
+    """A 390 px phone at 200% zoom is a 195 x 422 px page: every page scrolled sideways (221–235 px: the header's
+    search button cut off, the stepper's «Siguiente →», the calculator's fields), and the stepper's buttons and the
+    answer's labels broke inside words, «Sig/uie/nte», «cheque/os» (audit-a11y M8)."""
+    context = browser.new_context(viewport={"width": 195, "height": 422})
+    try:
+        pg = context.new_page()
+        for url in ("index.html", "mini/turn-sequence.html", "mini/shooting.html", "mini/glossary.html"):
+            _open(pg, f"{base}/{lang}/{url}")
+            pg.wait_for_timeout(300)  # the helpers' late parts (the stepper, the calculator's answer)
+            wide = pg.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert wide[0] <= wide[1], (url, wide)
+            right = pg.eval_on_selector("button.kb-search__open", "e => e.getBoundingClientRect().right")
+            assert right <= wide[1], (url, right)
+            assert pg.evaluate(BROKEN_WORDS, ".kb-stepper__button, .kb-calc-outputs dt, .kb-calc-field label") == [], url
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang, other", [("es", "en"), ("en", "es")])
+def test_the_language_menu_says_when_it_is_open_closes_on_escape_and_marks_the_current_language(page, base: str,
+                                                                                                  lang: str,
+                                                                                                  other: str) -> None:
+    """The language menu opened on focus with nothing to say so, Enter did nothing, Escape did not close it, «English»
+    was read with Spanish phonemes and nothing marked the current language (audit-a11y L2)."""
+    _open(page, f"{base}/{lang}/mini/shooting.html")
+    button = page.locator(".md-header__option .md-select > button")
+    inner = page.locator(".md-header__option .md-select__inner")
+    assert button.get_attribute("aria-expanded") == "false"
+    assert button.get_attribute("aria-controls") == inner.get_attribute("id")
+    button.focus()
+    assert button.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    assert button.get_attribute("aria-expanded") == "false" and button.evaluate("e => e === document.activeElement")
+    assert _eventually(lambda: inner.evaluate("e => getComputedStyle(e).visibility"), "hidden") == "hidden"
+    page.keyboard.press("Enter")
+    assert button.get_attribute("aria-expanded") == "true"
+    assert inner.evaluate("e => getComputedStyle(e).visibility") == "visible"
+    here = page.locator(f'a.md-select__link[hreflang="{lang}"]')
+    there = page.locator(f'a.md-select__link[hreflang="{other}"]')
+    assert here.get_attribute("lang") == lang and here.get_attribute("aria-current") == "true"
+    assert there.get_attribute("lang") == other and there.get_attribute("aria-current") is None
+    page.keyboard.press("Tab")  # into the list, then out of the menu: it closes
+    assert page.evaluate("document.activeElement.getAttribute('hreflang')") == "es"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert button.get_attribute("aria-expanded") == "false"
 
 
 def _outline(pg, selector: str) -> str:
@@ -1089,6 +1254,26 @@ def test_a_missing_page_says_so_in_the_readers_language_first(browser, site: Pat
                 context.close()
 
 
+@pytest.mark.parametrize("path", ["/es/mini/gone.html", "/en/mini/gone.html"])
+def test_the_missing_pages_header_has_no_unnamed_menu_icon_and_its_toggle_is_named(browser, site: Path,
+                                                                                   path: str) -> None:
+    """The 404 page's header showed the theme's menu icon, a label no key reaches that a screen reader calls an
+    unnamed image, and the theme's palette radios, neither checked (audit-a11y L7). Now no menu icon (the page's two
+    links go home), and the light/dark toggle is the named button of every other page."""
+    with served(site, _StaticHost) as url:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        try:
+            pg = context.new_page()
+            assert pg.goto(url + path).status == 404
+            pg.wait_for_selector("form[data-kb-palette] button.kb-palette")
+            header = pg.locator("header.md-header").aria_snapshot()
+            assert not re.search(r"- img\s*$", header, re.M), header
+            assert 'button "Modo oscuro"' in header, header  # the root's 404 page: the Spanish build's header
+            assert pg.locator('.md-header label[for="__drawer"]').count() == 0
+        finally:
+            context.close()
+
+
 def test_a_crafted_missing_address_shows_as_a_short_address_not_a_message(browser, site: Path) -> None:
     """A link made to make the 404 page say something: its words stay an address (spaces as ``%20``, in a ``<code>``
     kept left to right), a U+202E that would turn the rest around is gone, the query and fragment are not shown, and a
@@ -1114,23 +1299,41 @@ def test_a_crafted_missing_address_shows_as_a_short_address_not_a_message(browse
 
 def test_dark_mode_toggle(page, base: str) -> None:
     """The toggle is kb-palette.js's (the theme's palette component is not mounted: it recomputed the whole page's
-    style on every load, issue 29): it switches the scheme, shows the other label, and the choice holds on the next
+    style on every load, issue 29): it switches the scheme, shows the other icon, and the choice holds on the next
     page (the theme's inline script reads it before the first paint); Enter on it switches back."""
     _open(page, f"{base}/es/index.html")
     assert page.locator("form[data-md-component='palette']").count() == 0
     scheme = lambda: page.evaluate("document.body.getAttribute('data-md-color-scheme')")  # noqa: E731
-    shown = lambda: page.locator("form[data-kb-palette] label:visible")  # noqa: E731
-    before = scheme()
-    assert shown().count() == 1
-    label = shown().first.get_attribute("for")
-    shown().first.click()
+    toggle = page.locator("form[data-kb-palette] button.kb-palette")
+    before, title = scheme(), toggle.get_attribute("title")
+    toggle.click()
     assert scheme() != before and {before, scheme()} == {"default", "slate"}
-    assert shown().count() == 1 and shown().first.get_attribute("for") != label
+    assert toggle.get_attribute("title") != title
     _open(page, f"{base}/es/mini/index.html")
     assert scheme() != before
-    page.locator("form[data-kb-palette] input:checked").focus()
+    toggle.focus()
     page.keyboard.press("Enter")
     assert scheme() == before
+
+
+@pytest.mark.parametrize("lang, name", [("es", "Modo oscuro"), ("en", "Dark mode")])
+def test_the_dark_mode_toggle_tells_a_screen_reader_the_scheme_shown(browser, base: str, lang: str, name: str) -> None:
+    """The theme's radio pair said «Modo oscuro, seleccionado» on a light page and «Modo claro, seleccionado» on a dark
+    one, an unnamed image between them (audit-a11y M7): now one button, «Modo oscuro» / "Dark mode", pressed exactly
+    while the page is dark, in both languages, whatever the system's scheme at first."""
+    for system in ("light", "dark"):
+        context = browser.new_context(color_scheme=system)
+        try:
+            pg = context.new_page()
+            _open(pg, f"{base}/{lang}/mini/shooting.html")
+            form = pg.locator("form[data-kb-palette]")
+            for _ in range(2):
+                dark = pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+                tree = form.aria_snapshot()
+                assert tree.strip() == f'- button "{name}"' + (" [pressed]" if dark else ""), (system, tree)
+                form.locator("button").press("Space")
+        finally:
+            context.close()
 
 
 def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> None:
@@ -1139,7 +1342,7 @@ def test_dark_mode_follows_the_system_on_a_first_visit(browser, base: str) -> No
         pg = context.new_page()
         _open(pg, f"{base}/es/index.html")
         assert pg.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
-        assert pg.locator("form[data-kb-palette] label:visible").count() == 1
+        assert pg.locator("form[data-kb-palette] button.kb-palette").get_attribute("aria-pressed") == "true"
     finally:
         context.close()
 
@@ -1158,13 +1361,13 @@ def test_the_dark_mode_toggle_takes_space_and_the_choice_holds_in_the_other_lang
         pg = context.new_page()
         _open(pg, f"{base}/{lang}/mini/index.html")
         assert pg.evaluate(SCHEME) == "default"
-        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.locator("form[data-kb-palette] button.kb-palette").focus()
         pg.keyboard.press("Space")
         assert pg.evaluate(SCHEME) == "slate"
         pg.goto(f"{base}/{other}/mini/shooting.html", wait_until="domcontentloaded")
         assert pg.evaluate(SCHEME) == "slate"  # already: before our scripts come (once the page has loaded)
         _open(pg, f"{base}/{other}/mini/shooting.html")
-        pg.locator("form[data-kb-palette] input:checked").focus()
+        pg.locator("form[data-kb-palette] button.kb-palette").focus()
         pg.keyboard.press("Space")
         assert pg.evaluate(SCHEME) == "default"
         pg.goto(f"{base}/{lang}/index.html")

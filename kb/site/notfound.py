@@ -12,8 +12,10 @@ from __future__ import annotations
 import html
 import json
 import posixpath
+import re
 
 from kb.core.locale import pgettext
+from kb.site.app import own_palette
 from kb.site.reader_language import pick_language
 from kb.site.structure import LANGUAGES
 
@@ -42,6 +44,11 @@ browser's ``location.pathname``: no query, no fragment), decoded, with no contro
 turn the rest around), its spaces kept as ``%20`` and at most :data:`_MOST` characters (a crafted link's path is no
 sentence: "This site has moved. Log in at…")."""
 
+_DRAWER_LABEL = re.compile(r'<label class="md-header__button md-icon" for="__drawer">.*?</label>', re.S)
+"""The theme's menu button in the header: a label, no tab stop, an unnamed image to a screen reader (audit-a11y L7).
+The other pages' kb-table.js puts a named button in its place; here the page's two links home are the way on, and the
+header has no menu button. The light/dark toggle is ``kb-palette.js``'s, as on every page (one named button)."""
+
 _MOST = 80
 """The most characters of the missing address the page shows (the last of them an ellipsis when it is longer)."""
 
@@ -58,8 +65,10 @@ def not_found_page(page: str, lang: str, root: str, homes: dict[str, str]) -> st
     body = f'<div class="kb-404" id="kb-404">{parts}</div>'
     title = html.escape(" · ".join(pgettext(lg, "site", "not_found_title") for lg in order))
     page = page.replace(THEME_HEADING, body, 1).replace("<title>", f"<title>{title} · ", 1)
+    page = own_palette(_DRAWER_LABEL.sub("", page, count=1))
+    scripts = f'<script>{script}</script><script src="{html.escape(root)}kb-palette.js" defer></script>'
     at = page.rfind("</body>")  # the engine's script beside the theme's, out of the article (which holds content only)
-    return page[:at] + f"<script>{script}</script>" + page[at:] if at >= 0 else page + f"<script>{script}</script>"
+    return page[:at] + scripts + page[at:] if at >= 0 else page + scripts
 
 
 def _part(lang: str, home: str) -> str:

@@ -6,8 +6,9 @@
  * colours a reader chose are already on <body> before the first paint (the theme's inline script reads them from
  * localStorage, "__palette"); this script only shows the toggle's label for the scheme in use and, when the reader
  * switches, does what the theme's component did: the body's data-md-color-* attributes, the choice kept under
- * "__palette" for the next pages, the toggle's other label. On a first visit the scheme follows the system's
- * setting (the first palette whose media matches), as the theme's did. Enter or Space on the toggle switches too. The
+ * "__palette" for the next pages, the toggle's other icon. On a first visit the scheme follows the system's
+ * setting (the first palette whose media matches), as the theme's did. The toggle is a button (show()): a tap,
+ * Enter or Space switches. The
  * choice holds in every language: each build's storage scope is the site's root (kb.mkdocs_plugin._site_scope). */
 (function () {
   "use strict";
@@ -34,12 +35,37 @@
     return i >= 0 ? i : 0;
   }
 
+  /* The theme's radio pair told a screen reader the opposite of the page («Modo oscuro, seleccionado» on a light page:
+   * each radio is named by the palette it switches to; audit-a11y M7), its icon an unnamed image between them: one
+   * button stands for them, named as the first palette's toggle («Modo oscuro» / "Dark mode") and pressed while
+   * another palette (dark) is on, with the icon and title of the label the theme shows. The pair stays, hidden. */
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "md-header__button md-icon kb-palette";
+  button.setAttribute("aria-label", inputs[0].getAttribute("aria-label") || "");
+  form.appendChild(button);
+  inputs.forEach(function (input) {
+    input.tabIndex = -1;
+    input.setAttribute("aria-hidden", "true");
+  });
+
   function show(index) {
+    var shown = null;
     inputs.forEach(function (input, i) {
       var label = input.nextElementSibling;
-      if (label && label.tagName === "LABEL") label.hidden = i !== index;
+      if (!label || label.tagName !== "LABEL") return;
+      label.hidden = true;
+      if (i === index) shown = label;
     });
     inputs[index].checked = true;
+    button.textContent = "";
+    if (shown) {
+      button.title = shown.title;
+      Array.prototype.forEach.call(shown.childNodes, function (n) { button.appendChild(n.cloneNode(true)); });
+    }
+    var icon = button.querySelector("svg");
+    if (icon) icon.setAttribute("aria-hidden", "true");
+    button.setAttribute("aria-pressed", index !== 0 ? "true" : "false");
   }
 
   /* The body's colours as the palette says; an attribute already right is not written (no style recomputed). */
@@ -64,15 +90,8 @@
   if (!stored()) apply(at);  /* a first visit: the system's scheme (the page was written in the first palette's) */
   show(at);
 
-  form.addEventListener("change", function (ev) {
-    var i = inputs.indexOf(ev.target);
-    if (i >= 0) { at = i; choose(i); }
-  });
-  form.addEventListener("keydown", function (ev) {
-    if (ev.key !== "Enter" && ev.key !== " ") return;  /* a button's keys: the radio pair took Space for nothing */
-    ev.preventDefault();
-    var next = (at + 1) % inputs.length;
-    inputs[next].click();
-    inputs[next].focus();
+  button.addEventListener("click", function () {  /* a tap, Enter or Space: the next palette */
+    at = (at + 1) % inputs.length;
+    choose(at);
   });
 })();

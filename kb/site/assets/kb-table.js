@@ -92,8 +92,15 @@
     return step ? step.id : null;
   }
 
+  /* A block's own text: without its permalink's «¶» and its copy button (a heading's «¶5»). */
+  function ownText(b) {
+    var copy = b.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll(".headerlink, .kb-cite-btn"), function (x) { x.remove(); });
+    return (copy.textContent || "").replace(/\s+/g, " ").trim();
+  }
+
   function words(b) {
-    var t = (b.textContent || "").replace(/\s+/g, " ").trim().split(" ");
+    var t = ownText(b).split(" ");
     return t.slice(0, 8).join(" ") + (t.length > 8 ? "…" : "");
   }
 
@@ -167,6 +174,18 @@
         if (!o.contains(ev.target)) o.classList.remove("kb-cite--on");
       });
     }, { passive: true });
+  }
+
+  /* A heading's permalink was named by its glyph, «¶» (its words, "Enlace permanente" / "Permanent link", only a
+   * title), and a heading's name took in its permalink and a worked example's copy button: «¶17 Copiar enlace: …¶ …
+   * ¶» in a screen reader's list of headings (audit-a11y M9, L1). The permalink is named by its title (the catalog's,
+   * in the page's language), a heading by its own text; their ids stay. */
+  function namePermalinks(article) {
+    Array.prototype.forEach.call(article.querySelectorAll("a.headerlink"), function (a) {
+      var h = a.parentNode;
+      if (a.title) a.setAttribute("aria-label", a.title);
+      if (/^H[1-6]$/.test(h.tagName) && ownText(h)) h.setAttribute("aria-label", ownText(h));
+    });
   }
 
   /* ---------------------------------------------------------------- tooltips and preview cards */
@@ -389,11 +408,106 @@
     });
   }
 
+  /* ---------------------------------------------------------------- the language menu's semantics */
+  /* The theme's language menu opens under its button on focus or hover (CSS), with nothing to say so: the button now
+   * says whether the list shows (aria-expanded, aria-controls), Escape closes it (the focus on the button) and Enter
+   * or Space opens or closes it; each language's name is in its own language (lang, for a screen reader's voice) and
+   * the page's is marked current (audit-a11y L2). */
+  function languageMenu() {
+    var select = document.querySelector(".md-header__option .md-select");
+    var button = select && select.querySelector(":scope > button"), list = select && select.querySelector(".md-select__inner");
+    if (!button || !list) return;
+    list.id = list.id || "kb-languages";
+    button.setAttribute("aria-controls", list.id);
+    Array.prototype.forEach.call(list.querySelectorAll("a[hreflang]"), function (a) {
+      a.setAttribute("lang", a.getAttribute("hreflang"));
+      if (a.getAttribute("hreflang") === document.documentElement.lang) a.setAttribute("aria-current", "true");
+    });
+    function state() {
+      var open = select.matches(":focus-within, :hover") && !select.classList.contains("kb-select--closed");
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    function closed(on) { select.classList.toggle("kb-select--closed", on); state(); }
+    state();
+    select.addEventListener("focusin", state);
+    select.addEventListener("pointerenter", state);
+    select.addEventListener("pointerleave", state);
+    select.addEventListener("focusout", function () {
+      window.setTimeout(function () { if (!select.contains(document.activeElement)) closed(false); }, 0);
+    });
+    select.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && button.getAttribute("aria-expanded") === "true") {
+        closed(true);
+        button.focus();
+      } else if ((ev.key === "Enter" || ev.key === " ") && ev.target === button) {
+        ev.preventDefault();
+        closed(button.getAttribute("aria-expanded") === "true");
+      }
+    });
+  }
+
   /* ---------------------------------------------------------------- the menu's drawer by keyboard */
   /* Below 76.25em the theme's menu is a drawer, opened by a <label for="__drawer"> that is no tab stop, and kb.css
    * takes the closed drawer out of the tab order. The label gives way to a button with its icon (named as the menu's
    * <nav>, aria-expanded; a label may not take the role): a tap opens the drawer as the label did, Enter or Space opens
-   * it with the focus on its first link, and Escape closes it and gives the focus back. */
+   * it with the focus on the first link of the level it shows, and Escape closes it and gives the focus back (as does
+   * closing it any other way while the focus is in it). Open, the drawer keeps the focus: Tab and Shift+Tab go round
+   * the stops of the level in sight only (kb.css hides the others: the levels under or beside it), and its labels (a
+   * level's title, which goes back up, and an item's, which opens its level) are stops that Enter or Space follows. */
+  var LEVEL_STOPS = "a[href], label[for^='__nav'], label[for='__toc']";
+
+  /* The level in sight: the deepest <nav> of the menu whose toggle (the checkbox before it) is checked. */
+  function shownLevel(nav) {
+    var open = Array.prototype.filter.call(nav.querySelectorAll("nav.md-nav"), function (n) { return isOpen(n, nav); });
+    return open.length ? open[open.length - 1] : nav;
+  }
+
+  function isOpen(level, nav) {
+    if (level === nav) return true;
+    var t = level.parentNode.querySelector(":scope > .md-nav__toggle");
+    return !!(t && t.checked) && isOpen(level.parentNode.closest("nav.md-nav"), nav);
+  }
+
+  /* The tab stops of the level in sight, in order: its own links and labels, none of a level inside it, none the theme
+   * leaves out (display: none). */
+  function levelStops(nav) {
+    var level = shownLevel(nav);
+    return Array.prototype.filter.call(level.querySelectorAll(LEVEL_STOPS), function (e) {
+      var own = e.closest("nav.md-nav") === level || (e.tagName === "LABEL" && e.parentNode.closest("nav.md-nav") === level);
+      return own && e.getClientRects().length > 0;
+    });
+  }
+
+  function firstStop(nav) {
+    var stops = levelStops(nav), items = stops.filter(function (e) { return !e.classList.contains("md-nav__title"); });
+    return items[0] || stops[0] || null;
+  }
+
+  /* Tab inside the open drawer: round its level's stops. */
+  function roundTab(ev, nav) {
+    var stops = levelStops(nav);
+    if (!stops.length) return;
+    ev.preventDefault();
+    var i = stops.indexOf(document.activeElement), n = stops.length;
+    var to = i < 0 ? (ev.shiftKey ? n - 1 : 0) : (i + (ev.shiftKey ? n - 1 : 1)) % n;
+    stops[to].focus();
+  }
+
+  /* The drawer's labels by key: each a tab stop; Enter or Space follows it, the focus then on the new level's first. */
+  function keyLabels(nav, button) {
+    Array.prototype.forEach.call(nav.querySelectorAll("label[for^='__nav'], label[for='__toc']"), function (l) {
+      l.tabIndex = 0;
+    });
+    nav.addEventListener("keydown", function (ev) {
+      var l = ev.target;
+      if ((ev.key !== "Enter" && ev.key !== " ") || l.tagName !== "LABEL") return;
+      ev.preventDefault();
+      l.click();
+      var first = button.offsetParent && firstStop(nav);  /* in a drawer (a phone), not the wide screen's sidebar */
+      if (first) first.focus();
+    });
+  }
+
   function drawer() {
     var toggle = document.getElementById("__drawer"), label = document.querySelector('.md-header label[for="__drawer"]');
     var nav = document.querySelector(".md-sidebar--primary nav");
@@ -404,18 +518,54 @@
     Array.prototype.forEach.call(label.childNodes, function (n) { button.appendChild(n.cloneNode(true)); });  /* the theme's icon */
     label.parentNode.insertBefore(button, label);
     label.hidden = true;
+    keyLabels(nav, button);
     function expanded() { button.setAttribute("aria-expanded", toggle.checked ? "true" : "false"); }
     expanded();
-    toggle.addEventListener("change", expanded);
+    toggle.addEventListener("change", function () {
+      expanded();
+      if (!toggle.checked && nav.contains(document.activeElement)) button.focus();  /* closed with the focus in it */
+    });
+    var scrim = document.querySelector('label.md-overlay[for="__drawer"]');  /* a tap on it leaves the focus where it is */
+    if (scrim) scrim.addEventListener("mousedown", function (ev) { ev.preventDefault(); });
     button.addEventListener("click", function (ev) {
       toggle.click();
-      var first = toggle.checked && ev.detail === 0 && nav.querySelector("a[href]");  /* by a key: into the drawer */
+      var first = toggle.checked && ev.detail === 0 && firstStop(nav);  /* by a key: into the drawer */
       if (first) first.focus();
     });
     document.addEventListener("keydown", function (ev) {
-      if (ev.key !== "Escape" || !toggle.checked || !button.offsetParent) return;
+      if (!toggle.checked || !button.offsetParent) return;
+      if (ev.key === "Tab") return roundTab(ev, nav);
+      if (ev.key !== "Escape") return;
       toggle.click();
       button.focus();
+    });
+  }
+
+  /* ---------------------------------------------------------------- the focus in sight, under what sticks at the top */
+  /* The browser scrolls a focused element only just into the screen: Shift+Tab left it under the sticky header, a
+   * long form's sticky answer line (.kb-calc-brief) or the theme's "back to top" button (audit-a11y H3). Once it has
+   * scrolled, an element of the page that Tab or Shift+Tab focused and that starts above the lowest of those it lies
+   * under is brought below it. */
+  var STUCK = ".md-header, .kb-calc-brief, .md-top";
+
+  function coverBottom(target, r) {
+    var bottom = 0;
+    Array.prototype.forEach.call(document.querySelectorAll(STUCK), function (e) {
+      var c = e.getBoundingClientRect(), pos = getComputedStyle(e).position;
+      if (e.contains(target) || e.hidden || !c.height || (pos !== "sticky" && pos !== "fixed")) return;
+      if (c.top <= bottom + 1 && c.left < r.right && c.right > r.left) bottom = Math.max(bottom, c.bottom);
+    });
+    return bottom;
+  }
+
+  var tabbedAt = 0;  /* when Tab was last pressed: only its focus is seen to (a script's own, a stepper's, scrolls itself) */
+
+  function keepFocusInSight(ev) {
+    var target = ev.target;
+    if (Date.now() - tabbedAt > 500 || !target.closest || !target.closest(".md-content, .md-footer")) return;
+    window.requestAnimationFrame(function () {
+      var r = target.getBoundingClientRect(), bottom = coverBottom(target, r);
+      if (r.height && r.top < bottom) window.scrollBy(0, r.top - bottom - 8);
     });
   }
 
@@ -442,8 +592,10 @@
 
   function init() {  /* <html data-kb-table="ready"> once the helpers are on the page (the browser tests wait for it) */
     switcher();
+    languageMenu();
     drawer();
     var article = document.querySelector("article.md-content__inner");
+    if (article) namePermalinks(article);
     whenIdle(function () {
       loadData(function () {
         var done = function () { document.documentElement.setAttribute("data-kb-table", "ready"); };
@@ -520,6 +672,8 @@
 
   document.addEventListener("pointerover", fullName);
   document.addEventListener("focusin", fullName);
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Tab") tabbedAt = Date.now(); }, true);
+  document.addEventListener("focusin", keepFocusInSight);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
