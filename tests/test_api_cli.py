@@ -81,6 +81,27 @@ def test_examples_run_with_exact_odds(kb: KnowledgeBase) -> None:
     assert result.outcome is not None and str(result.outcome.probability) == "7/10"
 
 
+def test_run_examples_refuses_a_selector_that_names_nothing(kb: KnowledgeBase) -> None:
+    """A typo is an error, never an empty list that ``all(r.passed ...)`` reads as success; a bare string is one
+    selector, not its letters (audit-cli 1)."""
+    from kb import KbError, UnknownEntry, UnknownExample
+
+    assert [r.example.id for r in kb.run_examples("g.shoot")] == ["hit"]
+    assert [r.example.id for r in kb.run_examples(["g"])] == ["hit"]
+    assert [r.example.id for r in kb.run_examples(["g.shoot#hit"])] == ["hit"]
+    with pytest.raises(UnknownValue, match="unknown game 'gg'; did you mean 'g'"):
+        kb.run_examples(["gg"])
+    with pytest.raises(UnknownEntry, match="no entry 'g.shot'; did you mean 'g.shoot'"):
+        kb.run_examples(["g.shoot", "g.shot"])
+    with pytest.raises(UnknownExample) as raised:
+        kb.run_examples(["g.shoot#hti"])
+    with pytest.raises(UnknownExample) as direct:
+        kb.run_example("g.shoot", "hti")
+    assert str(raised.value) == str(direct.value) and "did you mean 'hit'" in str(raised.value)
+    with pytest.raises(KbError):
+        kb.run_examples(["g#hit"])  # ID#EXAMPLE names an entry's example, not a game's
+
+
 def test_check_exit_codes_and_json(tree) -> None:
     tree(FILES, games=("g", "h"))
     code, out, err = cli("check")
