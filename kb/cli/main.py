@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
+from kb.cli.output import write_json
 from kb.core.diagnostics import format_path, hint, one_line, printable, visible
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.model import COMMON, GAME_KINDS, KINDS, LANGS
@@ -91,8 +92,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         found = [d for d in found if d.severity == "error"]
     errors = sum(d.severity == "error" for d in found)
     if args.format == "json":
-        json.dump([d.to_json() for d in found], out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, [d.to_json() for d in found])
     else:
         for d in found:
             out.write(d.format() + "\n")
@@ -139,8 +139,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if marked and passage is None:
         return EXIT_ERRORS
     if args.json:
-        json.dump(_show_data(kb, entry, passage), out, ensure_ascii=False, indent=2, default=str)
-        out.write("\n")
+        write_json(out, _show_data(kb, entry, passage), default=str)
         return EXIT_OK
     out.write(kb.text(entry.id, args.lang) + (_passage_text(passage) if passage is not None else ""))
     _say_unloaded_resolvers(kb, entry.examples, err)
@@ -209,9 +208,7 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     results, broken = _run_selected(kb, names, [Path(os.path.abspath(p)) for p in paths], bool(args.select))
     failed = [r for r in results if not r.passed]
     if args.json:
-        json.dump([r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken],
-                  out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, [r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken])
     else:
         _say_results(results, failed, broken, out)
     return EXIT_ERRORS if failed or broken else EXIT_OK
@@ -383,8 +380,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     result = reader.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
     if args.json:
-        json.dump(result.to_dict(), out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, result.to_dict())
     else:
         _say_hits(result, out)
     return EXIT_ERRORS if index.unreadable or index.not_loaded() else EXIT_OK  # the results, but not of every file
@@ -412,8 +408,7 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     err.writelines(d.format() + "\n" for d in broken)
     resolvers = [r for r in map(kb.registry.get, kb.registry.names()) if r is not None and r.name.startswith(prefix)]
     if args.json:
-        json.dump([r.to_dict() for r in resolvers], out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, [r.to_dict() for r in resolvers])
     else:
         for r in resolvers:
             _resolver_text(r, args.labels, out)
@@ -479,9 +474,8 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return site_build.build(config, site, args.strict, content, out, err, args.clean)
     progress, problems = io.StringIO(), io.StringIO()
     code = site_build.build(config, site, args.strict, content, progress, problems, args.clean)
-    json.dump({"ok": code == 0, "exit": code, "progress": progress.getvalue().splitlines(),
-               "problems": problems.getvalue().splitlines()}, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    write_json(out, {"ok": code == 0, "exit": code, "progress": progress.getvalue().splitlines(),
+                     "problems": problems.getvalue().splitlines()})
     return code
 
 
@@ -506,8 +500,7 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb init: {exc.filename or folder}: {exc.strerror or exc}\n")
         return EXIT_USAGE
     if args.json:
-        json.dump({"pack": str(folder), "game": args.game, "files": [str(p) for p in written]}, out, indent=2)
-        out.write("\n")
+        write_json(out, {"pack": str(folder), "game": args.game, "files": [str(p) for p in written]})
         return EXIT_OK
     out.write(f"made a rules pack in {folder}: {len(written)} files, game '{args.game}'\n"
               f"next: cd {folder} && kb check && kb test && kb build\n")
@@ -525,7 +518,10 @@ def _new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as exc:  # a read-only folder, a full disk: nothing was written
         err.write(f"kb new: {exc.filename or args.id}: {exc.strerror or exc}\n")
         return EXIT_USAGE
-    out.write(json.dumps({"id": args.id, "kind": args.kind, "path": str(path)}) + "\n" if args.json else f"{path}\n")
+    if args.json:
+        write_json(out, {"id": args.id, "kind": args.kind, "path": str(path)}, indent=None)
+    else:
+        out.write(f"{path}\n")
     return EXIT_OK
 
 
