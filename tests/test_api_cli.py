@@ -327,6 +327,29 @@ def test_usage_errors_exit_2(tree) -> None:
     assert cli("--help")[0] == 0
 
 
+def test_a_usage_error_after_a_subcommand_shows_its_usage_and_the_nearest_word(tree) -> None:
+    """``kb check --stirct``: the usage of ``kb check`` (not the top level's) and "did you mean"; the same for a
+    misspelt command or choice, and a word left over after ``kb show ID`` (audit-cli 3 and 5)."""
+    tree(FILES, games=("g", "h"))
+    code, _, err = cli("check", "--stirct")
+    assert code == 2 and "did you mean '--strict'?" in err and "usage: kb check " in err
+    code, _, err = cli("show", "g.shoot", "extra")
+    assert code == 2 and "unrecognized arguments: extra" in err and "usage: kb show " in err
+    code, _, err = cli("i18n", "status", "--jsn")
+    assert code == 2 and "did you mean '--json'?" in err and "usage: kb i18n status " in err
+    assert "did you mean 'check'?" in cli("chek")[2]
+    assert "did you mean 'rule'?" in cli("search", "x", "--kind", "Rule")[2]
+
+
+def test_search_takes_an_unquoted_query_of_several_words(tree) -> None:
+    """``kb search line of sight`` is ``kb search "line of sight"``, as a player types it (audit-cli 3)."""
+    tree(FILES, games=("g", "h"))
+    code, out, err = cli("search", "line", "of", "sight", "--json")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(cli("search", "line of sight", "--json")[1])
+    assert json.loads(out)["query"] == "line of sight" and json.loads(out)["hits"]
+
+
 def test_warnings_for_missing_english_and_unused_terms(tree) -> None:
     lonely = """\
         id: g.lonely
@@ -397,7 +420,8 @@ _ARGVS = [["--content", "X", "search", "q", "--json"], ["search", "q", "--conten
           ["--cont", "search", "check"], ["--content=check", "search", "x"], ["search", "--help"], ["-h"], [],
           ["--content"], ["search"], ["i18n", "status", "--json"], ["i18n"], ["check", "--strict"], ["bogus"],
           ["se", "q"], ["-h", "search"], ["--version", "search"], ["search", "q", "--limit", "0"], ["--version"], ["docs"], ["completion", "bash"],
-          ["show", "a.b", "--lang", "en"], ["test", "a", "b#c"], ["search", "--", "-q"], ["new", "rule", "g.x"]]
+          ["show", "a.b", "--lang", "en"], ["test", "a", "b#c"], ["search", "--", "-q"], ["new", "rule", "g.x"],
+          ["search", "linea", "de", "vision"], ["check", "--stirct"], ["i18n", "status", "--jsn"], ["show", "a.b", "c"]]
 
 
 @pytest.mark.parametrize("argv", _ARGVS, ids=" ".join)

@@ -27,10 +27,38 @@ EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """Raises instead of exiting, so ``run`` can return exit code 2 with the message."""
+    """Raises instead of exiting, so ``run`` can return exit code 2 with the message; a word left over is said with
+    the usage of the sub-command it follows, and a misspelt choice or option with "did you mean"."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _Usage(f"{self.prog}: error: {message}\n{self.format_usage()}")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        parsed: argparse.Namespace
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            _innermost(self, parsed).error_unknown(extra)
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            raise argparse.ArgumentError(action, exc.message + hint(str(value), map(str, action.choices or ()))) from None
+
+    def error_unknown(self, extra: list[str]) -> None:
+        option = next((word.split("=")[0] for word in extra if word.startswith("-")), "")
+        self.error(f"unrecognized arguments: {' '.join(extra)}{hint(option, self._option_string_actions) if option else ''}")
+
+
+def _innermost(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> "_Parser":
+    """The parser of the deepest sub-command ``parsed`` names (``kb i18n status``'s), else ``parser`` itself."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(str(getattr(parsed, action.dest, None) or ""))
+            if chosen is not None:
+                return _innermost(chosen, parsed)
+    return parser  # type: ignore[return-value]
 
 
 class _Usage(Exception):
@@ -366,6 +394,7 @@ def _say_not_loaded(index: "SearchIndex", err: TextIO) -> None:
 
 
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    args.query = " ".join(args.query)  # kb search linea de vision: the words are one query, as if quoted
     if not any(c.isalnum() for c in args.query):
         err.write("kb search: nothing to look for: the query has no letters or digits "
                   '(e.g. kb search "linea de vision")\n')
@@ -593,7 +622,8 @@ def _test_args(t: argparse.ArgumentParser) -> None:
 
 
 def _search_args(q: argparse.ArgumentParser) -> None:
-    q.add_argument("query", help='words to look for, e.g. "linea de vision" or LoS')
+    q.add_argument("query", nargs="+", help="words to look for, e.g. linea de vision or LoS (several words are one "
+                   "query, quoted or not)")
     q.add_argument("--lang", choices=LANGS, help="the reader's language: titles and snippets in it (default: the "
                    "language of the query's words, else es); both languages are searched either way")
     q.add_argument("--game", help="only this game")
