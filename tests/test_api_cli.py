@@ -341,6 +341,15 @@ def test_a_usage_error_after_a_subcommand_shows_its_usage_and_the_nearest_word(t
     assert "did you mean 'rule'?" in cli("search", "x", "--kind", "Rule")[2]
 
 
+def test_build_help_says_what_strict_fails_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """Content warnings fail ``kb build --strict`` only with ``fail_on_warnings`` (docs/site.md, "Problems"): the help
+    says so, not "any warning" (audit-cli 4)."""
+    assert cli("build", "--help")[0] == 0
+    options = capsys.readouterr().out.split("options:")[1]
+    strict = " ".join(options.split("--strict", 1)[1].split("--clean")[0].split())
+    assert "fail_on_warnings" in strict and "failed worked examples" in strict and "any warning" not in strict
+
+
 def test_search_takes_an_unquoted_query_of_several_words(tree) -> None:
     """``kb search line of sight`` is ``kb search "line of sight"``, as a player types it (audit-cli 3)."""
     tree(FILES, games=("g", "h"))

@@ -644,7 +644,10 @@ def _resolvers_args(r: argparse.ArgumentParser) -> None:
 def _build_args(b: argparse.ArgumentParser) -> None:
     b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml); replaced whole, "
                    "and only when it is empty or a site kb build made")
-    b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
+    b.add_argument("--strict", action="store_true",
+                   help="fail on content errors and failed worked examples (before any page is rendered) and on the "
+                        "build's own warnings; content warnings fail it only with the plugin's fail_on_warnings: true "
+                        "(kb check --strict fails on them)")
     b.add_argument("--clean", action="store_true",
                    help="render every page again (by default a page whose inputs did not change since the last build "
                         "of the same folder is copied from it)")
