@@ -164,7 +164,7 @@ def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
     data = json.loads(out)
     assert data["id"] == "g.shoot" and data["example_results"][0]["status"] == "passed"
     code, _, err = cli("show", "g.shot")
-    assert code == 1 and "did you mean 'g.shoot'?" in err
+    assert code == 2 and "did you mean 'g.shoot'?" in err
 
 
 def test_test_command_reports_failures_with_location(tree) -> None:
@@ -339,6 +339,16 @@ def test_a_usage_error_after_a_subcommand_shows_its_usage_and_the_nearest_word(t
     assert code == 2 and "did you mean '--json'?" in err and "usage: kb i18n status " in err
     assert "did you mean 'check'?" in cli("chek")[2]
     assert "did you mean 'rule'?" in cli("search", "x", "--kind", "Rule")[2]
+
+
+def test_an_argument_that_names_nothing_exits_2_in_every_command(tree) -> None:
+    """An unknown id, game, example or anchor is a usage error (exit 2) whichever command is given it; 1 is for
+    problems found in the content (audit-cli 6)."""
+    tree(FILES, games=("g", "h"))
+    for argv in (("show", "nope.x"), ("show", "g.shot"), ("show", "g.shoot#nope"), ("test", "nope"),
+                 ("test", "g.shot"), ("test", "g.shoot#nope"), ("i18n", "ack", "nope.x"), ("i18n", "status", "--game", "nope")):
+        code, out, err = cli(*argv)
+        assert (code, out) == (2, ""), (argv, err)
 
 
 def test_build_help_says_what_strict_fails_on(capsys: pytest.CaptureFixture[str]) -> None:

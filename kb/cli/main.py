@@ -162,10 +162,10 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb show: no entry '{entry_id}'{hint(entry_id, kb.entries)}\n")
         for d in kb.not_loaded({entry_id.split(".")[0]}):
             err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load (or cannot be read)
-        return EXIT_ERRORS
+        return EXIT_USAGE  # an argument that names nothing: 2, as kb test and kb search say an unknown id or game
     passage = _passage(kb, entry.id, anchor, args.lang, err) if marked else None
     if marked and passage is None:
-        return EXIT_ERRORS
+        return EXIT_USAGE
     if args.json:
         write_json(out, _show_data(kb, entry, passage), default=str)
         return EXIT_OK
