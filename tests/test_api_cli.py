@@ -351,6 +351,16 @@ def test_an_argument_that_names_nothing_exits_2_in_every_command(tree) -> None:
         assert (code, out) == (2, ""), (argv, err)
 
 
+def test_resolvers_says_when_no_name_starts_with_the_prefix(tree) -> None:
+    """``kb resolvers zzz`` is not a silent empty list (audit-cli 8)."""
+    tree(FILES, games=("g", "h"))
+    code, out, err = cli("resolvers", "dcie", "--json")
+    assert (code, out) == (2, "") and err.startswith("kb resolvers: no resolver starts with 'dcie'; did you mean 'dice.'?")
+    assert "check." in err
+    code, out, _ = cli("resolvers", "dice.")
+    assert code == 0 and out.startswith("dice.")
+
+
 def test_build_help_says_what_strict_fails_on(capsys: pytest.CaptureFixture[str]) -> None:
     """Content warnings fail ``kb build --strict`` only with ``fail_on_warnings`` (docs/site.md, "Problems"): the help
     says so, not "any warning" (audit-cli 4)."""

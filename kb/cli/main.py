@@ -436,6 +436,8 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     broken = kb.mechanics_problems(prefix)  # what did not load is said, and fails the command
     err.writelines(d.format() + "\n" for d in broken)
     resolvers = [r for r in map(kb.registry.get, kb.registry.names()) if r is not None and r.name.startswith(prefix)]
+    if not resolvers and not broken:
+        return _no_resolver(kb, prefix, err)
     if args.json:
         write_json(out, [r.to_dict() for r in resolvers])
     else:
@@ -446,6 +448,14 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
               "missing from this list\n")
     return EXIT_ERRORS
+
+
+def _no_resolver(kb: "KnowledgeBase", prefix: str, err: TextIO) -> int:
+    """``kb resolvers PREFIX`` matching none: said, with the beginnings the names have (exit 2, as ``kb test nope``)."""
+    heads = sorted({f"{name.split('.')[0]}." for name in kb.registry.names()})
+    err.write(printable(f"kb resolvers: no resolver starts with '{prefix}'{hint(prefix, heads)}; names start with "
+                        f"{', '.join(heads)}") + "\n")
+    return EXIT_USAGE
 
 
 def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
