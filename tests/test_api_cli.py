@@ -121,8 +121,10 @@ def test_check_exit_codes_and_json(tree) -> None:
 
 def test_check_a_single_file_reports_only_that_file(tree) -> None:
     root = tree({**FILES, "g/rules/bad.yaml": "id: g.bad\nkind: rule\n"}, games=("g", "h"))
-    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    code, out, err = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
     assert code == 0 and out == ""
+    assert err == "1 entries checked: 0 error(s), 0 warning(s)\n"  # the file's, not the tree's (audit-cli 11)
+    assert cli("check", str(root / "h"))[2].startswith("2 entries checked:")
     code, out, _ = cli("check", str(root / "g/rules/bad.yaml"), "--no-warnings")
     assert code == 1
     assert out.splitlines() == [

@@ -124,7 +124,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         for d in found:
             out.write(d.format() + "\n")
-        err.write(f"{len(kb.entries)} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
+        checked = sum(_within(e.path, scope) for e in kb.entries.values())  # those in the path given, not the tree's
+        err.write(f"{checked} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
     if args.suggest:
         _suggest(kb, scope, out)
     failing = errors or (args.strict and found)
