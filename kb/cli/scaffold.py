@@ -110,11 +110,10 @@ def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", na
         raise ScaffoldError(f"{folder}: exists and is not an empty folder; choose a new one (nothing was written)")
     schema_dir = folder / "schema"
     schema_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("entry", "game"):
-        source = resources.files("kb").joinpath(f"schema/{name}.schema.json")
-        with resources.as_file(source) as src:
-            shutil.copyfile(src, schema_dir / f"{name}.schema.json")
-    written = []
+    written = [schema_dir / f"{name}.schema.json" for name in ("entry", "game")]  # every file made is listed
+    for schema in written:
+        with resources.as_file(resources.files("kb").joinpath(f"schema/{schema.name}")) as src:
+            shutil.copyfile(src, schema)
     for template, where in _PACK.items():
         path = folder / Template(where).substitute(game=game)
         kind = "game" if template == "game.yaml" else "entry"
