@@ -372,6 +372,13 @@ def test_build_help_says_what_strict_fails_on(capsys: pytest.CaptureFixture[str]
     assert "fail_on_warnings" in strict and "failed worked examples" in strict and "any warning" not in strict
 
 
+def test_search_help_names_the_json_object_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """``kb search --json`` prints an object, not an array; its hits carry a passage (audit-cli 10)."""
+    assert cli("search", "--help")[0] == 0
+    said = " ".join(capsys.readouterr().out.split("options:")[1].split("--json", 1)[1].split())
+    assert said.startswith("print a JSON object: query, did_you_mean, total, by_game and hits") and "passage" in said
+
+
 def test_search_takes_an_unquoted_query_of_several_words(tree) -> None:
     """``kb search line of sight`` is ``kb search "line of sight"``, as a player types it (audit-cli 3)."""
     tree(FILES, games=("g", "h"))

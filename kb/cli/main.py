@@ -640,7 +640,8 @@ def _search_args(q: argparse.ArgumentParser) -> None:
     q.add_argument("--game", help="only this game")
     q.add_argument("--kind", choices=KINDS, help="only this kind of entry")
     q.add_argument("--limit", type=_positive, default=10, help="how many results, 1 or more (default: 10)")
-    q.add_argument("--json", action="store_true", help="print a JSON array")
+    q.add_argument("--json", action="store_true", help="print a JSON object: query, did_you_mean, total, by_game and "
+                   "hits (each with its passage, whose anchor kb show ID#ANCHOR takes)")
     q.set_defaults(func=_search)
 
 
