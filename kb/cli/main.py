@@ -113,23 +113,27 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     kb = _kb_class().load(content_root(target))
     scope = Path(os.path.abspath(target))
-    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
-    if args.strict:  # the worked examples' wording (issue 27): only over content that loads cleanly
-        found += [d for d in kb.wording() if _within(d.location.path, scope)]
-    if args.no_warnings:
-        found = [d for d in found if d.severity == "error"]
+    found = _found(kb, scope, args.strict, args.no_warnings)
     errors = sum(d.severity == "error" for d in found)
     if args.format == "json":
         write_json(out, [d.to_json() for d in found])
     else:
-        for d in found:
-            out.write(d.format() + "\n")
+        out.writelines(d.format() + "\n" for d in found)
         checked = sum(_within(e.path, scope) for e in kb.entries.values())  # those in the path given, not the tree's
         err.write(f"{checked} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
     if args.suggest:
         _suggest(kb, scope, out)
     failing = errors or (args.strict and found)
     return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _found(kb: "KnowledgeBase", scope: Path, strict: bool, no_warnings: bool) -> list[Any]:
+    """The problems ``kb check`` reports within ``scope``: with ``strict``, the worked examples' wording too (issue 27:
+    only over content that loads cleanly); with ``no_warnings``, the errors only."""
+    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
+    if strict:
+        found += [d for d in kb.wording() if _within(d.location.path, scope)]
+    return [d for d in found if d.severity == "error"] if no_warnings else found
 
 
 def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:
@@ -439,16 +443,21 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     resolvers = [r for r in map(kb.registry.get, kb.registry.names()) if r is not None and r.name.startswith(prefix)]
     if not resolvers and not broken:
         return _no_resolver(kb, prefix, err)
-    if args.json:
-        write_json(out, [r.to_dict() for r in resolvers])
-    else:
-        for r in resolvers:
-            _resolver_text(r, args.labels, out)
+    _list_resolvers(resolvers, args, out)
     if not broken:
         return EXIT_OK
     err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
               "missing from this list\n")
     return EXIT_ERRORS
+
+
+def _list_resolvers(resolvers: list["Resolver"], args: argparse.Namespace, out: TextIO) -> None:
+    """``kb resolvers``' list: as JSON, or as text (with the labels unless ``--no-labels``)."""
+    if args.json:
+        write_json(out, [r.to_dict() for r in resolvers])
+        return
+    for r in resolvers:
+        _resolver_text(r, args.labels, out)
 
 
 def _no_resolver(kb: "KnowledgeBase", prefix: str, err: TextIO) -> int:
