@@ -357,10 +357,32 @@ class KnowledgeBase:
                 and wanted(Path(d.location.path).parent.name)]
 
     # ------------------------------------------------------------------ examples and odds
-    def run_examples(self, selectors: Iterable[str] = ()) -> list[_examples.ExampleResult]:
-        """Run the examples of the selected entries (ids, games or ``id#example``; all by default)."""
-        return _examples.run_examples(self.entries.values(), self.registry, self.data, selectors,
+    def run_examples(self, selectors: Iterable[str] | str = ()) -> list[_examples.ExampleResult]:
+        """Run the examples of the selected entries (ids, games or ``id#example``; all by default). A single string
+        is one selector: ``run_examples("malifaux")`` is ``run_examples(["malifaux"])``.
+
+        A selector that names nothing raises, as ``kb test`` refuses it (an empty list would pass for "all passed"):
+        :class:`kb.UnknownEntry` for an id (or ``id#example``) no entry has, :class:`kb.UnknownValue` for a game
+        (a name without a dot) that does not exist, :class:`kb.UnknownExample` for ``id#example`` when the entry has
+        no such example, as :meth:`run_example` raises it; all with "did you mean".
+        """
+        chosen = [selectors] if isinstance(selectors, str) else list(selectors)
+        for selector in chosen:
+            self._known_selector(selector)
+        return _examples.run_examples(self.entries.values(), self.registry, self.data, chosen,
                                       self.example_limits.seconds)
+
+    def _known_selector(self, selector: str) -> None:
+        """Raise the :class:`kb.KbError` :meth:`run_examples` gives for a selector that names nothing."""
+        name, sep, example = selector.partition("#")
+        if name in self.entries:
+            ids = [x.id for x in self.entries[name].examples]
+            if sep and example not in ids:
+                raise UnknownExample(name, example, ids)
+        elif sep or "." in name:  # an entry id: ``id#example`` names an entry's example, never a game's
+            raise UnknownEntry(name, self.entries)
+        else:
+            self._known(game=name)
 
     def run_examples_since(self, before: "KnowledgeBase",
                            results: Iterable[_examples.ExampleResult]) -> tuple[list[_examples.ExampleResult], int]:

@@ -209,6 +209,13 @@ def _failed(problem: str, live: bool) -> Exception:
     return Abort(message) if live else PluginError(message)
 
 
+def _strict_stops(config: MkDocsConfig, warned: list[Diagnostic]) -> None:
+    """``--strict`` with content problems logged as warnings (errors, failed examples): stop before rendering a page,
+    in MkDocs' words (``kb build`` counts them in its own), as MkDocs would stop after rendering every page."""
+    if config.strict and warned:
+        raise Abort(f"Aborted with {len(warned)} warnings in strict mode!")
+
+
 class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-untyped-call]  # as above
     """Generates every page of one language's site from the knowledge base.
 
@@ -300,6 +307,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         _check_docs(config, self._live)
         started = time.monotonic()
         loaded = self._load(config)
+        _strict_stops(config, self.warned)
         primary = lang == langs[0]
         root_url = set_site_url(config)
         if not primary:  # the other languages' sites sit inside the first's

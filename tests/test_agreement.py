@@ -82,3 +82,13 @@ def test_the_pinned_pyodide_is_one_version_everywhere() -> None:
     ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
     assert re.findall(r"pyodide@[0-9]|[0-9]+\.[0-9]+\.[0-9]+", ci) == []  # no version of its own
     assert "from kb.site.calc_runtime import PYODIDE" in ci and '"pyodide@$pyodide"' in ci
+
+
+def test_the_readme_command_table_names_every_subcommand() -> None:
+    """The README's table of the ``kb`` command has a row for each sub-command ``kb --help`` lists (audit-cli 10:
+    ``kb docs`` was missing)."""
+    readme = (KB.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## The `kb` command", 1)[1].strip().split("\n\n", 1)[0]
+    rows = set(re.findall(r"^\| `kb ([a-z0-9]+)", table, re.M))
+    commands = next(a for a in build_parser()._actions if a.dest == "command").choices
+    assert rows == set(commands)

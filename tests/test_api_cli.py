@@ -81,6 +81,27 @@ def test_examples_run_with_exact_odds(kb: KnowledgeBase) -> None:
     assert result.outcome is not None and str(result.outcome.probability) == "7/10"
 
 
+def test_run_examples_refuses_a_selector_that_names_nothing(kb: KnowledgeBase) -> None:
+    """A typo is an error, never an empty list that ``all(r.passed ...)`` reads as success; a bare string is one
+    selector, not its letters (audit-cli 1)."""
+    from kb import KbError, UnknownEntry, UnknownExample
+
+    assert [r.example.id for r in kb.run_examples("g.shoot")] == ["hit"]
+    assert [r.example.id for r in kb.run_examples(["g"])] == ["hit"]
+    assert [r.example.id for r in kb.run_examples(["g.shoot#hit"])] == ["hit"]
+    with pytest.raises(UnknownValue, match="unknown game 'gg'; did you mean 'g'"):
+        kb.run_examples(["gg"])
+    with pytest.raises(UnknownEntry, match="no entry 'g.shot'; did you mean 'g.shoot'"):
+        kb.run_examples(["g.shoot", "g.shot"])
+    with pytest.raises(UnknownExample) as raised:
+        kb.run_examples(["g.shoot#hti"])
+    with pytest.raises(UnknownExample) as direct:
+        kb.run_example("g.shoot", "hti")
+    assert str(raised.value) == str(direct.value) and "did you mean 'hit'" in str(raised.value)
+    with pytest.raises(KbError):
+        kb.run_examples(["g#hit"])  # ID#EXAMPLE names an entry's example, not a game's
+
+
 def test_check_exit_codes_and_json(tree) -> None:
     tree(FILES, games=("g", "h"))
     code, out, err = cli("check")
@@ -100,8 +121,10 @@ def test_check_exit_codes_and_json(tree) -> None:
 
 def test_check_a_single_file_reports_only_that_file(tree) -> None:
     root = tree({**FILES, "g/rules/bad.yaml": "id: g.bad\nkind: rule\n"}, games=("g", "h"))
-    code, out, _ = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
+    code, out, err = cli("check", str(root / "g/rules/shoot.yaml"), "--no-warnings")
     assert code == 0 and out == ""
+    assert err == "1 entries checked: 0 error(s), 0 warning(s)\n"  # the file's, not the tree's (audit-cli 11)
+    assert cli("check", str(root / "h"))[2].startswith("2 entries checked:")
     code, out, _ = cli("check", str(root / "g/rules/bad.yaml"), "--no-warnings")
     assert code == 1
     assert out.splitlines() == [
@@ -143,7 +166,7 @@ def test_show_prints_the_entry_with_backlinks_and_odds(tree) -> None:
     data = json.loads(out)
     assert data["id"] == "g.shoot" and data["example_results"][0]["status"] == "passed"
     code, _, err = cli("show", "g.shot")
-    assert code == 1 and "did you mean 'g.shoot'?" in err
+    assert code == 2 and "did you mean 'g.shoot'?" in err
 
 
 def test_test_command_reports_failures_with_location(tree) -> None:
@@ -306,6 +329,65 @@ def test_usage_errors_exit_2(tree) -> None:
     assert cli("--help")[0] == 0
 
 
+def test_a_usage_error_after_a_subcommand_shows_its_usage_and_the_nearest_word(tree) -> None:
+    """``kb check --stirct``: the usage of ``kb check`` (not the top level's) and "did you mean"; the same for a
+    misspelt command or choice, and a word left over after ``kb show ID`` (audit-cli 3 and 5)."""
+    tree(FILES, games=("g", "h"))
+    code, _, err = cli("check", "--stirct")
+    assert code == 2 and "did you mean '--strict'?" in err and "usage: kb check " in err
+    code, _, err = cli("show", "g.shoot", "extra")
+    assert code == 2 and "unrecognized arguments: extra" in err and "usage: kb show " in err
+    code, _, err = cli("i18n", "status", "--jsn")
+    assert code == 2 and "did you mean '--json'?" in err and "usage: kb i18n status " in err
+    assert "did you mean 'check'?" in cli("chek")[2]
+    assert "did you mean 'rule'?" in cli("search", "x", "--kind", "Rule")[2]
+
+
+def test_an_argument_that_names_nothing_exits_2_in_every_command(tree) -> None:
+    """An unknown id, game, example or anchor is a usage error (exit 2) whichever command is given it; 1 is for
+    problems found in the content (audit-cli 6)."""
+    tree(FILES, games=("g", "h"))
+    for argv in (("show", "nope.x"), ("show", "g.shot"), ("show", "g.shoot#nope"), ("test", "nope"),
+                 ("test", "g.shot"), ("test", "g.shoot#nope"), ("i18n", "ack", "nope.x"), ("i18n", "status", "--game", "nope")):
+        code, out, err = cli(*argv)
+        assert (code, out) == (2, ""), (argv, err)
+
+
+def test_resolvers_says_when_no_name_starts_with_the_prefix(tree) -> None:
+    """``kb resolvers zzz`` is not a silent empty list (audit-cli 8)."""
+    tree(FILES, games=("g", "h"))
+    code, out, err = cli("resolvers", "dcie", "--json")
+    assert (code, out) == (2, "") and err.startswith("kb resolvers: no resolver starts with 'dcie'; did you mean 'dice.'?")
+    assert "check." in err
+    code, out, _ = cli("resolvers", "dice.")
+    assert code == 0 and out.startswith("dice.")
+
+
+def test_build_help_says_what_strict_fails_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """Content warnings fail ``kb build --strict`` only with ``fail_on_warnings`` (docs/site.md, "Problems"): the help
+    says so, not "any warning" (audit-cli 4)."""
+    assert cli("build", "--help")[0] == 0
+    options = capsys.readouterr().out.split("options:")[1]
+    strict = " ".join(options.split("--strict", 1)[1].split("--clean")[0].split())
+    assert "fail_on_warnings" in strict and "failed worked examples" in strict and "any warning" not in strict
+
+
+def test_search_help_names_the_json_object_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    """``kb search --json`` prints an object, not an array; its hits carry a passage (audit-cli 10)."""
+    assert cli("search", "--help")[0] == 0
+    said = " ".join(capsys.readouterr().out.split("options:")[1].split("--json", 1)[1].split())
+    assert said.startswith("print a JSON object: query, did_you_mean, total, by_game and hits") and "passage" in said
+
+
+def test_search_takes_an_unquoted_query_of_several_words(tree) -> None:
+    """``kb search line of sight`` is ``kb search "line of sight"``, as a player types it (audit-cli 3)."""
+    tree(FILES, games=("g", "h"))
+    code, out, err = cli("search", "line", "of", "sight", "--json")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(cli("search", "line of sight", "--json")[1])
+    assert json.loads(out)["query"] == "line of sight" and json.loads(out)["hits"]
+
+
 def test_warnings_for_missing_english_and_unused_terms(tree) -> None:
     lonely = """\
         id: g.lonely
@@ -376,7 +458,8 @@ _ARGVS = [["--content", "X", "search", "q", "--json"], ["search", "q", "--conten
           ["--cont", "search", "check"], ["--content=check", "search", "x"], ["search", "--help"], ["-h"], [],
           ["--content"], ["search"], ["i18n", "status", "--json"], ["i18n"], ["check", "--strict"], ["bogus"],
           ["se", "q"], ["-h", "search"], ["--version", "search"], ["search", "q", "--limit", "0"], ["--version"], ["docs"], ["completion", "bash"],
-          ["show", "a.b", "--lang", "en"], ["test", "a", "b#c"], ["search", "--", "-q"], ["new", "rule", "g.x"]]
+          ["show", "a.b", "--lang", "en"], ["test", "a", "b#c"], ["search", "--", "-q"], ["new", "rule", "g.x"],
+          ["search", "linea", "de", "vision"], ["check", "--stirct"], ["i18n", "status", "--jsn"], ["show", "a.b", "c"]]
 
 
 @pytest.mark.parametrize("argv", _ARGVS, ids=" ".join)

@@ -161,6 +161,22 @@ def test_output_survives_a_console_that_cannot_show_accents(tmp_path) -> None:
     assert b"Traceback" not in done.stderr and b"malifaux.engagement" in done.stdout
 
 
+def test_json_keeps_its_accents_on_a_console_that_cannot_show_them() -> None:
+    """Plain text may fall back to '?' on an ASCII console; ``--json`` is data, and writes ``\\u00f3`` instead
+    (audit-cli 2)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([sys.executable, "-m", "kb", "show", "malifaux.engagement", "--json"], env=env,
+                          capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr.decode("ascii", "replace")
+    data = json.loads(done.stdout.decode("ascii"))
+    summary = KnowledgeBase.load().entry("malifaux.engagement").data["summary"]["es"]
+    assert not summary.isascii() and data["summary"]["es"] == summary
+
+
 def test_i18n_ack_and_import_report_as_json(tmp_path) -> None:
     import io
 

@@ -308,7 +308,7 @@ def test_files_that_cannot_be_read_are_located_errors(tree, tmp_path: Path) -> N
     code, out, err = _kb("check", **here)
     assert code == 1 and unreadable in out.splitlines()
     code, out, err = _kb("show", "h.melee", **here)
-    assert (code, out) == (1, "") and err.splitlines() == ["kb show: no entry 'h.melee'; did you mean 'g.melee'?", unreadable]
+    assert (code, out) == (2, "") and err.splitlines() == ["kb show: no entry 'h.melee'; did you mean 'g.melee'?", unreadable]
     code, out, err = _kb("i18n", "import", str(po), **here)
     assert (code, out, err) == (2, "", "kb i18n import: en.po: Permission denied\n")  # as diagnostics name files
 

@@ -49,6 +49,19 @@ def test_init_makes_a_pack_with_one_entry_of_each_kind(pack: Path) -> None:
     assert code == 0 and out.strip() == "7 passed, 0 failed"
 
 
+def test_init_json_lists_every_file_it_made(tmp_path: Path) -> None:
+    """``kb init --json`` lists the editor schemas too, not only the templates (audit-cli 10)."""
+    import json
+
+    code, out, err = kb("init", str(tmp_path / "pack"), "--json")
+    assert code == 0, err
+    made = {Path(p).resolve() for p in json.loads(out)["files"]}
+    assert made == {p.resolve() for p in (tmp_path / "pack").rglob("*") if p.is_file()}
+    assert (tmp_path / "pack" / "schema" / "entry.schema.json").resolve() in made
+    code, out, _ = kb("init", str(tmp_path / "other"))
+    assert code == 0 and f": {len(made)} files," in out
+
+
 def _own_summary(pack: Path) -> None:
     """The game's summary in the author's words, for the sample of ``kb init`` to pass ``--strict``."""
     from kb.core.validate import TEMPLATE_TEXTS

@@ -989,5 +989,5 @@ def test_show_takes_the_anchor_a_search_hit_names(root: Path) -> None:
         code, out, _ = cli("show", f"g.shoot#{passage['anchor']}", "--lang", lang, "--json")
         assert code == 0 and json.loads(out)["passage"] == passage
     code, out, err = cli("show", "g.shoot#example-hitt")
-    assert code == 1 and out == "" and err.startswith(
+    assert code == 2 and out == "" and err.startswith(
         "kb show: 'g.shoot' has no passage '#example-hitt'; did you mean 'example-hit'? (its anchors nearest: "), err

@@ -707,6 +707,17 @@ def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_pa
     assert not (site / "old.txt").exists() and (site / "es" / "g" / "broken.html").is_file()
 
 
+def test_strict_build_stops_on_a_content_error_before_rendering_a_page(tree, tmp_path: Path) -> None:
+    """The load already knows the content fails ``--strict``: no language is rendered first (audit-cli 12)."""
+    root = tree({"g/rules/broken.yaml": BROKEN})
+    code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(tmp_path / "site"),
+                         "--strict")
+    assert code == 1 and "error[unresolved-link]" in err
+    assert err.splitlines()[-1].endswith("--strict fails on 2 errors in the content (listed above)"), err
+    assert "worked examples verified" in out and "built in" not in out, out
+    assert not (tmp_path / "site").exists()
+
+
 def test_an_unnumbered_step_stands_outside_the_list_and_the_count_skips_it() -> None:
     items = [{"id": "triggers", "title": {"es": "Disparadores"}, "numbered": False},
              {"id": "actor", "title": {"es": "Actriz"}}, {"id": "defender", "title": {"es": "Defensora"}}]

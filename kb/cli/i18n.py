@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
+from kb.cli.output import write_json
 from kb.core.diagnostics import format_path, hint, printable
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import TARGET_LANG as TARGET
@@ -25,7 +25,10 @@ _REPORT_JSON = "print what was written as JSON (on standard error when the file 
 def _report(args: argparse.Namespace, out: TextIO, err: TextIO, line: str, data: dict[str, object]) -> None:
     """The one-line report of a written file, or its JSON; on ``err`` when the file itself went to ``out``."""
     stream = err if args.output == "-" else out
-    stream.write(json.dumps({"output": args.output, **data}, ensure_ascii=False) + "\n" if args.json else line + "\n")
+    if args.json:
+        write_json(stream, {"output": args.output, **data}, indent=None)
+    else:
+        stream.write(line + "\n")
 
 
 def add_parser(sub: argparse._SubParsersAction[Any], handler: Callable[..., int]) -> None:
@@ -88,8 +91,7 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         return 2
     report = status_report(kb, args.game, None if args.no_history else History())
     if args.json:
-        json.dump(report, out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, report)
     else:
         out.write(f"{'game':<22} lang {'fields':>7} {'current':>8} {'stale':>6} {'missing':>8}\n")
         for g, c in report["games"].items():
@@ -186,7 +188,7 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
     chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
     changed = acknowledge(chosen, set(args.field) if args.field else None)
     if args.json:
-        out.write(json.dumps({"updated": [format_path(p) for p in changed]}, ensure_ascii=False) + "\n")
+        write_json(out, {"updated": [format_path(p) for p in changed]}, indent=None)
         return 0
     for path in changed:
         out.write(f"updated {format_path(path)}\n")
@@ -284,17 +286,15 @@ def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
 
 
 def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, code: int, out: TextIO) -> None:
-    json.dump({"dry_run": args.dry_run, "exit": code,
-               "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
-                           for c in result.changes],
-               "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
-               "refused": [{"context": ctx, "line": line, "reason": r} for ctx, r, line in result.refused],
-               "unknown": [{"context": ctx, "line": line, "reason": _unknown(kb, ctx)} for ctx, line in result.unknown],
-               "skipped": dict(result.skipped),
-               "skipped_fields": [{"context": ctx, "line": line, "reason": why}
-                                  for ctx, why, line in result.skipped_fields]},
-              out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    write_json(out, {"dry_run": args.dry_run, "exit": code,
+                     "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
+                                 for c in result.changes],
+                     "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
+                     "refused": [{"context": ctx, "line": line, "reason": r} for ctx, r, line in result.refused],
+                     "unknown": [{"context": ctx, "line": line, "reason": _unknown(kb, ctx)} for ctx, line in result.unknown],
+                     "skipped": dict(result.skipped),
+                     "skipped_fields": [{"context": ctx, "line": line, "reason": why}
+                                        for ctx, why, line in result.skipped_fields]})
 
 
 def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, out: TextIO, err: TextIO) -> None:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TextIO
 
+from kb.cli.output import write_json
 from kb.core.diagnostics import format_path, hint, one_line, printable, visible
 from kb.core.files import NoContent, content_root, default_content_root, os_problem
 from kb.core.model import COMMON, GAME_KINDS, KINDS, LANGS
@@ -26,10 +27,38 @@ EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """Raises instead of exiting, so ``run`` can return exit code 2 with the message."""
+    """Raises instead of exiting, so ``run`` can return exit code 2 with the message; a word left over is said with
+    the usage of the sub-command it follows, and a misspelt choice or option with "did you mean"."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _Usage(f"{self.prog}: error: {message}\n{self.format_usage()}")
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        parsed: argparse.Namespace
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            _innermost(self, parsed).error_unknown(extra)
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            raise argparse.ArgumentError(action, exc.message + hint(str(value), map(str, action.choices or ()))) from None
+
+    def error_unknown(self, extra: list[str]) -> None:
+        option = next((word.split("=")[0] for word in extra if word.startswith("-")), "")
+        self.error(f"unrecognized arguments: {' '.join(extra)}{hint(option, self._option_string_actions) if option else ''}")
+
+
+def _innermost(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> "_Parser":
+    """The parser of the deepest sub-command ``parsed`` names (``kb i18n status``'s), else ``parser`` itself."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(str(getattr(parsed, action.dest, None) or ""))
+            if chosen is not None:
+                return _innermost(chosen, parsed)
+    return parser  # type: ignore[return-value]
 
 
 class _Usage(Exception):
@@ -84,23 +113,27 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     kb = _kb_class().load(content_root(target))
     scope = Path(os.path.abspath(target))
-    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
-    if args.strict:  # the worked examples' wording (issue 27): only over content that loads cleanly
-        found += [d for d in kb.wording() if _within(d.location.path, scope)]
-    if args.no_warnings:
-        found = [d for d in found if d.severity == "error"]
+    found = _found(kb, scope, args.strict, args.no_warnings)
     errors = sum(d.severity == "error" for d in found)
     if args.format == "json":
-        json.dump([d.to_json() for d in found], out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, [d.to_json() for d in found])
     else:
-        for d in found:
-            out.write(d.format() + "\n")
-        err.write(f"{len(kb.entries)} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
+        out.writelines(d.format() + "\n" for d in found)
+        checked = sum(_within(e.path, scope) for e in kb.entries.values())  # those in the path given, not the tree's
+        err.write(f"{checked} entries checked: {errors} error(s), {len(found) - errors} warning(s)\n")
     if args.suggest:
         _suggest(kb, scope, out)
     failing = errors or (args.strict and found)
     return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _found(kb: "KnowledgeBase", scope: Path, strict: bool, no_warnings: bool) -> list[Any]:
+    """The problems ``kb check`` reports within ``scope``: with ``strict``, the worked examples' wording too (issue 27:
+    only over content that loads cleanly); with ``no_warnings``, the errors only."""
+    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
+    if strict:
+        found += [d for d in kb.wording() if _within(d.location.path, scope)]
+    return [d for d in found if d.severity == "error"] if no_warnings else found
 
 
 def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:
@@ -134,13 +167,12 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb show: no entry '{entry_id}'{hint(entry_id, kb.entries)}\n")
         for d in kb.not_loaded({entry_id.split(".")[0]}):
             err.write(d.format() + "\n")  # perhaps the entry is in a file that does not load (or cannot be read)
-        return EXIT_ERRORS
+        return EXIT_USAGE  # an argument that names nothing: 2, as kb test and kb search say an unknown id or game
     passage = _passage(kb, entry.id, anchor, args.lang, err) if marked else None
     if marked and passage is None:
-        return EXIT_ERRORS
+        return EXIT_USAGE
     if args.json:
-        json.dump(_show_data(kb, entry, passage), out, ensure_ascii=False, indent=2, default=str)
-        out.write("\n")
+        write_json(out, _show_data(kb, entry, passage), default=str)
         return EXIT_OK
     out.write(kb.text(entry.id, args.lang) + (_passage_text(passage) if passage is not None else ""))
     _say_unloaded_resolvers(kb, entry.examples, err)
@@ -209,9 +241,7 @@ def _test(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     results, broken = _run_selected(kb, names, [Path(os.path.abspath(p)) for p in paths], bool(args.select))
     failed = [r for r in results if not r.passed]
     if args.json:
-        json.dump([r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken],
-                  out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, [r.to_json() for r in results] + [{"status": "not-loaded", **d.to_json()} for d in broken])
     else:
         _say_results(results, failed, broken, out)
     return EXIT_ERRORS if failed or broken else EXIT_OK
@@ -369,6 +399,7 @@ def _say_not_loaded(index: "SearchIndex", err: TextIO) -> None:
 
 
 def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    args.query = " ".join(args.query)  # kb search linea de vision: the words are one query, as if quoted
     if not any(c.isalnum() for c in args.query):
         err.write("kb search: nothing to look for: the query has no letters or digits "
                   '(e.g. kb search "linea de vision")\n')
@@ -383,8 +414,7 @@ def _search(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     result = reader.search(args.query, lang=args.lang, game=args.game, kind=args.kind, limit=args.limit)
     if args.json:
-        json.dump(result.to_dict(), out, ensure_ascii=False, indent=2)
-        out.write("\n")
+        write_json(out, result.to_dict())
     else:
         _say_hits(result, out)
     return EXIT_ERRORS if index.unreadable or index.not_loaded() else EXIT_OK  # the results, but not of every file
@@ -411,17 +441,31 @@ def _resolvers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     broken = kb.mechanics_problems(prefix)  # what did not load is said, and fails the command
     err.writelines(d.format() + "\n" for d in broken)
     resolvers = [r for r in map(kb.registry.get, kb.registry.names()) if r is not None and r.name.startswith(prefix)]
-    if args.json:
-        json.dump([r.to_dict() for r in resolvers], out, ensure_ascii=False, indent=2)
-        out.write("\n")
-    else:
-        for r in resolvers:
-            _resolver_text(r, args.labels, out)
+    if not resolvers and not broken:
+        return _no_resolver(kb, prefix, err)
+    _list_resolvers(resolvers, args, out)
     if not broken:
         return EXIT_OK
     err.write(f"kb resolvers: {len(broken)} problem(s) in games' mechanics.py (above): their resolvers are "
               "missing from this list\n")
     return EXIT_ERRORS
+
+
+def _list_resolvers(resolvers: list["Resolver"], args: argparse.Namespace, out: TextIO) -> None:
+    """``kb resolvers``' list: as JSON, or as text (with the labels unless ``--no-labels``)."""
+    if args.json:
+        write_json(out, [r.to_dict() for r in resolvers])
+        return
+    for r in resolvers:
+        _resolver_text(r, args.labels, out)
+
+
+def _no_resolver(kb: "KnowledgeBase", prefix: str, err: TextIO) -> int:
+    """``kb resolvers PREFIX`` matching none: said, with the beginnings the names have (exit 2, as ``kb test nope``)."""
+    heads = sorted({f"{name.split('.')[0]}." for name in kb.registry.names()})
+    err.write(printable(f"kb resolvers: no resolver starts with '{prefix}'{hint(prefix, heads)}; names start with "
+                        f"{', '.join(heads)}") + "\n")
+    return EXIT_USAGE
 
 
 def _resolver_text(r: "Resolver", labels: bool, out: TextIO) -> None:
@@ -479,9 +523,8 @@ def _build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return site_build.build(config, site, args.strict, content, out, err, args.clean)
     progress, problems = io.StringIO(), io.StringIO()
     code = site_build.build(config, site, args.strict, content, progress, problems, args.clean)
-    json.dump({"ok": code == 0, "exit": code, "progress": progress.getvalue().splitlines(),
-               "problems": problems.getvalue().splitlines()}, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    write_json(out, {"ok": code == 0, "exit": code, "progress": progress.getvalue().splitlines(),
+                     "problems": problems.getvalue().splitlines()})
     return code
 
 
@@ -506,8 +549,7 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"kb init: {exc.filename or folder}: {exc.strerror or exc}\n")
         return EXIT_USAGE
     if args.json:
-        json.dump({"pack": str(folder), "game": args.game, "files": [str(p) for p in written]}, out, indent=2)
-        out.write("\n")
+        write_json(out, {"pack": str(folder), "game": args.game, "files": [str(p) for p in written]})
         return EXIT_OK
     out.write(f"made a rules pack in {folder}: {len(written)} files, game '{args.game}'\n"
               f"next: cd {folder} && kb check && kb test && kb build\n")
@@ -525,7 +567,10 @@ def _new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as exc:  # a read-only folder, a full disk: nothing was written
         err.write(f"kb new: {exc.filename or args.id}: {exc.strerror or exc}\n")
         return EXIT_USAGE
-    out.write(json.dumps({"id": args.id, "kind": args.kind, "path": str(path)}) + "\n" if args.json else f"{path}\n")
+    if args.json:
+        write_json(out, {"id": args.id, "kind": args.kind, "path": str(path)}, indent=None)
+    else:
+        out.write(f"{path}\n")
     return EXIT_OK
 
 
@@ -597,13 +642,15 @@ def _test_args(t: argparse.ArgumentParser) -> None:
 
 
 def _search_args(q: argparse.ArgumentParser) -> None:
-    q.add_argument("query", help='words to look for, e.g. "linea de vision" or LoS')
+    q.add_argument("query", nargs="+", help="words to look for, e.g. linea de vision or LoS (several words are one "
+                   "query, quoted or not)")
     q.add_argument("--lang", choices=LANGS, help="the reader's language: titles and snippets in it (default: the "
                    "language of the query's words, else es); both languages are searched either way")
     q.add_argument("--game", help="only this game")
     q.add_argument("--kind", choices=KINDS, help="only this kind of entry")
     q.add_argument("--limit", type=_positive, default=10, help="how many results, 1 or more (default: 10)")
-    q.add_argument("--json", action="store_true", help="print a JSON array")
+    q.add_argument("--json", action="store_true", help="print a JSON object: query, did_you_mean, total, by_game and "
+                   "hits (each with its passage, whose anchor kb show ID#ANCHOR takes)")
     q.set_defaults(func=_search)
 
 
@@ -618,7 +665,10 @@ def _resolvers_args(r: argparse.ArgumentParser) -> None:
 def _build_args(b: argparse.ArgumentParser) -> None:
     b.add_argument("--site-dir", metavar="DIR", help="output folder (default: site_dir of mkdocs.yml); replaced whole, "
                    "and only when it is empty or a site kb build made")
-    b.add_argument("--strict", action="store_true", help="fail on any warning (content errors always fail --strict)")
+    b.add_argument("--strict", action="store_true",
+                   help="fail on content errors and failed worked examples (before any page is rendered) and on the "
+                        "build's own warnings; content warnings fail it only with the plugin's fail_on_warnings: true "
+                        "(kb check --strict fails on them)")
     b.add_argument("--clean", action="store_true",
                    help="render every page again (by default a page whose inputs did not change since the last build "
                         "of the same folder is copied from it)")

@@ -95,10 +95,8 @@ def _name(option: str, name: str) -> str:
     return name
 
 
-def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", name_en: str = "My game") -> list[Path]:
-    """Make a rules pack in ``folder`` (new or empty): one game, one entry of each kind with a worked example,
-    the JSON Schemas for editors, a five-line ``mkdocs.yml`` and a README with the two commands."""
-    name_es, name_en = _name("--name-es", name_es), _name("--name-en", name_en)
+def _check_game(game: str) -> None:
+    """Raise :class:`ScaffoldError` for a game slug ``kb init`` cannot make: too long, not a slug, or ``common``."""
     if len(game) > MAX_GAME:
         raise ScaffoldError(f"game of {len(game)} characters: the most allowed is {MAX_GAME}")
     if not SLUG.match(game):
@@ -106,15 +104,21 @@ def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", na
     if game == COMMON:
         raise ScaffoldError(f"game '{game}': the name is reserved for the concepts every game shares "
                             f"(content/{COMMON}/); choose another, e.g. my-game")
+
+
+def init_pack(folder: Path, game: str = "my-game", name_es: str = "Mi juego", name_en: str = "My game") -> list[Path]:
+    """Make a rules pack in ``folder`` (new or empty): one game, one entry of each kind with a worked example,
+    the JSON Schemas for editors, a five-line ``mkdocs.yml`` and a README with the two commands."""
+    name_es, name_en = _name("--name-es", name_es), _name("--name-en", name_en)
+    _check_game(game)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder}: exists and is not an empty folder; choose a new one (nothing was written)")
     schema_dir = folder / "schema"
     schema_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("entry", "game"):
-        source = resources.files("kb").joinpath(f"schema/{name}.schema.json")
-        with resources.as_file(source) as src:
-            shutil.copyfile(src, schema_dir / f"{name}.schema.json")
-    written = []
+    written = [schema_dir / f"{name}.schema.json" for name in ("entry", "game")]  # every file made is listed
+    for schema in written:
+        with resources.as_file(resources.files("kb").joinpath(f"schema/{schema.name}")) as src:
+            shutil.copyfile(src, schema)
     for template, where in _PACK.items():
         path = folder / Template(where).substitute(game=game)
         kind = "game" if template == "game.yaml" else "entry"
