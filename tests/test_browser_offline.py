@@ -471,6 +471,33 @@ def test_a_game_page_sizes_its_save_button_without_the_offline_list(playwright, 
             ctx.close()
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_save_progress_counts_bytes(context, base: str, site: Path, lang: str) -> None:
+    """The save's bar and percentage go by bytes, not by files: a game's 30-odd files are of very different sizes (the
+    search data's parts, a page, an icon), and the runtime's one file is 9 MB, so by files the bar said 97 % with the
+    runtime still to come. Each step's bar is the bytes of the files the worker has done (the list's sizes, in its
+    order) of the whole list's."""
+    listed = json.loads((site / lang / "kb-offline.json").read_text())["games"]["mini"]["files"]
+    sizes = [size for _, size in listed]
+    pg = context.new_page()
+    pg.goto(f"{base}/{lang}/mini/index.html")
+    _controlled(pg)
+    pg.locator('button[data-kb-offline="mini"]').wait_for()
+    pg.evaluate("""() => { const box = document.querySelector('.kb-offline'), bar = box.querySelector('progress');
+        window.kbSteps = [];
+        new MutationObserver(() => { if (!bar.hidden && bar.max > 1) window.kbSteps.push([bar.value, bar.max,
+            box.querySelector('[role=status]').textContent]); })
+          .observe(box, {subtree: true, childList: true, characterData: true}); }""")
+    _save_by_keyboard(pg, "mini")
+    steps = pg.evaluate("window.kbSteps")
+    assert steps, "no progress shown"
+    done = {sum(sizes[:n]) for n in range(1, len(sizes) + 1)}
+    for value, top, text in steps:
+        assert top == sum(sizes) and value in done, (value, top, text)
+        assert f" {round(100 * value / top)} % · " in text, (value, top, text)
+    assert steps[-1][0] == sum(sizes), steps[-1]
+
+
 def test_no_worker_from_disk(context, site: Path) -> None:
     context.set_offline(True)
     pg = context.new_page()

@@ -306,15 +306,29 @@
 
     check(null);
 
+    /* How far the save is, by bytes: the worker takes the listed files in the list's order (the game's, then the
+     * runtime's when saved with it: msg.of says which), so the sizes of the first msg.done of them are what it has done,
+     * of the sum of them all; by files while the list is not read. Then what it fetched of what it was to fetch. */
+    function progress(msg, data) {
+      var files = data ? data.games[game].files.concat(data.runtime ? data.runtime.files : []).slice(0, msg.of) : [];
+      var all = files.length === msg.of ? sum(files, Boolean) : 0;
+      bar.max = all > 0 ? all : msg.of;
+      bar.value = all > 0 ? sum(files.slice(0, msg.done), Boolean) : msg.done;
+      show("saving", words.offline_saving + " " + Math.round(100 * bar.value / bar.max) + " % · " +
+           size(msg.bytes, mark) + " / " + size(total || need, mark));
+    }
+
+    var ended = 0;  /* saves ended ("saved", "failed") */
     sw.addEventListener("message", function (ev) {
       var msg = ev.data || {};
       if (msg.game !== game || msg.lang !== given.lang) return;
       if (msg.kb === "progress") {
-        bar.max = msg.of;
-        bar.value = msg.done;
-        show("saving", words.offline_saving + " " + Math.round(100 * msg.done / msg.of) + " % · " +
-             size(msg.bytes, mark) + " / " + size(total || need, mark));
-      } else if (msg.kb === "saved") {
+        var at = ended;  /* a step told before the save's end is not shown after it */
+        list().then(function (data) { if (at === ended) progress(msg, data); });
+        return;
+      }
+      ended += 1;
+      if (msg.kb === "saved") {
         check(null);
       } else if (msg.kb === "failed") {
         check(msg.network || !navigator.onLine ? words.offline_no_connection : words.offline_failed);
@@ -327,6 +341,7 @@
       b.addEventListener("click", function () {
         if (b.getAttribute("aria-disabled") === "true") return;
         total = need + (withRuntime() ? extra : 0);
+        list();  /* its sizes give the save's progress by bytes */
         show("saving", words.offline_saving);
         sw.ready.then(function (reg) {
           reg.active.postMessage({ kb: "save", lang: given.lang, game: game, runtime: withRuntime() });
