@@ -682,6 +682,50 @@ def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_
             ctx.close()
 
 
+def test_a_runtime_the_pages_have_read_is_not_counted_again(playwright, tmp_path: Path) -> None:
+    """A runtime the browser already holds (its files in the site's cache of what the pages read: a calculator used
+    online) is not 9 MB to download: the worker takes it from there. The page counts only what is not stored: no
+    «+ full calculators (2,0 MB)» to press, the game's button saves the game with it for the game's own size, and the
+    save fetches nothing of it."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    site = tmp_path / "site"
+    _build(content, site)
+    runtime = _with_runtime(site)
+    offline = json.loads((site / "en" / "kb-offline.json").read_text())
+    with _logged(site) as (base, asked):
+        ctx = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+            has_touch=True, locale="en-GB")
+        ctx.set_default_timeout(15_000)
+        try:
+            pg = ctx.new_page()
+            pg.goto(f"{base}/en/mini/index.html")
+            _controlled(pg)
+            full = pg.locator('button[data-kb-offline-full="mini"]')
+            full.wait_for()
+            assert full.inner_text() == f"+ full calculators ({_shown(len(runtime), 'en')})"
+            read = "fetch('../../kb-py/pyodide.asm.js').then(r => r.arrayBuffer()).then(b => b.byteLength)"
+            assert pg.evaluate(read) == len(runtime)  # as a calculator reads it, through the worker
+            visited = f"caches.keys().then(ns => ns.find(n => n === 'kb-{offline['version']}-visited'))" \
+                      ".then(n => n && caches.open(n)).then(c => c && c.match('../../kb-py/pyodide.asm.js')).then(r => !!r)"
+            assert _until(pg, visited)
+            pg.reload()
+            main = pg.locator('button[data-kb-offline="mini"]')
+            main.wait_for()
+            game = f"Save for offline play ({_shown(offline['games']['mini']['bytes'], 'en')})"
+            assert _until(pg, "Promise.resolve(document.querySelector('[data-kb-offline-full]').hidden)"), full.inner_text()
+            assert main.inner_text() == game
+            asked.clear()
+            _save_by_keyboard(pg, "mini")
+            assert not any("/kb-py/" in a for a in asked), asked
+            shared = f"caches.open('kb-{offline['version']}-shared').then(c => c.match('../../kb-py/pyodide.asm.js'))" \
+                     ".then(r => !!r)"
+            assert pg.evaluate(shared)  # saved with the game: it stays when the pages read go
+        finally:
+            ctx.close()
+
+
 def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: Path) -> None:
     """Saved again from a new build, a game fetches only the files whose bytes changed (kb-offline.json's
     "hashes"): not the calculators' runtime, the theme or the search data's unchanged parts, taken from the copy

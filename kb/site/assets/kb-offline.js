@@ -244,12 +244,17 @@
       }, Promise.resolve(false));
     }
     /* Whether anything is stored that a save would not fetch again: a copy of the game; in a shared cache another file
-     * than the site's root page (the worker keeps it from its install; no list names it). Nothing: every listed file
+     * than the site's root page (the worker keeps it from its install; no list names it); a file of the calculators'
+     * runtime the pages read (a game that offers it: kb-py/, in a cache of visited files). Nothing: every listed file
      * is fetched, the page's sizes are the whole answer and the list is not needed. */
     function stored(names, ours) {
       if (ours.length) return Promise.resolve(true);
       var root = new URL("index.html", site).href;
-      return holds(names, /^kb-[^-]+-shared$/, function (u) { return u !== root; });
+      return holds(names, /^kb-[^-]+-shared$/, function (u) { return u !== root; }).then(function (yes) {
+        return yes || (full !== null && holds(names, /^kb-[^-]+-visited$/, function (u) {
+          return u.indexOf(site.href) === 0 && /(^|\/)kb-py\//.test(u.slice(site.href.length));
+        }));
+      });
     }
     var listed = null;
     function list() {  /* kb-offline.json, fetched once (again after a failure); null when it cannot be read */
@@ -268,16 +273,17 @@
         return out;
       });
     }
-    /* With the list: saved by this build, an update (a copy of an older build), or what a save would fetch. */
+    /* With the list: saved by this build, an update (a copy of an older build), or what a save would fetch. A runtime
+     * file the pages read under this build (its cache of visited files) is not fetched again: the worker takes it. */
     function count(data, ours, failed) {
       var own = "kb-" + data.version + "-", entry = data.games[game];
       var runtime = entry.runtime && data.runtime ? data.runtime.files : [];
       var now = ours.filter(function (n) { return n.indexOf(own) === 0; });
-      return Promise.all([records(ours), urls(own + "shared"), saved(now)]).then(function (got) {
-        var have = got[1], hashes = got[0].map(function (r) { return r.hashes || {}; });
+      return Promise.all([records(ours), urls(own + "shared"), saved(now), urls(own + "visited")]).then(function (got) {
+        var have = got[1], read = got[3], hashes = got[0].map(function (r) { return r.hashes || {}; });
         var counted = function (f) { return fetched(data, f, have, hashes); };
         need = sum(entry.files, counted);
-        extra = sum(runtime, counted);
+        extra = sum(runtime, function (f) { return !read[new URL(f[0], home).href] && counted(f); });
         kept = got[0].some(function (r) { return r.runtime !== false; });  /* none said: saved before the choice, with it */
         older = !got[2] && got[0].length > 0;
         if (got[2]) return show("saved", words.offline_saved);
