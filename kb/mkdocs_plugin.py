@@ -614,9 +614,9 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             files.append(file)
         log.info(f"{build.lang}: {len(build.kept)} of {len(build.site.pages)} pages kept from the last build")
 
-    def _recorded(self, build: _Build, folder: Path) -> None:
+    def _recorded(self, build: _Build) -> None:
         """After the language's build: the kept pages name the new search data; the record of what was built gets the
-        version and each page's file (its size and time)."""
+        version (and, once the site is in place, each page's file: :meth:`keep_records`)."""
         record, now = build.record, build.record_next
         assert record is not None and now is not None and build.kept is not None and build.search is not None
         now.version = build.search.version
@@ -628,16 +628,13 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             if not renamed_version(path, old, meta_tag(build.search, src)):
                 raise PluginError(f"kb: the page {uri} kept from the last build does not name its search data as "
                                   f"that build wrote it; build again with 'kb build --clean'")
-        for rel, row in now.pages.items():
-            try:
-                st = os.stat(folder / rel)
-            except OSError:
-                continue
-            row += [st.st_size, st.st_mtime_ns]
 
     def keep_records(self) -> None:
-        """``kb build``, its site in place: what it rendered, for the next build of the folder (:mod:`kb.site.rendered`)."""
+        """``kb build``, its site in place: what it rendered, each page's file as it is now (after what the build
+        writes into pages once every language is built: a game's save sizes, :func:`kb.site.app.write_offline`), for
+        the next build of the folder (:mod:`kb.site.rendered`)."""
         for path, record, kb in self._records:
+            record.stat_pages()
             record.write(path, kb.cache_key)
         written = {path for path, _, _ in self._records}
         for folder, key in {(path.parent, kb.cache_key) for path, _, kb in self._records}:
@@ -721,6 +718,8 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         icon = app.icon_name(192)
         tag += app.manifest_links(posixpath.relpath(build.prefix or ".", here) + "/",
                                   _from_folder(icon, here, icon in build.at_root))
+        if _game_home(build, page.file.src_uri):  # the save buttons' words and sizes (kb.site.app.offline_meta)
+            tag += app.offline_meta(build.lang)
         if build.search is not None:
             tag += meta_tag(build.search, page.file.src_uri.removeprefix(build.prefix))
         calculator = any(f.startswith("<form") for f in forms or [])  # not for a calculator left out
@@ -770,7 +769,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         build = self._current()
         self._build = None
         if build.record_next is not None and self.incremental is not None:
-            self._recorded(build, self.incremental[1])
+            self._recorded(build)
         if self._beside is not None and self._live:
             beside, self._beside = self._beside, None
             beside.end(keep=True)
@@ -978,6 +977,12 @@ _SEARCH_WITH = _versions("whoosh3", "whoosh", "wordfreq")
 def _forms(build: _Build, file: File) -> list[str] | None:
     """The page's calculators' forms, put in its slots after the sanitiser."""
     return build.calc.forms.get(file.src_uri.removeprefix(build.prefix)) if build.calc else None
+
+
+def _game_home(build: _Build, src_uri: str) -> bool:
+    """Whether the page is a game's own page (``<game>/index.md``), which offers to save the game for offline play."""
+    game, _, rest = src_uri.removeprefix(build.prefix).partition("/")
+    return rest == "index.md" and game in build.loaded.kb.games
 
 
 def _table_parts(build: _Build, src_uri: str) -> list[str]:

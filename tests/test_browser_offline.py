@@ -381,7 +381,9 @@ def test_an_update_counts_only_the_files_that_changed(context, base: str, site: 
         write_offline(str(site), ["es", "en"])
         after = json.loads((site / lang / "kb-offline.json").read_text())
         files = dict(after["games"]["mini"]["files"])
-        assert [p for p in files if after["hashes"][p] != before["hashes"][p]] == ["mini/glossary.html"]
+        # and the game's page, which says the game's size (kb.site.app.offline_meta)
+        changed = [p for p in files if after["hashes"][p] != before["hashes"][p]]
+        assert sorted(changed) == ["mini/glossary.html", "mini/index.html"], changed
         page.rename(hidden)  # missing: the background update fails and the button keeps offering it
         pg.goto(f"{base}/{lang}/mini/index.html")
         new = f"kb-{after['version']}-shared"
@@ -390,7 +392,7 @@ def test_an_update_counts_only_the_files_that_changed(context, base: str, site: 
         pg.reload()  # the page, controlled by the new worker
         pg.wait_for_selector('button[data-kb-offline="mini"]:is([data-kb-offline-state="update"], [data-kb-offline-state="failed"])')
         update = {"es": "Guardado para jugar sin conexión · actualizar", "en": "Saved for offline play · update"}[lang]
-        one = f"{update} ({_shown(files['mini/glossary.html'], lang)})"
+        one = f"{update} ({_shown(files['mini/glossary.html'] + files['mini/index.html'], lang)})"
         assert _until(pg, f"Promise.resolve(document.querySelector('[data-kb-offline]').textContent === '{one}')"), \
             (_label(pg), one)
         assert _shown(files["mini/glossary.html"], lang) != _shown(after["games"]["mini"]["bytes"], lang)
@@ -402,7 +404,7 @@ def test_an_update_counts_only_the_files_that_changed(context, base: str, site: 
 
 
 def test_the_save_box_moves_nothing_when_it_arrives(playwright, tmp_path: Path, base: str) -> None:
-    """The box's place is in the page's HTML as high as the button: held back, kb-offline.json's arrival moves
+    """The box's place is in the page's HTML as high as the button: held back, kb-offline.js's arrival moves
     nothing below the title (it was Lighthouse's layout shift of 0.069 on a game's page, issue 29). No service
     worker: once it has claimed the page (after load), its fetches pass Playwright's routes unseen."""
     context = playwright.chromium.launch_persistent_context(
@@ -417,11 +419,11 @@ def test_the_save_box_moves_nothing_when_it_arrives(playwright, tmp_path: Path, 
 
 def _save_box_moves_nothing(pg, base: str) -> None:
     held: list[object] = []
-    pg.route("**/kb-offline.json", lambda route: held.append(route))
+    pg.route("**/kb-offline.js", lambda route: held.append(route))
     pg.goto(f"{base}/es/mini/index.html", wait_until="load")
     below = "document.querySelector('.kb-quickref-link').getBoundingClientRect().top"
     assert _until(pg, "Promise.resolve(document.readyState === 'complete')")
-    for _ in range(300):  # kb-offline.js asks for its data after load: on a loaded machine, later
+    for _ in range(300):  # the page's loader asks for kb-offline.js after load: on a loaded machine, later
         if held:
             break
         pg.wait_for_timeout(50)
@@ -430,6 +432,70 @@ def _save_box_moves_nothing(pg, base: str) -> None:
     held[0].continue_()  # type: ignore[attr-defined]
     pg.wait_for_selector('button[data-kb-offline="mini"]')
     assert abs(pg.evaluate(below) - before) < 0.5, (before, pg.evaluate(below))
+
+
+def test_a_game_page_sizes_its_save_button_without_the_offline_list(playwright, tmp_path: Path, site: Path) -> None:
+    """audit-phone3 D8: every game's page fetched kb-offline.json (86 KB on the bundled site) just to size the save
+    button. The page says the size (written in by the build); nothing stored, the list is not asked for, on a first
+    visit nor on the next page; pressed, the save goes through. Once a game is saved, another page asks for its
+    language's list and counts only what is not stored yet: the English copy of the game, after the Spanish one,
+    leaves out the styles and scripts the two languages share at the site's root."""
+    lists = {lang: json.loads((site / lang / "kb-offline.json").read_text()) for lang in ("es", "en")}
+    with _logged(site) as (url, asked):
+        ctx = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+            has_touch=True, locale="es-ES")
+        ctx.set_default_timeout(15_000)
+        try:
+            pg = ctx.new_page()
+            pg.goto(f"{url}/es/other/index.html")  # the first page of a visit: the worker starts
+            pg.wait_for_selector('button[data-kb-offline="other"]')
+            _controlled(pg)
+            pg.goto(f"{url}/es/mini/index.html")  # the next page, the worker there
+            whole = _shown(lists["es"]["games"]["mini"]["bytes"], "es")
+            pg.wait_for_selector('button[data-kb-offline="mini"]')
+            assert _label(pg) == f"Guardar para jugar sin conexión ({whole})"
+            pg.wait_for_timeout(500)  # what asking for the list would take
+            assert not [a for a in asked if a.endswith("kb-offline.json")], asked
+            _save_by_keyboard(pg, "mini")
+            pg.goto(f"{url}/en/mini/index.html")
+            shared = {path for path, _ in lists["es"]["games"]["mini"]["files"] if not path.startswith("mini/")}
+            root = {path for path in shared if path.startswith("../")}
+            assert "../kb.css" in root and any(p.startswith("../assets/") for p in root), root
+            need = sum(size for path, size in lists["en"]["games"]["mini"]["files"] if path not in root)
+            label = f"Save for offline play ({_shown(need, 'en')})"
+            assert _until(pg, f"Promise.resolve((document.querySelector('[data-kb-offline]') || {{}}).textContent === '{label}')"), \
+                (_label(pg), label)
+            assert "/en/kb-offline.json" in asked
+        finally:
+            ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_save_progress_counts_bytes(context, base: str, site: Path, lang: str) -> None:
+    """The save's bar and percentage go by bytes, not by files: a game's 30-odd files are of very different sizes (the
+    search data's parts, a page, an icon), and the runtime's one file is 9 MB, so by files the bar said 97 % with the
+    runtime still to come. Each step's bar is the bytes of the files the worker has done (the list's sizes, in its
+    order) of the whole list's."""
+    listed = json.loads((site / lang / "kb-offline.json").read_text())["games"]["mini"]["files"]
+    sizes = [size for _, size in listed]
+    pg = context.new_page()
+    pg.goto(f"{base}/{lang}/mini/index.html")
+    _controlled(pg)
+    pg.locator('button[data-kb-offline="mini"]').wait_for()
+    pg.evaluate("""() => { const box = document.querySelector('.kb-offline'), bar = box.querySelector('progress');
+        window.kbSteps = [];
+        new MutationObserver(() => { if (!bar.hidden && bar.max > 1) window.kbSteps.push([bar.value, bar.max,
+            box.querySelector('[role=status]').textContent]); })
+          .observe(box, {subtree: true, childList: true, characterData: true}); }""")
+    _save_by_keyboard(pg, "mini")
+    steps = pg.evaluate("window.kbSteps")
+    assert steps, "no progress shown"
+    done = {sum(sizes[:n]) for n in range(1, len(sizes) + 1)}
+    for value, top, text in steps:
+        assert top == sum(sizes) and value in done, (value, top, text)
+        assert f" {round(100 * value / top)} % · " in text, (value, top, text)
+    assert steps[-1][0] == sum(sizes), steps[-1]
 
 
 def test_no_worker_from_disk(context, site: Path) -> None:
@@ -612,6 +678,50 @@ def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_
             ctx.set_offline(True)
             _goto_offline(ctx, pg, f"{base}/{lang}/mini/shooting.html")
             assert pg.evaluate(runtime_size) == len(runtime)
+        finally:
+            ctx.close()
+
+
+def test_a_runtime_the_pages_have_read_is_not_counted_again(playwright, tmp_path: Path) -> None:
+    """A runtime the browser already holds (its files in the site's cache of what the pages read: a calculator used
+    online) is not 9 MB to download: the worker takes it from there. The page counts only what is not stored: no
+    «+ full calculators (2,0 MB)» to press, the game's button saves the game with it for the game's own size, and the
+    save fetches nothing of it."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    site = tmp_path / "site"
+    _build(content, site)
+    runtime = _with_runtime(site)
+    offline = json.loads((site / "en" / "kb-offline.json").read_text())
+    with _logged(site) as (base, asked):
+        ctx = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+            has_touch=True, locale="en-GB")
+        ctx.set_default_timeout(15_000)
+        try:
+            pg = ctx.new_page()
+            pg.goto(f"{base}/en/mini/index.html")
+            _controlled(pg)
+            full = pg.locator('button[data-kb-offline-full="mini"]')
+            full.wait_for()
+            assert full.inner_text() == f"+ full calculators ({_shown(len(runtime), 'en')})"
+            read = "fetch('../../kb-py/pyodide.asm.js').then(r => r.arrayBuffer()).then(b => b.byteLength)"
+            assert pg.evaluate(read) == len(runtime)  # as a calculator reads it, through the worker
+            visited = f"caches.keys().then(ns => ns.find(n => n === 'kb-{offline['version']}-visited'))" \
+                      ".then(n => n && caches.open(n)).then(c => c && c.match('../../kb-py/pyodide.asm.js')).then(r => !!r)"
+            assert _until(pg, visited)
+            pg.reload()
+            main = pg.locator('button[data-kb-offline="mini"]')
+            main.wait_for()
+            game = f"Save for offline play ({_shown(offline['games']['mini']['bytes'], 'en')})"
+            assert _until(pg, "Promise.resolve(document.querySelector('[data-kb-offline-full]').hidden)"), full.inner_text()
+            assert main.inner_text() == game
+            asked.clear()
+            _save_by_keyboard(pg, "mini")
+            assert not any("/kb-py/" in a for a in asked), asked
+            shared = f"caches.open('kb-{offline['version']}-shared').then(c => c.match('../../kb-py/pyodide.asm.js'))" \
+                     ".then(r => !!r)"
+            assert pg.evaluate(shared)  # saved with the game: it stays when the pages read go
         finally:
             ctx.close()
 

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import MKDOCS, cli
 from kb.api import KnowledgeBase
+from kb.core.locale import pgettext
 from kb.site import app
 from kb.mkdocs_defaults import SCRIPTS
 from kb.site.app import defer_theme_bundle
@@ -410,7 +411,18 @@ def test_each_language_is_an_installable_app_with_an_offline_list(built: Path) -
         for path, size in offline["games"]["mini"]["files"]:
             assert (built / lang / path).stat().st_size == size, path
         assert offline["games"]["mini"]["bytes"] == sum(size for _, size in offline["games"]["mini"]["files"])
-        assert offline["decimal"] == {"es": ",", "en": "."}[lang]  # kb-offline.js writes sizes with it (no Intl at load)
+        # the game's page gives the buttons their words, decimal mark (kb-offline.js: no Intl at load) and sizes, which
+        # the build writes in: a visit does not fetch the list (audit-phone3 D8); no other page has them
+        meta = re.search(r'<meta name="kb-offline" content="([^"]*)" data-kb-bytes="([ 0-9]*)" data-kb-runtime="([ 0-9]*)">',
+                         (built / lang / "mini" / "index.html").read_text())
+        assert meta, lang
+        words = json.loads(html.unescape(meta[1]))
+        assert words["decimal"] == {"es": ",", "en": "."}[lang] and words["lang"] == lang
+        assert words["labels"]["offline_save"] == pgettext(lang, "site", "offline_save")
+        assert len(meta[2]) == len(meta[3]) == app.SIZE_WIDTH
+        assert int(meta[2]) == offline["games"]["mini"]["bytes"] and int(meta[3]) == 0  # no runtime in the fixture
+        assert "decimal" not in offline and "labels" not in offline  # the list no longer carries them
+        assert 'name="kb-offline"' not in page and 'name="kb-offline"' not in (built / lang / "index.html").read_text()
         links_concepts = any("concepts.html" in p.read_text() for p in (built / lang / "mini").glob("*.html"))
         assert links_concepts and "concepts.html" in files  # the concept map, linked from the game's pages, is kept
         assert offline["games"]["mini"]["name"] == {"es": "Mini Escaramuza", "en": "Mini Skirmish"}[lang]

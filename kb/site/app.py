@@ -13,9 +13,11 @@ built, the service worker and each language's list of what saving a game for off
   and each language's games and pages outside the games' folders, by which it tells the two apart.
 - ``<lang>/kb-offline.json``: the version and, per game, its name and the files its saved copy holds (its
   pages, the language's home and concept map when its pages link there, search data, tooltips and the pages'
-  styles and scripts) with their sizes, each file's content hash, and the save button's words; apart, the
-  calculators' runtime (``runtime``: its files, 9 MB), which a game whose pages have a calculator the page's Python
-  answers (its ``runtime``: true) offers to save too, by a second button (docs/site.md, "Installable and offline").
+  styles and scripts) with their sizes and each file's content hash; apart, the calculators' runtime (``runtime``: its
+  files, 9 MB), which a game whose pages have a calculator the page's Python answers (its ``runtime``: true) offers to
+  save too, by a second button (docs/site.md, "Installable and offline").
+- each game's page, ``<lang>/<game>/index.html``: the save buttons' words and sizes (:func:`offline_meta`, the sizes
+  written in by :func:`write_offline`), so that a visit sizes the buttons without fetching the list.
 
 Pure apart from :func:`write_offline`, which reads the built site and writes into it.
 """
@@ -38,7 +40,7 @@ from kb.core.files import Ours, atomic_write
 from kb.core.locale import decimal_mark, pgettext
 from kb.site.calc_runtime import FOLDER as RUNTIME
 
-__all__ = ["MANIFEST", "ICONS", "ICON_FILES", "FAVICON", "SAFE_ZONE", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
+__all__ = ["MANIFEST", "ICONS", "ICON_FILES", "FAVICON", "SAFE_ZONE", "THEME_COLOUR", "WORKER", "MARK", "ours", "manifest", "icon_png", "manifest_links", "offline_meta", "write_offline", "without_alternates", "defer_theme_bundle", "own_palette", "script_loader"]
 
 MANIFEST = "manifest.webmanifest"
 ICONS = (192, 512)
@@ -177,9 +179,9 @@ class _Read(NamedTuple):
     is another file (no other page's title is asked: not read for nothing)."""
 
 
-def _read(path: Path) -> _Read:
-    """``path``'s :class:`_Read`, from one read of its bytes."""
-    data = path.read_bytes()
+def _read(path: Path, data: bytes | None = None) -> _Read:
+    """``path``'s :class:`_Read`, from one read of its bytes (``data``: those bytes, read already)."""
+    data = path.read_bytes() if data is None else data
     if path.suffix != ".html":
         return _Read(hashlib.sha256(data).hexdigest(), False, False, None)
     found = _first_heading(data.decode("utf-8", "replace")) if path.name == "index.html" else None
@@ -240,8 +242,7 @@ def offline_index(site: Path, lang: str, langs: list[str], version: str,
     for game in sorted(d.name for d in game_dirs):
         games[game], listed = _game_entry(home, game, shell, bool(runtime), reads)
         hashes.update((rel, _facts(p, reads).digest[:HASH]) for rel, p in listed if rel not in hashes)
-    out = {"version": version, "lang": lang, "decimal": decimal_mark(lang),  # kb-offline.js: no Intl at load
-           "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}, "games": games, "hashes": hashes}
+    out: dict[str, Any] = {"version": version, "lang": lang, "games": games, "hashes": hashes}
     if runtime:
         listed = [(_url_path(p, home), p) for p in runtime]
         out["runtime"] = {"files": [[rel, p.stat().st_size] for rel, p in listed],
@@ -339,11 +340,63 @@ def _outside_pages(site: Path, lang: str, games: Iterable[str] | None) -> list[s
     return [_url_path(p, home) for p in _files(site, home, _game_dirs(home, games)) if p.suffix == ".html"]
 
 
+SIZE_WIDTH = 15
+"""Characters of each size a game's page says (``data-kb-bytes``, ``data-kb-runtime``: spaces, then the digits): the
+page keeps its length when :func:`write_offline` writes the sizes in, so the sizes listed, its own among them, stay
+true."""
+_SIZES = re.compile(rb'(<meta name="kb-offline" [^<>]*?data-kb-bytes=")[ 0-9]{%d}(" data-kb-runtime=")[ 0-9]{%d}"'
+                    % (SIZE_WIDTH, SIZE_WIDTH))
+
+
+def _button_words(lang: str) -> dict[str, Any]:
+    """The save buttons' words and the decimal mark of their sizes (kb-offline.js: no ``Intl`` at load)."""
+    return {"lang": lang, "decimal": decimal_mark(lang), "labels": {k: pgettext(lang, "site", k) for k in OFFLINE_LABELS}}
+
+
+def offline_meta(lang: str) -> str:
+    """The ``<meta>`` of a game's page that gives kb-offline.js the save buttons' words and sizes (the game's, and the
+    calculators' runtime's when the game offers it, else 0), so that a visit does not fetch the offline list
+    (``kb-offline.json``, 86 KB on the bundled site, fetched on every game's page just to size the buttons:
+    audit-phone3 D8). The sizes are 0 until :func:`write_offline` writes them in, once every file is built
+    (:data:`SIZE_WIDTH`). The words are the catalogue's, escaped for the attribute here."""
+    words = html.escape(json.dumps(_button_words(lang), ensure_ascii=False, separators=(",", ":")), quote=True)
+    zero = "0".rjust(SIZE_WIDTH)
+    return f'<meta name="kb-offline" content="{words}" data-kb-bytes="{zero}" data-kb-runtime="{zero}">'
+
+
+def _sized(raw: bytes, game: int, runtime: int) -> bytes:
+    """A game's page (``raw``) with its :func:`offline_meta`'s sizes set to ``game`` and ``runtime`` bytes."""
+    def field(n: int) -> bytes:
+        return str(n).rjust(SIZE_WIDTH).encode()
+    return _SIZES.sub(lambda m: m[1] + field(game) + m[2] + field(runtime) + b'"', raw, count=1)
+
+
+def _write_sizes(site: Path, lang: str, langs: list[str], games: Iterable[str] | None, reads: dict[Path, _Read]) -> None:
+    """Each game's page of ``lang`` with what saving the game stores (:func:`offline_meta`), written anew only when a
+    size changed; the build's table (``reads``) takes each page as it is now, from the bytes read or written here
+    (each file read once per build)."""
+    raw = {d.name: (d / "index.html").read_bytes() for d in _game_dirs(site / lang, games)}
+    for game, data in raw.items():
+        reads[site / lang / game / "index.html"] = _read(site / lang / game / "index.html", data)
+    index = offline_index(site, lang, langs, "", reads, games)
+    runtime = index.get("runtime", {}).get("bytes", 0)
+    for game, entry in index["games"].items():
+        page = site / lang / game / "index.html"
+        sized = _sized(raw[game], entry["bytes"], runtime if entry.get("runtime") else 0)
+        if sized != raw[game]:
+            atomic_write(page, sized)
+            reads[page] = _read(page, sized)
+
+
 def write_offline(site_dir: str, langs: list[str], games: Iterable[str] | None = None) -> str:
-    """Write the service worker (with each language's offline page) and each language's offline index into the
-    built site; the version. ``games``: the knowledge base's games (else every folder with an ``index.html``)."""
+    """Write each game's sizes into its page (:func:`offline_meta`), then the service worker (with each language's
+    offline page) and each language's offline index into the built site; the version. ``games``: the knowledge base's
+    games (else every folder with an ``index.html``)."""
     site = Path(site_dir)
     reads: dict[Path, _Read] = {}  # one table for the version and every language: each file read once per build
+    for lang in langs:  # first: the version and the hashes are of the pages as written
+        if (site / lang).is_dir():
+            _write_sizes(site, lang, langs, games, reads)
     version = _version(site, reads)
     pages, known = {}, {}
     for lang in langs:

@@ -121,6 +121,15 @@ class Record:
             return cls()
         return cls(found[0], found[1], found[2], found[3])
 
+    def stat_pages(self) -> None:
+        """Each page's size and time as its file in the site folder has them now (a page not there keeps none)."""
+        for rel, row in self.pages.items():
+            try:
+                st = os.stat(Path(self.site) / rel)
+            except OSError:
+                continue
+            row[1:] = [st.st_size, st.st_mtime_ns]
+
     def write(self, path: Path, key: cache.KeyFn | None) -> None:
         cache.save(path, [self.shell, self.pages, self.version, self.site], key=key)
 

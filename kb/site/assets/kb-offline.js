@@ -2,8 +2,9 @@
  * (kb-sw.js at the site's root, over http(s) only: pages opened from file:// stay as they are),
  * asks it to keep the page just read and its files and to bring saved games up to this build, and on a
  * game's page offers a button, data-kb-offline="<game>", that saves the game's pages, search data and
- * tooltips in this language (sizes from kb-offline.json, counting only what is not stored yet: for an
- * update, only the files whose hash differs from the one the stored copy was saved with). The
+ * tooltips in this language (its words and sizes from the page's <meta name="kb-offline">, written in by the build;
+ * once anything is stored, from kb-offline.json, counting only what is not stored yet: for an update, only the files
+ * whose hash differs from the one the stored copy was saved with). The
  * button reports data-kb-offline-state: "saving", "saved" (this build's copy is stored: the button says
  * so and does nothing), "update" (a copy of an older build is stored: pressing brings it up to date) or
  * "failed". While saving it is aria-disabled, not disabled, so the keyboard's focus stays on it. A game with a
@@ -109,9 +110,22 @@
     window.addEventListener(type, function () { probe = null; mark(watched.filter(function (a) { return document.contains(a); })); });
   });
 
+  /* The game's page gives the buttons' words, the decimal mark and the sizes, the game's and its runtime's (0: none
+   * offered) (kb.site.app.offline_meta: the build writes the sizes in); the list of files, kb-offline.json (86 KB on
+   * the bundled site), is fetched only once something is stored that a save would not fetch again (audit-phone3 D8:
+   * it was fetched on every game's page). */
+  var given = (function () {
+    var meta = document.querySelector('meta[name="kb-offline"]');
+    try {
+      var data = JSON.parse(meta.getAttribute("content"));
+      data.bytes = parseInt(meta.getAttribute("data-kb-bytes"), 10);
+      data.runtime = parseInt(meta.getAttribute("data-kb-runtime"), 10) || 0;
+      return data.bytes > 0 && data.labels ? data : null;  /* 0: no size written in (a build without kb build) */
+    } catch (e) { return null; }
+  })();
   var path = here().split("?")[0];
   var m = path.indexOf(home.href) === 0 && /^([^/]+)\/(index\.html)?$/.exec(path.slice(home.href.length));
-  if (!m) return drop();
+  if (!m || !given) return drop();
   var game = m[1];
 
   /* "1,2 MB" / "1.2 MB": one decimal, the language's decimal mark from the build (Babel's CLDR data), a no-break
@@ -122,27 +136,21 @@
     return n.toFixed(1).replace(".", mark || ".") + unit;
   }
 
-  function offer(data) {
-    var entry = data.games[game];
+  function offer() {
     var article = document.querySelector("article");
-    if (!entry || !article) return drop();
-    var words = data.labels, mark = data.decimal, done = new URL("kb-saved", home).href;
-    var own = "kb-" + data.version + "-";
-    /* the calculators' runtime (kb-offline.json "runtime"), offered only to a game that has a calculator needing it */
-    var runtime = entry.runtime && data.runtime ? data.runtime.files : [];
-    var box = slot || document.createElement("p");
-    box.className = "kb-offline";
-    box.textContent = "";  /* the place's stand-ins, replaced in this same task: no frame shows it empty */
+    if (!article) return drop();
+    var words = given.labels, mark = given.decimal, done = new URL("kb-saved", home).href;
     function make(extra) {
       var b = document.createElement("button");
       b.type = "button";
       b.className = "md-button kb-offline__button";
       b.setAttribute(extra ? "data-kb-offline-full" : "data-kb-offline", game);
-      box.appendChild(b);
       return b;
     }
     var button = make(false);
-    var full = runtime.length ? make(true) : null;  /* "+ full calculators": the game saved with the runtime */
+    /* "+ full calculators": the game saved with the calculators' runtime, offered only to a game that has a
+     * calculator needing it (the page's runtime size) */
+    var full = given.runtime > 0 ? make(true) : null;
     if (full) full.title = words.offline_full_title || "";
     var status = document.createElement("span");
     status.className = "kb-offline__status";
@@ -151,19 +159,27 @@
     bar.className = "kb-offline__progress";
     bar.value = 0;
     bar.hidden = true;
-    box.appendChild(bar);
-    box.appendChild(status);
-    var h1 = article.querySelector("h1");
-    if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
+    /* The box takes the place's stand-ins once the buttons' first state is known (what is stored: at once when
+     * nothing is, else once the list is read), so that a saved game's page never offers to save it first. */
+    var box = null;
+    function place() {
+      if (box) return;
+      box = slot || document.createElement("p");
+      box.className = "kb-offline";
+      box.textContent = "";  /* the place's stand-ins, replaced in this same task: no frame shows it empty */
+      [button, full, bar, status].forEach(function (el) { if (el) box.appendChild(el); });
+      var h1 = article.querySelector("h1");
+      if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
+    }
 
     /* need: what saving the game fetches; extra: what its runtime adds (0: stored already); older: a copy of an older
      * build is stored; kept: a stored copy holds the runtime (an update saves it again with it); total: this save's */
-    var state = "", need = entry.bytes, extra = sum(runtime, function () { return true; }), older = false, kept = false, total = 0;
+    var state = "", need = given.bytes, extra = given.runtime, older = false, kept = false, total = 0;
     function sum(files, counted) {
       return files.reduce(function (n, f) { return n + (counted(f) ? f[1] : 0); }, 0);
     }
     /* whether the game's own button saves the runtime too: kept by its stored copy, or nothing left to fetch of it */
-    function whole() { return runtime.length > 0 && (kept || extra === 0); }
+    function whole() { return full !== null && (kept || extra === 0); }
     function label() {
       if (state === "saving") return;
       var mb = " (" + size(need + (whole() ? extra : 0), mark) + ")";
@@ -176,6 +192,7 @@
       full.textContent = words.offline_full + " (" + size(extra, mark) + ")";
     }
     function show(next, text) {
+      place();
       state = next;
       if (state) button.setAttribute("data-kb-offline-state", state);
       else button.removeAttribute("data-kb-offline-state");
@@ -211,45 +228,113 @@
     /* Whether saving fetches the listed file ``f``: not when it is outside the game's folder and already in this
      * build's shared cache (``have``: its URLs), nor when a stored copy of the game holds the same bytes (its
      * record's hash is this build's; ``hashes``: the records' hashes), which the worker takes instead. */
-    function fetched(f, have, hashes) {
+    function fetched(data, f, have, hashes) {
       var hash = data.hashes && data.hashes[f[0]];
       if (f[0].indexOf(game + "/") !== 0 && have[new URL(f[0], home).href]) return false;
       return !(hash && hashes.some(function (h) { return h[f[0]] === hash; }));
     }
+    /* Whether a cache named as ``re`` matches holds a URL that ``test`` takes (any of ``names``, in turn). */
+    function holds(names, re, test) {
+      return names.filter(function (n) { return re.test(n); }).reduce(function (found, name) {
+        return found.then(function (yes) {
+          return yes || caches.open(name).then(function (c) { return c.keys(); }).then(function (keys) {
+            return keys.some(function (r) { return test(r.url); });
+          });
+        });
+      }, Promise.resolve(false));
+    }
+    /* Whether anything is stored that a save would not fetch again: a copy of the game; in a shared cache another file
+     * than the site's root page (the worker keeps it from its install; no list names it); a file of the calculators'
+     * runtime the pages read (a game that offers it: kb-py/, in a cache of visited files). Nothing: every listed file
+     * is fetched, the page's sizes are the whole answer and the list is not needed. */
+    function stored(names, ours) {
+      if (ours.length) return Promise.resolve(true);
+      var root = new URL("index.html", site).href;
+      return holds(names, /^kb-[^-]+-shared$/, function (u) { return u !== root; }).then(function (yes) {
+        return yes || (full !== null && holds(names, /^kb-[^-]+-visited$/, function (u) {
+          return u.indexOf(site.href) === 0 && /(^|\/)kb-py\//.test(u.slice(site.href.length));
+        }));
+      });
+    }
+    var listed = null;
+    function list() {  /* kb-offline.json, fetched once (again after a failure); null when it cannot be read */
+      listed = listed || fetch(new URL("kb-offline.json", home).href, { cache: "no-cache" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) { return data && data.games && data.games[game] ? data : null; }, function () { return null; })
+        .then(function (data) { if (!data) listed = null; return data; });
+      return listed;
+    }
+    function urls(name) {  /* the URLs a cache holds, as a set ({} when there is no such cache) */
+      return caches.has(name).then(function (has) {
+        return has ? caches.open(name).then(function (c) { return c.keys(); }) : [];
+      }).then(function (keys) {
+        var out = {};
+        keys.forEach(function (r) { out[r.url] = true; });
+        return out;
+      });
+    }
+    /* With the list: saved by this build, an update (a copy of an older build), or what a save would fetch. A runtime
+     * file the pages read under this build (its cache of visited files) is not fetched again: the worker takes it. */
+    function count(data, ours, failed) {
+      var own = "kb-" + data.version + "-", entry = data.games[game];
+      var runtime = entry.runtime && data.runtime ? data.runtime.files : [];
+      var now = ours.filter(function (n) { return n.indexOf(own) === 0; });
+      return Promise.all([records(ours), urls(own + "shared"), saved(now), urls(own + "visited")]).then(function (got) {
+        var have = got[1], read = got[3], hashes = got[0].map(function (r) { return r.hashes || {}; });
+        var counted = function (f) { return fetched(data, f, have, hashes); };
+        need = sum(entry.files, counted);
+        extra = sum(runtime, function (f) { return !read[new URL(f[0], home).href] && counted(f); });
+        kept = got[0].some(function (r) { return r.runtime !== false; });  /* none said: saved before the choice, with it */
+        older = !got[2] && got[0].length > 0;
+        if (got[2]) return show("saved", words.offline_saved);
+        show(failed ? "failed" : older ? "update" : "", failed || "");
+      });
+    }
     function check(failed) {
-      var mine = new RegExp("^kb-[^-]+-game-" + data.lang + "-" + game.replace(/[^a-z0-9]/g, "\\$&") + "(~.*)?$");
+      var mine = new RegExp("^kb-[^-]+-game-" + given.lang + "-" + game.replace(/[^a-z0-9]/g, "\\$&") + "(~.*)?$");
       return caches.keys().then(function (names) {
         var ours = names.filter(function (n) { return mine.test(n); });
-        var now = ours.filter(function (n) { return n.indexOf(own) === 0; });
-        var shared = own + "shared";
-        return Promise.all([records(ours), caches.has(shared).then(function (has) {
-          return has ? caches.open(shared).then(function (c) { return c.keys(); }) : [];
-        }), saved(now)]).then(function (got) {
-          var have = {}, hashes = got[0].map(function (r) { return r.hashes || {}; });
-          got[1].forEach(function (r) { have[r.url] = true; });
-          var counted = function (f) { return fetched(f, have, hashes); };
-          need = sum(entry.files, counted);
-          extra = sum(runtime, counted);
-          kept = got[0].some(function (r) { return r.runtime !== false; });  /* none said: saved before the choice, with it */
-          older = !got[2] && got[0].length > 0;
-          if (got[2]) return show("saved", words.offline_saved);
-          show(failed ? "failed" : older ? "update" : "", failed || "");
+        return stored(names, ours).then(function (yes) {
+          if (!yes) {
+            need = given.bytes;
+            extra = given.runtime;
+            older = kept = false;
+            return show(failed ? "failed" : "", failed || "");
+          }
+          return list().then(function (data) {
+            if (data) return count(data, ours, failed);
+            if (box) show(failed ? "failed" : "", failed || "");  /* the list unread now: the page's sizes, an upper bound */
+            else drop();  /* unread from the start (offline, not kept): saved or not cannot be told, so no button */
+          });
         });
       });
     }
 
-    label();
     check(null);
 
+    /* How far the save is, by bytes: the worker takes the listed files in the list's order (the game's, then the
+     * runtime's when saved with it: msg.of says which), so the sizes of the first msg.done of them are what it has done,
+     * of the sum of them all; by files while the list is not read. Then what it fetched of what it was to fetch. */
+    function progress(msg, data) {
+      var files = data ? data.games[game].files.concat(data.runtime ? data.runtime.files : []).slice(0, msg.of) : [];
+      var all = files.length === msg.of ? sum(files, Boolean) : 0;
+      bar.max = all > 0 ? all : msg.of;
+      bar.value = all > 0 ? sum(files.slice(0, msg.done), Boolean) : msg.done;
+      show("saving", words.offline_saving + " " + Math.round(100 * bar.value / bar.max) + " % · " +
+           size(msg.bytes, mark) + " / " + size(total || need, mark));
+    }
+
+    var ended = 0;  /* saves ended ("saved", "failed") */
     sw.addEventListener("message", function (ev) {
       var msg = ev.data || {};
-      if (msg.game !== game || msg.lang !== data.lang) return;
+      if (msg.game !== game || msg.lang !== given.lang) return;
       if (msg.kb === "progress") {
-        bar.max = msg.of;
-        bar.value = msg.done;
-        show("saving", words.offline_saving + " " + Math.round(100 * msg.done / msg.of) + " % · " +
-             size(msg.bytes, mark) + " / " + size(total || need, mark));
-      } else if (msg.kb === "saved") {
+        var at = ended;  /* a step told before the save's end is not shown after it */
+        list().then(function (data) { if (at === ended) progress(msg, data); });
+        return;
+      }
+      ended += 1;
+      if (msg.kb === "saved") {
         check(null);
       } else if (msg.kb === "failed") {
         check(msg.network || !navigator.onLine ? words.offline_no_connection : words.offline_failed);
@@ -262,9 +347,10 @@
       b.addEventListener("click", function () {
         if (b.getAttribute("aria-disabled") === "true") return;
         total = need + (withRuntime() ? extra : 0);
+        list();  /* its sizes give the save's progress by bytes */
         show("saving", words.offline_saving);
         sw.ready.then(function (reg) {
-          reg.active.postMessage({ kb: "save", lang: data.lang, game: game, runtime: withRuntime() });
+          reg.active.postMessage({ kb: "save", lang: given.lang, game: game, runtime: withRuntime() });
         });
       });
     }
@@ -272,7 +358,5 @@
     if (full) press(full, function () { return true; });
   }
 
-  fetch(new URL("kb-offline.json", home).href, { cache: "no-cache" })
-    .then(function (r) { return r.ok ? r.json() : null; })
-    .then(function (data) { if (data && data.games) offer(data); else drop(); }, drop);
+  offer();
 })();
