@@ -180,7 +180,8 @@ def test_spanish_edit_makes_only_that_field_stale(root: Path) -> None:
     assert "content/g/rules/shoot.yaml:8:7: stale: g.shoot summary" in out.splitlines()
     code, out, _ = kb_(root, "check")
     assert ("content/g/rules/shoot.yaml:8:7: warning[stale-translation]: English 'summary' is not marked as made "
-            "from the current Spanish; review it, then run 'kb i18n ack'") in out.splitlines()
+            "from the current Spanish; update the English (kb i18n export, translate, kb i18n import), or run "
+            "'kb i18n ack' only when the Spanish edit does not change the meaning") in out.splitlines()
 
 
 def test_rewrapping_the_spanish_is_not_a_change(root: Path) -> None:

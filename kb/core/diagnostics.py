@@ -138,7 +138,9 @@ CODES: dict[str, tuple[str, str]] = {
     "limit-exceeded": (ERROR, "{where} is too big to work out: {problem}"),
     # translations
     "unknown-translation-field": (ERROR, "translation hash for '{field}', a field this entry does not have{hint}"),
-    "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; review it, then run 'kb i18n ack'"),
+    "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; update the "
+                          "English (kb i18n export, translate, kb i18n import), or run 'kb i18n ack' only when the "
+                          "Spanish edit does not change the meaning"),
     "glossary-forbidden": (ERROR, "English '{field}' uses '{found}' for '{term}'; write '{preferred}'"),
     "glossary-missing": (WARNING, "Spanish '{field}' uses '{term}' but the English does not say '{preferred}'"),
     "link-target-changed": (ERROR, "English '{field}' links to '{target}', which its Spanish does not link to "
