@@ -12,8 +12,11 @@ from pathlib import Path
 import polib
 import pytest
 
+from kb.i18n.catalogs import catalog_problems, placeholders
 from kb.core.locale import LANGS, catalog_path, fill, join, ngettext, number, pgettext, percent
 from kb.mechanics import Trace
+
+from conftest import cli
 
 KB = Path(__file__).resolve().parent.parent / "kb"
 
@@ -26,35 +29,109 @@ def test_catalog_passes_msgfmt_check(lang: str) -> None:
 
 
 def test_catalogs_hold_the_same_messages_all_translated() -> None:
-    keys = {}
-    for lang in LANGS:
-        po = polib.pofile(str(catalog_path(lang)))
-        keys[lang] = {(e.msgctxt, e.msgid) for e in po}
-        assert not po.untranslated_entries(), [e.msgid for e in po.untranslated_entries()]
-        assert not po.fuzzy_entries()
-    assert keys["es"] == keys["en"]
-
-
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-
-
-def placeholders(text: str) -> list[str]:
-    """A message's ``{name}`` placeholders, sorted (a doubled brace is text, not a placeholder)."""
-    return sorted(_PLACEHOLDER.findall(text.replace("{{", "").replace("}}", "")))
+    """The check `kb check` and `kb build` run (:func:`kb.i18n.catalogs.catalog_problems`) finds nothing in the
+    engine's catalogs: no fuzzy or empty message, none one catalog lacks, every plural form there."""
+    assert [d.format() for d in catalog_problems()] == []
 
 
 def test_each_translation_keeps_its_messages_placeholders() -> None:
     """A word of the catalog filled by the code (``{n}``, ``{game}``…) says the same placeholders in both languages
-    (and in each plural form): a translator's dropped or misspelt ``{n}`` would print a wrong sentence or stop a build."""
-    said: dict[tuple[str | None, str], dict[str, set[str]]] = {}
+    (and in each plural form): a translator's dropped or misspelt ``{n}`` would print a wrong sentence.
+    :func:`kb.i18n.catalogs.catalog_problems` compares them (``catalog-placeholder``); here, that it has words to
+    compare."""
+    assert [d.format() for d in catalog_problems() if d.code == "catalog-placeholder"] == []
+    spanish = polib.pofile(str(catalog_path("es")))
+    assert sum(bool(placeholders(e.msgstr + "".join(e.msgstr_plural.values()))) for e in spanish) >= 30
+
+
+def _broken_catalogs(tmp_path: Path) -> Path:
+    """Copies of the catalogs with a translator's mistakes: a fuzzy message, a renamed placeholder in one plural
+    form and a third form, a placeholder of the English renamed, an empty message, a message the English lacks."""
     for lang in LANGS:
-        for e in polib.pofile(str(catalog_path(lang))):
-            texts = list(e.msgstr_plural.values()) if e.msgstr_plural else [e.msgstr]
-            # a plural form may leave the number out («un turno»): the placeholders of all forms together
-            said.setdefault((e.msgctxt, e.msgid), {})[lang] = {p for t in texts for p in placeholders(t)}
-    differ = {key: langs for key, langs in said.items() if len({frozenset(v) for v in langs.values()}) > 1}
-    assert differ == {}, differ
-    assert sum(bool(langs["es"]) for langs in said.values()) >= 30  # what is compared: the catalogs' filled words
+        (tmp_path / lang / "LC_MESSAGES").mkdir(parents=True)
+    es = catalog_path("es").read_text(encoding="utf-8")
+    es = es.replace('msgctxt "translators"\nmsgid "title"', '#, fuzzy\nmsgctxt "translators"\nmsgid "title"', 1)
+    es = es.replace('msgstr[1] "{n} entradas"', 'msgstr[1] "{x} entradas"\nmsgstr[2] "{n} más"', 1)
+    es = es.replace('msgid "az"\nmsgstr "Índice alfabético"', 'msgid "az"\nmsgstr ""', 1)
+    es += '\nmsgctxt "site"\nmsgid "only_here"\nmsgstr "Solo aquí"\n'
+    en = catalog_path("en").read_text(encoding="utf-8")
+    en = en.replace('msgstr[1] "{ok} of {n} worked examples', 'msgstr[1] "{ok} of {total} worked examples', 1)
+    (tmp_path / "es/LC_MESSAGES/kb.po").write_text(es, encoding="utf-8")
+    (tmp_path / "en/LC_MESSAGES/kb.po").write_text(en, encoding="utf-8")
+    return tmp_path
+
+
+def _line(path: Path, start: str) -> int:
+    """The number of the first line of ``path`` that starts with ``start``."""
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.startswith(start))
+
+
+def test_kb_check_says_each_mistake_of_the_catalogs_at_its_line(tree, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit-trans D2: a fuzzy message (the page showed its key «title»), a placeholder renamed (the page printed
+    «{x} entradas»), a plural form too many, an empty message, one the other catalog lacks: `kb check` names each,
+    located at file.po:line(:column), as an error (exit 1)."""
+    from kb.i18n import catalogs
+
+    root = tree({})
+    locale_dir = _broken_catalogs(tmp_path / "locale")
+    monkeypatch.setattr(catalogs, "catalog_path", lambda lang: locale_dir / lang / "LC_MESSAGES" / "kb.po")
+    es, en = locale_dir / "es/LC_MESSAGES/kb.po", locale_dir / "en/LC_MESSAGES/kb.po"
+    code, out, err = cli("check", str(root))
+    got = [line.split(": ", 2)[:2] for line in out.splitlines()]
+    es_at = {k: f"locale/es/LC_MESSAGES/kb.po:{_line(es, v)}" for k, v in (
+        ("x", 'msgstr[1] "{x} entradas'), ("form", 'msgstr[2] "{n} más'), ("az", 'msgid "az"'),
+        ("title", 'msgid "title"'), ("only", 'msgid "only_here"'))}
+    total = 'msgstr[1] "{ok} of {total}'
+    en_at = f"locale/en/LC_MESSAGES/kb.po:{_line(en, total)}"
+    assert got == [
+        [f"{en_at}:20", "error[catalog-placeholder]"],
+        [f"{es_at['x']}:12", "error[catalog-placeholder]"],
+        [f"{es_at['form']}:1", "error[catalog-plural-forms]"],
+        [f"{es_at['az']}:1", "error[catalog-untranslated]"],
+        [f"{es_at['title']}:1", "error[catalog-fuzzy]"],
+        [f"{es_at['only']}:1", "error[catalog-missing]"],
+    ], out
+    assert code == 1 and "6 error(s)" in err
+    assert "'title' (msgctxt 'translators') is marked fuzzy, so the site leaves it out and shows 'title'" in out
+    assert "has the placeholders {n} {x}, its msgid has {n}" in out
+
+
+def test_a_string_misread_in_a_catalog_is_located(tmp_path: Path) -> None:
+    """An unclosed quote in a msgstr (Babel's reader silently dropped the last letter: «Estado de la traducció»)."""
+    for lang in LANGS:
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / "kb.po").write_bytes(catalog_path(lang).read_bytes())
+    es = tmp_path / "es/kb.po"
+    es.write_text(es.read_text(encoding="utf-8").replace('"Estado de la traducción"', '"Estado de la traducción'),
+                  encoding="utf-8")
+    found = catalog_problems({lang: tmp_path / lang / "kb.po" for lang in LANGS})
+    assert [(d.code, d.location.line) for d in found] == [
+        ("catalog-syntax", _line(es, 'msgstr "Estado de la traducción'))]
+    assert "error[catalog-syntax]: the string is not closed on its line" in found[0].format()
+
+
+def test_kb_build_logs_the_catalogs_mistakes(tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    """The build says them too, located, among the content's errors (it had printed Babel's unlocated "Problem on
+    line 504" only)."""
+    import logging
+
+    from kb.api import KnowledgeBase
+    from kb.i18n import catalogs
+    from kb.mkdocs_plugin import KnowledgeBasePlugin
+
+    root = tree({})
+    locale_dir = _broken_catalogs(tmp_path / "locale")
+    monkeypatch.setattr(catalogs, "catalog_path", lambda lang: locale_dir / lang / "LC_MESSAGES" / "kb.po")
+    plugin = KnowledgeBasePlugin()
+    plugin.load_config({})
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.kb"):
+        plugin._report(KnowledgeBase.load(root), None)
+    assert sorted(d.code for d in plugin.warned) == ["catalog-fuzzy", "catalog-missing", "catalog-placeholder",
+                                                     "catalog-placeholder", "catalog-plural-forms",
+                                                     "catalog-untranslated"]
+    assert any("kb.po:" in r.getMessage() and "catalog-fuzzy" in r.getMessage() for r in caplog.records)
 
 
 def test_every_label_the_code_asks_for_is_in_both_catalogs() -> None:

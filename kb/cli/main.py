@@ -84,7 +84,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_USAGE
     kb = _kb_class().load(content_root(target))
     scope = Path(os.path.abspath(target))
-    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
+    found = [d for d in kb.diagnostics if _within(d.location.path, scope)] + _catalog_problems()
     if args.strict:  # the worked examples' wording (issue 27): only over content that loads cleanly
         found += [d for d in kb.wording() if _within(d.location.path, scope)]
     if args.no_warnings:
@@ -101,6 +101,14 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _suggest(kb, scope, out)
     failing = errors or (args.strict and found)
     return EXIT_ERRORS if failing else EXIT_OK
+
+
+def _catalog_problems() -> list[Any]:
+    """The mistakes of the site's words catalogs (``kb/locale/<lang>/LC_MESSAGES/kb.po``), whatever is checked: every
+    site shows those words."""
+    from kb.i18n.catalogs import catalog_problems
+
+    return catalog_problems()
 
 
 def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:

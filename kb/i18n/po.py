@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
 
 __all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "update_records", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
-           "msgstr_location", "encoding_problem", "syntax_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
+           "msgstr_location", "encoding_problem", "syntax_problem", "string_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
@@ -965,18 +965,24 @@ characters."""
 def syntax_problem(path: Path, text: str) -> str | None:
     """The first string of the PO file ``text`` that polib would misread, as ``path:line:col: ...``: one not closed
     on its line (msgfmt: "end-of-line within string"), or an escape polib does not decode (:data:`_ESCAPES`)."""
+    found = string_problem(text)
+    return None if found is None else f"{path}:{found[0]}:{found[1]}: {found[2]}; nothing imported"
+
+
+def string_problem(text: str) -> tuple[int, int, str] | None:
+    """The first string of the PO file ``text`` a reader would misread: its line, column and what is wrong."""
     for number, line in enumerate(text.splitlines(), 1):
         head = _STRING_LINE.match(line)
         if head is None or (line.startswith("#") and not line.startswith(("#~", "#|"))):
             continue
         body = _STRING.fullmatch(line, head.start(1))
         if body is None:
-            return (f"{path}:{number}:{head.start(1) + 1}: the string is not closed on its line (a '\"' missing at "
-                    "its end, or one inside it not written \\\"); nothing imported")
+            return (number, head.start(1) + 1, "the string is not closed on its line (a '\"' missing at its end, or "
+                    "one inside it not written \\\")")
         for m in re.finditer(r"\\(.)", body.group(1)):
             if m.group(1) not in _ESCAPES:
-                return (f"{path}:{number}:{body.start(1) + m.start() + 1}: unknown escape '\\{m.group(1)}' in the "
-                        "string; write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\); nothing imported")
+                return (number, body.start(1) + m.start() + 1, f"unknown escape '\\{m.group(1)}' in the string; "
+                        "write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\)")
     return None
 
 
