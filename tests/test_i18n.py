@@ -465,6 +465,26 @@ def test_an_older_po_file_never_reverts_english_changed_after_its_export(root: P
     assert "(A)." in (root / "g/terms/engaged.yaml").read_text(encoding="utf-8")
 
 
+def test_a_conflict_names_both_whole_texts_however_long(root: Path, tmp_path: Path) -> None:
+    """Audit-trans D1: the refusal cut both texts at 120 characters, so a colleague's words at the end of a long
+    English («(edited by a colleague)») never showed, in the text nor in --json. Both texts now come whole, and
+    --json gives them as content_english and file_english."""
+    a_po, b_po = export(root, tmp_path / "a.po"), export(root, tmp_path / "b.po")
+    long = "A model is engaged while within 1\" of an enemy model, " + "and it stays engaged " * 8
+    entry(b_po, "g.engaged|summary").msgstr = long + "(edited by a colleague)."
+    b_po.save(str(tmp_path / "b.po"))
+    assert kb_(root, "i18n", "import", str(tmp_path / "b.po"))[0] == 0
+    entry(a_po, "g.engaged|summary").msgstr = long + "until it can see the other."
+    a_po.save(str(tmp_path / "a.po"))
+    code, _, err = kb_(root, "i18n", "import", str(tmp_path / "a.po"))
+    assert code == 1
+    assert f"content «{long}(edited by a colleague).», file «{long}until it can see the other.»" in err, err
+    code, out, _ = kb_(root, "i18n", "import", "--json", str(tmp_path / "a.po"))
+    refused = json.loads(out)["refused"]
+    assert [(r["content_english"], r["file_english"]) for r in refused] == [
+        (long + "(edited by a colleague).", long + "until it can see the other.")]
+
+
 def test_a_translator_goes_on_in_the_same_file_after_an_import(root: Path, tmp_path: Path) -> None:
     """The import brings the records of the messages it wrote up to date (only those lines of the PO file change), so a
     later change to the same message in the same file is the translator's again, not a conflict with their import."""

@@ -288,13 +288,22 @@ def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResu
                "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
                            for c in result.changes],
                "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
-               "refused": [{"context": ctx, "line": line, "reason": r} for ctx, r, line in result.refused],
+               "refused": [{"context": ctx, "line": line, "reason": r, **_conflict_json(result, ctx)}
+                           for ctx, r, line in result.refused],
                "unknown": [{"context": ctx, "line": line, "reason": _unknown(kb, ctx)} for ctx, line in result.unknown],
                "skipped": dict(result.skipped),
                "skipped_fields": [{"context": ctx, "line": line, "reason": why}
                                   for ctx, why, line in result.skipped_fields]},
               out, ensure_ascii=False, indent=2)
     out.write("\n")
+
+
+def _conflict_json(result: ImportResult, context: str) -> dict[str, str]:
+    """A conflict's two texts, whole: ``content_english`` and ``file_english`` (none for another refusal)."""
+    if context not in result.conflicts:
+        return {}
+    content, file = result.conflicts[context]
+    return {"content_english": content, "file_english": file}
 
 
 def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, out: TextIO, err: TextIO) -> None:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
-from kb.core.diagnostics import CONTROL, ERROR, Diagnostic
+from kb.core.diagnostics import CONTROL, ERROR, Diagnostic, printable
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
 from kb.core.validate import is_name
@@ -412,6 +412,8 @@ class ImportResult:
     skipped_fields: list[tuple[str, str, int]] = field(default_factory=list)
     """(context, reason, line) of each field skipped for a reason other than ``unchanged``: the message holding it
     back (its first fuzzy or empty one...), or the field's context and 0 (``partial``)."""
+    conflicts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Per context refused as a conflict: the whole English of the content and of the file (unwrapped)."""
     files: list[Path] = field(default_factory=list)
     """Files written (none in a dry run)."""
     po_name: str = "FILE.po"
@@ -713,17 +715,13 @@ def _verdict(item: polib.POEntry, now: str, present: frozenset[str]) -> str:
 
 def _conflict(st: FieldStatus, item: polib.POEntry, now: str, result: ImportResult) -> None:
     """Refuse a field whose English both the file and the content changed since the export, naming both texts."""
-    result.refused.append((item.msgctxt or f"{st.entry}{CONTEXT_SEP}{st.field}",
-                           f"the English in the content changed after this file was exported, and the file changes "
-                           f"it too: content {_excerpt(now)}, file {_excerpt(item.msgstr)}; keep one: copy the "
-                           f"content's English into msgstr, or delete the message's '# {EXPORTED_MARK}' line to put "
-                           "yours in its place", item.linenum or 0))
-
-
-def _excerpt(text: str, width: int = 120) -> str:
-    """``«text»``, unwrapped and cut to ``width`` characters."""
-    text = normalise(text)
-    return f"«{text if len(text) <= width else text[:width - 1] + '…'}»"
+    context = item.msgctxt or f"{st.entry}{CONTEXT_SEP}{st.field}"
+    content, file = normalise(now), normalise(item.msgstr)
+    result.conflicts[context] = (content, file)
+    result.refused.append((context, "the English in the content changed after this file was exported, and the file "
+                           f"changes it too: content «{printable(content)}», file «{printable(file)}»; keep one: copy "
+                           f"the content's English into msgstr, or delete the message's '# {EXPORTED_MARK}' line to "
+                           "put yours in its place", item.linenum or 0))
 
 
 def _merge_advice(owner: Owner, po_name: str) -> str:
