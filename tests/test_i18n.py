@@ -205,6 +205,19 @@ def test_ack_records_the_new_hash_and_nothing_else(root: Path) -> None:
     assert kb_(root, "i18n", "ack", "g.nope")[0] == 2
 
 
+def test_ack_of_a_field_no_named_entry_has_says_so_and_records_nothing(root: Path) -> None:
+    """Audit-trans D8: `ack g.shoot --field sumary` said "0 file(s) updated", exit 0, as if there were nothing to do."""
+    path = root / "g/rules/shoot.yaml"
+    edit(path, "se elige al azar.\n  en: If", "se elige al azar (errata).\n  en: If")
+    before = path.read_bytes()
+    code, out, err = kb_(root, "i18n", "ack", "g.shoot", "--field", "summary", "--field", "sumary")
+    assert (code, out) == (2, "")
+    assert err.startswith("kb i18n ack: no translatable field 'sumary' in g.shoot; did you mean 'summary'? (its "
+                          "fields: "), err
+    assert err.endswith("); nothing recorded\n") and path.read_bytes() == before
+    assert kb_(root, "i18n", "ack", "g", "--field", "sumary")[0] == 2
+
+
 def test_ack_keeps_a_windows_files_line_endings(root: Path) -> None:
     path = root / "g/rules/shoot.yaml"
     edit(path, "se elige al azar.\n  en: If", "se elige al azar (errata).\n  en: If")

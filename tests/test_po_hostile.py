@@ -334,3 +334,36 @@ def test_a_po_file_full_of_errors_prints_a_bounded_report(content: Path, tmp_pat
     code, out, _ = cli("--content", str(content), "i18n", "import", "--dry-run", "--json", str(path))
     report = __import__("json").loads(out)
     assert len(report["problems"]) + len(report["refused"]) == total
+
+
+@pytest.mark.parametrize("text", ["", 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n',
+                                  "# only a comment\n"])
+def test_an_empty_or_header_only_po_file_is_refused(content: Path, tmp_path: Path, text: str) -> None:
+    """Audit-trans D5: an empty file, a header only, comments only imported nothing with exit 0 ("0 field(s)
+    updated"): a file saved before it was written reads as success. It is refused, exit 2, as a foreign file is."""
+    path = tmp_path / "empty.po"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"kb i18n import: {path} holds no message to import (it is empty, or a header or comments only: "
+                   "a file saved before it was written?); nothing imported\n")
+
+
+def test_a_po_file_cut_inside_a_message_is_refused_at_it(content: Path, tmp_path: Path) -> None:
+    """Audit-trans D5: a file cut right after a msgid (msgfmt: "missing 'msgstr' section") imported the complete
+    messages and counted the cut one as empty, exit 0. It is refused at that msgid, nothing imported."""
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Fine"
+    po.save(str(path))
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    cut = text[:text.rindex("msgstr")]
+    path.write_text(cut, encoding="utf-8")
+    line = len(cut.rstrip("\n").splitlines())
+    assert cut.rstrip("\n").splitlines()[-1].startswith(("msgid", '"'))
+    msgid = max(n for n, ln in enumerate(cut.splitlines(), 1) if ln.startswith("msgid "))
+    before = _english(content)
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"{path}:{msgid}:1: this msgid has no msgstr after it (the file ends, or the next message starts, "
+                   "first: a file cut short?); nothing imported\n")
+    assert _english(content) == before and line >= msgid

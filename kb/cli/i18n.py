@@ -184,6 +184,10 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
         err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
         return 2
     chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
+    stray = _unknown_field(chosen, args.field or [], ", ".join(args.ids) or "any entry")
+    if stray:
+        err.write(f"kb i18n ack: {stray}; nothing recorded\n")
+        return 2
     changed = acknowledge(chosen, set(args.field) if args.field else None)
     if args.json:
         out.write(json.dumps({"updated": [format_path(p) for p in changed]}, ensure_ascii=False) + "\n")
@@ -192,6 +196,19 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
         out.write(f"updated {format_path(path)}\n")
     out.write(f"{len(changed)} file(s) updated\n")
     return 0
+
+
+def _unknown_field(chosen: list[Any], fields: list[str], named: str) -> str | None:
+    """Why ``--field`` names a field none of the ``chosen`` entries (``named``) has, with the nearest name (and the
+    fields when they are few), else None."""
+    from kb.i18n.status import field_status
+
+    have = sorted({st.field for owner in chosen for st in field_status(owner)})
+    stray = next((f for f in fields if f not in have), None)
+    if stray is None:
+        return None
+    listed = f" (its fields: {', '.join(have)})" if len(have) <= 12 else ""
+    return f"no translatable field '{stray}' in {named}{hint(stray, have)}{listed}"
 
 
 def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
@@ -277,10 +294,16 @@ def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
         err.write(f"kb i18n import: cannot read {file}: {exc}\n")
         return None, 2
     if po is None or not _ours(po):
-        err.write(f"{problem}\n" if problem else f"kb i18n import: {file} is not a PO file of 'kb i18n export' "
-                  "(no message has a context <entry id>|<field>); nothing imported\n")
+        err.write(f"{problem}\n" if problem else f"kb i18n import: {file} {_not_ours(po)}; nothing imported\n")
         return None, 2
     return po, 0
+
+
+def _not_ours(po: Any) -> str:
+    """Why ``po`` is not a file to import: it holds no message (empty, a header or comments only), or none of ours."""
+    if not [e for e in po if not e.obsolete]:
+        return "holds no message to import (it is empty, or a header or comments only: a file saved before it was written?)"
+    return "is not a PO file of 'kb i18n export' (no message has a context <entry id>|<field>)"
 
 
 def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, code: int, out: TextIO) -> None:
@@ -377,11 +400,10 @@ def _unknown(kb: KnowledgeBase, context: str) -> str:
 
 
 def _ours(po: Any) -> bool:
-    """True when ``po`` has no live message, or one whose context is one of ours (``<entry id>|<field>``)."""
+    """True when ``po`` has a live message whose context is one of ours (``<entry id>|<field>``)."""
     from kb.i18n.po import CONTEXT_SEP
 
-    live = [e for e in po if not e.obsolete]
-    return not live or any(CONTEXT_SEP in (e.msgctxt or "") for e in live)
+    return any(CONTEXT_SEP in (e.msgctxt or "") for e in po if not e.obsolete)
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {

@@ -981,7 +981,25 @@ def string_problem(text: str) -> tuple[int, int, str] | None:
             if m.group(1) not in _ESCAPES:
                 return (number, body.start(1) + m.start() + 1, f"unknown escape '\\{m.group(1)}' in the string; "
                         "write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\)")
-    return None
+    return _missing_msgstr(text)
+
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)[ \t]")
+
+
+def _missing_msgstr(text: str) -> tuple[int, int, str] | None:
+    """The first ``msgid`` with no ``msgstr`` after it (msgfmt: "missing 'msgstr' section"): a file cut short, or a
+    message half deleted; a reader would take it for an empty translation."""
+    open_at = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        m = _KEYWORD.match(line)
+        word = m.group(1) if m else ""
+        if open_at and word in ("msgid", "msgctxt"):
+            break
+        if word == "msgid" or word.startswith("msgstr"):
+            open_at = number if word == "msgid" else 0
+    return (open_at, 1, "this msgid has no msgstr after it (the file ends, or the next message starts, first: a file "
+            "cut short?)") if open_at else None
 
 
 def _editor(todo: list[_Plan], moved: list[_Plan], written: dict[Any, str] | None = None) -> Callable[[Any], bool]:
