@@ -367,3 +367,17 @@ def test_a_po_file_cut_inside_a_message_is_refused_at_it(content: Path, tmp_path
     assert err == (f"{path}:{msgid}:1: this msgid has no msgstr after it (the file ends, or the next message starts, "
                    "first: a file cut short?); nothing imported\n")
     assert _english(content) == before and line >= msgid
+
+
+def test_a_message_with_plural_forms_is_refused_at_its_line(content: Path, tmp_path: Path) -> None:
+    """Audit-trans D9: a msgid_plural message was counted "skipped: 1 plural", exit 0, no line named."""
+    path, po = _po(content, tmp_path)
+    item = _item(po, "g.r0|title")
+    item.msgid_plural, item.msgstr_plural, item.msgstr = "Plurales", {0: "One", 1: "Many", 2: "Lots"}, ""
+    po.save(str(path))
+    line = _item(polib.pofile(str(path)), "g.r0|title").linenum
+    before = _english(content)
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 1
+    assert f"{path}:{line}: refused g.r0|title: a message with plural forms (msgid_plural, msgstr[n]); " in err, err
+    assert _english(content) == before and "plural" not in out

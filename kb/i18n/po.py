@@ -408,7 +408,7 @@ class ImportResult:
     unknown: list[tuple[str, int]] = field(default_factory=list)
     """(context, line) of messages whose context names no entry, field or paragraph."""
     skipped: Counter[str] = field(default_factory=Counter)
-    """Fields (or messages) left alone: ``empty``, ``fuzzy``, ``partial``, ``unchanged``, ``obsolete``, ``plural``."""
+    """Fields (or messages) left alone: ``empty``, ``fuzzy``, ``partial``, ``unchanged``, ``obsolete``."""
     skipped_fields: list[tuple[str, str, int]] = field(default_factory=list)
     """(context, reason, line) of each field skipped for a reason other than ``unchanged``: the message holding it
     back (its first fuzzy or empty one...), or the field's context and 0 (``partial``)."""
@@ -557,9 +557,10 @@ def _group_messages(po: polib.POFile, statuses: dict[tuple[str, str], FieldStatu
 
 def _add_message(item: polib.POEntry, context: str, statuses: dict[tuple[str, str], FieldStatus], groups: Groups,
                  result: ImportResult) -> None:
-    """Put a live message in its field's group; a plural or a context naming no field is counted instead."""
+    """Put a live message in its field's group; a plural is refused, a context naming no field counted instead."""
     if item.msgid_plural:
-        result.skipped["plural"] += 1
+        result.refused.append((context, "a message with plural forms (msgid_plural, msgstr[n]); a field's English is "
+                               "one text: write it as msgid and one msgstr, as exported", item.linenum or 0))
         return
     parsed = _parse_context(context)
     if parsed is None or (parsed[0], parsed[1]) not in statuses:
