@@ -218,6 +218,24 @@ def test_ack_of_a_field_no_named_entry_has_says_so_and_records_nothing(root: Pat
     assert kb_(root, "i18n", "ack", "g", "--field", "sumary")[0] == 2
 
 
+def test_a_wrapped_line_starting_1_paren_is_part_of_its_paragraph(root: Path, tmp_path: Path) -> None:
+    """Audit-trans D7: the Spanish wraps «… entre 0,5 y» / «1) no hace falta elegir…»; the site reads one paragraph
+    (a list starts its block), but the export took the second line for a list item and wrote the whole field as one
+    message noted "The English does not have the paragraphs and list items of the Spanish", on every export."""
+    from kb.i18n.units import split
+    from kb.view.anchors import blocks
+
+    spanish = "Elige un valor entre 0,5 y\n1) no hace falta elegir uno.\n\n- a\n- b\n2) c"
+    assert [u.text for u in split(spanish)] == ["Elige un valor entre 0,5 y 1) no hace falta elegir uno.", "a", "b",
+                                                "c"]
+    assert len(split(spanish)) == len(blocks(spanish))
+    edit(root / "g/rules/shoot.yaml", "es: El reglamento no dice qué pasa con las plantillas.",
+         "es: |\n        El reglamento da un valor entre 0,5 y\n        1) no hace falta elegir uno.")
+    item = entry(export(root, tmp_path / "en.po"), "g.shoot|notes")
+    assert item.msgid == "El reglamento da un valor entre 0,5 y 1) no hace falta elegir uno."
+    assert "does not have the paragraphs" not in item.comment
+
+
 def test_ack_keeps_a_windows_files_line_endings(root: Path) -> None:
     path = root / "g/rules/shoot.yaml"
     edit(path, "se elige al azar.\n  en: If", "se elige al azar (errata).\n  en: If")
@@ -752,6 +770,66 @@ def test_stale_field_is_fuzzy_with_the_previous_spanish_from_git(root: Path, tmp
                                "the previous Spanish], 1 untranslated)\n")
 
 
+LIST_ES = ("Mientras está trabada, una miniatura no puede\n{@term g.engaged|moverse} ni disparar.\n\n"
+           "- No puede declarar cargas contra\n  miniaturas enemigas.\n- No puede retirarse.\n")
+LIST = f"""\
+    id: g.list
+    kind: rule
+    game: g
+    title: {{es: Lista, en: List}}
+    text:
+      es: |
+        Mientras está trabada, una miniatura no puede
+        {{@term g.engaged|moverse}} ni disparar.
+
+        - No puede declarar cargas contra
+          miniaturas enemigas.
+        - No puede retirarse.
+      en: |
+        While engaged, a model cannot {{@term g.engaged|move}} or
+        shoot.
+
+        - It cannot declare charges against enemy models, which
+          would break the engagement.
+        - It cannot withdraw.
+    source: {{doc: seed.txt, section: X}}
+    i18n:
+      en:
+        title: {H("Lista")}
+        text: {H(LIST_ES)}
+    """
+
+
+def test_a_paragraph_the_spanish_gains_leaves_the_others_lines_as_they_are(tree: Callable[..., Path],
+                                                                           tmp_path: Path) -> None:
+    """Audit-trans D6: the Spanish gains a paragraph; the translator fills only the new (empty) message; the import
+    re-wrapped the untouched list item too (its lines joined into one of 124 columns). The English units that did
+    not change keep their lines."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    root = tree({"g/terms/engaged.yaml": TERM, "g/rules/list.yaml": LIST})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "first")
+    path = root / "g/rules/list.yaml"
+    edit(path, "ni disparar.\n\n", "ni disparar.\n\n    Este párrafo es nuevo.\n\n")
+    po = export(root, tmp_path / "en.po")
+    new = entry(po, "g.list|text|p2")
+    assert (new.msgid, new.msgstr) == ("Este párrafo es nuevo.", "")
+    new.msgstr = "This paragraph is new."
+    po.save(str(tmp_path / "en.po"))
+    code, out, err = kb_(root, "i18n", "import", str(tmp_path / "en.po"))
+    assert code == 0, out + err
+    text = path.read_text(encoding="utf-8")
+    assert ("  en: |\n"
+            "    While engaged, a model cannot {@term g.engaged|move} or\n"
+            "    shoot.\n\n"
+            "    This paragraph is new.\n\n"
+            "    - It cannot declare charges against enemy models, which\n"
+            "      would break the engagement.\n"
+            "    - It cannot withdraw.\n") in text, text
+
+
 STYLES = """\
     id: g.styles
     kind: rule
@@ -988,8 +1066,8 @@ def test_list_items_reordered_in_the_spanish_through_msgmerge_import_the_transla
     code, out, err = kb_(root, "i18n", "import", str(tmp_path / "merged.po"))
     assert (code, err) == (0, ""), out + err
     english = KnowledgeBase.load(root, use_cache=False).entries["g.long"].data["text"]["en"]
-    assert [line.strip() for line in english.splitlines()[3:]] == [
-        "- Another point, also split over two lines.", "- One point of the list.", "", "The last paragraph."]
+    assert [line.strip() for line in english.splitlines()[3:]] == [  # the moved item keeps its lines (audit-trans D6)
+        "- Another point, also split", "over two lines.", "- One point of the list.", "", "The last paragraph."]
     assert statuses(root)[("g.long", "text")] == "current"
 
 

@@ -173,20 +173,10 @@ def _glossary_ours(path: Path) -> str | None:
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from kb.i18n.status import acknowledge, owners
+    from kb.i18n.status import acknowledge
 
-    if not args.ids and not args.all:
-        err.write("kb i18n ack: name entry ids or games, or pass --all\n")
-        return 2
-    games = _games(kb)
-    unknown = [i for i in args.ids if i not in kb.entries and i not in games]
-    if unknown:
-        err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
-        return 2
-    chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
-    stray = _unknown_field(chosen, args.field or [], ", ".join(args.ids) or "any entry")
-    if stray:
-        err.write(f"kb i18n ack: {stray}; nothing recorded\n")
+    chosen = _ack_chosen(args, kb, err)
+    if chosen is None:
         return 2
     changed = acknowledge(chosen, set(args.field) if args.field else None)
     if args.json:
@@ -198,17 +188,35 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
     return 0
 
 
-def _unknown_field(chosen: list[Any], fields: list[str], named: str) -> str | None:
-    """Why ``--field`` names a field none of the ``chosen`` entries (``named``) has, with the nearest name (and the
-    fields when they are few), else None."""
+def _ack_chosen(args: argparse.Namespace, kb: KnowledgeBase, err: TextIO) -> list[Any] | None:
+    """The entries and games ``ack`` is to record, or None, said on ``err``: none named, an unknown id, a ``--field``
+    none of them has."""
+    from kb.i18n.status import owners
+
+    if not args.ids and not args.all:
+        err.write("kb i18n ack: name entry ids or games, or pass --all\n")
+        return None
+    games = _games(kb)
+    unknown = [i for i in args.ids if i not in kb.entries and i not in games]
+    if unknown:
+        err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
+        return None
+    chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
+    return None if _unknown_field(chosen, args.field or [], ", ".join(args.ids) or "any entry", err) else chosen
+
+
+def _unknown_field(chosen: list[Any], fields: list[str], named: str, err: TextIO) -> bool:
+    """True, said on ``err``, when ``--field`` names a field none of the ``chosen`` entries (``named``) has, with the
+    nearest name (and the fields when they are few)."""
     from kb.i18n.status import field_status
 
     have = sorted({st.field for owner in chosen for st in field_status(owner)})
     stray = next((f for f in fields if f not in have), None)
-    if stray is None:
-        return None
-    listed = f" (its fields: {', '.join(have)})" if len(have) <= 12 else ""
-    return f"no translatable field '{stray}' in {named}{hint(stray, have)}{listed}"
+    if stray is not None:
+        listed = f" (its fields: {', '.join(have)})" if len(have) <= 12 else ""
+        err.write(f"kb i18n ack: no translatable field '{stray}' in {named}{hint(stray, have)}{listed}; "
+                  "nothing recorded\n")
+    return stray is not None
 
 
 def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:

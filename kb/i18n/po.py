@@ -891,7 +891,7 @@ def _structure(english: str) -> str | None:
     """Why the English of one paragraph or list item would change the field's structure: it starts a list item
     (the import puts the Spanish's marker back: a doubled marker, or a paragraph turned item), or holds a blank line
     or a line starting a list item (they would be folded into spaces)."""
-    units = split(english)
+    units = split(english, anywhere=True)
     if units and units[0].prefix:
         return (f"the English starts with a list marker ('{units[0].prefix.strip()}'), which the import puts back "
                 "itself; remove it")
@@ -1036,7 +1036,7 @@ def _rebuilt(text: Any, new: dict[int, str]) -> str:
     current = text.get(TARGET)
     en = split(str(current)) if isinstance(current, str) else None
     wrap = isinstance(spanish, LiteralScalarString) and not isinstance(current, FoldedScalarString)
-    return join(es, en if en is not None and aligned(es, en) else None, new, wrap)
+    return join(es, en if en is not None and aligned(es, en) else None, new, wrap, en or ())
 
 
 def _node(doc: Any, path: DataPath) -> Any:
