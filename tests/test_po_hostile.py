@@ -111,7 +111,7 @@ def test_a_po_file_in_another_charset_is_refused(content: Path, tmp_path: Path) 
     before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
     line = raw[: raw.index(b"charset=ISO")].count(b"\n") + 1
-    assert code == 1
+    assert code == 2  # the whole file refused, as every such refusal (audit-trans D11)
     assert err == (f"{path}:{line}:1: the header says charset=ISO-8859-1, but kb reads and writes UTF-8 PO files; "
                    "convert it (msgconv -t UTF-8) and set charset=UTF-8; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before
@@ -124,7 +124,7 @@ def test_a_po_file_that_is_not_utf8_is_refused(content: Path, tmp_path: Path) ->
     raw = path.read_bytes().replace("Título".encode(), "Título".encode("latin-1"))
     path.write_bytes(raw)
     code, _, err = cli("--content", str(content), "i18n", "import", str(path))
-    assert code == 1
+    assert code == 2  # the whole file refused, as every such refusal (audit-trans D11)
     assert err.startswith(f"{path}:") and "not valid UTF-8 (byte 0xed)" in err and err.endswith("nothing imported\n")
 
 
@@ -278,7 +278,7 @@ def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: P
     monkeypatch.setattr(polib, "pofile", lambda *a, **k: pytest.fail("parsed a PO file past the limit"))
     before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
-    assert code == 1
+    assert code == 2
     assert err == (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; split it "
                    "(msggrep) and import each part; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before

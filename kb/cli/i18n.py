@@ -282,8 +282,8 @@ def _update_records(file: str, result: ImportResult, err: TextIO) -> None:
 
 
 def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
-    """The PO file ``file`` parsed, or None and the exit code (why written to ``err``): not there, too big or not
-    UTF-8 (1), a string polib would misread, a syntax error, not a file of ours (2)."""
+    """The PO file ``file`` parsed, or None and the exit code 2 (why written to ``err``): not there, too big, not
+    UTF-8, a string polib would misread, a syntax error, no message or none of ours: the whole file refused."""
     import polib
 
     from kb.i18n.po import encoding_problem, syntax_problem
@@ -294,7 +294,7 @@ def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
     problem = encoding_problem(Path(file))
     if problem:
         err.write(f"{problem}; nothing imported\n")
-        return None, 1
+        return None, 2
     try:
         problem = syntax_problem(Path(file), Path(file).read_text(encoding="utf-8-sig"))
         po = None if problem else polib.pofile(file)
