@@ -93,8 +93,15 @@ def test_refused_translations_write_nothing(field: str, text: str, reason: str, 
     assert target.read_bytes() == before  # nothing written for the refused translation
     [line] = [ln for ln in err.splitlines() if ln.startswith(f"{path}:") and f": refused {context}: " in ln]
     assert reason in line
-    if "control" in reason:  # located at the message
+    if "control" in reason:  # located at the message, and the character at its line and column (audit-trans D12)
         assert line.startswith(f"{path}:{_item(po, context).linenum}: refused")
+        row = next(n for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                   if n > _item(po, context).linenum and ln.startswith("msgstr"))
+        [at] = [ln for ln in err.splitlines() if "error[control-character]: English 'title' holds the control" in ln]
+        assert at.startswith(f"{path.name}:{row}:") and at.endswith(f"[{context}]")
+        if text == "zero\u200bwidth":
+            assert at.startswith(f"{path.name}:{row}:13: error[control-character]: English 'title' holds the control "
+                                 "character \\u200b; write plain text")
     if problem:  # located in the PO file, as 'kb check' would word it
         assert [ln for ln in (out + err).splitlines() if problem in ln and ln.startswith(f"{path.name}:")], out + err
     assert _english(content)["g.r1"] == "Fine"  # the other translations go in

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
-from kb.core.diagnostics import CONTROL, ERROR, Diagnostic, printable
+from kb.core.diagnostics import CONTROL, ERROR, Diagnostic, diag, printable, visible
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
 from kb.core.validate import is_name
@@ -861,6 +861,7 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
     context, line = item.msgctxt or "", item.linenum or 0
     unwritable = _unwritable(english, source, unit and not is_name(st.path))  # a name is text, not Markdown
     if unwritable:
+        result.problems += [(context, d) for d in _control_character(st.field, english, lambda off: locate(item, off))]
         result.refused.append((context, unwritable, line))
         return True
     found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
@@ -872,6 +873,13 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
         result.refused.append((context, f"{errors} error(s) in its English ({shown}); nothing of field '{st.field}' "
                                "was written", line))
     return bool(errors)
+
+
+def _control_character(field: str, english: str, locate: Callable[[int], Location]) -> list[Diagnostic]:
+    """The first control character of ``english``, located at it in the PO file (the refusal names the message)."""
+    bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english) if len(english) <= MAX_MESSAGE_CHARS else None
+    return [diag("control-character", locate(bad.start()), where=f"English '{field}'", char=visible(bad.group()))] \
+        if bad else []
 
 
 def _unwritable(english: str, source: str, unit: bool) -> str | None:
