@@ -932,9 +932,11 @@ def test_import_refuses_a_forbidden_word_or_a_broken_link_where_it_stands_and_im
         "write 'engaged' [g.shoot|summary]",
         f"en.po:{line}:{col - 17}: warning[glossary-missing]: Spanish 'summary' uses 'trabado' but the English "
         "does not say 'engaged' [g.shoot|summary]",
-        f"en.po:{link_line}:{link_col}: error[unresolved-link]: unresolved link to 'g.nope' [g.shoot|text]",
-        f"en.po:{link_line}:2: warning[link-target-dropped]: Spanish 'text' links to 'g.engaged' but the English "
-        "does not; keep {@term g.engaged|...} around the words that translate it [g.shoot|text]",  # not also 'changed'
+        # a link to a target the Spanish does not link to: what to write is the Spanish's link (audit-trans D10: the
+        # advice of its own error, 'write {@term g.nope}' or a near id, led elsewhere), said once (not also 'dropped')
+        f"en.po:{link_line}:{link_col}: error[link-target-changed]: English 'text' links to 'g.nope', which its "
+        "Spanish does not link to (it links to 'g.engaged'); keep the Spanish's {@kind id} and translate only the "
+        "text after '|' [g.shoot|text]",
         f"{po_path}:{_message_line(po_path, 'g.shoot|summary')}: refused g.shoot|summary: 1 error(s) in its English "
         "(see above); nothing of field 'summary' was written",
         f"{po_path}:{_message_line(po_path, 'g.shoot|text')}: refused g.shoot|text: 1 error(s) in its English (see "

@@ -226,17 +226,31 @@ def test_a_translation_that_redirects_a_link_is_refused_at_the_link(linked: Path
     assert code == 1
     line = path.read_text(encoding="utf-8").splitlines().index(f'msgstr "{english}"') + 1
     column = len('msgstr "') + english.index("{@rule g.r3") + 1
-    start = len('msgstr "') + 1
     shown = format_path(path)  # as every diagnostic names a file
     assert err.splitlines() == [
         f"{shown}:{line}:{column}: error[link-target-changed]: English 'summary' links to 'g.r3', which its Spanish "
         "does not link to (it links to 'g.r1', 'g.r2'); keep the Spanish's {@kind id} and translate only the text "
-        "after '|' [g.linked|summary]",
-        f"{shown}:{line}:{start}: warning[link-target-dropped]: Spanish 'summary' links to 'g.r2' but "
-        "the English does not; keep {@rule g.r2|...} around the words that translate it [g.linked|summary]",
+        "after '|' [g.linked|summary]",  # not also 'g.r2' dropped: the wrong link is it (audit-trans D10)
         f"{path}:{item.linenum}: refused g.linked|summary: 1 error(s) in its English (see above); nothing of field 'summary' was "
         "written"]
     assert (linked / "g" / "rules" / "linked.yaml").read_bytes() == before
+
+
+def test_a_link_of_the_wrong_kind_elsewhere_is_told_to_keep_the_spanish_link(linked: Path, tmp_path: Path) -> None:
+    """Audit-trans D10: `{@term g.r3|…}` where the Spanish links `{@rule g.r2|…}` was told "write {@rule g.r3}",
+    which the import then refused as a changed link; and a malformed link's excerpt was cut mid-word."""
+    english = "See {@rule g.r1|the first} and {@term g.r3|the second}."
+    code, _, err, _, path = _import_summary(linked, tmp_path, english)
+    assert code == 1
+    [error] = [ln for ln in err.splitlines() if "error[" in ln]
+    assert "error[link-target-changed]: English 'summary' links to 'g.r3', which its Spanish does not link to (it " \
+           "links to 'g.r1', 'g.r2'); keep the Spanish's {@kind id}" in error and "link-kind-mismatch" not in err
+    english = "See {@rule g.r1|the first} and {@rule g.r2|the second, which is a link never closed at all."
+    (tmp_path / "b").mkdir()  # a fresh export: the first file holds work not imported
+    code, _, err, _, path = _import_summary(linked, tmp_path / "b", english)
+    assert code == 1
+    assert "malformed link '{@rule g.r2|the second, which is a link never…'" in err, err  # not cut at 'Charge a'
+
 
 
 def test_a_dropped_link_is_reported_and_the_rest_imported(linked: Path, tmp_path: Path) -> None:
