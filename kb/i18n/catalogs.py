@@ -12,12 +12,12 @@ from typing import Mapping
 
 import polib
 
-from kb.core.diagnostics import Diagnostic, diag, format_path
+from kb.core.diagnostics import Diagnostic, diag, format_path, printable
 from kb.core.locale import LANGS, catalog_path
 from kb.core.model import Location
 from kb.i18n.po import string_problem
 
-__all__ = ["catalog_problems", "placeholders"]
+__all__ = ["catalog_problems", "placeholders", "with_spanish_notes", "SPANISH_NOTE"]
 
 Key = tuple[str | None, str]
 """A message of the catalogs: its ``msgctxt`` and ``msgid``."""
@@ -171,3 +171,26 @@ def _used(entry: polib.POEntry) -> bool:
 
 def _shown(names: frozenset[str]) -> str:
     return " ".join(sorted(names)) or "none"
+
+
+SPANISH_NOTE = "Spanish: "
+"""How the English catalog's comment (``#.``) on a message whose msgid is a code key starts: the Spanish follows."""
+_KEY = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def with_spanish_notes(english: polib.POFile, spanish: polib.POFile) -> int:
+    """Give each message of the ``english`` catalog whose msgid is a code key (``intro``, ``quickref_intro``) a
+    translator comment carrying the ``spanish`` catalog's text of it (``#. Spanish: …``; plural forms separated by
+    `` | ``), so a translator sees the source words, not the key; other comment lines are kept. Returns how many
+    messages changed (none when the comments are up to date). ``tools/catalog_comments.py`` writes them."""
+    source = {(e.msgctxt, e.msgid): e for e in spanish if not e.obsolete}
+    changed = 0
+    for entry in english:
+        es = source.get((entry.msgctxt, entry.msgid))
+        if entry.obsolete or es is None or not _KEY.fullmatch(entry.msgid):
+            continue
+        note = SPANISH_NOTE + " | ".join(printable(text) for text in _texts(es))
+        comment = "\n".join([line for line in entry.comment.splitlines() if not line.startswith(SPANISH_NOTE)] + [note])
+        changed += comment != entry.comment
+        entry.comment = comment
+    return changed
