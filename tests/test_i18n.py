@@ -830,6 +830,24 @@ def test_a_paragraph_the_spanish_gains_leaves_the_others_lines_as_they_are(tree:
             "    - It cannot withdraw.\n") in text, text
 
 
+def test_status_names_the_changed_parts_as_the_po_file_does(tree: Callable[..., Path], tmp_path: Path) -> None:
+    """Audit-trans D14: `stale: … text (paragraphs 3)` was list item 2 (PO message `text|p3`, the site's "List item 2
+    of 2"): status names each part as the PO file and the site do."""
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: cannot build a history")
+    root = tree({"g/terms/engaged.yaml": TERM, "g/rules/list.yaml": LIST})
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "content")
+    _git(tmp_path, "commit", "-q", "-m", "first")
+    edit(root / "g/rules/list.yaml", "- No puede retirarse.", "- No puede retirarse ni huir.")
+    edit(root / "g/terms/engaged.yaml", "a 1\" de un enemigo.\n", "a 1\" o menos de un enemigo.\n")
+    code, out, _ = kb_(root, "i18n", "status", "--game", "g")
+    assert code == 0
+    stale = sorted(line.split(": ", 1)[1] for line in out.splitlines() if ": stale: " in line)
+    assert stale == ["stale: g.engaged summary",  # one paragraph: one message, the field's
+                     "stale: g.list text (text|p3: list item 2 of 2)"], out
+
+
 STYLES = """\
     id: g.styles
     kind: rule

@@ -95,10 +95,23 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         for g, c in report["games"].items():
             out.write(f"{g:<22} {TARGET:<4} {c['fields']:>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
         for row in report["pending"]:
-            changed = f" (paragraphs {', '.join(map(str, row['paragraphs']))})" if row.get("paragraphs") else ""
             out.write(printable(f"{row['path']}:{row['line']}:{row['column']}: {row['status']}: {row['entry']} "
-                                f"{row['field']}{changed}") + "\n")  # one line, as a diagnostic: ids come from content
+                                f"{row['field']}{_parts(row)}") + "\n")  # one line, as a diagnostic: ids come from content
     return 1 if args.check and report["pending"] else 0
+
+
+def _parts(row: dict[str, Any]) -> str:
+    """The parts of a stale field whose Spanish changed, named as the PO file names them: `` (text|p4: list item 3 of
+    4)``; nothing for a field of one paragraph (one message), or when they are not known."""
+    from kb.i18n.po import CONTEXT_SEP, unit_labels
+    from kb.i18n.units import split
+
+    units = split(row["source"]) if row.get("paragraphs") else []
+    if len(units) < 2 and not (units and units[0].prefix):  # none known, or one message named by the field
+        return ""
+    labels = unit_labels(units)
+    named = [f"{row['field']}{CONTEXT_SEP}p{n}: {labels[n - 1]}" for n in row["paragraphs"] if 0 < n <= len(labels)]
+    return f" ({'; '.join(named)})" if named else ""
 
 
 def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
