@@ -846,6 +846,13 @@ def test_status_names_the_changed_parts_as_the_po_file_does(tree: Callable[..., 
     stale = sorted(line.split(": ", 1)[1] for line in out.splitlines() if ": stale: " in line)
     assert stale == ["stale: g.engaged summary",  # one paragraph: one message, the field's
                      "stale: g.list text (text|p3: list item 2 of 2)"], out
+    # a list item taken out of the Spanish: no part of the Spanish now changed, and the export has nothing fuzzy
+    assert kb_(root, "i18n", "ack", "g")[0] == 0
+    _git(tmp_path, "commit", "-q", "-a", "-m", "second")
+    edit(root / "g/rules/list.yaml", "- No puede declarar cargas contra\n      miniaturas enemigas.\n", "")
+    out = kb_(root, "i18n", "status", "--game", "g")[1]
+    assert [line.split(": ", 1)[1] for line in out.splitlines() if ": stale: " in line] == [
+        "stale: g.list text (list item 1 of 2 of the earlier Spanish taken out: importing drops its English)"], out
 
 
 STYLES = """\

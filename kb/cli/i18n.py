@@ -102,16 +102,29 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
 
 def _parts(row: dict[str, Any]) -> str:
     """The parts of a stale field whose Spanish changed, named as the PO file names them: `` (text|p4: list item 3 of
-    4)``; nothing for a field of one paragraph (one message), or when they are not known."""
+    4)``, and those the Spanish took out (named by their place in the earlier Spanish, as the site names them);
+    nothing for a field of one paragraph (one message), or when they are not known."""
     from kb.i18n.po import CONTEXT_SEP, unit_labels
     from kb.i18n.units import split
 
-    units = split(row["source"]) if row.get("paragraphs") else []
-    if len(units) < 2 and not (units and units[0].prefix):  # none known, or one message named by the field
-        return ""
+    units = split(row["source"]) if row.get("previous") is not None else []
     labels = unit_labels(units)
-    named = [f"{row['field']}{CONTEXT_SEP}p{n}: {labels[n - 1]}" for n in row["paragraphs"] if 0 < n <= len(labels)]
+    named = [f"{row['field']}{CONTEXT_SEP}p{n}: {labels[n - 1]}" for n in row.get("paragraphs") or []
+             if len(units) > 1 or units[0].prefix]
+    named += _taken_out(row["previous"], units) if units else []
     return f" ({'; '.join(named)})" if named else ""
+
+
+def _taken_out(previous: str, units: list[Any]) -> list[str]:
+    """The parts of the ``previous`` Spanish that the Spanish now (``units``) no longer has."""
+    from kb.i18n.po import unit_labels
+    from kb.i18n.units import opcodes, split
+
+    before = split(previous)
+    steps = opcodes([" ".join(u.text.split()) for u in before], [" ".join(u.text.split()) for u in units])[0]
+    gone = [i for tag, i1, i2, _, _ in steps if tag == "delete" for i in range(i1, i2)]
+    labels = unit_labels(before)
+    return [f"{labels[i]} of the earlier Spanish taken out: importing drops its English" for i in gone]
 
 
 def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
