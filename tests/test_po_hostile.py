@@ -402,3 +402,9 @@ def test_a_message_with_plural_forms_is_refused_at_its_line(content: Path, tmp_p
     assert code == 1
     assert f"{path}:{line}: refused g.r0|title: a message with plural forms (msgid_plural, msgstr[n]); " in err, err
     assert _english(content) == before and "plural" not in out
+
+
+def test_a_folder_given_for_the_po_file_is_named_so(content: Path, tmp_path: Path) -> None:
+    """Audit-trans D15: a folder was refused as "no such file"."""
+    code, out, err = cli("--content", str(content), "i18n", "import", str(tmp_path))
+    assert (code, out, err) == (2, "", f"kb i18n import: {tmp_path}: a folder, not a PO file\n")

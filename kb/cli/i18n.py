@@ -315,7 +315,7 @@ def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
     from kb.i18n.po import encoding_problem, syntax_problem
 
     if not Path(file).is_file():  # polib would parse the name itself as PO text
-        err.write(f"kb i18n import: {file}: no such file\n")
+        err.write(f"kb i18n import: {file}: {'a folder, not a PO file' if Path(file).is_dir() else 'no such file'}\n")
         return None, 2
     problem = encoding_problem(Path(file))
     if problem:
