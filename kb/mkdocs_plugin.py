@@ -52,6 +52,7 @@ from mkdocs.utils.templates import TemplateContext
 from kb.api import KnowledgeBase
 from kb.core.cache import cache_dir
 from kb.core.diagnostics import Diagnostic, diag, printable
+from kb.i18n.catalogs import catalog_problems
 from kb.core.files import Building, NotOurs, os_problem
 from kb.core.locale import pgettext
 from kb.i18n.history import History
@@ -821,7 +822,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         """Log the knowledge base's problems (errors as warnings) and run its worked examples, logging failures.
         On a rebuild (``before``: the last load and its results), only the examples an edit can have changed run."""
         warnings, self.warned = 0, []
-        for d in kb.diagnostics:
+        for d in [*kb.diagnostics, *catalog_problems()]:  # the site's words too: a mistake there shows on every page
             if d.severity == "error" or self.config.fail_on_warnings:
                 self.warned.append(d)
                 log.warning(d.format())

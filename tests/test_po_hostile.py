@@ -93,8 +93,15 @@ def test_refused_translations_write_nothing(field: str, text: str, reason: str, 
     assert target.read_bytes() == before  # nothing written for the refused translation
     [line] = [ln for ln in err.splitlines() if ln.startswith(f"{path}:") and f": refused {context}: " in ln]
     assert reason in line
-    if "control" in reason:  # located at the message
+    if "control" in reason:  # located at the message, and the character at its line and column (audit-trans D12)
         assert line.startswith(f"{path}:{_item(po, context).linenum}: refused")
+        row = next(n for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                   if n > _item(po, context).linenum and ln.startswith("msgstr"))
+        [at] = [ln for ln in err.splitlines() if "error[control-character]: English 'title' holds the control" in ln]
+        assert at.startswith(f"{path.name}:{row}:") and at.endswith(f"[{context}]")
+        if text == "zero\u200bwidth":
+            assert at.startswith(f"{path.name}:{row}:13: error[control-character]: English 'title' holds the control "
+                                 "character \\u200b; write plain text")
     if problem:  # located in the PO file, as 'kb check' would word it
         assert [ln for ln in (out + err).splitlines() if problem in ln and ln.startswith(f"{path.name}:")], out + err
     assert _english(content)["g.r1"] == "Fine"  # the other translations go in
@@ -111,7 +118,7 @@ def test_a_po_file_in_another_charset_is_refused(content: Path, tmp_path: Path) 
     before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
     line = raw[: raw.index(b"charset=ISO")].count(b"\n") + 1
-    assert code == 1
+    assert code == 2  # the whole file refused, as every such refusal (audit-trans D11)
     assert err == (f"{path}:{line}:1: the header says charset=ISO-8859-1, but kb reads and writes UTF-8 PO files; "
                    "convert it (msgconv -t UTF-8) and set charset=UTF-8; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before
@@ -124,7 +131,7 @@ def test_a_po_file_that_is_not_utf8_is_refused(content: Path, tmp_path: Path) ->
     raw = path.read_bytes().replace("Título".encode(), "Título".encode("latin-1"))
     path.write_bytes(raw)
     code, _, err = cli("--content", str(content), "i18n", "import", str(path))
-    assert code == 1
+    assert code == 2  # the whole file refused, as every such refusal (audit-trans D11)
     assert err.startswith(f"{path}:") and "not valid UTF-8 (byte 0xed)" in err and err.endswith("nothing imported\n")
 
 
@@ -219,17 +226,31 @@ def test_a_translation_that_redirects_a_link_is_refused_at_the_link(linked: Path
     assert code == 1
     line = path.read_text(encoding="utf-8").splitlines().index(f'msgstr "{english}"') + 1
     column = len('msgstr "') + english.index("{@rule g.r3") + 1
-    start = len('msgstr "') + 1
     shown = format_path(path)  # as every diagnostic names a file
     assert err.splitlines() == [
         f"{shown}:{line}:{column}: error[link-target-changed]: English 'summary' links to 'g.r3', which its Spanish "
         "does not link to (it links to 'g.r1', 'g.r2'); keep the Spanish's {@kind id} and translate only the text "
-        "after '|' [g.linked|summary]",
-        f"{shown}:{line}:{start}: warning[link-target-dropped]: Spanish 'summary' links to 'g.r2' but "
-        "the English does not; keep {@rule g.r2|...} around the words that translate it [g.linked|summary]",
+        "after '|' [g.linked|summary]",  # not also 'g.r2' dropped: the wrong link is it (audit-trans D10)
         f"{path}:{item.linenum}: refused g.linked|summary: 1 error(s) in its English (see above); nothing of field 'summary' was "
         "written"]
     assert (linked / "g" / "rules" / "linked.yaml").read_bytes() == before
+
+
+def test_a_link_of_the_wrong_kind_elsewhere_is_told_to_keep_the_spanish_link(linked: Path, tmp_path: Path) -> None:
+    """Audit-trans D10: `{@term g.r3|…}` where the Spanish links `{@rule g.r2|…}` was told "write {@rule g.r3}",
+    which the import then refused as a changed link; and a malformed link's excerpt was cut mid-word."""
+    english = "See {@rule g.r1|the first} and {@term g.r3|the second}."
+    code, _, err, _, path = _import_summary(linked, tmp_path, english)
+    assert code == 1
+    [error] = [ln for ln in err.splitlines() if "error[" in ln]
+    assert "error[link-target-changed]: English 'summary' links to 'g.r3', which its Spanish does not link to (it " \
+           "links to 'g.r1', 'g.r2'); keep the Spanish's {@kind id}" in error and "link-kind-mismatch" not in err
+    english = "See {@rule g.r1|the first} and {@rule g.r2|the second, which is a link never closed at all."
+    (tmp_path / "b").mkdir()  # a fresh export: the first file holds work not imported
+    code, _, err, _, path = _import_summary(linked, tmp_path / "b", english)
+    assert code == 1
+    assert "malformed link '{@rule g.r2|the second, which is a link never…'" in err, err  # not cut at 'Charge a'
+
 
 
 def test_a_dropped_link_is_reported_and_the_rest_imported(linked: Path, tmp_path: Path) -> None:
@@ -278,7 +299,7 @@ def test_a_po_file_past_the_size_limit_is_refused_before_it_is_parsed(content: P
     monkeypatch.setattr(polib, "pofile", lambda *a, **k: pytest.fail("parsed a PO file past the limit"))
     before = {p: p.read_bytes() for p in content.rglob("*.yaml")}
     code, out, err = cli("--content", str(content), "i18n", "import", str(path))
-    assert code == 1
+    assert code == 2
     assert err == (f"{path}:1:1: the file is larger than {MAX_PO_BYTES} bytes, the limit for a PO file; split it "
                    "(msggrep) and import each part; nothing imported\n")
     assert {p: p.read_bytes() for p in content.rglob("*.yaml")} == before
@@ -334,3 +355,56 @@ def test_a_po_file_full_of_errors_prints_a_bounded_report(content: Path, tmp_pat
     code, out, _ = cli("--content", str(content), "i18n", "import", "--dry-run", "--json", str(path))
     report = __import__("json").loads(out)
     assert len(report["problems"]) + len(report["refused"]) == total
+
+
+@pytest.mark.parametrize("text", ["", 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n',
+                                  "# only a comment\n"])
+def test_an_empty_or_header_only_po_file_is_refused(content: Path, tmp_path: Path, text: str) -> None:
+    """Audit-trans D5: an empty file, a header only, comments only imported nothing with exit 0 ("0 field(s)
+    updated"): a file saved before it was written reads as success. It is refused, exit 2, as a foreign file is."""
+    path = tmp_path / "empty.po"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"kb i18n import: {path} holds no message to import (it is empty, or a header or comments only: "
+                   "a file saved before it was written?); nothing imported\n")
+
+
+def test_a_po_file_cut_inside_a_message_is_refused_at_it(content: Path, tmp_path: Path) -> None:
+    """Audit-trans D5: a file cut right after a msgid (msgfmt: "missing 'msgstr' section") imported the complete
+    messages and counted the cut one as empty, exit 0. It is refused at that msgid, nothing imported."""
+    path, po = _po(content, tmp_path)
+    _item(po, "g.r0|title").msgstr = "Fine"
+    po.save(str(path))
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    cut = text[:text.rindex("msgstr")]
+    path.write_text(cut, encoding="utf-8")
+    line = len(cut.rstrip("\n").splitlines())
+    assert cut.rstrip("\n").splitlines()[-1].startswith(("msgid", '"'))
+    msgid = max(n for n, ln in enumerate(cut.splitlines(), 1) if ln.startswith("msgid "))
+    before = _english(content)
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"{path}:{msgid}:1: this msgid has no msgstr after it (the file ends, or the next message starts, "
+                   "first: a file cut short?); nothing imported\n")
+    assert _english(content) == before and line >= msgid
+
+
+def test_a_message_with_plural_forms_is_refused_at_its_line(content: Path, tmp_path: Path) -> None:
+    """Audit-trans D9: a msgid_plural message was counted "skipped: 1 plural", exit 0, no line named."""
+    path, po = _po(content, tmp_path)
+    item = _item(po, "g.r0|title")
+    item.msgid_plural, item.msgstr_plural, item.msgstr = "Plurales", {0: "One", 1: "Many", 2: "Lots"}, ""
+    po.save(str(path))
+    line = _item(polib.pofile(str(path)), "g.r0|title").linenum
+    before = _english(content)
+    code, out, err = cli("--content", str(content), "i18n", "import", str(path))
+    assert code == 1
+    assert f"{path}:{line}: refused g.r0|title: a message with plural forms (msgid_plural, msgstr[n]); " in err, err
+    assert _english(content) == before and "plural" not in out
+
+
+def test_a_folder_given_for_the_po_file_is_named_so(content: Path, tmp_path: Path) -> None:
+    """Audit-trans D15: a folder was refused as "no such file"."""
+    code, out, err = cli("--content", str(content), "i18n", "import", str(tmp_path))
+    assert (code, out, err) == (2, "", f"kb i18n import: {tmp_path}: a folder, not a PO file\n")

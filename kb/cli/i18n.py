@@ -97,10 +97,36 @@ def _status(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextI
         for g, c in report["games"].items():
             out.write(f"{g:<22} {TARGET:<4} {c['fields']:>7} {c['current']:>8} {c['stale']:>6} {c['missing']:>8}\n")
         for row in report["pending"]:
-            changed = f" (paragraphs {', '.join(map(str, row['paragraphs']))})" if row.get("paragraphs") else ""
             out.write(printable(f"{row['path']}:{row['line']}:{row['column']}: {row['status']}: {row['entry']} "
-                                f"{row['field']}{changed}") + "\n")  # one line, as a diagnostic: ids come from content
+                                f"{row['field']}{_parts(row)}") + "\n")  # one line, as a diagnostic: ids come from content
     return 1 if args.check and report["pending"] else 0
+
+
+def _parts(row: dict[str, Any]) -> str:
+    """The parts of a stale field whose Spanish changed, named as the PO file names them: `` (text|p4: list item 3 of
+    4)``, and those the Spanish took out (named by their place in the earlier Spanish, as the site names them);
+    nothing for a field of one paragraph (one message), or when they are not known."""
+    from kb.i18n.po import CONTEXT_SEP, unit_labels
+    from kb.i18n.units import split
+
+    units = split(row["source"]) if row.get("previous") is not None else []
+    labels = unit_labels(units)
+    named = [f"{row['field']}{CONTEXT_SEP}p{n}: {labels[n - 1]}" for n in row.get("paragraphs") or []
+             if len(units) > 1 or units[0].prefix]
+    named += _taken_out(row["previous"], units) if units else []
+    return f" ({'; '.join(named)})" if named else ""
+
+
+def _taken_out(previous: str, units: list[Any]) -> list[str]:
+    """The parts of the ``previous`` Spanish that the Spanish now (``units``) no longer has."""
+    from kb.i18n.po import unit_labels
+    from kb.i18n.units import opcodes, split
+
+    before = split(previous)
+    steps = opcodes([" ".join(u.text.split()) for u in before], [" ".join(u.text.split()) for u in units])[0]
+    gone = [i for tag, i1, i2, _, _ in steps if tag == "delete" for i in range(i1, i2)]
+    labels = unit_labels(before)
+    return [f"{labels[i]} of the earlier Spanish taken out: importing drops its English" for i in gone]
 
 
 def _glossary(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
@@ -175,17 +201,11 @@ def _glossary_ours(path: Path) -> str | None:
 
 
 def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
-    from kb.i18n.status import acknowledge, owners
+    from kb.i18n.status import acknowledge
 
-    if not args.ids and not args.all:
-        err.write("kb i18n ack: name entry ids or games, or pass --all\n")
+    chosen = _ack_chosen(args, kb, err)
+    if chosen is None:
         return 2
-    games = _games(kb)
-    unknown = [i for i in args.ids if i not in kb.entries and i not in games]
-    if unknown:
-        err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
-        return 2
-    chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
     changed = acknowledge(chosen, set(args.field) if args.field else None)
     if args.json:
         write_json(out, {"updated": [format_path(p) for p in changed]}, indent=None)
@@ -194,6 +214,37 @@ def _ack(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) 
         out.write(f"updated {format_path(path)}\n")
     out.write(f"{len(changed)} file(s) updated\n")
     return 0
+
+
+def _ack_chosen(args: argparse.Namespace, kb: KnowledgeBase, err: TextIO) -> list[Any] | None:
+    """The entries and games ``ack`` is to record, or None, said on ``err``: none named, an unknown id, a ``--field``
+    none of them has."""
+    from kb.i18n.status import owners
+
+    if not args.ids and not args.all:
+        err.write("kb i18n ack: name entry ids or games, or pass --all\n")
+        return None
+    games = _games(kb)
+    unknown = [i for i in args.ids if i not in kb.entries and i not in games]
+    if unknown:
+        err.write(f"kb i18n ack: unknown {unknown[0]}{hint(unknown[0], list(kb.entries) + sorted(games))}\n")
+        return None
+    chosen = [o for o in owners(kb.entries.values(), kb.games) if args.all or o.id in args.ids or o.game in args.ids]
+    return None if _unknown_field(chosen, args.field or [], ", ".join(args.ids) or "any entry", err) else chosen
+
+
+def _unknown_field(chosen: list[Any], fields: list[str], named: str, err: TextIO) -> bool:
+    """True, said on ``err``, when ``--field`` names a field none of the ``chosen`` entries (``named``) has, with the
+    nearest name (and the fields when they are few)."""
+    from kb.i18n.status import field_status
+
+    have = sorted({st.field for owner in chosen for st in field_status(owner)})
+    stray = next((f for f in fields if f not in have), None)
+    if stray is not None:
+        listed = f" (its fields: {', '.join(have)})" if len(have) <= 12 else ""
+        err.write(f"kb i18n ack: no translatable field '{stray}' in {named}{hint(stray, have)}{listed}; "
+                  "nothing recorded\n")
+    return stray is not None
 
 
 def _export(args: argparse.Namespace, kb: KnowledgeBase, out: TextIO, err: TextIO) -> int:
@@ -259,19 +310,19 @@ def _update_records(file: str, result: ImportResult, err: TextIO) -> None:
 
 
 def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
-    """The PO file ``file`` parsed, or None and the exit code (why written to ``err``): not there, too big or not
-    UTF-8 (1), a string polib would misread, a syntax error, not a file of ours (2)."""
+    """The PO file ``file`` parsed, or None and the exit code 2 (why written to ``err``): not there, too big, not
+    UTF-8, a string polib would misread, a syntax error, no message or none of ours: the whole file refused."""
     import polib
 
     from kb.i18n.po import encoding_problem, syntax_problem
 
     if not Path(file).is_file():  # polib would parse the name itself as PO text
-        err.write(f"kb i18n import: {file}: no such file\n")
+        err.write(f"kb i18n import: {file}: {'a folder, not a PO file' if Path(file).is_dir() else 'no such file'}\n")
         return None, 2
     problem = encoding_problem(Path(file))
     if problem:
         err.write(f"{problem}; nothing imported\n")
-        return None, 1
+        return None, 2
     try:
         problem = syntax_problem(Path(file), Path(file).read_text(encoding="utf-8-sig"))
         po = None if problem else polib.pofile(file)
@@ -279,10 +330,16 @@ def _read_po(file: str, err: TextIO) -> tuple[Any, int]:
         err.write(f"kb i18n import: cannot read {file}: {exc}\n")
         return None, 2
     if po is None or not _ours(po):
-        err.write(f"{problem}\n" if problem else f"kb i18n import: {file} is not a PO file of 'kb i18n export' "
-                  "(no message has a context <entry id>|<field>); nothing imported\n")
+        err.write(f"{problem}\n" if problem else f"kb i18n import: {file} {_not_ours(po)}; nothing imported\n")
         return None, 2
     return po, 0
+
+
+def _not_ours(po: Any) -> str:
+    """Why ``po`` is not a file to import: it holds no message (empty, a header or comments only), or none of ours."""
+    if not [e for e in po if not e.obsolete]:
+        return "holds no message to import (it is empty, or a header or comments only: a file saved before it was written?)"
+    return "is not a PO file of 'kb i18n export' (no message has a context <entry id>|<field>)"
 
 
 def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, code: int, out: TextIO) -> None:
@@ -290,11 +347,20 @@ def _import_json(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResu
                      "changes": [{"path": format_path(c.path), "entry": c.entry, "field": c.field, "action": c.action}
                                  for c in result.changes],
                      "problems": [{"context": ctx, **d.to_json()} for ctx, d in result.problems],
-                     "refused": [{"context": ctx, "line": line, "reason": r} for ctx, r, line in result.refused],
+                     "refused": [{"context": ctx, "line": line, "reason": r, **_conflict_json(result, ctx)}
+                                 for ctx, r, line in result.refused],
                      "unknown": [{"context": ctx, "line": line, "reason": _unknown(kb, ctx)} for ctx, line in result.unknown],
                      "skipped": dict(result.skipped),
                      "skipped_fields": [{"context": ctx, "line": line, "reason": why}
                                         for ctx, why, line in result.skipped_fields]})
+
+
+def _conflict_json(result: ImportResult, context: str) -> dict[str, str]:
+    """A conflict's two texts, whole: ``content_english`` and ``file_english`` (none for another refusal)."""
+    if context not in result.conflicts:
+        return {}
+    content, file = result.conflicts[context]
+    return {"content_english": content, "file_english": file}
 
 
 def _import_text(args: argparse.Namespace, kb: KnowledgeBase, result: ImportResult, out: TextIO, err: TextIO) -> None:
@@ -368,11 +434,10 @@ def _unknown(kb: KnowledgeBase, context: str) -> str:
 
 
 def _ours(po: Any) -> bool:
-    """True when ``po`` has no live message, or one whose context is one of ours (``<entry id>|<field>``)."""
+    """True when ``po`` has a live message whose context is one of ours (``<entry id>|<field>``)."""
     from kb.i18n.po import CONTEXT_SEP
 
-    live = [e for e in po if not e.obsolete]
-    return not live or any(CONTEXT_SEP in (e.msgctxt or "") for e in live)
+    return any(CONTEXT_SEP in (e.msgctxt or "") for e in po if not e.obsolete)
 
 
 _ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeBase, TextIO, TextIO], int]] = {

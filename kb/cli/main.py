@@ -130,10 +130,18 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _found(kb: "KnowledgeBase", scope: Path, strict: bool, no_warnings: bool) -> list[Any]:
     """The problems ``kb check`` reports within ``scope``: with ``strict``, the worked examples' wording too (issue 27:
     only over content that loads cleanly); with ``no_warnings``, the errors only."""
-    found = [d for d in kb.diagnostics if _within(d.location.path, scope)]
+    found = [d for d in kb.diagnostics if _within(d.location.path, scope)] + _catalog_problems()
     if strict:
         found += [d for d in kb.wording() if _within(d.location.path, scope)]
     return [d for d in found if d.severity == "error"] if no_warnings else found
+
+
+def _catalog_problems() -> list[Any]:
+    """The mistakes of the site's words catalogs (``kb/locale/<lang>/LC_MESSAGES/kb.po``), whatever is checked: every
+    site shows those words."""
+    from kb.i18n.catalogs import catalog_problems
+
+    return catalog_problems()
 
 
 def _suggest(kb: "KnowledgeBase", scope: Path, out: TextIO) -> None:

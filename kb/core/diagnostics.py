@@ -138,7 +138,9 @@ CODES: dict[str, tuple[str, str]] = {
     "limit-exceeded": (ERROR, "{where} is too big to work out: {problem}"),
     # translations
     "unknown-translation-field": (ERROR, "translation hash for '{field}', a field this entry does not have{hint}"),
-    "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; review it, then run 'kb i18n ack'"),
+    "stale-translation": (WARNING, "English '{field}' is not marked as made from the current Spanish; update the "
+                          "English (kb i18n export, translate, kb i18n import), or run 'kb i18n ack' only when the "
+                          "Spanish edit does not change the meaning"),
     "glossary-forbidden": (ERROR, "English '{field}' uses '{found}' for '{term}'; write '{preferred}'"),
     "glossary-missing": (WARNING, "Spanish '{field}' uses '{term}' but the English does not say '{preferred}'"),
     "link-target-changed": (ERROR, "English '{field}' links to '{target}', which its Spanish does not link to "
@@ -146,6 +148,17 @@ CODES: dict[str, tuple[str, str]] = {
     "emphasis-changed": (WARNING, "English '{field}': {problem}; keep the emphasis markup of the Spanish"),
     "link-target-dropped": (WARNING, "Spanish '{field}' links to '{target}' but the English does not; keep "
                             "{{@{kind} {target}|...}} around the words that translate it"),
+    # the site's words catalogs (kb/locale/<lang>/LC_MESSAGES/kb.po)
+    "catalog-syntax": (ERROR, "{problem}; the site's catalog reader would misread it"),
+    "catalog-fuzzy": (ERROR, "{message} is marked fuzzy, so the site leaves it out and shows '{shown}' instead: "
+                      "check the translation, then remove the fuzzy flag"),
+    "catalog-untranslated": (ERROR, "{message} has no translation, so the site shows '{shown}' instead: translate it"),
+    "catalog-placeholder": (ERROR, "{message}: the translation has the placeholders {found}, {source} has {expected}; "
+                            "the page would show a wrong text: write the same {{name}}s, translate only the words"),
+    "catalog-plural-forms": (ERROR, "{message} has {found} plural form(s), the catalog's Plural-Forms says {expected}: "
+                             "give one msgstr[n] per form"),
+    "catalog-missing": (ERROR, "{message} is not in the {lang} catalog ({path}), so the {lang} site shows its key: "
+                        "add it there"),
 }
 
 

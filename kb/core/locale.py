@@ -14,6 +14,7 @@ from typing import Literal, Mapping
 
 import gettext as _gettext
 import io
+from contextlib import redirect_stdout
 import re
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -44,8 +45,8 @@ def translations(lang: str) -> _gettext.NullTranslations:
     path = catalog_path(lang)
     if not path.is_file():
         return _gettext.NullTranslations()
-    with path.open("rb") as fh:
-        catalog = read_po(fh, locale=lang, domain=DOMAIN)
+    with path.open("rb") as fh, redirect_stdout(io.StringIO()):  # Babel prints its doubts unlocated: `kb check`
+        catalog = read_po(fh, locale=lang, domain=DOMAIN)        # and `kb build` say them at file.po:line
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
     buf.seek(0)

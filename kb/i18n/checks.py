@@ -51,10 +51,15 @@ def link_targets(source: str, english: str, field: str, locate: Callable[[int], 
         if target not in spanish and link.start() not in reported:
             named = ", ".join(f"'{t}'" for t in sorted(spanish)) or "nothing"
             out.append(diag("link-target-changed", locate(link.start()), field=field, target=target, spanish=named))
-    for target, kind in spanish.items():
-        if target not in seen:
-            out.append(diag("link-target-dropped", locate(0), field=field, target=target, kind=kind))
-    return out
+    wrong = bool(out or reported)  # a wrong link is the dropped one, most likely: said once, as the error
+    return out if wrong else _dropped(spanish, seen, field, locate)
+
+
+def _dropped(spanish: Mapping[str, str], seen: set[str], field: str,
+             locate: Callable[[int], Location]) -> list[Diagnostic]:
+    """A warning for each target of the Spanish (target -> link type) the English does not link to."""
+    return [diag("link-target-dropped", locate(0), field=field, target=target, kind=kind)
+            for target, kind in spanish.items() if target not in seen]
 
 
 _BOLD = re.compile(r"\*\*")
@@ -83,6 +88,16 @@ def emphasis(source: str, english: str, field: str, locate: Callable[[int], Loca
                             problem=f"{len(en[mark]) // 2} {name} span(s) ({mark}…{mark}) where the Spanish has "
                                     f"{len(es[mark]) // 2}"))
     return out
+
+
+def _excerpt(text: str, offset: int, width: int = 40) -> str:
+    """The text of a malformed link at ``offset``: to its ``}``, else to the end of a word past ``width`` characters."""
+    line = text[offset:].split("\n")[0]
+    end = line.find("}")
+    if 0 <= end < 2 * width:
+        return line[:end + 1]
+    cut = line.find(" ", width)
+    return line if cut < 0 else line[:cut] + "…"
 
 
 def _link_problem(link: re.Match[str], entries: Mapping[str, Entry], where: Location) -> Diagnostic | None:
@@ -123,10 +138,11 @@ def check_english(owner: Owner, field: str, source: str, english: str, entries: 
     out = _schema_and_markup(owner, field, english, locate, path)
     good, bad = parse_links(english)
     for off in bad:
-        out.append(diag("malformed-link", locate(off), text=english[off:off + 40].split("\n")[0]))
-    broken = set()
-    for link in good:
-        problem = _link_problem(link, entries, locate(link.start()))
+        out.append(diag("malformed-link", locate(off), text=_excerpt(english, off)))
+    spanish = {_target(m) for m in parse_links(source)[0]}
+    broken = set(bad)
+    for link in good:  # a broken link to a target the Spanish does not link to: link-target-changed says what to write
+        problem = _link_problem(link, entries, locate(link.start())) if _target(link) in spanish else None
         if problem is not None:
             out.append(problem)
             broken.add(link.start())

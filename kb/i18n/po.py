@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 import polib
 
 from kb.core._yaml import RoundTripError, roundtrip_edit, text_scalar
-from kb.core.diagnostics import CONTROL, ERROR, Diagnostic
+from kb.core.diagnostics import CONTROL, ERROR, Diagnostic, diag, printable, visible
 from kb.core.files import atomic_write, os_problem
 from kb.core.model import SOURCE_LANG, DataPath, Location, Term, Text
 from kb.core.validate import is_name
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
 
 __all__ = ["CONTEXT_SEP", "GENERATOR", "ours_to_replace", "unimported", "update_records", "MAX_PO_BYTES", "po_text", "flat", "build_po", "write_po", "Change", "ImportResult", "import_po",
-           "msgstr_location", "encoding_problem", "syntax_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
+           "msgstr_location", "encoding_problem", "syntax_problem", "string_problem", "unit_labels", "creation_date", "WEBLATE_MARKUP_FLAG"]
 
 CONTEXT_SEP = "|"
 """Separates the entry id, the field key and the paragraph (``p2``) in ``msgctxt``."""
@@ -408,10 +408,12 @@ class ImportResult:
     unknown: list[tuple[str, int]] = field(default_factory=list)
     """(context, line) of messages whose context names no entry, field or paragraph."""
     skipped: Counter[str] = field(default_factory=Counter)
-    """Fields (or messages) left alone: ``empty``, ``fuzzy``, ``partial``, ``unchanged``, ``obsolete``, ``plural``."""
+    """Fields (or messages) left alone: ``empty``, ``fuzzy``, ``partial``, ``unchanged``, ``obsolete``."""
     skipped_fields: list[tuple[str, str, int]] = field(default_factory=list)
     """(context, reason, line) of each field skipped for a reason other than ``unchanged``: the message holding it
     back (its first fuzzy or empty one...), or the field's context and 0 (``partial``)."""
+    conflicts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Per context refused as a conflict: the whole English of the content and of the file (unwrapped)."""
     files: list[Path] = field(default_factory=list)
     """Files written (none in a dry run)."""
     po_name: str = "FILE.po"
@@ -555,9 +557,10 @@ def _group_messages(po: polib.POFile, statuses: dict[tuple[str, str], FieldStatu
 
 def _add_message(item: polib.POEntry, context: str, statuses: dict[tuple[str, str], FieldStatus], groups: Groups,
                  result: ImportResult) -> None:
-    """Put a live message in its field's group; a plural or a context naming no field is counted instead."""
+    """Put a live message in its field's group; a plural is refused, a context naming no field counted instead."""
     if item.msgid_plural:
-        result.skipped["plural"] += 1
+        result.refused.append((context, "a message with plural forms (msgid_plural, msgstr[n]); a field's English is "
+                               "one text: write it as msgid and one msgstr, as exported", item.linenum or 0))
         return
     parsed = _parse_context(context)
     if parsed is None or (parsed[0], parsed[1]) not in statuses:
@@ -713,17 +716,13 @@ def _verdict(item: polib.POEntry, now: str, present: frozenset[str]) -> str:
 
 def _conflict(st: FieldStatus, item: polib.POEntry, now: str, result: ImportResult) -> None:
     """Refuse a field whose English both the file and the content changed since the export, naming both texts."""
-    result.refused.append((item.msgctxt or f"{st.entry}{CONTEXT_SEP}{st.field}",
-                           f"the English in the content changed after this file was exported, and the file changes "
-                           f"it too: content {_excerpt(now)}, file {_excerpt(item.msgstr)}; keep one: copy the "
-                           f"content's English into msgstr, or delete the message's '# {EXPORTED_MARK}' line to put "
-                           "yours in its place", item.linenum or 0))
-
-
-def _excerpt(text: str, width: int = 120) -> str:
-    """``«text»``, unwrapped and cut to ``width`` characters."""
-    text = normalise(text)
-    return f"«{text if len(text) <= width else text[:width - 1] + '…'}»"
+    context = item.msgctxt or f"{st.entry}{CONTEXT_SEP}{st.field}"
+    content, file = normalise(now), normalise(item.msgstr)
+    result.conflicts[context] = (content, file)
+    result.refused.append((context, "the English in the content changed after this file was exported, and the file "
+                           f"changes it too: content «{printable(content)}», file «{printable(file)}»; keep one: copy "
+                           f"the content's English into msgstr, or delete the message's '# {EXPORTED_MARK}' line to "
+                           "put yours in its place", item.linenum or 0))
 
 
 def _merge_advice(owner: Owner, po_name: str) -> str:
@@ -862,6 +861,7 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
     context, line = item.msgctxt or "", item.linenum or 0
     unwritable = _unwritable(english, source, unit and not is_name(st.path))  # a name is text, not Markdown
     if unwritable:
+        result.problems += [(context, d) for d in _control_character(st.field, english, lambda off: locate(item, off))]
         result.refused.append((context, unwritable, line))
         return True
     found = check_english(owner, st.field, source, english, kb.entries, kb.graph.terms, titles,
@@ -873,6 +873,13 @@ def _refuse(owner: Owner, st: FieldStatus, item: polib.POEntry, source: str, eng
         result.refused.append((context, f"{errors} error(s) in its English ({shown}); nothing of field '{st.field}' "
                                "was written", line))
     return bool(errors)
+
+
+def _control_character(field: str, english: str, locate: Callable[[int], Location]) -> list[Diagnostic]:
+    """The first control character of ``english``, located at it in the PO file (the refusal names the message)."""
+    bad = _NOT_PRINTABLE.search(english) or CONTROL.search(english) if len(english) <= MAX_MESSAGE_CHARS else None
+    return [diag("control-character", locate(bad.start()), where=f"English '{field}'", char=visible(bad.group()))] \
+        if bad else []
 
 
 def _unwritable(english: str, source: str, unit: bool) -> str | None:
@@ -892,7 +899,7 @@ def _structure(english: str) -> str | None:
     """Why the English of one paragraph or list item would change the field's structure: it starts a list item
     (the import puts the Spanish's marker back: a doubled marker, or a paragraph turned item), or holds a blank line
     or a line starting a list item (they would be folded into spaces)."""
-    units = split(english)
+    units = split(english, anywhere=True)
     if units and units[0].prefix:
         return (f"the English starts with a list marker ('{units[0].prefix.strip()}'), which the import puts back "
                 "itself; remove it")
@@ -965,19 +972,43 @@ characters."""
 def syntax_problem(path: Path, text: str) -> str | None:
     """The first string of the PO file ``text`` that polib would misread, as ``path:line:col: ...``: one not closed
     on its line (msgfmt: "end-of-line within string"), or an escape polib does not decode (:data:`_ESCAPES`)."""
+    found = string_problem(text)
+    return None if found is None else f"{path}:{found[0]}:{found[1]}: {found[2]}; nothing imported"
+
+
+def string_problem(text: str) -> tuple[int, int, str] | None:
+    """The first string of the PO file ``text`` a reader would misread: its line, column and what is wrong."""
     for number, line in enumerate(text.splitlines(), 1):
         head = _STRING_LINE.match(line)
         if head is None or (line.startswith("#") and not line.startswith(("#~", "#|"))):
             continue
         body = _STRING.fullmatch(line, head.start(1))
         if body is None:
-            return (f"{path}:{number}:{head.start(1) + 1}: the string is not closed on its line (a '\"' missing at "
-                    "its end, or one inside it not written \\\"); nothing imported")
+            return (number, head.start(1) + 1, "the string is not closed on its line (a '\"' missing at its end, or "
+                    "one inside it not written \\\")")
         for m in re.finditer(r"\\(.)", body.group(1)):
             if m.group(1) not in _ESCAPES:
-                return (f"{path}:{number}:{body.start(1) + m.start() + 1}: unknown escape '\\{m.group(1)}' in the "
-                        "string; write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\); nothing imported")
-    return None
+                return (number, body.start(1) + m.start() + 1, f"unknown escape '\\{m.group(1)}' in the string; "
+                        "write \\n, \\t, \\\" or \\\\ (a backslash itself is \\\\)")
+    return _missing_msgstr(text)
+
+
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)[ \t]")
+
+
+def _missing_msgstr(text: str) -> tuple[int, int, str] | None:
+    """The first ``msgid`` with no ``msgstr`` after it (msgfmt: "missing 'msgstr' section"): a file cut short, or a
+    message half deleted; a reader would take it for an empty translation."""
+    open_at = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        m = _KEYWORD.match(line)
+        word = m.group(1) if m else ""
+        if open_at and word in ("msgid", "msgctxt"):
+            break
+        if word == "msgid" or word.startswith("msgstr"):
+            open_at = number if word == "msgid" else 0
+    return (open_at, 1, "this msgid has no msgstr after it (the file ends, or the next message starts, first: a file "
+            "cut short?)") if open_at else None
 
 
 def _editor(todo: list[_Plan], moved: list[_Plan], written: dict[Any, str] | None = None) -> Callable[[Any], bool]:
@@ -1013,7 +1044,7 @@ def _rebuilt(text: Any, new: dict[int, str]) -> str:
     current = text.get(TARGET)
     en = split(str(current)) if isinstance(current, str) else None
     wrap = isinstance(spanish, LiteralScalarString) and not isinstance(current, FoldedScalarString)
-    return join(es, en if en is not None and aligned(es, en) else None, new, wrap)
+    return join(es, en if en is not None and aligned(es, en) else None, new, wrap, en or ())
 
 
 def _node(doc: Any, path: DataPath) -> Any:

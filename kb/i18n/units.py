@@ -1,7 +1,8 @@
 """Translation units: a text cut into paragraphs and list items, unwrapped, and put back together.
 
 A field's text is Markdown-like: paragraphs separated by blank lines, list items (``- ``, ``* ``,
-``1. ``) one per line with indented continuation lines. Each paragraph or list item is one unit
+``1. ``) one per line with indented continuation lines, in a block that starts with one (as the site reads it,
+:func:`kb.view.anchors.chunks`: a line starting ``1)`` inside a paragraph is a wrapped line of it). Each paragraph or list item is one unit
 (one PO message), its authors' line breaks replaced by spaces. Putting a text back together keeps
 the separators and list markers of the original and, for each unit, either its original lines
 (unchanged units) or the new text, wrapped like the Spanish wraps it.
@@ -56,8 +57,9 @@ class Unit:
                 len(self.prefix) - len(self.prefix.lstrip()), mtype)
 
 
-def split(text: str) -> list[Unit]:
-    """The units of ``text`` (line breaks at its ends ignored); none for a blank text."""
+def split(text: str, anywhere: bool = False) -> list[Unit]:
+    """The units of ``text`` (line breaks at its ends ignored); none for a blank text. ``anywhere``: a line starting
+    with a list marker is an item even inside a paragraph (what a translator who typed one meant)."""
     text = text.replace("\r\n", "\n").strip("\n")
     if not text.strip():
         return []
@@ -76,8 +78,9 @@ def split(text: str) -> list[Unit]:
                 out.append(Unit(body, prefix, block_sep if first else "\n", tuple(current)))  # noqa: B023
                 first = False
 
-        for line in pieces[i].split("\n"):
-            m = _ITEM.match(line)
+        listed = anywhere or _ITEM.match(pieces[i]) is not None  # as the site reads it: a list starts its block, never
+        for line in pieces[i].split("\n"):         # inside a paragraph ("… entre 0,5 y\n1) no hace falta …")
+            m = _ITEM.match(line) if listed else None
             if m or not current:
                 close()
                 current = [line]
@@ -107,21 +110,33 @@ def _wrap(text: str, prefix: str, width: int) -> list[str]:
     return [line.replace("\0", " ") for line in lines]
 
 
-def join(spanish: Sequence[Unit], english: Sequence[Unit] | None, new: Mapping[int, str], wrap: bool) -> str:
+def join(spanish: Sequence[Unit], english: Sequence[Unit] | None, new: Mapping[int, str], wrap: bool,
+         written: Sequence[Unit] = ()) -> str:
     """An English text shaped like ``spanish``: unit ``i`` is ``new[i]`` if given, else the English's unit ``i``.
 
     New units are wrapped at the longest line of the Spanish or the English when ``wrap`` is true
     and the Spanish unit spans several lines; otherwise each stays on one line. ``english`` must be
-    aligned with ``spanish`` whenever a unit is not in ``new``.
+    aligned with ``spanish`` whenever a unit is not in ``new``. A new unit that is, word for word and with the same
+    marker, a unit of ``written`` (the English as it is, aligned or not: a paragraph the Spanish gained or lost moves
+    the others) keeps that unit's lines: a paragraph nobody changed is not re-wrapped.
     """
     width = _longest_line(spanish, english or ()) or WRAP_WIDTH
+    as_written = {(" ".join(u.text.split()), u.prefix): u.lines for u in written}
     out: list[str] = []
     for i, es in enumerate(spanish):
         old = english[i] if english is not None and i < len(english) else None
-        lines = _unit_lines(es, old, new.get(i), wrap and len(es.lines) > 1, width)
+        lines = _as_written(as_written, es, old, new.get(i)) or _unit_lines(es, old, new.get(i), wrap, width)
         sep = old.sep if old is not None else es.sep
         out.append((sep if i else "") + "\n".join(lines))
     return "".join(out)
+
+
+def _as_written(written: Mapping[tuple[str, str], tuple[str, ...]], es: Unit, old: Unit | None,
+                text: str | None) -> list[str]:
+    """The lines of the English unit that already says ``text`` word for word, with the marker it would get."""
+    if text is None:
+        return []
+    return list(written.get((" ".join(text.split()), old.prefix if old is not None else es.prefix), ()))
 
 
 def _longest_line(*texts: Sequence[Unit]) -> int:
@@ -130,14 +145,15 @@ def _longest_line(*texts: Sequence[Unit]) -> int:
 
 
 def _unit_lines(es: Unit, old: Unit | None, text: str | None, wrap: bool, width: int) -> list[str]:
-    """The lines of one English unit: ``text`` (unwrapped, then wrapped at ``width`` if ``wrap``) after the
+    """The lines of one English unit: ``text`` (unwrapped, then wrapped at ``width`` if ``wrap`` and the Spanish unit
+    ``es`` spans several lines) after the
     English's prefix (else the Spanish's), or the old English's lines when there is no new text."""
     if text is None:
         assert old is not None, "a unit without new English needs an aligned English text"
         return list(old.lines)
     prefix = old.prefix if old is not None else es.prefix
     text = " ".join(text.split())
-    return _wrap(text, prefix, width) if wrap else [prefix + text]
+    return _wrap(text, prefix, width) if wrap and len(es.lines) > 1 else [prefix + text]
 
 
 def opcodes(a: Sequence[_T], b: Sequence[_T], limit: int = MAX_COMPARED) -> tuple[list[Opcode], bool]:
