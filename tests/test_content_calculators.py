@@ -277,3 +277,15 @@ def test_the_infantry_swamp_calculator_speaks_of_infantry_only(kb: KnowledgeBase
     mech = call(kb.registry.get("battletech-solaris.swamp-check"),
                 {"unit": "mech", "moment": "entering", "piloting_skill": 5, "roll": 4})
     assert isinstance(mech, Outcome) and "no se cae" in _said(mech, "es")
+
+
+def test_the_sequence_calculators_offer_every_action_of_the_pack_and_no_other(kb: KnowledgeBase) -> None:
+    """The actions an activation's calculator offers are the pack's declaration (audit C13): Hunt Begins' every action
+    entry, StarCraft's every action the round's alternating phases allow; an entry added without it would be missing."""
+    hunt = kb.registry.get("hunt-begins.activation").inputs["actions"]["items"]["enum"]
+    assert sorted(hunt) == sorted(e.id for e in kb.entries.values() if e.game == "hunt-begins" and e.kind == "action")
+    phase = kb.registry.get("starcraft-tmg.activation-phase")
+    steps = kb.entries["starcraft-tmg.round-sequence"].data["sequence"]["steps"]
+    allows = {a for s in steps for a in s.get("allows", [])}
+    declared = set(phase.inputs["decisions"]["items"]["additionalProperties"]["enum"])
+    assert declared == allows | {"pass"}
