@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kb.api import KnowledgeBase
-from kb.mechanics import KEYS_EVERY, KEYS_FROM, Context, Outcome, Trace, describe, entry_ids, items, outcome, resolver
+from kb.mechanics import KEYS_EVERY, KEYS_FROM, Context, Outcome, Trace, describe, entry_ids, items, keys_of, outcome, resolver
 from kb.mechanics.space import ABSENT, LIST_ROOM, ROW_ROOM, call, space
 from kb.site.calc import Calculator, _in_page, brief_text, calculators, form_html, head_path
 from kb.site.calc_words import Words
@@ -242,3 +242,11 @@ def test_a_three_way_tie_and_a_tie_in_the_re_roll_can_be_typed(kb: KnowledgeBase
     assert result.values["rerolls"] == 2
     form = _form(kb, calc, "en")
     assert len(_group(form, "rolls")) == ROW_ROOM * len(players) and 'data-kb-add="rolls">Add ' in form
+
+
+def test_a_one_entry_mapping_says_so_in_kb_resolvers() -> None:
+    """``keys_of(..., one=True)`` (a decision, ``{player: action}``) reads as one entry in ``kb resolvers`` and checks."""
+    from kb.examples.runner import describe_keys
+
+    assert describe_keys(keys_of("units", one=True)) == "keys among those of units (one entry)"
+    assert describe_keys(keys_of("units")) == "keys among those of units"
