@@ -484,13 +484,27 @@ def test_the_save_progress_counts_bytes(context, base: str, site: Path, lang: st
     _controlled(pg)
     pg.locator('button[data-kb-offline="mini"]').wait_for()
     pg.evaluate("""() => { const box = document.querySelector('.kb-offline'), bar = box.querySelector('progress');
-        window.kbSteps = [];
+        const status = box.querySelector('[role=status]');
+        window.kbSteps = []; window.kbSaid = [];
         new MutationObserver(() => { if (!bar.hidden && bar.max > 1) window.kbSteps.push([bar.value, bar.max,
-            box.querySelector('[role=status]').textContent]); })
-          .observe(box, {subtree: true, childList: true, characterData: true}); }""")
+            (box.querySelector('.kb-offline__shown') || status).textContent]); })
+          .observe(box, {subtree: true, childList: true, characterData: true});
+        new MutationObserver(() => window.kbSaid.push(status.textContent))
+          .observe(status, {subtree: true, childList: true, characterData: true}); }""")
     _save_by_keyboard(pg, "mini")
     steps = pg.evaluate("window.kbSteps")
     assert steps, "no progress shown"
+    # the status (a live region) says the start, each quarter passed and the end, not every step (audit M6: 245
+    # updates in 5 s); the steps are shown out of a screen reader's hearing, the bar named in the page's language
+    saving, saved = {"es": ("Guardando…", "Guardado: se abre sin conexión"), "en": ("Saving…", "Saved: opens offline")}[lang]
+    said = [text for text in pg.evaluate("window.kbSaid") if text]
+    quarters = [f"{saving} {q} %" for q in (25, 50, 75)]
+    assert said[0] == saving and said[-1] == saved and set(said[1:-1]) <= set(quarters), said
+    assert len(said) <= 5 < len(steps), (said, len(steps))
+    box = pg.locator(".kb-offline")
+    assert box.locator(".kb-offline__shown").get_attribute("aria-hidden") == "true"
+    assert box.locator(".kb-offline__shown").inner_text() == saved  # the end, in sight too
+    assert box.locator("progress").get_attribute("aria-label") == saving
     done = {sum(sizes[:n]) for n in range(1, len(sizes) + 1)}
     for value, top, text in steps:
         assert top == sum(sizes) and value in done, (value, top, text)
@@ -637,8 +651,9 @@ def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_
     offline = json.loads((site / lang / "kb-offline.json").read_text())
     assert offline["games"]["mini"]["runtime"] is True and "runtime" not in offline["games"]["other"]
     assert not any("kb-py/" in path for game in offline["games"].values() for path, _ in game["files"])
-    words = {"es": ("Guardar para jugar sin conexión", "+ calculadoras completas", "Guardado para jugar sin conexión"),
-             "en": ("Save for offline play", "+ full calculators", "Saved for offline play")}[lang]
+    words = {"es": ("Guardar para jugar sin conexión", "+ calculadoras completas", "Guardado para jugar sin conexión",
+                   "Guarda también el programa"),
+             "en": ("Save for offline play", "+ full calculators", "Saved for offline play", "Also saves the program")}[lang]
     with _logged(site) as (base, asked):
         ctx = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
@@ -655,7 +670,9 @@ def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_
             full.wait_for()
             assert main.inner_text() == f"{words[0]} ({_shown(offline['games']['mini']['bytes'], lang)})"
             assert full.inner_text() == f"{words[1]} ({_shown(len(runtime), lang)})"
-            assert full.get_attribute("title")  # what it is for
+            # what it is for, in sight under it and its description (a title reached neither a touch nor the keyboard)
+            note = pg.locator(f"#{full.get_attribute('aria-describedby')}")
+            assert note.is_visible() and note.inner_text().startswith(words[3]) and full.get_attribute("title") is None
             asked.clear()
             _save_by_keyboard(pg, "mini")
             assert not any("/kb-py/" in a for a in asked), asked  # saved without the runtime
@@ -674,7 +691,7 @@ def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_
             _save_by_keyboard(pg, "mini", full=True)
             # nothing else (the browser's own look for a new worker aside)
             assert set(asked) - {"/kb-sw.js"} == {"/kb-py/pyodide.asm.js", f"/{lang}/kb-offline.json"}, asked
-            assert full.is_hidden() and main.inner_text() == words[2]
+            assert full.is_hidden() and note.is_hidden() and main.inner_text() == words[2]
             ctx.set_offline(True)
             _goto_offline(ctx, pg, f"{base}/{lang}/mini/shooting.html")
             assert pg.evaluate(runtime_size) == len(runtime)

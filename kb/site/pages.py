@@ -150,9 +150,11 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
 def _offline_place(ctx: SiteContext, full: bool = False) -> str:
     """The place of kb-offline.js's "save for offline play" box, in the page's HTML: a stand-in for its button
     (a span, which the sanitiser keeps, styled as the button; the size a placeholder, digits as wide as the real ones,
-    the unit after a no-break space as there), hidden by kb.css until kb-offline.js fills it when
-    kb-offline.json arrives, so that nothing below the title moves then (a layout shift of 0.069 on a game's page
-    in Lighthouse, issue 29); kb-offline.js takes it out where it offers nothing (file://, no worker). ``full``: the
+    the unit after a no-break space as there), hidden by kb.css until kb-offline.js fills it once it knows the
+    buttons' first state (their sizes from the page's ``<meta name="kb-offline">``, which ``kb build`` writes them
+    into: :func:`kb.site.app.offline_meta`; ``kb-offline.json`` is read only when something is stored already), so
+    that nothing below the title moves then (a layout shift of 0.069 on a game's page in Lighthouse, issue 29);
+    kb-offline.js takes it out where it offers nothing (file://, no worker). ``full``: the
     game has a calculator the page's Python answers, so the box offers its runtime too: a stand-in for that button."""
     size = f" (00{decimal_mark(ctx.lang)}0\u00a0MB)"
     keys = ("offline_save", "offline_full") if full else ("offline_save",)

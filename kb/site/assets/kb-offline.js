@@ -151,14 +151,27 @@
     /* "+ full calculators": the game saved with the calculators' runtime, offered only to a game that has a
      * calculator needing it (the page's runtime size) */
     var full = given.runtime > 0 ? make(true) : null;
-    if (full) full.title = words.offline_full_title || "";
+    /* What a screen reader hears, the status (the start, each quarter, the end: accessibility audit M6, a step of
+     * every file flooded it), is kept out of sight; what is shown, to the step, is kept out of its hearing. */
     var status = document.createElement("span");
-    status.className = "kb-offline__status";
+    status.className = "kb-offline__status kb-sr";
     status.setAttribute("role", "status");
+    var shown = document.createElement("span");
+    shown.className = "kb-offline__shown";
+    shown.setAttribute("aria-hidden", "true");
     var bar = document.createElement("progress");
     bar.className = "kb-offline__progress";
+    bar.setAttribute("aria-label", words.offline_saving || "");
     bar.value = 0;
     bar.hidden = true;
+    /* what "+ full calculators" is for, in sight under it (a title reaches neither a touch nor the keyboard: L9) */
+    var note = full ? document.createElement("span") : null;
+    if (note) {
+      note.id = "kb-offline-note-" + game;
+      note.className = "kb-offline__note";
+      note.textContent = words.offline_full_title || "";
+      full.setAttribute("aria-describedby", note.id);
+    }
     /* The box takes the place's stand-ins once the buttons' first state is known (what is stored: at once when
      * nothing is, else once the list is read), so that a saved game's page never offers to save it first. */
     var box = null;
@@ -167,7 +180,7 @@
       box = slot || document.createElement("p");
       box.className = "kb-offline";
       box.textContent = "";  /* the place's stand-ins, replaced in this same task: no frame shows it empty */
-      [button, full, bar, status].forEach(function (el) { if (el) box.appendChild(el); });
+      [button, full, note, bar, shown, status].forEach(function (el) { if (el) box.appendChild(el); });
       var h1 = article.querySelector("h1");
       if (!slot) article.insertBefore(box, h1 && h1.parentNode === article ? h1.nextSibling : article.firstChild);
     }
@@ -188,10 +201,11 @@
         : words.offline_save + mb;
       if (!full) return;
       if (whole() && document.activeElement === full) button.focus();  /* the runtime saved: the focus stays in the box */
-      full.hidden = whole();
+      full.hidden = note.hidden = whole();
       full.textContent = words.offline_full + " (" + size(extra, mark) + ")";
     }
-    function show(next, text) {
+    /* ``said``: what the status says, when not ``text`` (a step of the save: unchanged between quarters) */
+    function show(next, text, said) {
       place();
       state = next;
       if (state) button.setAttribute("data-kb-offline-state", state);
@@ -201,7 +215,9 @@
         else if (b) b.removeAttribute("aria-disabled");
       });
       bar.hidden = state !== "saving";
-      status.textContent = text || "";
+      shown.textContent = text || "";
+      said = said === undefined ? text || "" : said;
+      if (status.textContent !== said) status.textContent = said;
       label();
     }
 
@@ -320,8 +336,9 @@
       var all = files.length === msg.of ? sum(files, Boolean) : 0;
       bar.max = all > 0 ? all : msg.of;
       bar.value = all > 0 ? sum(files.slice(0, msg.done), Boolean) : msg.done;
-      show("saving", words.offline_saving + " " + Math.round(100 * bar.value / bar.max) + " % · " +
-           size(msg.bytes, mark) + " / " + size(total || need, mark));
+      var pct = Math.round(100 * bar.value / bar.max), quarter = Math.min(75, 25 * Math.floor(pct / 25));
+      show("saving", words.offline_saving + " " + pct + " % · " + size(msg.bytes, mark) + " / " + size(total || need, mark),
+           words.offline_saving + (quarter ? " " + quarter + " %" : ""));
     }
 
     var ended = 0;  /* saves ended ("saved", "failed") */
