@@ -105,6 +105,11 @@ def _fast(name: str) -> tuple[Any, type[Exception]]:
     return fastjsonschema.compile(json.loads(schema_text(name))), fastjsonschema.JsonSchemaException
 
 
+def top_keys(name: str = "entry") -> frozenset[str]:
+    """The keys a shipped schema allows at the top of a document (an entry's ``summary``, ``examples``...)."""
+    return frozenset(_validator(name).schema.get("properties", {}))
+
+
 def is_valid(data: Any, name: str = "entry") -> bool:
     """True when ``data`` satisfies the schema (fast path)."""
     check, rejected = _fast(name)
