@@ -207,13 +207,20 @@ def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath,
     return [diag("schema", at, where=where(path), problem=err.message)]
 
 
+def _one_per_value(errors: list[ValidationError]) -> list[ValidationError]:
+    """``errors`` without the type error of a value that also breaks an ``enum`` (``rule_type: 5``): one line for one
+    mistake, the one that lists the allowed values."""
+    listed = {tuple(e.absolute_path) for e in errors if e.validator == "enum"}
+    return [e for e in errors if e.validator != "type" or tuple(e.absolute_path) not in listed]
+
+
 def validate(data: Any, marks: Marks, name: str = "entry") -> list[Diagnostic]:
     """Every schema problem of ``data``, located with ``marks``."""
     if is_valid(data, name):
         return []
     found: list[Diagnostic] = []
     seen: set[tuple[str, str, int, int]] = set()
-    errors = list(_validator(name).iter_errors(data))
+    errors = _one_per_value(list(_validator(name).iter_errors(data)))
     misspelt = _misspelt(errors)
     for err in errors:
         for d in _convert(err, marks, misspelt):
