@@ -72,11 +72,12 @@ def _load(config_file: Path, strict: bool) -> MkDocsConfig:
 
 
 class _Lines(logging.Handler):
-    """Writes log records as ``prefix message`` lines, below ``below`` severity only."""
+    """Writes log records as ``prefix message`` lines, below ``below`` severity only; a record with the attribute
+    ``bare`` (a located diagnostic, which says its own severity) without the prefix."""
 
-    def __init__(self, stream: TextIO, prefix: str, below: int = logging.CRITICAL + 1) -> None:
+    def __init__(self, stream: TextIO, prefix: str, below: int = logging.CRITICAL + 1, bare: str = "") -> None:
         super().__init__(logging.DEBUG)
-        self.stream, self.prefix, self.below = stream, prefix, below
+        self.stream, self.prefix, self.below, self.bare = stream, prefix, below, bare
         self.warnings = 0
         """How many warnings (or worse) it wrote."""
         self.error = ""
@@ -86,7 +87,8 @@ class _Lines(logging.Handler):
         if record.levelno < self.below:
             self.warnings += record.levelno >= logging.WARNING
             self.error = record.getMessage() if record.levelno >= logging.ERROR else self.error
-            self.stream.write(f"{self.prefix}{record.getMessage()}\n")
+            prefix = "" if getattr(record, self.bare, False) else self.prefix
+            self.stream.write(f"{prefix}{record.getMessage()}\n")
             self.stream.flush()
 
 
@@ -107,13 +109,14 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     page rendered."""
     from mkdocs.exceptions import MkDocsException
 
+    from kb.mkdocs_plugin import DIAGNOSTIC
     from kb.site.app import ours
     from kb.site.docs_folder import docs_problem
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")
     progress = _Lines(out, "", below=logging.WARNING)
-    problems = _Lines(err, "WARNING - ")
+    problems = _Lines(err, "WARNING - ", bare=DIAGNOSTIC)
     problems.setLevel(logging.WARNING)
     kb_log = logging.getLogger("mkdocs.plugins.kb")
     old_level = mk.level
