@@ -29,6 +29,8 @@ __all__ = [
     "default_content_root",
     "NoContent",
     "KbError",
+    "InvalidArgument",
+    "RuleError",
     "UnknownEntry",
     "UnknownExample",
     "UnknownValue",
@@ -36,8 +38,8 @@ __all__ = [
 
 _WHERE = {
     "KnowledgeBase": "api", "ConceptView": "api", "default_content_root": "core.files", "NoContent": "core.files",
-    "KbError": "core.errors", "UnknownEntry": "core.errors", "UnknownExample": "core.errors",
-    "UnknownValue": "core.errors",
+    "KbError": "core.errors", "InvalidArgument": "core.errors", "UnknownEntry": "core.errors",
+    "UnknownExample": "core.errors", "UnknownValue": "core.errors", "RuleError": "mechanics",
     "Diagnostic": "core.diagnostics", "ExampleResult": "examples.runner", "Link": "link.linker",
     "Entry": "core.model", "Example": "core.model", "Game": "core.model", "Location": "core.model",
     "Term": "core.model", "Text": "core.model",
@@ -47,9 +49,10 @@ if TYPE_CHECKING:
     from kb.api import ConceptView, KnowledgeBase
     from kb.core.diagnostics import Diagnostic
     from kb.examples.runner import ExampleResult
-    from kb.core.errors import KbError, UnknownEntry, UnknownExample, UnknownValue
+    from kb.core.errors import InvalidArgument, KbError, UnknownEntry, UnknownExample, UnknownValue
     from kb.core.files import NoContent, default_content_root
     from kb.link.linker import Link
+    from kb.mechanics import RuleError
     from kb.core.model import Entry, Example, Game, Location, Term, Text
 
 

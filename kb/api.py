@@ -14,7 +14,7 @@ from kb.examples import runner as _examples
 from kb.examples.limits import ExampleLimits
 from kb.places import example_limits as _example_limits, resolve_cache_base, user_key
 from kb.core.diagnostics import Diagnostic, sort_key
-from kb.core.errors import UnknownEntry, UnknownExample, UnknownValue
+from kb.core.errors import InvalidArgument, UnknownEntry, UnknownExample, UnknownValue, check_argument
 from kb.link.linker import Graph, Link, link, rebuild
 from kb.link.view import ConceptView
 from kb.core.files import NoContent, content_root, default_content_root, file_digest, find_root
@@ -228,7 +228,9 @@ class KnowledgeBase:
         return entry.data if entry else None
 
     def entry(self, entry_id: str) -> Entry:
-        """The entry with ``entry_id``; raises :class:`kb.UnknownEntry` (with "did you mean") when there is none."""
+        """The entry with ``entry_id``; raises :class:`kb.UnknownEntry` (with "did you mean") when there is none,
+        :class:`kb.InvalidArgument` for an id that is no text (``None``)."""
+        check_argument("entry_id", entry_id, str, "an entry id (text)")
         found = self._loaded.entries.get(entry_id)
         if found is None:
             raise UnknownEntry(entry_id, self._loaded.entries)
@@ -238,7 +240,8 @@ class KnowledgeBase:
         """Entry ``entry_id`` as plain wrapped text in ``lang`` (``"es"`` or ``"en"``): title, facts, sections,
         worked examples with their verified results, source and backlinks, links shown as their words, no Markdown
         or HTML. What ``kb show ID`` prints (:func:`kb.site.text.render_text` over :mod:`kb.view`'s entry view).
-        Raises :class:`kb.UnknownEntry` or :class:`kb.UnknownValue` (an unknown language)."""
+        Raises :class:`kb.UnknownEntry`, :class:`kb.UnknownValue` (an unknown language) or :class:`kb.InvalidArgument`
+        (an id that is no text, such as ``None``)."""
         from kb.site.place import source_titles
         from kb.site.text import render_text
         from kb.view.worked import name_finder
@@ -472,15 +475,18 @@ class KnowledgeBase:
         ``lang`` (``es`` or ``en``) is the reader's language: titles and snippets in it, spelling drawn
         from it; the query matches both languages. With no ``lang``, hits are shown in the language most of the
         query's words are words of (Spanish when they do not say). ``game`` and ``kind`` filter; an unknown language or
-        game (or kind) raises :class:`kb.UnknownValue` naming the accepted ones, a ``limit`` below 1 a
-        ``ValueError``. The index is brought up to
+        game (or kind) raises :class:`kb.UnknownValue` naming the accepted ones; a ``limit`` below 1 (or no whole
+        number) or a query that is no text (``None``) raises :class:`kb.InvalidArgument`, a :class:`kb.KbError` that
+        is also a ``ValueError`` and a ``TypeError``. The index is brought up to
         date with this knowledge base on the first search (built, or updated for the files that changed;
         see :mod:`kb.search.index`), then kept open.
         """
+        check_argument("query", query, str, "text")
         _one_of("language", lang, LANGS)
         self._known(game=game, kind=kind)
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"limit must be a whole number of 1 or more, not {limit!r}")
+        check_argument("limit", limit, int, "a whole number of 1 or more")
+        if limit < 1:
+            raise InvalidArgument("limit", limit, "a whole number of 1 or more")
         return self.search_reader().search(query, lang=lang, game=game, kind=kind, limit=limit)
 
     def search_reader(self) -> "Reader":
@@ -495,6 +501,14 @@ class KnowledgeBase:
 
     @staticmethod
     def odds(dice: str, at_least: int | None = None, at_most: int | None = None) -> Fraction:
-        """Exact probability that ``dice`` totals within the bounds: ``odds("2d6", at_least=5) == Fraction(30, 36)``."""
+        """Exact probability that ``dice`` totals within the bounds: ``odds("2d6", at_least=5) == Fraction(30, 36)``.
+
+        Raises :class:`kb.RuleError` (code ``bad-dice`` or ``dice-limit``) for dice that are no expression such as
+        ``2d6`` or ``d20+1``, or past the limits, and :class:`kb.InvalidArgument` for a bound that is no whole number
+        (``at_least="5"``) or dice that are no text."""
+        check_argument("dice", dice, str, "a dice expression (text) such as 2d6")
+        for name, bound in (("at_least", at_least), ("at_most", at_most)):
+            if bound is not None:
+                check_argument(name, bound, int, "a whole number or None")
         fav, total = chance(parse(dice), at_least, at_most)
         return Fraction(fav, total)

@@ -73,9 +73,13 @@ from kb.site.search_box import SearchData, data_name, meta_tag, search_data
 from kb.site.pages import Basis, basis, build_site
 from kb.site.structure import LANGUAGES, NavNode, Site, SitePage, nav_config, results_by_entry
 
-__all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig", "pyodide_folder"]
+__all__ = ["KnowledgeBasePlugin", "KnowledgeBaseConfig", "pyodide_folder", "DIAGNOSTIC"]
 
 log = get_plugin_logger(__name__)
+DIAGNOSTIC = "kb_diagnostic"
+"""The log record attribute (``extra``) of a line that is a located diagnostic, with its own severity
+(``error[example-failed]``): ``kb build`` prints it without MkDocs' ``WARNING -`` level."""
+_AS_DIAGNOSTIC = {DIAGNOSTIC: True}
 
 THEME = Path(__file__).resolve().parent / "site" / "theme"
 """The plugin's templates, found after the theme's own (a pack's ``custom_dir`` and Material come first)."""
@@ -557,7 +561,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
                 continue
             loaded.reported.add(line)
             if d.severity == "error" or self.config.fail_on_warnings:
-                log.warning(line)
+                log.warning(line, extra=_AS_DIAGNOSTIC)
             else:
                 log.info(line)
 
@@ -786,7 +790,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         content's warnings are; else an info line, which ``kb build`` repeats on stderr when it ends."""
         self.notes.append(found)
         if self.config.fail_on_warnings:
-            log.warning(found.format())
+            log.warning(found.format(), extra=_AS_DIAGNOSTIC)
         else:
             log.info(found.format())
 
@@ -825,7 +829,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         for d in [*kb.diagnostics, *catalog_problems()]:  # the site's words too: a mistake there shows on every page
             if d.severity == "error" or self.config.fail_on_warnings:
                 self.warned.append(d)
-                log.warning(d.format())
+                log.warning(d.format(), extra=_AS_DIAGNOSTIC)
             else:
                 warnings += 1
                 log.debug(d.format())
@@ -840,7 +844,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
         for r in results:
             if not r.passed:
                 self.warned.append(r.diagnostic())
-                log.warning(self.warned[-1].format())
+                log.warning(self.warned[-1].format(), extra=_AS_DIAGNOSTIC)
         ok = sum(r.passed for r in results)
         log.info(f"{len(kb.entries)} entries loaded; {ok} of {len(results)} worked examples verified ({ran} run)")
         return results

@@ -445,6 +445,27 @@ def test_a_resolver_that_raises_is_an_example_error(tree) -> None:
     assert result.details == ("ZeroDivisionError: integer division or modulo by zero, at content/g/mechanics.py:6",)
 
 
+def test_an_example_whose_given_has_the_wrong_type_is_not_run(tree) -> None:
+    """A text where the resolver declares a list (audit-cli defect 7): not run (the resolver would read the text letter
+    by letter), but reported as kb check reports it, in kb test and in run_examples()."""
+    mechanics = ("from kb.mechanics import Trace, outcome, resolver\n\n\n@resolver('g.first', outputs={'x': 'x'})\n"
+                 "def first(names: list[str]):\n    return outcome(Trace(), x=names[0])\n")
+    wrong = SAMPLE["g/rules/shoot.yaml"].replace("mechanic: check.roll-under", "mechanic: g.first").replace(
+        "given: {target: 14, roll: 8}", "given: {names: sentry}").replace(
+        "expect: {success: true, margin: 6}", "expect: {x: sentry}").replace("probability: 14/20", "")
+    tree({**SAMPLE, "g/mechanics.py": mechanics, "g/rules/shoot.yaml": wrong}, games=("g", "h"))
+    said = "input 'names' of 'g.first' should be a list of text; 'given.names' is text 'sentry'"
+    code, out, _ = cli("check", "content/g/rules/shoot.yaml", "--no-warnings")
+    assert (code, out.splitlines()) == (1, [f"content/g/rules/shoot.yaml:16:20: error[wrong-input-type]: {said}"])
+    code, out, _ = cli("test", "g")
+    assert (code, out.splitlines()) == (1, [
+        f"content/g/rules/shoot.yaml:13:5: error[example-failed]: example 'hit' failed: line 16: {said}; "
+        "kb check locates the example's problems", "0 passed, 1 failed"])
+    [result] = KnowledgeBase.load(Path.cwd() / "content").run_examples(["g.shoot"])
+    assert (result.status, result.error, result.outcome) == ("error", "invalid-example", None)  # never run
+    assert result.details == (f"line 16: {said}", "kb check locates the example's problems")
+
+
 def test_a_full_ack_forgets_hashes_of_fields_that_are_gone(tree) -> None:
     melee = SAMPLE["g/rules/melee.yaml"].rstrip(" ") + "        i18n:\n          en:\n            summary: 0123456789ab\n"
     root = tree({**SAMPLE, "g/rules/melee.yaml": melee}, games=("g", "h"))

@@ -128,7 +128,7 @@ def test_wrong_kinds_and_games_are_errors_not_empty_results(kb: KnowledgeBase) -
 
 def test_errors_and_results_are_exported() -> None:
     for name in ("UnknownEntry", "UnknownExample", "UnknownValue", "KbError", "NoContent", "ExampleResult",
-                 "Diagnostic", "KnowledgeBase"):
+                 "Diagnostic", "KnowledgeBase", "InvalidArgument", "RuleError"):
         assert name in kbpkg.__all__ and getattr(kbpkg, name)
 
 
@@ -191,3 +191,28 @@ def test_i18n_ack_and_import_report_as_json(tmp_path) -> None:
     assert run(["i18n", "import", str(po), "--dry-run", "--json"], out, io.StringIO()) == 0
     report = json.loads(out.getvalue())
     assert report["dry_run"] is True and report["refused"] == [] and report["exit"] == 0
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda kb: kb.search("LoS", limit=0), "limit must be a whole number of 1 or more, not 0"),
+    (lambda kb: kb.search("LoS", limit=True), "limit must be a whole number of 1 or more, not True"),
+    (lambda kb: kb.search(None), "query must be text, not None"),
+    (lambda kb: kb.text(None), "entry_id must be an entry id (text), not None"),
+    (lambda kb: kb.entry(None), "entry_id must be an entry id (text), not None"),
+    (lambda kb: kb.odds("2d6", at_least="5"), "at_least must be a whole number or None, not '5'"),
+    (lambda kb: kb.odds(None), "dice must be a dice expression (text) such as 2d6, not None"),
+])
+def test_a_wrong_argument_is_a_kb_error_that_names_it(kb: KnowledgeBase, call, says: str) -> None:
+    """Audit-cli defect 9: never a raw builtin error from inside (``'NoneType' object is not subscriptable``), but the
+    KbError family's InvalidArgument, still a ValueError and a TypeError for callers that caught those."""
+    with pytest.raises(kbpkg.InvalidArgument) as err:
+        call(kb)
+    assert str(err.value) == says
+    assert isinstance(err.value, kbpkg.KbError) and isinstance(err.value, ValueError) and isinstance(err.value, TypeError)
+
+
+def test_odds_raises_the_exported_rule_error_its_docstring_names() -> None:
+    with pytest.raises(kbpkg.RuleError) as err:
+        KnowledgeBase.odds("2d")
+    assert err.value.code == "bad-dice" and isinstance(err.value, kbpkg.KbError)
+    assert "kb.RuleError" in (KnowledgeBase.odds.__doc__ or "")

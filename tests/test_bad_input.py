@@ -524,6 +524,17 @@ MORE_CASES: dict[str, tuple[dict[str, str | bytes], list[str]]] = {
         ["content/g/a.yaml:7:29: error[unknown-translation-field]: translation hash for 'summry', a field this "
          "entry does not have"],
     ),
+    "a typo'd key whose translation hash is not suggested to follow it": (  # audit-cli defect 13: never 'sumary'
+        {"g/a.yaml": entry("sumary: {es: Corto, en: Short}\ni18n:\n  en: {summary: 0123456789ab}\n")},
+        ["content/g/a.yaml:6:1: error[unknown-key]: unknown key 'sumary' in the entry; did you mean 'summary'?",
+         "content/g/a.yaml:8:8: error[unknown-translation-field]: translation hash for 'summary', a field this "
+         "entry does not have"],
+    ),
+    "a value of the wrong type where one of a list is expected": (  # audit-cli defect 13: one line, not two
+        {"g/a.yaml": entry("rule_type: 5\n")},
+        ["content/g/a.yaml:6:12: error[invalid-value]: 'rule_type': 5 is not allowed; one of: core, optional, variant, "
+         "clarification"],
+    ),
     "many values without aliases": (
         {"g/a.yaml": entry("tags: [" + ", ".join(["t"] * 25_000) + "]\n")},
         ["content/g/a.yaml:6:59957: error[value-limit]: file holds more than 20000 values; split it"],

@@ -256,6 +256,18 @@ def _freeze(folder: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_first_build_that_cannot_write_says_no_site_was_written(tree, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit-cli defect 13: with no previous site, a failed build does not claim to keep one."""
+    import mkdocs.commands.build
+
+    tree(SAMPLE, games=("g", "h"))
+    monkeypatch.setattr(mkdocs.commands.build.utils, "write_file", _enospc)
+    code, out, err = cli("build", "--config", MKDOCS, "--site-dir", str(tmp_path / "site"))
+    assert code == 1 and "Traceback" not in out + err
+    assert err.splitlines()[-1] == f"kb build: failed, no site was written: the site: {FULL}"
+
+
 def test_a_read_only_tree_gives_one_line_per_command_and_damages_nothing(read_only, tree, tmp_path: Path) -> None:
     src, view = read_only
     content, env = _pack(src, tree)

@@ -296,6 +296,9 @@ def test_each_early_answer_is_an_error_with_its_code() -> None:
     assert run("t.typed", {"rol": 3}).diagnostic().format() == (
         "t.yaml:1:1: error[example-failed]: example 'x' failed: 'given.rol': resolver 't.typed' takes no input 'rol'; "
         "did you mean 'roll'?; resolver 't.typed' needs input 'roll'; kb check locates the example's problems")
+    _error(run("t.typed", {"roll": "3"}), "invalid-example",  # a wrong type is not run either (audit-cli defect 7)
+           "line 1: input 'roll' of 't.typed' should be a whole number; 'given.roll' is text '3'",
+           "kb check locates the example's problems")
     _error(run("t.broken", {"how": "none"}), "bad-outcome", "bad outcome: a int",
            "the resolver returned a int, not an outcome made with outcome()")
     e = entry({"id": "x", "mechanic": "t.broken", "given": {"how": "loop"}})

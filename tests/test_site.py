@@ -709,6 +709,9 @@ def test_strict_build_fails_on_a_broken_link_and_keeps_the_old_site(tree, tmp_pa
     code, out, err = cli("--content", str(root), "build", "--config", MKDOCS, "--site-dir", str(site), "--strict")
     assert code == 1
     assert "error[unresolved-link]: unresolved link to 'g.missing'" in err
+    # a diagnostic says its own severity: never "WARNING - kb: ...: error[...]" (audit-cli defect 13)
+    said = [line for line in err.splitlines() if "error[unresolved-link]" in line]
+    assert said and all(line.startswith("kb: ") for line in said), err
     # the content's problems counted in our words, not MkDocs' "Aborted with 2 warnings in strict mode!"
     assert err.splitlines()[-1] == ("kb build: failed, the previous site is kept: --strict fails on 2 errors in the "
                                     "content (listed above)"), err

@@ -72,11 +72,12 @@ def _load(config_file: Path, strict: bool) -> MkDocsConfig:
 
 
 class _Lines(logging.Handler):
-    """Writes log records as ``prefix message`` lines, below ``below`` severity only."""
+    """Writes log records as ``prefix message`` lines, below ``below`` severity only; a record with the attribute
+    ``bare`` (a located diagnostic, which says its own severity) without the prefix."""
 
-    def __init__(self, stream: TextIO, prefix: str, below: int = logging.CRITICAL + 1) -> None:
+    def __init__(self, stream: TextIO, prefix: str, below: int = logging.CRITICAL + 1, bare: str = "") -> None:
         super().__init__(logging.DEBUG)
-        self.stream, self.prefix, self.below = stream, prefix, below
+        self.stream, self.prefix, self.below, self.bare = stream, prefix, below, bare
         self.warnings = 0
         """How many warnings (or worse) it wrote."""
         self.error = ""
@@ -86,7 +87,8 @@ class _Lines(logging.Handler):
         if record.levelno < self.below:
             self.warnings += record.levelno >= logging.WARNING
             self.error = record.getMessage() if record.levelno >= logging.ERROR else self.error
-            self.stream.write(f"{self.prefix}{record.getMessage()}\n")
+            prefix = "" if getattr(record, self.bare, False) else self.prefix
+            self.stream.write(f"{prefix}{record.getMessage()}\n")
             self.stream.flush()
 
 
@@ -107,13 +109,14 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     page rendered."""
     from mkdocs.exceptions import MkDocsException
 
+    from kb.mkdocs_plugin import DIAGNOSTIC
     from kb.site.app import ours
     from kb.site.docs_folder import docs_problem
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     mk = logging.getLogger("mkdocs")
     progress = _Lines(out, "", below=logging.WARNING)
-    problems = _Lines(err, "WARNING - ")
+    problems = _Lines(err, "WARNING - ", bare=DIAGNOSTIC)
     problems.setLevel(logging.WARNING)
     kb_log = logging.getLogger("mkdocs.plugins.kb")
     old_level = mk.level
@@ -126,15 +129,16 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
     start = time.monotonic()
     building: Building | None = None
     found: KnowledgeBasePlugin | None = None
+    target: Path | None = None
     try:
         config = _load(config_file, strict)
+        target = Path(site_dir or config.site_dir).resolve()
         refused = docs_problem(Path(config.docs_dir))  # before any work: MkDocs would follow its links
         if refused is not None:
-            err.write(f"kb build: failed, the previous site is kept: {refused.format()}\n")
+            err.write(f"kb build: {_failed(target)}: {refused.format()}\n")
             return 1
         found = _plugin(config)
-        building = Building(Path(site_dir or config.site_dir).resolve(), ours(_content(found, config, content),
-                                                                              config_file.parent))
+        building = Building(target, ours(_content(found, config, content), config_file.parent))
         notes = _build_languages(config, lambda: _load(config_file, strict),
                                  building, content, clean)
         building.commit()
@@ -149,11 +153,11 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         err.write(f"kb build: refused, nothing was written: {exc.advice('--site-dir')}\n")
         return 2
     except MkDocsException as exc:
-        err.write(f"kb build: failed, the previous site is kept: {_failure(exc, strict, found, problems)}\n")
+        err.write(f"kb build: {_failed(target)}: {_failure(exc, strict, found, problems)}\n")
         return 1
     except OSError as exc:  # a full disk, a read-only folder: the temporary folder goes, the old site stays
         shown = building.problem(exc, "the site") if building is not None else os_problem(exc, "the site")
-        err.write(f"kb build: failed, the previous site is kept: {shown}\n")
+        err.write(f"kb build: {_failed(target)}: {shown}\n")
         return 1
     finally:
         if building is not None:
@@ -162,6 +166,16 @@ def build(config_file: Path, site_dir: Path | None, strict: bool, content: Path 
         mk.removeHandler(problems)
         dirty_log.removeFilter(exact)
         mk.setLevel(old_level)
+
+
+def _failed(target: Path | None) -> str:
+    """How a failed build ends, said truly: the previous site is kept when the site folder holds one (a build's mark,
+    or a site built before marks), else no site was written (a first build); the former when the folder is not known
+    yet (``mkdocs.yml`` did not load: nothing was touched)."""
+    from kb.site.app import MARK, WORKER
+
+    none = target is not None and not any(os.path.isfile(target / name) for name in (MARK, WORKER))
+    return "failed, no site was written" if none else "failed, the previous site is kept"
 
 
 def _failure(exc: Exception, strict: bool, found: KnowledgeBasePlugin | None, problems: _Lines) -> str:

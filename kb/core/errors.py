@@ -10,7 +10,7 @@ from typing import Iterable
 
 from kb.core.diagnostics import hint
 
-__all__ = ["KbError", "UnknownEntry", "UnknownExample", "UnknownValue"]
+__all__ = ["KbError", "InvalidArgument", "UnknownEntry", "UnknownExample", "UnknownValue"]
 
 
 class KbError(Exception):
@@ -46,3 +46,20 @@ class UnknownValue(KbError, ValueError):
         known = sorted(known)
         super().__init__(f"unknown {what} '{value}'{hint(str(value), known)}; one of: {', '.join(known)}")
         self.what, self.value = what, value
+
+
+class InvalidArgument(KbError, ValueError, TypeError):
+    """An argument of the API that is of the wrong type (``search(None)``, ``odds("2d6", at_least="5")``) or out of
+    its range (``search(q, limit=0)``). Also a ``ValueError`` and a ``TypeError``, the builtins these calls raised
+    before, so code that catches either keeps working."""
+
+    def __init__(self, name: str, value: object, expected: str) -> None:
+        super().__init__(f"{name} must be {expected}, not {value!r}")
+        self.name, self.value = name, value
+
+
+def check_argument(name: str, value: object, kind: type | tuple[type, ...], expected: str) -> None:
+    """Raise :class:`InvalidArgument` when ``value`` is not of ``kind`` (text, a whole number…); a ``bool`` never is
+    (``True`` is no number of dice)."""
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise InvalidArgument(name, value, expected)

@@ -105,6 +105,11 @@ def _fast(name: str) -> tuple[Any, type[Exception]]:
     return fastjsonschema.compile(json.loads(schema_text(name))), fastjsonschema.JsonSchemaException
 
 
+def top_keys(name: str = "entry") -> frozenset[str]:
+    """The keys a shipped schema allows at the top of a document (an entry's ``summary``, ``examples``...)."""
+    return frozenset(_validator(name).schema.get("properties", {}))
+
+
 def is_valid(data: Any, name: str = "entry") -> bool:
     """True when ``data`` satisfies the schema (fast path)."""
     check, rejected = _fast(name)
@@ -202,13 +207,20 @@ def _converted(err: ValidationError, marks: Marks, misspelt: set[tuple[DataPath,
     return [diag("schema", at, where=where(path), problem=err.message)]
 
 
+def _one_per_value(errors: list[ValidationError]) -> list[ValidationError]:
+    """``errors`` without the type error of a value that also breaks an ``enum`` (``rule_type: 5``): one line for one
+    mistake, the one that lists the allowed values."""
+    listed = {tuple(e.absolute_path) for e in errors if e.validator == "enum"}
+    return [e for e in errors if e.validator != "type" or tuple(e.absolute_path) not in listed]
+
+
 def validate(data: Any, marks: Marks, name: str = "entry") -> list[Diagnostic]:
     """Every schema problem of ``data``, located with ``marks``."""
     if is_valid(data, name):
         return []
     found: list[Diagnostic] = []
     seen: set[tuple[str, str, int, int]] = set()
-    errors = list(_validator(name).iter_errors(data))
+    errors = _one_per_value(list(_validator(name).iter_errors(data)))
     misspelt = _misspelt(errors)
     for err in errors:
         for d in _convert(err, marks, misspelt):

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from kb.core.diagnostics import CONTROL, Diagnostic, diag, hint, visible
 from kb.core.model import LANGS, Entry, Game, Location, Marks, field_key, iter_texts
-from kb.core.schema import where
+from kb.core.schema import top_keys, where
 
 __all__ = ["check_entry", "check_game", "control_characters", "block_markup", "is_name", "BLOCKS", "RAW_HTML",
            "BLOCK_MARKUP", "INDENTED_CODE", "CONTROL", "TEMPLATE_TEXTS", "slug_words"]
@@ -261,9 +261,12 @@ def _term_forms(data: Any, marks: Marks) -> list[Diagnostic]:
 
 
 def _translation_fields(data: Any, marks: Marks) -> list[Diagnostic]:
-    """A translation hash (``i18n.en.<field>``) must name a translatable field of the entry."""
+    """A translation hash (``i18n.en.<field>``) must name a translatable field of the entry; the nearest field is
+    suggested among those under a key the schema knows (never ``sumary``, the typo its ``unknown-key`` line names)."""
     i18n = data.get("i18n")
-    fields = [field_key(data, path) for path, _ in iter_texts(data)]
+    paths = [path for path, _ in iter_texts(data)]
+    fields = [field_key(data, path) for path in paths]
+    known = [field_key(data, path) for path in paths if path[0] in top_keys()]
     out = []
     for lang, hashes in (i18n.items() if isinstance(i18n, dict) else ()):
         if lang not in LANGS or not isinstance(hashes, dict):
@@ -271,5 +274,5 @@ def _translation_fields(data: Any, marks: Marks) -> list[Diagnostic]:
         for name in hashes:
             if name not in fields:
                 out.append(diag("unknown-translation-field", marks.at(("i18n", lang, name), key=True), field=name,
-                                hint=hint(name, fields)))
+                                hint=hint(name, known)))
     return out

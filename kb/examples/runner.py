@@ -218,13 +218,26 @@ def _input_problems(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic
             out.append(diag("unknown-input", entry.marks.at(base + ("given", name), key=True), resolver=res.name,
                             name=name, hint=hint(name, res.inputs)))
             continue
-        errors = {tuple(e.absolute_path): e for e in Draft202012Validator(schemas[name]).iter_errors(ex.given[name])}
-        out += [_input_error(entry, res, name, base + ("given", name) + path, err) for path, err in errors.items()]
+        out += _value_problems(entry, ex, res, name, schemas[name])
     if "given" not in _raw(entry, ex):  # the schema reports the missing (or misspelt) 'given' itself, once
         return out + _key_problems(entry, ex, res)
     return out + _key_problems(entry, ex, res) + [
         diag("missing-input", entry.marks.at(base + ("given",)), resolver=res.name, name=name)
         for name in sorted(res.required - set(ex.given))]
+
+
+def _value_problems(entry: Entry, ex: Example, res: Resolver, name: str, schema: Mapping[str, Any]) -> list[Diagnostic]:
+    """The schema's problems with one input's value (one per place in it): out of range, or of the wrong type."""
+    errors = {tuple(e.absolute_path): e for e in Draft202012Validator(schema).iter_errors(ex.given[name])}
+    return [_input_error(entry, res, name, ("examples", ex.index, "given", name) + path, err) for path, err in errors.items()]
+
+
+def _wrong_types(entry: Entry, ex: Example, res: Resolver) -> list[Diagnostic]:
+    """``wrong-input-type`` at each input of the example the resolver takes but not of that type (a text where it
+    declares a list): what ``kb check`` says, and why ``kb test`` does not run the example."""
+    schemas = bounded_inputs(res, ex.given)
+    return [d for name in ex.given if name in res.inputs
+            for d in _value_problems(entry, ex, res, name, schemas[name]) if d.code == "wrong-input-type"]
 
 
 def _input_error(entry: Entry, res: Resolver, name: str, sub: tuple[Any, ...], err: Any) -> Diagnostic:
@@ -435,10 +448,12 @@ def _unrunnable(entry: Entry, ex: Example) -> ExampleResult | None:
 
 def _uncallable(entry: Entry, ex: Example, res: Resolver) -> ExampleResult | None:
     """The error of an example whose inputs the resolver cannot be called with (a misspelt ``given``, an input it does
-    not take, a required one missing): the example's own problem, as ``kb check`` says it, not the call's TypeError."""
+    not take, a required one missing, one of the wrong type): the example's own problem, as ``kb check`` says it, not
+    the call's TypeError nor what the resolver makes of the wrong value (a text iterated letter by letter)."""
     said = [f"{where(('given', name))}: resolver '{res.name}' takes no input '{name}'{hint(name, res.inputs)}"
             for name in ex.given if name not in res.inputs]
     said += [f"resolver '{res.name}' needs input '{name}'" for name in sorted(res.required - set(ex.given))]
+    said += [f"line {d.location.line}: {d.message}" for d in _wrong_types(entry, ex, res)]
     if not said:
         return None
     return ExampleResult(entry, ex, "error", error="invalid-example", details=(*said, "kb check locates the example's problems"))
