@@ -48,7 +48,12 @@
     b.type = "button";
     b.className = "md-button kb-stepper__button";
     b.setAttribute("data-kb-step", kind);
-    b.textContent = kind === "back" ? arrow + " " + text : text + " " + arrow;
+    var mark = document.createElement("span");  /* the arrow is for the eye: a voice read "flecha izquierda Anterior" */
+    mark.setAttribute("aria-hidden", "true");
+    mark.textContent = arrow;
+    var name = document.createTextNode(text);
+    if (kind === "back") { b.appendChild(mark); b.appendChild(document.createTextNode(" ")); b.appendChild(name); }
+    else { b.appendChild(name); b.appendChild(document.createTextNode(" ")); b.appendChild(mark); }
     return b;
   }
 
