@@ -175,6 +175,14 @@ def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_site(CONTENT, tmp_path_factory.mktemp("bundled") / "site")
 
 
+@pytest.fixture(scope="session")
+def fixture_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The small fixture pack's site (``tests/fixtures/site/content``), built once and served for every browser test
+    that only reads it: its base URL."""
+    with served(built_site(REPO / "tests" / "fixtures" / "site" / "content", tmp_path_factory.mktemp("fixture") / "site")) as url:
+        yield url
+
+
 def built_site(content: Path, out: Path) -> Path:
     """``kb build`` of ``content`` into ``out`` (a failed build fails the test with its output): ``out``."""
     code, stdout, stderr = cli("--content", str(content), "build", "--config", MKDOCS, "--site-dir", str(out))

@@ -8,8 +8,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from conftest import built_site, served
-from test_browser import FIXTURE, PHONE, _open, _settled, launch_chromium
+from test_browser import PHONE, _open, _settled, launch_chromium
 from test_search_a11y_browser import _tap_search
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -21,9 +20,8 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(built_site(FIXTURE, tmp_path_factory.mktemp("polish") / "site")) as url:
-        yield url
+def base(fixture_url: str) -> str:
+    return fixture_url  # conftest's: the fixture pack's site, built once for the session (no test here writes in it)
 
 
 _RING = "e => { const s = getComputedStyle(e); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"

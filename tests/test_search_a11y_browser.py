@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from conftest import built_site, served
 from test_browser import FIXTURE, PHONE, _open, _ready, _search, _settled, axe_script, launch_chromium  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -20,9 +19,8 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(built_site(FIXTURE, tmp_path_factory.mktemp("a11y") / "site")) as url:
-        yield url
+def base(fixture_url: str) -> str:
+    return fixture_url  # conftest's: the fixture pack's site, built once for the session (no test here writes in it)
 
 
 def _contrast(axe: str, pg, where: str) -> tuple[list[str], list[str]]:

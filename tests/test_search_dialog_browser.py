@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import built_site, served
 from test_browser import (
-    FIXTURE,
     PHONE,
     _eventually,
     _ids,
@@ -30,9 +28,8 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(built_site(FIXTURE, tmp_path_factory.mktemp("dialog") / "site")) as url:
-        yield url
+def base(fixture_url: str) -> str:
+    return fixture_url  # conftest's: the fixture pack's site, built once for the session (no test here writes in it)
 
 
 def test_a_suggestion_for_an_earlier_query_goes_while_the_next_ones_words_load(browser, base: str) -> None:
