@@ -305,10 +305,7 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
 Source = Literal["triggers", "actor", "defender", "first-player", "second-player"]
 
 
-@resolver("malifaux.simultaneous",
-          # each player's order names effects of `effects` (a calculator: a list of them per place, added or removed)
-          ranges={"first_player_order[]": keys_of("effects"), "second_player_order[]": keys_of("effects")},
-          outputs={
+@resolver("malifaux.simultaneous", outputs={
     "order": "the effects in the order they resolve",
 })
 def simultaneous(context: Context, effects: dict[str, Source], first_player_order: list[str] | None = None,
