@@ -61,13 +61,19 @@ def base(site: Path) -> Iterator[str]:
         yield url
 
 
+def _phone_profile(playwright, tmp_path: Path, locale: str = "es-ES", **options):
+    """A phone-sized Chromium with its own profile in ``tmp_path`` (Chromium finds no app installable in incognito)."""
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
+        has_touch=True, locale=locale, **options)
+    ctx.set_default_timeout(15_000)
+    return ctx
+
+
 @pytest.fixture
 def context(playwright, tmp_path: Path):
     """A phone-sized browser with its own profile (Chromium finds no app installable in incognito)."""
-    ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
-        has_touch=True, locale="es-ES")
-    ctx.set_default_timeout(15_000)
+    ctx = _phone_profile(playwright, tmp_path)
     yield ctx
     ctx.close()
 
@@ -407,10 +413,7 @@ def test_the_save_box_moves_nothing_when_it_arrives(playwright, tmp_path: Path, 
     """The box's place is in the page's HTML as high as the button: held back, kb-offline.js's arrival moves
     nothing below the title (it was Lighthouse's layout shift of 0.069 on a game's page, issue 29). No service
     worker: once it has claimed the page (after load), its fetches pass Playwright's routes unseen."""
-    context = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
-        has_touch=True, locale="es-ES", service_workers="block")
-    context.set_default_timeout(15_000)
+    context = _phone_profile(playwright, tmp_path, service_workers="block")
     try:
         _save_box_moves_nothing(context.new_page(), base)
     finally:
@@ -442,10 +445,7 @@ def test_a_game_page_sizes_its_save_button_without_the_offline_list(playwright, 
     leaves out the styles and scripts the two languages share at the site's root."""
     lists = {lang: json.loads((site / lang / "kb-offline.json").read_text()) for lang in ("es", "en")}
     with _logged(site) as (url, asked):
-        ctx = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
-            has_touch=True, locale="es-ES")
-        ctx.set_default_timeout(15_000)
+        ctx = _phone_profile(playwright, tmp_path)
         try:
             pg = ctx.new_page()
             pg.goto(f"{url}/es/other/index.html")  # the first page of a visit: the worker starts
@@ -655,10 +655,7 @@ def test_a_game_is_saved_without_the_calculators_runtime_unless_the_player_adds_
                    "Guarda también el programa"),
              "en": ("Save for offline play", "+ full calculators", "Saved for offline play", "Also saves the program")}[lang]
     with _logged(site) as (base, asked):
-        ctx = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
-            has_touch=True, locale="es-ES")
-        ctx.set_default_timeout(15_000)
+        ctx = _phone_profile(playwright, tmp_path)
         try:
             pg = ctx.new_page()
             pg.goto(f"{base}/{lang}/other/index.html")  # no calculator needing it: one button, no runtime counted
@@ -711,10 +708,7 @@ def test_a_runtime_the_pages_have_read_is_not_counted_again(playwright, tmp_path
     runtime = _with_runtime(site)
     offline = json.loads((site / "en" / "kb-offline.json").read_text())
     with _logged(site) as (base, asked):
-        ctx = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
-            has_touch=True, locale="en-GB")
-        ctx.set_default_timeout(15_000)
+        ctx = _phone_profile(playwright, tmp_path, "en-GB")
         try:
             pg = ctx.new_page()
             pg.goto(f"{base}/en/mini/index.html")
@@ -758,10 +752,7 @@ def test_a_new_build_fetches_only_the_files_that_changed(playwright, tmp_path: P
 
 def _fetches_only_what_changed(playwright, tmp_path: Path, content: Path, site: Path, base: str, asked: list[str],
                                runtime: bytes) -> None:
-    ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=ARGS, viewport=PHONE, is_mobile=True,
-        has_touch=True, locale="es-ES")
-    ctx.set_default_timeout(15_000)
+    ctx = _phone_profile(playwright, tmp_path)
     try:
         pg = ctx.new_page()
         pg.goto(f"{base}/es/mini/index.html")
