@@ -65,3 +65,26 @@ def test_the_did_you_mean_word_looks_like_a_link(browser, base: str, lang: str) 
         assert seen == [True, "underline"], seen
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang, words", [("es", ("Situación", "Resultado", "Dados")),
+                                         ("en", ("Situation", "Outcome", "Dice"))])
+def test_a_worked_examples_tables_are_named_and_their_rows_headed(browser, base: str, lang: str,
+                                                                  words: tuple[str, str, str]) -> None:
+    """Its tables had no name and their first column was plain cells: a screen reader read «Dados» as data, not as
+    what the row's value is (audit-a11y L6). Each table is now named (a caption), each row headed by its label; the
+    outcome's table inside its box too, and the page's look unchanged (the caption out of sight)."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, f"{base}/{lang}/mini/shooting.html")
+        example = pg.locator(".kb-example").first
+        situation, outcome = (example.get_by_role("table", name=name, exact=True) for name in words[:2])
+        assert situation.count() == 1 and outcome.count() == 1, words
+        assert situation.get_by_role("rowheader", name=words[2], exact=True).count() == 1
+        assert outcome.get_by_role("rowheader").count() >= 1
+        assert outcome.locator("xpath=ancestor::div[contains(@class, 'admonition')]").count() == 1
+        assert example.locator("caption").first.evaluate("e => e.getBoundingClientRect().width") <= 1
+        assert not example.locator("p:has(> table)").count()
+    finally:
+        context.close()
