@@ -711,7 +711,7 @@ def test_line_breaks_and_block_markdown_in_content_make_no_block(tmp_path: Path)
                 seen.add(lang)
                 assert 'id="x-a"' in html and 'id="source"' in html and 'id="text-1"' in html, where
                 assert "<li>a list <em>stays</em></li>" in html, where
-                assert re.search(r"<td>[^<]*-a(\||&#124;)b[^<]*</td>\s*<td>1[,.]5</td>", html), where  # the cell is whole
+                assert re.search(r"<th scope=\"row\">[^<]*-a(\||&#124;)b[^<]*</th>\s*<td>1[,.]5</td>", html), where  # whole
     assert seen == {"es", "en"}
 
 

@@ -4,6 +4,7 @@ applies, the outcome set apart with the odds beside it; a step of a sequence num
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,12 @@ def _example(md: str, anchor: str) -> str:
 
 def test_the_situation_is_a_table_of_named_values(sites) -> None:
     ex = _example(sites["es"].page("mini/shooting.md").markdown, "example-eight-or-more")
-    assert "| Situación | Valor |\n|---|---|\n| Dados | 2d6 |\n| Como mínimo | 8 |\n" in ex
+    assert ('<caption class="kb-sr">Situación</caption>\n<thead><tr><th scope="col">Situación</th>'
+            '<th scope="col">Valor</th></tr></thead>\n<tbody>\n<tr><th scope="row">Dados</th><td>2d6</td></tr>\n'
+            '<tr><th scope="row">Como mínimo</th><td>8</td></tr>\n') in ex
     en = _example(sites["en"].page("mini/shooting.md").markdown, "example-eight-or-more")
-    assert "| Situation | Value |\n|---|---|\n| Dice | 2d6 |\n" in en
+    assert '<th scope="col">Situation</th><th scope="col">Value</th>' in en
+    assert '<tr><th scope="row">Dice</th><td>2d6</td></tr>' in en
 
 
 def test_steps_are_numbered_and_each_cites_its_rule(sites) -> None:
@@ -61,7 +65,9 @@ def test_a_step_citing_another_entry_keeps_its_link() -> None:
 def test_the_outcome_is_set_apart_with_its_odds(sites) -> None:
     ex = _example(sites["es"].page("mini/shooting.md").markdown, "example-eight-or-more")
     box = ex[ex.index('!!! success "Resultado"'):]
-    assert "    | Dato | Valor |\n    |---|---|\n    | Resultados favorables | 15 |" in box
+    assert ('    <caption class="kb-sr">Resultado</caption>\n    <thead><tr><th scope="col">Dato</th>'
+            '<th scope="col">Valor</th></tr></thead>\n    <tbody>\n'
+            '    <tr><th scope="row">Resultados favorables</th><td>15</td></tr>') in box
     assert "    **Probabilidad de sacar ≥ 8 en 2d6: 5/12 ≈ 41,7\u00a0%.**" in box  # the odds in the same box
     assert ex.index("**Pasos**") < ex.index("!!! success")
 
@@ -163,18 +169,25 @@ def test_a_situation_with_named_parts_is_rows_of_its_parts_not_colon_nested_text
     table and in ``kb show`` alike (one view, :class:`kb.view.worked.ExampleRow`)."""
     md, text = _area_strike("es")
     ex = _example(md, "example-ranged-area-strike")
-    assert ("| Defensores |  |\n| &emsp;Mago |  |\n| &emsp;&emsp;ATQ | 0 |\n| &emsp;&emsp;Vida | 2 |\n"
-            "| &emsp;&emsp;Adyacente | no |\n| &emsp;Guardaespaldas |  |\n") in ex
-    assert "| Atacante |  |\n| &emsp;ATQ | 2 |\n" in ex and "| Objetivo | Mago |\n" in ex
-    assert "    | Vida |  |\n    | &emsp;Mago | 0 |\n" in ex  # an output with parts too, in the outcome's box
-    assert not [ln for ln in ex.splitlines() if ln.startswith(("| ", "    | ")) and ln.count(": ") > 1], ex
+    shown_rows = [re.sub(r'<span class="kb-sr">[^<]*</span>', "", ln) for ln in ex.splitlines()]
+    assert "\n".join(['<tr><th scope="row">Defensores</th><td></td></tr>',
+                      '<tr><th scope="row">&emsp;Mago</th><td></td></tr>',
+                      '<tr><th scope="row">&emsp;&emsp;ATQ</th><td>0</td></tr>',
+                      '<tr><th scope="row">&emsp;&emsp;Vida</th><td>2</td></tr>',
+                      '<tr><th scope="row">&emsp;&emsp;Adyacente</th><td>no</td></tr>',
+                      '<tr><th scope="row">&emsp;Guardaespaldas</th><td></td></tr>']) in "\n".join(shown_rows)
+    assert '<tr><th scope="row">Objetivo</th><td>Mago</td></tr>' in ex
+    # an output with parts too, in the outcome's box
+    assert '    <tr><th scope="row">&emsp;<span class="kb-sr">Vida, </span>Mago</th><td>0</td></tr>\n' in ex
+    assert not [ln for ln in shown_rows if ln.lstrip().startswith("<tr>") and ln.count(": ") > 1], ex
     shown = text[text.index("* A distancia, el blanco y sus vecinas"):]
     assert ("    Defensores\n      Mago\n        ATQ                0\n        Vida               2\n"
             "        Adyacente          no\n      Guardaespaldas\n") in shown
     assert "    Objetivo               Mago\n" in shown
     assert "Mago: ATQ" not in shown and "Mago: ATQ" not in md
     md_en, text_en = _area_strike("en")
-    assert "| Defenders |  |\n| &emsp;Mage |  |\n| &emsp;&emsp;Attack | 0 |\n" in _example(md_en, "example-ranged-area-strike")
+    assert ('<tr><th scope="row">&emsp;&emsp;<span class="kb-sr">Defenders, Mage, </span>Attack</th><td>0</td></tr>'
+            in _example(md_en, "example-ranged-area-strike"))
 
 
 def test_a_parts_label_is_escaped_under_its_indent() -> None:
@@ -185,7 +198,7 @@ def test_a_parts_label_is_escaped_under_its_indent() -> None:
 
     cells = list(_cells([ExampleRow("<b>Mago</b>", "", 1), ExampleRow("Vida", "<i>2</i>", 2)]))
     assert cells[0][0].startswith("&emsp;") and "<b>" not in cells[0][0] and "Mago" in cells[0][0]
-    assert cells[1][0] == "&emsp;&emsp;Vida" and "<i>" not in cells[1][1]
+    assert cells[1][0] == '&emsp;&emsp;<span class="kb-sr">&lt;b&gt;Mago&lt;/b&gt;, </span>Vida' and "<i>" not in cells[1][1]
 
 
 def test_a_failed_example_is_not_shown_in_the_green_box_of_one_that_holds(tree) -> None:

@@ -204,16 +204,35 @@ def example_markdown(view: ExampleView, anchor_id: str, lang: str, fmt: Callable
     out = ['<div class="kb-example" markdown>', "", f"### {escape(view.title)} {{#{anchor_id}}}", ""]
     if view.note:
         out += [fmt(view.note), ""]
-    out += _table(_cells(view.given), (label("situation", lang), label("value", lang)))
+    out += _example_table(view.given, (label("situation", lang), label("value", lang)), label("situation", lang))
     out += _example_steps(view, lang, cite) + _example_outcome(view, lang)
     if view.verified is not None:
         out += [f"*{'✔ ' + label('verified', lang) if view.verified else '✘ ' + label('failed', lang)}*", ""]
     return out + ["</div>", ""]
 
 
+def _example_table(rows: Iterable[ExampleRow], head: tuple[str, str], caption: str) -> list[str]:
+    """A worked example's table as HTML (``head`` and ``caption`` already escaped): a caption a screen reader names
+    it by, each row's label a row header (Markdown's tables have neither; audit-a11y L6). On one line per row, no
+    blank line: a raw block, Markdown leaves it as it is."""
+    cells = list(_cells(rows))
+    if not cells:
+        return []
+    out = ["<table>", f'<caption class="kb-sr">{caption}</caption>',
+           f'<thead><tr><th scope="col">{head[0]}</th><th scope="col">{head[1]}</th></tr></thead>', "<tbody>"]
+    out += [f'<tr><th scope="row">{name}</th><td>{value}</td></tr>' for name, value in cells]
+    return out + ["</tbody>", "</table>", ""]
+
+
 def _cells(rows: Iterable[ExampleRow]) -> Iterator[tuple[str, str]]:
-    """The rows' cells, escaped; a part's label indented one em per level under the row that heads it."""
-    return (("&emsp;" * r.depth + escape(r.label), escape(r.value)) for r in rows)
+    """The rows' cells, escaped; a part's label indented one em per level under the row that heads it, and named
+    in full for a screen reader (the rows that head it, hidden from the eye: «Defensores, Mago, Vida»)."""
+    above: list[str] = []
+    for r in rows:
+        del above[r.depth:]
+        path = f'<span class="kb-sr">{", ".join(above)}, </span>' if above else ""
+        yield "&emsp;" * r.depth + path + escape(r.label), escape(r.value)
+        above.append(escape(r.label))
 
 
 def _example_steps(view: ExampleView, lang: str, cite: Callable[[str, str | None, str], str]) -> list[str]:
@@ -229,7 +248,7 @@ def _example_steps(view: ExampleView, lang: str, cite: Callable[[str, str | None
 def _example_outcome(view: ExampleView, lang: str) -> list[str]:
     """The outcome in a box of its own (by the kind of "no" on a refusal): the outputs' table, the
     refusal's sentence, the odds."""
-    body = _table(_cells(view.result), (label("field", lang), label("value", lang)))
+    body = _example_table(view.result, (label("field", lang), label("value", lang)), label("result", lang))
     body += [escape(view.outcome), ""] if view.outcome else []
     body += [f"**{escape(view.odds)}**", ""] if view.odds else []
     if not body:

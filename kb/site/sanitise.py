@@ -19,7 +19,7 @@ __all__ = ["TAGS", "ATTRIBUTES", "URL_SCHEMES", "link", "sanitise", "url_problem
 TAGS: frozenset[str] = frozenset({
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em", "h1", "h2", "h3",
     "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre", "s", "small", "span", "strong", "sub",
-    "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    "summary", "sup", "table", "caption", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 })
 """Tags the generated Markdown can produce (tables, lists, admonitions, details, abbreviations, anchors; ``del`` and
 ``ins``: the translators' page's word diff)."""
@@ -31,7 +31,7 @@ ATTRIBUTES: dict[str, set[str]] = {
     "span": {"data-kb-number", "aria-hidden"},
     "ol": {"start"},
     "details": {"open"},
-    "th": {"style"},
+    "th": {"style", "scope"},
     "td": {"style"},
 }
 """Attributes kept, per tag (``*``: on every allowed tag). Nothing that runs script or moves focus; a table
