@@ -80,6 +80,9 @@ a path of the site or an http(s) address, by the same rule; so is each of ``extr
 FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
 """Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
 FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
+ICON_NAME = re.compile(r"[a-z0-9-]+(/[a-z0-9-]+)*")
+"""A theme icon's name (``material/weather-night``): the palette toggle's ``icon``, which Material includes as the
+template ``.icons/<icon>.svg``."""
 
 Check = Callable[[Any], "str | None"]
 
@@ -104,6 +107,8 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     css = settings.get("extra_css")
     yield from ((f"{where}: extra_css[{n}]", item, relative) for n, item in enumerate(css if isinstance(css, list) else []))
     yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), _font_problem) for p in FONT_SETTINGS)
+    yield from ((f"{where}: theme.palette[{n}].toggle.icon", _setting(option, ("toggle", "icon")), _icon_problem)
+                for n, option in enumerate(_palette(_setting(settings, ("theme", "palette")))))
     if not settings.get("site_url"):
         yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
 
@@ -114,6 +119,16 @@ def _setting(settings: Any, path: tuple[str, ...]) -> Any:
     for key in path:
         settings = settings.get(key) if isinstance(settings, Mapping) else None
     return settings
+
+
+def _palette(options: Any) -> list[Any]:
+    """The options of a ``theme.palette`` (Material takes one mapping or a list of them)."""
+    return options if isinstance(options, list) else [options] if isinstance(options, Mapping) else []
+
+
+def _icon_problem(name: Any) -> str | None:
+    return None if isinstance(name, str) and ICON_NAME.fullmatch(name) else (
+        "is not an icon's name: lower-case letters, digits, - and / only")
 
 
 def _font_problem(name: Any) -> str | None:
@@ -149,7 +164,7 @@ def apply_defaults(config: MkDocsConfig, lang: str = "es", favicon: str | None =
 TEXTS = ("site_name", "site_description", "site_author", "repo_name")
 """Settings MkDocs reads as plain text that the themes print without escaping: Material writes ``site_name`` raw in
 the header's and the menu's titles, the page's ``<title>`` and the logo's ``aria-label``, ``site_description`` and
-``site_author`` in ``<meta>`` attributes, ``repo_name`` beside the repository link."""
+``site_author`` in ``<meta>`` attributes, ``repo_name`` beside the repository link. The palette's strings (:func:`_escaped`) are escaped too."""
 
 
 def as_text(config: MkDocsConfig) -> None:
@@ -164,6 +179,19 @@ def as_text(config: MkDocsConfig) -> None:
     if isinstance(config.copyright, str) and not isinstance(config.copyright, Markup):
         config.copyright = Markup(sanitise(config.copyright))
     _extra_as_text(config)
+    if "palette" in config.theme:
+        config.theme["palette"] = _escaped(config.theme["palette"])
+
+
+def _escaped(value: Any) -> Any:
+    """Every string in ``value`` escaped once: the palette's media query, colours and toggle's name, which Material
+    prints raw into attributes (``aria-label="{{ option.toggle.name }}"``) of every page, from mkdocs.yml or from the
+    catalog's ``dark_mode``/``light_mode``."""
+    if isinstance(value, Mapping):
+        return {key: _escaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_escaped(item) for item in value]
+    return escape(value) if isinstance(value, str) else value
 
 
 EXTRA_HTML = frozenset({("consent", "description"), ("analytics", "feedback", "ratings", "*", "note")})

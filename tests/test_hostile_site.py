@@ -930,6 +930,8 @@ REFUSED_SETTINGS = [
     ("theme.favicon", {"theme": {"name": "material", "favicon": "javascript:alert(1)"}}),
     ("theme.font.text", {"theme": {"name": "material", "font": {"text": "Roboto</style><img src=x onerror=x>"}}}),
     ("theme.font.code", {"theme": {"name": "material", "font": {"text": "Roboto", "code": 'Mono"'}}}),
+    ("theme.palette[1].toggle.icon", {"theme": {"name": "material", "palette": [
+        {"toggle": {"icon": "material/weather-night", "name": "a"}}, {"toggle": {"icon": "../../../x", "name": "b"}}]}}),
 ]
 """Settings Material prints raw into every page (canonical link, repository link, edit link, stylesheet links, logo,
 tab icon, Google Fonts link and inline style): each ran script (audit-hostile3 1, 2) or ended the build with a
@@ -992,3 +994,48 @@ def test_the_plugin_refuses_them_for_mkdocs_itself(plain_pack: Path, monkeypatch
         config = load_config(str(plain_pack / "mkdocs.yml"), site_dir=str(plain_pack.parent / "site"), **settings)
         with pytest.raises(PluginError, match=re.escape(f"mkdocs.yml: {key}: ")):
             config.plugins.on_config(config)
+
+
+PALETTE = [
+    {"media": f'(prefers-color-scheme: light)" autofocus onfocus="{SET}" x="', "scheme": f'default" onmouseover="{SET}',
+     "accent": f'indigo"><img src=x onerror={SET}>', "toggle": {"icon": "material/weather-night", "name": f'Dark"><img src=x onerror={SET}>'}},
+    {"media": "(prefers-color-scheme: dark)", "scheme": "slate", "toggle": {"icon": "material/weather-sunny", "name": "Light"}},
+]
+"""A pack's own light/dark palette whose media query, colours and toggle name would end Material's attributes
+(``data-md-color-media="{{ option.media }}"``, ``aria-label="{{ option.toggle.name }}"``, printed raw): audit-atk21 1."""
+
+
+def test_the_palette_settings_reach_every_page_as_text(plain_pack: Path) -> None:
+    """Each page's palette inputs and ``<body>`` keep their own attributes only, the toggle named as typed."""
+    import yaml
+
+    config = {"site_name": "Mini", "theme": {"name": "material", "palette": PALETTE}, "plugins": ["kb"]}
+    (plain_pack / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    site = plain_pack.parent / "palette-site"
+    code, out, err = cli("--content", str(plain_pack / "content"), "build", "--site-dir", str(site))
+    assert code == 0, out + err
+    named = 0
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        for tag, name, value in _tags(text):
+            assert not name.startswith("on") and name != "autofocus" and tag != "img", (page, tag, name, value)
+        named += PALETTE[0]["toggle"]["name"] in [html_unescape(v) for v in re.findall(r'aria-label="([^"]*)" *type="radio"', text)]
+    assert named >= 10
+
+
+def test_a_translators_toggle_names_are_escaped_for_the_theme(plain_pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog's ``dark_mode``/``light_mode`` name the palette toggle that Material prints raw in ``aria-label`` and
+    ``title``: escaped once with the rest of the settings (audit-atk21 2)."""
+    from mkdocs.config import load_config
+
+    import kb.mkdocs_defaults as defaults
+
+    said = f'Modo oscuro" autofocus onfocus="{SET}'
+    monkeypatch.setattr(defaults, "pgettext", lambda lang, ctx, key: said if key in ("dark_mode", "light_mode") else key)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    (plain_pack / "mkdocs.yml").write_text("site_name: Mini\nplugins: [kb]\n", encoding="utf-8")
+    config = load_config(str(plain_pack / "mkdocs.yml"), site_dir=str(plain_pack.parent / "site"))
+    defaults.apply_defaults(config, "es")
+    defaults.as_text(config)
+    names = [option["toggle"]["name"] for option in config.theme["palette"]]
+    assert [html_unescape(n) for n in names] == [said] * 2 and not any('"' in n or "<" in n for n in names), names
