@@ -81,8 +81,8 @@ FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
 """Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
 FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
 ICON_NAME = re.compile(r"[a-z0-9-]+(/[a-z0-9-]+)*")
-"""A theme icon's name (``material/weather-night``): the palette toggle's ``icon``, which Material includes as the
-template ``.icons/<icon>.svg``."""
+"""A theme icon's name (``material/weather-night``): the palette toggle's ``icon`` and each of ``theme.icon``, which
+Material includes as the template ``.icons/<icon>.svg`` (a quote in one ended the build with "[Errno None] None")."""
 
 Check = Callable[[Any], "str | None"]
 
@@ -109,6 +109,7 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), _font_problem) for p in FONT_SETTINGS)
     yield from ((f"{where}: theme.palette[{n}].toggle.icon", _setting(option, ("toggle", "icon")), _icon_problem)
                 for n, option in enumerate(_palette(_setting(settings, ("theme", "palette")))))
+    yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in _leaves(_setting(settings, ("theme", "icon"))))
     if not settings.get("site_url"):
         yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
 
@@ -124,6 +125,15 @@ def _setting(settings: Any, path: tuple[str, ...]) -> Any:
 def _palette(options: Any) -> list[Any]:
     """The options of a ``theme.palette`` (Material takes one mapping or a list of them)."""
     return options if isinstance(options, list) else [options] if isinstance(options, Mapping) else []
+
+
+def _leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Each value under a mapping (``theme.icon``: ``logo``, ``admonition.note``…) with its dotted name."""
+    if not isinstance(value, Mapping):
+        yield prefix.rstrip("."), value
+        return
+    for key, item in value.items():
+        yield from _leaves(item, f"{prefix}{key}.")
 
 
 def _icon_problem(name: Any) -> str | None:

@@ -932,6 +932,9 @@ REFUSED_SETTINGS = [
     ("theme.font.code", {"theme": {"name": "material", "font": {"text": "Roboto", "code": 'Mono"'}}}),
     ("theme.palette[1].toggle.icon", {"theme": {"name": "material", "palette": [
         {"toggle": {"icon": "material/weather-night", "name": "a"}}, {"toggle": {"icon": "../../../x", "name": "b"}}]}}),
+    ("theme.icon.logo", {"theme": {"name": "material", "icon": {"logo": 'material/x" onload="y'}}}),
+    ("theme.icon.admonition.note", {"theme": {"name": "material", "icon": {"repo": "fontawesome/brands/git-alt",
+                                                                           "admonition": {"note": "x\\y"}}}}),
 ]
 """Settings Material prints raw into every page (canonical link, repository link, edit link, stylesheet links, logo,
 tab icon, Google Fonts link and inline style): each ran script (audit-hostile3 1, 2) or ended the build with a
