@@ -1042,3 +1042,28 @@ def test_a_translators_toggle_names_are_escaped_for_the_theme(plain_pack: Path, 
     defaults.as_text(config)
     names = [option["toggle"]["name"] for option in config.theme["palette"]]
     assert [html_unescape(n) for n in names] == [said] * 2 and not any('"' in n or "<" in n for n in names), names
+
+
+STEPPER_WORDS = {"stepper": "Pasos", "previous": "Anterior", "next": "Siguiente", "step_number": "Paso {number} {toString}",
+                 "step_position": "{index} de {count} {constructor}"}
+"""A translator's stepper words naming a placeholder every JavaScript object has: shown as typed (audit-atk21 5)."""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_stepper_placeholder_every_object_has_is_shown_as_typed(chromium) -> None:
+    import json
+
+    from conftest import REPO
+
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_content(f'<div class="kb-stepper" data-kb-stepper="x.s" data-kb-words="{html_escape(json.dumps(STEPPER_WORDS))}">'
+                         '<ol><li><span id="step-a" data-kb-number="1"></span><strong>A</strong></li>'
+                         '<li><span id="step-b" data-kb-number="2"></span><strong>B</strong></li></ol></div>')
+        page.add_script_tag(content=(REPO / "kb" / "site" / "assets" / "kb-stepper.js").read_text(encoding="utf-8"))
+        status = page.locator(".kb-stepper__status").text_content()
+    finally:
+        context.close()
+    assert status.startswith("Paso 1 {toString} · 1 de 2 {constructor}"), status
