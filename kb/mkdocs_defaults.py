@@ -110,6 +110,7 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     yield from ((f"{where}: theme.palette[{n}].toggle.icon", _setting(option, ("toggle", "icon")), _icon_problem)
                 for n, option in enumerate(_palette(_setting(settings, ("theme", "palette")))))
     yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in _leaves(_setting(settings, ("theme", "icon"))))
+    yield f"{where}: theme.direction", _setting(settings, ("theme", "direction")), _direction_problem
     if not settings.get("site_url"):
         yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
 
@@ -134,6 +135,11 @@ def _leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
         return
     for key, item in value.items():
         yield from _leaves(item, f"{prefix}{key}.")
+
+
+def _direction_problem(direction: Any) -> str | None:
+    """``theme.direction``, which Material prints raw in ``<body dir="…">`` of every page (``ltr" onload="…`` ran)."""
+    return None if direction in ("ltr", "rtl") else "is not a writing direction: ltr or rtl"
 
 
 def _icon_problem(name: Any) -> str | None:

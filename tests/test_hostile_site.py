@@ -933,6 +933,7 @@ REFUSED_SETTINGS = [
     ("theme.palette[1].toggle.icon", {"theme": {"name": "material", "palette": [
         {"toggle": {"icon": "material/weather-night", "name": "a"}}, {"toggle": {"icon": "../../../x", "name": "b"}}]}}),
     ("theme.icon.logo", {"theme": {"name": "material", "icon": {"logo": 'material/x" onload="y'}}}),
+    ("theme.direction", {"theme": {"name": "material", "direction": f'ltr" onload="{SET}'}}),
     ("theme.icon.admonition.note", {"theme": {"name": "material", "icon": {"repo": "fontawesome/brands/git-alt",
                                                                            "admonition": {"note": "x\\y"}}}}),
 ]
