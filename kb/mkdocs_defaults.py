@@ -81,6 +81,7 @@ FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
 """Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
 FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
 ICON_NAME = re.compile(r"[a-z0-9-]+(/[a-z0-9-]+)*")
+ICON_KEY = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
 """A theme icon's name (``material/weather-night``): the palette toggle's ``icon`` and each of ``theme.icon``, which
 Material includes as the template ``.icons/<icon>.svg`` (a quote in one ended the build with "[Errno None] None")."""
 
@@ -109,7 +110,9 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), _font_problem) for p in FONT_SETTINGS)
     yield from ((f"{where}: theme.palette[{n}].toggle.icon", _setting(option, ("toggle", "icon")), _icon_problem)
                 for n, option in enumerate(_palette(_setting(settings, ("theme", "palette")))))
-    yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in _leaves(_setting(settings, ("theme", "icon"))))
+    icons = list(_leaves(_setting(settings, ("theme", "icon"))))
+    yield from ((f"{where}: theme.icon", name, _icon_key_problem) for name, _ in icons)
+    yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in icons)
     yield f"{where}: theme.direction", _setting(settings, ("theme", "direction")), _direction_problem
     if not settings.get("site_url"):
         yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
@@ -140,6 +143,11 @@ def _leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
 def _direction_problem(direction: Any) -> str | None:
     """``theme.direction``, which Material prints raw in ``<body dir="…">`` of every page (``ltr" onload="…`` ran)."""
     return None if direction in ("ltr", "rtl") else "is not a writing direction: ltr or rtl"
+
+
+def _icon_key_problem(name: str) -> str | None:
+    """A ``theme.icon`` key, which Material prints raw in an inline ``<style>`` (``--md-admonition-icon--<key>``)."""
+    return None if ICON_KEY.fullmatch(name) else "is not an icon setting's name: letters, digits, - and _ only"
 
 
 def _icon_problem(name: Any) -> str | None:

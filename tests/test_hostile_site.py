@@ -934,6 +934,8 @@ REFUSED_SETTINGS = [
         {"toggle": {"icon": "material/weather-night", "name": "a"}}, {"toggle": {"icon": "../../../x", "name": "b"}}]}}),
     ("theme.icon.logo", {"theme": {"name": "material", "icon": {"logo": 'material/x" onload="y'}}}),
     ("theme.direction", {"theme": {"name": "material", "direction": f'ltr" onload="{SET}'}}),
+    ("theme.icon", {"theme": {"name": "material", "icon": {"admonition": {
+        f"x:1}}</style><img src=x onerror={SET}><style>": "material/alert"}}}}),
     ("theme.icon.admonition.note", {"theme": {"name": "material", "icon": {"repo": "fontawesome/brands/git-alt",
                                                                            "admonition": {"note": "x\\y"}}}}),
 ]
