@@ -81,6 +81,8 @@ FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
 """Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
 FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
 ICON_NAME = re.compile(r"[a-z0-9-]+(/[a-z0-9-]+)*")
+ICON_LISTS = (("extra", "social"), ("extra", "analytics", "feedback", "ratings"))
+"""Lists of ``extra`` whose items each name an ``icon`` Material includes (the social links, the feedback's ratings)."""
 ICON_KEY = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
 """A theme icon's name (``material/weather-night``): the palette toggle's ``icon`` and each of ``theme.icon``, which
 Material includes as the template ``.icons/<icon>.svg`` (a quote in one ended the build with "[Errno None] None")."""
@@ -114,6 +116,10 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     yield from ((f"{where}: theme.icon", name, _icon_key_problem) for name, _ in icons)
     yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in icons)
     yield f"{where}: theme.direction", _setting(settings, ("theme", "direction")), _direction_problem
+    for path in ICON_LISTS:
+        items = _setting(settings, path)
+        yield from ((f"{where}: {'.'.join(path)}[{n}].icon", _setting(item, ("icon",)), _icon_problem)
+                    for n, item in enumerate(items if isinstance(items, list) else []))
     if not settings.get("site_url"):
         yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
 

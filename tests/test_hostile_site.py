@@ -936,6 +936,9 @@ REFUSED_SETTINGS = [
     ("theme.direction", {"theme": {"name": "material", "direction": f'ltr" onload="{SET}'}}),
     ("theme.icon", {"theme": {"name": "material", "icon": {"admonition": {
         f"x:1}}</style><img src=x onerror={SET}><style>": "material/alert"}}}}),
+    ("extra.social[1].icon", {"extra": {"social": [{"icon": "fontawesome/brands/github", "link": "https://x.example/"},
+                                                   {"icon": 'x" y', "link": "https://x.example/"}]}}),
+    ("extra.analytics.feedback.ratings[0].icon", {"extra": {"analytics": {"feedback": {"ratings": [{"icon": "../x"}]}}}}),
     ("theme.icon.admonition.note", {"theme": {"name": "material", "icon": {"repo": "fontawesome/brands/git-alt",
                                                                            "admonition": {"note": "x\\y"}}}}),
 ]
