@@ -110,18 +110,24 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     css = settings.get("extra_css")
     yield from ((f"{where}: extra_css[{n}]", item, relative) for n, item in enumerate(css if isinstance(css, list) else []))
     yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), _font_problem) for p in FONT_SETTINGS)
+    yield f"{where}: theme.direction", _setting(settings, ("theme", "direction")), _direction_problem
+    yield from _icon_settings(settings, where)
+    if not settings.get("site_url"):
+        yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
+
+
+def _icon_settings(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any, Check]]:
+    """The icons Material includes by name (``.icons/<icon>.svg``): the palette toggles', ``theme.icon``'s (their keys
+    too, printed in an inline ``<style>``), the social links' and the feedback ratings'."""
     yield from ((f"{where}: theme.palette[{n}].toggle.icon", _setting(option, ("toggle", "icon")), _icon_problem)
                 for n, option in enumerate(_palette(_setting(settings, ("theme", "palette")))))
     icons = list(_leaves(_setting(settings, ("theme", "icon"))))
     yield from ((f"{where}: theme.icon", name, _icon_key_problem) for name, _ in icons)
     yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in icons)
-    yield f"{where}: theme.direction", _setting(settings, ("theme", "direction")), _direction_problem
     for path in ICON_LISTS:
         items = _setting(settings, path)
         yield from ((f"{where}: {'.'.join(path)}[{n}].icon", _setting(item, ("icon",)), _icon_problem)
                     for n, item in enumerate(items if isinstance(items, list) else []))
-    if not settings.get("site_url"):
-        yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
 
 
 def _setting(settings: Any, path: tuple[str, ...]) -> Any:
