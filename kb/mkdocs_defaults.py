@@ -80,6 +80,12 @@ a path of the site or an http(s) address, by the same rule; so is each of ``extr
 FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
 """Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
 FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
+ICON_NAME = re.compile(r"[a-z0-9-]+(/[a-z0-9-]+)*")
+ICON_LISTS = (("extra", "social"), ("extra", "analytics", "feedback", "ratings"))
+"""Lists of ``extra`` whose items each name an ``icon`` Material includes (the social links, the feedback's ratings)."""
+ICON_KEY = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
+"""A theme icon's name (``material/weather-night``): the palette toggle's ``icon`` and each of ``theme.icon``, which
+Material includes as the template ``.icons/<icon>.svg`` (a quote in one ended the build with "[Errno None] None")."""
 
 Check = Callable[[Any], "str | None"]
 
@@ -104,8 +110,24 @@ def _checked(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any
     css = settings.get("extra_css")
     yield from ((f"{where}: extra_css[{n}]", item, relative) for n, item in enumerate(css if isinstance(css, list) else []))
     yield from ((f"{where}: {'.'.join(p)}", _setting(settings, p), _font_problem) for p in FONT_SETTINGS)
+    yield f"{where}: theme.direction", _setting(settings, ("theme", "direction")), _direction_problem
+    yield from _icon_settings(settings, where)
     if not settings.get("site_url"):
         yield "$KB_SITE_URL", os.environ.get("KB_SITE_URL"), url_problem
+
+
+def _icon_settings(settings: Mapping[str, Any], where: str) -> Iterator[tuple[str, Any, Check]]:
+    """The icons Material includes by name (``.icons/<icon>.svg``): the palette toggles', ``theme.icon``'s (their keys
+    too, printed in an inline ``<style>``), the social links' and the feedback ratings'."""
+    yield from ((f"{where}: theme.palette[{n}].toggle.icon", _setting(option, ("toggle", "icon")), _icon_problem)
+                for n, option in enumerate(_palette(_setting(settings, ("theme", "palette")))))
+    icons = list(_leaves(_setting(settings, ("theme", "icon"))))
+    yield from ((f"{where}: theme.icon", name, _icon_key_problem) for name, _ in icons)
+    yield from ((f"{where}: theme.icon.{name}", value, _icon_problem) for name, value in icons)
+    for path in ICON_LISTS:
+        items = _setting(settings, path)
+        yield from ((f"{where}: {'.'.join(path)}[{n}].icon", _setting(item, ("icon",)), _icon_problem)
+                    for n, item in enumerate(items if isinstance(items, list) else []))
 
 
 def _setting(settings: Any, path: tuple[str, ...]) -> Any:
@@ -114,6 +136,35 @@ def _setting(settings: Any, path: tuple[str, ...]) -> Any:
     for key in path:
         settings = settings.get(key) if isinstance(settings, Mapping) else None
     return settings
+
+
+def _palette(options: Any) -> list[Any]:
+    """The options of a ``theme.palette`` (Material takes one mapping or a list of them)."""
+    return options if isinstance(options, list) else [options] if isinstance(options, Mapping) else []
+
+
+def _leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Each value under a mapping (``theme.icon``: ``logo``, ``admonition.note``…) with its dotted name."""
+    if not isinstance(value, Mapping):
+        yield prefix.rstrip("."), value
+        return
+    for key, item in value.items():
+        yield from _leaves(item, f"{prefix}{key}.")
+
+
+def _direction_problem(direction: Any) -> str | None:
+    """``theme.direction``, which Material prints raw in ``<body dir="…">`` of every page (``ltr" onload="…`` ran)."""
+    return None if direction in ("ltr", "rtl") else "is not a writing direction: ltr or rtl"
+
+
+def _icon_key_problem(name: str) -> str | None:
+    """A ``theme.icon`` key, which Material prints raw in an inline ``<style>`` (``--md-admonition-icon--<key>``)."""
+    return None if ICON_KEY.fullmatch(name) else "is not an icon setting's name: letters, digits, - and _ only"
+
+
+def _icon_problem(name: Any) -> str | None:
+    return None if isinstance(name, str) and ICON_NAME.fullmatch(name) else (
+        "is not an icon's name: lower-case letters, digits, - and / only")
 
 
 def _font_problem(name: Any) -> str | None:
@@ -149,7 +200,7 @@ def apply_defaults(config: MkDocsConfig, lang: str = "es", favicon: str | None =
 TEXTS = ("site_name", "site_description", "site_author", "repo_name")
 """Settings MkDocs reads as plain text that the themes print without escaping: Material writes ``site_name`` raw in
 the header's and the menu's titles, the page's ``<title>`` and the logo's ``aria-label``, ``site_description`` and
-``site_author`` in ``<meta>`` attributes, ``repo_name`` beside the repository link."""
+``site_author`` in ``<meta>`` attributes, ``repo_name`` beside the repository link. The palette's strings (:func:`_escaped`) are escaped too."""
 
 
 def as_text(config: MkDocsConfig) -> None:
@@ -164,6 +215,19 @@ def as_text(config: MkDocsConfig) -> None:
     if isinstance(config.copyright, str) and not isinstance(config.copyright, Markup):
         config.copyright = Markup(sanitise(config.copyright))
     _extra_as_text(config)
+    if "palette" in config.theme:
+        config.theme["palette"] = _escaped(config.theme["palette"])
+
+
+def _escaped(value: Any) -> Any:
+    """Every string in ``value`` escaped once: the palette's media query, colours and toggle's name, which Material
+    prints raw into attributes (``aria-label="{{ option.toggle.name }}"``) of every page, from mkdocs.yml or from the
+    catalog's ``dark_mode``/``light_mode``."""
+    if isinstance(value, Mapping):
+        return {key: _escaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_escaped(item) for item in value]
+    return escape(value) if isinstance(value, str) else value
 
 
 EXTRA_HTML = frozenset({("consent", "description"), ("analytics", "feedback", "ratings", "*", "note")})

@@ -930,6 +930,17 @@ REFUSED_SETTINGS = [
     ("theme.favicon", {"theme": {"name": "material", "favicon": "javascript:alert(1)"}}),
     ("theme.font.text", {"theme": {"name": "material", "font": {"text": "Roboto</style><img src=x onerror=x>"}}}),
     ("theme.font.code", {"theme": {"name": "material", "font": {"text": "Roboto", "code": 'Mono"'}}}),
+    ("theme.palette[1].toggle.icon", {"theme": {"name": "material", "palette": [
+        {"toggle": {"icon": "material/weather-night", "name": "a"}}, {"toggle": {"icon": "../../../x", "name": "b"}}]}}),
+    ("theme.icon.logo", {"theme": {"name": "material", "icon": {"logo": 'material/x" onload="y'}}}),
+    ("theme.direction", {"theme": {"name": "material", "direction": f'ltr" onload="{SET}'}}),
+    ("theme.icon", {"theme": {"name": "material", "icon": {"admonition": {
+        f"x:1}}</style><img src=x onerror={SET}><style>": "material/alert"}}}}),
+    ("extra.social[1].icon", {"extra": {"social": [{"icon": "fontawesome/brands/github", "link": "https://x.example/"},
+                                                   {"icon": 'x" y', "link": "https://x.example/"}]}}),
+    ("extra.analytics.feedback.ratings[0].icon", {"extra": {"analytics": {"feedback": {"ratings": [{"icon": "../x"}]}}}}),
+    ("theme.icon.admonition.note", {"theme": {"name": "material", "icon": {"repo": "fontawesome/brands/git-alt",
+                                                                           "admonition": {"note": "x\\y"}}}}),
 ]
 """Settings Material prints raw into every page (canonical link, repository link, edit link, stylesheet links, logo,
 tab icon, Google Fonts link and inline style): each ran script (audit-hostile3 1, 2) or ended the build with a
@@ -992,3 +1003,73 @@ def test_the_plugin_refuses_them_for_mkdocs_itself(plain_pack: Path, monkeypatch
         config = load_config(str(plain_pack / "mkdocs.yml"), site_dir=str(plain_pack.parent / "site"), **settings)
         with pytest.raises(PluginError, match=re.escape(f"mkdocs.yml: {key}: ")):
             config.plugins.on_config(config)
+
+
+PALETTE = [
+    {"media": f'(prefers-color-scheme: light)" autofocus onfocus="{SET}" x="', "scheme": f'default" onmouseover="{SET}',
+     "accent": f'indigo"><img src=x onerror={SET}>', "toggle": {"icon": "material/weather-night", "name": f'Dark"><img src=x onerror={SET}>'}},
+    {"media": "(prefers-color-scheme: dark)", "scheme": "slate", "toggle": {"icon": "material/weather-sunny", "name": "Light"}},
+]
+"""A pack's own light/dark palette whose media query, colours and toggle name would end Material's attributes
+(``data-md-color-media="{{ option.media }}"``, ``aria-label="{{ option.toggle.name }}"``, printed raw): audit-atk21 1."""
+
+
+def test_the_palette_settings_reach_every_page_as_text(plain_pack: Path) -> None:
+    """Each page's palette inputs and ``<body>`` keep their own attributes only, the toggle named as typed."""
+    import yaml
+
+    config = {"site_name": "Mini", "theme": {"name": "material", "palette": PALETTE}, "plugins": ["kb"]}
+    (plain_pack / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    site = plain_pack.parent / "palette-site"
+    code, out, err = cli("--content", str(plain_pack / "content"), "build", "--site-dir", str(site))
+    assert code == 0, out + err
+    named = 0
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        for tag, name, value in _tags(text):
+            assert not name.startswith("on") and name != "autofocus" and tag != "img", (page, tag, name, value)
+        named += PALETTE[0]["toggle"]["name"] in [html_unescape(v) for v in re.findall(r'aria-label="([^"]*)" *type="radio"', text)]
+    assert named >= 10
+
+
+def test_a_translators_toggle_names_are_escaped_for_the_theme(plain_pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog's ``dark_mode``/``light_mode`` name the palette toggle that Material prints raw in ``aria-label`` and
+    ``title``: escaped once with the rest of the settings (audit-atk21 2)."""
+    from mkdocs.config import load_config
+
+    import kb.mkdocs_defaults as defaults
+
+    said = f'Modo oscuro" autofocus onfocus="{SET}'
+    monkeypatch.setattr(defaults, "pgettext", lambda lang, ctx, key: said if key in ("dark_mode", "light_mode") else key)
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+    (plain_pack / "mkdocs.yml").write_text("site_name: Mini\nplugins: [kb]\n", encoding="utf-8")
+    config = load_config(str(plain_pack / "mkdocs.yml"), site_dir=str(plain_pack.parent / "site"))
+    defaults.apply_defaults(config, "es")
+    defaults.as_text(config)
+    names = [option["toggle"]["name"] for option in config.theme["palette"]]
+    assert [html_unescape(n) for n in names] == [said] * 2 and not any('"' in n or "<" in n for n in names), names
+
+
+STEPPER_WORDS = {"stepper": "Pasos", "previous": "Anterior", "next": "Siguiente", "step_number": "Paso {number} {toString}",
+                 "step_position": "{index} de {count} {constructor}"}
+"""A translator's stepper words naming a placeholder every JavaScript object has: shown as typed (audit-atk21 5)."""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_stepper_placeholder_every_object_has_is_shown_as_typed(chromium) -> None:
+    import json
+
+    from conftest import REPO
+
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_content(f'<div class="kb-stepper" data-kb-stepper="x.s" data-kb-words="{html_escape(json.dumps(STEPPER_WORDS))}">'
+                         '<ol><li><span id="step-a" data-kb-number="1"></span><strong>A</strong></li>'
+                         '<li><span id="step-b" data-kb-number="2"></span><strong>B</strong></li></ol></div>')
+        page.add_script_tag(content=(REPO / "kb" / "site" / "assets" / "kb-stepper.js").read_text(encoding="utf-8"))
+        status = page.locator(".kb-stepper__status").text_content()
+    finally:
+        context.close()
+    assert status.startswith("Paso 1 {toString} · 1 de 2 {constructor}"), status

@@ -192,6 +192,13 @@ def test_new_offers_only_the_packs_games(pack: Path) -> None:
     assert code == 2 and "did you mean" not in err and "(games: skirmish)" in err, err
 
 
+def test_new_and_init_say_an_id_with_a_line_break_in_one_line(pack: Path, tmp_path: Path) -> None:
+    """An id or game typed with a line break (a paste) is refused in one line, the break written ``\\n`` (audit-atk21 6)."""
+    for argv in (("new", "rule", "skirmish.x\ny"), ("new", "rule", "sk\nx.y"), ("init", str(tmp_path / "p2"), "--game", "a\nb")):
+        code, out, err = kb(*argv)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and "\\n" in err, err
+
+
 def _git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.email=t@example.org", "-c", "user.name=t", *args], cwd=cwd, check=True,
                    capture_output=True)

@@ -123,3 +123,14 @@ def test_a_game_page_does_not_lift_its_game_over_a_hit_matching_more_words(kb: A
         assert kb.search(q, lang="en", limit=10).hits[0].id == want, q
         assert got[0] == want, (q, got[:3])
     assert site[-1][0].startswith("malifaux."), site[-1][:3]
+
+
+def test_a_word_every_javascript_object_has_is_searched_as_any_word(page: Any) -> None:
+    """``constructor``, ``__proto__``, ``toString`` typed in the search box: the corrections' table answered them with
+    the object's own function and the search threw (``text.toLowerCase is not a function``), the dialog stuck on
+    "loading" (audit-atk21 4). Beside a rules word, that word's hits still come."""
+    words = ["constructor", "__proto__", "toString valueOf", "hasOwnProperty", "disparo constructor"]
+    out = page.evaluate("""qs => qs.map(q => { try { var r = window.engines.es.search(q, {limit: 10});
+                             return [r.hits.length, r.didYouMean]; } catch (e) { return String(e); } })""", words)
+    assert all(isinstance(o, list) for o in out), out
+    assert out[-1][0] > 0, out

@@ -551,7 +551,7 @@ def _init(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         written = init_pack(folder, args.game, args.name_es, args.name_en)
     except ScaffoldError as exc:
-        err.write(f"kb init: {exc}\n")
+        err.write(f"kb init: {printable(str(exc))}\n")
         return EXIT_USAGE
     except OSError as exc:
         err.write(f"kb init: {exc.filename or folder}: {exc.strerror or exc}\n")
@@ -570,7 +570,7 @@ def _new(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         path = new_entry(_root(args), args.kind, args.id)
     except ScaffoldError as exc:
-        err.write(f"kb new: {exc}\n")
+        err.write(f"kb new: {printable(str(exc))}\n")  # an id typed with a line break: one line
         return EXIT_USAGE
     except OSError as exc:  # a read-only folder, a full disk: nothing was written
         err.write(f"kb new: {exc.filename or args.id}: {exc.strerror or exc}\n")

@@ -242,7 +242,7 @@
   /* query.corrections: misspelt word -> its correction, for words the list does not know; candidates of the
    * query's language first (else the reader's), then the other's. */
   Engine.prototype.correct = function (ws) {
-    var self = this, min = this.rules.spelling.min, out = {};
+    var self = this, min = this.rules.spelling.min, out = Object.create(null);  /* no inherited keys: "constructor" is a word */
     var unknown = ws.filter(function (w) { return w.length >= min && !/^[0-9]+$/.test(w) && !self.known(w); });
     if (!unknown.length || this.missing.size) return out;  /* not known, or not looked up yet (its part is missing) */
     var said = this.queryLanguage(ws) || this.lang;
@@ -260,7 +260,7 @@
   /* ranking.did_you_mean: the words typed with the corrections ranking.shown_corrections shows (a word shorter than
    * rules.spelling.shown only when its correction keeps every letter typed, in order), or null when it shows none. */
   Engine.prototype.didYouMean = function (typed, fixed) {
-    var min = this.rules.spelling.shown, shown = {}, any = false;
+    var min = this.rules.spelling.shown, shown = Object.create(null), any = false;
     Object.keys(fixed).forEach(function (w) {
       var c = fixed[w], at = 0;
       var kept = fold(w).split("").every(function (ch) { at = c.indexOf(ch, at) + 1; return at > 0; });
@@ -459,7 +459,7 @@
     var run = this.score(slots, only || allow);  /* the games the query names act as a filter, unless nothing of theirs matches */
     if (only && !run.acc.size) run = this.score(slots, allow);
     if (!run.acc.size && !this.missing.size) {  /* nothing found, not for want of a part */
-      var near = {};
+      var near = Object.create(null);
       ws.forEach(function (w) { var f = fold(w); if (f.length >= rules.fuzzy.minLength) { var c = self.suggest(f, self.langs); if (c) near[w] = c; } });
       if (Object.keys(near).length) run = this.score(this.plan(ws, near, []), allow);  /* as the engine: no alternatives in the last resort */
     }

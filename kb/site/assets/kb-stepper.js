@@ -24,7 +24,9 @@
   }
 
   function fill(template, values) {
-    return String(template || "").replace(/\{(\w+)\}/g, function (m, k) { return k in values ? values[k] : m; });
+    return String(template || "").replace(/\{(\w+)\}/g, function (m, k) {
+      return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : m;  /* "{constructor}" is text, not Object */
+    });
   }
 
   /* The step's own block (its list item or, unnumbered, its paragraph), without its sub-steps. */
