@@ -752,7 +752,7 @@ class KnowledgeBasePlugin(BasePlugin[KnowledgeBaseConfig]):  # type: ignore[no-u
             config.site_name = build.own_name or config.site_name
             root = urlsplit(build.root_url).path
             homes = {lg: root + url for lg, url in _homes(self.config.languages, config.use_directory_urls).items()}
-            return not_found_page(output_content, build.lang, root, homes)
+            return not_found_page(output_content, build.lang, root, homes, str(build.every_name))
         if template_name != "sitemap.xml" or build is None:
             return output_content
         urls = [_url(page.path, config.use_directory_urls) for page in build.site.pages]

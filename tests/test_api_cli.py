@@ -388,6 +388,19 @@ def test_search_takes_an_unquoted_query_of_several_words(tree) -> None:
     assert json.loads(out)["query"] == "line of sight" and json.loads(out)["hits"]
 
 
+def test_search_takes_an_option_between_the_words_of_its_query(tree) -> None:
+    """``kb search line --limit 1 of sight`` is ``kb search "line of sight" --limit 1``, not a usage error."""
+    tree(FILES, games=("g", "h"))
+    code, out, err = cli("search", "line", "--limit", "1", "of", "--json", "sight")
+    assert code == 0, err
+    assert json.loads(out) == json.loads(cli("search", "line of sight", "--limit", "1", "--json")[1])
+    assert json.loads(out)["query"] == "line of sight" and len(json.loads(out)["hits"]) == 1
+    code, _, err = cli("search", "line", "--limti", "1", "of")
+    assert code == 2 and "did you mean '--limit'?" in err
+    code, _, err = cli("search", "--limit", "1")
+    assert code == 2 and "required: query" in err
+
+
 def test_warnings_for_missing_english_and_unused_terms(tree) -> None:
     lonely = """\
         id: g.lonely

@@ -788,15 +788,19 @@ def test_the_site_settings_reach_every_page_as_text(named_site: Path) -> None:
     for page in pages:
         text = page.read_text(encoding="utf-8")
         name = NAME_ES if "/en/" not in page.as_posix() else NAME_EN
-        if page.name == "404.html":  # the page not found names the site in every language
-            name = f"{NAME_ES} · {NAME_EN}"
+        if page.name == "404.html":  # the page not found names the site in every language, each in its own lang
+            marked = " · ".join(f'<span lang="{lg}">{html_escape(n, quote=False)}</span>'
+                                for lg, n in (("es", NAME_ES), ("en", NAME_EN)))
+            assert text.count(marked) == 4 and 'data-md-component="logo">' in text, page  # logos, header, menu
+            assert not re.findall(r'aria-label="([^"]*)" data-md-component="logo"', text), page
         assert "<img src=x" not in text and f"<script>{SET}" not in text and f'onfocus="{SET}' not in text, page
         assert "&amp;lt;" not in text and "&amp;#" not in text, page  # escaped once, also where the theme escapes
         if 'class="md-header' not in text:
             continue  # the root index.html: a redirect to the reader's language
-        titles = re.findall(r'<span class="md-ellipsis">\s*([^<]*?)\s*</span>', text)  # the header's
-        logos = re.findall(r'aria-label="([^"]*)" data-md-component="logo"', text)  # the header's and the menu's
-        assert name in [html_unescape(t) for t in titles] and {html_unescape(v) for v in logos} == {name}, page
+        if page.name != "404.html":
+            titles = re.findall(r'<span class="md-ellipsis">\s*([^<]*?)\s*</span>', text)  # the header's
+            logos = re.findall(r'aria-label="([^"]*)" data-md-component="logo"', text)  # the header's and the menu's
+            assert name in [html_unescape(t) for t in titles] and {html_unescape(v) for v in logos} == {name}, page
         assert '<a href="https://x.example/">X</a>' in text and "© 2026" in text, page
         assert html_escape(f"<script>{SET}", quote=False) not in text[text.find("md-copyright"):], page  # taken out
         headers += 1

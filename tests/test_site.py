@@ -613,7 +613,9 @@ def test_the_page_not_found_has_a_menu_and_a_header_for_both_languages(built: Pa
     for page, first, second in ((built / "404.html", "es", "en"), (built / "en" / "404.html", "en", "es")):
         text = page.read_text(encoding="utf-8")
         header = text[text.index('<header'):text.index('</header>')]
-        assert "Reglas · Rules" in header, page
+        marked = '<span lang="es">Reglas</span> · <span lang="en">Rules</span>'  # each name in its own language
+        assert header.count(marked) == 2 and "Reglas · Rules" not in header, page  # the logo's name, the title
+        assert "Reglas · Rules" not in text.split("</title>", 1)[1], page
         menu = text[text.index('md-nav--primary'):text.index('<div class="md-content"')]
         links = re.findall(r'<a href="([^"]*)" class="md-nav__link">\s*<span class="md-ellipsis">\s*'
                            r'<span lang="(\w+)">([^<]*)</span>', menu)

@@ -30,8 +30,22 @@ class _Parser(argparse.ArgumentParser):
     """Raises instead of exiting, so ``run`` can return exit code 2 with the message; a word left over is said with
     the usage of the sub-command it follows, and a misspelt choice or option with "did you mean"."""
 
+    intermixed = False
+    """Whether options may come between the words of its positional arguments (``kb search linea --limit 2 de
+    vision``): argparse's intermixed parsing, which a parser with sub-commands cannot use (only a sub-command's)."""
+    _mixing = False
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _Usage(f"{self.prog}: error: {message}\n{self.format_usage()}")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:  # type: ignore[override]
+        if not self.intermixed or self._mixing:
+            return super().parse_known_args(args, namespace)
+        self._mixing = True  # argparse's intermixed parsing calls parse_known_args itself (Python 3.11)
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
 
     def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
         parsed: argparse.Namespace
@@ -660,6 +674,8 @@ def _search_args(q: argparse.ArgumentParser) -> None:
     q.add_argument("--json", action="store_true", help="print a JSON object: query, did_you_mean, total, by_game and "
                    "hits (each with its passage, whose anchor kb show ID#ANCHOR takes)")
     q.set_defaults(func=_search)
+    if isinstance(q, _Parser):
+        q.intermixed = True  # kb search linea --limit 2 de vision: the query is «linea de vision»
 
 
 def _resolvers_args(r: argparse.ArgumentParser) -> None:

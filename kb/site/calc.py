@@ -30,6 +30,7 @@ import inspect
 import json
 import os
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
@@ -38,7 +39,7 @@ from weakref import WeakKeyDictionary
 from kb.core import cache
 from kb.core.diagnostics import Diagnostic, diag, printable
 from kb.core.locale import LANGS, catalog_path, decimal_mark, fill as _fill, number, pgettext
-from kb.core.model import Entry, Example, Location, Text
+from kb.core.model import SOURCE_LANG, TARGET_LANG, Entry, Example, Location, Text
 from kb.examples.limits import TimeLimit, time_limit
 from kb.mechanics import COVERS, KEYS_EVERY, Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
@@ -647,6 +648,33 @@ def _name_table(ctx: SiteContext, game: str) -> dict[str, Any]:
     return {k: said(t) for k in sorted(keys) if isinstance(t := find(k), Text)}
 
 
+def foreign_words(kb: "Linked", game: str, lang: str) -> dict[str, list[str]]:
+    """The words of another language a Spanish page's answers may show, as the content marks them: the forms of the
+    game's glossary terms kept in their English wording (``do_not_translate``) that are Spanish and English forms
+    alike (``Roll-Off``), longest first; ``{}`` on an English page. A name the content does not mark this way (a
+    model's name in ``names:``) is not known to be English and is left unmarked."""
+    if lang != SOURCE_LANG:
+        return {}
+    found = {w for e in kb.entries.values() if e.game == game and e.term and e.term.do_not_translate
+             for w in set(e.term.forms.get(SOURCE_LANG, ())) & set(e.term.forms.get(TARGET_LANG, ())) if w.strip()}
+    return {TARGET_LANG: sorted(found, key=lambda w: (-len(w), w))} if found else {}
+
+
+_LETTER = r"[^\W_]"
+
+
+def marked_html(text: str, foreign: Mapping[str, list[str]]) -> str:
+    """``text`` escaped, each whole word of ``foreign`` in it (by language) in a ``<span lang>``, so that a screen
+    reader says it in its own language (``kb-calc.js``'s ``marked`` does the same in the page)."""
+    found = [(w, lg) for lg, ws in foreign.items() for w in ws]
+    if not found:
+        return _attr(text)
+    langs = dict(found)
+    alts = "|".join(re.escape(w) for w, _ in sorted(found, key=lambda p: -len(p[0])))
+    parts = re.split(f"(?<!{_LETTER})({alts})(?!{_LETTER})", text)
+    return "".join(f'<span lang="{_attr(langs[p])}">{_attr(p)}</span>' if i % 2 else _attr(p) for i, p in enumerate(parts))
+
+
 @dataclass
 class Working:
     """Which calculator :func:`calc_site` is working out, for a progress line read from another thread while it runs
@@ -691,12 +719,13 @@ def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, worki
     ctx = SiteContext(kb, {}, lang)
     out = CalcSite(made=[game])
     heads: dict[str, dict[str, Any]] = {}
+    foreign = foreign_words(kb, game, lang)
     for entry in sorted((e for e in kb.entries.values() if e.game == game), key=lambda e: e.id):
         page = entry_path(entry)
         for n, calc in enumerate(calculators(entry, kb.registry.get, in_page=in_page)):
             working.calculator = calc
             out.held += calc.held
-            words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game))
+            words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game), foreign)
             out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime, size))
     return out
 
@@ -971,11 +1000,11 @@ def form_html(calc: Calculator, n: int, words: Words, head: str, data: Mapping[s
     fields = "".join(_input(calc, n, i, f, words, var.get(id(f))) for i, f in enumerate(sp.fields))
     start = sp.positions(sp.base)
     first, table = _first(data, sp, start)
-    result = _result_html(first, words.lang) if first is not None else ""
+    result = _result_html(first, words.lang, words.foreign) if first is not None else ""
     if first is not None and table is not None and start is not None:
         result += _odds_html(data, table, start[order[-1]], first, words.lang)
     where = posixpath.relpath(runtime, posixpath.dirname(head)) + "/"  # the page sits beside the head
-    py = f' data-kb-py="{_attr(where)}"' if calc.py else ""
+    py = (f' data-kb-py="{_attr(where)}"' if calc.py else "") + _foreign_attr(words.foreign)
     brief = _brief_html(first) if _long(calc) else ""
     return (f'<form class="kb-calc" data-kb-resolver="{_attr(calc.resolver.name)}" data-kb-space="{calc.key}" '
             f'data-kb-data="{_attr(posixpath.basename(head))}" data-kb-file="{_attr(head)}"{py} novalidate '
@@ -1015,8 +1044,15 @@ def left_out_html(lang: str) -> str:
     return f'<p class="kb-calc-left-out" role="note">{_attr(pgettext(lang, "site", "calc_left_out"))}</p>'
 
 
-def _result_html(row: list[Any], lang: str) -> str:
-    """A worded answer as the page first shows it (``kb-calc.js`` builds the same from the data)."""
+def _foreign_attr(foreign: Mapping[str, list[str]]) -> str:
+    """A form's ``data-kb-foreign``: the words of another language its steps may show (``kb-calc.js`` marks them in
+    each answer as :func:`marked_html` does); nothing when there are none."""
+    return f' data-kb-foreign="{_attr(json.dumps(foreign, ensure_ascii=False))}"' if foreign else ""
+
+
+def _result_html(row: list[Any], lang: str, foreign: Mapping[str, list[str]] | None = None) -> str:
+    """A worded answer as the page first shows it (``kb-calc.js`` builds the same from the data), the ``foreign``
+    words of its steps marked with their language (:func:`marked_html`)."""
     _data, steps, pairs, odds, refusal = row
     if refusal is not None:
         return f'<p class="kb-calc-refusal">{_attr(refusal)}</p>'
@@ -1024,7 +1060,7 @@ def _result_html(row: list[Any], lang: str) -> str:
     return (f'<dl class="kb-calc-outputs">{listed}</dl>'
             + (f'<p class="kb-calc-odds">{_attr(odds[0])}</p>' if odds else "")
             + (f'<p class="kb-calc-steps-head">{_attr(pgettext(lang, "site", "calc_steps"))}</p>'
-               f'<ol class="kb-calc-steps">{"".join(f"<li>{_attr(s)}</li>" for s in steps)}</ol>' if steps else ""))
+               f'<ol class="kb-calc-steps">{"".join(f"<li>{marked_html(s, foreign or {})}</li>" for s in steps)}</ol>' if steps else ""))
 
 
 def _first(data: Mapping[str, Any], sp: Space, start: tuple[int, ...] | None

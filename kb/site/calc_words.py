@@ -29,8 +29,11 @@ def said(found: Any) -> Any:
 class Words:
     """How one calculator's values, labels and answers read in one language (the names it looked up are in ``seen``)."""
 
-    def __init__(self, res: Resolver, own_names: Mapping[str, Any], lang: str, names: Callable[[str], Any]) -> None:
+    def __init__(self, res: Resolver, own_names: Mapping[str, Any], lang: str, names: Callable[[str], Any],
+                 foreign: Mapping[str, list[str]] | None = None) -> None:
         self.lang, self.res, self.names = lang, res, names
+        self.foreign: Mapping[str, list[str]] = foreign or {}
+        """Words of another language the answers may show, by language (:func:`kb.site.calc.foreign_words`)."""
         self.seen: dict[str, Any] = {}
 
         def find(value: str) -> Any:

@@ -53,11 +53,15 @@ _MOST = 80
 """The most characters of the missing address the page shows (the last of them an ellipsis when it is longer)."""
 
 
-def not_found_page(page: str, lang: str, root: str, homes: dict[str, str]) -> str:
+def not_found_page(page: str, lang: str, root: str, homes: dict[str, str], every_name: str = "") -> str:
     """The theme's 404 ``page`` of the ``lang`` build with a part per language of ``homes`` (language -> its home's
-    address, absolute from the site's root path ``root``), ``lang``'s first; the title names the page in each."""
+    address, absolute from the site's root path ``root``), ``lang``'s first; the title names the page in each. The
+    page is ``lang``'s (its ``<html lang>``, the theme's labels); the site's name in every language (``every_name``,
+    «Reglas · Rules», as the page prints it: escaped) is shown and named with each language's part in its ``lang``
+    (:func:`_names_marked`)."""
     if THEME_HEADING not in page:
         return page
+    page = _names_marked(page, every_name, list(homes))
     order = [lang] + [lg for lg in homes if lg != lang]
     data = json.dumps({"root": root, "most": _MOST}).replace("<", "\\u003c")
     script = _PICK.replace("__DATA__", data).replace("__PICK__", pick_language(list(homes), "first"))
@@ -69,6 +73,22 @@ def not_found_page(page: str, lang: str, root: str, homes: dict[str, str]) -> st
     scripts = f'<script>{script}</script><script src="{html.escape(root)}kb-palette.js" defer></script>'
     at = page.rfind("</body>")  # the engine's script beside the theme's, out of the article (which holds content only)
     return page[:at] + scripts + page[at:] if at >= 0 else page + scripts
+
+
+def _names_marked(page: str, every_name: str, langs: list[str]) -> str:
+    """``page`` with the site's name in every language, ``every_name`` (one name per language of ``langs``, joined by
+    « · », escaped), in a ``<span lang>`` per language where the header and the menu show it, and the logo links named
+    by those spans (a hidden ``kb-sr`` text) instead of an ``aria-label`` in the page's language alone («Rules» read
+    with a Spanish voice). Left as it is when the name is not one per language."""
+    names = every_name.split(" · ")
+    if not every_name or len(names) != len(langs):
+        return page
+    marked = " · ".join(_in(lg, html.unescape(name)) for lg, name in zip(langs, names, strict=True))
+    name = re.escape(every_name)
+    page = re.sub(f'(<a href="[^"]*") title="{name}" (class="md-(?:header|nav)__button md-logo") aria-label="{name}"'
+                  '( data-md-component="logo">)', lambda m: f'{m[1]} {m[2]}{m[3]}<span class="kb-sr">{marked}</span>', page)
+    return re.sub(f'(<span class="md-ellipsis">|</a>)(\\s*){name}(\\s*</(?:span|label)>)',
+                  lambda m: m[1] + m[2] + marked + m[3], page)
 
 
 def _part(lang: str, home: str) -> str:

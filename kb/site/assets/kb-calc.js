@@ -95,8 +95,35 @@
     return n;
   }
 
+  /* The words of another language the form's steps may show (data-kb-foreign, kb/site/calc.py: foreign_words), as
+   * [[word, lang]], longest first; [] when it has none or cannot be read. */
+  function foreignOf(box) {
+    var form = box.closest("form"), raw = form && form.getAttribute("data-kb-foreign"), out = [];
+    try {
+      var by = raw ? JSON.parse(raw) : {};
+      Object.keys(by).forEach(function (lang) { by[lang].forEach(function (w) { if (w) out.push([String(w), lang]); }); });
+    } catch (e) { return []; }
+    return out.sort(function (a, b) { return b[0].length - a[0].length; });
+  }
+
+  /* ``parent`` holding ``text``, each whole word of ``foreign`` in it in a <span lang> of its language (a screen reader
+   * says «Roll-Off» in English on a Spanish page), as calc.py's marked_html. Text nodes only: nothing is markup. */
+  function marked(parent, text, foreign) {
+    if (!foreign.length) { parent.textContent = text; return parent; }
+    var langs = {}, alts = foreign.map(function (p) {
+      langs[p[0]] = p[1];
+      return p[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    });
+    var parts = String(text).split(new RegExp("(?<![\\p{L}\\p{N}])(" + alts.join("|") + ")(?![\\p{L}\\p{N}])", "u"));
+    parts.forEach(function (part, i) {
+      if (i % 2) parent.appendChild(el("span", null, part)).setAttribute("lang", langs[part]);
+      else if (part) parent.appendChild(document.createTextNode(part));
+    });
+    return parent;
+  }
+
   function showOutcome(box, o, shard, words) {
-    var S = shard.strings;
+    var S = shard.strings, foreign = foreignOf(box);
     box.setAttribute("data-kb-outcome", S[o[0]]);
     if (o[4] != null) {
       box.appendChild(el("p", "kb-calc-refusal", S[o[4]]));
@@ -109,7 +136,7 @@
     if (o[1].length) {
       box.appendChild(el("p", "kb-calc-steps-head", words.calc_steps));
       var ol = el("ol", "kb-calc-steps");
-      o[1].forEach(function (s) { ol.appendChild(el("li", null, S[s])); });
+      o[1].forEach(function (s) { ol.appendChild(marked(el("li"), S[s], foreign)); });
       box.appendChild(ol);
     }
   }

@@ -508,6 +508,26 @@
     });
   }
 
+  /* A level's title goes back up to the level above (the theme shows an arrow and says nothing of it): named with its
+   * words' menu_back, its own name first, «Términos: volver a StarCraft» / "Terms: back to StarCraft" (the name of the
+   * level it goes back to as that level's title shows it), once the words are loaded (init()). */
+  function titleText(label) {
+    var copy = label.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll("a, .md-nav__icon"), function (x) { x.remove(); });
+    return (copy.textContent || "").replace(/\s+/g, " ").trim();
+  }
+
+  function backNames(nav) {
+    var say = window.KB_TABLE && window.KB_TABLE.labels && window.KB_TABLE.labels.menu_back;
+    if (!say || !nav) return;
+    Array.prototype.forEach.call(nav.querySelectorAll("label.md-nav__title[for^='__nav'], label.md-nav__title[for='__toc']"), function (l) {
+      var up = l.parentNode.parentNode.closest("nav.md-nav"), above = up && up.querySelector(":scope > label.md-nav__title");
+      if (!above) return;
+      var names = { level: titleText(l), parent: titleText(above) };
+      l.setAttribute("aria-label", say.replace(/\{(level|parent)\}/g, function (m, k) { return names[k]; }));
+    });
+  }
+
   function drawer() {
     var toggle = document.getElementById("__drawer"), label = document.querySelector('.md-header label[for="__drawer"]');
     var nav = document.querySelector(".md-sidebar--primary nav");
@@ -598,6 +618,7 @@
     if (article) namePermalinks(article);
     whenIdle(function () {
       loadData(function () {
+        backNames(document.querySelector(".md-sidebar--primary nav"));
         var done = function () { document.documentElement.setAttribute("data-kb-table", "ready"); };
         if (article) inTurn(start(article), done); else done();
       });
