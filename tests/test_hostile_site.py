@@ -1077,3 +1077,65 @@ def test_a_stepper_placeholder_every_object_has_is_shown_as_typed(chromium) -> N
     finally:
         context.close()
     assert status.startswith("Paso 1 {toString} · 1 de 2 {constructor}"), status
+
+
+CATALOG_MARKUP = "*e* [x](javascript:alert(1)) {: #id onclick=x} `c`"
+"""A translator's msgstr with Markdown: emphasis, a link, an attribute list and a code span (audit-atk21 9)."""
+
+
+def _marked_catalogs(tmp: Path) -> dict[str, Path]:
+    """Both catalogs with every ``site`` and ``translators`` msgstr made :data:`CATALOG_MARKUP` (its placeholders
+    kept, and an attribute list at its end too, where one would apply)."""
+    import polib
+
+    from kb.core.locale import catalog_path
+    from kb.i18n.catalogs import placeholders
+
+    out = {}
+    for lang in ("es", "en"):
+        po = polib.pofile(str(catalog_path(lang)))
+        for entry in po:
+            if entry.msgctxt in ("site", "translators") and entry.msgstr:
+                entry.msgstr = " ".join([CATALOG_MARKUP, *placeholders(entry.msgstr), "{: #id2 onclick=x}"])
+        out[lang] = tmp / f"{lang}.po"
+        po.save(str(out[lang]))
+    return out
+
+
+def test_the_catalogs_words_reach_the_pages_as_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's own words from kb.po (headings, intros, labels, the calculator's heading, the translators'
+    page) are shown as the translator typed them: no emphasis, link, code or attribute of theirs on any page,
+    without the sanitiser (audit-atk21 9)."""
+    import markdown
+    import yaml
+
+    from kb import KnowledgeBase
+    from kb.core import locale
+    from kb.site.pages import build_site
+    from conftest import REPO
+
+    root = tmp_path / "content"
+    hostile_tree(root)
+    kb = KnowledgeBase.load(root, use_cache=False)
+    marked = _marked_catalogs(tmp_path)
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    extensions = [next(iter(e)) if isinstance(e, dict) else e for e in config["markdown_extensions"]]
+    mdx = {next(iter(e)): e[next(iter(e))] for e in config["markdown_extensions"] if isinstance(e, dict)}
+    monkeypatch.setattr(locale, "catalog_path", lambda lang: marked[lang])
+    locale.translations.cache_clear()
+    shown: dict[str, int] = {}
+    try:
+        for lang in ("es", "en"):
+            for page in build_site(kb, kb.run_examples(), lang).pages:
+                html = markdown.markdown(page.markdown.split("\n---\n", 1)[-1], extensions=extensions, extension_configs=mdx)
+                where = (lang, page.path)
+                assert "<em>e</em>" not in html and "<code>c</code>" not in html and ">x</a>" not in html, where
+                assert 'href="javascript' not in html, where
+                assert "onclick" not in "".join(f" {n}" for _, n, _ in _tags(html)), where
+                assert 'id="id"' not in html and 'id="id2"' not in html, where
+                shown[page.path] = shown.get(page.path, 0) + html_unescape(html).count(CATALOG_MARKUP)
+    finally:
+        monkeypatch.undo()
+        locale.translations.cache_clear()
+    for path in ("index.md", "x/index.md", "x/glossary.md", "x/quickref.md", "x/attack.md", "translators.md"):
+        assert shown.get(path, 0) >= 2, (path, shown)

@@ -395,6 +395,7 @@ def test_a_stray_brace_in_a_catalog_word_shows_as_written_wherever_the_engine_fi
     from kb.core import locale
     from kb.site.calc import calc_site
     from kb.site.pages import build_site
+    from kb.site.render import code
 
     def said(template: str, **values: str) -> str:
         return f"{fill(template, values)} {STRAY}"
@@ -411,7 +412,8 @@ def test_a_stray_brace_in_a_catalog_word_shows_as_written_wherever_the_engine_fi
                          said(locale.gettext(lang, "Another case: {reason} See {entry}."), reason=reason, entry=fumble)],
         "index.md": [said(ngettext(lang, "{ok} of {n} worked example verified by this build.",
                                    "{ok} of {n} worked examples verified by this build.", 2), ok="2")],
-        "translators.md": [said(pgettext(lang, "translators", "how"), guide="`docs/translators.md`")],
+        "translators.md": [said(pgettext(lang, "translators", "how"), guide="`docs/translators.md`",
+                                **{k: code(pgettext(lang, "translators", f"{k}_command")) for k in ("export", "import")})],
         "calculators": [said(pgettext(lang, "site", "calc_range"), minimum="2", maximum="12"),
                         said(pgettext(lang, "site", "calc_range_step"), minimum="2", maximum="12", step="2"),
                         said(pgettext(lang, "site", "calc_chance"), **odds[Fraction(5, 12)]),

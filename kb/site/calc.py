@@ -45,6 +45,7 @@ from kb.mechanics import COVERS, KEYS_EVERY, Context, Outcome, Resolver
 from kb.mechanics.procedures import flatten_steps
 from kb.mechanics.space import (ABSENT, FAILED, MAX_COMBINATIONS, STALLED, UNTRIED, Field, Refusal, Space, call,
                                 calculator_examples, space)
+from kb.site.render import escape
 from kb.site.structure import SiteContext, entry_path
 from kb.site import calc_runtime
 from kb.site.calc_py import UNBOUNDED, Calc, extra
@@ -180,7 +181,7 @@ def slot(n: int) -> str:
 
 def _heading(lang: str) -> str:
     """The calculators' section's heading, as the page's Markdown holds it."""
-    return f"\n\n## {pgettext(lang, 'site', 'calc_title')} {{#calculator}}\n\n"
+    return f"\n\n## {escape(pgettext(lang, 'site', 'calc_title'))} {{#calculator}}\n\n"
 
 
 def calc_markdown(entry: Entry, resolver_of: Callable[[str], Resolver | None], lang: str) -> str:

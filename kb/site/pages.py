@@ -33,13 +33,20 @@ __all__ = ["KIND_ORDER", "Basis", "all_pages", "basis", "build_site", "navigatio
 KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
 """The order of a game's sections."""
 
-def t(ctx: SiteContext, key: str) -> str:
-    """A site interface string in the context's language, from the gettext catalog (``msgctxt "site"``)."""
+def word(ctx: SiteContext, key: str) -> str:
+    """A site interface string in the context's language, from the gettext catalog (``msgctxt "site"``), as the
+    catalog has it: for a title, the menu, a description (the theme escapes them)."""
     return pgettext(ctx.lang, "site", key)
 
 
+def t(ctx: SiteContext, key: str) -> str:
+    """:func:`word` as Markdown: escaped (:func:`~kb.site.render.escape`), so a translator's ``*``, backtick, link or
+    ``{: …}`` shows as typed, never as markup."""
+    return escape(word(ctx, key))
+
+
 def _kind_label(ctx: SiteContext, kind: str) -> str:
-    return t(ctx, "term_plural" if kind == "term" else kind)
+    return word(ctx, "term_plural" if kind == "term" else kind)
 
 
 def _fmt(ctx: SiteContext, page: str) -> Callable[[str], str]:
@@ -90,7 +97,7 @@ def _with_place(ctx: SiteContext, entry: Entry, path: str, body: str) -> str:
     in_kind = _order(ctx, entry.game, entry.kind) if entry.kind in KINDS else {}  # an unknown kind: no neighbours
     near = [_neighbour(ctx, link, i) for i in neighbours(entry.id, _order(ctx, entry.game, ""), in_kind)]
     game_page = relative(path, f"{entry.game}/index.md")
-    lines = place_lines(entry, lambda k: t(ctx, k), relative(path, "index.md"), game_page,
+    lines = place_lines(entry, lambda k: word(ctx, k), relative(path, "index.md"), game_page,
                         kb.games[entry.game].name.best(ctx.lang), _kind_label(ctx, entry.kind), near[0], near[1],
                         up=len(kb.games) > 1)
     title, _, rest = body.partition("\n")
@@ -135,9 +142,9 @@ def game_page(ctx: SiteContext, game: str) -> SitePage:
     out += [f"## {t(ctx, 'sections')} {{#sections}}", ""]
     out += [f"- [{t(ctx, 'glossary')}](glossary.md)"]
     kinds = [k for k in KIND_ORDER if ctx.kb.filter(game=game, kind=k)]
-    out += [f"- [{_kind_label(ctx, k)}](#{k})" for k in kinds] + [""]
+    out += [f"- [{escape(_kind_label(ctx, k))}](#{k})" for k in kinds] + [""]
     for kind in kinds:
-        out += [f"### {_kind_label(ctx, kind)} {{#{kind}}}", ""]
+        out += [f"### {escape(_kind_label(ctx, kind))} {{#{kind}}}", ""]
         for e in _sorted(ctx, ctx.kb.filter(game=game, kind=kind)):
             out.append(_entry_item(ctx, path, e))
         out.append("")
@@ -158,7 +165,7 @@ def _offline_place(ctx: SiteContext, full: bool = False) -> str:
     game has a calculator the page's Python answers, so the box offers its runtime too: a stand-in for that button."""
     size = f" (00{decimal_mark(ctx.lang)}0\u00a0MB)"
     keys = ("offline_save", "offline_full") if full else ("offline_save",)
-    buttons = "".join(f'<span class="md-button kb-offline__button">{html.escape(t(ctx, k) + size)}</span>' for k in keys)
+    buttons = "".join(f'<span class="md-button kb-offline__button">{html.escape(word(ctx, k) + size)}</span>' for k in keys)
     return f'<p class="kb-offline kb-offline--place">{buttons}<span class="kb-offline__status"></span></p>'
 
 
@@ -195,7 +202,7 @@ def glossary_page(ctx: SiteContext, game: str) -> SitePage:
     path = f"{game}/glossary.md"
     fmt = _fmt(ctx, path)
     name = meta.name.best(ctx.lang)
-    title = game_title(ctx, t(ctx, "glossary"), name)
+    title = game_title(ctx, word(ctx, "glossary"), name)
     out = [f"# {escape(title)} {{#glossary}}", ""]
     link = ctx.link_from(path)
     terms = _sorted(ctx, ctx.kb.filter(game=game, kind="term"))
@@ -249,7 +256,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
     path = "concepts.md"
     fmt = _fmt(ctx, path)
     link = ctx.link_from(path)
-    title = t(ctx, "concepts")
+    title = word(ctx, "concepts")
     out = [f"# {escape(title)} {{#concepts}}", "", t(ctx, "concepts_intro"), ""]
     out += _concept_index(ctx, path)
     for view in ctx.kb.concepts():
@@ -275,7 +282,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             listed = ", ".join(f"[{escape(e.title.best(ctx.lang))}]({link(e.id, None)})" for e in entries)
             out += [f"*{t(ctx, 'related')} ({escape(gname)}):* {listed}", ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, title, body, description=t(ctx, "concepts_intro"))
+    return finish(ctx, path, title, body, description=word(ctx, "concepts_intro"))
 
 
 def _concept_index(ctx: SiteContext, path: str) -> list[str]:
@@ -283,7 +290,7 @@ def _concept_index(ctx: SiteContext, path: str) -> list[str]:
     page is 40 screens long and the contents are in the drawer)."""
     links = [f"[{escape(ctx.text(v.entry.title, path, v.entry.title.es))}](#{entry_anchor(v.entry.id)})"
              for v in ctx.kb.concepts()]
-    return [f"**{escape(t(ctx, 'concepts_index'))}:** " + " · ".join(links), "{: .kb-index }", ""] if links else []
+    return [f"**{t(ctx, 'concepts_index')}:** " + " · ".join(links), "{: .kb-index }", ""] if links else []
 
 
 def _game_cell(ctx: SiteContext, game: str, name: str) -> str:
@@ -308,7 +315,7 @@ def home_page(ctx: SiteContext) -> SitePage:
     for game, meta in sorted(ctx.kb.games.items()):
         name = ctx.text(meta.name, path, meta.name.es)
         count = len(ctx.kb.filter(game=game))
-        line = f"- [{escape(name)}]({game}/index.md) · {ngettext(ctx.lang, '{n} entry', '{n} entries', count)}"
+        line = f"- [{escape(name)}]({game}/index.md) · {escape(ngettext(ctx.lang, '{n} entry', '{n} entries', count))}"
         summary = meta.data.get("summary")
         if isinstance(summary, dict) and "es" in summary:
             line += " — " + escape(ctx.text(_text(summary), path, name))
@@ -318,9 +325,9 @@ def home_page(ctx: SiteContext) -> SitePage:
         out += [f"- [{t(ctx, 'concepts')}](concepts.md)", ""]
     results = [r for per in ctx.results.values() for r in per.values()]
     if results:
-        out += [verified_line(ctx.lang, sum(r.passed for r in results), len(results)), ""]
+        out += [escape(verified_line(ctx.lang, sum(r.passed for r in results), len(results))), ""]
     body = _notice(ctx, path, "\n".join(out))
-    return finish(ctx, path, t(ctx, "site"), body, description=t(ctx, "intro"))
+    return finish(ctx, path, word(ctx, "site"), body, description=word(ctx, "intro"))
 
 
 def verified_line(lang: str, ok: int, n: int) -> str:
@@ -351,9 +358,9 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
     The theme's ``navigation.prune`` keeps this small: a page carries the entries of its own kind
     only, the other kinds as one link each (see docs/site.md, "Measured").
     """
-    nodes = [NavNode(t(ctx, "home"), "index.md")]
+    nodes = [NavNode(word(ctx, "home"), "index.md")]
     for game, meta in sorted(ctx.kb.games.items()):
-        items = [NavNode(t(ctx, "glossary"), f"{game}/glossary.md"), NavNode(t(ctx, "quickref"), quickref_path(game))]
+        items = [NavNode(word(ctx, "glossary"), f"{game}/glossary.md"), NavNode(word(ctx, "quickref"), quickref_path(game))]
         for kind in KIND_ORDER:
             entries = _sorted(ctx, ctx.kb.filter(game=game, kind=kind))
             if entries:
@@ -361,8 +368,8 @@ def navigation(ctx: SiteContext) -> tuple[NavNode, ...]:
                                      _menu_groups([NavNode(e.title.best(ctx.lang), entry_path(e)) for e in entries])))
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md", tuple(items)))
     if _has_concepts(ctx):
-        nodes.append(NavNode(t(ctx, "concepts"), "concepts.md"))
-    nodes.append(NavNode(TranslatorsWords(ctx.lang)["title"], TRANSLATORS_PATH))
+        nodes.append(NavNode(word(ctx, "concepts"), "concepts.md"))
+    nodes.append(NavNode(TranslatorsWords(ctx.lang).raw("title"), TRANSLATORS_PATH))
     return tuple(nodes)
 
 

@@ -25,7 +25,7 @@ from kb.core.locale import pgettext
 from kb.core.model import Entry
 from kb.core.terms import fold
 from kb.site.place import turn_sequence
-from kb.site.render import entry_anchor, escape, inline, label, markdown_value, steps
+from kb.site.render import entry_anchor, escape, filled, inline, label, markdown_value, steps
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, game_title, relative
 from kb.view.entry import Row, Value, facts, modifier_rows, sequence_steps
 
@@ -37,9 +37,14 @@ KEY_FACTS = ("movement_cost_change", "costs")
 """The facts of a kind's block that are key numbers (terrain's movement costs); ``modifiers`` tables always are."""
 
 
-def t(ctx: SiteContext, key: str) -> str:
-    """A site interface string in the context's language (``msgctxt "site"``)."""
+def word(ctx: SiteContext, key: str) -> str:
+    """A site interface string in the context's language (``msgctxt "site"``), as the catalog has it (for a title)."""
     return pgettext(ctx.lang, "site", key)
+
+
+def t(ctx: SiteContext, key: str) -> str:
+    """:func:`word` as Markdown: escaped, so a translator's ``*``, backtick, link or ``{: …}`` shows as typed."""
+    return escape(word(ctx, key))
 
 
 def quickref_path(game: str) -> str:
@@ -190,9 +195,9 @@ def quickref_page(ctx: SiteContext, game: str,
     notice of texts shown in Spanish (the site's pages give theirs)."""
     page = _Page(ctx, game)
     name = ctx.kb.games[game].name.best(ctx.lang)
-    title = game_title(ctx, t(ctx, "quickref"), name)
+    title = game_title(ctx, word(ctx, "quickref"), name)
     head = [f"# {escape(title)} {{#{entry_anchor(game)}-quickref}}", "",
-            escape(t(ctx, "quickref_intro")).replace(escape("{game}"), f"[{escape(name)}](index.md)"), ""]
+            filled(word(ctx, "quickref_intro"), {"game": f"[{escape(name)}](index.md)"}), ""]
     body = page.turn() + page.actions() + page.numbers() + page.rules() + page.sequences()
     markdown = "\n".join(head + ['<div class="kb-quickref" markdown="1">', ""] + body + ["</div>", ""])
-    return finish(ctx, page.path, title, notice(ctx, page.path, markdown), game, f"{t(ctx, 'quickref')}: {name}")
+    return finish(ctx, page.path, title, notice(ctx, page.path, markdown), game, f"{word(ctx, 'quickref')}: {name}")

@@ -26,7 +26,7 @@ from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row,
                            Table, Value, entry_view, forms, interface, shown_links)
 from kb.view.worked import ExampleRow, ExampleView, Names
 
-__all__ = ["label", "forms_markdown", "escape", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
+__all__ = ["label", "forms_markdown", "escape", "filled", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
            "markdown_value", "steps", "stepper", "STEPPER_WORDS", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
@@ -50,6 +50,17 @@ def escape(text: str) -> str:
     emphasis and code marks, so that it shows exactly as written; a line break becomes a space (a name sits on
     one line, a heading's or a list item's: a break would start a block of its own, ``!!!`` or ``#``)."""
     return one_line(_escape_prose(text).translate(_NAME))
+
+
+_SLOT = re.compile(r"(\{\w+\})")
+
+
+def filled(template: str, values: Mapping[str, str]) -> str:
+    """A catalog's ``template`` as Markdown: its words escaped (:func:`escape`: a translator's ``*x*``, backticks,
+    ``[x](url)`` or ``{: #id}`` are shown as typed), each ``{name}`` of ``values`` replaced by its value, which is
+    the engine's Markdown (a code span, a link); any other ``{x}`` is text too."""
+    parts = _SLOT.split(template)
+    return "".join(values[p[1:-1]] if i % 2 and p[1:-1] in values else escape(p) for i, p in enumerate(parts))
 
 
 def _escape_prose(text: str) -> str:

@@ -20,12 +20,12 @@ from itertools import zip_longest
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from kb.core.locale import fill, pgettext
+from kb.core.locale import pgettext
 from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
 from kb.i18n.units import Unit, aligned, opcodes, split
-from kb.site.render import code, escape
+from kb.site.render import code, escape, filled
 from kb.site.sanitise import url_problem
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
@@ -40,13 +40,22 @@ CONTEXT = "translators"
 
 class Words:
     """The page's words in one language: ``Words("es")["title"]`` is the catalog's ``msgctxt "translators"``
-    ``msgid "title"`` in Spanish."""
+    ``msgid "title"`` in Spanish, as Markdown: escaped, so that a translator's ``*``, backtick, link or ``{: …}`` is
+    shown as typed (no message holds markup: commands and marks are the engine's, filled in by :meth:`md`)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
 
-    def __getitem__(self, key: str) -> str:
+    def raw(self, key: str) -> str:
+        """The message as the catalog has it: for the page's title and the menu (the theme escapes them)."""
         return pgettext(self.lang, CONTEXT, key)
+
+    def __getitem__(self, key: str) -> str:
+        return escape(self.raw(key))
+
+    def md(self, key: str, values: Mapping[str, str]) -> str:
+        """The message escaped, each ``{name}`` of ``values`` replaced by its value, the engine's Markdown."""
+        return filled(self.raw(key), values)
 
 
 GUIDE = "docs/translators.md"
@@ -132,8 +141,10 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
     lab = Words(ctx.lang)
     data = report if report is not None else status_report(kb, history=History())
     names = {g: (kb.games[g].name.best(ctx.lang) if g in kb.games else g) for g in data["games"]}
-    how = fill(lab["how"], {"guide": _guide(ctx.repo_url)})
-    out = [f"# {lab['title']} {{#translators}}", "", lab["intro"], "", how, ""]
+    how = lab.md("how", {"guide": _guide(ctx.repo_url), "export": code(lab.raw("export_command")),
+                         "import": code(lab.raw("import_command"))})
+    intro = lab.md("intro", {"status": code("kb i18n status --json")})
+    out = [f"# {lab['title']} {{#translators}}", "", intro, "", how, ""]
     out += _counts_table(lab, data["games"], names)
     if not data["pending"]:
         out += [lab["all_current"], ""]
@@ -141,7 +152,7 @@ def translators_page(ctx: SiteContext, report: Mapping[str, Any] | None = None) 
         rows = [r for r in data["pending"] if _game_of(kb, r["entry"]) == g]
         if rows:
             out += [f"## {escape(names[g])} {{#{g}}}", ""] + _game_pending(ctx, g, rows)
-    return finish(ctx, PATH, lab["title"], "\n".join(out))
+    return finish(ctx, PATH, lab.raw("title"), "\n".join(out))
 
 
 def _counts_table(lab: Words, games: Mapping[str, Mapping[str, int]], names: Mapping[str, str]) -> list[str]:
@@ -171,7 +182,8 @@ def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> li
     out: list[str] = []
     stale = [r for r in rows if r["status"] == "stale"]
     if stale:
-        out += [f"### {lab['stale_list']} {{#{g}-stale}}", "", lab["legend"], ""]
+        out += [f"### {lab['stale_list']} {{#{g}-stale}}", "",
+                lab.md("legend", {"struck": f"<del>{lab['struck']}</del>", "underlined": f"<ins>{lab['underlined']}</ins>"}), ""]
         for r in stale:
             out += _stale_field(ctx, r)
     missing = [r for r in rows if r["status"] == "missing"]
@@ -250,7 +262,7 @@ def _places(units: list[Unit], lang: str) -> list[str]:
     out = []
     for kind in kinds:
         seen[kind] += 1
-        out.append(fill(Words(lang)[kind], {"n": str(seen[kind]), "of": str(kinds.count(kind))}))
+        out.append(Words(lang).md(kind, {"n": str(seen[kind]), "of": str(kinds.count(kind))}))
     return out
 
 
