@@ -250,3 +250,58 @@ def test_a_one_entry_mapping_says_so_in_kb_resolvers() -> None:
 
     assert describe_keys(keys_of("units", one=True)) == "keys among those of units (one entry)"
     assert describe_keys(keys_of("units")) == "keys among those of units"
+
+
+OWN_LIST = {"g/mechanics.py": '''\
+from kb.mechanics import Trace, allowed, items, outcome, resolver
+
+
+@resolver("g.turn", ranges={"actions": items(0, 2), "actions[]": allowed("move", "run")}, outputs={"n": "actions taken"},
+          labels={"actions": ("acciones", "actions"), "move": ("mover", "move"), "run": ("correr", "run"),
+                  "n": ("acciones hechas", "actions taken")})
+def turn(actions: list[str]):
+    """A turn of at most two actions: nine lists, a space the build could enumerate in one shard."""
+    return outcome(Trace(), n=len(actions))
+''', "g/a.yaml": """\
+id: g.turn
+kind: rule
+game: g
+title: {es: Turno, en: Turn}
+source: {doc: seed.txt, section: s}
+examples:
+  - id: e
+    mechanic: g.turn
+    given: {actions: [move]}
+    expect: {n: 1}
+"""}
+
+
+def test_a_players_own_list_is_answered_by_the_pages_python_however_small(tree) -> None:
+    """A list of choices (the player's own actions, audit C13) is never answered from the build's tables, which the
+    save without the runtime downloads: with the runtime the form is the page's Python's even when its space is
+    small (no shard written), and offline without it the page says it needs the full calculators."""
+    from kb.site.calc import IN_PAGE, calc_site, own_list
+
+    kb = KnowledgeBase.load(tree(OWN_LIST))
+    [calc] = calculators(kb.entries["g.turn"], kb.registry.get, in_page=True)
+    assert own_list(calc.space) and calc.space.size <= IN_PAGE and calc.py
+    site = calc_site(kb, "en", True, "../kb-py")
+    assert site.python and 'data-kb-py="' in site.forms["g/turn.md"][0]
+    assert not [p for p in site.files if re.search(r"-\d+\.js$", p)]  # no shard: no answer worked out ahead
+
+
+def test_the_hunt_begins_calculators_data_stays_near_mains(kb: KnowledgeBase) -> None:
+    """Re-applied, C13's Hunt Begins activation forms (the player's own actions, the page's Python's) each wrote
+    the game's names and every action entry into its head: 18 heads of 190 KB, 4.0 MB of calculator data per
+    language (563 KB before C13), the Spanish save without the runtime 8.1 → 11.6 MB. The heads now name one shared file
+    of the game (``py_data_path``), and the game's calculator data stays under twice what it was before C13."""
+    from kb.site.calc import Working, _game, py_data_path
+
+    part = _game(kb, "hunt-begins", "es", True, "../kb-py", Working())
+    sizes = {p: len(t.encode()) for p, t in part.files.items()}
+    assert sum(sizes.values()) < 2 * 563_000, sorted(sizes.items(), key=lambda s: -s[1])[:3]
+    shared = part.files[py_data_path("hunt-begins")]
+    assert "hunt-begins.point-blank-shot" in shared  # an action an activation may take, read by the page's Python
+    heads = [t for p, t in part.files.items() if "-activation-" in p and '"py":' in t]
+    assert len(heads) >= 10 and all('"data":"kb-calc-hunt-begins-py.js"' in t and '"names":' not in t for t in heads)
+    assert not [p for p in part.files if re.search(r"-hunt-begins-activation-[0-9a-f]{12}-\d+\.js$", p)]

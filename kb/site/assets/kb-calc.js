@@ -385,8 +385,31 @@
     wait(form, box, head.words, started() ? null : function (say) { loading(base, head.words, say); });
     form.kbPending = numbers;
     var n = form.kbAsked;
+    withPy(form, head, function (py) {
+      if (form.kbAsked !== n) return;  /* a value changed since */
+      if (!py) { form.kbPending = null; settle(form); unreadable(box, head); return; }
+      askPy(form, head, box, pos, base, n, py);
+    });
+  }
+
+  /* A head's py names its game's shared file (py.data, beside the head: the names its answers may show and the
+   * entries its context reads, one file for every form of the game, kb/site/calc.py py_data_path) rather than
+   * holding a copy; done(the whole py) once that file is read, or done(null) if it cannot be. */
+  function withPy(form, head, done) {
+    if (head.wholePy || !head.py.data) { done(head.wholePy || head.py); return; }
+    var file = form.getAttribute("data-kb-file"), key = file.slice(0, file.lastIndexOf("/") + 1) + head.py.data;
+    load(key, head.py.data, function (shared) {
+      if (!shared) { done(null); return; }
+      var py = Object.assign({}, head.py, { names: shared.names, context: null });
+      if (head.py.context) py.context = { entry: shared.entries[head.py.context.entry], entries: shared.entries };
+      head.wholePy = py;
+      done(py);
+    });
+  }
+
+  function askPy(form, head, box, pos, base, n, py) {
     ask({ form: form, base: base, key: form.getAttribute("data-kb-file"),
-          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late, why) {
+          py: py, pos: pos, seconds: head.seconds, done: function (shard, late, why) {
             if (form.kbAsked !== n) return;  /* a value changed since: the later answer is shown */
             form.kbPending = null;
             settle(form);
