@@ -141,3 +141,55 @@ def test_a_three_way_tie_and_a_tie_in_the_re_roll_are_typed_by_keyboard(page, ba
              {"marines": 9, "aliens": 2}]
     assert _shown(page, form) == python_answer(kb, entry, "dice.initiative", {**dict(ex.given), "rolls": rolls})
     assert page.kb_errors == []
+
+
+ACTIVATION = 'form[data-kb-resolver="hunt-begins.activation"]'
+PHASE = 'form[data-kb-resolver="starcraft-tmg.activation-phase"]'
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_players_own_activation_is_chosen_by_keyboard(page, base: str, kb, lang: str) -> None:  # noqa: F811
+    """Hunt Begins' activation held its actions at the page's example (audit C13): each is a list of the game's
+    actions, the player's own Move + Shoot is answered, and no action left reads «Falta un dato»."""
+    page.goto(f"{base}/{lang}/hunt-begins/move.html")
+    _forms(page)
+    form = page.locator(ACTIVATION).first
+    second = form.locator('[data-kb-item="actions"]:not([hidden]) select').nth(1)
+    second.focus()
+    page.keyboard.press("ArrowDown")  # Run → Shoot, the next action in the list
+    entry, ex = expected_calculators(kb)[("hunt-begins/move.html", "hunt-begins.activation")]
+    assert _shown(page, form) == python_answer(kb, entry, "hunt-begins.activation",
+                                               {**dict(ex.given), "actions": ["hunt-begins.move", "hunt-begins.shoot"]})
+    for _ in range(2):
+        form.locator('[data-kb-item="actions"]:not([hidden]) [data-kb-remove]').first.focus()
+        page.keyboard.press("Enter")
+    assert _shown(page, form) == {"error": "no-actions", "kind": "incomplete"}
+    assert form.locator(".kb-calc-refusal").text_content().startswith(MISSING[lang])
+    assert page.kb_errors == []
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_players_own_decisions_close_up_when_one_is_removed(page, base: str, kb, lang: str) -> None:  # noqa: F811
+    """StarCraft's «decisiones · n» were held at the page's example, so Bruno with 2 units read «La regla lo prohíbe»
+    (audit C13): removing Bruno's third activation closes the list up (1, 2, 3, 4, no gap) and answers; «Añadir»
+    appends a fifth decision after the last."""
+    page.goto(f"{base}/{lang}/starcraft-tmg/passing.html")
+    _forms(page)
+    form = page.locator(PHASE).first
+    _type(page, form.locator('[name="units.bruno"]'), "2")
+    assert _shown(page, form)["kind"] == "forbidden"  # the example's decisions activate a third unit of Bruno's
+    form.locator('[data-kb-item="decisions"]:not([hidden]) [data-kb-remove]').nth(3).focus()
+    page.keyboard.press("Enter")
+    shown = form.locator('[data-kb-item="decisions"]:not([hidden]) [data-kb-field]')
+    assert [json.loads(p)[1] for p in shown.evaluate_all("l => l.map(e => e.dataset.kbPath)")] == [0, 1, 2, 3]
+    entry, ex = expected_calculators(kb)[("starcraft-tmg/passing.html", "starcraft-tmg.activation-phase")]
+    mine = [*ex.given["decisions"][:3], ex.given["decisions"][4]]
+    answer = _shown(page, form)
+    assert answer == python_answer(kb, entry, "starcraft-tmg.activation-phase",
+                                   {**dict(ex.given), "units": {**ex.given["units"], "bruno": 2}, "decisions": mine})
+    assert answer["activations"] == {"ana": 0, "bruno": 2}
+    form.locator('[data-kb-add="decisions"]').focus()
+    page.keyboard.press("Enter")
+    assert json.loads(page.evaluate("document.activeElement.dataset.kbPath")) == ["decisions", 4]
+    assert _shown(page, form) == {"error": "phase-over", "kind": "impossible"}
+    assert page.kb_errors == []

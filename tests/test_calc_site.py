@@ -16,7 +16,7 @@ from kb.api import KnowledgeBase
 from kb.mechanics import RuleError
 from kb.mechanics.space import plain, takes_choices
 from kb.mkdocs_plugin import pyodide_folder
-from kb.site.calc import IN_PAGE, calc_site
+from kb.site.calc import IN_PAGE, calc_site, py_data_path
 from kb.site.structure import entry_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,12 +77,13 @@ def test_each_space_has_one_answer_per_combination_in_its_shards(built) -> None:
     heads = {re.search(r'data-kb-file="([^"]+)"', f).group(1) for fs in site.forms.values() for f in fs}
     assert heads and heads <= set(site.files)  # (a head's key may be all digits, like a shard's number)
     shards = {p for p in site.files if re.search(r"-\d+\.js$", p) and p.rsplit("-", 1)[0] + ".js" in heads}
-    assert set(site.files) == heads | shards
+    shared = {py_data_path(g) for g in {h.split("/")[0] for h in heads if "py" in _data(site.files[h])}}
+    assert set(site.files) == heads | shards | shared  # the page's Python's names and entries: one file per game
     for head in heads:
         data = _data(site.files[head])
         total, n = math.prod(f["n"] for f in data["fields"]), 0
         if "py" in data:  # answered by the page's Python: no shards, the runtime beside the pages
-            assert total > IN_PAGE and not any(p.startswith(head.removesuffix(".js") + "-") for p in site.files), head
+            assert (total > IN_PAGE or any(f.get("item") and f["kind"] == "enum" for f in data["fields"])) and not any(p.startswith(head.removesuffix(".js") + "-") for p in site.files), head
             assert site.python
             continue
         assert total <= 3 * 8192, head

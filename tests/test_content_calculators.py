@@ -9,7 +9,7 @@ import pytest
 
 from conftest import CONTENT
 from kb import KnowledgeBase
-from kb.mechanics import Outcome
+from kb.mechanics import Context, Outcome
 from kb.mechanics.space import ABSENT, Refusal, call, space
 
 
@@ -277,3 +277,38 @@ def test_the_infantry_swamp_calculator_speaks_of_infantry_only(kb: KnowledgeBase
     mech = call(kb.registry.get("battletech-solaris.swamp-check"),
                 {"unit": "mech", "moment": "entering", "piloting_skill": 5, "roll": 4})
     assert isinstance(mech, Outcome) and "no se cae" in _said(mech, "es")
+
+
+def test_the_sequence_calculators_offer_every_action_of_the_pack_and_no_other(kb: KnowledgeBase) -> None:
+    """The actions an activation's calculator offers are the pack's declaration (audit C13): Hunt Begins' every action
+    entry, StarCraft's every action the round's alternating phases allow; an entry added without it would be missing."""
+    hunt = kb.registry.get("hunt-begins.activation").inputs["actions"]["items"]["enum"]
+    assert sorted(hunt) == sorted(e.id for e in kb.entries.values() if e.game == "hunt-begins" and e.kind == "action")
+    phase = kb.registry.get("starcraft-tmg.activation-phase")
+    steps = kb.entries["starcraft-tmg.round-sequence"].data["sequence"]["steps"]
+    allows = {a for s in steps for a in s.get("allows", [])}
+    declared = set(phase.inputs["decisions"]["items"]["additionalProperties"]["enum"])
+    assert declared == allows | {"pass"}
+
+
+def test_the_attacker_chooses_whom_to_strike_among_the_threat_areas(kb: KnowledgeBase) -> None:
+    """«objetivo» was «Arquero — fijo en este ejemplo» (audit C13): the attacker decides whom to hit, so the target is
+    a list of the defenders, and striking the Spearman is answered."""
+    assert _offered(kb, "warlords-of-terra.multiple-threat-areas", "warlords-of-terra.combat")["target"] == ("archer", "spearman")
+    ex = next(x for x in kb.entries["warlords-of-terra.multiple-threat-areas"].examples if x.mechanic == "warlords-of-terra.combat")
+    found = call(kb.registry.get("warlords-of-terra.combat"), {**dict(ex.given), "target": "spearman"})
+    assert isinstance(found, Outcome) and found.values["struck"] == ["spearman"]
+
+
+def test_a_players_order_of_simultaneous_effects_is_chosen_among_the_effects(kb: KnowledgeBase) -> None:
+    """Malifaux's «orden del primer jugador» was fixed at the example's (audit C13): each place of each player's order
+    is a list of the effects, added or removed; an order that misses one of the player's effects is a missing fact."""
+    offered = _offered(kb, "malifaux.sequencing", "malifaux.simultaneous")
+    ex = next(x for x in kb.entries["malifaux.sequencing"].examples if x.mechanic == "malifaux.simultaneous")
+    assert offered["first_player_order[]"] == tuple(ex.given["effects"]) == offered["second_player_order[]"]
+    res = kb.registry.get("malifaux.simultaneous")
+    extra = {"context": Context(kb.entries["malifaux.sequencing"].data, kb.data)}
+    mine = call(res, {**dict(ex.given), "first_player_order": ["ally-a-ability", "ally-b-ability"]}, extra)
+    assert isinstance(mine, Outcome) and mine.values["order"][3:5] == ["ally-a-ability", "ally-b-ability"]
+    half = call(res, {**dict(ex.given), "first_player_order": ["ally-a-ability"]}, extra)
+    assert isinstance(half, Refusal) and half.kind == "incomplete"

@@ -13,7 +13,8 @@ from itertools import combinations
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, Outcome, RuleError, Trace, outcome, resolver, between, covers, keys_of
+from kb.mechanics import (Chance, Context, Outcome, RuleError, Trace, between, covers, entry_ids, items, keys_of, outcome,
+                          resolver)
 from kb.mechanics.checks import roll_under
 from kb.mechanics.dice import chance, check_roll, parse
 
@@ -32,6 +33,20 @@ KEEPS_HIDDEN = ("hunt-begins.stalking-advance", "hunt-begins.pass")
 ENTERS_HIDDEN = ("hunt-begins.concealment", "hunt-begins.stalking-advance")
 ENDS_ACTIVATION = ("hunt-begins.sentry", "hunt-begins.pass")
 EXCLUSIVE = ("hunt-begins.shotgun", "hunt-begins.point-blank-shot")
+ACTIONS = (
+    "hunt-begins.move", "hunt-begins.run", "hunt-begins.shoot", "hunt-begins.close-combat", "hunt-begins.disengage",
+    "hunt-begins.interact", "hunt-begins.sentry", "hunt-begins.pass",
+    "hunt-begins.aim", "hunt-begins.rapid-fire", "hunt-begins.tactical-move", "hunt-begins.shotgun",
+    "hunt-begins.point-blank-shot", "hunt-begins.grenade-launcher", "hunt-begins.scorching-inferno", "hunt-begins.seal-it",
+    "hunt-begins.seal-the-doors", "hunt-begins.sentry-turret-installation", "hunt-begins.sentry-turret-pickup",
+    "hunt-begins.acid-spit", "hunt-begins.concealment", "hunt-begins.stalking-advance", "hunt-begins.frenzy",
+    "hunt-begins.force-doors", "hunt-begins.face-hugging", "hunt-begins.assist-force-doors",
+    "hunt-begins.smart-disc-throw", "hunt-begins.treating-wounds",
+)
+"""Every action entry (``kind: action``): general, Marines', Aliens', Predators'. What an activation's calculator offers
+for each action (tests/test_content_calculators.py checks it against the entries)."""
+MOST_ACTIONS = 3
+"""Actions an activation's calculator offers room for: two action points, and one more to see it refused."""
 SENTRY_ACTIONS = ("move", "shoot", "close-combat", "pass")
 """What a model may do when it spends its sentry marker."""
 
@@ -217,7 +232,7 @@ def _action(context: Context, action_id: str) -> Mapping[str, Any]:
     return data
 
 
-@resolver("hunt-begins.activation", outputs={
+@resolver("hunt-begins.activation", ranges={"actions": items(0, MOST_ACTIONS), "actions[]": entry_ids(*ACTIONS)}, outputs={
     "spent": "action points spent",
     "left": "action points left",
     "types": "the action type each action used",
@@ -229,6 +244,9 @@ def activation(context: Context, actions: list[str], hidden: bool = False):
     Costs and types are read from the action entries (``action.cost`` and ``action.categories``;
     an action whose type the seed does not give counts as a type of its own).
     """
+    if not actions:
+        raise RuleError("no-actions", "falta elegir las acciones de la activación", "the activation's actions are not chosen yet",
+                        kind="incomplete")
     trace = Trace()
     left = ACTION_POINTS
     seen: dict[str, str] = {}

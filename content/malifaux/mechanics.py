@@ -305,7 +305,10 @@ def random_target(target: str, engaged_with: list[str], distances: dict[str, flo
 Source = Literal["triggers", "actor", "defender", "first-player", "second-player"]
 
 
-@resolver("malifaux.simultaneous", outputs={
+@resolver("malifaux.simultaneous",
+          # each player's order names effects of `effects` (a calculator: a list of them per place, added or removed)
+          ranges={"first_player_order[]": keys_of("effects"), "second_player_order[]": keys_of("effects")},
+          outputs={
     "order": "the effects in the order they resolve",
 })
 def simultaneous(context: Context, effects: dict[str, Source], first_player_order: list[str] | None = None,

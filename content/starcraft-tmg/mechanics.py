@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Literal
 from collections.abc import Mapping
 
-from kb.mechanics import Chance, Context, RuleError, Trace, outcome, resolver, between, covers, keys_of, window
+from kb.mechanics import Chance, Context, RuleError, Trace, allowed, between, covers, items, keys_of, outcome, resolver, window
 from kb.mechanics.dice import distribution, parse
 from kb.mechanics.procedures import flatten_steps
 
@@ -34,6 +34,14 @@ LAST_ROUND = 5
 """A game lasts at most this many rounds (§8.1); a Mission Card may end it sooner."""
 
 PASS = "pass"
+
+PHASE_ACTIONS = ("deploy", "move", "disengage", "hold", "ranged-attack", "charge", "run", "close-combat-attack")
+"""Every action the alternating phases allow (the ``allows`` of round-sequence's Movement, Assault and Combat steps):
+what a calculator's decisions offer; the phase's own are checked against the sequence entry."""
+
+DECISIONS_ROOM = 16
+"""Decisions a calculator offers room for: a phase of up to 6 units a player (``covers(0, 6)``), each activated
+once, and a pass each, with room for two more."""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -96,7 +104,14 @@ def _roll_off(trace: Trace, rolls: dict[str, int]) -> str:
                   "reserves": keys_of("units"),  # the seed: each player's Reserves (§8.3); the players are those of `units`
                   "reserves.*": covers(0, 6),  # no bound in the seed: 0 to 6 units taken, as for `units`
                   "no_longer_engaged": keys_of("units"),  # the players are those of `units`
-                  "no_longer_engaged.*": covers(0, 6)},  # as for `units`
+                  "no_longer_engaged.*": covers(0, 6),  # as for `units`
+                  # each decision is one player's ({player: action}); a calculator offers every player with every action
+                  # of the round's alternating phases (round-sequence's `allows`) or a pass, and room for a whole phase
+                  "holder": keys_of("units"),  # one of the two players
+                  "starts": keys_of("units"),  # the player the holder has go first
+                  "decisions": items(0, DECISIONS_ROOM),
+                  "decisions[]": keys_of("units", one=True),
+                  "decisions[].*": allowed(*PHASE_ACTIONS, PASS)},
           outputs={
     "turns": "what happened at each turn, as 'player: action'",
     "first_to_pass": "the player who passed first",
@@ -175,11 +190,11 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                             "decision {n} comes after both players have passed", n=n, kind="impossible")
         if len(decision) != 1:
             raise RuleError("bad-decision", "la decisión {n} debe nombrar a un jugador y lo que hace",
-                            "decision {n} must name one player and what they do", n=n)
+                            "decision {n} must name one player and what they do", n=n, kind="impossible")
         (player, action), = decision.items()
         if player in passed:
-            raise RuleError("already-passed", "{p} ya ha pasado y no activa nada más en esta fase",
-                            "{p} has passed and activates nothing more this phase", p=player)
+            raise RuleError("already-passed", "decisión {n}: {p} ya ha pasado y no activa nada más en esta fase",
+                            "decision {n}: {p} has passed and activates nothing more this phase", n=n, p=player)
         if player != turn:
             raise RuleError("not-your-turn", "la decisión {n} es de {player}, pero le toca a {turn}",
                             "decision {n} is {player}'s, but it is {turn}'s turn", n=n, player=player, turn=turn)
@@ -215,13 +230,13 @@ def activation_phase(context: Context, phase: Literal["movement", "assault", "co
                                 "{action} is not an action of the {phase} phase ({allowed})", action=action, phase=phase,
                                 allowed=list(allowed))
             if not can_activate:
-                raise RuleError("must-pass", "a {p} no le queda ninguna unidad que activar: tiene que pasar",
-                                "{p} has no unit left to activate: they must pass", p=player)
+                raise RuleError("must-pass", "decisión {n}: a {p} no le queda ninguna unidad que activar, tiene que pasar",
+                                "decision {n}: {p} has no unit left to activate, they must pass", n=n, p=player)
             pool = waiting if action == "deploy" else table
             if pool[player] == 0:
                 raise RuleError("no-unit-for-action",
-                                "{p} no tiene ninguna unidad que pueda hacer {a}",
-                                "{p} has no unit that can take {a}", p=player, a=action, kind="impossible")
+                                "decisión {n}: {p} no tiene ninguna unidad que pueda hacer {a}",
+                                "decision {n}: {p} has no unit that can take {a}", n=n, p=player, a=action, kind="impossible")
             pool[player] -= 1
             activations[player] += 1
             markers[player] += 1
@@ -432,6 +447,15 @@ LABELS = {
     "activations": ("activaciones", "activations"),
     "markers": ("marcadores de activación en mesa", "Activation Markers on the table"),
     "finishing_run": ("activaciones seguidas al final", "activations in a row at the end"),
+    "deploy": ("Deploy", "Deploy"),  # the actions keep the seed's English names (round-sequence's phases)
+    "move": ("Move", "Move"),
+    "disengage": ("Disengage", "Disengage"),
+    "hold": ("Hold", "Hold"),
+    "ranged-attack": ("Ranged Attack", "Ranged Attack"),
+    "charge": ("Charge", "Charge"),
+    "run": ("Run", "Run"),
+    "close-combat-attack": ("Close Combat Attack", "Close Combat Attack"),
+    "pass": ("pasar", "pass"),
     "movement": ("Movimiento", "Movement"),
     "assault": ("Asalto", "Assault"),
     "combat": ("Combate", "Combat"),

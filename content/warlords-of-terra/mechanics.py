@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Literal
 from collections.abc import Callable
 
-from kb.mechanics import Chance, Outcome, RuleError, Trace, outcome, resolver, between, covers
+from kb.mechanics import Chance, Outcome, RuleError, Trace, outcome, resolver, between, covers, keys_of
 from kb.mechanics.damage import hit
 
 BANNER = {"gold": 1, "mana": 1}
@@ -303,7 +303,8 @@ def damage_exchange(attacker_attack: int, attacker_life: int, defender_attack: i
 
 @resolver("warlords-of-terra.combat",
           ranges={"attacker.*": covers(0, 9),  # the values of a troop (attack, life, Fire Shield X): no bound in the seed, 0 to 9 taken
-                  "defenders.*.*": covers(0, 9)},
+                  "defenders.*.*": covers(0, 9),
+                  "target": keys_of("defenders")},  # the seed: the attacker decides whom to hit (a calculator: a list)
           outputs={
     "target": "the troop the attacker chose to hit",
     "fighters": "enemy troops that fight the attacker (deal it damage), in input order",

@@ -281,7 +281,7 @@ def describe_length(schema: Mapping[str, Any]) -> str:
 
 def describe_keys(schema: Mapping[str, Any]) -> str:
     """A declared key set in words: ``keys among those of target, distances`` (a text input's: ``a name among …``)."""
-    every = " (every one or none)" if schema.get(KEYS_EVERY) else ""
+    every = " (every one or none)" if schema.get(KEYS_EVERY) else " (one entry)" if schema.get("maxProperties") == 1 else ""
     return ("a name" if schema.get("type") == "string" else "keys") + " among those of " + ", ".join(schema.get(KEYS_FROM, [])) + every
 
 

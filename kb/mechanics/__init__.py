@@ -57,6 +57,8 @@ __all__ = [
     "KEYS_FROM",
     "KEYS_EVERY",
     "key_sources",
+    "entry_ids",
+    "ENTRY_IDS",
     "GENERIC_MODULES",
 ]
 
@@ -327,7 +329,7 @@ class Resolver:
         """Every input name, output name and input enum value: what must carry labels in both languages."""
         words = list(self.inputs) + list(self.outputs)
         for schema in self.inputs.values():
-            words += [str(v) for v in _enums(schema)]
+            words += [str(v) for v in _enums(schema, named=False)]
         return list(dict.fromkeys(words))
 
     @property
@@ -403,16 +405,19 @@ def items(minimum: int, maximum: int) -> dict[str, Any]:
     return {"minItems": minimum, "maxItems": maximum}
 
 
-def keys_of(*inputs: str, every: bool = False) -> dict[str, Any]:
+def keys_of(*inputs: str, every: bool = False, one: bool = False) -> dict[str, Any]:
     """A mapping whose keys are among those the other ``inputs`` name (a text input's value, a mapping's keys, a
     list's items: ``keys_of("target", "distances")``): a form offers one entry per such key, each added or removed by
     the player, and ``kb check`` refuses an example's key that is none of them. On a text input (``choice: str | None``)
     its value is one of those keys: a form offers them in a list (the model a tie is settled for). ``every``: the
     rule wants every such key or none (both players' VP): a form adds them all at once and removes them all at once,
-    never one by one (calculator audit C5)."""
+    never one by one (calculator audit C5). ``one``: the mapping holds exactly one entry, a key and its value (a
+    decision, ``{player: action}``, in a list of them): a form offers it as one choice among every such key with
+    every value its values take (``Ana: pasar``), so a player's own list of decisions can be written (audit C13)."""
     if not inputs:
         raise ValueError("keys_of(): names no input")
-    return {KEYS_FROM: list(inputs), **({KEYS_EVERY: True} if every else {})}
+    return {KEYS_FROM: list(inputs), **({KEYS_EVERY: True} if every else {}),
+            **({"minProperties": 1, "maxProperties": 1} if one else {})}
 
 
 KEYS_FROM = "x-kb-keys-from"
@@ -440,6 +445,18 @@ def key_sources(given: Mapping[str, Any], inputs: Iterable[str]) -> list[str]:
 def allowed(*values: Any) -> dict[str, Any]:
     """One of ``values`` (for a text input that takes a few known values, such as ``2d6``)."""
     return {"enum": list(values)}
+
+
+def entry_ids(*ids: str) -> dict[str, Any]:
+    """One of ``ids``, each an entry's id (the actions a model may take): as :func:`allowed`, but a page shows each by
+    its entry's name, so they need no label of the resolver's; a form offers them in a list (audit C13)."""
+    if not ids:
+        raise ValueError("entry_ids(): names no entry")
+    return {"enum": list(ids), ENTRY_IDS: True}
+
+
+ENTRY_IDS = "x-kb-entry-ids"
+"""The JSON Schema keyword (the engine's own) that :func:`entry_ids` adds to an ``enum`` of entries' ids."""
 
 
 def resolver(name: str, *, outputs: Mapping[str, str], labels: Labels | None = None, ranges: Ranges | None = None
@@ -517,9 +534,9 @@ def _split(path: str) -> list[str]:
 
 
 _RANGE_KEYWORDS = ("minimum", "maximum", "multipleOf", "enum", "minItems", "maxItems", KEYS_FROM, KEYS_EVERY, WINDOW, ROLLED_ON,
-                   COVERS)
+                   COVERS, "minProperties", "maxProperties", ENTRY_IDS)
 
-_SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM, KEYS_EVERY}}
+_SHAPE_KEYWORDS = {"array": {"minItems", "maxItems"}, "object": {KEYS_FROM, KEYS_EVERY, "minProperties", "maxProperties"}}
 """What bounds a list (:func:`items`) and a mapping (:func:`keys_of`) rather than a number."""
 
 
@@ -537,13 +554,15 @@ def _ranges_at(schema: Mapping[str, Any], path: str, found: dict[str, dict[str, 
         _ranges_at(sub, f"{path}.{key}", found)
 
 
-def _enums(schema: Mapping[str, Any]) -> list[Any]:
-    found = list(schema.get("enum", []))
+def _enums(schema: Mapping[str, Any], named: bool = True) -> list[Any]:
+    """The text values of ``schema``'s enums, at any depth; without those of :func:`entry_ids` unless ``named`` (a
+    page shows an entry's id by its name: it needs no label)."""
+    found = list(schema.get("enum", [])) if named or not schema.get(ENTRY_IDS) else []
     for sub in schema.get("anyOf", []):
-        found += _enums(sub)
+        found += _enums(sub, named)
     for key in ("items", "additionalProperties"):
         if isinstance(schema.get(key), Mapping):
-            found += _enums(schema[key])
+            found += _enums(schema[key], named)
     return [v for v in found if isinstance(v, str)]
 
 

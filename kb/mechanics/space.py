@@ -491,12 +491,27 @@ def space(res: Resolver, given: Mapping[str, Any], budget: int = MAX_COMBINATION
 def _named(schema: Mapping[str, Any], given: Mapping[str, Any]) -> Mapping[str, Any]:
     """A text input declared with :func:`~kb.mechanics.keys_of` as a choice among the names the inputs it names give in
     ``given`` (an ``enum`` of them): the model a tie is settled for, one of those that got a card (phone audit 3,
-    D19: it was held at the example's value, so a tie could not be settled). Any other schema as it is."""
+    D19: it was held at the example's value, so a tie could not be settled); a list's items likewise, and a mapping of
+    one entry as a choice among its entries (:func:`_one_entry`). Any other schema as it is."""
     if "anyOf" in schema:
         return {**schema, "anyOf": [_named(b, given) for b in schema["anyOf"]]}
     if schema.get("type") == "string" and KEYS_FROM in schema:
         return {"enum": key_sources(given, schema[KEYS_FROM])}
+    if schema.get("type") == "array" and isinstance(schema.get("items"), Mapping):
+        return {**schema, "items": _named(schema["items"], given)}
+    if schema.get("maxProperties") == 1 and KEYS_FROM in schema:
+        return _one_entry(schema, given)
     return schema
+
+
+def _one_entry(schema: Mapping[str, Any], given: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A mapping of exactly one entry (:func:`~kb.mechanics.keys_of` with ``one``: a decision, ``{player: action}``)
+    as a choice among every key its declaration names in ``given`` with every value of its values' ``enum``; as it
+    is when its values are no such choice (then held at the example's value)."""
+    values = (schema.get("additionalProperties") or {}).get("enum")
+    if not values:
+        return schema
+    return {"enum": [{key: v} for key in key_sources(given, schema[KEYS_FROM]) for v in values]}
 
 
 def _start(name: str, schema: Mapping[str, Any], given: Mapping[str, Any], default: Any) -> Any:

@@ -54,7 +54,7 @@ from kb.site.calc_words import Strings, Words, interned, said
 if TYPE_CHECKING:
     from kb.link.view import Linked
 
-__all__ = ["IN_PAGE", "needs_runtime", "Calculator", "CalcSite", "Working", "calculators", "calc_markdown", "with_forms", "calc_site",
+__all__ = ["IN_PAGE", "own_list", "needs_runtime", "py_data_path", "Calculator", "CalcSite", "Working", "calculators", "calc_markdown", "with_forms", "calc_site",
            "game_key", "SCRIPT", "SHARD", "slot", "head_path"]
 
 SCRIPT = "kb-calc.js"
@@ -115,13 +115,21 @@ def calculators(entry: Entry, resolver_of: Callable[[str], Resolver | None], bud
     out: list[Calculator] = []
     for ex, res in calculator_examples(entry.examples, resolver_of):
         whole = space(res, ex.given, UNBOUNDED, UNBOUNDED)
-        wanted = whole.size > IN_PAGE and _runs_in_page(res, ex, entry)
+        wanted = (whole.size > IN_PAGE or own_list(whole)) and _runs_in_page(res, ex, entry)
         if wanted and in_page:
             out.append(Calculator(entry, ex, res, whole, py=True))
         else:
             kept = space(res, ex.given, budget)
             out.append(Calculator(entry, ex, res, kept, held=wanted and kept.size < whole.size))
     return out
+
+
+def own_list(sp: Space) -> bool:
+    """Whether a form takes a player's own list of choices (a list whose items are choices: Hunt Begins' actions,
+    StarCraft's decisions, Malifaux's orders; calculator audit C13): such a form is answered by the page's Python
+    whatever the size of its space, never from the build's tables (their answers for every list of choices made The
+    Hunt Begins' save without the runtime twice as large)."""
+    return any(f.item == "list" and f.kind == "enum" for f in sp.variable)
 
 
 def needs_runtime(kb: "Linked", game: str | None = None) -> bool:
@@ -171,7 +179,7 @@ def _context_read(kb: "Linked", calc: Calculator, seen: dict[str, str | None] | 
     for i, f in enumerate(sp.variable):
         for v in range(len(f.values)):
             call(calc.resolver, sp.given(start[:i] + (v,) + start[i + 1:]), ctx)
-    return {"entry": calc.entry.data, "entries": read}
+    return {"entry": calc.entry.data, "entries": read, "id": calc.entry.id}
 
 
 def slot(n: int) -> str:
@@ -207,6 +215,14 @@ def head_path(calc: Calculator) -> str:
     return f"{calc.entry.game}/kb-calc-{calc.resolver.name.replace('.', '-')}-{calc.key}.js"
 
 
+def py_data_path(game: str) -> str:
+    """A game's one file of what the page's Python reads for every form of the game it answers (``names``: the names
+    its answers may show; ``entries``: the entries the resolvers' contexts read, the forms' own among them), under
+    the language's root; each head names it (``py.data``) rather than holding its own copy (18 copies, one per Hunt
+    Begins activation head, made up a third of that game's save without the runtime)."""
+    return f"{game}/kb-calc-{game}-py.js"
+
+
 def shard_path(head: str, n: int) -> str:
     """The ``n``-th shard beside a head."""
     return f"{head.removesuffix('.js')}-{n}.js"
@@ -231,7 +247,7 @@ class CalcSite:
     held: int = 0
     """Forms the page's Python would answer whole, built held in part for want of the runtime (``in_page=False``)."""
     names: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Per game, the names the page's Python may show (each such head holds its game's)."""
+    """Per game, the names the page's Python may show (the game's shared file holds them: :func:`py_data_path`)."""
     read: dict[str, str | None] = field(default_factory=dict)
     """The entries the resolvers' contexts read, by id: the digest of each one's data (``None``: there was none)."""
     made: list[str] = field(default_factory=list)
@@ -728,7 +744,30 @@ def _game(kb: "Linked", game: str, lang: str, in_page: bool, runtime: str, worki
             out.held += calc.held
             words = Words(calc.resolver, calc.own_names, lang, ctx.names(entry.game), foreign)
             out.forms.setdefault(page, []).append(_form(kb, calc, n, words, ctx, heads, out, runtime, size))
+    if heads:
+        out.files[py_data_path(game)] = _script(py_data_path(game), _py_data(heads, out.names[game]))
     return out
+
+
+def _py_data(heads: Mapping[str, Mapping[str, Any]], names: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's shared file (:func:`py_data_path`) from its heads' whole ``py``: the names and every entry read."""
+    entries: dict[str, Any] = {}
+    for data in heads.values():
+        context = data["py"]["context"]
+        if context is not None:
+            entries.update(context["entries"])
+            entries[context["id"]] = context["entry"]
+    return {"names": names, "entries": entries}
+
+
+def _head_file(data: Mapping[str, Any], game: str) -> dict[str, Any]:
+    """A head the page's Python answers as written: its ``py`` without the names and entries, which it finds in the
+    game's shared file (``data``, beside it), its context the entry's id (``kb-calc.js`` puts them back, ``withPy``)."""
+    py = data["py"]
+    context = py["context"]
+    slim = {**{k: v for k, v in py.items() if k not in ("names", "context")},
+            "data": posixpath.basename(py_data_path(game)), "context": {"entry": context["id"]} if context else None}
+    return {**{k: v for k, v in data.items() if k not in ("first", "table")}, "py": slim}
 
 
 def _form(kb: "Linked", calc: Calculator, n: int, words: Words, ctx: SiteContext, heads: dict[str, dict[str, Any]],
@@ -856,7 +895,7 @@ def _in_page_head(calc: Calculator, words: Words, ctx: SiteContext, head: str, h
     out.python = True
     if head not in heads:
         heads[head] = data
-        out.files[head] = _script(head, {k: v for k, v in data.items() if k not in ("first", "table")})
+        out.files[head] = _script(head, _head_file(data, game))
     return data
 
 

@@ -412,8 +412,31 @@
     wait(form, box, head.words, started() ? null : function (say) { loading(base, head.words, say); });
     form.kbPending = numbers;
     var n = form.kbAsked;
+    withPy(form, head, function (py) {
+      if (form.kbAsked !== n) return;  /* a value changed since */
+      if (!py) { form.kbPending = null; settle(form); unreadable(box, head); return; }
+      askPy(form, head, box, pos, base, n, py);
+    });
+  }
+
+  /* A head's py names its game's shared file (py.data, beside the head: the names its answers may show and the
+   * entries its context reads, one file for every form of the game, kb/site/calc.py py_data_path) rather than
+   * holding a copy; done(the whole py) once that file is read, or done(null) if it cannot be. */
+  function withPy(form, head, done) {
+    if (head.wholePy || !head.py.data) { done(head.wholePy || head.py); return; }
+    var file = form.getAttribute("data-kb-file"), key = file.slice(0, file.lastIndexOf("/") + 1) + head.py.data;
+    load(key, head.py.data, function (shared) {
+      if (!shared) { done(null); return; }
+      var py = Object.assign({}, head.py, { names: shared.names, context: null });
+      if (head.py.context) py.context = { entry: shared.entries[head.py.context.entry], entries: shared.entries };
+      head.wholePy = py;
+      done(py);
+    });
+  }
+
+  function askPy(form, head, box, pos, base, n, py) {
     ask({ form: form, base: base, key: form.getAttribute("data-kb-file"),
-          py: head.py, pos: pos, seconds: head.seconds, done: function (shard, late, why) {
+          py: py, pos: pos, seconds: head.seconds, done: function (shard, late, why) {
             if (form.kbAsked !== n) return;  /* a value changed since: the later answer is shown */
             form.kbPending = null;
             settle(form);
@@ -434,7 +457,7 @@
 
   /* Inputs made of items (a list's, a mapping's entries: data-kb-item names the input): "add" shows the first item
    * not added and moves the focus to it, "remove" hides its item and moves the focus to "add"; a hidden item's field
-   * is disabled, which the numbering reads as "absent". A group whose size the rule fixes (data-kb-all: both
+   * is disabled, which the numbering reads as "absent"; a list closes up (closeUp). A group whose size the rule fixes (data-kb-all: both
    * players' VP) is added whole and removed whole (data-kb-remove-all), never one item alone. The answer follows
    * through the form's change event. */
   function items(form) {
@@ -452,6 +475,22 @@
       input.disabled = false;
       if (input.tagName !== "SELECT" && input.value === "") input.value = typed(Number(input.getAttribute("data-kb-min")), input.getAttribute("data-kb-mark") || ".");
       return input;
+    }
+    /* A list's item removed (data-kb-path [input, position]: a sequence of actions, of decisions, of rolls): the items
+     * after it move up one place, values and all, and the last shown one is the one hidden, so the list stays
+     * numbered 1, 2, 3… and "add" appends after its last item. Returns the box to hide (a mapping's entry or a row's
+     * item: itself). */
+    function closeUp(box) {
+      var path = JSON.parse(box.querySelector("[data-kb-field]").getAttribute("data-kb-path") || "[]");
+      if (path.length !== 2 || typeof path[1] !== "number") return box;
+      var shown = Array.prototype.filter.call(form.querySelectorAll('[data-kb-item="' + box.getAttribute("data-kb-item") + '"]'),
+                                              function (b) { return !b.hidden; });
+      for (var i = shown.indexOf(box); i >= 0 && i < shown.length - 1; i++) {
+        shown[i].querySelector("[data-kb-field]").value = shown[i + 1].querySelector("[data-kb-field]").value;
+      }
+      var last = shown[shown.length - 1], input = last.querySelector("[data-kb-field]");
+      if (input.tagName === "SELECT") input.selectedIndex = 0; else input.value = "";
+      return last;
     }
     function removeAll(button) {
       var group = button.getAttribute("data-kb-remove-all");
@@ -478,7 +517,7 @@
         input.focus();
         changed(input);
       } else if (remove) {
-        var item = remove.closest("[data-kb-item]"), field = item.querySelector("[data-kb-field]"), name = item.getAttribute("data-kb-item");
+        var item = closeUp(remove.closest("[data-kb-item]")), field = item.querySelector("[data-kb-field]"), name = item.getAttribute("data-kb-item");
         item.hidden = true;
         field.disabled = true;
         refresh(name);
