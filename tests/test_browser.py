@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import re
 from pathlib import Path
+from contextlib import contextmanager
 from typing import Iterator
 from urllib.parse import unquote
 
@@ -886,6 +887,23 @@ def test_on_a_phone_tab_skips_the_closed_menu_and_its_button_opens_it(browser, b
         context.close()
 
 
+@contextmanager
+def phone_drawer(browser, url: str) -> Iterator[tuple]:
+    """A phone-sized page at ``url`` with the menu's drawer opened from the keyboard (the menu button focused, Enter,
+    the slide waited for): the page and the menu button, the context closed after."""
+    context = browser.new_context(**PHONE)
+    try:
+        pg = context.new_page()
+        _open(pg, url)
+        menu = pg.locator("header button.kb-menu")
+        menu.focus()
+        pg.keyboard.press("Enter")
+        pg.wait_for_timeout(400)  # the slide
+        yield pg, menu
+    finally:
+        context.close()
+
+
 def _drawer_stop(pg) -> list:
     """The focused element's text, whether it is in the drawer, and whether it is what shows at its middle."""
     return pg.evaluate("""(() => { const e = document.activeElement, r = e.getBoundingClientRect();
@@ -900,14 +918,7 @@ def test_on_a_phone_tab_goes_round_the_drawers_level_in_sight_and_its_labels_mov
     covered, no focus in sight) and Tab then left the drawer for the page behind it (audit-a11y H2). Now Tab and
     Shift+Tab go round the level in sight, every stop shown where it is; a level's title (back) and an item's label
     (into its level) are stops that Enter follows; Escape gives the focus back to the menu's button."""
-    context = browser.new_context(**PHONE)
-    try:
-        pg = context.new_page()
-        _open(pg, f"{base}/{lang}/mini/turn-sequence.html")
-        menu = pg.locator("header button.kb-menu")
-        menu.focus()
-        pg.keyboard.press("Enter")
-        pg.wait_for_timeout(400)  # the slide
+    with phone_drawer(browser, f"{base}/{lang}/mini/turn-sequence.html") as (pg, menu):
         first = _drawer_stop(pg)
         seen = [first]
         for _ in range(6):
@@ -931,8 +942,6 @@ def test_on_a_phone_tab_goes_round_the_drawers_level_in_sight_and_its_labels_mov
         assert _eventually(lambda: _drawer_stop(pg)[1], True) is True
         pg.mouse.click(370, 600)  # on the scrim: closed another way, the focus goes back too
         assert _eventually(lambda: menu.evaluate("e => e === document.activeElement"), True) is True
-    finally:
-        context.close()
 
 
 def _shift_tab_to(pg, target: str, at: int) -> dict:

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from kb.core.locale import fill, pgettext
-from test_browser import PHONE, _open, base, browser, site  # noqa: F401
+from test_browser import base, browser, phone_drawer, site  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -18,14 +18,7 @@ _TEXT = """l => { const c = l.cloneNode(true); c.querySelectorAll('a, .md-nav__i
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_drawer_levels_title_says_it_goes_back_and_where(browser, base: str, lang: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE)
-    try:
-        pg = context.new_page()
-        _open(pg, f"{base}/{lang}/mini/turn-sequence.html")
-        menu = pg.locator("header button.kb-menu")
-        menu.focus()
-        pg.keyboard.press("Enter")
-        pg.wait_for_timeout(400)  # the slide
+    with phone_drawer(browser, f"{base}/{lang}/mini/turn-sequence.html") as (pg, _menu):
         back = pg.locator(".md-nav--primary .md-nav__title[for='__nav_2_4']")
         above = pg.locator(".md-nav--primary .md-nav__title[for='__nav_2']")
         level, parent = back.evaluate(_TEXT), above.evaluate(_TEXT)
@@ -40,5 +33,3 @@ def test_a_drawer_levels_title_says_it_goes_back_and_where(browser, base: str, l
         expect(above).to_have_accessible_name(fill(pgettext(lang, "site", "menu_back"),
                                                    {"level": parent, "parent": pg.locator(
                                                        ".md-nav--primary > .md-nav__title").evaluate(_TEXT)}))
-    finally:
-        context.close()
