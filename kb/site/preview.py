@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["TABLE_LABELS", "data_name", "data_tag", "table_data"]
 
 TABLE_LABELS = ("cite_as", "copy_link", "copied", "copy_failed", "paragraph", "terms_here", "filter_terms", "terms_shown", "no_term",
-                "menu_back")
+                "menu_back", "menu_open")
 """The interface words the page helpers use (``msgctxt "site"`` in the gettext catalogs)."""
 
 

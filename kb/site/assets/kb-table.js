@@ -528,6 +528,24 @@
     });
   }
 
+  /* The drawer's other labels (keyLabels(): tab stops) are named too, once the words are loaded (init()): Chromium names
+   * a focusable label by its aria-label only. An item's label (into its level) by its text; beside a level's own page
+   * the arrow that opens the level (the theme's container: the page's link, then the arrow, no text) with the words'
+   * menu_open and the page's name, «Abrir StarCraft» / "Open StarCraft". */
+  function labelName(l, say) {
+    var page = l.parentNode.querySelector(":scope > a");
+    return titleText(l) || (page ? say.replace(/\{level\}/g, function () { return titleText(page); }) : "");
+  }
+
+  function openNames(nav) {
+    var say = window.KB_TABLE && window.KB_TABLE.labels && window.KB_TABLE.labels.menu_open;
+    if (!say || !nav) return;
+    Array.prototype.forEach.call(nav.querySelectorAll("label[for^='__nav']:not([aria-label]), label[for='__toc']:not([aria-label])"), function (l) {
+      var name = labelName(l, say);
+      if (name) l.setAttribute("aria-label", name);
+    });
+  }
+
   function drawer() {
     var toggle = document.getElementById("__drawer"), label = document.querySelector('.md-header label[for="__drawer"]');
     var nav = document.querySelector(".md-sidebar--primary nav");
@@ -619,6 +637,7 @@
     whenIdle(function () {
       loadData(function () {
         backNames(document.querySelector(".md-sidebar--primary nav"));
+        openNames(document.querySelector(".md-sidebar--primary nav"));
         var done = function () { document.documentElement.setAttribute("data-kb-table", "ready"); };
         if (article) inTurn(start(article), done); else done();
       });
