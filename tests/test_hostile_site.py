@@ -1083,9 +1083,10 @@ CATALOG_MARKUP = "*e* [x](javascript:alert(1)) {: #id onclick=x} `c`"
 """A translator's msgstr with Markdown: emphasis, a link, an attribute list and a code span (audit-atk21 9)."""
 
 
-def _marked_catalogs(tmp: Path) -> dict[str, Path]:
-    """Both catalogs with every ``site`` and ``translators`` msgstr made :data:`CATALOG_MARKUP` (its placeholders
-    kept, and an attribute list at its end too, where one would apply)."""
+def _marked_catalogs(tmp: Path, markup: str = CATALOG_MARKUP, tail: tuple[str, ...] = ("{: #id2 onclick=x}",),
+                     contexts: tuple[str, ...] = ("site", "translators")) -> dict[str, Path]:
+    """Both catalogs with every msgstr of ``contexts`` made ``markup`` (its placeholders kept, and ``tail`` at its end:
+    by default an attribute list, where one would apply)."""
     import polib
 
     from kb.core.locale import catalog_path
@@ -1095,17 +1096,17 @@ def _marked_catalogs(tmp: Path) -> dict[str, Path]:
     for lang in ("es", "en"):
         po = polib.pofile(str(catalog_path(lang)))
         for entry in po:
-            if entry.msgctxt in ("site", "translators") and entry.msgstr:
-                entry.msgstr = " ".join([CATALOG_MARKUP, *placeholders(entry.msgstr), "{: #id2 onclick=x}"])
+            if entry.msgctxt in contexts and entry.msgstr:
+                entry.msgstr = " ".join([markup, *placeholders(entry.msgstr), *tail])
         out[lang] = tmp / f"{lang}.po"
         po.save(str(out[lang]))
     return out
 
 
-def test_the_catalogs_words_reach_the_pages_as_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The engine's own words from kb.po (headings, intros, labels, the calculator's heading, the translators'
-    page) are shown as the translator typed them: no emphasis, link, code or attribute of theirs on any page,
-    without the sanitiser (audit-atk21 9)."""
+def _built_html(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marked: dict[str, Path],
+                root: Path | None = None) -> list[tuple[str, str, str]]:
+    """The site of ``root`` (by default the hostile tree) built in both languages with the ``marked`` catalogs, each
+    page's Markdown made HTML with the site's extensions: (language, page's path, HTML)."""
     import markdown
     import yaml
 
@@ -1114,28 +1115,55 @@ def test_the_catalogs_words_reach_the_pages_as_text(tmp_path: Path, monkeypatch:
     from kb.site.pages import build_site
     from conftest import REPO
 
-    root = tmp_path / "content"
-    hostile_tree(root)
+    if root is None:
+        root = tmp_path / "content"
+        hostile_tree(root)
     kb = KnowledgeBase.load(root, use_cache=False)
-    marked = _marked_catalogs(tmp_path)
     config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
     extensions = [next(iter(e)) if isinstance(e, dict) else e for e in config["markdown_extensions"]]
     mdx = {next(iter(e)): e[next(iter(e))] for e in config["markdown_extensions"] if isinstance(e, dict)}
     monkeypatch.setattr(locale, "catalog_path", lambda lang: marked[lang])
     locale.translations.cache_clear()
-    shown: dict[str, int] = {}
     try:
-        for lang in ("es", "en"):
-            for page in build_site(kb, kb.run_examples(), lang).pages:
-                html = markdown.markdown(page.markdown.split("\n---\n", 1)[-1], extensions=extensions, extension_configs=mdx)
-                where = (lang, page.path)
-                assert "<em>e</em>" not in html and "<code>c</code>" not in html and ">x</a>" not in html, where
-                assert 'href="javascript' not in html, where
-                assert "onclick" not in "".join(f" {n}" for _, n, _ in _tags(html)), where
-                assert 'id="id"' not in html and 'id="id2"' not in html, where
-                shown[page.path] = shown.get(page.path, 0) + html_unescape(html).count(CATALOG_MARKUP)
+        return [(lang, page.path, markdown.markdown(page.markdown.split("\n---\n", 1)[-1], extensions=extensions,
+                                                    extension_configs=mdx))
+                for lang in ("es", "en") for page in build_site(kb, kb.run_examples(), lang).pages]
     finally:
         monkeypatch.undo()
         locale.translations.cache_clear()
+
+
+def test_the_catalogs_words_reach_the_pages_as_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's own words from kb.po (headings, intros, labels, the calculator's heading, the translators'
+    page) are shown as the translator typed them: no emphasis, link, code or attribute of theirs on any page,
+    without the sanitiser (audit-atk21 9)."""
+    shown: dict[str, int] = {}
+    for lang, path, html in _built_html(tmp_path, monkeypatch, _marked_catalogs(tmp_path)):
+        where = (lang, path)
+        assert "<em>e</em>" not in html and "<code>c</code>" not in html and ">x</a>" not in html, where
+        assert 'href="javascript' not in html, where
+        assert "onclick" not in "".join(f" {n}" for _, n, _ in _tags(html)), where
+        assert 'id="id"' not in html and 'id="id2"' not in html, where
+        shown[path] = shown.get(path, 0) + html_unescape(html).count(CATALOG_MARKUP)
     for path in ("index.md", "x/index.md", "x/glossary.md", "x/quickref.md", "x/attack.md", "translators.md"):
         assert shown.get(path, 0) >= 2, (path, shown)
+
+
+def _row_widths(html: str) -> list[set[int]]:
+    """Each table's numbers of cells per row (one number: every row as wide as its head)."""
+    return [{len(re.findall(r"<t[hd][ >]", row)) for row in re.findall(r"<tr>.*?</tr>", table, re.S)}
+            for table in re.findall(r"<table>.*?</table>", html, re.S)]
+
+
+def test_a_bar_in_the_catalogs_words_splits_no_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translator's ``|`` in a word of a table's head or cell (the concept map, the quick reference, the translators'
+    page) split the row into one more column than its head: it is a character of the cell."""
+    marked = _marked_catalogs(tmp_path, "a | b", (), ("site", "translators", "label"))
+    tables = {}
+    for lang, path, html in _built_html(tmp_path, monkeypatch, marked, Path(__file__).parent / "fixtures" / "site" / "content"):
+        tables[lang, path] = _row_widths(html)
+        assert all(len(widths) == 1 for widths in tables[lang, path]), (lang, path, tables[lang, path])
+        assert "a | b" in html_unescape(html), (lang, path)
+    for lang in ("es", "en"):
+        for path in ("concepts.md", "mini/quickref.md", "translators.md"):
+            assert tables[lang, path], (lang, path, {p: w for p, w in tables.items() if w})

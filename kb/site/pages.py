@@ -17,7 +17,7 @@ from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.calc import calc_markdown, needs_runtime
 from kb.site.place import Around, around, neighbours, place_lines, sequence_order, source_titles, turn_sequence
-from kb.site.render import entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
+from kb.site.render import cell, entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
 from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, game_title, relative,
                                results_by_entry)
 from kb.view.entry import sequence_steps
@@ -272,9 +272,9 @@ def concepts_page(ctx: SiteContext) -> SitePage:
                 note = term.data.get("term", {}).get("concept_note")
                 shown = fmt(ctx.text(_text(note), path, term.title.es)) if isinstance(note, dict) else t(ctx, "none")
                 rows.append(f"| {_game_cell(ctx, game, gname)} | [{escape(term.title.best(ctx.lang))}]({link(term.id, None)}) "
-                            f"| {shown.replace(chr(10), ' ').replace('|', '&#124;')} |")
+                            f"| {cell(shown)} |")
         if rows:
-            out += [f"| {t(ctx, 'game')} | {t(ctx, 'term')} | {t(ctx, 'note')} |", "|---|---|---|", *rows, ""]
+            out += [f"| {cell(t(ctx, 'game'))} | {cell(t(ctx, 'term'))} | {cell(t(ctx, 'note'))} |", "|---|---|---|", *rows, ""]
         elif not view.related:
             out += [t(ctx, "none"), ""]
         for game, entries in view.related.items():
@@ -302,9 +302,9 @@ def _game_cell(ctx: SiteContext, game: str, name: str) -> str:
     short = (_text(given).best(ctx.lang) if isinstance(given, Mapping) and "es" in given
              else re.split(r":|\s\(", name, maxsplit=1)[0]).strip()
     if not short or short == name.strip():
-        return f'<span class="kb-game">{escape(name)}</span>'.replace("|", "&#124;")
-    return (f'<span class="kb-game" title="{html.escape(name)}"><span aria-hidden="true">{escape(short)}</span>'
-            f'<span class="kb-sr">{escape(name)}</span></span>').replace("|", "&#124;")
+        return cell(f'<span class="kb-game">{escape(name)}</span>')
+    return cell(f'<span class="kb-game" title="{html.escape(name)}"><span aria-hidden="true">{escape(short)}</span>'
+                f'<span class="kb-sr">{escape(name)}</span></span>')
 
 
 def home_page(ctx: SiteContext) -> SitePage:

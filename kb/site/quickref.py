@@ -25,7 +25,7 @@ from kb.core.locale import pgettext
 from kb.core.model import Entry
 from kb.core.terms import fold
 from kb.site.place import turn_sequence
-from kb.site.render import entry_anchor, escape, filled, inline, label, markdown_value, steps
+from kb.site.render import cell, entry_anchor, escape, filled, inline, label, markdown_value, steps
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, game_title, relative
 from kb.view.entry import Row, Value, facts, modifier_rows, sequence_steps
 
@@ -85,19 +85,15 @@ def _step_order(sequence: Entry | None) -> dict[str, int]:
     return order
 
 
-def _cell(text: str) -> str:
-    return text.replace("\n", " ").replace("|", "&#124;").strip()
-
-
 def _actions_table(ctx: SiteContext, rows: list[tuple[str, str, str, str]]) -> list[str]:
     """The actions' table from its rows (link, cost, phase, phase as shown): a column no action fills (a game whose
     rules give no costs, or no phases) is left out, not shown as a column of dashes."""
     columns: list[tuple[str, Callable[[tuple[str, str, str, str]], str]]] = [(label("action", ctx.lang), lambda r: r[0])]
     if any(r[1] for r in rows):
-        columns.append((label("cost", ctx.lang), lambda r: r[1] or t(ctx, "none")))
+        columns.append((label("cost", ctx.lang), lambda r: r[1] or cell(t(ctx, "none"))))
     if any(r[2] for r in rows):
         columns.append((label("phase", ctx.lang), lambda r: r[3]))
-    return ["| " + " | ".join(head for head, _ in columns) + " |", "|" + "---|" * len(columns),
+    return ["| " + " | ".join(cell(head) for head, _ in columns) + " |", "|" + "---|" * len(columns),
             *("| " + " | ".join(cell(r) for _, cell in columns) + " |" for r in rows)]
 
 
@@ -142,10 +138,10 @@ class _Page:
         last = None
         for e in sorted(ctx.kb.filter(game=self.game, kind="action"), key=place):
             cost = " · ".join(self.show(r.value) for r in facts(e, ctx.lang, ctx.titles, names, keys=("cost", "cost_type")))
-            phase = _cell("".join(self.show(r.value) for r in facts(e, ctx.lang, ctx.titles, names, keys=("phase",))))
-            shown = "" if phase == last else phase or t(ctx, "none")  # a phase is named on its first action only
+            phase = cell("".join(self.show(r.value) for r in facts(e, ctx.lang, ctx.titles, names, keys=("phase",))))
+            shown = "" if phase == last else phase or cell(t(ctx, "none"))  # a phase is named on its first action only
             last = phase
-            rows.append((self.entry_link(e), _cell(cost), phase, shown))
+            rows.append((self.entry_link(e), cell(cost), phase, shown))
         if not rows:
             return []
         return [f"## {t(ctx, 'action')} {{#qr-actions}}", "", *_actions_table(ctx, rows), ""]
@@ -155,14 +151,14 @@ class _Page:
         rows = []
         for e in key_number_entries(ctx, self.game):
             for r in modifier_rows(e, ctx.lang):
-                rows.append(f"| {self.entry_link(e)} | {_cell(self.show(r.key))} | {_cell(self.show(r.value))} |")
-            shown = [f"{_cell(self.show(r.key))}: {_cell(self.show(r.value))}" for r in _key_facts(ctx, e)]
+                rows.append(f"| {self.entry_link(e)} | {cell(self.show(r.key))} | {cell(self.show(r.value))} |")
+            shown = [f"{cell(self.show(r.key))}: {cell(self.show(r.value))}" for r in _key_facts(ctx, e)]
             if shown:  # a fact is no "when": its label goes with its value, an entry's facts on one row
                 rows.append(f"| {self.entry_link(e)} | {'; '.join(shown)} | |")
         if not rows:
             return []
         return [f"## {t(ctx, 'key_numbers')} {{#qr-numbers}}", "",
-                f"| {t(ctx, 'entry')} | {label('value', ctx.lang)} | {label('when', ctx.lang)} |",
+                f"| {cell(t(ctx, 'entry'))} | {cell(label('value', ctx.lang))} | {cell(label('when', ctx.lang))} |",
                 "|---|---|---|", *rows, ""]
 
     def rules(self) -> list[str]:

@@ -26,7 +26,7 @@ from kb.view.entry import (CONTENT, REF, EntryView, Prose, Questions, Refs, Row,
                            Table, Value, entry_view, forms, interface, shown_links)
 from kb.view.worked import ExampleRow, ExampleView, Names
 
-__all__ = ["label", "forms_markdown", "escape", "filled", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
+__all__ = ["label", "forms_markdown", "escape", "filled", "cell", "code", "ref", "inline", "plain_text", "render_entry", "markdown",
            "markdown_value", "steps", "stepper", "STEPPER_WORDS", "anchor", "entry_anchor", "example_markdown", "LinkTo"]
 
 LinkTo = Callable[[str, "str | None"], "str | None"]
@@ -144,14 +144,15 @@ def _table(rows: Iterable[tuple[str, str]], head: tuple[str, str]) -> list[str]:
     rows = list(rows)
     if not rows:
         return []
-    out = [f"| {_cell(head[0])} | {_cell(head[1])} |", "|---|---|"]
-    out += [f"| {_cell(a)} | {_cell(b)} |" for a, b in rows]
+    out = [f"| {cell(head[0])} | {cell(head[1])} |", "|---|---|"]
+    out += [f"| {cell(a)} | {cell(b)} |" for a, b in rows]
     return out + [""]
 
 
-def _cell(text: str) -> str:
-    """A table cell's Markdown: on one line, a ``|`` in it a character, not the cell's end."""
-    return one_line(text).replace("|", "&#124;")
+def cell(text: str) -> str:
+    """A Markdown table cell's text (already Markdown: escaped words, a link): on one line, a ``|`` in it a character,
+    not the cell's end (a catalog's word in a table's head or cell, a content's value)."""
+    return one_line(text).replace("|", "&#124;").strip()
 
 
 def steps(items: Iterable[Step], lang: str, show: Callable[[Value], str], depth: int = 0,

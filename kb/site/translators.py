@@ -25,7 +25,7 @@ from kb.core.model import SOURCE_LANG, TARGET_LANG, field_key, iter_texts
 from kb.i18n.history import History
 from kb.i18n.report import STATES, status_report
 from kb.i18n.units import Unit, aligned, opcodes, split
-from kb.site.render import code, escape, filled
+from kb.site.render import cell, code, escape, filled
 from kb.site.sanitise import url_problem
 from kb.site.structure import SiteContext, SitePage, entry_path, finish, relative
 
@@ -162,18 +162,18 @@ def _counts_table(lab: Words, games: Mapping[str, Mapping[str, int]], names: Map
     stack: kb.css), so on a phone every figure is read with its name and none is off to the side."""
     def row(name: str, counts: Mapping[str, int]) -> str:
         cells = [f"{counts['fields']}"] + [share(counts[k], counts["fields"]) for k in STATES]
-        return f"| {name} | " + " | ".join(f'<span class="kb-tr-k">{lab[k]}:</span> {c}'
+        return f"| {name} | " + " | ".join(f'<span class="kb-tr-k">{cell(lab[k])}:</span> {c}'
                                            for k, c in zip(("fields", *STATES), cells, strict=True)) + " |"
 
     out = ['<div class="kb-tr-counts" markdown>', "",
-           f"| {lab['game']} | {lab['fields']} | {lab['current']} | {lab['stale']} | {lab['missing']} |",
+           "| " + " | ".join(cell(lab[k]) for k in ("game", "fields", "current", "stale", "missing")) + " |",
            "|---|---:|---:|---:|---:|"]
     totals = dict.fromkeys(("fields", *STATES), 0)
     for g, counts in games.items():
-        out.append(row(escape(names[g]).replace("|", "&#124;"), counts))
+        out.append(row(cell(escape(names[g])), counts))
         for k in totals:
             totals[k] += counts[k]
-    return out + [row(f"**{lab['total']}**", totals), "", "</div>", ""]
+    return out + [row(f"**{cell(lab['total'])}**", totals), "", "</div>", ""]
 
 
 def _game_pending(ctx: SiteContext, g: str, rows: list[Mapping[str, Any]]) -> list[str]:
