@@ -1167,3 +1167,17 @@ def test_a_bar_in_the_catalogs_words_splits_no_table(tmp_path: Path, monkeypatch
     for lang in ("es", "en"):
         for path in ("concepts.md", "mini/quickref.md", "translators.md"):
             assert tables[lang, path], (lang, path, {p: w for p, w in tables.items() if w})
+
+
+def test_a_quote_in_the_catalogs_words_keeps_an_admonitions_title_whole(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translator's ``"`` in a word that titles a box (``!!! warning "…"``: fallback_title, untranslated_title,
+    stale_title, a worked example's result) is shown whole: Python-Markdown's admonition takes the title up to the
+    line's last ``"``, so nothing is escaped for it; this pins that (a title cut short, or a box lost, fails)."""
+    marked = _marked_catalogs(tmp_path, 'Ojo "x" y "', (), ("site", "label"))
+    boxes: set[tuple[str, str]] = set()
+    for lang, path, html in _built_html(tmp_path, monkeypatch, marked):
+        found = re.findall(r'<div class="admonition ([\w ]+)">\s*<p class="admonition-title">(.*?)</p>', html)
+        assert all(title == 'Ojo "x" y "' for _, title in found), (lang, path, found)
+        boxes.update({(lang, kind) for kind, _ in found})
+    assert {("en", "warning"), ("es", "failure"), ("en", "success")} <= boxes, boxes
