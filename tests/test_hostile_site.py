@@ -12,6 +12,7 @@ every element focused, hovered and clicked: ``window.__pwned`` must stay undefin
 from __future__ import annotations
 
 import re
+import shutil
 import textwrap
 from html import escape as html_escape, unescape as html_unescape
 from html.parser import HTMLParser
@@ -1181,3 +1182,21 @@ def test_a_quote_in_the_catalogs_words_keeps_an_admonitions_title_whole(tmp_path
         assert all(title == 'Ojo "x" y "' for _, title in found), (lang, path, found)
         boxes.update({(lang, kind) for kind, _ in found})
     assert {("en", "warning"), ("es", "failure"), ("en", "success")} <= boxes, boxes
+
+
+def test_a_bar_in_an_entrys_title_splits_no_quick_reference_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry's title holding ``|`` (content, not a catalog) is a link in a quick-reference row: it is a character
+    of the cell, the row as wide as its head, the title shown whole."""
+    root = tmp_path / "content"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "site" / "content", root)
+    aim = root / "mini" / "actions" / "aim.yaml"
+    aim.write_text(aim.read_text(encoding="utf-8").replace("title: {es: Apuntar, en: Aim}",
+                                                           "title: {es: 'Apuntar | fijar', en: 'Aim | fix'}"),
+                   encoding="utf-8")
+    pages = {(lang, path): html for lang, path, html in
+             _built_html(tmp_path, monkeypatch, _marked_catalogs(tmp_path, "x", (), ()), root)}
+    for lang, title in (("es", "Apuntar | fijar"), ("en", "Aim | fix")):
+        html = pages[lang, "mini/quickref.md"]
+        assert _row_widths(html) and all(len(widths) == 1 for widths in _row_widths(html)), (lang, _row_widths(html))
+        cells = [html_unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", html, re.S)]
+        assert title in cells, (lang, cells)  # the link's whole title in one cell (Markdown drops a row's extra cells)

@@ -112,8 +112,9 @@ class _Page:
         return inline(text, self.ctx.lang, self.ctx.titles, self.link)
 
     def entry_link(self, e: Entry) -> str:
+        """A link to ``e`` by its title, fit for a table's cell too (a ``|`` in the title a character)."""
         title = self.ctx.text(e.title, self.path, e.title.es)
-        return f"[{escape(title)}]({relative(self.path, entry_path(e))})"
+        return f"[{cell(escape(title))}]({relative(self.path, entry_path(e))})"
 
     def turn(self) -> list[str]:
         seq = self.sequence
