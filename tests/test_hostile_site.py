@@ -1184,19 +1184,24 @@ def test_a_quote_in_the_catalogs_words_keeps_an_admonitions_title_whole(tmp_path
     assert {("en", "warning"), ("es", "failure"), ("en", "success")} <= boxes, boxes
 
 
-def test_a_bar_in_an_entrys_title_splits_no_quick_reference_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An entry's title holding ``|`` (content, not a catalog) is a link in a quick-reference row: it is a character
-    of the cell, the row as wide as its head, the title shown whole."""
+def test_a_bar_in_an_entrys_title_splits_no_table_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry's title holding ``|`` (content, not a catalog) is a link in a quick-reference row and the concept
+    map's: it is a character of the cell, the title shown whole in one cell."""
     root = tmp_path / "content"
     shutil.copytree(Path(__file__).parent / "fixtures" / "site" / "content", root)
     aim = root / "mini" / "actions" / "aim.yaml"
     aim.write_text(aim.read_text(encoding="utf-8").replace("title: {es: Apuntar, en: Aim}",
                                                            "title: {es: 'Apuntar | fijar', en: 'Aim | fix'}"),
                    encoding="utf-8")
+    sight = root / "mini" / "terms" / "line-of-sight.yaml"
+    sight.write_text(sight.read_text(encoding="utf-8").replace(
+        "title: {es: Línea de visión, en: Line of sight}", "title: {es: 'Línea | visión', en: 'Line | sight'}"),
+        encoding="utf-8")
     pages = {(lang, path): html for lang, path, html in
              _built_html(tmp_path, monkeypatch, _marked_catalogs(tmp_path, "x", (), ()), root)}
-    for lang, title in (("es", "Apuntar | fijar"), ("en", "Aim | fix")):
-        html = pages[lang, "mini/quickref.md"]
-        assert _row_widths(html) and all(len(widths) == 1 for widths in _row_widths(html)), (lang, _row_widths(html))
+    for lang, path, title in (("es", "mini/quickref.md", "Apuntar | fijar"), ("en", "mini/quickref.md", "Aim | fix"),
+                              ("es", "concepts.md", "Línea | visión"), ("en", "concepts.md", "Line | sight")):
+        html = pages[lang, path]
+        assert _row_widths(html) and all(len(widths) == 1 for widths in _row_widths(html)), (lang, path, _row_widths(html))
         cells = [html_unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td>(.*?)</td>", html, re.S)]
-        assert title in cells, (lang, cells)  # the link's whole title in one cell (Markdown drops a row's extra cells)
+        assert title in cells, (lang, path, cells)  # the link's whole title in one cell (Markdown drops a row's extra cells)

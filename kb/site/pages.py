@@ -271,7 +271,7 @@ def concepts_page(ctx: SiteContext) -> SitePage:
             for term in terms:
                 note = term.data.get("term", {}).get("concept_note")
                 shown = fmt(ctx.text(_text(note), path, term.title.es)) if isinstance(note, dict) else t(ctx, "none")
-                rows.append(f"| {_game_cell(ctx, game, gname)} | [{escape(term.title.best(ctx.lang))}]({link(term.id, None)}) "
+                rows.append(f"| {_game_cell(ctx, game, gname)} | [{cell(escape(term.title.best(ctx.lang)))}]({link(term.id, None)}) "
                             f"| {cell(shown)} |")
         if rows:
             out += [f"| {cell(t(ctx, 'game'))} | {cell(t(ctx, 'term'))} | {cell(t(ctx, 'note'))} |", "|---|---|---|", *rows, ""]
