@@ -12,13 +12,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
-from kb.core.locale import decimal_mark, fill, ngettext, number, pgettext
+from kb.core.locale import decimal_mark, fill, ngettext, number
 from kb.core.model import KINDS, Entry, Text
 from kb.examples.runner import ExampleResult
 from kb.site.calc import calc_markdown, needs_runtime
 from kb.site.place import Around, around, neighbours, place_lines, sequence_order, source_titles, turn_sequence
 from kb.site.render import cell, entry_anchor, escape, forms_markdown, inline, label, markdown_value, plain_text, render_entry, steps
-from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, game_title, relative,
+from kb.site.structure import (NavNode, Site, SiteContext, SitePage, entry_path, finish, game_title, relative, t, word,
                                results_by_entry)
 from kb.view.entry import sequence_steps
 from kb.site.quickref import quickref_page, quickref_path
@@ -32,18 +32,6 @@ __all__ = ["KIND_ORDER", "Basis", "all_pages", "basis", "build_site", "navigatio
 
 KIND_ORDER = ("sequence", "action", "ability", "rule", "terrain", "ruling", "term")
 """The order of a game's sections."""
-
-def word(ctx: SiteContext, key: str) -> str:
-    """A site interface string in the context's language, from the gettext catalog (``msgctxt "site"``), as the
-    catalog has it: for a title, the menu, a description (the theme escapes them)."""
-    return pgettext(ctx.lang, "site", key)
-
-
-def t(ctx: SiteContext, key: str) -> str:
-    """:func:`word` as Markdown: escaped (:func:`~kb.site.render.escape`), so a translator's ``*``, backtick, link or
-    ``{: …}`` shows as typed, never as markup."""
-    return escape(word(ctx, key))
-
 
 def _kind_label(ctx: SiteContext, kind: str) -> str:
     return word(ctx, "term_plural" if kind == "term" else kind)

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from kb.core.locale import pgettext
 from kb.core.model import Entry
 from kb.core.terms import fold
 from kb.site.place import turn_sequence
 from kb.site.render import cell, entry_anchor, escape, filled, inline, label, markdown_value, steps
-from kb.site.structure import SiteContext, SitePage, entry_path, finish, game_title, relative
+from kb.site.structure import SiteContext, SitePage, entry_path, finish, game_title, relative, t, word
 from kb.view.entry import Row, Value, facts, modifier_rows, sequence_steps
 
 __all__ = ["PAGE", "KEY_FACTS", "quickref_path", "quickref_page", "key_rules", "key_number_entries"]
@@ -35,16 +34,6 @@ PAGE = "quickref"
 """The page's name in each game's folder (reserved: an entry with this slug gets ``quickref-entry``)."""
 KEY_FACTS = ("movement_cost_change", "costs")
 """The facts of a kind's block that are key numbers (terrain's movement costs); ``modifiers`` tables always are."""
-
-
-def word(ctx: SiteContext, key: str) -> str:
-    """A site interface string in the context's language (``msgctxt "site"``), as the catalog has it (for a title)."""
-    return pgettext(ctx.lang, "site", key)
-
-
-def t(ctx: SiteContext, key: str) -> str:
-    """:func:`word` as Markdown: escaped, so a translator's ``*``, backtick, link or ``{: …}`` shows as typed."""
-    return escape(word(ctx, key))
 
 
 def quickref_path(game: str) -> str:

@@ -26,7 +26,8 @@ from kb.examples.runner import ExampleResult
 from kb.i18n.status import field_status
 from kb.core.model import SOURCE_LANG, Entry, Text, page_stem
 from kb.site.place import Around
-from kb.site.render import anchor, entry_anchor
+from kb.core.locale import pgettext
+from kb.site.render import anchor, entry_anchor, escape
 from kb.view.worked import Names, name_finder
 from kb.site.findable import front_matter
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from kb.link.view import Linked
     from kb.site.render import LinkTo
 
-__all__ = ["LANGUAGES", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "entry_url", "relative",
+__all__ = ["LANGUAGES", "t", "word", "SitePage", "NavNode", "Site", "SiteContext", "entry_path", "entry_url", "relative",
            "game_title", "nav_config", "results_by_entry"]
 
 LANGUAGES: dict[str, str] = {"es": "Español", "en": "English"}
@@ -170,6 +171,18 @@ class SiteContext:
             return [], []
         states = field_status(entry)
         return [s.field for s in states if s.status == "missing"], [s.field for s in states if s.status == "stale"]
+
+
+def word(ctx: SiteContext, key: str) -> str:
+    """A site interface string in the context's language, from the gettext catalog (``msgctxt "site"``), as the
+    catalog has it: for a title, the menu, a description (the theme escapes them)."""
+    return pgettext(ctx.lang, "site", key)
+
+
+def t(ctx: SiteContext, key: str) -> str:
+    """:func:`word` as Markdown: escaped (:func:`~kb.site.render.escape`), so a translator's ``*``, backtick, link or
+    ``{: …}`` shows as typed, never as markup."""
+    return escape(word(ctx, key))
 
 
 def game_title(ctx: SiteContext, word: str, game_name: str) -> str:

@@ -46,11 +46,11 @@ EDITED = REPO / "content" / "malifaux" / "terms" / "engaged.yaml"
 
 
 def _old_navigation(ctx):  # the menu before issue 21: games, their glossaries, the concept map
-    nodes = [NavNode(pages.t(ctx, "home"), "index.md")]
+    nodes = [NavNode(pages.word(ctx, "home"), "index.md")]
     for game, meta in sorted(ctx.kb.games.items()):
         nodes.append(NavNode(meta.name.best(ctx.lang), f"{game}/index.md",
-                             (NavNode(pages.t(ctx, "glossary"), f"{game}/glossary.md"),)))
-    nodes.append(NavNode(pages.t(ctx, "concepts"), "concepts.md"))
+                             (NavNode(pages.word(ctx, "glossary"), f"{game}/glossary.md"),)))
+    nodes.append(NavNode(pages.word(ctx, "concepts"), "concepts.md"))
     return tuple(nodes)
 
 
