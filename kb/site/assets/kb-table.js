@@ -28,7 +28,16 @@
     return e;
   }
 
-  function label(key) { return (data && data.labels && data.labels[key]) || key; }
+  function word(key) {  /* the words' file may be read before start() keeps it as data (the drawer's names) */
+    var d = data || window.KB_TABLE;
+    return (d && d.labels && d.labels[key]) || "";
+  }
+  function label(key) { return word(key) || key; }
+
+  /* A label with each {name} of ``values`` (its own keys only) put in; any other {x} stays as typed. */
+  function filled(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) { return Object.prototype.hasOwnProperty.call(values, k) ? values[k] : m; });
+  }
 
   /* ---------------------------------------------------------------- where the language's root is */
   function findRoot() {
@@ -518,13 +527,12 @@
   }
 
   function backNames(nav) {
-    var say = window.KB_TABLE && window.KB_TABLE.labels && window.KB_TABLE.labels.menu_back;
+    var say = word("menu_back");
     if (!say || !nav) return;
     Array.prototype.forEach.call(nav.querySelectorAll("label.md-nav__title[for^='__nav'], label.md-nav__title[for='__toc']"), function (l) {
       var up = l.parentNode.parentNode.closest("nav.md-nav"), above = up && up.querySelector(":scope > label.md-nav__title");
       if (!above) return;
-      var names = { level: titleText(l), parent: titleText(above) };
-      l.setAttribute("aria-label", say.replace(/\{(level|parent)\}/g, function (m, k) { return names[k]; }));
+      l.setAttribute("aria-label", filled(say, { level: titleText(l), parent: titleText(above) }));
     });
   }
 
@@ -534,11 +542,11 @@
    * menu_open and the page's name, «Abrir StarCraft» / "Open StarCraft". */
   function labelName(l, say) {
     var page = l.parentNode.querySelector(":scope > a");
-    return titleText(l) || (page ? say.replace(/\{level\}/g, function () { return titleText(page); }) : "");
+    return titleText(l) || (page ? filled(say, { level: titleText(page) }) : "");
   }
 
   function openNames(nav) {
-    var say = window.KB_TABLE && window.KB_TABLE.labels && window.KB_TABLE.labels.menu_open;
+    var say = word("menu_open");
     if (!say || !nav) return;
     Array.prototype.forEach.call(nav.querySelectorAll("label[for^='__nav']:not([aria-label]), label[for='__toc']:not([aria-label])"), function (l) {
       var name = labelName(l, say);
