@@ -81,11 +81,12 @@ FONT_SETTINGS = (("theme", "font", "text"), ("theme", "font", "code"))
 """Font names the theme prints raw into a Google Fonts ``<link>`` and an inline ``<style>``: :data:`FONT_NAME` only."""
 FONT_NAME = re.compile(r"[A-Za-z0-9 +-]+")
 ICON_NAME = re.compile(r"[a-z0-9-]+(/[a-z0-9-]+)*")
+"""A theme icon's name (``material/weather-night``): the palette toggle's ``icon`` and each of ``theme.icon``, which
+Material includes as the template ``.icons/<icon>.svg`` (a quote in one ended the build with "[Errno None] None")."""
 ICON_LISTS = (("extra", "social"), ("extra", "analytics", "feedback", "ratings"))
 """Lists of ``extra`` whose items each name an ``icon`` Material includes (the social links, the feedback's ratings)."""
 ICON_KEY = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*")
-"""A theme icon's name (``material/weather-night``): the palette toggle's ``icon`` and each of ``theme.icon``, which
-Material includes as the template ``.icons/<icon>.svg`` (a quote in one ended the build with "[Errno None] None")."""
+"""A ``theme.icon`` key's dotted name (``admonition.note``), which Material prints raw in an inline ``<style>``."""
 
 Check = Callable[[Any], "str | None"]
 
